@@ -1,0 +1,60 @@
+// Runs every cross-record rule over loaded source records and collects all problems found.
+import type { StationState } from "../model/station-state.js";
+import type { Completeness, StaticSource } from "./load-source.js";
+import type { Problem, Sourced } from "./problems.js";
+import { contractNamesPathSafe, contractNamesUnique } from "./rules/contracts.js";
+import {
+  coordinatesInRange,
+  knownContracts,
+  parkingNumbersUniqueInContract,
+  parkingsOnParkingContracts,
+  stationNumbersUniqueInContract,
+} from "./rules/records.js";
+import {
+  availabilitiesConsistent,
+  lastUpdateIsUtcInstant,
+  oneStatePerStation,
+  statesForKnownStations,
+  stationsHaveStates,
+} from "./rules/states.js";
+
+// A rule that looks records up in another file runs only when that file was read without error,
+// so that one bad contract does not turn into "unknown contract" on each of its stations.
+const ALL: Completeness = { contracts: true, stations: true };
+
+export function checkStaticSource(
+  { contracts, stations, parkings }: StaticSource,
+  complete: Completeness = ALL,
+): Problem[] {
+  const references = complete.contracts
+    ? [
+        ...knownContracts(contracts, stations),
+        ...knownContracts(contracts, parkings),
+        ...parkingsOnParkingContracts(contracts, parkings),
+      ]
+    : [];
+  return [
+    ...contractNamesUnique(contracts),
+    ...contractNamesPathSafe(contracts),
+    ...references,
+    ...stationNumbersUniqueInContract(stations),
+    ...parkingNumbersUniqueInContract(parkings),
+    ...coordinatesInRange(stations),
+    ...coordinatesInRange(parkings),
+  ];
+}
+
+export function checkStates(
+  source: StaticSource,
+  states: readonly Sourced<StationState>[],
+  complete: Completeness = ALL,
+): Problem[] {
+  const references = complete.stations
+    ? [
+        ...statesForKnownStations(source.stations, states),
+        ...availabilitiesConsistent(source.stations, states),
+        ...stationsHaveStates(source.stations, states),
+      ]
+    : [];
+  return [...oneStatePerStation(states), ...lastUpdateIsUtcInstant(states), ...references];
+}

@@ -1,0 +1,78 @@
+// The validated, normalised data that publishing works from: what a Release is made of.
+import type { Availabilities } from "../model/api.js";
+import type { Contract } from "../model/contract.js";
+import type { Parking } from "../model/parking.js";
+import type { Station } from "../model/station.js";
+import type { StandsState, StationState } from "../model/station-state.js";
+import type { StaticSource } from "./load-source.js";
+import type { Sourced } from "./problems.js";
+import { contractKey } from "./rules/records.js";
+import { stationKey, toUtcSeconds } from "./rules/states.js";
+
+/** A station's live state, with derived totals filled in and `lastUpdate` in published form. */
+export interface LiveState {
+  status: "OPEN" | "CLOSED";
+  connected: boolean;
+  lastUpdate: string | null;
+  main: Availabilities;
+  overflow: Availabilities | null;
+}
+
+export interface Dataset {
+  contracts: readonly Contract[];
+  /** In source order; `contract` is the contract's own spelling of its name. */
+  stations: readonly Station[];
+  parkings: readonly Parking[];
+  /** By `stationKey(contract, number)`; a station without an entry never reported. */
+  states: ReadonlyMap<string, LiveState>;
+}
+
+export { stationKey };
+
+/** Builds a Dataset from records that passed every rule (it does not check them again). */
+export function assembleDataset(
+  source: StaticSource,
+  states: readonly Sourced<StationState>[],
+): Dataset {
+  const names = new Map(source.contracts.map(({ value }) => [contractKey(value.name), value.name]));
+  const canonical = <T extends { contract: string }>(record: T): T => {
+    const name = names.get(contractKey(record.contract)) ?? record.contract;
+    return name === record.contract ? record : { ...record, contract: name };
+  };
+  return {
+    contracts: source.contracts.map(({ value }) => value),
+    stations: source.stations.map(({ value }) => canonical(value)),
+    parkings: source.parkings.map(({ value }) => canonical(value)),
+    states: liveStates(states),
+  };
+}
+
+export function liveStates(states: readonly Sourced<StationState>[]): Map<string, LiveState> {
+  return new Map(
+    states.map(({ value }) => [stationKey(value.contract, value.number), toLiveState(value)]),
+  );
+}
+
+function toLiveState(state: StationState): LiveState {
+  return {
+    status: state.status,
+    connected: state.connected,
+    lastUpdate: state.lastUpdate === null ? null : (toUtcSeconds(state.lastUpdate) ?? null),
+    main: availabilities(state.mainStands),
+    overflow: state.overflowStands ? availabilities(state.overflowStands) : null,
+  };
+}
+
+function availabilities(stands: StandsState): Availabilities {
+  const electricalBikes =
+    stands.electricalBikes ??
+    stands.electricalInternalBatteryBikes + stands.electricalRemovableBatteryBikes;
+  return {
+    bikes: stands.bikes ?? stands.mechanicalBikes + electricalBikes,
+    stands: stands.stands,
+    mechanicalBikes: stands.mechanicalBikes,
+    electricalBikes,
+    electricalInternalBatteryBikes: stands.electricalInternalBatteryBikes,
+    electricalRemovableBatteryBikes: stands.electricalRemovableBatteryBikes,
+  };
+}

@@ -1,0 +1,43 @@
+// Turns raw records (from JSON or CSV) into typed ones with zod, one problem per zod issue.
+import type { z } from "zod";
+import { error, type Problem, type RecordRef, recordLabel, type Sourced } from "./problems.js";
+
+export interface RawRecord {
+  raw: unknown;
+  at: Omit<RecordRef, "label">;
+}
+
+export function parseRecords<T>(
+  schema: z.ZodType<T>,
+  records: readonly RawRecord[],
+): { records: Sourced<T>[]; problems: Problem[] } {
+  const parsed: Sourced<T>[] = [];
+  const problems: Problem[] = [];
+  for (const { raw, at } of records) {
+    const label = recordLabel(raw);
+    const ref: RecordRef = label === undefined ? at : { ...at, label };
+    const result = schema.safeParse(raw);
+    if (result.success) {
+      parsed.push({ value: result.data, at: ref });
+      continue;
+    }
+    for (const issue of result.error.issues) {
+      problems.push(error(ref, fieldOf(issue), messageOf(issue)));
+    }
+  }
+  return { records: parsed, problems };
+}
+
+function fieldOf(issue: z.core.$ZodIssue): string | undefined {
+  const path = issue.path.map(String).join(".");
+  if (issue.code === "unrecognized_keys") {
+    return issue.keys.map((key) => (path ? `${path}.${key}` : key)).join(", ");
+  }
+  return path || undefined;
+}
+
+function messageOf(issue: z.core.$ZodIssue): string {
+  if (issue.code === "unrecognized_keys") return "unknown field (check its spelling)";
+  if (issue.code === "invalid_type" && issue.input === undefined) return "is required";
+  return issue.message;
+}

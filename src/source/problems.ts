@@ -1,0 +1,56 @@
+// Problems found in source data, each located by file, record and field, and how to print them.
+
+/** Where a record comes from: its file, its position there, and a readable name ("dublin #42"). */
+export interface RecordRef {
+  file: string;
+  /** Index in the file's array (JSON) or data row number (CSV, 0-based). */
+  index?: number;
+  /** 1-based line in the file, when known (CSV). */
+  line?: number;
+  label?: string;
+}
+
+export interface Problem {
+  severity: "error" | "warning";
+  at: RecordRef;
+  field?: string;
+  message: string;
+}
+
+/** A validated record with the place it was read from, so rules can point back at it. */
+export interface Sourced<T> {
+  value: T;
+  at: RecordRef;
+}
+
+export function error(at: RecordRef, field: string | undefined, message: string): Problem {
+  return { severity: "error", at, message, ...(field === undefined ? {} : { field }) };
+}
+
+export function warning(at: RecordRef, field: string | undefined, message: string): Problem {
+  return { severity: "warning", at, message, ...(field === undefined ? {} : { field }) };
+}
+
+/** `stations.csv:14 (toulouse #55) capacity: must be a whole number` */
+export function formatProblem(problem: Problem): string {
+  const { at } = problem;
+  let place = at.file;
+  if (at.line !== undefined) place += `:${at.line}`;
+  else if (at.index !== undefined) place += `[${at.index}]`;
+  if (at.label) place += ` (${at.label})`;
+  const field = problem.field ? ` ${problem.field}` : "";
+  return `${place}${field}: ${problem.message}`;
+}
+
+export const hasErrors = (problems: readonly Problem[]): boolean =>
+  problems.some((problem) => problem.severity === "error");
+
+/** The name a record goes by in messages: its contract and number when it has them. */
+export function recordLabel(raw: unknown): string | undefined {
+  if (typeof raw !== "object" || raw === null) return undefined;
+  const { contract, number, name } = raw as Record<string, unknown>;
+  if (contract !== undefined && number !== undefined)
+    return `${String(contract)} #${String(number)}`;
+  if (typeof name === "string") return name;
+  return undefined;
+}

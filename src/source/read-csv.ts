@@ -1,0 +1,103 @@
+// Reads a CSV source file (header row, UTF-8) into raw records typed after the zod schema's fields.
+import { readFile } from "node:fs/promises";
+import { parse } from "csv-parse/sync";
+import type { z } from "zod";
+import type { RawRecord } from "./parse-records.js";
+import { error, type Problem } from "./problems.js";
+
+type CellKind = "number" | "boolean" | "text";
+interface Column {
+  kind: CellKind;
+  required: boolean;
+}
+
+export async function readCsvRecords(
+  path: string,
+  file: string,
+  schema: z.ZodObject,
+): Promise<{ records: RawRecord[]; problems: Problem[] }> {
+  const text = await readFile(path, "utf8");
+  let rows: { record: Record<string, string>; info: { lines: number } }[];
+  try {
+    rows = parse(text, {
+      columns: true,
+      info: true,
+      bom: true,
+      skip_empty_lines: true,
+      trim: true,
+    });
+  } catch (cause) {
+    const line = (cause as { lines?: number }).lines;
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    return {
+      records: [],
+      problems: [
+        error({ file, ...(line ? { line } : {}) }, undefined, `is not valid CSV: ${reason}`),
+      ],
+    };
+  }
+  const columns = columnsOf(schema);
+  const header = headerOf(text);
+  const problems = checkHeader(file, header, columns);
+  if (problems.length > 0) return { records: [], problems };
+  const records = rows.map(({ record, info }, index) => ({
+    raw: typedRow(record, columns),
+    at: { file, index, line: info.lines },
+  }));
+  return { records, problems: [] };
+}
+
+function columnsOf(schema: z.ZodObject): Map<string, Column> {
+  const columns = new Map<string, Column>();
+  for (const [name, field] of Object.entries(schema.shape)) {
+    let type = field as z.ZodType;
+    let required = true;
+    // Look through optional/nullable/default to the cell's own type.
+    while (["optional", "nullable", "default"].includes(type.def.type)) {
+      required = false;
+      type = (type.def as unknown as { innerType: z.ZodType }).innerType;
+    }
+    const kind: CellKind =
+      type.def.type === "number" ? "number" : type.def.type === "boolean" ? "boolean" : "text";
+    columns.set(name, { kind, required });
+  }
+  return columns;
+}
+
+function headerOf(text: string): string[] {
+  const rows: string[][] = parse(text, { to_line: 1, bom: true, trim: true });
+  return rows[0] ?? [];
+}
+
+function checkHeader(file: string, header: string[], columns: Map<string, Column>): Problem[] {
+  const problems: Problem[] = [];
+  for (const name of header) {
+    if (!columns.has(name))
+      problems.push(error({ file, line: 1 }, name, "unknown column (check its spelling)"));
+  }
+  for (const [name, column] of columns) {
+    if (column.required && !header.includes(name)) {
+      problems.push(error({ file, line: 1 }, name, "required column is missing from the header"));
+    }
+  }
+  return problems;
+}
+
+const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+
+/** Cells are text; give zod numbers and booleans where the schema wants them. Bad cells stay text so zod names them. */
+function typedRow(
+  record: Record<string, string>,
+  columns: Map<string, Column>,
+): Record<string, unknown> {
+  const row: Record<string, unknown> = {};
+  for (const [name, cell] of Object.entries(record)) {
+    if (cell === "") continue; // an empty cell is an absent value
+    const kind = columns.get(name)?.kind;
+    if (kind === "number" && NUMBER.test(cell)) row[name] = Number(cell);
+    else if (kind === "boolean" && /^(true|false)$/i.test(cell))
+      row[name] = cell.toLowerCase() === "true";
+    else row[name] = cell;
+  }
+  return row;
+}

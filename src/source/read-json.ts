@@ -1,0 +1,43 @@
+// Reads a JSON source file `{ "<key>": [ ...records ] }` into raw records, with located syntax errors.
+import { readFile } from "node:fs/promises";
+import type { RawRecord } from "./parse-records.js";
+import { error, type Problem } from "./problems.js";
+
+export async function readJsonRecords(
+  path: string,
+  file: string,
+  key: string,
+): Promise<{ records: RawRecord[]; problems: Problem[] }> {
+  const text = await readFile(path, "utf8");
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (cause) {
+    return {
+      records: [],
+      problems: [error({ file, ...lineOf(text, cause) }, undefined, syntaxMessage(cause))],
+    };
+  }
+  const list = (document as Record<string, unknown> | null)?.[key];
+  if (typeof document !== "object" || document === null || !Array.isArray(list)) {
+    const message = `must be an object with an array "${key}": { "${key}": [ ... ] }`;
+    return { records: [], problems: [error({ file }, undefined, message)] };
+  }
+  const records = list.map((raw, index) => ({ raw, at: { file, index } }));
+  return { records, problems: [] };
+}
+
+function syntaxMessage(cause: unknown): string {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  return `is not valid JSON: ${reason}`;
+}
+
+/** JSON.parse reports a character offset; people want a line. */
+function lineOf(text: string, cause: unknown): { line?: number } {
+  const match = /position (\d+)/.exec(cause instanceof Error ? cause.message : "");
+  if (!match) return {};
+  const offset = Number(match[1]);
+  let line = 1;
+  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return { line };
+}

@@ -1,0 +1,40 @@
+// Rules on contracts: their names identify them in URLs and file paths.
+import type { Contract } from "../../model/contract.js";
+import { error, type Problem, type Sourced } from "../problems.js";
+
+/** Clients send `Dublin` for `dublin`, so two names differing only by case would be one contract. */
+export function contractNamesUnique(contracts: readonly Sourced<Contract>[]): Problem[] {
+  const first = new Map<string, Sourced<Contract>>();
+  const problems: Problem[] = [];
+  for (const contract of contracts) {
+    const key = contract.value.name.toLowerCase();
+    const earlier = first.get(key);
+    if (earlier) {
+      const where = earlier.at.index === undefined ? "" : ` at [${earlier.at.index}]`;
+      problems.push(
+        error(
+          contract.at,
+          "name",
+          `"${contract.value.name}" is already the name of contract "${earlier.value.name}"${where} (names are compared without case)`,
+        ),
+      );
+    } else first.set(key, contract);
+  }
+  return problems;
+}
+
+// A letter first, so a contract can never be mistaken for a station number in a URL.
+const PATH_SAFE = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+
+/** The name becomes a folder and a URL segment: no dots, slashes, spaces or accents. */
+export function contractNamesPathSafe(contracts: readonly Sourced<Contract>[]): Problem[] {
+  return contracts
+    .filter((contract) => !PATH_SAFE.test(contract.value.name))
+    .map((contract) =>
+      error(
+        contract.at,
+        "name",
+        `"${contract.value.name}" cannot be used in URLs: use 1 to 64 ASCII letters, digits, "-" or "_", starting with a letter (put the display name in commercial_name)`,
+      ),
+    );
+}

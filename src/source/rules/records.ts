@@ -1,0 +1,112 @@
+// Rules on stations and parkings: references, identity within a contract, coordinates.
+import type { Contract } from "../../model/contract.js";
+import { error, type Problem, type Sourced } from "../problems.js";
+
+interface ContractRecord {
+  contract: string;
+  number: number;
+}
+
+export const contractKey = (name: string): string => name.toLowerCase();
+
+/** Every station, parking or state names a contract that exists (names compared without case). */
+export function knownContracts(
+  contracts: readonly Sourced<Contract>[],
+  records: readonly Sourced<{ contract: string }>[],
+): Problem[] {
+  const names = new Set(contracts.map((contract) => contractKey(contract.value.name)));
+  return records
+    .filter((record) => !names.has(contractKey(record.value.contract)))
+    .map((record) =>
+      error(
+        record.at,
+        "contract",
+        `unknown contract "${record.value.contract}" (not in contracts.json)`,
+      ),
+    );
+}
+
+/** Parkings are published only for contracts that offer the parking API; others would be lost silently. */
+export function parkingsOnParkingContracts(
+  contracts: readonly Sourced<Contract>[],
+  parkings: readonly Sourced<{ contract: string }>[],
+): Problem[] {
+  const withoutApi = new Set(
+    contracts
+      .filter((contract) => !contract.value.parkingApi)
+      .map((contract) => contractKey(contract.value.name)),
+  );
+  return parkings
+    .filter((parking) => withoutApi.has(contractKey(parking.value.contract)))
+    .map((parking) =>
+      error(
+        parking.at,
+        "contract",
+        `contract "${parking.value.contract}" does not offer the parking API: set "parkingApi": true in contracts.json or remove this parking`,
+      ),
+    );
+}
+
+/** A number identifies a record only within its contract, so it must be unique there. */
+export function numbersUniqueInContract(
+  kind: string,
+  records: readonly Sourced<ContractRecord>[],
+): Problem[] {
+  const seen = new Map<string, Sourced<ContractRecord>>();
+  const problems: Problem[] = [];
+  for (const record of records) {
+    const key = `${contractKey(record.value.contract)}/${record.value.number}`;
+    const earlier = seen.get(key);
+    if (earlier) {
+      problems.push(
+        error(
+          record.at,
+          "number",
+          `${kind} ${record.value.number} appears twice in contract "${record.value.contract}" (first ${placeOf(earlier)})`,
+        ),
+      );
+    } else seen.set(key, record);
+  }
+  return problems;
+}
+
+export const stationNumbersUniqueInContract = (stations: readonly Sourced<ContractRecord>[]) =>
+  numbersUniqueInContract("station", stations);
+
+export const parkingNumbersUniqueInContract = (parkings: readonly Sourced<ContractRecord>[]) =>
+  numbersUniqueInContract("parking", parkings);
+
+/** WGS84 ranges; (0, 0) is allowed but almost always a missing position, so it warns. */
+export function coordinatesInRange(
+  records: readonly Sourced<{ latitude: number; longitude: number }>[],
+): Problem[] {
+  const problems: Problem[] = [];
+  for (const { value, at } of records) {
+    if (!(value.latitude >= -90 && value.latitude <= 90)) {
+      problems.push(
+        error(
+          at,
+          "latitude",
+          `${value.latitude} is outside -90..90 (are latitude and longitude swapped?)`,
+        ),
+      );
+    }
+    if (!(value.longitude >= -180 && value.longitude <= 180)) {
+      problems.push(error(at, "longitude", `${value.longitude} is outside -180..180`));
+    }
+    if (value.latitude === 0 && value.longitude === 0) {
+      problems.push({
+        severity: "warning",
+        at,
+        field: "latitude",
+        message: "position is 0, 0: probably missing",
+      });
+    }
+  }
+  return problems;
+}
+
+function placeOf(record: Sourced<unknown>): string {
+  if (record.at.line !== undefined) return `on line ${record.at.line}`;
+  return record.at.index === undefined ? "above" : `at [${record.at.index}]`;
+}

@@ -1,0 +1,147 @@
+// Rules on station states: each belongs to a known station, once, with coherent counts and time.
+import type { Station } from "../../model/station.js";
+import type { StandsState, StationState } from "../../model/station-state.js";
+import { error, type Problem, type Sourced, warning } from "../problems.js";
+import { contractKey } from "./records.js";
+
+export const stationKey = (contract: string, number: number): string =>
+  `${contractKey(contract)}/${number}`;
+
+function stationIndex(stations: readonly Sourced<Station>[]): Map<string, Sourced<Station>> {
+  return new Map(
+    stations.map((station) => [stationKey(station.value.contract, station.value.number), station]),
+  );
+}
+
+/** A state for a station that is not in the static data cannot be published. */
+export function statesForKnownStations(
+  stations: readonly Sourced<Station>[],
+  states: readonly Sourced<StationState>[],
+): Problem[] {
+  const index = stationIndex(stations);
+  return states
+    .filter((state) => !index.has(stationKey(state.value.contract, state.value.number)))
+    .map((state) =>
+      error(
+        state.at,
+        "number",
+        `no station ${state.value.number} in contract "${state.value.contract}"`,
+      ),
+    );
+}
+
+export function oneStatePerStation(states: readonly Sourced<StationState>[]): Problem[] {
+  const seen = new Set<string>();
+  const problems: Problem[] = [];
+  for (const state of states) {
+    const key = stationKey(state.value.contract, state.value.number);
+    if (seen.has(key)) problems.push(error(state.at, "number", "a second state for this station"));
+    seen.add(key);
+  }
+  return problems;
+}
+
+/**
+ * A station without a state is still published (it exists), as CLOSED and disconnected with no
+ * bikes and no free stands and `lastUpdate` null, the way the real service shows a station that
+ * never reported. It is worth a warning, not a failed build.
+ */
+export function stationsHaveStates(
+  stations: readonly Sourced<Station>[],
+  states: readonly Sourced<StationState>[],
+): Problem[] {
+  const reported = new Set(
+    states.map((state) => stationKey(state.value.contract, state.value.number)),
+  );
+  return stations
+    .filter((station) => !reported.has(stationKey(station.value.contract, station.value.number)))
+    .map((station) =>
+      warning(
+        station.at,
+        undefined,
+        "no state: published as CLOSED and disconnected, with lastUpdate null",
+      ),
+    );
+}
+
+/** bikes = mechanical + electrical, electrical = internal + removable, bikes + stands ≤ capacity. */
+export function availabilitiesConsistent(
+  stations: readonly Sourced<Station>[],
+  states: readonly Sourced<StationState>[],
+): Problem[] {
+  const index = stationIndex(stations);
+  const problems: Problem[] = [];
+  for (const state of states) {
+    const station = index.get(stationKey(state.value.contract, state.value.number))?.value;
+    if (!station) continue; // reported by statesForKnownStations
+    const check = (field: string, stands: StandsState, capacity: number) => {
+      for (const message of standsProblems(stands, capacity))
+        problems.push(error(state.at, field, message));
+    };
+    check("mainStands", state.value.mainStands, station.capacity);
+    const overflow = state.value.overflowStands;
+    if (overflow && station.overflowCapacity === null) {
+      problems.push(
+        error(
+          state.at,
+          "overflowStands",
+          "the station has no overflow stands (overflowCapacity is empty in the station data)",
+        ),
+      );
+    } else if (overflow && station.overflowCapacity !== null) {
+      check("overflowStands", overflow, station.overflowCapacity);
+    }
+  }
+  return problems;
+}
+
+function standsProblems(stands: StandsState, capacity: number): string[] {
+  const problems: string[] = [];
+  const electrical = stands.electricalInternalBatteryBikes + stands.electricalRemovableBatteryBikes;
+  if (stands.electricalBikes !== undefined && stands.electricalBikes !== electrical) {
+    problems.push(
+      `electricalBikes is ${stands.electricalBikes} but electricalInternalBatteryBikes + electricalRemovableBatteryBikes is ${electrical}`,
+    );
+  }
+  const bikes = stands.mechanicalBikes + (stands.electricalBikes ?? electrical);
+  if (stands.bikes !== undefined && stands.bikes !== bikes) {
+    problems.push(`bikes is ${stands.bikes} but mechanicalBikes + electricalBikes is ${bikes}`);
+  }
+  const total = (stands.bikes ?? bikes) + stands.stands;
+  if (total > capacity) {
+    problems.push(`bikes + stands is ${total}, more than the station's capacity of ${capacity}`);
+  }
+  return problems;
+}
+
+// An explicit offset is required: a time without one means nothing on a server in another zone.
+const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** The published form: UTC, whole seconds, `Z`. Undefined when the text is not a real instant. */
+export function toUtcSeconds(text: string): string | undefined {
+  const match = INSTANT.exec(text);
+  if (!match) return undefined;
+  const time = Date.parse(text);
+  if (Number.isNaN(time)) return undefined;
+  // Date.parse rolls 2025-02-30 over to March; a real date survives the round trip.
+  const [, year, month, day] = match;
+  const local = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  if (local.getUTCDate() !== Number(day) || local.getUTCMonth() !== Number(month) - 1)
+    return undefined;
+  return `${new Date(time).toISOString().slice(0, 19)}Z`;
+}
+
+export function lastUpdateIsUtcInstant(states: readonly Sourced<StationState>[]): Problem[] {
+  return states
+    .filter(
+      (state) =>
+        state.value.lastUpdate !== null && toUtcSeconds(state.value.lastUpdate) === undefined,
+    )
+    .map((state) =>
+      error(
+        state.at,
+        "lastUpdate",
+        `"${state.value.lastUpdate}" is not an ISO 8601 instant with a time zone, e.g. 2025-02-08T16:44:06Z`,
+      ),
+    );
+}
