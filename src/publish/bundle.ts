@@ -1,0 +1,81 @@
+// The downloadable static bundle: one zip of contracts, stations and parkings as JSON and CSV, with a data package.
+import { Readable } from "node:stream";
+import { ZipArchive } from "archiver";
+import type { Dataset } from "../source/dataset.js";
+import { csvChunks } from "./csv.js";
+import { dataPackage } from "./datapackage.js";
+import { encodeJson, jsonList } from "./json-body.js";
+import { contractsTable, parkingsTable, rowOf, stationsTable, type Table } from "./tables.js";
+
+// Entries carry a fixed date so that the same data always gives the same bytes (and ETag).
+const ENTRY_DATE = new Date("2000-01-01T00:00:00Z");
+
+interface Entry {
+  name: string;
+  body: readonly Uint8Array[];
+}
+
+export async function renderBundle(dataset: Dataset): Promise<Uint8Array[]> {
+  const tables = [
+    tableEntries(contractsTable, dataset.contracts),
+    tableEntries(stationsTable, dataset.stations),
+    tableEntries(parkingsTable, dataset.parkings),
+  ];
+  const descriptor = dataPackage(
+    tables.map(({ table, csv, json }) => ({
+      table: table as Table<never>,
+      csvPath: csv.name,
+      jsonPath: json.name,
+    })),
+    licensesOf(dataset),
+  );
+  const entries: Entry[] = [
+    { name: "datapackage.json", body: [Buffer.from(`${JSON.stringify(descriptor, null, 2)}\n`)] },
+    ...tables.flatMap(({ csv, json }) => [csv, json]),
+  ];
+  return zip(entries);
+}
+
+function tableEntries<T>(table: Table<T>, records: readonly T[]) {
+  return {
+    table,
+    csv: { name: `${table.name}.csv`, body: csvChunks(table, records) },
+    json: {
+      name: `${table.name}.json`,
+      body: jsonList(records.map((record) => encodeJson(rowOf(table, record)))),
+    },
+  };
+}
+
+function licensesOf(dataset: Dataset) {
+  const seen = new Map<string, { name?: string; path?: string }>();
+  for (const { license } of dataset.contracts) {
+    if (!license) continue;
+    const key = `${license.id ?? ""} ${license.url ?? ""}`;
+    seen.set(key, {
+      ...(license.id ? { name: license.id } : {}),
+      ...(license.url ? { path: license.url } : {}),
+    });
+  }
+  return [...seen.values()];
+}
+
+async function zip(entries: readonly Entry[]): Promise<Uint8Array[]> {
+  const archive = new ZipArchive({ zlib: { level: 9 } });
+  const chunks: Uint8Array[] = [];
+  archive.on("data", (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise<void>((resolve, reject) => {
+    archive.on("end", resolve);
+    archive.on("error", reject);
+  });
+  for (const entry of entries) {
+    // A stream over the chunks: archiver reads entries one after the other, and nothing is copied whole.
+    archive.append(Readable.from(entry.body, { objectMode: false }), {
+      name: entry.name,
+      date: ENTRY_DATE,
+    });
+  }
+  await archive.finalize();
+  await done;
+  return chunks;
+}

@@ -1,0 +1,31 @@
+// RFC 4180 CSV (UTF-8, header row, CRLF, quoted where needed), produced in batches of rows.
+import { stringify } from "csv-stringify/sync";
+import type { Cell, Table } from "./tables.js";
+
+const BATCH = 10_000;
+
+const options = {
+  record_delimiter: "windows",
+  // csv-stringify writes booleans as "1" and ""; people and Table Schema expect true/false.
+  cast: { boolean: (value: boolean) => (value ? "true" : "false") },
+} as const;
+
+function cellText(cell: Cell): string | number | boolean {
+  if (cell === null) return "";
+  // Table Schema's `array` type: the cell holds a JSON array.
+  if (Array.isArray(cell)) return JSON.stringify(cell);
+  return cell as string | number | boolean;
+}
+
+/** The CSV of a table as chunks, so a million rows never become one string. */
+export function csvChunks<T>(table: Table<T>, records: readonly T[]): Buffer[] {
+  const header = table.columns.map((column) => column.name);
+  const chunks = [Buffer.from(stringify([header], options), "utf8")];
+  for (let start = 0; start < records.length; start += BATCH) {
+    const rows = records
+      .slice(start, start + BATCH)
+      .map((record) => table.columns.map((column) => cellText(column.value(record))));
+    chunks.push(Buffer.from(stringify(rows, options), "utf8"));
+  }
+  return chunks;
+}

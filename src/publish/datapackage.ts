@@ -1,0 +1,69 @@
+// The Frictionless Data Package (v2) describing the bundle: one Table Schema per CSV, from the same columns.
+import type { Table } from "./tables.js";
+
+export interface BundleTable {
+  table: Table<never>;
+  csvPath: string;
+  jsonPath: string;
+}
+
+export function dataPackage(
+  tables: readonly BundleTable[],
+  licenses: readonly { name?: string; path?: string }[],
+) {
+  return {
+    $schema: "https://datapackage.org/profiles/2.0/datapackage.json",
+    name: "velodata-static",
+    title: "Bike-sharing stations and bike parkings: static data",
+    description:
+      "Contracts, the static description of their stations, and their bike parkings. Live availability is served by the API.",
+    ...(licenses.length > 0 ? { licenses } : {}),
+    resources: tables.flatMap(({ table, csvPath, jsonPath }) => [
+      {
+        name: table.name,
+        type: "table",
+        path: csvPath,
+        title: table.title,
+        format: "csv",
+        mediatype: "text/csv",
+        encoding: "utf-8",
+        dialect: {
+          $schema: "https://datapackage.org/profiles/2.0/tabledialect.json",
+          header: true,
+          delimiter: ",",
+          lineTerminator: "\r\n",
+        },
+        schema: tableSchema(table),
+      },
+      {
+        name: `${table.name}-json`,
+        path: jsonPath,
+        title: `${table.title} (JSON, same records)`,
+        format: "json",
+        mediatype: "application/json",
+        encoding: "utf-8",
+      },
+    ]),
+  };
+}
+
+function tableSchema(table: Table<never>) {
+  return {
+    $schema: "https://datapackage.org/profiles/2.0/tableschema.json",
+    fields: table.columns.map((column) => ({
+      name: column.name,
+      type: column.type,
+      description: column.description,
+      ...(column.required || column.enum
+        ? {
+            constraints: {
+              ...(column.required ? { required: true } : {}),
+              ...(column.enum ? { enum: column.enum } : {}),
+            },
+          }
+        : {}),
+    })),
+    missingValues: [""],
+    primaryKey: table.primaryKey,
+  };
+}

@@ -1,0 +1,93 @@
+// Dataset → Release: every answer of the API and every download, rendered in memory. No disk, no clock.
+import type { Dataset } from "../source/dataset.js";
+import { renderBundle } from "./bundle.js";
+import { csvChunks } from "./csv.js";
+import { groupByContract } from "./group.js";
+import { encodeJson, jsonList } from "./json-body.js";
+import {
+  CSV_TYPE,
+  JSON_TYPE,
+  makeRelease,
+  type Release,
+  type ReleaseFile,
+  releaseFile,
+  ZIP_TYPE,
+} from "./release.js";
+import { renderParkingV1 } from "./render-parking.js";
+import { renderContractV3 } from "./render-v3.js";
+import { type Endpoint, freshnessOf, pathOf } from "./routes.js";
+import { renderStationFiles, type StationCache } from "./station-files.js";
+import { contractStationsTable, rowOf } from "./tables.js";
+
+export interface PublishOptions {
+  generatedAt: Date;
+  /** The previous release's station renderings, so that only changed stations are rendered again. */
+  cache?: StationCache;
+}
+
+export interface Published {
+  release: Release;
+  /** Hand this to the next publish of the same static data. */
+  cache: StationCache;
+}
+
+type Files = Map<string, ReleaseFile>;
+
+function put(
+  files: Files,
+  endpoint: Endpoint,
+  body: readonly Uint8Array[],
+  contentType = JSON_TYPE,
+): void {
+  files.set(pathOf(endpoint), releaseFile(body, contentType, freshnessOf(endpoint)));
+}
+
+/** Answers that depend only on static data: contracts, parkings, downloads. */
+export async function publishStatic(dataset: Dataset): Promise<Files> {
+  const files: Files = new Map();
+  put(files, { name: "contracts" }, [encodeJson(dataset.contracts.map(renderContractV3))]);
+
+  const stationsByContract = groupByContract(dataset.stations);
+  const parkingsByContract = groupByContract(dataset.parkings);
+  for (const contract of dataset.contracts) {
+    const stations = stationsByContract.get(contract.name) ?? [];
+    const rows = stations.map((station) => encodeJson(rowOf(contractStationsTable, station)));
+    put(files, { name: "staticStations", contract: contract.name, format: "json" }, jsonList(rows));
+    put(
+      files,
+      { name: "staticStations", contract: contract.name, format: "csv" },
+      csvChunks(contractStationsTable, stations),
+      CSV_TYPE,
+    );
+
+    if (!contract.parkingApi) continue;
+    const parkings = parkingsByContract.get(contract.name) ?? [];
+    const rendered = parkings.map((parking) => encodeJson(renderParkingV1(parking)));
+    put(files, { name: "parks", contract: contract.name }, jsonList(rendered));
+    parkings.forEach((parking, index) => {
+      put(files, { name: "park", contract: contract.name, number: parking.number }, [
+        rendered[index] as Uint8Array,
+      ]);
+    });
+  }
+  put(files, { name: "bundle" }, await renderBundle(dataset), ZIP_TYPE);
+  return files;
+}
+
+/** The whole release. With the static files of a previous release, only the dynamic part is redone. */
+export async function publish(
+  dataset: Dataset,
+  options: PublishOptions,
+  staticFiles?: ReadonlyMap<string, ReleaseFile>,
+): Promise<Published> {
+  const files: Files = new Map(staticFiles ?? (await publishStatic(dataset)));
+  const dynamic = renderStationFiles(dataset, options.cache);
+  for (const [path, file] of dynamic.files) files.set(path, file);
+  // The rule parkingsOnParkingContracts guarantees that every parking is published.
+  const counts = {
+    contracts: dataset.contracts.length,
+    stations: dataset.stations.length,
+    parkings: dataset.parkings.length,
+  };
+  return { release: makeRelease(files, counts, options.generatedAt), cache: dynamic.cache };
+}

@@ -1,0 +1,57 @@
+// A Release: an immutable set of answers (URL path → bytes + headers), built in memory, written and served as is.
+import { createHash } from "node:crypto";
+import type { Freshness } from "./routes.js";
+
+export interface ReleaseFile {
+  /** The body in chunks: big lists are never joined into one string or buffer. */
+  readonly body: readonly Uint8Array[];
+  readonly size: number;
+  readonly contentType: string;
+  /** Strong ETag, quoted, derived from the bytes alone so equal bytes always get equal tags. */
+  readonly etag: string;
+  readonly freshness: Freshness;
+}
+
+export interface ReleaseCounts {
+  contracts: number;
+  stations: number;
+  parkings: number;
+}
+
+export interface Release {
+  /** Derived from the content: two releases with the same answers have the same id. */
+  readonly id: string;
+  readonly generatedAt: Date;
+  readonly files: ReadonlyMap<string, ReleaseFile>;
+  readonly counts: ReleaseCounts;
+}
+
+// As the real service sends it; JSON is UTF-8 by definition and takes no charset parameter.
+export const JSON_TYPE = "application/json";
+export const CSV_TYPE = "text/csv; charset=utf-8";
+export const ZIP_TYPE = "application/zip";
+
+export function releaseFile(
+  body: readonly Uint8Array[],
+  contentType: string,
+  freshness: Freshness,
+): ReleaseFile {
+  const hash = createHash("sha1");
+  let size = 0;
+  for (const chunk of body) {
+    hash.update(chunk);
+    size += chunk.byteLength;
+  }
+  return { body, size, contentType, freshness, etag: `"${hash.digest("base64url")}"` };
+}
+
+export function makeRelease(
+  files: ReadonlyMap<string, ReleaseFile>,
+  counts: ReleaseCounts,
+  generatedAt: Date,
+): Release {
+  const hash = createHash("sha1");
+  for (const [path, file] of [...files].sort(([a], [b]) => (a < b ? -1 : 1)))
+    hash.update(`${path} ${file.etag}\n`);
+  return { id: hash.digest("hex").slice(0, 16), generatedAt, files, counts };
+}

@@ -1,0 +1,265 @@
+// The static tables of the download: one column list drives the JSON records, the CSV and the Table Schema.
+import type { Contract } from "../model/contract.js";
+import type { Parking } from "../model/parking.js";
+import type { Station } from "../model/station.js";
+
+export type Cell = string | number | boolean | null | readonly string[];
+
+export interface Column<T> {
+  name: string;
+  /** Frictionless Table Schema type. */
+  type: "integer" | "number" | "string" | "boolean" | "array";
+  description: string;
+  required?: boolean;
+  enum?: readonly string[];
+  value: (record: T) => Cell;
+}
+
+export interface Table<T> {
+  name: string;
+  title: string;
+  columns: readonly Column<T>[];
+  primaryKey: readonly string[];
+}
+
+export const contractsTable: Table<Contract> = {
+  name: "contracts",
+  title: "Contracts (service areas)",
+  primaryKey: ["name"],
+  columns: [
+    {
+      name: "name",
+      type: "string",
+      required: true,
+      description: "Identifier of the contract",
+      value: (c) => c.name,
+    },
+    {
+      name: "commercial_name",
+      type: "string",
+      required: true,
+      description: "Commercial name of the service",
+      value: (c) => c.commercial_name,
+    },
+    {
+      name: "country_code",
+      type: "string",
+      required: true,
+      description: "ISO 3166-1 alpha-2 country code",
+      value: (c) => c.country_code,
+    },
+    {
+      name: "cities",
+      type: "array",
+      description: "Cities served (in CSV, a JSON array)",
+      value: (c) => c.cities,
+    },
+    {
+      name: "parkingApi",
+      type: "boolean",
+      required: true,
+      description: "The contract offers the parking API",
+      value: (c) => c.parkingApi,
+    },
+  ],
+};
+
+export const stationsTable: Table<Station> = {
+  name: "stations",
+  title: "Stations (static description)",
+  primaryKey: ["contract", "number"],
+  columns: [
+    {
+      name: "contract",
+      type: "string",
+      required: true,
+      description: "Contract of the station",
+      value: (s) => s.contract,
+    },
+    {
+      name: "number",
+      type: "integer",
+      required: true,
+      description: "Station number, unique within its contract",
+      value: (s) => s.number,
+    },
+    {
+      name: "name",
+      type: "string",
+      required: true,
+      description: "Station name",
+      value: (s) => s.name,
+    },
+    { name: "address", type: "string", description: "Indicative address", value: (s) => s.address },
+    {
+      name: "latitude",
+      type: "number",
+      required: true,
+      description: "WGS84 latitude",
+      value: (s) => s.latitude,
+    },
+    {
+      name: "longitude",
+      type: "number",
+      required: true,
+      description: "WGS84 longitude",
+      value: (s) => s.longitude,
+    },
+    {
+      name: "banking",
+      type: "boolean",
+      required: true,
+      description: "A payment terminal is present",
+      value: (s) => s.banking,
+    },
+    {
+      name: "bonus",
+      type: "boolean",
+      required: true,
+      description: "Bonus station",
+      value: (s) => s.bonus,
+    },
+    {
+      name: "overflow",
+      type: "boolean",
+      required: true,
+      description: "Accepts overflow bike returns",
+      value: (s) => s.overflow,
+    },
+    {
+      name: "capacity",
+      type: "integer",
+      required: true,
+      description: "Main stands",
+      value: (s) => s.capacity,
+    },
+    {
+      name: "overflowCapacity",
+      type: "integer",
+      description: "Overflow stands; empty when none",
+      value: (s) => s.overflowCapacity,
+    },
+  ],
+};
+
+export const parkingsTable: Table<Parking> = {
+  name: "parkings",
+  title: "Bike parkings",
+  primaryKey: ["contract", "number"],
+  columns: [
+    {
+      name: "contract",
+      type: "string",
+      required: true,
+      description: "Contract of the parking",
+      value: (p) => p.contract,
+    },
+    {
+      name: "number",
+      type: "integer",
+      required: true,
+      description: "Parking number, unique within its contract",
+      value: (p) => p.number,
+    },
+    {
+      name: "name",
+      type: "string",
+      required: true,
+      description: "Parking name",
+      value: (p) => p.name,
+    },
+    {
+      name: "status",
+      type: "string",
+      required: true,
+      enum: ["OPEN", "CLOSED"],
+      description: "Open or closed",
+      value: (p) => p.status,
+    },
+    {
+      name: "latitude",
+      type: "number",
+      required: true,
+      description: "WGS84 latitude",
+      value: (p) => p.latitude,
+    },
+    {
+      name: "longitude",
+      type: "number",
+      required: true,
+      description: "WGS84 longitude",
+      value: (p) => p.longitude,
+    },
+    {
+      name: "accessType",
+      type: "string",
+      required: true,
+      enum: ["FREE_ACCESS", "SECURED"],
+      description: "Free or secured access",
+      value: (p) => p.accessType,
+    },
+    {
+      name: "lockerType",
+      type: "string",
+      required: true,
+      enum: ["SINGLE", "COLLECTIVE"],
+      description: "Single or collective parking",
+      value: (p) => p.lockerType,
+    },
+    {
+      name: "hasSurveillance",
+      type: "boolean",
+      required: true,
+      description: "Supervised",
+      value: (p) => p.hasSurveillance,
+    },
+    {
+      name: "isFree",
+      type: "boolean",
+      required: true,
+      description: "Free of charge",
+      value: (p) => p.isFree,
+    },
+    { name: "address", type: "string", description: "Indicative address", value: (p) => p.address },
+    { name: "zipCode", type: "string", description: "Postal code", value: (p) => p.zipCode },
+    { name: "city", type: "string", description: "City", value: (p) => p.city },
+    {
+      name: "isOffStreet",
+      type: "boolean",
+      required: true,
+      description: "In a structure, off street",
+      value: (p) => p.isOffStreet,
+    },
+    {
+      name: "hasElectricSupport",
+      type: "boolean",
+      required: true,
+      description: "Can charge electric bikes",
+      value: (p) => p.hasElectricSupport,
+    },
+    {
+      name: "hasPhysicalReception",
+      type: "boolean",
+      required: true,
+      description: "Has a reception desk",
+      value: (p) => p.hasPhysicalReception,
+    },
+  ],
+};
+
+/** The per-contract static download, with the five fields the original service offered. */
+export const contractStationsTable: Table<Station> = {
+  name: "stations",
+  title: "Stations of one contract",
+  primaryKey: ["number"],
+  columns: stationsTable.columns.filter((column) =>
+    ["number", "name", "address", "latitude", "longitude"].includes(column.name),
+  ),
+};
+
+/** One record as an object whose keys follow the table's column order. */
+export function rowOf<T>(table: Table<T>, record: T): Record<string, Cell> {
+  const row: Record<string, Cell> = {};
+  for (const column of table.columns) row[column.name] = column.value(record);
+  return row;
+}
