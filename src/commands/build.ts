@@ -1,0 +1,55 @@
+// `velodata build`: source folder → validated Dataset → Release → tree on disk, swapped in whole.
+import { publish } from "../publish/publish.js";
+import { writeTree } from "../publish/write-tree.js";
+import { readDataset } from "../source/read-dataset.js";
+import { formatBytes, type Output, reportProblems, terminalOutput, throttled } from "./output.js";
+
+export interface BuildOptions {
+  source: string;
+  out: string;
+  /** States file; default `<source>/states.json`. */
+  state?: string;
+  /** The time the release is stamped with; a parameter so that tests control it. */
+  now?: Date;
+  output?: Output;
+}
+
+export interface BuildSummary {
+  release: string;
+  contracts: number;
+  stations: number;
+  parkings: number;
+  files: number;
+  bytes: number;
+  seconds: number;
+}
+
+export async function build(options: BuildOptions): Promise<BuildSummary> {
+  const output = options.output ?? terminalOutput();
+  const started = performance.now();
+  output.progress("reading source…");
+  const { dataset, problems } = await readDataset(options.source, options.state);
+  reportProblems(problems, output);
+  if (!dataset) throw new Error("readDataset returned no dataset and no error");
+
+  output.progress("rendering…");
+  const { release } = await publish(dataset, { generatedAt: options.now ?? new Date() });
+  const progress = throttled(100, (done, total) =>
+    output.progress(`writing ${done}/${total} files…`),
+  );
+  const tree = await writeTree(release, options.out, progress);
+  output.progress("");
+
+  const summary: BuildSummary = {
+    release: release.id,
+    ...release.counts,
+    files: tree.files,
+    bytes: tree.bytes,
+    seconds: (performance.now() - started) / 1000,
+  };
+  output.info(
+    `built ${options.out}: ${summary.contracts} contracts, ${summary.stations} stations, ${summary.parkings} parkings` +
+      ` → ${summary.files} files, ${formatBytes(summary.bytes)} in ${summary.seconds.toFixed(1)} s (release ${summary.release})`,
+  );
+  return summary;
+}

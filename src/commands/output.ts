@@ -1,0 +1,87 @@
+// Where commands write for people: lines on stdout/stderr, a progress line on terminals, problems.
+import { UserError } from "../errors.js";
+import { formatProblem, type Problem } from "../source/problems.js";
+
+export interface Output {
+  info(line: string): void;
+  warn(line: string): void;
+  /** A transient status line; only shown on a terminal. */
+  progress(text: string): void;
+}
+
+export function terminalOutput(stdout = process.stdout, stderr = process.stderr): Output {
+  let shown = false;
+  const clear = () => {
+    if (shown) stderr.write("\r\x1b[K");
+    shown = false;
+  };
+  return {
+    info: (line) => {
+      clear();
+      stdout.write(`${line}\n`);
+    },
+    warn: (line) => {
+      clear();
+      stderr.write(`${line}\n`);
+    },
+    progress: (text) => {
+      if (!stderr.isTTY) return;
+      stderr.write(`\r\x1b[K${text}`);
+      shown = text !== "";
+    },
+  };
+}
+
+/** For tests and callers that want the lines. */
+export function memoryOutput(): Output & { lines: string[] } {
+  const lines: string[] = [];
+  return {
+    lines,
+    info: (line) => lines.push(line),
+    warn: (line) => lines.push(line),
+    progress: () => {},
+  };
+}
+
+const WARNINGS_SHOWN = 20;
+
+/** Prints warnings (the first few of many); throws with every error when there is one. */
+export function reportProblems(problems: readonly Problem[], output: Output): void {
+  const warnings = problems.filter((problem) => problem.severity === "warning");
+  const errors = problems.filter((problem) => problem.severity === "error");
+  for (const problem of warnings.slice(0, WARNINGS_SHOWN))
+    output.warn(`warning: ${formatProblem(problem)}`);
+  if (warnings.length > WARNINGS_SHOWN)
+    output.warn(`warning: … and ${warnings.length - WARNINGS_SHOWN} more warnings`);
+  if (errors.length > 0) {
+    const noun = errors.length === 1 ? "error" : "errors";
+    throw new UserError(
+      `the source data has ${errors.length} ${noun}; nothing was published`,
+      errors.map((problem) => `error: ${formatProblem(problem)}`),
+    );
+  }
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ["kB", "MB", "GB"];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}
+
+/** Calls `report` at most every `ms` milliseconds, and always for the last step. */
+export function throttled(ms: number, report: (done: number, total: number) => void) {
+  let last = 0;
+  return (done: number, total: number) => {
+    const now = Date.now();
+    if (done === total || now - last >= ms) {
+      last = now;
+      report(done, total);
+    }
+  };
+}

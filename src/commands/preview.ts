@@ -1,0 +1,51 @@
+// `velodata preview`: serves a built tree as a plain static host would (sirv), to look at it locally.
+
+import { existsSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import sirv from "sirv";
+import { UserError } from "../errors.js";
+import { matchRoute } from "../publish/match-route.js";
+import { pathOf } from "../publish/routes.js";
+import { type Output, terminalOutput } from "./output.js";
+
+export interface PreviewOptions {
+  out: string;
+  port?: number;
+  host?: string;
+  output?: Output;
+}
+
+export async function preview(options: PreviewOptions): Promise<Server> {
+  const output = options.output ?? terminalOutput();
+  if (!existsSync(options.out))
+    throw new UserError(`no tree at ${options.out}: run velodata build first`);
+  // dev mode: the tree may be rebuilt while we serve it, so sirv must not index it once.
+  const serveFile = sirv(options.out, { dev: true, extensions: ["json"], dotfiles: false });
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? "/", "http://preview");
+    let segments: string[];
+    try {
+      segments = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
+    } catch {
+      response.writeHead(400).end();
+      return;
+    }
+    // A static host cannot see the query; show the file its path form would serve.
+    const match = matchRoute(segments, url.searchParams);
+    if (match.kind === "endpoint") request.url = pathOf(match.endpoint);
+    serveFile(request, response, () => {
+      response.writeHead(404).end();
+    });
+  });
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 8080, host, resolve);
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : options.port;
+  output.info(
+    `previewing ${options.out} at http://${host}:${port}/vls/v3/contracts (Ctrl-C to stop)`,
+  );
+  return server;
+}
