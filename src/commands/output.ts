@@ -48,7 +48,7 @@ const WARNINGS_SHOWN = 20;
 /** Prints warnings (the first few of many); throws with every error when there is one. */
 export function reportProblems(problems: readonly Problem[], output: Output): void {
   const warnings = problems.filter((problem) => problem.severity === "warning");
-  const errors = problems.filter((problem) => problem.severity === "error");
+  const errors = problems.filter((problem) => problem.severity === "error").sort(byPlace);
   for (const problem of warnings.slice(0, WARNINGS_SHOWN))
     output.warn(`warning: ${formatProblem(problem)}`);
   if (warnings.length > WARNINGS_SHOWN)
@@ -60,6 +60,12 @@ export function reportProblems(problems: readonly Problem[], output: Output): vo
       errors.map((problem) => `error: ${formatProblem(problem)}`),
     );
   }
+}
+
+/** Errors in file order, then line (or index) order, as one reads them while fixing. */
+function byPlace(a: Problem, b: Problem): number {
+  if (a.at.file !== b.at.file) return a.at.file < b.at.file ? -1 : 1;
+  return (a.at.line ?? a.at.index ?? -1) - (b.at.line ?? b.at.index ?? -1);
 }
 
 export function formatBytes(bytes: number): string {

@@ -22,7 +22,7 @@ export function parseRecords<T>(
       continue;
     }
     for (const issue of result.error.issues) {
-      problems.push(error(ref, fieldOf(issue), messageOf(issue)));
+      problems.push(error(ref, fieldOf(issue), messageOf(issue, valueAt(raw, issue.path))));
     }
   }
   return { records: parsed, problems };
@@ -36,8 +36,19 @@ function fieldOf(issue: z.core.$ZodIssue): string | undefined {
   return path || undefined;
 }
 
-function messageOf(issue: z.core.$ZodIssue): string {
+function messageOf(issue: z.core.$ZodIssue, value: unknown): string {
   if (issue.code === "unrecognized_keys") return "unknown field (check its spelling)";
-  if (issue.code === "invalid_type" && issue.input === undefined) return "is required";
+  if (issue.code === "invalid_type" && value === undefined) return "is required";
+  if (issue.code === "invalid_type")
+    return `expected ${issue.expected}, got ${JSON.stringify(value)}`;
   return issue.message;
+}
+
+function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
+  let value = raw;
+  for (const key of path) {
+    if (typeof value !== "object" || value === null) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
 }

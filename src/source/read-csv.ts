@@ -92,8 +92,9 @@ function typedRow(
 ): Record<string, unknown> {
   const row: Record<string, unknown> = {};
   for (const [name, cell] of Object.entries(record)) {
-    if (cell === "") continue; // an empty cell is an absent value
     const kind = columns.get(name)?.kind;
+    // An empty number or boolean cell is an absent value (overflowCapacity); empty text is text.
+    if (cell === "" && kind !== "text") continue;
     if (kind === "number" && NUMBER.test(cell)) row[name] = Number(cell);
     else if (kind === "boolean" && /^(true|false)$/i.test(cell))
       row[name] = cell.toLowerCase() === "true";

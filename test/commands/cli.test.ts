@@ -1,0 +1,139 @@
+// The CLI as a user meets it: real processes, real folders.
+import { createHash } from "node:crypto";
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import { FIXTURES, fixtureCopy, runCli, tempDir } from "../helpers.js";
+
+async function treeHashes(root: string): Promise<Map<string, string>> {
+  const hashes = new Map<string, string>();
+  for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    hashes.set(
+      relative(root, path),
+      createHash("sha256")
+        .update(await readFile(path))
+        .digest("hex"),
+    );
+  }
+  return hashes;
+}
+
+const readJson = async (path: string) => JSON.parse(await readFile(path, "utf8"));
+
+describe("velodata build", () => {
+  it("builds every documented file of the fixtures, parseable, with the right counts, and a summary", async () => {
+    const out = join(await tempDir(), "out");
+    const result = await runCli(["build", "--source", FIXTURES, "--out", out]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    // contracts + all stations + 5 contract lists + 413 stations + 5 × (JSON + CSV) downloads + 2 parking lists + 5 parkings + zip
+    const files = 1 + 1 + 5 + 413 + 10 + 2 + 5 + 1;
+    expect(result.stdout).toMatch(
+      new RegExp(`built .*: 5 contracts, 413 stations, 5 parkings → ${files} files, .* in .* s`),
+    );
+
+    expect(await readJson(join(out, "vls/v3/contracts.json"))).toHaveLength(5);
+    expect(await readJson(join(out, "vls/v3/stations.json"))).toHaveLength(413);
+    const perContract = { dublin: 114, toulouse: 287, lyon: 3, nantes: 5, besancon: 4 };
+    for (const [contract, count] of Object.entries(perContract)) {
+      expect(await readJson(join(out, `vls/v3/stations/${contract}.json`))).toHaveLength(count);
+      expect(await readdir(join(out, `vls/v3/stations/${contract}`))).toHaveLength(count);
+      expect(await readJson(join(out, `rest/vls/stations/${contract}.json`))).toHaveLength(count);
+      const csv = await readFile(join(out, `rest/vls/stations/${contract}.csv`), "utf8");
+      expect(csv.split("\r\n").filter(Boolean)).toHaveLength(count + 1);
+    }
+    expect(await readJson(join(out, "vls/v3/stations/toulouse/55.json"))).toMatchObject({
+      number: 55,
+      contractName: "toulouse",
+    });
+    expect(await readJson(join(out, "parking/v1/contracts/nantes/parks.json"))).toHaveLength(3);
+    expect(await readJson(join(out, "parking/v1/contracts/nantes/parks/89.json"))).toMatchObject({
+      city: "Rezé",
+    });
+    expect(await readdir(join(out, "parking/v1/contracts"))).toEqual(["lyon", "nantes"].sort());
+    expect(
+      (await readFile(join(out, "download/velodata-static.zip"))).subarray(0, 2).toString(),
+    ).toBe("PK");
+  });
+
+  it("gives a byte-identical tree for the same input", async () => {
+    const parent = await tempDir();
+    await runCli(["build", "--source", FIXTURES, "--out", join(parent, "a")]);
+    await runCli(["build", "--source", FIXTURES, "--out", join(parent, "b")]);
+    const a = await treeHashes(join(parent, "a"));
+    expect(a.size).toBeGreaterThan(400);
+    expect(await treeHashes(join(parent, "b"))).toEqual(a);
+  });
+
+  it("fails on bad data with every problem located, no stack trace, and leaves the previous tree intact", async () => {
+    const source = await fixtureCopy();
+    const out = join(await tempDir(), "out");
+    expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
+    const before = await treeHashes(out);
+
+    const csv = join(source, "stations.csv");
+    const text = await readFile(csv, "utf8");
+    await writeFile(
+      csv,
+      text
+        .replace(
+          "dublin,42,SMITHFIELD NORTH,Smithfield North,53.349562",
+          "dublin,42,SMITHFIELD NORTH,Smithfield North,153.349562",
+        )
+        .replace(",toulouse,", ",toulose,"),
+    );
+    const states = join(source, "states.json");
+    await writeFile(
+      states,
+      (await readFile(states, "utf8")).replace('"bikes": 27,', '"bikes": 26,'),
+    );
+
+    const result = await runCli(["build", "--source", source, "--out", out]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      "velodata: the source data has 2 errors; nothing was published",
+    );
+    expect(result.stderr).toContain(
+      `error: ${csv}:2 (dublin #42) latitude: 153.349562 is outside -90..90`,
+    );
+    expect(result.stderr).toContain(
+      `error: ${states}[0] (dublin #42) mainStands: bikes is 26 but mechanicalBikes + electricalBikes is 27`,
+    );
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(await treeHashes(out)).toEqual(before);
+  });
+
+  it("says plainly when the source folder does not exist", async () => {
+    const result = await runCli([
+      "build",
+      "--source",
+      "/nonexistent/velodata",
+      "--out",
+      join(await tempDir(), "out"),
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe("velodata: source folder not found: /nonexistent/velodata\n");
+  });
+});
+
+describe("velodata validate", () => {
+  it("reports the fixtures valid and writes nothing", async () => {
+    const result = await runCli(["validate", "--source", FIXTURES], await tempDir());
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("is valid: 5 contracts, 413 stations, 413 states, 5 parkings");
+  });
+
+  it("prints warnings and still succeeds", async () => {
+    const source = await fixtureCopy();
+    const states = await readJson(join(source, "states.json"));
+    states.states.shift();
+    await writeFile(join(source, "states.json"), JSON.stringify(states));
+    const result = await runCli(["validate", "--source", source]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(
+      "(dublin #42): no state: published as CLOSED and disconnected, with lastUpdate null",
+    );
+  });
+});

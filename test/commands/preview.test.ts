@@ -1,0 +1,48 @@
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { build } from "../../src/commands/build.js";
+import { memoryOutput } from "../../src/commands/output.js";
+import { preview } from "../../src/commands/preview.js";
+import { FIXTURES, tempDir } from "../helpers.js";
+
+let base: string;
+let close: () => void;
+beforeAll(async () => {
+  const out = join(await tempDir(), "out");
+  await build({ source: FIXTURES, out, output: memoryOutput() });
+  const server = await preview({ out, port: 0, output: memoryOutput() });
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  close = () => server.close();
+});
+afterAll(() => close());
+
+describe("velodata preview", () => {
+  it("serves extension-less endpoint paths from their .json files as application/json", async () => {
+    for (const path of [
+      "/vls/v3/contracts",
+      "/vls/v3/stations",
+      "/parking/v1/contracts/nantes/parks",
+      "/parking/v1/contracts/nantes/parks/89",
+    ]) {
+      const response = await fetch(base + path);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get("content-type"), path).toMatch(/^application\/json/);
+      await response.json();
+    }
+  });
+
+  it("answers the query forms from their path-form files", async () => {
+    const list = await (await fetch(`${base}/vls/v3/stations?contract=besancon`)).json();
+    expect(list).toHaveLength(4);
+    expect((await fetch(`${base}/vls/v3/stations/89?contract=nantes`)).status).toBe(404);
+    expect(await (await fetch(`${base}/vls/v3/stations/3?contract=nantes`)).json()).toMatchObject({
+      name: "00003 - GARE SUD",
+    });
+  });
+
+  it("answers 404 for what is not in the tree", async () => {
+    expect((await fetch(`${base}/vls/v3/nothing`)).status).toBe(404);
+    expect((await fetch(`${base}/vls/v3/stations/dublin/999999`)).status).toBe(404);
+  });
+});

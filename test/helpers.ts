@@ -1,0 +1,42 @@
+// Shared test helpers: temporary folders, a copy of the fixtures, and running the real CLI.
+import { spawn } from "node:child_process";
+import { cp, mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const ROOT = resolve(import.meta.dirname, "..");
+export const FIXTURES = join(ROOT, "fixtures");
+export const REFERENCE = resolve(ROOT, "../shared/reference");
+const BIN = join(ROOT, "bin/velodata.js");
+
+export const tempDir = (prefix = "velodata-test-"): Promise<string> =>
+  mkdtemp(join(tmpdir(), prefix));
+
+/** A writable copy of the fixtures, to break on purpose. */
+export async function fixtureCopy(): Promise<string> {
+  const dir = await tempDir();
+  await cp(FIXTURES, join(dir, "source"), { recursive: true });
+  return join(dir, "source");
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `velodata ...args` as a user would (the compiled CLI, in its own process). */
+export function runCli(args: readonly string[], cwd = ROOT): Promise<CliResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd,
+      env: { ...process.env, FORCE_COLOR: "0" },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => resolvePromise({ code, stdout, stderr }));
+  });
+}

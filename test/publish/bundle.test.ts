@@ -1,0 +1,97 @@
+import { parse } from "csv-parse/sync";
+import { unzipSync } from "fflate";
+import { beforeAll, describe, expect, it } from "vitest";
+import { renderBundle } from "../../src/publish/bundle.js";
+import type { Dataset } from "../../src/source/dataset.js";
+import { fixtureDataset } from "./publish-helpers.js";
+
+interface Field {
+  name: string;
+  type: string;
+}
+
+/** Reads a CSV back with the types its Table Schema declares, as a Frictionless reader would. */
+function typedRows(csv: string, fields: Field[]): Record<string, unknown>[] {
+  const rows: Record<string, string>[] = parse(csv, { columns: true });
+  return rows.map((row) =>
+    Object.fromEntries(
+      fields.map(({ name, type }) => {
+        const cell = row[name] as string;
+        if (cell === "") return [name, null];
+        if (type === "integer" || type === "number") return [name, Number(cell)];
+        if (type === "boolean") return [name, cell === "true"];
+        if (type === "array") return [name, JSON.parse(cell)];
+        return [name, cell];
+      }),
+    ),
+  );
+}
+
+let dataset: Dataset;
+let entries: Record<string, Uint8Array>;
+beforeAll(async () => {
+  dataset = await fixtureDataset();
+  entries = unzipSync(Buffer.concat(await renderBundle(dataset)));
+});
+const entryText = (name: string) => Buffer.from(entries[name] as Uint8Array).toString("utf8");
+
+describe("static bundle", () => {
+  it("holds contracts, stations and parkings as JSON and CSV, and a data package", () => {
+    expect(Object.keys(entries).sort()).toEqual([
+      "contracts.csv",
+      "contracts.json",
+      "datapackage.json",
+      "parkings.csv",
+      "parkings.json",
+      "stations.csv",
+      "stations.json",
+    ]);
+  });
+
+  it("describes every CSV with a Table Schema whose fields are the CSV's header", () => {
+    const descriptor = JSON.parse(entryText("datapackage.json"));
+    expect(descriptor.$schema).toBe("https://datapackage.org/profiles/2.0/datapackage.json");
+    const tables = descriptor.resources.filter(
+      (resource: { type?: string }) => resource.type === "table",
+    );
+    expect(tables.map((t: { path: string }) => t.path)).toEqual([
+      "contracts.csv",
+      "stations.csv",
+      "parkings.csv",
+    ]);
+    for (const table of tables) {
+      const header = entryText(table.path).split("\r\n")[0];
+      expect(header).toBe(table.schema.fields.map((field: Field) => field.name).join(","));
+    }
+    expect(descriptor.licenses).toEqual([
+      { name: "ODbL-1.0", path: "https://opendatacommons.org/licenses/odbl/1-0/" },
+    ]);
+  });
+
+  it("parses back: each CSV, read with its schema's types, gives the same records as its JSON", () => {
+    const descriptor = JSON.parse(entryText("datapackage.json"));
+    for (const name of ["contracts", "stations", "parkings"]) {
+      const table = descriptor.resources.find(
+        (resource: { name: string }) => resource.name === name,
+      );
+      const fromCsv = typedRows(entryText(`${name}.csv`), table.schema.fields);
+      expect(fromCsv).toEqual(JSON.parse(entryText(`${name}.json`)));
+    }
+    expect(JSON.parse(entryText("stations.json"))).toHaveLength(dataset.stations.length);
+    expect(JSON.parse(entryText("parkings.json"))).toHaveLength(dataset.parkings.length);
+  });
+
+  it("keeps accents, commas and quotes intact", () => {
+    const stations = JSON.parse(entryText("stations.json")) as { name: string; address: string }[];
+    expect(stations.map((s) => s.name)).toContain("00004 - PONT ROUSSEAU (REZÉ)");
+    expect(stations.some((s) => s.address.includes(","))).toBe(true);
+    const contracts = JSON.parse(entryText("contracts.json")) as { commercial_name: string }[];
+    expect(contracts.map((c) => c.commercial_name)).toContain("Vélo'v");
+  });
+
+  it("is byte-identical for the same data (fixed entry dates and order)", async () => {
+    const again = Buffer.concat(await renderBundle(dataset));
+    const first = Buffer.concat(await renderBundle(dataset));
+    expect(again.equals(first)).toBe(true);
+  });
+});

@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { publish } from "../../src/publish/publish.js";
+import { stationKey } from "../../src/source/dataset.js";
+import { fixtureDataset, GENERATED_AT } from "./publish-helpers.js";
+
+describe("incremental publishing", () => {
+  it("reuses every rendering when no state changed, and the release id stays the same", async () => {
+    const dataset = await fixtureDataset();
+    const first = await publish(dataset, { generatedAt: GENERATED_AT });
+    const second = await publish(
+      dataset,
+      { generatedAt: new Date(), cache: first.cache },
+      first.release.files,
+    );
+    for (const [path, file] of first.release.files)
+      expect(second.release.files.get(path)).toBe(file);
+    expect(second.release.id).toBe(first.release.id);
+  });
+
+  it("renders again only the changed station, its contract's list and the list of all", async () => {
+    const dataset = await fixtureDataset();
+    const first = await publish(dataset, { generatedAt: GENERATED_AT });
+    const key = stationKey("besancon", 2);
+    const states = new Map(dataset.states);
+    const old = states.get(key);
+    if (!old) throw new Error("fixture state missing");
+    states.set(key, {
+      ...old,
+      lastUpdate: "2026-11-20T08:17:00Z",
+      main: { ...old.main, bikes: 2, mechanicalBikes: 2, stands: 9 },
+    });
+    const second = await publish(
+      { ...dataset, states },
+      { generatedAt: GENERATED_AT, cache: first.cache },
+      first.release.files,
+    );
+
+    const changed = [...second.release.files]
+      .filter(([path, file]) => first.release.files.get(path) !== file)
+      .map(([path]) => path);
+    expect(changed.sort()).toEqual([
+      "/vls/v3/stations",
+      "/vls/v3/stations/besancon",
+      "/vls/v3/stations/besancon/2",
+    ]);
+    expect(second.release.files.get("/vls/v3/stations/besancon/2")?.etag).not.toBe(
+      first.release.files.get("/vls/v3/stations/besancon/2")?.etag,
+    );
+    expect(second.release.id).not.toBe(first.release.id);
+  });
+});

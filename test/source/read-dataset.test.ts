@@ -1,0 +1,188 @@
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { formatProblem } from "../../src/source/problems.js";
+import { readDataset } from "../../src/source/read-dataset.js";
+import { FIXTURES, fixtureCopy, tempDir } from "../helpers.js";
+
+async function sourceDir(files: Record<string, string>): Promise<string> {
+  const dir = join(await tempDir(), "source");
+  await mkdir(dir);
+  for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
+  return dir;
+}
+
+const contracts = JSON.stringify({
+  contracts: [
+    {
+      name: "lyon",
+      commercial_name: "Vélo'v",
+      country_code: "FR",
+      cities: ["Lyon"],
+      parkingApi: true,
+    },
+  ],
+});
+const stationsCsv = [
+  "contract,number,name,address,latitude,longitude,banking,bonus,overflow,capacity,overflowCapacity",
+  'Lyon,1,"GARE, PART-DIEU",Place Béraudier,45.76,4.86,TRUE,false,true,20,6',
+  "lyon,2,BELLECOUR,,45.757,4.832,false,false,false,10,",
+].join("\r\n");
+
+describe("readDataset", () => {
+  it("reads the bundled fixtures without errors", async () => {
+    const { dataset, problems } = await readDataset(FIXTURES);
+    expect(problems.filter((p) => p.severity === "error")).toEqual([]);
+    expect(dataset?.contracts.map((c) => c.name)).toEqual([
+      "dublin",
+      "toulouse",
+      "lyon",
+      "nantes",
+      "besancon",
+    ]);
+    expect(dataset?.stations).toHaveLength(413);
+    expect(dataset?.states.size).toBe(413);
+  });
+
+  it("reads stations from CSV: quoted cells, booleans in any case, empty cells as absent, contract names normalised", async () => {
+    const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": stationsCsv });
+    const { dataset, problems } = await readDataset(dir);
+    expect(problems.map(formatProblem)).toEqual([
+      `${join(dir, "states.json")}: no state file: every station is published as CLOSED and disconnected`,
+    ]);
+    expect(dataset?.stations).toEqual([
+      {
+        contract: "lyon",
+        number: 1,
+        name: "GARE, PART-DIEU",
+        address: "Place Béraudier",
+        latitude: 45.76,
+        longitude: 4.86,
+        banking: true,
+        bonus: false,
+        overflow: true,
+        capacity: 20,
+        overflowCapacity: 6,
+      },
+      {
+        contract: "lyon",
+        number: 2,
+        name: "BELLECOUR",
+        address: "",
+        latitude: 45.757,
+        longitude: 4.832,
+        banking: false,
+        bonus: false,
+        overflow: false,
+        capacity: 10,
+        overflowCapacity: null,
+      },
+    ]);
+  });
+
+  it("names the file, line, record and field of a bad CSV cell, and reports every one", async () => {
+    const bad = stationsCsv.replace("45.757", "north").replace(",10,", ",ten,");
+    const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": bad });
+    const { dataset, problems } = await readDataset(dir);
+    expect(dataset).toBeUndefined();
+    const lines = problems.filter((p) => p.severity === "error").map(formatProblem);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/stations\.csv:3 \(lyon #2\) latitude: expected number, got "north"/);
+    expect(lines[1]).toMatch(/stations\.csv:3 \(lyon #2\) capacity: expected number, got "ten"/);
+  });
+
+  it("reports unknown and missing CSV columns once, on the header line", async () => {
+    const bad = stationsCsv.replace("banking,", "bankng,");
+    const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": bad });
+    const lines = (await readDataset(dir)).problems.map(formatProblem);
+    expect(lines).toContain(
+      `${join(dir, "stations.csv")}:1 bankng: unknown column (check its spelling)`,
+    );
+    expect(lines).toContain(
+      `${join(dir, "stations.csv")}:1 banking: required column is missing from the header`,
+    );
+  });
+
+  it("locates a JSON syntax error by line", async () => {
+    const dir = await sourceDir({
+      "contracts.json": '{\n "contracts": [\n  {"name": "lyon",}\n ]\n}',
+      "stations.csv": stationsCsv,
+    });
+    const lines = (await readDataset(dir)).problems.map(formatProblem);
+    expect(lines[0]).toMatch(/contracts\.json:3: is not valid JSON/);
+  });
+
+  it("names the record and the nested field of a bad state, and unknown fields", async () => {
+    const states = JSON.stringify({
+      states: [
+        {
+          contract: "lyon",
+          number: 1,
+          status: "OPEN",
+          connected: true,
+          lastUpdate: "2025-02-08T16:44:06Z",
+          mainStands: {
+            stands: 1,
+            mechanicalBikes: -1,
+            electricalInternalBatteryBikes: 0,
+            electricalRemovableBatteryBikes: 0,
+          },
+        },
+        {
+          contract: "lyon",
+          number: 2,
+          status: "open",
+          connected: true,
+          lastUpdate: null,
+          mainStands: {
+            stands: 1,
+            mechanicalBikes: 0,
+            electricalInternalBatteryBikes: 0,
+            electricalRemovableBatteryBikes: 0,
+          },
+          colour: "red",
+        },
+      ],
+    });
+    const dir = await sourceDir({
+      "contracts.json": contracts,
+      "stations.csv": stationsCsv,
+      "states.json": states,
+    });
+    const lines = (await readDataset(dir)).problems.map(formatProblem);
+    const file = join(dir, "states.json");
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        new RegExp(`^${file}\\[0\\] \\(lyon #1\\) mainStands\\.mechanicalBikes: `),
+      ),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(new RegExp(`^${file}\\[1\\] \\(lyon #2\\) status: `)),
+    );
+    expect(lines).toContain(`${file}[1] (lyon #2) colour: unknown field (check its spelling)`);
+  });
+
+  it("does not turn one bad contract into an unknown-contract error on each of its stations", async () => {
+    const dir = await fixtureCopy();
+    const path = join(dir, "contracts.json");
+    await writeFile(
+      path,
+      (await readFile(path, "utf8")).replace('"country_code": "IE"', '"country_code": "Ireland"'),
+    );
+    const errors = (await readDataset(dir)).problems.filter((p) => p.severity === "error");
+    expect(errors.map(formatProblem)).toEqual([
+      `${path}[0] (dublin) country_code: must be an ISO 3166-1 alpha-2 code in capitals, e.g. FR`,
+    ]);
+  });
+
+  it("refuses a source with both stations.json and stations.csv", async () => {
+    const dir = await sourceDir({
+      "contracts.json": contracts,
+      "stations.csv": stationsCsv,
+      "stations.json": '{"stations":[]}',
+    });
+    await expect(readDataset(dir)).rejects.toThrow(
+      /both .*stations\.json and .*stations\.csv exist/,
+    );
+  });
+});

@@ -1,0 +1,265 @@
+import { describe, expect, it } from "vitest";
+import type { Contract } from "../../src/model/contract.js";
+import type { Station } from "../../src/model/station.js";
+import type { StationState } from "../../src/model/station-state.js";
+import type { Sourced } from "../../src/source/problems.js";
+import { contractNamesPathSafe, contractNamesUnique } from "../../src/source/rules/contracts.js";
+import {
+  coordinatesInRange,
+  knownContracts,
+  parkingNumbersUniqueInContract,
+  parkingsOnParkingContracts,
+  stationNumbersUniqueInContract,
+} from "../../src/source/rules/records.js";
+import {
+  availabilitiesConsistent,
+  lastUpdateIsUtcInstant,
+  oneStatePerStation,
+  statesForKnownStations,
+  stationsHaveStates,
+  toUtcSeconds,
+} from "../../src/source/rules/states.js";
+
+const at = (file: string, index: number) => ({ file, index });
+const sourced = <T>(file: string, values: T[]): Sourced<T>[] =>
+  values.map((value, index) => ({ value, at: at(file, index) }));
+
+const contract = (name: string, parkingApi = false): Contract => ({
+  name,
+  commercial_name: name,
+  country_code: "FR",
+  cities: [],
+  parkingApi,
+});
+const station = (contract: string, number: number, extra: Partial<Station> = {}): Station => ({
+  contract,
+  number,
+  name: `S${number}`,
+  address: "",
+  latitude: 45,
+  longitude: 4,
+  banking: false,
+  bonus: false,
+  overflow: false,
+  capacity: 20,
+  overflowCapacity: null,
+  ...extra,
+});
+const stands = {
+  stands: 5,
+  mechanicalBikes: 3,
+  electricalInternalBatteryBikes: 1,
+  electricalRemovableBatteryBikes: 2,
+};
+const state = (
+  contract: string,
+  number: number,
+  extra: Partial<StationState> = {},
+): StationState => ({
+  contract,
+  number,
+  status: "OPEN",
+  connected: true,
+  lastUpdate: "2025-02-08T16:44:06Z",
+  mainStands: stands,
+  overflowStands: null,
+  ...extra,
+});
+
+describe("contractNamesUnique", () => {
+  it("rejects two names that differ only by case, pointing at the second", () => {
+    const problems = contractNamesUnique(
+      sourced("contracts.json", [contract("dublin"), contract("lyon"), contract("Dublin")]),
+    );
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({
+      severity: "error",
+      field: "name",
+      at: { file: "contracts.json", index: 2 },
+    });
+    expect(problems[0]?.message).toContain('contract "dublin"');
+  });
+  it("accepts distinct names", () => {
+    expect(contractNamesUnique(sourced("c", [contract("a"), contract("b")]))).toEqual([]);
+  });
+});
+
+describe("contractNamesPathSafe", () => {
+  it.each(["..", "a/b", "lyon city", "besançon", "12", "", "a.b", "x".repeat(65)])(
+    "rejects %j",
+    (name) => {
+      const problems = contractNamesPathSafe(sourced("c", [contract(name)]));
+      expect(problems).toHaveLength(1);
+      expect(problems[0]?.field).toBe("name");
+    },
+  );
+  it.each(["dublin", "Bruxelles-Capitale", "cergy_pontoise", "lyon2"])("accepts %j", (name) => {
+    expect(contractNamesPathSafe(sourced("c", [contract(name)]))).toEqual([]);
+  });
+});
+
+describe("knownContracts", () => {
+  it("reports a station whose contract does not exist, matching names without case", () => {
+    const contracts = sourced("contracts.json", [contract("dublin")]);
+    const stations = sourced("stations.csv", [station("Dublin", 1), station("paris", 2)]);
+    const problems = knownContracts(contracts, stations);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({
+      field: "contract",
+      at: { file: "stations.csv", index: 1 },
+    });
+    expect(problems[0]?.message).toContain('"paris"');
+  });
+});
+
+describe("parkingsOnParkingContracts", () => {
+  it("rejects a parking on a contract that does not offer the parking API", () => {
+    const contracts = sourced("contracts.json", [contract("dublin"), contract("nantes", true)]);
+    const parkings = sourced("parkings.json", [{ contract: "nantes" }, { contract: "dublin" }]);
+    const problems = parkingsOnParkingContracts(contracts, parkings);
+    expect(problems.map((problem) => problem.at.index)).toEqual([1]);
+    expect(problems[0]?.message).toContain("parkingApi");
+  });
+});
+
+describe("stationNumbersUniqueInContract", () => {
+  it("rejects a number used twice in one contract, not across contracts", () => {
+    const stations = sourced("stations.csv", [station("a", 1), station("b", 1), station("A", 1)]);
+    const problems = stationNumbersUniqueInContract(stations);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ field: "number", at: { index: 2 } });
+    expect(problems[0]?.message).toContain("first at [0]");
+  });
+});
+
+describe("parkingNumbersUniqueInContract", () => {
+  it("rejects a parking number used twice in one contract", () => {
+    const parkings = sourced("parkings.json", [
+      { contract: "n", number: 7 },
+      { contract: "n", number: 8 },
+      { contract: "n", number: 7 },
+    ]);
+    const problems = parkingNumbersUniqueInContract(parkings);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]?.message).toContain("parking 7");
+  });
+});
+
+describe("coordinatesInRange", () => {
+  it("rejects latitudes and longitudes out of WGS84 range and warns on 0, 0", () => {
+    const problems = coordinatesInRange(
+      sourced("s", [
+        { latitude: 91, longitude: 0.5 },
+        { latitude: 45, longitude: -181 },
+        { latitude: 0, longitude: 0 },
+        { latitude: -90, longitude: 180 },
+      ]),
+    );
+    expect(problems.map((p) => [p.at.index, p.field, p.severity])).toEqual([
+      [0, "latitude", "error"],
+      [1, "longitude", "error"],
+      [2, "latitude", "warning"],
+    ]);
+  });
+});
+
+describe("statesForKnownStations", () => {
+  it("rejects a state for a station that is not in the static data", () => {
+    const stations = sourced("stations.csv", [station("a", 1)]);
+    const problems = statesForKnownStations(
+      stations,
+      sourced("states.json", [state("A", 1), state("a", 2)]),
+    );
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ field: "number", at: { file: "states.json", index: 1 } });
+  });
+});
+
+describe("oneStatePerStation", () => {
+  it("rejects a second state for the same station", () => {
+    const problems = oneStatePerStation(
+      sourced("states.json", [state("a", 1), state("a", 2), state("A", 1)]),
+    );
+    expect(problems.map((p) => p.at.index)).toEqual([2]);
+  });
+});
+
+describe("stationsHaveStates", () => {
+  it("warns (does not fail) for a station without a state", () => {
+    const stations = sourced("stations.csv", [station("a", 1), station("a", 2)]);
+    const problems = stationsHaveStates(stations, sourced("states.json", [state("a", 1)]));
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ severity: "warning", at: { index: 1 } });
+  });
+});
+
+describe("availabilitiesConsistent", () => {
+  const stations = sourced("stations.csv", [
+    station("a", 1, { capacity: 12, overflowCapacity: 4 }),
+    station("a", 2),
+  ]);
+  const check = (...states: StationState[]) =>
+    availabilitiesConsistent(stations, sourced("states.json", states));
+
+  it("accepts consistent counts, with derived totals or given ones, and stations below capacity", () => {
+    expect(
+      check(
+        state("a", 1),
+        state("a", 1, { mainStands: { ...stands, bikes: 6, electricalBikes: 3, stands: 1 } }),
+      ),
+    ).toEqual([]);
+  });
+  it("rejects bikes that are not mechanical + electrical", () => {
+    const [problem] = check(state("a", 1, { mainStands: { ...stands, bikes: 7 } }));
+    expect(problem).toMatchObject({ field: "mainStands" });
+    expect(problem?.message).toContain("bikes is 7 but mechanicalBikes + electricalBikes is 6");
+  });
+  it("rejects electrical bikes that are not internal + removable", () => {
+    const [problem] = check(state("a", 1, { mainStands: { ...stands, electricalBikes: 4 } }));
+    expect(problem?.message).toContain("electricalBikes is 4");
+  });
+  it("rejects bikes + stands above capacity", () => {
+    const [problem] = check(
+      state("a", 1, { mainStands: { ...stands, stands: 5, mechanicalBikes: 5 } }),
+    );
+    expect(problem?.message).toContain(
+      "bikes + stands is 13, more than the station's capacity of 12",
+    );
+  });
+  it("checks overflow stands against the overflow capacity, and refuses them on a station without", () => {
+    const over = { ...stands, stands: 2 };
+    const problems = check(
+      state("a", 1, { overflowStands: over }),
+      state("a", 2, { overflowStands: stands }),
+    );
+    expect(problems.map((p) => [p.at.index, p.field])).toEqual([
+      [0, "overflowStands"],
+      [1, "overflowStands"],
+    ]);
+  });
+});
+
+describe("lastUpdateIsUtcInstant", () => {
+  it.each([
+    "2025-02-08 16:44:06",
+    "2025-02-08T16:44:06",
+    "2025-02-30T10:00:00Z",
+    "yesterday",
+    "2025-13-01T00:00:00Z",
+  ])("rejects %j", (lastUpdate) => {
+    const problems = lastUpdateIsUtcInstant(
+      sourced("states.json", [state("a", 1, { lastUpdate })]),
+    );
+    expect(problems).toHaveLength(1);
+    expect(problems[0]?.field).toBe("lastUpdate");
+  });
+  it("accepts null (never reported) and instants with any offset", () => {
+    const states = [null, "2025-02-08T16:44:06Z", "2025-02-08T17:44:06.999+01:00"].map(
+      (lastUpdate) => state("a", 1, { lastUpdate }),
+    );
+    expect(lastUpdateIsUtcInstant(sourced("s", states))).toEqual([]);
+  });
+  it("publishes instants in UTC, whole seconds", () => {
+    expect(toUtcSeconds("2025-02-08T17:44:06.999+01:00")).toBe("2025-02-08T16:44:06Z");
+  });
+});
