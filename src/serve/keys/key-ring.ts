@@ -1,0 +1,84 @@
+// The keys a running server accepts: checked in constant time, reloaded when the keys file changes.
+import { timingSafeEqual } from "node:crypto";
+import { stat } from "node:fs/promises";
+import { hashKey, readKeys } from "./key-file.js";
+
+export interface KeyRing {
+  accepts(key: string): boolean;
+  /** Stops watching the file. */
+  close(): void;
+}
+
+/**
+ * Compares the presented key's hash with every active hash, without stopping at a match, so the
+ * time taken tells nothing about which key (or how much of one) was right.
+ */
+export function acceptsKey(activeHashes: readonly Buffer[], key: string): boolean {
+  const presented = Buffer.from(hashKey(key), "hex");
+  let found = false;
+  for (const hash of activeHashes) found = timingSafeEqual(hash, presented) || found;
+  return found;
+}
+
+export interface KeyRingOptions {
+  path: string;
+  /** Keys accepted besides the file's (the demo key). */
+  extraKeys?: readonly string[];
+  pollMs?: number;
+  log: (line: string) => void;
+}
+
+/** Loads the keys file and polls it; an unreadable or invalid file is reported once and the last good set stays. */
+export async function watchKeyRing(options: KeyRingOptions): Promise<KeyRing> {
+  const extra = (options.extraKeys ?? []).map((key) => Buffer.from(hashKey(key), "hex"));
+  let active: Buffer[] = [...extra];
+  let signature = "";
+  let failing = false;
+
+  const reload = async () => {
+    const current = await fileSignature(options.path);
+    if (current === signature) return;
+    const hadFile = signature !== "" && signature !== "missing";
+    signature = current;
+    if (current === "missing" && hadFile) {
+      options.log(`keys: ${options.path} has disappeared; keeping the last good set of keys`);
+      failing = true;
+      return;
+    }
+    try {
+      const keys = await readKeys(options.path);
+      active = [
+        ...extra,
+        ...keys.filter((key) => key.revoked === null).map((key) => Buffer.from(key.sha256, "hex")),
+      ];
+      if (failing)
+        options.log(
+          `keys: ${options.path} is valid again (${active.length - extra.length} active keys)`,
+        );
+      failing = false;
+    } catch (cause) {
+      const details = (cause as { details?: string[] }).details ?? [];
+      options.log(
+        `keys: ${(cause as Error).message}${details.length ? `: ${details.join("; ")}` : ""}; keeping the last good set of keys`,
+      );
+      failing = true;
+    }
+  };
+  await reload();
+  if (signature === "missing")
+    options.log(
+      `keys: no keys file at ${options.path} yet; add keys with: velodata keys add --keys ${options.path}`,
+    );
+  const timer = setInterval(() => void reload(), options.pollMs ?? 1000);
+  timer.unref();
+  return { accepts: (key) => acceptsKey(active, key), close: () => clearInterval(timer) };
+}
+
+async function fileSignature(path: string): Promise<string> {
+  try {
+    const info = await stat(path);
+    return `${info.ino}:${info.size}:${info.mtimeMs}`;
+  } catch {
+    return "missing";
+  }
+}
