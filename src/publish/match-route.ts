@@ -35,6 +35,7 @@ export function matchRoute(segments: readonly string[], query: URLSearchParams):
     });
   }
   if (path === `download/${BUNDLE_NAME}`) return found({ name: "bundle" });
+  if (path === "status") return found({ name: "status" });
   return NONE;
 }
 

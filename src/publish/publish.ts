@@ -89,5 +89,9 @@ export async function publish(
     stations: dataset.stations.length,
     parkings: dataset.parkings.length,
   };
-  return { release: makeRelease(files, counts, options.generatedAt), cache: dynamic.cache };
+  const contracts = dataset.contracts.map(({ name, parkingApi }) => ({ name, parkingApi }));
+  return {
+    release: makeRelease(files, counts, options.generatedAt, contracts),
+    cache: dynamic.cache,
+  };
 }

@@ -18,12 +18,20 @@ export interface ReleaseCounts {
   parkings: number;
 }
 
+/** What the server needs to know of a contract to answer for it. */
+export interface ReleaseContract {
+  readonly name: string;
+  readonly parkingApi: boolean;
+}
+
 export interface Release {
   /** Derived from the content: two releases with the same answers have the same id. */
   readonly id: string;
   readonly generatedAt: Date;
   readonly files: ReadonlyMap<string, ReleaseFile>;
   readonly counts: ReleaseCounts;
+  /** By lower-case name: clients send `Dublin` for `dublin`. */
+  readonly contracts: ReadonlyMap<string, ReleaseContract>;
 }
 
 // As the real service sends it; JSON is UTF-8 by definition and takes no charset parameter.
@@ -49,9 +57,11 @@ export function makeRelease(
   files: ReadonlyMap<string, ReleaseFile>,
   counts: ReleaseCounts,
   generatedAt: Date,
+  contracts: readonly ReleaseContract[] = [],
 ): Release {
   const hash = createHash("sha1");
   for (const [path, file] of [...files].sort(([a], [b]) => (a < b ? -1 : 1)))
     hash.update(`${path} ${file.etag}\n`);
-  return { id: hash.digest("hex").slice(0, 16), generatedAt, files, counts };
+  const byName = new Map(contracts.map((contract) => [contract.name.toLowerCase(), contract]));
+  return { id: hash.digest("hex").slice(0, 16), generatedAt, files, counts, contracts: byName };
 }

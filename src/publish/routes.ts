@@ -8,7 +8,9 @@ export type Endpoint =
   | { name: "parks"; contract: string }
   | { name: "park"; contract: string; number: number }
   | { name: "staticStations"; contract: string; format: "json" | "csv" }
-  | { name: "bundle" };
+  | { name: "bundle" }
+  /** The server's own status for operators; not part of a Release. */
+  | { name: "status" };
 
 /** Dynamic answers change at every refresh; static ones only when the source is rebuilt. */
 export type Freshness = "dynamic" | "static";
@@ -45,16 +47,19 @@ export function pathOf(endpoint: Endpoint): string {
       return `/rest/vls/stations/${segment(endpoint.contract)}.${endpoint.format}`;
     case "bundle":
       return `/download/${BUNDLE_NAME}`;
+    case "status":
+      return "/status";
   }
 }
 
 export function freshnessOf(endpoint: Endpoint): Freshness {
-  const dynamic = ["stations", "contractStations", "station"];
+  const dynamic = ["stations", "contractStations", "station", "status"];
   return dynamic.includes(endpoint.name) ? "dynamic" : "static";
 }
 
 export function accessOf(endpoint: Endpoint): Access {
-  return endpoint.name === "staticStations" || endpoint.name === "bundle" ? "public" : "key";
+  const open = ["staticStations", "bundle", "status"];
+  return open.includes(endpoint.name) ? "public" : "key";
 }
 
 /**

@@ -1,0 +1,31 @@
+// What the server answers from: the current Release (swapped whole at each refresh) and how refreshing goes.
+import type { Release } from "../publish/release.js";
+
+export interface RefreshOutcome {
+  at: Date;
+  ok: boolean;
+  /** What went wrong, for operators (already logged once). */
+  error: string | null;
+}
+
+export interface Live {
+  /** Replaced in one assignment: a request reads it once and answers from that release only. */
+  release: Release;
+  refreshSeconds: number;
+  nextRefreshAt: Date | null;
+  lastRefresh: RefreshOutcome | null;
+}
+
+/** The operator's view, served at /status without a key. */
+export function statusOf(live: Live, now: Date) {
+  const { release } = live;
+  return {
+    release: release.id,
+    generatedAt: release.generatedAt.toISOString(),
+    dataAgeSeconds: Math.max(0, Math.round((now.getTime() - release.generatedAt.getTime()) / 1000)),
+    refreshSeconds: live.refreshSeconds,
+    nextRefreshAt: live.nextRefreshAt?.toISOString() ?? null,
+    lastRefresh: live.lastRefresh && { ...live.lastRefresh, at: live.lastRefresh.at.toISOString() },
+    counts: release.counts,
+  };
+}
