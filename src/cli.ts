@@ -1,7 +1,10 @@
 // The command line: declarations only. Each action normalises its options and calls one typed command.
 import { Command, InvalidArgumentError } from "commander";
 import { build } from "./commands/build.js";
+import { keysAdd, keysList, keysRevoke } from "./commands/keys.js";
 import { preview } from "./commands/preview.js";
+import { refresh } from "./commands/refresh.js";
+import { type ServeHandle, type ServeOptions, serve } from "./commands/serve.js";
 import { validate } from "./commands/validate.js";
 import { UserError } from "./errors.js";
 
@@ -53,7 +56,94 @@ export function program(): Command {
       await preview(options);
     });
 
+  cli
+    .command("serve")
+    .description(
+      "serve the API with keys from memory, refreshing station states every --refresh seconds",
+    )
+    .requiredOption("-s, --source <dir>", "source folder")
+    .requiredOption("-k, --keys <file>", "keys file (see velodata keys)")
+    .option("-o, --out <dir>", "also keep this tree on disk up to date")
+    .option(
+      "-p, --port <n>",
+      "port (default: $PORT or 8080)",
+      port,
+      process.env.PORT ? port(process.env.PORT) : 8080,
+    )
+    .option("--host <host>", "interface to listen on", "127.0.0.1")
+    .option("--refresh <seconds>", "seconds between refreshes", positive, 60)
+    .option("--state <file>", "states file read at each refresh (default: <source>/states.json)")
+    .option("--simulate", "simulate the network's activity instead of reading a states file")
+    .option("--seed <n>", "seed of the simulator, for a repeatable run", positive)
+    .option(
+      "--demo-key",
+      "also accept the documented demo key (for trying it out, never in production)",
+    )
+    .action(async (options: Omit<ServeOptions, "output">) => {
+      if (options.simulate && options.state)
+        throw new UserError("--state and --simulate exclude each other: choose one");
+      stopOnSignals(await serve(options));
+    });
+
+  cli
+    .command("refresh")
+    .description(
+      "regenerate the dynamic answers of a built tree once (run it from cron for static hosting)",
+    )
+    .requiredOption("-s, --source <dir>", "source folder")
+    .requiredOption("--state <file>", "station states file")
+    .option("-o, --out <dir>", "the tree to update", "out")
+    .action(async (options: { source: string; state: string; out: string }) => {
+      await refresh(options);
+    });
+
+  const keys = cli.command("keys").description("manage API keys (stored hashed)");
+  keys
+    .command("add")
+    .description("create a key and print it once")
+    .requiredOption("-k, --keys <file>", "keys file (created if missing)")
+    .option("-l, --label <label>", "who or what the key is for")
+    .action(async (options: { keys: string; label?: string }) => {
+      await keysAdd(options);
+    });
+  keys
+    .command("list")
+    .description("show id, creation, revocation and label of every key (never the keys)")
+    .requiredOption("-k, --keys <file>", "keys file")
+    .action(async (options: { keys: string }) => {
+      await keysList(options);
+    });
+  keys
+    .command("revoke <id>")
+    .description("revoke a key by its id; a running server refuses it within seconds")
+    .requiredOption("-k, --keys <file>", "keys file")
+    .action(async (id: string, options: { keys: string }) => {
+      await keysRevoke({ ...options, id });
+    });
+
   return cli;
+}
+
+function positive(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1)
+    throw new InvalidArgumentError("must be a whole number above 0");
+  return number;
+}
+
+/** SIGINT/SIGTERM: stop accepting, let requests in flight finish, exit 0. */
+function stopOnSignals(handle: ServeHandle): void {
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(
+      `${new Date().toISOString()} ${signal}: stopping after the requests in flight\n`,
+    );
+    void handle.stop().then(() => process.exit(0));
+  };
+  process.once("SIGINT", () => stop("SIGINT"));
+  process.once("SIGTERM", () => stop("SIGTERM"));
 }
 
 /** The one place errors become exit codes: user errors print plainly, anything else is a bug. */

@@ -16,6 +16,19 @@ export interface TreeStats {
 
 export type Progress = (done: number, total: number) => void;
 
+/** The marker's content: which release the tree holds, and each file's ETag, so a refresh knows what changed. */
+export interface Manifest {
+  release: string;
+  files: Record<string, string>;
+}
+
+export function manifestOf(release: Release): Manifest {
+  const files: Record<string, string> = {};
+  for (const path of [...release.files.keys()].sort())
+    files[path] = (release.files.get(path) as { etag: string }).etag;
+  return { release: release.id, files };
+}
+
 // Enough writes in flight to keep the disk busy without exhausting file descriptors.
 const CONCURRENCY = 64;
 
@@ -36,7 +49,7 @@ export async function writeTree(
     // mkdtemp makes a private folder; a static host running as another user must be able to read the tree.
     await chmod(staging, 0o755);
     const stats = await writeFiles(release, staging, onProgress);
-    await writeFile(join(staging, MARKER), `${JSON.stringify({ release: release.id })}\n`);
+    await writeFile(join(staging, MARKER), JSON.stringify(manifestOf(release)));
     await swapIn(staging, target, parent, name);
     return stats;
   } catch (cause) {

@@ -32,7 +32,7 @@ export { stationKey };
 /** Builds a Dataset from records that passed every rule (it does not check them again). */
 export function assembleDataset(
   source: StaticSource,
-  states: readonly Sourced<StationState>[],
+  states: ReadonlyMap<string, LiveState>,
 ): Dataset {
   const names = new Map(source.contracts.map(({ value }) => [contractKey(value.name), value.name]));
   const canonical = <T extends { contract: string }>(record: T): T => {
@@ -43,7 +43,7 @@ export function assembleDataset(
     contracts: source.contracts.map(({ value }) => value),
     stations: source.stations.map(({ value }) => canonical(value)),
     parkings: source.parkings.map(({ value }) => canonical(value)),
-    states: liveStates(states),
+    states,
   };
 }
 

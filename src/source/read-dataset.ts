@@ -2,8 +2,14 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { checkStates, checkStaticSource } from "./check.js";
-import { assembleDataset, type Dataset } from "./dataset.js";
-import { loadStates, loadStaticSource, STATES_FILE } from "./load-source.js";
+import { assembleDataset, type Dataset, type LiveState, liveStates } from "./dataset.js";
+import {
+  type Completeness,
+  loadStates,
+  loadStaticSource,
+  STATES_FILE,
+  type StaticSource,
+} from "./load-source.js";
 import { hasErrors, type Problem, warning } from "./problems.js";
 
 export interface ReadResult {
@@ -12,19 +18,22 @@ export interface ReadResult {
   problems: Problem[];
 }
 
+export interface StaticRead {
+  source: StaticSource;
+  complete: Completeness;
+  problems: Problem[];
+}
+
 /** Reads `dir`, with states from `stateFile` (default: `dir/states.json`, optional there). */
 export async function readDataset(dir: string, stateFile?: string): Promise<ReadResult> {
-  const loaded = await loadStaticSource(dir);
-  const problems = [...loaded.problems];
-  problems.push(...checkStaticSource(loaded.value, loaded.complete));
-
+  const read = await readStatic(dir);
   const statesPath = stateFile ?? join(dir, STATES_FILE);
-  let states: Awaited<ReturnType<typeof loadStates>>["value"] = [];
+  const problems = [...read.problems];
+  let states = new Map<string, LiveState>();
   if (stateFile !== undefined || existsSync(statesPath)) {
-    const read = await loadStates(statesPath);
-    states = read.value;
-    problems.push(...read.problems);
-    problems.push(...checkStates(loaded.value, states, loaded.complete));
+    const result = await readStates(read, statesPath);
+    problems.push(...result.problems);
+    if (result.states) states = result.states;
   } else {
     problems.push(
       warning(
@@ -35,5 +44,22 @@ export async function readDataset(dir: string, stateFile?: string): Promise<Read
     );
   }
   if (hasErrors(problems)) return { problems };
-  return { dataset: assembleDataset(loaded.value, states), problems };
+  return { dataset: assembleDataset(read.source, states), problems };
+}
+
+export async function readStatic(dir: string): Promise<StaticRead> {
+  const loaded = await loadStaticSource(dir);
+  const problems = [...loaded.problems, ...checkStaticSource(loaded.value, loaded.complete)];
+  return { source: loaded.value, complete: loaded.complete, problems };
+}
+
+/** Reads and checks a states file against the static data; the states only when there is no error. */
+export async function readStates(
+  read: Pick<StaticRead, "source" | "complete">,
+  path: string,
+): Promise<{ states?: Map<string, LiveState>; problems: Problem[] }> {
+  const loaded = await loadStates(path);
+  const problems = [...loaded.problems, ...checkStates(read.source, loaded.value, read.complete)];
+  if (hasErrors(problems)) return { problems };
+  return { states: liveStates(loaded.value), problems };
 }

@@ -1,0 +1,127 @@
+// `velodata serve`: the keyed API from memory, refreshed every --refresh seconds, optionally mirrored to --out.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { publish } from "../publish/publish.js";
+import { writeTree } from "../publish/write-tree.js";
+import { watchKeyRing } from "../serve/keys/key-ring.js";
+import type { Live } from "../serve/live.js";
+import { startRefresher } from "../serve/refresher.js";
+import { type RunningServer, startServer } from "../serve/server.js";
+import { seededRandom } from "../serve/simulator.js";
+import { simulator, stateFile } from "../serve/state-source.js";
+import { assembleDataset } from "../source/dataset.js";
+import { STATES_FILE } from "../source/load-source.js";
+import { readStates, readStatic } from "../source/read-dataset.js";
+import { type Output, reportProblems, terminalOutput } from "./output.js";
+
+/** Documented in the README; accepted only with --demo-key, for trying the API on a laptop. */
+export const DEMO_KEY = "0123456789abcdef0123456789abcdef01234567";
+
+export interface ServeOptions {
+  source: string;
+  keys: string;
+  out?: string;
+  port?: number;
+  host?: string;
+  /** Seconds between refreshes. */
+  refresh?: number;
+  /** States file read at each refresh; default `<source>/states.json`. */
+  state?: string;
+  simulate?: boolean;
+  /** Seed of the simulator; a fixed seed gives a repeatable demo. */
+  seed?: number;
+  demoKey?: boolean;
+  output?: Output;
+}
+
+export interface ServeHandle extends RunningServer {
+  /** Runs one refresh now (tests, and operators through a signal some day). */
+  refreshNow: () => Promise<unknown>;
+  /** Stops refreshing, stops accepting, waits for requests in flight. */
+  stop: () => Promise<void>;
+}
+
+export async function serve(options: ServeOptions): Promise<ServeHandle> {
+  const output = options.output ?? terminalOutput();
+  const log = (line: string) => output.info(`${new Date().toISOString()} ${line}`);
+  const seconds = options.refresh ?? 60;
+
+  const staticRead = await readStatic(options.source);
+  reportProblems(staticRead.problems, output);
+  const statePath = options.state ?? join(options.source, STATES_FILE);
+  // The simulator can start from nothing (every station empty and CLOSED); a state file must be good.
+  const initial =
+    options.simulate && !existsSync(statePath)
+      ? { problems: [] }
+      : await readStates(staticRead, statePath);
+  reportProblems(initial.problems, output);
+  const dataset = assembleDataset(staticRead.source, initial.states ?? new Map());
+
+  const first = await publish(dataset, { generatedAt: new Date() });
+  if (options.out) await writeTree(first.release, options.out);
+  const live: Live = {
+    release: first.release,
+    refreshSeconds: seconds,
+    nextRefreshAt: null,
+    lastRefresh: null,
+  };
+
+  const keys = await watchKeyRing({
+    path: options.keys,
+    extraKeys: options.demoKey ? [DEMO_KEY] : [],
+    log,
+  });
+  const running = await startServer({
+    live,
+    keys,
+    log,
+    port: options.port ?? 8080,
+    host: options.host ?? "127.0.0.1",
+  });
+  const source = options.simulate
+    ? simulator(seededRandom(options.seed ?? Date.now()), seconds)
+    : stateFile(statePath, staticRead);
+  const staticFiles = new Map(
+    [...first.release.files].filter(([, file]) => file.freshness === "static"),
+  );
+  const refresher = startRefresher({
+    live,
+    dataset,
+    cache: first.cache,
+    staticFiles,
+    source,
+    seconds,
+    out: options.out,
+    log,
+  });
+
+  log(
+    `serving ${first.release.counts.stations} stations of ${first.release.counts.contracts} contracts at ${running.url}, refreshed every ${seconds} s from ${source.name}`,
+  );
+  if (options.demoKey) {
+    log(`demo key enabled: ${DEMO_KEY} (do not use --demo-key in production)`);
+    for (const line of curlExamples(running.url, DEMO_KEY)) output.info(line);
+  }
+
+  return {
+    ...running,
+    refreshNow: refresher.refreshNow,
+    async stop() {
+      await refresher.stop();
+      keys.close();
+      await running.close();
+    },
+  };
+}
+
+function curlExamples(url: string, key: string): string[] {
+  return [
+    "try:",
+    `  curl '${url}/vls/v3/contracts?apiKey=${key}'`,
+    `  curl '${url}/vls/v3/stations?contract=Dublin&apiKey=${key}'`,
+    `  curl '${url}/vls/v3/stations/42?contract=dublin&apiKey=${key}'`,
+    `  curl '${url}/parking/v1/contracts/nantes/parks?apiKey=${key}'`,
+    `  curl -O '${url}/download/velodata-static.zip'`,
+    `  curl '${url}/status'`,
+  ];
+}

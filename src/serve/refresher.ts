@@ -1,0 +1,118 @@
+// The minute refresh: new states → a new Release built from what changed → swapped in whole; failures keep the last good one.
+import { publish } from "../publish/publish.js";
+import type { ReleaseFile } from "../publish/release.js";
+import type { StationCache } from "../publish/station-files.js";
+import { updateTree } from "../publish/update-tree.js";
+import type { Dataset } from "../source/dataset.js";
+import { formatProblem } from "../source/problems.js";
+import type { Live, RefreshOutcome } from "./live.js";
+import type { StateSource } from "./state-source.js";
+
+export interface RefresherOptions {
+  live: Live;
+  dataset: Dataset;
+  cache: StationCache;
+  /** The release's static answers, reused as they are at every refresh. */
+  staticFiles: ReadonlyMap<string, ReleaseFile>;
+  source: StateSource;
+  seconds: number;
+  /** When set, the tree on disk follows each new release. */
+  out?: string;
+  log: (line: string) => void;
+  now?: () => Date;
+}
+
+export interface Refresher {
+  refreshNow(): Promise<RefreshOutcome>;
+  stop(): Promise<void>;
+}
+
+const PROBLEMS_LOGGED = 5;
+
+export function startRefresher(options: RefresherOptions): Refresher {
+  const now = options.now ?? (() => new Date());
+  const { live, log } = options;
+  let dataset = options.dataset;
+  let cache = options.cache;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<RefreshOutcome> | undefined;
+  let stopped = false;
+
+  const fail = (at: Date, error: string): RefreshOutcome => {
+    const kept = `keeping release ${live.release.id} of ${live.release.generatedAt.toISOString()}`;
+    log(`refresh failed: ${error}; ${kept}`);
+    return { at, ok: false, error };
+  };
+
+  async function refresh(): Promise<RefreshOutcome> {
+    const at = now();
+    const { states, problems } = await options.source.read(dataset, at);
+    if (!states) {
+      const errors = problems.filter((problem) => problem.severity === "error");
+      const shown = errors.slice(0, PROBLEMS_LOGGED).map(formatProblem).join("; ");
+      const more =
+        errors.length > PROBLEMS_LOGGED ? ` (and ${errors.length - PROBLEMS_LOGGED} more)` : "";
+      return fail(
+        at,
+        `${options.source.name} has ${errors.length} error${errors.length === 1 ? "" : "s"}: ${shown}${more}`,
+      );
+    }
+    const next = { ...dataset, states };
+    const published = await publish(next, { generatedAt: at, cache }, options.staticFiles);
+    const previous = live.release;
+    live.release = published.release; // the swap: requests from now on see the new release only
+    dataset = next;
+    cache = published.cache;
+    let changed = 0;
+    for (const [path, file] of published.release.files)
+      if (previous.files.get(path) !== file) changed++;
+    if (options.out) {
+      try {
+        await updateTree(published.release, options.out);
+      } catch (cause) {
+        return fail(
+          at,
+          `the tree at ${options.out} could not be updated: ${(cause as Error).message}`,
+        );
+      }
+    }
+    log(
+      `refreshed from ${options.source.name}: release ${published.release.id}, ${changed} answers changed`,
+    );
+    return { at, ok: true, error: null };
+  }
+
+  const refreshNow = async (): Promise<RefreshOutcome> => {
+    if (!running) {
+      running = refresh()
+        .catch((cause) =>
+          fail(now(), `internal error (a bug in velodata): ${(cause as Error).message}`),
+        )
+        .then((outcome) => {
+          live.lastRefresh = outcome;
+          return outcome;
+        })
+        .finally(() => {
+          running = undefined;
+        });
+    }
+    return running;
+  };
+
+  // A timeout chain, not an interval: a slow refresh is never overlapped by the next one.
+  const schedule = () => {
+    if (stopped) return;
+    live.nextRefreshAt = new Date(now().getTime() + options.seconds * 1000);
+    timer = setTimeout(() => void refreshNow().finally(schedule), options.seconds * 1000);
+  };
+  schedule();
+
+  return {
+    refreshNow,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

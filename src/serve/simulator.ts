@@ -1,0 +1,112 @@
+// A plausible minute of a bike-sharing network, for demos and load tests without a live feed.
+import type { Availabilities } from "../model/api.js";
+import type { Station } from "../model/station.js";
+import { type LiveState, stationKey } from "../source/dataset.js";
+
+export type Random = () => number;
+
+/** A small seeded generator (mulberry32): the same seed gives the same simulation. */
+export function seededRandom(seed: number): Random {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// Per station and per minute. Real networks see a few stations fail a day, back within minutes.
+const CLOSE_RATE = 0.002;
+const DISCONNECT_RATE = 0.002;
+const RECOVER_RATE = 0.2;
+// Share of docked bikes that leave their station each minute at a busy hour.
+const TRIP_RATE = 0.02;
+
+type BikeType =
+  | "mechanicalBikes"
+  | "electricalInternalBatteryBikes"
+  | "electricalRemovableBatteryBikes";
+
+/**
+ * One step: bikes ride from station to station (the total is conserved and no station goes over
+ * its capacity, since each trip frees a stand where it starts and fills one where it ends), some
+ * stations close or lose their connection and come back. Only stations that reported (those whose
+ * state changed and that are connected) get a new `lastUpdate`.
+ */
+export function simulate(
+  stations: readonly Station[],
+  states: ReadonlyMap<string, LiveState>,
+  now: Date,
+  random: Random,
+  seconds = 60,
+): Map<string, LiveState> {
+  const next = new Map<string, LiveState>();
+  for (const station of stations) {
+    const key = stationKey(station.contract, station.number);
+    const state = states.get(key);
+    if (state) next.set(key, { ...state, main: { ...state.main } });
+  }
+  const changed = new Set<string>();
+  const scale = seconds / 60;
+
+  for (const [key, state] of next) {
+    if (random() < (state.status === "OPEN" ? CLOSE_RATE : RECOVER_RATE) * scale) {
+      state.status = state.status === "OPEN" ? "CLOSED" : "OPEN";
+      changed.add(key);
+    }
+    if (random() < (state.connected ? DISCONNECT_RATE : RECOVER_RATE) * scale) {
+      state.connected = !state.connected;
+      changed.add(key);
+    }
+  }
+
+  const riding = [...next].filter(([, state]) => state.status === "OPEN" && state.connected);
+  const docked = riding.reduce((total, [, state]) => total + state.main.bikes, 0);
+  const trips = Math.round(docked * TRIP_RATE * scale);
+  for (let trip = 0; trip < trips && riding.length > 1; trip++) {
+    const from = riding[Math.floor(random() * riding.length)];
+    const to = riding[Math.floor(random() * riding.length)];
+    if (!from || !to || from === to || from[1].main.bikes === 0 || to[1].main.stands === 0)
+      continue;
+    const type = pickBike(from[1].main, random);
+    move(from[1].main, to[1].main, type);
+    changed.add(from[0]);
+    changed.add(to[0]);
+  }
+
+  const reported = `${now.toISOString().slice(0, 19)}Z`;
+  for (const key of changed) {
+    const state = next.get(key) as LiveState;
+    if (state.connected) state.lastUpdate = reported;
+  }
+  return next;
+}
+
+function pickBike(stands: Availabilities, random: Random): BikeType {
+  let pick = random() * stands.bikes;
+  for (const type of [
+    "mechanicalBikes",
+    "electricalInternalBatteryBikes",
+    "electricalRemovableBatteryBikes",
+  ] as const) {
+    if (pick < stands[type]) return type;
+    pick -= stands[type];
+  }
+  return "mechanicalBikes";
+}
+
+function move(from: Availabilities, to: Availabilities, type: BikeType): void {
+  if (from[type] === 0) return;
+  from[type]--;
+  from.bikes--;
+  from.stands++;
+  to[type]++;
+  to.bikes++;
+  to.stands--;
+  if (type !== "mechanicalBikes") {
+    from.electricalBikes--;
+    to.electricalBikes++;
+  }
+}
