@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { publish } from "../publish/publish.js";
 import { writeTree } from "../publish/write-tree.js";
 import { watchKeyRing } from "../serve/keys/key-ring.js";
-import type { Live } from "../serve/live.js";
+import type { Live, RefreshOutcome } from "../serve/live.js";
 import { startRefresher } from "../serve/refresher.js";
 import { type RunningServer, startServer } from "../serve/server.js";
 import { seededRandom } from "../serve/simulator.js";
@@ -36,7 +36,7 @@ export interface ServeOptions {
 
 export interface ServeHandle extends RunningServer {
   /** Runs one refresh now (tests, and operators through a signal some day). */
-  refreshNow: () => Promise<unknown>;
+  refreshNow: () => Promise<RefreshOutcome>;
   /** Stops refreshing, stops accepting, waits for requests in flight. */
   stop: () => Promise<void>;
 }

@@ -1,0 +1,83 @@
+// `velodata serve` as a process: starts, answers, and stops cleanly on SIGTERM with a request in flight.
+import { type ChildProcess, spawn } from "node:child_process";
+import { connect } from "node:net";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { DEMO_KEY } from "../../src/commands/serve.js";
+import { FIXTURES, ROOT, tempDir } from "../helpers.js";
+
+function startServe(
+  args: string[],
+): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  const child = spawn(process.execPath, [join(ROOT, "bin/velodata.js"), "serve", ...args], {
+    cwd: ROOT,
+  });
+  let output = "";
+  child.stderr?.on("data", (chunk) => (output += chunk));
+  return new Promise((resolve, reject) => {
+    child.stdout?.on("data", (chunk) => {
+      output += chunk;
+      const url = /serving .* at (http:\/\/\S+),/.exec(output)?.[1];
+      if (url) resolve({ child, url, output: () => output });
+    });
+    child.on("exit", (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
+  });
+}
+
+describe("velodata serve", () => {
+  it("finishes a request in flight on SIGTERM, then exits 0", async () => {
+    const keys = join(await tempDir(), "keys.json");
+    const { child, url, output } = await startServe([
+      "--source",
+      FIXTURES,
+      "--keys",
+      keys,
+      "--port",
+      "0",
+      "--simulate",
+      "--demo-key",
+    ]);
+    const { hostname, port } = new URL(url);
+    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+
+    // Half a request: the server has it in flight when the signal comes.
+    const socket = connect(Number(port), hostname);
+    await new Promise((resolve) => socket.once("connect", resolve));
+    socket.write(`GET /vls/v3/contracts?apiKey=${DEMO_KEY} HTTP/1.1\r\nHost: ${hostname}\r\n`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    child.kill("SIGTERM");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    let answer = "";
+    socket.on("data", (chunk) => (answer += chunk));
+    const closed = new Promise((resolve) => socket.on("close", resolve));
+    socket.write("\r\n");
+    await closed;
+
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK/);
+    expect(answer).toContain('"commercial_name":"dublinbikes"');
+    expect(await exited).toBe(0);
+    expect(output()).toContain("SIGTERM: stopping after the requests in flight");
+    expect(output()).toContain("GET /vls/v3/contracts?apiKey=<redacted> 200");
+  });
+
+  it("refuses to start on a broken state file, saying where", async () => {
+    const keys = join(await tempDir(), "keys.json");
+    const child = spawn(process.execPath, [
+      join(ROOT, "bin/velodata.js"),
+      "serve",
+      "--source",
+      FIXTURES,
+      "--keys",
+      keys,
+      "--state",
+      join(FIXTURES, "contracts.json"),
+      "--port",
+      "0",
+    ]);
+    let stderr = "";
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    const code = await new Promise((resolve) => child.on("exit", resolve));
+    expect(code).toBe(1);
+    expect(stderr).toContain('contracts.json: must be an object with an array "states"');
+  });
+});

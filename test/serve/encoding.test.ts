@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { releaseFile } from "../../src/publish/release.js";
+import { etagFor, negotiate, notModified } from "../../src/serve/encoding.js";
+import { redact } from "../../src/serve/redact.js";
+
+describe("negotiate", () => {
+  it.each([
+    [undefined, "identity"],
+    ["gzip, deflate, br", "br"],
+    ["gzip", "gzip"],
+    ["br;q=0.2, gzip;q=0.8", "gzip"],
+    ["br;q=0, gzip;q=0", "identity"],
+    ["*", "br"],
+    ["*;q=0, gzip", "gzip"],
+    ["deflate", "identity"],
+  ])("picks %s → %s", (header, expected) => {
+    expect(negotiate(header, 10_000)).toBe(expected);
+  });
+  it("does not compress tiny bodies", () => {
+    expect(negotiate("br", 100)).toBe("identity");
+  });
+});
+
+describe("notModified", () => {
+  const file = releaseFile([Buffer.from("[1,2,3]")], "application/json", "static");
+  it("matches the tag of any representation, weak or strong, in a list", () => {
+    expect(notModified(file.etag, file)).toBe(true);
+    expect(notModified(`"x", W/${etagFor(file, "br")}`, file)).toBe(true);
+    expect(notModified("*", file)).toBe(true);
+    expect(notModified('"other"', file)).toBe(false);
+    expect(notModified(undefined, file)).toBe(false);
+  });
+});
+
+describe("redact", () => {
+  it("hides every apiKey value, whatever its place or case in the query", () => {
+    expect(redact("GET /a?apiKey=abc&contract=x")).toBe("GET /a?apiKey=<redacted>&contract=x");
+    expect(redact("/a?contract=x&APIKEY=abc")).toBe("/a?contract=x&APIKEY=<redacted>");
+  });
+});

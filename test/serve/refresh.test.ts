@@ -1,0 +1,116 @@
+// The minute refresh through a running server: new data, new ETags, and failures that lose nothing.
+import { readFile, rm, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { tempDir } from "../helpers.js";
+import { editStates, startTestServer, type TestServer } from "./serve-helpers.js";
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.handle.stop();
+  server = undefined;
+});
+
+describe("refresh from a state file", () => {
+  it("changes the data and the ETag of what changed, and only of that", async () => {
+    server = await startTestServer();
+    const before = await server.get("/vls/v3/stations/42?contract=dublin");
+    const untouched = await server.get("/vls/v3/stations/30?contract=dublin");
+    await editStates(server.source, (text) =>
+      text.replace('"lastUpdate": "2025-02-08T16:44:06Z"', '"lastUpdate": "2025-02-08T16:45:06Z"'),
+    );
+    const outcome = await server.handle.refreshNow();
+    expect(outcome).toMatchObject({ ok: true, error: null });
+
+    const after = await server.get("/vls/v3/stations/42?contract=dublin");
+    expect(((await after.json()) as { lastUpdate: string }).lastUpdate).toBe(
+      "2025-02-08T16:45:06Z",
+    );
+    expect(after.headers.get("etag")).not.toBe(before.headers.get("etag"));
+    expect((await server.get("/vls/v3/stations/30?contract=dublin")).headers.get("etag")).toBe(
+      untouched.headers.get("etag"),
+    );
+    const status = (await (await fetch(`${server.base}/status`)).json()) as Record<string, unknown>;
+    expect(status.lastRefresh).toMatchObject({ ok: true });
+  });
+
+  it("keeps the last good data when the state file is broken, logs what and where, and shows it in the status", async () => {
+    server = await startTestServer();
+    const before = await (await server.get("/vls/v3/stations?contract=dublin")).text();
+    await editStates(server.source, (text) => text.replace('"bikes": 27,', '"bikes": 99,'));
+    const outcome = await server.handle.refreshNow();
+    expect(outcome.ok).toBe(false);
+    expect(outcome.error).toContain("states.json[0] (dublin #42) mainStands: bikes is 99");
+
+    expect(await (await server.get("/vls/v3/stations?contract=dublin")).text()).toBe(before);
+    const status = (await (await fetch(`${server.base}/status`)).json()) as Record<string, unknown>;
+    expect(status.lastRefresh).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("bikes is 99"),
+    });
+    expect(server.lines.filter((line) => line.includes("refresh failed"))).toHaveLength(1);
+    expect(server.lines.find((line) => line.includes("refresh failed"))).toContain(
+      "keeping release",
+    );
+
+    await rm(join(server.source, "states.json"));
+    expect((await server.handle.refreshNow()).error).toContain("state file not found");
+    expect(await (await server.get("/vls/v3/stations?contract=dublin")).text()).toBe(before);
+  });
+
+  it("keeps the tree on disk in step, rewriting only the files that changed", async () => {
+    const out = join(await tempDir(), "out");
+    server = await startTestServer({ out });
+    const changedFile = join(out, "vls/v3/stations/dublin/42.json");
+    const sameFile = join(out, "vls/v3/stations/dublin/30.json");
+    const sameBefore = await stat(sameFile);
+    const changedBefore = await stat(changedFile);
+    await editStates(server.source, (text) =>
+      text.replace('"lastUpdate": "2025-02-08T16:44:06Z"', '"lastUpdate": "2025-02-08T16:47:00Z"'),
+    );
+    expect((await server.handle.refreshNow()).ok).toBe(true);
+
+    expect(JSON.parse(await readFile(changedFile, "utf8")).lastUpdate).toBe("2025-02-08T16:47:00Z");
+    expect((await stat(changedFile)).ino).not.toBe(changedBefore.ino); // replaced whole, by rename
+    expect((await stat(sameFile)).ino).toBe(sameBefore.ino);
+    expect(await readFile(join(out, "vls/v3/stations/dublin.json"), "utf8")).toBe(
+      await (
+        await server.get("/vls/v3/stations?contract=dublin", {
+          headers: { "Accept-Encoding": "identity" },
+        })
+      ).text(),
+    );
+  });
+});
+
+describe("refresh from the simulator", () => {
+  it("moves bikes between refreshes", async () => {
+    const source = await startTestServer();
+    await source.handle.stop();
+    const { serve } = await import("../../src/commands/serve.js");
+    const { memoryOutput } = await import("../../src/commands/output.js");
+    const handle = await serve({
+      source: source.source,
+      keys: source.keysFile,
+      port: 0,
+      refresh: 3600,
+      simulate: true,
+      seed: 7,
+      output: memoryOutput(),
+    });
+    try {
+      const get = async () =>
+        (await fetch(`${handle.url}/vls/v3/stations?apiKey=${source.key}`)).json();
+      const before = (await get()) as { totalStands: { availabilities: { bikes: number } } }[];
+      await handle.refreshNow();
+      await handle.refreshNow();
+      const after = (await get()) as typeof before;
+      const bikes = (list: typeof before) => list.map((s) => s.totalStands.availabilities.bikes);
+      expect(bikes(after)).not.toEqual(bikes(before));
+      const total = (list: typeof before) => bikes(list).reduce((a, b) => a + b, 0);
+      expect(total(after)).toBe(total(before));
+    } finally {
+      await handle.stop();
+    }
+  });
+});
