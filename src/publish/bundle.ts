@@ -60,6 +60,24 @@ function licensesOf(dataset: Dataset) {
   return [...seen.values()];
 }
 
+// Deflate streams pay per write: hand them megabytes, not one small buffer per station.
+const PIECE = 1 << 20;
+
+function* coalesce(chunks: readonly Uint8Array[]): Generator<Buffer> {
+  let pending: Uint8Array[] = [];
+  let size = 0;
+  for (const chunk of chunks) {
+    pending.push(chunk);
+    size += chunk.byteLength;
+    if (size >= PIECE) {
+      yield Buffer.concat(pending, size);
+      pending = [];
+      size = 0;
+    }
+  }
+  if (size > 0) yield Buffer.concat(pending, size);
+}
+
 async function zip(entries: readonly Entry[]): Promise<Uint8Array[]> {
   const archive = new ZipArchive({ zlib: { level: 9 } });
   const chunks: Uint8Array[] = [];
@@ -70,7 +88,7 @@ async function zip(entries: readonly Entry[]): Promise<Uint8Array[]> {
   });
   for (const entry of entries) {
     // A stream over the chunks: archiver reads entries one after the other, and nothing is copied whole.
-    archive.append(Readable.from(entry.body, { objectMode: false }), {
+    archive.append(Readable.from(coalesce(entry.body), { objectMode: false }), {
       name: entry.name,
       date: ENTRY_DATE,
     });

@@ -1,11 +1,12 @@
 // Brings a tree on disk up to a new Release file by file: only changed files are written, each replaced whole.
-import { existsSync } from "node:fs";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { UserError } from "../errors.js";
+import { inBatches } from "./in-batches.js";
 import type { Release } from "./release.js";
 import { fileOf } from "./routes.js";
-import { MARKER, type Manifest, manifestOf, type TreeStats } from "./write-tree.js";
+import { bodyToWrite, MARKER, type Manifest, manifestOf, type TreeStats } from "./write-tree.js";
 
 /**
  * Each changed file is written beside its final name and renamed over it, so a static host or a
@@ -15,30 +16,33 @@ import { MARKER, type Manifest, manifestOf, type TreeStats } from "./write-tree.
  */
 export async function updateTree(release: Release, outDir: string): Promise<TreeStats> {
   const previous = await readManifest(outDir);
-  let files = 0;
-  let bytes = 0;
-  for (const [path, file] of release.files) {
-    if (previous.files[path] === file.etag) continue;
-    await replaceFile(join(outDir, fileOf(path)), file.body);
-    files++;
-    bytes += file.size;
-  }
-  for (const path of Object.keys(previous.files)) {
-    if (!release.files.has(path)) await rm(join(outDir, fileOf(path)), { force: true });
-  }
+  const changed = [...release.files].filter(([path, file]) => previous.files[path] !== file.etag);
+  const folders = new Set<string>();
+  await inBatches(changed, ([path, file]) =>
+    replaceFile(join(outDir, fileOf(path)), file.body, folders),
+  );
+  const gone = Object.keys(previous.files).filter((path) => !release.files.has(path));
+  await inBatches(gone, (path) => rmSync(join(outDir, fileOf(path)), { force: true }));
   // Last: the manifest only ever describes files that are already in place.
-  await replaceFile(join(outDir, MARKER), [Buffer.from(JSON.stringify(manifestOf(release)))]);
-  return { files, bytes };
+  replaceFile(join(outDir, MARKER), [Buffer.from(JSON.stringify(manifestOf(release)))], folders);
+  return {
+    files: changed.length,
+    bytes: changed.reduce((total, [, file]) => total + file.size, 0),
+  };
 }
 
-async function replaceFile(destination: string, body: readonly Uint8Array[]): Promise<void> {
-  await mkdir(dirname(destination), { recursive: true });
+function replaceFile(destination: string, body: readonly Uint8Array[], folders: Set<string>): void {
+  const folder = dirname(destination);
+  if (!folders.has(folder)) {
+    mkdirSync(folder, { recursive: true });
+    folders.add(folder);
+  }
   const temporary = `${destination}.tmp-${process.pid}`;
   try {
-    await writeFile(temporary, body);
-    await rename(temporary, destination);
+    writeFileSync(temporary, bodyToWrite(body));
+    renameSync(temporary, destination);
   } catch (cause) {
-    await rm(temporary, { force: true });
+    rmSync(temporary, { force: true });
     throw cause;
   }
 }

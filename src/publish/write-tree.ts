@@ -1,8 +1,9 @@
 // Puts a Release on disk as a tree, atomically: written beside the old tree, then swapped in by rename.
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { chmod, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { UserError } from "../errors.js";
+import { inBatches } from "./in-batches.js";
 import type { Release } from "./release.js";
 import { fileOf } from "./routes.js";
 
@@ -28,9 +29,6 @@ export function manifestOf(release: Release): Manifest {
     files[path] = (release.files.get(path) as { etag: string }).etag;
   return { release: release.id, files };
 }
-
-// Enough writes in flight to keep the disk busy without exhausting file descriptors.
-const CONCURRENCY = 64;
 
 export async function writeTree(
   release: Release,
@@ -67,24 +65,23 @@ async function writeFiles(
   const folders = new Set<string>();
   let done = 0;
   let bytes = 0;
-  let next = 0;
-  const worker = async () => {
-    while (next < entries.length) {
-      const [path, file] = entries[next++] as (typeof entries)[number];
-      const destination = join(root, fileOf(path));
-      const folder = dirname(destination);
-      if (!folders.has(folder)) {
-        await mkdir(folder, { recursive: true });
-        folders.add(folder);
-      }
-      await writeFile(destination, file.body);
-      bytes += file.size;
-      onProgress?.(++done, entries.length);
+  await inBatches(entries, ([path, file]) => {
+    const destination = join(root, fileOf(path));
+    const folder = dirname(destination);
+    if (!folders.has(folder)) {
+      mkdirSync(folder, { recursive: true });
+      folders.add(folder);
     }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    writeFileSync(destination, bodyToWrite(file.body));
+    bytes += file.size;
+    onProgress?.(++done, entries.length);
+  });
   return { files: entries.length, bytes };
 }
+
+/** Most files are one chunk: handing writeFile the buffer itself spares it the iterable path. */
+export const bodyToWrite = (body: readonly Uint8Array[]): Uint8Array =>
+  body.length === 1 ? (body[0] as Uint8Array) : Buffer.concat(body);
 
 /** Two renames: the old tree steps aside, the new one takes its name; then the old one goes. */
 async function swapIn(
