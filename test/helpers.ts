@@ -6,7 +6,8 @@ import { join, resolve } from "node:path";
 
 export const ROOT = resolve(import.meta.dirname, "..");
 export const FIXTURES = join(ROOT, "fixtures");
-export const REFERENCE = resolve(ROOT, "../shared/reference");
+// Real responses of the original service (copied from shared/reference/jcdecaux; see its SOURCES.txt).
+export const REFERENCE = join(ROOT, "test/reference");
 const BIN = join(ROOT, "bin/velodata.js");
 
 export const tempDir = (prefix = "velodata-test-"): Promise<string> =>

@@ -7,8 +7,7 @@ import { renderStationV3 } from "../../src/publish/render-v3.js";
 import { REFERENCE } from "../helpers.js";
 import { fixtureRelease, json, text } from "./publish-helpers.js";
 
-const sample = (name: string): unknown =>
-  JSON.parse(readFileSync(join(REFERENCE, "jcdecaux", name), "utf8"));
+const sample = (name: string): unknown => JSON.parse(readFileSync(join(REFERENCE, name), "utf8"));
 
 /** Every key path of a JSON value, in order: equal lists mean equal field names and order, at every depth. */
 function keyPaths(value: unknown, prefix = ""): string[] {

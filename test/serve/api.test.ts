@@ -12,7 +12,7 @@ beforeAll(async () => {
 afterAll(() => server.handle.stop());
 
 const realDublin = JSON.parse(
-  readFileSync(join(REFERENCE, "jcdecaux/v3_stations_dublin_2025-02-08.json"), "utf8"),
+  readFileSync(join(REFERENCE, "v3_stations_dublin_2025-02-08.json"), "utf8"),
 );
 
 describe("keys", () => {
