@@ -1,5 +1,5 @@
 // The command line: declarations only. Each action normalises its options and calls one typed command.
-import { Command, InvalidArgumentError } from "commander";
+import { Command, InvalidArgumentError, Option } from "commander";
 import { build } from "./commands/build.js";
 import { keysAdd, keysList, keysRevoke } from "./commands/keys.js";
 import { preview } from "./commands/preview.js";
@@ -64,12 +64,7 @@ export function program(): Command {
     .requiredOption("-s, --source <dir>", "source folder")
     .requiredOption("-k, --keys <file>", "keys file (see velodata keys)")
     .option("-o, --out <dir>", "also keep this tree on disk up to date")
-    .option(
-      "-p, --port <n>",
-      "port (default: $PORT or 8080)",
-      port,
-      process.env.PORT ? port(process.env.PORT) : 8080,
-    )
+    .addOption(new Option("-p, --port <n>", "port").env("PORT").argParser(port).default(8080))
     .option("--host <host>", "interface to listen on", "127.0.0.1")
     .option("--refresh <seconds>", "seconds between refreshes", positive, 60)
     .option("--state <file>", "states file read at each refresh (default: <source>/states.json)")
