@@ -1,8 +1,8 @@
 // `velodata build`: source folder → validated Dataset → Release → tree on disk, swapped in whole.
 import { publish } from "../publish/publish.js";
 import { writeTree } from "../publish/write-tree.js";
-import { readDataset } from "../source/read-dataset.js";
-import { formatBytes, type Output, reportProblems, terminalOutput, throttled } from "./output.js";
+import { formatBytes, type Output, terminalOutput, throttled } from "./output.js";
+import { readValidDataset } from "./read-source.js";
 
 export interface BuildOptions {
   source: string;
@@ -28,9 +28,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
   const output = options.output ?? terminalOutput();
   const started = performance.now();
   output.progress("reading source…");
-  const { dataset, problems } = await readDataset(options.source, options.state);
-  reportProblems(problems, output);
-  if (!dataset) throw new Error("readDataset returned no dataset and no error");
+  const { dataset } = await readValidDataset(options.source, options.state, output);
 
   output.progress("rendering…");
   const { release } = await publish(dataset, { generatedAt: options.now ?? new Date() });

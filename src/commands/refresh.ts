@@ -1,9 +1,8 @@
 // `velodata refresh`: one regeneration of the dynamic answers into an existing tree, for static hosting from cron.
 import { publish } from "../publish/publish.js";
 import { updateTree } from "../publish/update-tree.js";
-import { assembleDataset } from "../source/dataset.js";
-import { readStates, readStatic } from "../source/read-dataset.js";
-import { type Output, reportProblems, terminalOutput } from "./output.js";
+import { type Output, terminalOutput } from "./output.js";
+import { readValidDataset } from "./read-source.js";
 
 export interface RefreshOptions {
   source: string;
@@ -15,11 +14,8 @@ export interface RefreshOptions {
 
 export async function refresh(options: RefreshOptions): Promise<{ files: number }> {
   const output = options.output ?? terminalOutput();
-  const staticRead = await readStatic(options.source);
-  reportProblems(staticRead.problems, output);
-  const read = await readStates(staticRead, options.state);
-  reportProblems(read.problems, output); // throws on errors: the tree stays as it was
-  const dataset = assembleDataset(staticRead.source, read.states ?? new Map());
+  // Throws on any error in the source or the states: the tree stays as it was.
+  const { dataset } = await readValidDataset(options.source, options.state, output);
   const { release } = await publish(dataset, { generatedAt: options.now ?? new Date() });
   const stats = await updateTree(release, options.out);
   output.info(

@@ -1,6 +1,6 @@
 // `velodata validate`: every check of a build, and nothing written.
-import { readDataset } from "../source/read-dataset.js";
-import { type Output, reportProblems, terminalOutput } from "./output.js";
+import { type Output, terminalOutput } from "./output.js";
+import { readValidDataset } from "./read-source.js";
 
 export interface ValidateOptions {
   source: string;
@@ -10,10 +10,7 @@ export interface ValidateOptions {
 
 export async function validate(options: ValidateOptions): Promise<void> {
   const output = options.output ?? terminalOutput();
-  const { dataset, problems } = await readDataset(options.source, options.state);
-  reportProblems(problems, output);
-  if (!dataset) throw new Error("readDataset returned no dataset and no error");
-  const warnings = problems.length;
+  const { dataset, warnings } = await readValidDataset(options.source, options.state, output);
   output.info(
     `${options.source} is valid: ${dataset.contracts.length} contracts, ${dataset.stations.length} stations, ` +
       `${dataset.states.size} states, ${dataset.parkings.length} parkings` +
