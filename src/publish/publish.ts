@@ -6,16 +6,16 @@ import { groupByContract } from "./group.js";
 import { encodeJson, jsonList } from "./json-body.js";
 import {
   CSV_TYPE,
+  endpointFile,
   JSON_TYPE,
   makeRelease,
   type Release,
   type ReleaseFile,
-  releaseFile,
   ZIP_TYPE,
 } from "./release.js";
 import { renderParkingV1 } from "./render-parking.js";
 import { renderContractV3 } from "./render-v3.js";
-import { type Endpoint, freshnessOf, pathOf } from "./routes.js";
+import { type Endpoint, pathOf } from "./routes.js";
 import { renderStationFiles, type StationCache } from "./station-files.js";
 import { contractStationsTable, rowOf } from "./tables.js";
 
@@ -39,7 +39,7 @@ function put(
   body: readonly Uint8Array[],
   contentType = JSON_TYPE,
 ): void {
-  files.set(pathOf(endpoint), releaseFile(body, contentType, freshnessOf(endpoint)));
+  files.set(pathOf(endpoint), endpointFile(endpoint, body, contentType));
 }
 
 /** Answers that depend only on static data: contracts, parkings, downloads. */

@@ -1,6 +1,6 @@
 // A Release: an immutable set of answers (URL path → bytes + headers), built in memory, written and served as is.
 import { createHash } from "node:crypto";
-import type { Freshness } from "./routes.js";
+import { type Endpoint, type Freshness, freshnessOf } from "./routes.js";
 
 export interface ReleaseFile {
   /** The body in chunks: big lists are never joined into one string or buffer. */
@@ -51,6 +51,15 @@ export function releaseFile(
     size += chunk.byteLength;
   }
   return { body, size, contentType, freshness, etag: `"${hash.digest("base64url")}"` };
+}
+
+/** The answer of one endpoint: its freshness comes from the route table. */
+export function endpointFile(
+  endpoint: Endpoint,
+  body: readonly Uint8Array[],
+  contentType = JSON_TYPE,
+): ReleaseFile {
+  return releaseFile(body, contentType, freshnessOf(endpoint));
 }
 
 export function makeRelease(

@@ -4,9 +4,9 @@ import type { Station } from "../model/station.js";
 import { type Dataset, type LiveState, stationKey } from "../source/dataset.js";
 import { groupByContract } from "./group.js";
 import { encodeJson, jsonList } from "./json-body.js";
-import { JSON_TYPE, type ReleaseFile, releaseFile } from "./release.js";
+import { endpointFile, type ReleaseFile } from "./release.js";
 import { renderStationV3 } from "./render-v3.js";
-import { type Endpoint, freshnessOf, pathOf } from "./routes.js";
+import { type Endpoint, pathOf } from "./routes.js";
 
 interface RenderedStation {
   station: Station;
@@ -19,9 +19,6 @@ export interface StationCache {
   stations: ReadonlyMap<string, RenderedStation>;
   lists: ReadonlyMap<string, ReleaseFile>;
 }
-
-const jsonFile = (endpoint: Endpoint, body: readonly Uint8Array[]) =>
-  releaseFile(body, JSON_TYPE, freshnessOf(endpoint));
 
 export function renderStationFiles(
   dataset: Dataset,
@@ -50,7 +47,7 @@ export function renderStationFiles(
         rendered = {
           station,
           state,
-          file: jsonFile(endpoint, [encodeJson(renderStationV3(station, state))]),
+          file: endpointFile(endpoint, [encodeJson(renderStationV3(station, state))]),
         };
         changed = true;
       }
@@ -66,7 +63,7 @@ export function renderStationFiles(
     const list =
       !changed && priorList
         ? priorList
-        : jsonFile(endpoint, jsonList(members.map((s) => bodyOf(stations, s))));
+        : endpointFile(endpoint, jsonList(members.map((s) => bodyOf(stations, s))));
     anyChanged ||= list !== priorList;
     lists.set(path, list);
     files.set(path, list);
@@ -77,7 +74,10 @@ export function renderStationFiles(
   const all =
     !anyChanged && priorAll && previous?.stations.size === stations.size
       ? priorAll
-      : jsonFile({ name: "stations" }, jsonList(dataset.stations.map((s) => bodyOf(stations, s))));
+      : endpointFile(
+          { name: "stations" },
+          jsonList(dataset.stations.map((s) => bodyOf(stations, s))),
+        );
   lists.set(allPath, all);
   files.set(allPath, all);
   return { files, cache: { stations, lists } };
