@@ -12,10 +12,3 @@ export class UserError extends Error {
     super(message, options);
   }
 }
-
-/** Wraps a lower error with what we were doing when it happened (file, step), keeping `cause`. */
-export function withContext(context: string, error: unknown): Error {
-  if (error instanceof UserError) return error;
-  const reason = error instanceof Error ? error.message : String(error);
-  return new Error(`${context}: ${reason}`, { cause: error });
-}

@@ -63,15 +63,3 @@ export const ParkingV1 = z.object({
   hasPhysicalReception: z.boolean(),
 });
 export type ParkingV1 = z.infer<typeof ParkingV1>;
-
-/** One row of the per-contract static download, as the original service offered it. */
-export const StaticStation = z.object({
-  number: z.number().int(),
-  name: z.string(),
-  address: z.string(),
-  latitude: z.number(),
-  longitude: z.number(),
-});
-export type StaticStation = z.infer<typeof StaticStation>;
-
-export const ApiError = z.object({ error: z.string() });
