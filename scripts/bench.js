@@ -9,9 +9,9 @@ import { parseArgs } from "node:util";
 import { build } from "../dist/commands/build.js";
 import { memoryOutput } from "../dist/commands/output.js";
 import { publish } from "../dist/publish/publish.js";
-import { updateTree } from "../dist/publish/update-tree.js";
 import { seededRandom, simulate } from "../dist/serve/simulator.js";
 import { readDataset } from "../dist/source/read-dataset.js";
+import { updateTree } from "../dist/tree/update-tree.js";
 
 const { values } = parseArgs({
   options: {

@@ -1,6 +1,6 @@
 // `velodata build`: source folder → validated Dataset → Release → tree on disk, swapped in whole.
 import { publish } from "../publish/publish.js";
-import { writeTree } from "../publish/write-tree.js";
+import { writeTree } from "../tree/write-tree.js";
 import { formatBytes, type Output, terminalOutput, throttled } from "./output.js";
 import { readValidDataset } from "./read-source.js";
 

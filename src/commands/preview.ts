@@ -4,8 +4,8 @@ import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import sirv from "sirv";
 import { UserError } from "../errors.js";
-import { matchRoute } from "../publish/match-route.js";
-import { pathOf } from "../publish/routes.js";
+import { matchRoute } from "../routes/match-route.js";
+import { pathOf } from "../routes/routes.js";
 import { type Output, terminalOutput } from "./output.js";
 
 export interface PreviewOptions {

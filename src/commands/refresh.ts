@@ -1,6 +1,6 @@
 // `velodata refresh`: one regeneration of the dynamic answers into an existing tree, for static hosting from cron.
 import { publish } from "../publish/publish.js";
-import { updateTree } from "../publish/update-tree.js";
+import { updateTree } from "../tree/update-tree.js";
 import { type Output, terminalOutput } from "./output.js";
 import { readValidDataset } from "./read-source.js";
 

@@ -2,7 +2,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { publish } from "../publish/publish.js";
-import { writeTree } from "../publish/write-tree.js";
 import { watchKeyRing } from "../serve/keys/key-ring.js";
 import type { Live, RefreshOutcome } from "../serve/live.js";
 import { startRefresher } from "../serve/refresher.js";
@@ -12,6 +11,7 @@ import { simulator, stateFile } from "../serve/state-source.js";
 import { assembleDataset } from "../source/dataset.js";
 import { STATES_FILE } from "../source/load-source.js";
 import { readStates, readStatic } from "../source/read-dataset.js";
+import { writeTree } from "../tree/write-tree.js";
 import { type Output, reportProblems, terminalOutput } from "./output.js";
 
 /** Documented in the README; accepted only with --demo-key, for trying the API on a laptop. */

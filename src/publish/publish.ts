@@ -1,9 +1,11 @@
 // Dataset → Release: every answer of the API and every download, rendered in memory. No disk, no clock.
+
+import { type Endpoint, pathOf } from "../routes/routes.js";
 import type { Dataset } from "../source/dataset.js";
-import { renderBundle } from "./bundle.js";
-import { csvChunks } from "./csv.js";
+import { renderBundle } from "./downloads/bundle.js";
+import { csvChunks } from "./downloads/csv.js";
+import { contractStationsTable, rowOf } from "./downloads/tables.js";
 import { groupByContract } from "./group.js";
-import { encodeJson, jsonList } from "./json-body.js";
 import {
   CSV_TYPE,
   endpointFile,
@@ -13,11 +15,10 @@ import {
   type ReleaseFile,
   ZIP_TYPE,
 } from "./release.js";
-import { renderParkingV1 } from "./render-parking.js";
-import { renderContractV3 } from "./render-v3.js";
-import { type Endpoint, pathOf } from "./routes.js";
+import { encodeJson, jsonList } from "./render/json-body.js";
+import { renderParkingV1 } from "./render/parking.js";
+import { renderContractV3 } from "./render/v3.js";
 import { renderStationFiles, type StationCache } from "./station-files.js";
-import { contractStationsTable, rowOf } from "./tables.js";
 
 export interface PublishOptions {
   generatedAt: Date;

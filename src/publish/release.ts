@@ -1,6 +1,6 @@
 // A Release: an immutable set of answers (URL path → bytes + headers), built in memory, written and served as is.
 import { createHash } from "node:crypto";
-import { type Endpoint, type Freshness, freshnessOf } from "./routes.js";
+import { type Endpoint, type Freshness, freshnessOf } from "../routes/routes.js";
 
 export interface ReleaseFile {
   /** The body in chunks: big lists are never joined into one string or buffer. */

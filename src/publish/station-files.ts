@@ -1,12 +1,12 @@
 // The dynamic answers (each station, each contract's list, the list of all), re-rendered only where a state changed.
 import type { Availabilities } from "../model/api.js";
 import type { Station } from "../model/station.js";
+import { type Endpoint, pathOf } from "../routes/routes.js";
 import { type Dataset, type LiveState, stationKey } from "../source/dataset.js";
 import { groupByContract } from "./group.js";
-import { encodeJson, jsonList } from "./json-body.js";
 import { endpointFile, type ReleaseFile } from "./release.js";
-import { renderStationV3 } from "./render-v3.js";
-import { type Endpoint, pathOf } from "./routes.js";
+import { encodeJson, jsonList } from "./render/json-body.js";
+import { renderStationV3 } from "./render/v3.js";
 
 interface RenderedStation {
   station: Station;

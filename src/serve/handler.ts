@@ -1,8 +1,8 @@
 // The request handler: method, path safety, route, key, contract, then the answer from the current Release.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { matchRoute } from "../publish/match-route.js";
 import type { Release } from "../publish/release.js";
-import { accessOf, type Endpoint, pathOf } from "../publish/routes.js";
+import { matchRoute } from "../routes/match-route.js";
+import { accessOf, type Endpoint, pathOf } from "../routes/routes.js";
 import type { KeyRing } from "./keys/key-ring.js";
 import { type Live, statusOf } from "./live.js";
 import { redact } from "./redact.js";

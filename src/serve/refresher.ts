@@ -2,9 +2,9 @@
 import { publish } from "../publish/publish.js";
 import type { ReleaseFile } from "../publish/release.js";
 import type { StationCache } from "../publish/station-files.js";
-import { updateTree } from "../publish/update-tree.js";
 import type { Dataset } from "../source/dataset.js";
 import { formatProblem } from "../source/problems.js";
+import { updateTree } from "../tree/update-tree.js";
 import type { Live, RefreshOutcome } from "./live.js";
 import type { StateSource } from "./state-source.js";
 

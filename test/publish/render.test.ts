@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ContractV3, ParkingV1, StationV3 } from "../../src/model/api.js";
 import type { Release } from "../../src/publish/release.js";
-import { renderStationV3 } from "../../src/publish/render-v3.js";
+import { renderStationV3 } from "../../src/publish/render/v3.js";
 import { REFERENCE } from "../helpers.js";
 import { fixtureRelease, json, text } from "./publish-helpers.js";
 

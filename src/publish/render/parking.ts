@@ -1,6 +1,6 @@
 // Renders parkings as the parking API (v1) emits them.
-import type { ParkingV1 } from "../model/api.js";
-import type { Parking } from "../model/parking.js";
+import type { ParkingV1 } from "../../model/api.js";
+import type { Parking } from "../../model/parking.js";
 
 export function renderParkingV1(parking: Parking): ParkingV1 {
   return {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { matchRoute } from "../../src/publish/match-route.js";
-import { accessOf, type Endpoint, fileOf, freshnessOf, pathOf } from "../../src/publish/routes.js";
+import { matchRoute } from "../../src/routes/match-route.js";
+import { accessOf, type Endpoint, fileOf, freshnessOf, pathOf } from "../../src/routes/routes.js";
 
 const match = (path: string, query = "") =>
   matchRoute(path.split("/").filter(Boolean), new URLSearchParams(query));

@@ -1,10 +1,10 @@
 // The downloadable static bundle: one zip of contracts, stations and parkings as JSON and CSV, with a data package.
 import { Readable } from "node:stream";
 import { ZipArchive } from "archiver";
-import type { Dataset } from "../source/dataset.js";
+import type { Dataset } from "../../source/dataset.js";
+import { encodeJson, jsonList } from "../render/json-body.js";
 import { csvChunks } from "./csv.js";
 import { dataPackage } from "./datapackage.js";
-import { encodeJson, jsonList } from "./json-body.js";
 import { contractsTable, parkingsTable, rowOf, stationsTable, type Table } from "./tables.js";
 
 // Entries carry a fixed date so that the same data always gives the same bytes (and ETag).

@@ -3,9 +3,9 @@ import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:f
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { UserError } from "../errors.js";
+import type { Release } from "../publish/release.js";
+import { fileOf } from "../routes/routes.js";
 import { inBatches } from "./in-batches.js";
-import type { Release } from "./release.js";
-import { fileOf } from "./routes.js";
 import { bodyToWrite, MARKER, type Manifest, manifestOf, type TreeStats } from "./write-tree.js";
 
 /**

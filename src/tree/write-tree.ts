@@ -3,9 +3,9 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { chmod, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { UserError } from "../errors.js";
+import type { Release } from "../publish/release.js";
+import { fileOf } from "../routes/routes.js";
 import { inBatches } from "./in-batches.js";
-import type { Release } from "./release.js";
-import { fileOf } from "./routes.js";
 
 /** Marks a tree as ours, so that a build never replaces a folder it did not write. */
 export const MARKER = ".velodata-release.json";

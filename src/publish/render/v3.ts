@@ -1,8 +1,8 @@
 // Renders contracts and stations exactly as the real service's v3 API emits them (key order included).
-import type { Availabilities, ContractV3, Stands, StationV3 } from "../model/api.js";
-import type { Contract } from "../model/contract.js";
-import type { Station } from "../model/station.js";
-import type { LiveState } from "../source/dataset.js";
+import type { Availabilities, ContractV3, Stands, StationV3 } from "../../model/api.js";
+import type { Contract } from "../../model/contract.js";
+import type { Station } from "../../model/station.js";
+import type { LiveState } from "../../source/dataset.js";
 
 export function renderContractV3(contract: Contract): ContractV3 {
   return {

@@ -1,9 +1,9 @@
 import { parse } from "csv-parse/sync";
 import { unzipSync } from "fflate";
 import { beforeAll, describe, expect, it } from "vitest";
-import { renderBundle } from "../../src/publish/bundle.js";
-import type { Dataset } from "../../src/source/dataset.js";
-import { fixtureDataset } from "./publish-helpers.js";
+import { renderBundle } from "../../../src/publish/downloads/bundle.js";
+import type { Dataset } from "../../../src/source/dataset.js";
+import { fixtureDataset } from "../publish-helpers.js";
 
 interface Field {
   name: string;

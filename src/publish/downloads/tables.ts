@@ -1,7 +1,7 @@
 // The static tables of the download: one column list drives the JSON records, the CSV and the Table Schema.
-import type { Contract } from "../model/contract.js";
-import type { Parking } from "../model/parking.js";
-import type { Station } from "../model/station.js";
+import type { Contract } from "../../model/contract.js";
+import type { Parking } from "../../model/parking.js";
+import type { Station } from "../../model/station.js";
 
 export type Cell = string | number | boolean | null | readonly string[];
 

@@ -3,10 +3,10 @@ import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { makeRelease, type Release, releaseFile } from "../../src/publish/release.js";
-import { fileOf } from "../../src/publish/routes.js";
-import { MARKER, writeTree } from "../../src/publish/write-tree.js";
+import { fileOf } from "../../src/routes/routes.js";
+import { MARKER, writeTree } from "../../src/tree/write-tree.js";
 import { tempDir } from "../helpers.js";
-import { fixtureRelease, text } from "./publish-helpers.js";
+import { fixtureRelease, text } from "../publish/publish-helpers.js";
 
 let release: Release;
 beforeAll(async () => {
