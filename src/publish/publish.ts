@@ -17,6 +17,8 @@ import {
 } from "./release.js";
 import { encodeJson, jsonList } from "./render/json-body.js";
 import { renderParkingV1 } from "./render/parking.js";
+import { buildPortalInput } from "./render/portal/build-portal-input.js";
+import { renderPortal } from "./render/portal/render-portal.js";
 import { renderContractV3 } from "./render/v3.js";
 import { renderStationFiles, type StationCache } from "./station-files.js";
 
@@ -43,8 +45,8 @@ function put(
   files.set(pathOf(endpoint), endpointFile(endpoint, body, contentType));
 }
 
-/** Answers that depend only on static data: contracts, parkings, downloads. */
-export async function publishStatic(dataset: Dataset): Promise<Files> {
+/** Answers that depend only on static data: contracts, parkings, downloads, the portal. */
+export async function publishStatic(dataset: Dataset, generatedAt: Date): Promise<Files> {
   const files: Files = new Map();
   put(files, { name: "contracts" }, [encodeJson(dataset.contracts.map(renderContractV3))]);
 
@@ -72,6 +74,10 @@ export async function publishStatic(dataset: Dataset): Promise<Files> {
     });
   }
   put(files, { name: "bundle" }, await renderBundle(dataset), ZIP_TYPE);
+  // Temporary wiring until the route table lists the portal (and GBFS, OpenAPI fill its paths).
+  for (const file of renderPortal(buildPortalInput(dataset, files, { generatedAt }))) {
+    put(files, { name: "page", path: file.path }, [file.body], file.contentType);
+  }
   return files;
 }
 
@@ -81,7 +87,7 @@ export async function publish(
   options: PublishOptions,
   staticFiles?: ReadonlyMap<string, ReleaseFile>,
 ): Promise<Published> {
-  const files: Files = new Map(staticFiles ?? (await publishStatic(dataset)));
+  const files: Files = new Map(staticFiles ?? (await publishStatic(dataset, options.generatedAt)));
   const dynamic = renderStationFiles(dataset, options.cache);
   for (const [path, file] of dynamic.files) files.set(path, file);
   // The rule parkingsOnParkingContracts guarantees that every parking is published.

@@ -36,7 +36,19 @@ export function matchRoute(segments: readonly string[], query: URLSearchParams):
   }
   if (path === `download/${BUNDLE_NAME}`) return found({ name: "bundle" });
   if (path === "status") return found({ name: "status" });
-  return NONE;
+  return matchPage(segments);
+}
+
+// Temporary, until the route table lists the portal: `/` and `/docs/` are their folders' index.html.
+const PAGE_FOLDERS = ["portal", "docs"];
+
+function matchPage(segments: readonly string[]): RouteMatch {
+  const [first, second] = segments;
+  if (first === undefined || (first === "index.html" && segments.length === 1)) {
+    return found({ name: "page", path: "/index.html" });
+  }
+  if (!PAGE_FOLDERS.includes(first) || segments.length > 2) return NONE;
+  return found({ name: "page", path: `/${first}/${second ?? "index.html"}` });
 }
 
 function matchStations(rest: readonly string[], query: URLSearchParams): RouteMatch {

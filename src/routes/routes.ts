@@ -9,6 +9,8 @@ export type Endpoint =
   | { name: "park"; contract: string; number: number }
   | { name: "staticStations"; contract: string; format: "json" | "csv" }
   | { name: "bundle" }
+  /** A file of the portal page (`/index.html`, `/portal/…`, `/docs/…`). Temporary: the route table will list them. */
+  | { name: "page"; path: string }
   /** The server's own status for operators; not part of a Release. */
   | { name: "status" };
 
@@ -47,6 +49,8 @@ export function pathOf(endpoint: Endpoint): string {
       return `/rest/vls/stations/${segment(endpoint.contract)}.${endpoint.format}`;
     case "bundle":
       return `/download/${BUNDLE_NAME}`;
+    case "page":
+      return endpoint.path;
     case "status":
       return "/status";
   }
@@ -58,7 +62,7 @@ export function freshnessOf(endpoint: Endpoint): Freshness {
 }
 
 export function accessOf(endpoint: Endpoint): Access {
-  const open = ["staticStations", "bundle", "status"];
+  const open = ["staticStations", "bundle", "status", "page"];
   return open.includes(endpoint.name) ? "public" : "key";
 }
 

@@ -71,9 +71,21 @@ describe("route table", () => {
     expect(match("/parking/v1/contracts/nantes/parks/abc")).toMatchObject({ kind: "invalid" });
   });
 
+  it("finds the portal's files: / and /docs/ are their folders' index.html", () => {
+    expect(match("/")).toEqual({
+      kind: "endpoint",
+      endpoint: { name: "page", path: "/index.html" },
+    });
+    expect(match("/index.html")).toMatchObject({ endpoint: { path: "/index.html" } });
+    expect(match("/docs/")).toMatchObject({ endpoint: { path: "/docs/index.html" } });
+    expect(match("/portal/portal.js")).toMatchObject({ endpoint: { path: "/portal/portal.js" } });
+    expect(accessOf({ name: "page", path: "/index.html" })).toBe("public");
+  });
+
   it("matches nothing else", () => {
     for (const path of [
-      "/",
+      "/portal/a/b",
+      "/other/index.html",
       "/vls/v3",
       "/vls/v3/contracts/x",
       "/parking/v1/contracts/nantes",
