@@ -37,6 +37,7 @@ export function portalAssets(): { page: PortalAsset[]; docs: PortalAsset[] } {
     page: [
       asset("/portal/portal.js", join(PAGE, "portal.js"), JS),
       asset("/portal/portal.css", join(PAGE, "portal.css"), CSS),
+      asset("/portal/icon.svg", join(PAGE, "icon.svg"), "image/svg+xml"),
     ],
     docs: [
       asset("/docs/docs.js", join(PAGE, "docs.js"), JS),

@@ -42,6 +42,7 @@ function portalPage(input: PortalInput): Html {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${input.serviceName}: bike-sharing open data</title>
 <meta name="description" content="${input.description}">
+<link rel="icon" href="portal/icon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="portal/portal.css">
 ${discovery}<script src="portal/portal.js" defer></script>
 </head>
@@ -72,6 +73,7 @@ function referencePage(input: PortalInput, openapi: string): Html {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${input.serviceName}: API reference</title>
+<link rel="icon" href="../portal/icon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="swagger-ui.css">
 <script src="swagger-ui-bundle.js" defer></script>
 <script src="docs.js" defer></script>
