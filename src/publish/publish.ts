@@ -46,7 +46,7 @@ function put(
 }
 
 /** Answers that depend only on static data: contracts, parkings, downloads, the portal. */
-export async function publishStatic(dataset: Dataset, generatedAt: Date): Promise<Files> {
+export async function publishStatic(dataset: Dataset): Promise<Files> {
   const files: Files = new Map();
   put(files, { name: "contracts" }, [encodeJson(dataset.contracts.map(renderContractV3))]);
 
@@ -75,7 +75,7 @@ export async function publishStatic(dataset: Dataset, generatedAt: Date): Promis
   }
   put(files, { name: "bundle" }, await renderBundle(dataset), ZIP_TYPE);
   // Temporary wiring until the route table lists the portal (and GBFS, OpenAPI fill its paths).
-  for (const file of renderPortal(buildPortalInput(dataset, files, { generatedAt }))) {
+  for (const file of renderPortal(buildPortalInput(dataset, files, {}))) {
     put(files, { name: "page", path: file.path }, [file.body], file.contentType);
   }
   return files;
@@ -87,7 +87,7 @@ export async function publish(
   options: PublishOptions,
   staticFiles?: ReadonlyMap<string, ReleaseFile>,
 ): Promise<Published> {
-  const files: Files = new Map(staticFiles ?? (await publishStatic(dataset, options.generatedAt)));
+  const files: Files = new Map(staticFiles ?? (await publishStatic(dataset)));
   const dynamic = renderStationFiles(dataset, options.cache);
   for (const [path, file] of dynamic.files) files.set(path, file);
   // The rule parkingsOnParkingContracts guarantees that every parking is published.

@@ -29,7 +29,8 @@ describe("velodata build", () => {
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     // contracts + all stations + 5 contract lists + 413 stations + 5 × (JSON + CSV) downloads + 2 parking lists + 5 parkings + zip
-    const files = 1 + 1 + 5 + 413 + 10 + 2 + 5 + 1;
+    // … + the portal (index.html, its script, stylesheet and icon)
+    const files = 1 + 1 + 5 + 413 + 10 + 2 + 5 + 1 + 4;
     expect(result.stdout).toMatch(
       new RegExp(`built .*: 5 contracts, 413 stations, 5 parkings → ${files} files, .* in .* s`),
     );

@@ -27,7 +27,7 @@ export interface PortalPaths {
 }
 
 export interface PortalOptions {
-  generatedAt: Date;
+  generatedAt?: Date | null;
   baseUrl?: string | null;
   paths?: PortalPaths;
 }
@@ -62,7 +62,7 @@ export function buildPortalInput(
     description: settings.description,
     keys: { text: settings.keys.text, url: settings.keys.url ?? null },
     baseUrl: options.baseUrl ?? null,
-    generatedAt: options.generatedAt.toISOString(),
+    generatedAt: options.generatedAt?.toISOString() ?? null,
     contracts,
     endpoints: endpointsOf(dataset, paths),
     downloads: downloadsOf(contracts, answers),

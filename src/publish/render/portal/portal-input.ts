@@ -9,8 +9,11 @@ export interface PortalInput {
   keys: { text: string; url: string | null };
   /** The public base URL (`https://bikes.example.org`); null: requests are shown from the page's own origin. */
   baseUrl: string | null;
-  /** ISO 8601; when the page (and the static data it shows) was generated. */
-  generatedAt: string;
+  /**
+   * ISO 8601; when the static data was published. Null leaves it out: a page that changed at every
+   * refresh would defeat the CDN's ETags, and the live feeds carry their own time.
+   */
+  generatedAt: string | null;
   contracts: PortalContract[];
   endpoints: PortalEndpoint[];
   downloads: PortalDownload[];

@@ -61,7 +61,7 @@ ${downloadsSection(input)}
 ${feedsSection(input)}
 </main>
 <footer>
-<p>Static data generated <time datetime="${input.generatedAt}">${readableTime(input.generatedAt)}</time>. Live data refreshed <span id="refreshed">–</span>.</p>
+<p>${generated(input.generatedAt)}Live data refreshed <span id="refreshed">–</span>.</p>
 </footer>
 </body>
 </html>`;
@@ -85,5 +85,8 @@ function referencePage(input: PortalInput, openapi: string): Html {
 </html>`;
 }
 
-/** `2026-11-20T08:16:00.000Z` → `2026-11-20 08:16:00 UTC` */
-const readableTime = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
+/** `Static data published 2026-11-20 08:16:00 UTC. ` from `2026-11-20T08:16:00.000Z` */
+const generated = (iso: string | null): Html | string =>
+  iso
+    ? html`Static data published <time datetime="${iso}">${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC</time>. `
+    : "";

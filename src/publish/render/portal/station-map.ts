@@ -18,10 +18,14 @@ interface Point {
  */
 export function project(stations: readonly PortalStation[]): { points: Point[]; height: number } {
   if (stations.length === 0) return { points: [], height: MIN_HEIGHT };
-  const lats = stations.map((s) => s.latitude);
-  const lons = stations.map((s) => s.longitude);
-  const [latMin, latMax] = [Math.min(...lats), Math.max(...lats)];
-  const [lonMin, lonMax] = [Math.min(...lons), Math.max(...lons)];
+  // A loop, not Math.min(...list): a spread of a million arguments overflows the stack.
+  let [latMin, latMax, lonMin, lonMax] = [90, -90, 180, -180];
+  for (const { latitude, longitude } of stations) {
+    latMin = Math.min(latMin, latitude);
+    latMax = Math.max(latMax, latitude);
+    lonMin = Math.min(lonMin, longitude);
+    lonMax = Math.max(lonMax, longitude);
+  }
   const squeeze = Math.cos((((latMin + latMax) / 2) * Math.PI) / 180);
   const spanX = (lonMax - lonMin) * squeeze;
   const spanY = latMax - latMin;

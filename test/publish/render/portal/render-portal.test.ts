@@ -43,6 +43,15 @@ describe("renderPortal", () => {
     );
   });
 
+  it("keeps the published page's bytes across refreshes, so its ETag stays stable", async () => {
+    const dataset = await fixtureDataset();
+    const etag = async (at: string) =>
+      (await publish(dataset, { generatedAt: new Date(at) })).release.files.get("/index.html")
+        ?.etag;
+    expect(await etag("2026-01-01T00:00:00Z")).toBeDefined();
+    expect(await etag("2026-01-01T00:00:00Z")).toBe(await etag("2026-06-01T12:00:00Z"));
+  });
+
   it("escapes the operator's text and the data", async () => {
     const html = page(await input({ serviceName: 'Bikes <script>alert("x")</script>' }));
     expect(html).toContain("Bikes &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
