@@ -25,7 +25,7 @@ export function contractsSection(input: PortalInput): Html {
   const rows = input.contracts.map(
     (c) => html`<tr>
 <th scope="row">${c.commercialName} <code>${c.name}</code></th>
-<td>${c.cities.join(", ")} (${c.countryCode})</td>
+<td class="wide">${c.cities.join(", ")} (${c.countryCode})</td>
 <td class="num">${c.stations.length}</td>
 ${liveCell(c.name, "bikes")}${liveCell(c.name, "docks")}
 <td class="wide">${c.languages.join(", ") || "–"}</td>
@@ -35,7 +35,7 @@ ${liveCell(c.name, "bikes")}${liveCell(c.name, "docks")}
   return html`<section id="contracts" aria-labelledby="contracts-title">
 <h2 id="contracts-title">Contracts</h2>
 <div class="scroll"><table>
-<thead><tr><th scope="col">Contract</th><th scope="col">Cities</th><th scope="col" class="num">Stations</th><th scope="col" class="num">Bikes available</th><th scope="col" class="num">Free stands</th><th scope="col" class="wide">Languages</th><th scope="col" class="wide">Licence</th></tr></thead>
+<thead><tr><th scope="col">Contract</th><th scope="col" class="wide">Cities</th><th scope="col" class="num">Stations</th><th scope="col" class="num">Bikes available</th><th scope="col" class="num">Free stands</th><th scope="col" class="wide">Languages</th><th scope="col" class="wide">Licence</th></tr></thead>
 <tbody>${rows}</tbody>
 </table></div>
 <p class="note" id="live-note">Live totals need the deployment's GBFS station_status feeds and JavaScript.</p>
