@@ -43,6 +43,11 @@ async function writeSource(source) {
     country_code: "FR",
     cities: [`Ville ${i}`],
     parkingApi: false,
+    timezone: "Europe/Paris",
+    languages: ["fr"],
+    feed_contact_email: "gbfs@example.org",
+    opening_hours: "24/7",
+    bikeTypes: { mechanical: {}, electricalRemovableBattery: { max_range_meters: 50000 } },
   }));
   await writeFile(join(source, "contracts.json"), JSON.stringify({ contracts }));
   const header =

@@ -4,6 +4,12 @@ import type { Completeness, StaticSource } from "./load-source.js";
 import type { Problem, Sourced } from "./problems.js";
 import { contractNamesPathSafe, contractNamesUnique } from "./rules/contracts.js";
 import {
+  bikesOfDeclaredTypes,
+  electricalBikesHaveRange,
+  gbfsFieldsPresent,
+  timezonesKnown,
+} from "./rules/gbfs.js";
+import {
   coordinatesInRange,
   knownContracts,
   parkingNumbersUniqueInContract,
@@ -36,6 +42,9 @@ export function checkStaticSource(
   return [
     ...contractNamesUnique(contracts),
     ...contractNamesPathSafe(contracts),
+    ...gbfsFieldsPresent(contracts),
+    ...timezonesKnown(contracts),
+    ...electricalBikesHaveRange(contracts),
     ...references,
     ...stationNumbersUniqueInContract(stations),
     ...parkingNumbersUniqueInContract(parkings),
@@ -56,5 +65,11 @@ export function checkStates(
         ...stationsHaveStates(source.stations, states),
       ]
     : [];
-  return [...oneStatePerStation(states), ...lastUpdateIsUtcInstant(states), ...references];
+  const bikeTypes = complete.contracts ? bikesOfDeclaredTypes(source.contracts, states) : [];
+  return [
+    ...oneStatePerStation(states),
+    ...lastUpdateIsUtcInstant(states),
+    ...references,
+    ...bikeTypes,
+  ];
 }

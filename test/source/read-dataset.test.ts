@@ -20,6 +20,11 @@ const contracts = JSON.stringify({
       country_code: "FR",
       cities: ["Lyon"],
       parkingApi: true,
+      timezone: "Europe/Paris",
+      languages: ["fr"],
+      feed_contact_email: "gbfs@example.org",
+      opening_hours: "24/7",
+      bikeTypes: { mechanical: {}, electricalRemovableBattery: { max_range_meters: 50000 } },
     },
   ],
 });
