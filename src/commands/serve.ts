@@ -64,6 +64,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     refreshSeconds: seconds,
     nextRefreshAt: null,
     lastRefresh: null,
+    tree: options.out ? { path: options.out, release: first.release.id, error: null } : undefined,
   };
 
   const keys = await watchKeyRing({

@@ -14,6 +14,8 @@ export interface Live {
   refreshSeconds: number;
   nextRefreshAt: Date | null;
   lastRefresh: RefreshOutcome | null;
+  /** With `serve --out`: the release the tree on disk holds whole (null while it is mixed), and why not the latest. */
+  tree?: { path: string; release: string | null; error: string | null };
 }
 
 /** The operator's view, served at /status without a key. */
@@ -27,5 +29,6 @@ export function statusOf(live: Live, now: Date) {
     nextRefreshAt: live.nextRefreshAt?.toISOString() ?? null,
     lastRefresh: live.lastRefresh && { ...live.lastRefresh, at: live.lastRefresh.at.toISOString() },
     counts: release.counts,
+    tree: live.tree ?? null,
   };
 }

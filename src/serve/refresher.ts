@@ -4,7 +4,7 @@ import type { ReleaseFile } from "../publish/release.js";
 import type { StationCache } from "../publish/station-files.js";
 import type { Dataset } from "../source/dataset.js";
 import { formatProblem } from "../source/problems.js";
-import { updateTree } from "../tree/update-tree.js";
+import { followOnDisk } from "./follow-on-disk.js";
 import type { Live, RefreshOutcome } from "./live.js";
 import type { StateSource } from "./state-source.js";
 
@@ -59,6 +59,11 @@ export function startRefresher(options: RefresherOptions): Refresher {
     }
     const next = { ...dataset, states };
     const published = await publish(next, { generatedAt: at, cache }, options.staticFiles);
+    // Disk first, then memory: when the tree cannot follow, both keep the release they had.
+    if (options.out) {
+      const failure = await followOnDisk(published.release, options.out, live);
+      if (failure) return fail(at, failure);
+    }
     const previous = live.release;
     live.release = published.release; // the swap: requests from now on see the new release only
     dataset = next;
@@ -66,16 +71,6 @@ export function startRefresher(options: RefresherOptions): Refresher {
     let changed = 0;
     for (const [path, file] of published.release.files)
       if (previous.files.get(path) !== file) changed++;
-    if (options.out) {
-      try {
-        await updateTree(published.release, options.out);
-      } catch (cause) {
-        return fail(
-          at,
-          `the tree at ${options.out} could not be updated: ${(cause as Error).message}`,
-        );
-      }
-    }
     log(
       `refreshed from ${options.source.name}: release ${published.release.id}, ${changed} answers changed`,
     );
