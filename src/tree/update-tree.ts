@@ -47,7 +47,7 @@ function replaceFile(destination: string, body: readonly Uint8Array[], folders: 
   }
 }
 
-async function readManifest(outDir: string): Promise<Manifest> {
+export async function readManifest(outDir: string): Promise<Manifest> {
   const path = join(outDir, MARKER);
   if (!existsSync(path)) {
     throw new UserError(`no velodata tree at ${outDir} (no ${MARKER}): run velodata build first`);
