@@ -89,6 +89,19 @@ describe("publishAnswers against an S3 server", () => {
     expect((await publishAnswers(next, { store, prefix })).uploaded).toBe(0);
   });
 
+  it("a release back to the old answers after a stopped run restores them (the receipt is not fooled)", async () => {
+    const prefix = "revert";
+    const old = [answer("/a", "answer", "old a"), answer("/b", "answer", "old b")];
+    await publishAnswers(old, { store, prefix });
+    const next = [answer("/a", "answer", "new a"), answer("/b", "answer", "new b")];
+    await expect(
+      publishAnswers(next, { store: failingAfter(1, store), prefix, concurrency: 1 }),
+    ).rejects.toThrow();
+    expect((await s3.bytes("revert/a")).toString()).toBe("new a");
+    expect((await publishAnswers(old, { store, prefix })).uploaded).toBe(1);
+    expect((await s3.bytes("revert/a")).toString()).toBe("old a");
+  });
+
   it("uploads again an object changed behind its back", async () => {
     const prefix = "hand";
     const answers = [answer("/a", "answer", "mine"), answer("/b", "answer", "also mine")];
