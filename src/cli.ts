@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError, Option } from "commander";
 import { build } from "./commands/build.js";
 import { keysAdd, keysList, keysRevoke } from "./commands/keys.js";
 import { preview } from "./commands/preview.js";
+import { type PublishOptions, publish } from "./commands/publish.js";
 import { refresh } from "./commands/refresh.js";
 import { type ServeHandle, type ServeOptions, serve } from "./commands/serve.js";
 import { validate } from "./commands/validate.js";
@@ -90,6 +91,22 @@ export function program(): Command {
     .option("-o, --out <dir>", "the tree to update", "out")
     .action(async (options: { source: string; state: string; out: string }) => {
       await refresh(options);
+    });
+
+  cli
+    .command("publish")
+    .description(
+      "upload what changed in a built tree to an S3-API store (run it from cron after refresh)",
+    )
+    .option("-o, --out <dir>", "the tree to publish", "out")
+    .requiredOption("--to <url>", "where: s3://BUCKET/PREFIX")
+    .option("--endpoint <url>", "a non-AWS store's URL (R2, GCS, MinIO…); path-style addressing")
+    .option("--region <region>", "the store's region (default: AWS_REGION)")
+    .option("--include-keyed", "also upload the keyed API (the CDN must then check the keys)")
+    .option("--max-age <seconds>", "Cache-Control max-age of the dynamic answers", positive, 60)
+    .option("--concurrency <n>", "requests in flight at most", positive, 16)
+    .action(async (options: PublishOptions) => {
+      await publish(options);
     });
 
   const keys = cli.command("keys").description("manage API keys (stored hashed)");
