@@ -1,4 +1,5 @@
 // The minute refresh: new states → a new Release built from what changed → swapped in whole; failures keep the last good one.
+import { compressRelease } from "../publish/compress.js";
 import { publish } from "../publish/publish.js";
 import type { ReleaseFile } from "../publish/release.js";
 import type { StationCache } from "../publish/station-files.js";
@@ -60,15 +61,16 @@ export function startRefresher(options: RefresherOptions): Refresher {
     const next = { ...dataset, states };
     const published = await publish(next, { generatedAt: at, cache }, options.staticFiles);
     const previous = live.release;
-    live.release = published.release; // the swap: requests from now on see the new release only
+    // Before the swap, in the thread pool: no request after a refresh waits for compression.
+    const release = await compressRelease(published.release, { budget: "refresh", previous });
+    live.release = release; // the swap: requests from now on see the new release only
     dataset = next;
     cache = published.cache;
     let changed = 0;
-    for (const [path, file] of published.release.files)
-      if (previous.files.get(path) !== file) changed++;
+    for (const [path, file] of release.files) if (previous.files.get(path) !== file) changed++;
     if (options.out) {
       try {
-        await updateTree(published.release, options.out);
+        await updateTree(release, options.out);
       } catch (cause) {
         return fail(
           at,
@@ -76,9 +78,7 @@ export function startRefresher(options: RefresherOptions): Refresher {
         );
       }
     }
-    log(
-      `refreshed from ${options.source.name}: release ${published.release.id}, ${changed} answers changed`,
-    );
+    log(`refreshed from ${options.source.name}: release ${release.id}, ${changed} answers changed`);
     return { at, ok: true, error: null };
   }
 
