@@ -1,0 +1,37 @@
+// Writes a synthetic network as a source folder, record by record: a million stations never make one string.
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { StationState } from "../model/station-state.js";
+import type { Network } from "./network.js";
+
+/** `{"<key>":[...]}` as a stream of pieces, one record per piece. */
+function* jsonRecords(key: string, records: readonly unknown[]): Generator<string> {
+  yield `{"${key}":[\n`;
+  let first = true;
+  for (const record of records) {
+    yield `${first ? "" : ",\n"}${JSON.stringify(record)}`;
+    first = false;
+  }
+  yield "\n]}\n";
+}
+
+/** The name of the states file of a minute: the first is the source's own `states.json`. */
+export const statesFileOf = (minute: number) =>
+  minute === 0 ? "states.json" : `states-${minute}.json`;
+
+export async function writeNetwork(dir: string, network: Network): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, "contracts.json"), jsonRecords("contracts", network.contracts));
+  await writeFile(join(dir, "stations.json"), jsonRecords("stations", network.stations));
+  await writeFile(join(dir, "parkings.json"), jsonRecords("parkings", network.parkings));
+}
+
+export async function writeMinute(
+  dir: string,
+  minute: number,
+  states: readonly StationState[],
+): Promise<string> {
+  const path = join(dir, statesFileOf(minute));
+  await writeFile(path, jsonRecords("states", states));
+  return path;
+}
