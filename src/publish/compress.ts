@@ -29,13 +29,20 @@ interface Levels {
   brotli: number;
 }
 
-// Measured on the 100,000-station network (README, Benchmark): brotli 11 is ~100× slower than 9
-// for a few % less, and above ~1 MB brotli 5 / gzip 6 compress the 69 MB list in well under a second.
-const SMALL_FILE = 1 << 20;
+// Chosen from measurements of the 100,000-station network on a 2-core machine (README, Benchmark):
+// brotli 9–11 run at 0.5–3 MB/s, far too slow for any of these; brotli 1 and gzip 1 do ~100 and
+// ~70 MB/s and still shrink a station list to under 10%, which a refresh needs for its ~140 MB of
+// lists every minute. Static answers are compressed once per source change, so they get more.
+const BIG_FILE = 1 << 20;
+const LEVELS: Record<"static" | CompressionBudget, { small: Levels; big: Levels }> = {
+  static: { small: { gzip: 9, brotli: 6 }, big: { gzip: 6, brotli: 5 } },
+  build: { small: { gzip: 6, brotli: 5 }, big: { gzip: 4, brotli: 4 } },
+  refresh: { small: { gzip: 6, brotli: 4 }, big: { gzip: 1, brotli: 1 } },
+};
+
 function levelsFor(file: ReleaseFile, budget: CompressionBudget): Levels {
-  const quick = budget === "refresh" && file.freshness === "dynamic";
-  if (file.size > SMALL_FILE) return quick ? { gzip: 4, brotli: 4 } : { gzip: 6, brotli: 5 };
-  return quick ? { gzip: 6, brotli: 6 } : { gzip: 9, brotli: 11 };
+  const levels = LEVELS[file.freshness === "static" ? "static" : budget];
+  return file.size > BIG_FILE ? levels.big : levels.small;
 }
 
 export function worthCompressing(file: ReleaseFile): boolean {

@@ -4,15 +4,19 @@ import { join } from "node:path";
 import type { StationState } from "../model/station-state.js";
 import type { Network } from "./network.js";
 
-/** `{"<key>":[...]}` as a stream of pieces, one record per piece. */
+// Pieces of about this size: one write each, instead of one per record.
+const PIECE = 1 << 20;
+
+/** `{"<key>":[...]}`, one record per line, as a stream of pieces. */
 function* jsonRecords(key: string, records: readonly unknown[]): Generator<string> {
-  yield `{"${key}":[\n`;
-  let first = true;
-  for (const record of records) {
-    yield `${first ? "" : ",\n"}${JSON.stringify(record)}`;
-    first = false;
+  let piece = `{"${key}":[\n`;
+  for (let index = 0; index < records.length; index++) {
+    piece += `${index === 0 ? "" : ",\n"}${JSON.stringify(records[index])}`;
+    if (piece.length < PIECE) continue;
+    yield piece;
+    piece = "";
   }
-  yield "\n]}\n";
+  yield `${piece}\n]}\n`;
 }
 
 /** The name of the states file of a minute: the first is the source's own `states.json`. */
