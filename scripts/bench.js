@@ -29,7 +29,8 @@ const { values } = parseArgs({
     before: { type: "string" },
     dir: {
       type: "string",
-      default: existsSync("/dev/shm") ? "/dev/shm/velodata-bench" : "bench-tmp",
+      // One folder per run: other benchmarks may run on the same machine.
+      default: join(existsSync("/dev/shm") ? "/dev/shm" : ROOT, `velodata-bench-${process.pid}`),
     },
   },
 });
