@@ -6,6 +6,7 @@ import { preview } from "./commands/preview.js";
 import { type PublishOptions, publish } from "./commands/publish.js";
 import { refresh } from "./commands/refresh.js";
 import { type ServeHandle, type ServeOptions, serve } from "./commands/serve.js";
+import { synth } from "./commands/synth.js";
 import { validate } from "./commands/validate.js";
 import { UserError } from "./errors.js";
 
@@ -109,6 +110,30 @@ export function program(): Command {
       await publish(options);
     });
 
+  cli
+    .command("synth")
+    .description(
+      "write a seeded synthetic network and minutes of states as a source folder (sizing, benchmarks)",
+    )
+    .requiredOption("--stations <n>", "number of stations", positive)
+    .option("--contracts <n>", "number of contracts (default: one per 2,000 stations)", positive)
+    .option("--changed <share>", "share of stations changed each minute, 0 to 1", share, 0.1)
+    .option("--minutes <n>", "minutes of states after the first", whole, 3)
+    .option("--seed <n>", "seed: the same seed writes the same files", whole, 1)
+    .requiredOption("-o, --out <dir>", "source folder to write")
+    .action(
+      async (options: {
+        stations: number;
+        contracts?: number;
+        changed: number;
+        minutes: number;
+        seed: number;
+        out: string;
+      }) => {
+        await synth(options);
+      },
+    );
+
   const keys = cli.command("keys").description("manage API keys (stored hashed)");
   keys
     .command("add")
@@ -140,6 +165,20 @@ function positive(value: string): number {
   const number = Number(value);
   if (!Number.isInteger(number) || number < 1)
     throw new InvalidArgumentError("must be a whole number above 0");
+  return number;
+}
+
+function whole(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0)
+    throw new InvalidArgumentError("must be a whole number, 0 or more");
+  return number;
+}
+
+function share(value: string): number {
+  const number = Number(value);
+  if (value.trim() === "" || !(number >= 0 && number <= 1))
+    throw new InvalidArgumentError("must be a share from 0 to 1, e.g. 0.1 for 10%");
   return number;
 }
 

@@ -1,9 +1,11 @@
 // `velodata serve`: the keyed API from memory, refreshed every --refresh seconds, optionally mirrored to --out.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { compressRelease } from "../publish/compress.js";
 import { publish } from "../publish/publish.js";
 import { watchKeyRing } from "../serve/keys/key-ring.js";
 import type { Live, RefreshOutcome } from "../serve/live.js";
+import { bufferedLog } from "../serve/log-sink.js";
 import { startRefresher } from "../serve/refresher.js";
 import { type RunningServer, startServer } from "../serve/server.js";
 import { seededRandom } from "../serve/simulator.js";
@@ -58,9 +60,10 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   const dataset = assembleDataset(staticRead.source, initial.states ?? new Map());
 
   const first = await publish(dataset, { generatedAt: new Date() });
-  if (options.out) await writeTree(first.release, options.out);
+  const release = await compressRelease(first.release, { budget: "build" });
+  if (options.out) await writeTree(release, options.out);
   const live: Live = {
-    release: first.release,
+    release,
     refreshSeconds: seconds,
     nextRefreshAt: null,
     lastRefresh: null,
@@ -72,19 +75,19 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     extraKeys: options.demoKey ? [DEMO_KEY] : [],
     log,
   });
+  // One line per request: stamped when it happens, written in batches.
+  const requestLog = bufferedLog((lines) => output.info(lines));
   const running = await startServer({
     live,
     keys,
-    log,
+    log: (line) => requestLog(`${new Date().toISOString()} ${line}`),
     port: options.port ?? 8080,
     host: options.host ?? "127.0.0.1",
   });
   const source = options.simulate
     ? simulator(seededRandom(options.seed ?? Date.now()), seconds)
     : stateFile(statePath, staticRead);
-  const staticFiles = new Map(
-    [...first.release.files].filter(([, file]) => file.freshness === "static"),
-  );
+  const staticFiles = new Map([...release.files].filter(([, file]) => file.freshness === "static"));
   const refresher = startRefresher({
     live,
     dataset,
@@ -97,7 +100,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   });
 
   log(
-    `serving ${first.release.counts.stations} stations of ${first.release.counts.contracts} contracts at ${running.url}, refreshed every ${seconds} s from ${source.name}`,
+    `serving ${release.counts.stations} stations of ${release.counts.contracts} contracts at ${running.url}, refreshed every ${seconds} s from ${source.name}`,
   );
   if (options.demoKey) {
     log(`demo key enabled: ${DEMO_KEY} (do not use --demo-key in production)`);
@@ -111,6 +114,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
       await refresher.stop();
       keys.close();
       await running.close();
+      requestLog.flush();
     },
   };
 }

@@ -10,6 +10,14 @@ export interface ReleaseFile {
   /** Strong ETag, quoted, derived from the bytes alone so equal bytes always get equal tags. */
   readonly etag: string;
   readonly freshness: Freshness;
+  /** Compressed copies of the body, made before the release is served (see compress.ts); absent when not worth it. */
+  readonly variants?: Variants;
+}
+
+/** The same bytes gzip- and brotli-encoded, byte-identical for the same body (deterministic headers). */
+export interface Variants {
+  readonly gzip: Buffer;
+  readonly br: Buffer;
 }
 
 export interface ReleaseCounts {

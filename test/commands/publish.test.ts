@@ -99,7 +99,9 @@ async function storeBytes(prefix: string, paths: readonly string[]): Promise<Map
     const bodies = await Promise.all(
       batch.map((path) => s3.bytes(`${prefix}${decodeURIComponent(path)}`)),
     );
-    batch.forEach((path, index) => held.set(path, bodies[index] as Buffer));
+    batch.forEach((path, index) => {
+      held.set(path, bodies[index] as Buffer);
+    });
   }
   return held;
 }
