@@ -1,7 +1,7 @@
 // `velodata serve`: the keyed API from memory, refreshed every --refresh seconds, optionally mirrored to --out.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { publish } from "../publish/publish.js";
+import { publish, withOpenApi } from "../publish/publish.js";
 import { watchKeyRing } from "../serve/keys/key-ring.js";
 import type { Live, RefreshOutcome } from "../serve/live.js";
 import { startRefresher } from "../serve/refresher.js";
@@ -31,6 +31,8 @@ export interface ServeOptions {
   /** Seed of the simulator; a fixed seed gives a repeatable demo. */
   seed?: number;
   demoKey?: boolean;
+  /** The public base URL of the API (OpenAPI `servers`); default the address it listens on. */
+  baseUrl?: string;
   output?: Output;
 }
 
@@ -57,8 +59,13 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   reportProblems(initial.problems, output);
   const dataset = assembleDataset(staticRead.source, initial.states ?? new Map());
 
-  const first = await publish(dataset, { generatedAt: new Date() });
-  if (options.out) await writeTree(first.release, options.out);
+  const port = options.port ?? 8080;
+  const host = options.host ?? "127.0.0.1";
+  const listening = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  const first = await publish(dataset, {
+    generatedAt: new Date(),
+    baseUrl: options.baseUrl ?? listening,
+  });
   const live: Live = {
     release: first.release,
     refreshSeconds: seconds,
@@ -75,14 +82,19 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     live,
     keys,
     log,
-    port: options.port ?? 8080,
-    host: options.host ?? "127.0.0.1",
+    port,
+    host,
   });
+  if (!options.baseUrl && running.url !== listening) {
+    // Port 0: the address is known only now; the OpenAPI document is the one answer that names it.
+    live.release = withOpenApi(live.release, dataset, running.url);
+  }
+  if (options.out) await writeTree(live.release, options.out);
   const source = options.simulate
     ? simulator(seededRandom(options.seed ?? Date.now()), seconds)
     : stateFile(statePath, staticRead);
   const staticFiles = new Map(
-    [...first.release.files].filter(([, file]) => file.freshness === "static"),
+    [...live.release.files].filter(([, file]) => file.freshness === "static"),
   );
   const refresher = startRefresher({
     live,

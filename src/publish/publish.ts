@@ -71,6 +71,15 @@ export async function publishStatic(dataset: Dataset, options: PublishOptions): 
   return files;
 }
 
+/** The same release with its OpenAPI document naming another base URL. */
+export function withOpenApi(release: Release, dataset: Dataset, baseUrl: string): Release {
+  const files: Files = new Map(release.files);
+  put(files, { name: "openapi" }, [
+    encodeJson(openApiDocument(dataset, { generatedAt: release.generatedAt, baseUrl })),
+  ]);
+  return makeRelease(files, release.counts, release.generatedAt, [...release.contracts.values()]);
+}
+
 export function openApiDocument(dataset: Dataset, options: PublishOptions): object {
   return renderOpenApi({
     baseUrl: options.baseUrl ?? DEFAULT_BASE_URL,

@@ -34,7 +34,7 @@ const COMPILED: readonly Compiled[] = ROUTE_LIST.map((route) => ({
 export function matchRoute(segments: readonly string[], query: URLSearchParams): RouteMatch {
   const path = `/${segments.join("/")}`;
   for (const { route, query: form } of COMPILED) {
-    if (!form || !form.params.every((name) => query.has(name))) continue;
+    if (!form?.params.every((name) => query.has(name))) continue;
     const raw = readPattern(form.path, path);
     if (!raw) continue;
     const empty = form.params.find((name) => query.get(name) === "");

@@ -1,6 +1,5 @@
 // The request handler: method, path safety, route, key, contract, then the answer from the current Release.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Release } from "../publish/release.js";
 import { matchRoute } from "../routes/match-route.js";
 import { INTERNAL_ERROR, KEY_REFUSED, NOT_FOUND } from "../routes/outcomes.js";
 import { notFoundOf, resolveContract } from "../routes/resolve-contract.js";
