@@ -78,7 +78,9 @@ function check(
   body: string,
 ): void {
   checked.count++;
-  const where = `${method} ${url.pathname}${url.search} → ${response.status}`;
+  // Test keys are keys too: never in a message.
+  const query = url.search.replace(/apiKey=[^&]*/, "apiKey=<redacted>");
+  const where = `${method} ${url.pathname}${query} → ${response.status}`;
   const operation = method === "GET" || method === "HEAD" ? find(checked.document, url) : undefined;
   if (!operation) {
     // Unknown paths, hostile ones, other methods: refused with an error body.
