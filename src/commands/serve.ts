@@ -132,8 +132,10 @@ function curlExamples(url: string, key: string): string[] {
     `  curl '${url}/vls/v3/contracts?apiKey=${key}'`,
     `  curl '${url}/vls/v3/stations?contract=Dublin&apiKey=${key}'`,
     `  curl '${url}/vls/v3/stations/42?contract=dublin&apiKey=${key}'`,
+    `  curl '${url}/vls/v1/stations?contract=toulouse&apiKey=${key}'`,
     `  curl '${url}/parking/v1/contracts/nantes/parks?apiKey=${key}'`,
     `  curl -O '${url}/download/velodata-static.zip'`,
+    `  curl '${url}/openapi.json'`,
     `  curl '${url}/status'`,
   ];
 }
