@@ -105,6 +105,37 @@ describe("velodata build", () => {
     expect(await treeHashes(out)).toEqual(before);
   });
 
+  it("names the public base URL in the OpenAPI document, from --base-url or VELODATA_BASE_URL", async () => {
+    const out = join(await tempDir(), "out");
+    const servers = async () =>
+      JSON.parse(await readFile(join(out, "openapi.json"), "utf8")).servers;
+    const env = { VELODATA_BASE_URL: "https://env.example.org" };
+    expect((await runCli(["build", "-s", FIXTURES, "-o", out], undefined, env)).code).toBe(0);
+    expect(await servers()).toEqual([{ url: "https://env.example.org" }]);
+    const flag = [
+      "build",
+      "-s",
+      FIXTURES,
+      "-o",
+      out,
+      "--base-url",
+      "https://bikes.example.org/api/",
+    ];
+    expect((await runCli(flag, undefined, env)).code).toBe(0);
+    expect(await servers()).toEqual([{ url: "https://bikes.example.org/api" }]);
+    const bad = await runCli([
+      "build",
+      "-s",
+      FIXTURES,
+      "-o",
+      out,
+      "--base-url",
+      "bikes.example.org",
+    ]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("must be an absolute URL");
+  });
+
   it("says plainly when the source folder does not exist", async () => {
     const result = await runCli([
       "build",
