@@ -28,8 +28,9 @@ describe("velodata build", () => {
     const result = await runCli(["build", "--source", FIXTURES, "--out", out]);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
-    // contracts + all stations + 5 contract lists + 413 stations + 5 × (JSON + CSV) downloads + 2 parking lists + 5 parkings + zip
-    const files = 1 + 1 + 5 + 413 + 10 + 2 + 5 + 1;
+    // v3 and v1: contracts + all stations + 5 contract lists + 413 stations; 5 × (JSON + CSV)
+    // downloads + 2 parking lists + 5 parkings + zip + openapi.json
+    const files = 2 * (1 + 1 + 5 + 413) + 10 + 2 + 5 + 1 + 1;
     expect(result.stdout).toMatch(
       new RegExp(`built .*: 5 contracts, 413 stations, 5 parkings → ${files} files, .* in .* s`),
     );
