@@ -9,6 +9,28 @@ import { type ServeHandle, type ServeOptions, serve } from "./commands/serve.js"
 import { synth } from "./commands/synth.js";
 import { validate } from "./commands/validate.js";
 import { UserError } from "./errors.js";
+import { DEFAULT_BASE_URL } from "./publish/publish.js";
+
+/** The public base URL: absolute http(s), kept without a trailing slash. */
+function baseUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError("must be an absolute URL such as https://api.example.org");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new InvalidArgumentError("must start with http:// or https://");
+  return url.href.replace(/\/+$/, "");
+}
+
+const baseUrlOption = (defaultText: string) =>
+  new Option(
+    "--base-url <url>",
+    `public base URL of the API, for the OpenAPI document (default: ${defaultText})`,
+  )
+    .env("VELODATA_BASE_URL")
+    .argParser(baseUrl);
 
 function port(value: string): number {
   const number = Number(value);
@@ -44,7 +66,8 @@ export function program(): Command {
     .requiredOption("-s, --source <dir>", "source folder")
     .option("-o, --out <dir>", "output folder", "out")
     .option("--state <file>", "station states file (default: <source>/states.json)")
-    .action(async (options: { source: string; out: string; state?: string }) => {
+    .addOption(baseUrlOption(DEFAULT_BASE_URL))
+    .action(async (options: { source: string; out: string; state?: string; baseUrl?: string }) => {
       await build(options);
     });
 
@@ -76,6 +99,7 @@ export function program(): Command {
       "--demo-key",
       "also accept the documented demo key (for trying it out, never in production)",
     )
+    .addOption(baseUrlOption("http://HOST:PORT it listens on"))
     .action(async (options: Omit<ServeOptions, "output">) => {
       if (options.simulate && options.state)
         throw new UserError("--state and --simulate exclude each other: choose one");
@@ -90,7 +114,8 @@ export function program(): Command {
     .requiredOption("-s, --source <dir>", "source folder")
     .requiredOption("--state <file>", "station states file")
     .option("-o, --out <dir>", "the tree to update", "out")
-    .action(async (options: { source: string; state: string; out: string }) => {
+    .addOption(baseUrlOption(`${DEFAULT_BASE_URL}, as build`))
+    .action(async (options: { source: string; state: string; out: string; baseUrl?: string }) => {
       await refresh(options);
     });
 

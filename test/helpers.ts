@@ -27,11 +27,15 @@ export interface CliResult {
 }
 
 /** Runs `velodata ...args` as a user would (the compiled CLI, in its own process). */
-export function runCli(args: readonly string[], cwd = ROOT): Promise<CliResult> {
+export function runCli(
+  args: readonly string[],
+  cwd = ROOT,
+  env: Record<string, string> = {},
+): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd,
-      env: { ...process.env, FORCE_COLOR: "0" },
+      env: { ...process.env, FORCE_COLOR: "0", ...env },
     });
     let stdout = "";
     let stderr = "";

@@ -7,7 +7,7 @@ import { publishAnswers } from "../host/object-storage/publish-answers.js";
 import type { AnswerKind, PublishedAnswer } from "../host/object-storage/published-answer.js";
 import { parseS3Url, s3Store } from "../host/object-storage/s3-store.js";
 import { matchRoute } from "../routes/match-route.js";
-import { accessOf, type Endpoint, fileOf, freshnessOf } from "../routes/routes.js";
+import { accessOf, type Endpoint, fileOf, freshnessOf, routeOf } from "../routes/routes.js";
 import { readTree } from "../tree/read-tree.js";
 import { formatBytes, type Output, terminalOutput, throttled } from "./output.js";
 
@@ -102,10 +102,9 @@ function endpointOf(urlPath: string, out: string): Endpoint {
   return match.endpoint;
 }
 
-/** Answers come before the lists that name them; nothing in today's tree is a discovery file. */
+/** Answers come before the lists that name them, and those before discovery files. */
 function kindOf(endpoint: Endpoint): AnswerKind {
-  const lists = ["contracts", "stations", "contractStations", "parks"];
-  return lists.includes(endpoint.name) ? "list" : "answer";
+  return routeOf(endpoint).role ?? "answer";
 }
 
 async function readAnswer(file: string): Promise<Uint8Array> {

@@ -8,6 +8,8 @@ export interface RefreshOptions {
   source: string;
   state: string;
   out: string;
+  /** As given to `build`, so that the OpenAPI document stays as it is. */
+  baseUrl?: string;
   now?: Date;
   output?: Output;
 }
@@ -16,7 +18,10 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
   const output = options.output ?? terminalOutput();
   // Throws on any error in the source or the states: the tree stays as it was.
   const { dataset } = await readValidDataset(options.source, options.state, output);
-  const { release } = await publish(dataset, { generatedAt: options.now ?? new Date() });
+  const { release } = await publish(dataset, {
+    generatedAt: options.now ?? new Date(),
+    baseUrl: options.baseUrl,
+  });
   const stats = await updateTree(release, options.out);
   const notes = [
     stats.removed > 0 ? `${stats.removed} removed` : "",

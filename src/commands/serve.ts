@@ -2,7 +2,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { compressRelease } from "../publish/compress.js";
-import { publish } from "../publish/publish.js";
+import { publish, withOpenApi } from "../publish/publish.js";
 import { watchKeyRing } from "../serve/keys/key-ring.js";
 import type { Live, RefreshOutcome } from "../serve/live.js";
 import { bufferedLog } from "../serve/log-sink.js";
@@ -33,6 +33,8 @@ export interface ServeOptions {
   /** Seed of the simulator; a fixed seed gives a repeatable demo. */
   seed?: number;
   demoKey?: boolean;
+  /** The public base URL of the API (OpenAPI `servers`); default the address it listens on. */
+  baseUrl?: string;
   output?: Output;
 }
 
@@ -59,15 +61,20 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   reportProblems(initial.problems, output);
   const dataset = assembleDataset(staticRead.source, initial.states ?? new Map());
 
-  const first = await publish(dataset, { generatedAt: new Date() });
+  const port = options.port ?? 8080;
+  const host = options.host ?? "127.0.0.1";
+  const listening = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  const first = await publish(dataset, {
+    generatedAt: new Date(),
+    baseUrl: options.baseUrl ?? listening,
+  });
   const release = await compressRelease(first.release, { budget: "build" });
-  if (options.out) await writeTree(release, options.out);
   const live: Live = {
     release,
     refreshSeconds: seconds,
     nextRefreshAt: null,
     lastRefresh: null,
-    tree: options.out ? { path: options.out, release: first.release.id, error: null } : undefined,
+    tree: undefined,
   };
 
   const keys = await watchKeyRing({
@@ -81,13 +88,24 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     live,
     keys,
     log: (line) => requestLog(`${new Date().toISOString()} ${line}`),
-    port: options.port ?? 8080,
-    host: options.host ?? "127.0.0.1",
+    port,
+    host,
   });
+  if (!options.baseUrl && running.url !== listening) {
+    // Port 0: the address is known only now; the OpenAPI document is the one answer that names it.
+    const named = withOpenApi(live.release, dataset, running.url);
+    live.release = await compressRelease(named, { budget: "build", previous: live.release });
+  }
+  if (options.out) {
+    await writeTree(live.release, options.out);
+    live.tree = { path: options.out, release: live.release.id, error: null };
+  }
   const source = options.simulate
     ? simulator(seededRandom(options.seed ?? Date.now()), seconds)
     : stateFile(statePath, staticRead);
-  const staticFiles = new Map([...release.files].filter(([, file]) => file.freshness === "static"));
+  const staticFiles = new Map(
+    [...live.release.files].filter(([, file]) => file.freshness === "static"),
+  );
   const refresher = startRefresher({
     live,
     dataset,
@@ -125,8 +143,10 @@ function curlExamples(url: string, key: string): string[] {
     `  curl '${url}/vls/v3/contracts?apiKey=${key}'`,
     `  curl '${url}/vls/v3/stations?contract=Dublin&apiKey=${key}'`,
     `  curl '${url}/vls/v3/stations/42?contract=dublin&apiKey=${key}'`,
+    `  curl '${url}/vls/v1/stations?contract=toulouse&apiKey=${key}'`,
     `  curl '${url}/parking/v1/contracts/nantes/parks?apiKey=${key}'`,
     `  curl -O '${url}/download/velodata-static.zip'`,
+    `  curl '${url}/openapi.json'`,
     `  curl '${url}/status'`,
   ];
 }

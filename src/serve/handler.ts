@@ -1,19 +1,15 @@
 // The request handler: method, path safety, route, key, contract, then the answer from the current Release.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Release } from "../publish/release.js";
 import { matchRoute } from "../routes/match-route.js";
-import { accessOf, type Endpoint, pathOf } from "../routes/routes.js";
+import { INTERNAL_ERROR, KEY_REFUSED, NOT_FOUND } from "../routes/outcomes.js";
+import { notFoundOf, resolveContract } from "../routes/resolve-contract.js";
+import type { Outcome } from "../routes/route.js";
+import { pathOf, routeOf } from "../routes/routes.js";
 import type { KeyRing } from "./keys/key-ring.js";
 import { type Live, statusOf } from "./live.js";
 import { redact } from "./redact.js";
 import { ALLOW, sendError, sendFile, sendJson, sendOptions } from "./respond.js";
 import { safePath } from "./safe-path.js";
-
-// The wording real clients of the original service know.
-const UNAUTHORIZED = "Unauthorized";
-const NO_CONTRACT = "Specified contract does not exist";
-const NO_PARKING_API = "Specified contract does not offer the parking API";
-const NOT_FOUND = "Resource Not Found";
 
 const STATIC_MAX_AGE = 3600;
 
@@ -41,21 +37,21 @@ export function createHandler(options: HandlerOptions): Handler {
     const query = new URLSearchParams(queryAt < 0 ? "" : url.slice(queryAt + 1));
 
     const match = matchRoute(path.segments, query);
-    if (match.kind === "none") return sendError(response, 404, NOT_FOUND);
+    if (match.kind === "none") return sendOutcome(response, NOT_FOUND);
     if (match.kind === "invalid") return sendError(response, 400, match.message);
     const { endpoint } = match;
 
-    if (accessOf(endpoint) === "key") {
+    if (routeOf(endpoint).access === "key") {
       const key = query.get("apiKey");
-      if (!key || !options.keys.accepts(key)) return sendError(response, 403, UNAUTHORIZED);
+      if (!key || !options.keys.accepts(key)) return sendOutcome(response, KEY_REFUSED);
     }
     if (endpoint.name === "status") return sendJson(response, statusOf(options.live, now()));
 
     const release = options.live.release; // read once: this request is answered from this release only
-    const resolved = resolveContract(release, endpoint);
-    if ("status" in resolved) return sendError(response, resolved.status, resolved.message);
+    const resolved = resolveContract(release.contracts, endpoint);
+    if ("outcome" in resolved) return sendOutcome(response, resolved.outcome);
     const file = release.files.get(pathOf(resolved.endpoint));
-    if (!file) return sendError(response, 404, endpoint.name === "station" ? null : NOT_FOUND);
+    if (!file) return sendOutcome(response, notFoundOf(endpoint));
     await sendFile(request, response, file, cacheControl(file.freshness === "dynamic"));
   };
 
@@ -74,7 +70,7 @@ export function createHandler(options: HandlerOptions): Handler {
       options.log(
         `error: ${request.method} ${redact(request.url ?? "")}: ${redact((cause as Error)?.message ?? String(cause))}`,
       );
-      if (!response.headersSent) sendError(response, 500, "Internal Server Error");
+      if (!response.headersSent) sendOutcome(response, INTERNAL_ERROR);
       else response.destroy();
     }
     const ms = (performance.now() - started).toFixed(1);
@@ -82,26 +78,5 @@ export function createHandler(options: HandlerOptions): Handler {
   };
 }
 
-type Resolved = { endpoint: Endpoint } | { status: number; message: string | null };
-
-/** Finds the contract as it is spelled in the release, and applies the specification's status rules. */
-function resolveContract(release: Release, endpoint: Endpoint): Resolved {
-  if (!("contract" in endpoint)) return { endpoint };
-  const contract = release.contracts.get(endpoint.contract.toLowerCase());
-  switch (endpoint.name) {
-    case "contractStations":
-      if (!contract) return { status: 400, message: NO_CONTRACT };
-      break;
-    case "station":
-      // A station of a contract that does not exist does not exist: 404 with no body.
-      if (!contract) return { status: 404, message: null };
-      break;
-    case "parks":
-      if (!contract) return { status: 400, message: NO_CONTRACT };
-      if (!contract.parkingApi) return { status: 400, message: NO_PARKING_API };
-      break;
-    default:
-      if (!contract) return { status: 404, message: NOT_FOUND };
-  }
-  return { endpoint: { ...endpoint, contract: (contract as { name: string }).name } };
-}
+const sendOutcome = (response: ServerResponse, outcome: Outcome): void =>
+  sendError(response, outcome.status, outcome.error);

@@ -28,8 +28,9 @@ describe("velodata build", () => {
     const result = await runCli(["build", "--source", FIXTURES, "--out", out]);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
-    // contracts + all stations + 5 contract lists + 413 stations + 5 × (JSON + CSV) downloads + 2 parking lists + 5 parkings + zip
-    const files = 1 + 1 + 5 + 413 + 10 + 2 + 5 + 1;
+    // v3 and v1: contracts + all stations + 5 contract lists + 413 stations; 5 × (JSON + CSV)
+    // downloads + 2 parking lists + 5 parkings + zip + openapi.json
+    const files = 2 * (1 + 1 + 5 + 413) + 10 + 2 + 5 + 1 + 1;
     expect(result.stdout).toMatch(
       new RegExp(`built .*: 5 contracts, 413 stations, 5 parkings → ${files} files, .* in .* s`),
     );
@@ -103,6 +104,37 @@ describe("velodata build", () => {
     );
     expect(result.stderr).not.toMatch(/\n\s+at /);
     expect(await treeHashes(out)).toEqual(before);
+  });
+
+  it("names the public base URL in the OpenAPI document, from --base-url or VELODATA_BASE_URL", async () => {
+    const out = join(await tempDir(), "out");
+    const servers = async () =>
+      JSON.parse(await readFile(join(out, "openapi.json"), "utf8")).servers;
+    const env = { VELODATA_BASE_URL: "https://env.example.org" };
+    expect((await runCli(["build", "-s", FIXTURES, "-o", out], undefined, env)).code).toBe(0);
+    expect(await servers()).toEqual([{ url: "https://env.example.org" }]);
+    const flag = [
+      "build",
+      "-s",
+      FIXTURES,
+      "-o",
+      out,
+      "--base-url",
+      "https://bikes.example.org/api/",
+    ];
+    expect((await runCli(flag, undefined, env)).code).toBe(0);
+    expect(await servers()).toEqual([{ url: "https://bikes.example.org/api" }]);
+    const bad = await runCli([
+      "build",
+      "-s",
+      FIXTURES,
+      "-o",
+      out,
+      "--base-url",
+      "bikes.example.org",
+    ]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("must be an absolute URL");
   });
 
   it("says plainly when the source folder does not exist", async () => {

@@ -3,7 +3,8 @@ import { spawn } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fileOf } from "../../src/routes/routes.js";
+import { matchRoute } from "../../src/routes/match-route.js";
+import { accessOf, fileOf } from "../../src/routes/routes.js";
 import { readTree } from "../../src/tree/read-tree.js";
 import { fixtureCopy, ROOT, runCli, tempDir } from "../helpers.js";
 import { BUCKET, CREDENTIALS, startS3, type TestS3 } from "../host/object-storage/s3-server.js";
@@ -44,6 +45,13 @@ async function publishCli(out: string, prefix: string, ...more: string[]): Promi
   expect(result.stderr).toBe("");
   expect(result.code).toBe(0);
   return result.stdout;
+}
+
+/** Whether the route table lets an answer go up without --include-keyed. */
+function isPublic(path: string): boolean {
+  const segments = path.split("/").filter(Boolean).map(decodeURIComponent);
+  const match = matchRoute(segments, new URLSearchParams());
+  return match.kind === "endpoint" && accessOf(match.endpoint) === "public";
 }
 
 /** The tree's manifest as URL path → ETag. */
@@ -116,21 +124,23 @@ describe("velodata publish", () => {
     "publishes the public answers with their headers, then nothing when nothing changed",
     async () => {
       const { out } = await builtTree();
+      const publicPaths = Object.keys(await manifest(out)).filter(isPublic);
       const stdout = await publishCli(out, "public");
       expect(stdout).toMatch(
-        /^published .* to s3:\/\/velodata\/public: 11 uploaded, 0 deleted, 0 unchanged, .* in [\d.]+ s\n$/,
+        new RegExp(
+          `^published .* to s3://velodata/public: ${publicPaths.length} uploaded, 0 deleted, 0 unchanged, .* in [\\d.]+ s\n$`,
+        ),
       );
       const keys = await keysUnder("public");
-      expect(keys.sort()).toEqual(
-        [
-          `/${RECEIPT}`,
+      expect(keys.sort()).toEqual([`/${RECEIPT}`, ...publicPaths.map(decodeURIComponent)].sort());
+      expect(keys).toEqual(
+        expect.arrayContaining([
           "/download/velodata-static.zip",
-          ...["besancon", "dublin", "lyon", "nantes", "toulouse"].flatMap((contract) => [
-            `/rest/vls/stations/${contract}.csv`,
-            `/rest/vls/stations/${contract}.json`,
-          ]),
-        ].sort(),
+          "/rest/vls/stations/dublin.csv",
+          "/rest/vls/stations/dublin.json",
+        ]),
       );
+      expect(keys.filter((key) => key.startsWith("/vls/"))).toEqual([]);
       const csv = await s3.head("public/rest/vls/stations/dublin.csv");
       expect(csv.ContentType).toBe("text/csv; charset=utf-8");
       expect(csv.CacheControl).toBe("public, max-age=3600");
@@ -144,7 +154,7 @@ describe("velodata publish", () => {
 
       const before = s3.events.length;
       expect(await publishCli(out, "public")).toMatch(
-        /: 0 uploaded, 0 deleted, 11 unchanged, 0 B /,
+        new RegExp(`: 0 uploaded, 0 deleted, ${publicPaths.length} unchanged, 0 B `),
       );
       expect(s3.events.slice(before)).toEqual([]);
     },
@@ -155,8 +165,9 @@ describe("velodata publish", () => {
     "with --include-keyed, uploads the keyed API too; a refresh uploads only what changed, answers before lists",
     async () => {
       const { source, out } = await builtTree();
+      const all = Object.keys(await manifest(out)).length;
       expect(await publishCli(out, "keyed", "--include-keyed", "--max-age", "30")).toMatch(
-        /: 438 uploaded, 0 deleted, 0 unchanged/,
+        new RegExp(`: ${all} uploaded, 0 deleted, 0 unchanged`),
       );
       const station = await s3.head("keyed/vls/v3/stations/dublin/42");
       expect(station.ContentType).toBe("application/json");
@@ -174,14 +185,15 @@ describe("velodata publish", () => {
       await refreshCli(source, out);
       const now = await manifest(out);
       const changed = Object.keys(now).filter((path) => now[path] !== old[path]);
-      const stations = changed.filter((path) => /^\/vls\/v3\/stations\/[^/]+\/\d+$/.test(path));
-      expect(stations).toHaveLength(changedStations);
+      // Each changed station's v3 and v1 answers, then the lists holding them.
+      const stations = changed.filter((path) => /^\/vls\/v[13]\/stations\/[^/]+\/\d+$/.test(path));
+      expect(stations).toHaveLength(2 * changedStations);
       expect(changedStations).toBeGreaterThanOrEqual(40); // 10% of 413
-      expect(changed.length - stations.length).toBeLessThanOrEqual(6); // lists: per contract, and all
+      expect(changed.length - stations.length).toBeLessThanOrEqual(12); // per contract and all, twice
 
       const before = s3.events.length;
       expect(await publishCli(out, "keyed", "--include-keyed", "--max-age", "30")).toMatch(
-        new RegExp(`: ${changed.length} uploaded, 0 deleted, ${438 - changed.length} unchanged`),
+        new RegExp(`: ${changed.length} uploaded, 0 deleted, ${all - changed.length} unchanged`),
       );
       const puts = s3.events.slice(before).map((event) => `${event.name} ${event.key}`);
       const receipt = `put keyed/${RECEIPT}`;
@@ -219,13 +231,23 @@ describe("velodata publish", () => {
       await refreshCli(source, out);
 
       const before = s3.events.length;
-      expect(await publishCli(out, "gone", "--include-keyed")).toMatch(/ 1 deleted, /);
+      // The station's v3 and v1 answers.
+      expect(await publishCli(out, "gone", "--include-keyed")).toMatch(/ 2 deleted, /);
       const events = s3.events.slice(before).map((event) => `${event.name} ${event.key}`);
       expect(await keysUnder("gone")).not.toContain("/vls/v3/stations/dublin/30");
+      expect(await keysUnder("gone")).not.toContain("/vls/v1/stations/dublin/30");
       expect(await keysUnder("gone")).toContain("/vls/v3/stations/dublin/42");
-      const deletion = events.indexOf("delete gone/vls/v3/stations/dublin/30");
-      expect(deletion).toBeGreaterThan(events.indexOf("put gone/vls/v3/stations/dublin"));
-      expect(events.slice(deletion + 1)).toEqual([`put gone/${RECEIPT}`]);
+      // Deletions come after every upload, then the receipt closes the run.
+      const lastPut = events.findLastIndex((event) => event.startsWith("put gone/vls/"));
+      expect(events.slice(0, lastPut + 1)).toContain("put gone/vls/v3/stations/dublin");
+      expect(events.slice(lastPut + 1).sort()).toEqual(
+        [
+          "delete gone/vls/v1/stations/dublin/30",
+          "delete gone/vls/v3/stations/dublin/30",
+          `put gone/${RECEIPT}`,
+        ].sort(),
+      );
+      expect(events.at(-1)).toBe(`put gone/${RECEIPT}`);
       expect((await s3.bytes("gone/vls/v3/stations/dublin")).toString()).not.toContain(
         '"number":30,',
       );

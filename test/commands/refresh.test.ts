@@ -23,8 +23,8 @@ describe("velodata refresh", () => {
     );
     const result = await runCli(["refresh", "--source", source, "--state", states, "--out", out]);
     expect(result.code).toBe(0);
-    // the station, its contract's list, the list of all
-    expect(result.stdout).toMatch(/refreshed .*: 3 of \d+ files changed/);
+    // the station, its contract's list, the list of all, in v3 and in v1
+    expect(result.stdout).toMatch(/refreshed .*: 6 of \d+ files changed/);
     expect(
       JSON.parse(await readFile(join(out, "vls/v3/stations/dublin/42.json"), "utf8")).lastUpdate,
     ).toBe("2025-02-08T16:50:00Z");
@@ -100,8 +100,10 @@ describe("velodata refresh", () => {
       out,
     ]);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/, 1 removed/);
+    // The station's v3 and v1 answers.
+    expect(result.stdout).toMatch(/, 2 removed/);
     expect(existsSync(gone)).toBe(false);
+    expect(existsSync(join(out, "vls/v1/stations/dublin/42.json"))).toBe(false);
     expect(existsSync(join(out, "vls/v3/stations/dublin/30.json"))).toBe(true);
   });
 

@@ -6,6 +6,7 @@ import { memoryOutput } from "../../src/commands/output.js";
 import { type ServeHandle, serve } from "../../src/commands/serve.js";
 import { addKey } from "../../src/serve/keys/key-file.js";
 import { fixtureCopy } from "../helpers.js";
+import { checkAnswersOf } from "./openapi-check.js";
 
 export interface TestServer {
   handle: ServeHandle;
@@ -26,6 +27,7 @@ export async function startTestServer(extra: { out?: string } = {}): Promise<Tes
   // A refresh only when a test asks for one.
   const handle = await serve({ source, keys: keysFile, port: 0, refresh: 3600, output, ...extra });
   const base = handle.url;
+  checkAnswersOf(base);
   const get = (path: string, init?: RequestInit) => {
     const url = new URL(path, base);
     url.searchParams.set("apiKey", key);

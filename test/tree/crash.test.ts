@@ -26,6 +26,11 @@ async function writeNetwork(): Promise<void> {
     commercial_name: `Vélo ${i}`,
     country_code: "FR",
     cities: [`Ville ${i}`],
+    timezone: "Europe/Paris",
+    languages: ["fr"],
+    feed_contact_email: "gbfs@example.org",
+    opening_hours: "24/7",
+    bikeTypes: { mechanical: {} },
   }));
   await writeFile(join(source, "contracts.json"), JSON.stringify({ contracts }));
   const rows = [

@@ -95,10 +95,16 @@ describe("updateTree", () => {
 });
 
 // A real full disk needs a small file system: a tmpfs mount, possible only as root with the right capability.
+// Sized to hold the fixtures' tree once and a half: a second whole copy (every file grown) cannot fit.
 const disk = await (async () => {
   const dir = await tempDir();
+  const pages = [...(await fixtureRelease()).files.values()].reduce(
+    (total, file) => total + Math.max(1, Math.ceil(file.size / 4096)),
+    0,
+  );
+  const size = `${Math.ceil((pages * 4 * 3) / 2)}k`;
   try {
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=2600k", "tmpfs", dir], { stdio: "ignore" });
+    execFileSync("mount", ["-t", "tmpfs", "-o", `size=${size}`, "tmpfs", dir], { stdio: "ignore" });
     return dir;
   } catch {
     return null;
