@@ -6,7 +6,7 @@ import { preview } from "./commands/preview.js";
 import { refresh } from "./commands/refresh.js";
 import { type ServeHandle, type ServeOptions, serve } from "./commands/serve.js";
 import { validate } from "./commands/validate.js";
-import { UserError } from "./errors.js";
+import { excerpt, toUserError, UserError } from "./errors.js";
 
 function port(value: string): number {
   const number = Number(value);
@@ -50,7 +50,7 @@ export function program(): Command {
     .command("preview")
     .description("serve a built tree locally the way a static host would")
     .option("-o, --out <dir>", "tree to serve", "out")
-    .option("-p, --port <n>", "port", port, 8080)
+    .addOption(new Option("-p, --port <n>", "port").env("PORT").argParser(port).default(8080))
     .option("--host <host>", "interface to listen on", "127.0.0.1")
     .action(async (options: { out: string; port: number; host: string }) => {
       await preview(options);
@@ -143,20 +143,33 @@ function stopOnSignals(handle: ServeHandle): void {
 
 /** The one place errors become exit codes: user errors print plainly, anything else is a bug. */
 export async function main(argv: readonly string[]): Promise<void> {
+  quietOnClosedPipe(process.stdout);
+  quietOnClosedPipe(process.stderr);
   try {
     await program().parseAsync(argv);
-  } catch (cause) {
+  } catch (thrown) {
+    const cause = toUserError(thrown);
     if (cause instanceof UserError) {
       process.stderr.write(`velodata: ${cause.message}\n`);
       for (const line of cause.details) process.stderr.write(`  ${line}\n`);
+      if (process.env.VELODATA_DEBUG && cause.cause instanceof Error)
+        process.stderr.write(`${cause.cause.stack}\n`);
     } else {
       const message = cause instanceof Error ? cause.message : String(cause);
       process.stderr.write(
-        `velodata: internal error (this is a bug in velodata, please report it): ${message}\n`,
+        `velodata: internal error (this is a bug in velodata, please report it): ${excerpt(message, 500)}\n`,
       );
       if (process.env.VELODATA_DEBUG && cause instanceof Error)
         process.stderr.write(`${cause.stack}\n`);
     }
     process.exitCode = 1;
   }
+}
+
+/** `velodata keys list | head`: the reader left, which is no error of ours; stop without a word. */
+function quietOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw error;
+  });
 }
