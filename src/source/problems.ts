@@ -1,4 +1,5 @@
 // Problems found in source data, each located by file, record and field, and how to print them.
+import { excerpt } from "../errors.js";
 
 /** Where a record comes from: its file, its position there, and a readable name ("dublin #42"). */
 export interface RecordRef {
@@ -50,7 +51,7 @@ export function recordLabel(raw: unknown): string | undefined {
   if (typeof raw !== "object" || raw === null) return undefined;
   const { contract, number, name } = raw as Record<string, unknown>;
   if (contract !== undefined && number !== undefined)
-    return `${String(contract)} #${String(number)}`;
-  if (typeof name === "string") return name;
+    return `${excerpt(String(contract))} #${excerpt(String(number))}`;
+  if (typeof name === "string") return excerpt(name);
   return undefined;
 }
