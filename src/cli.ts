@@ -74,6 +74,31 @@ export function program(): Command {
       "--demo-key",
       "also accept the documented demo key (for trying it out, never in production)",
     )
+    .option(
+      "--max-missing <percent>",
+      "refuse a states file leaving out more than this share of the stations reported before",
+      percent,
+      10,
+    )
+    .option("--stale-minutes <n>", "a station not reported for this long is stale", positive, 15)
+    .option(
+      "--max-stale <percent>",
+      "/status says ok: false past this share of stale stations",
+      percent,
+      25,
+    )
+    .option(
+      "--max-connections <n>",
+      "open connections at most (idle ones make room)",
+      positive,
+      1000,
+    )
+    .option("--idle-timeout <seconds>", "close a connection idle this long", positive, 10)
+    .option(
+      "--max-key-failures <n>",
+      "answer 429 to an address after n wrong keys within a minute (default: no limit)",
+      positive,
+    )
     .action(async (options: Omit<ServeOptions, "output">) => {
       if (options.simulate && options.state)
         throw new UserError("--state and --simulate exclude each other: choose one");
@@ -117,6 +142,13 @@ export function program(): Command {
     });
 
   return cli;
+}
+
+function percent(value: string): number {
+  const number = Number(value);
+  if (!Number.isFinite(number) || number < 0 || number > 100)
+    throw new InvalidArgumentError("must be a percentage from 0 to 100");
+  return number;
 }
 
 function positive(value: string): number {

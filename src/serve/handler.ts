@@ -3,9 +3,11 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Release } from "../publish/release.js";
 import { matchRoute } from "../routes/match-route.js";
 import { accessOf, type Endpoint, pathOf } from "../routes/routes.js";
+import type { FailedKeyLimit } from "./failed-key-limit.js";
 import type { KeyRing } from "./keys/key-ring.js";
 import { type Live, statusOf } from "./live.js";
-import { redact } from "./redact.js";
+import { redactTarget, redactText } from "./redact.js";
+import { parseTarget, type RequestTarget } from "./request-target.js";
 import { ALLOW, sendError, sendFile, sendJson, sendOptions } from "./respond.js";
 import { safePath } from "./safe-path.js";
 
@@ -22,23 +24,28 @@ export interface HandlerOptions {
   keys: KeyRing;
   log: (line: string) => void;
   now?: () => Date;
+  /** Answers 429 to an address after too many wrong keys; never consulted for a valid key. */
+  failedKeys?: FailedKeyLimit;
 }
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => Promise<void>;
+type Answer = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  target: RequestTarget,
+) => Promise<void>;
 
 export function createHandler(options: HandlerOptions): Handler {
   const now = options.now ?? (() => new Date());
 
-  const answer: Handler = async (request, response) => {
+  const answer: Answer = async (request, response, target) => {
     if (request.method === "OPTIONS") return sendOptions(response);
     if (request.method !== "GET" && request.method !== "HEAD") {
       return sendError(response, 405, "Method Not Allowed", { Allow: ALLOW });
     }
-    const url = request.url ?? "/";
-    const queryAt = url.indexOf("?");
-    const path = safePath(queryAt < 0 ? url : url.slice(0, queryAt));
+    const path = safePath(target.path);
     if (!path.ok) return sendError(response, 400, `Bad request path: ${path.reason}`);
-    const query = new URLSearchParams(queryAt < 0 ? "" : url.slice(queryAt + 1));
+    const { query } = target;
 
     const match = matchRoute(path.segments, query);
     if (match.kind === "none") return sendError(response, 404, NOT_FOUND);
@@ -47,7 +54,7 @@ export function createHandler(options: HandlerOptions): Handler {
 
     if (accessOf(endpoint) === "key") {
       const key = query.get("apiKey");
-      if (!key || !options.keys.accepts(key)) return sendError(response, 403, UNAUTHORIZED);
+      if (!key || !options.keys.accepts(key)) return refuseKey(request, response);
     }
     if (endpoint.name === "status") return sendJson(response, statusOf(options.live, now()));
 
@@ -59,6 +66,14 @@ export function createHandler(options: HandlerOptions): Handler {
     await sendFile(request, response, file, cacheControl(file.freshness === "dynamic"));
   };
 
+  /** 403, or 429 once this address has tried too many wrong keys (checked only after a wrong key). */
+  function refuseKey(request: IncomingMessage, response: ServerResponse): void {
+    const retryAfter = options.failedKeys?.failed(request.socket.remoteAddress ?? "", now());
+    if (retryAfter)
+      sendError(response, 429, "Too Many Requests", { "Retry-After": String(retryAfter) });
+    else sendError(response, 403, UNAUTHORIZED);
+  }
+
   function cacheControl(dynamic: boolean): string {
     if (!dynamic) return `public, max-age=${STATIC_MAX_AGE}`;
     const next = options.live.nextRefreshAt;
@@ -68,17 +83,25 @@ export function createHandler(options: HandlerOptions): Handler {
 
   return async (request, response) => {
     const started = performance.now();
+    const target = parseTarget(request.url ?? "/");
+    // Only what the handler parsed reaches the log: the method too is a client's raw bytes.
+    const line = () =>
+      `${redactText(request.method ?? "")} ${redactTarget(target.path, target.query)}`;
+    // Logged when the connection is done with this answer, so the line says whether it arrived.
+    response.once("close", () => {
+      const ms = (performance.now() - started).toFixed(1);
+      const outcome = response.writableFinished
+        ? `${ms}ms`
+        : `not delivered: the connection closed after ${ms}ms`;
+      options.log(`${line()} ${response.statusCode} ${outcome}`);
+    });
     try {
-      await answer(request, response);
+      await answer(request, response, target);
     } catch (cause) {
-      options.log(
-        `error: ${request.method} ${redact(request.url ?? "")}: ${redact((cause as Error)?.message ?? String(cause))}`,
-      );
+      options.log(`error: ${line()}: ${redactText((cause as Error)?.message ?? String(cause))}`);
       if (!response.headersSent) sendError(response, 500, "Internal Server Error");
       else response.destroy();
     }
-    const ms = (performance.now() - started).toFixed(1);
-    options.log(`${request.method} ${redact(request.url ?? "")} ${response.statusCode} ${ms}ms`);
   };
 }
 

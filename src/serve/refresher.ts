@@ -5,6 +5,7 @@ import type { StationCache } from "../publish/station-files.js";
 import type { Dataset } from "../source/dataset.js";
 import { formatProblem } from "../source/problems.js";
 import { updateTree } from "../tree/update-tree.js";
+import { feedHealth } from "./feed-health.js";
 import type { Live, RefreshOutcome } from "./live.js";
 import type { StateSource } from "./state-source.js";
 
@@ -61,6 +62,7 @@ export function startRefresher(options: RefresherOptions): Refresher {
     const published = await publish(next, { generatedAt: at, cache }, options.staticFiles);
     const previous = live.release;
     live.release = published.release; // the swap: requests from now on see the new release only
+    live.feed = feedHealth(next.stations, states);
     dataset = next;
     cache = published.cache;
     let changed = 0;
