@@ -90,9 +90,9 @@ export function createHandler(options: HandlerOptions): Handler {
     // Logged when the connection is done with this answer, so the line says whether it arrived.
     response.once("close", () => {
       const ms = (performance.now() - started).toFixed(1);
-      const outcome = response.writableFinished
-        ? `${ms}ms`
-        : `not delivered: the connection closed after ${ms}ms`;
+      // A reset connection may still count the bytes as written: its error says they were lost.
+      const delivered = response.writableFinished && !request.socket.errored;
+      const outcome = delivered ? `${ms}ms` : `not delivered: the connection closed after ${ms}ms`;
       options.log(`${line()} ${response.statusCode} ${outcome}`);
     });
     try {

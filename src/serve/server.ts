@@ -37,7 +37,9 @@ export async function startServer(
     },
     (request, response) => void handler(request, response),
   );
-  boundConnections(server, options.maxConnections ?? DEFAULT_MAX_CONNECTIONS, idleMs);
+  // Node closes a connection after this long without a byte either way (kept alive or never used).
+  server.timeout = idleMs;
+  const connections = boundConnections(server, options.maxConnections ?? DEFAULT_MAX_CONNECTIONS);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.host, () => {
@@ -54,11 +56,12 @@ export async function startServer(
       new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
         force.unref();
-        server.close(() => {
+        // The listener's close callback can come before the last connection is done: wait for both.
+        const listening = new Promise<void>((done) => server.close(() => done()));
+        void Promise.all([listening, connections.stopping()]).then(() => {
           clearTimeout(force);
           resolve();
         });
-        server.closeIdleConnections();
       }),
   };
 }
@@ -67,13 +70,19 @@ export async function startServer(
  * Idle connections cannot lock clients out: each is closed after `idleMs` without a request,
  * and when `max` are open a newcomer takes the place of the longest idle one.
  */
-function boundConnections(server: Server, max: number, idleMs: number): void {
+function boundConnections(server: Server, max: number): { stopping(): Promise<void> } {
   // Oldest first (a Map keeps insertion order); the value counts the socket's requests in progress.
   const open = new Map<Socket, number>();
+  let stopping = false;
+  let drained: () => void = () => {};
   const idle = (socket: Socket) => {
+    // Once stopping, a connection whose last answer went out is done: it must not hold the exit.
+    if (stopping) {
+      socket.destroy();
+      return;
+    }
     open.delete(socket); // re-inserted last: the longest idle come first
     open.set(socket, 0);
-    socket.setTimeout(idleMs);
   };
   server.on("connection", (socket: Socket) => {
     if (open.size >= max) {
@@ -86,20 +95,31 @@ function boundConnections(server: Server, max: number, idleMs: number): void {
       open.delete(victim);
     }
     idle(socket);
-    socket.on("timeout", () => {
-      if (open.get(socket) === 0) socket.destroy();
+    socket.once("close", () => {
+      open.delete(socket);
+      if (stopping && open.size === 0) drained();
     });
-    socket.once("close", () => open.delete(socket));
   });
-  server.on("request", (request, response) => {
+  // Before the handler: a request arriving while stopping is told the connection closes after it.
+  server.prependListener("request", (request, response) => {
     const socket = request.socket;
     if (!open.has(socket)) return;
     open.set(socket, (open.get(socket) ?? 0) + 1);
-    socket.setTimeout(0);
+    if (stopping && !response.headersSent) response.setHeader("Connection", "close");
     response.once("close", () => {
       const busy = (open.get(socket) ?? 1) - 1;
       if (busy === 0 && !socket.destroyed) idle(socket);
       else if (open.has(socket)) open.set(socket, busy);
     });
   });
+  return {
+    stopping() {
+      stopping = true;
+      const done = new Promise<void>((resolve) => (drained = resolve));
+      // Node's own idea of idle: a connection with half a request is in flight, not idle.
+      server.closeIdleConnections();
+      if (open.size === 0) drained();
+      return done;
+    },
+  };
 }
