@@ -51,7 +51,7 @@ const FIXES: Record<string, (where: string, error: SystemError) => string> = {
 function placeOf(error: SystemError): string {
   if (error.syscall === "listen" || error.syscall === "bind") {
     if (error.code === "EADDRINUSE") return `port ${error.port}`;
-    return `${error.address ?? "the host"} port ${error.port}`;
+    return `${error.address ?? "the host"}${error.port ? ` port ${error.port}` : ""}`;
   }
   if (error.syscall === "getaddrinfo") return error.hostname ?? "the host";
   return error.path ?? error.dest ?? "a file";

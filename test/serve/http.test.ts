@@ -128,12 +128,23 @@ describe("hostile paths", () => {
     const release = makeRelease(files, { contracts: 0, stations: 0, parkings: 0 }, new Date());
     const spied = {
       ...release,
-      files: { get: (path: string) => (reached.push(`file ${path}`), files.get(path)) },
+      files: {
+        get: (path: string) => {
+          reached.push(`file ${path}`);
+          return files.get(path);
+        },
+      },
     };
     const live = { release: spied, refreshSeconds: 60, nextRefreshAt: null, lastRefresh: null };
     running = await startServer({
       live: live as unknown as Live,
-      keys: { accepts: () => (reached.push("key"), true), close: () => {} },
+      keys: {
+        accepts: () => {
+          reached.push("key");
+          return true;
+        },
+        close: () => {},
+      },
       log: () => {},
       port: 0,
       host: "127.0.0.1",
