@@ -1,5 +1,6 @@
 // The two kinds of failure the CLI knows: a user's mistake (printed plainly, exit 1) and our bug,
-// and the one mapping from system errors (a busy port, a full disk) to what the user can do about them.
+// the one mapping from system errors (a busy port, a full disk) to what the user can do about them,
+// and the short, escaped form in which values from files and requests may appear in messages.
 
 /** A problem the user can fix: bad input, a missing file, a wrong option. Printed without a stack. */
 export class UserError extends Error {
@@ -92,4 +93,18 @@ export function toUserError(cause: unknown): unknown {
 /** At most `max` characters of a value for a message: a 200 MB bad value must not print 200 MB. */
 export function excerpt(value: string, max = 60): string {
   return value.length <= max ? value : `${value.slice(0, max)}… (${value.length} characters)`;
+}
+
+// C0, DEL and C1 controls, plus the line and paragraph separators some log viewers break on.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it escapes
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+/** `\x1b[2J` in a path must reach the log as the text `\x1b`, never as a terminal command. */
+export function escapeControls(text: string): string {
+  return text.replace(UNPRINTABLE, (character) => {
+    const code = character.charCodeAt(0);
+    return code > 0xff
+      ? `\\u${code.toString(16).padStart(4, "0")}`
+      : `\\x${code.toString(16).padStart(2, "0")}`;
+  });
 }

@@ -2,14 +2,15 @@
 // wherever and whenever it writes: the query is redacted as parsed (the key is read from that
 // same parsing), never by matching the raw text, which `api%4Bey=` or `apiKey[]=` slip past.
 
+import { escapeControls } from "../errors.js";
+
+export { escapeControls };
+
 const REDACTED = "<redacted>";
 // Keys are 40 hex characters; a shorter hex run is a station number or a date, not a secret.
 const KEY_LIKE = /[0-9a-f]{16,}/gi;
 // `?x=1;apiKey=…` leaves "apiKey=…" inside the value of x.
 const NESTED_KEY = /(api[^a-z0-9=]*key[^=]*=)[^;&\s]*/gi;
-// C0, DEL and C1 controls, plus the line and paragraph separators some log viewers break on.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it escapes
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 
 /** A parameter whose name says it holds a key, however it is spelled (`APIKEY`, `api_key`, `apiKey[]`). */
 const namesAKey = (name: string): boolean => /api[^a-z0-9]*key/i.test(name);
@@ -42,14 +43,4 @@ function hideKeys(text: string): string {
 /** `<redacted>` stays readable; everything else is percent-encoded as a URL would carry it. */
 function shownEncoded(value: string): string {
   return value.split(REDACTED).map(encodeURIComponent).join(REDACTED);
-}
-
-/** `\x1b[2J` in a path must reach the log as the text `\x1b`, never as a terminal command. */
-export function escapeControls(text: string): string {
-  return text.replace(UNPRINTABLE, (character) => {
-    const code = character.charCodeAt(0);
-    return code > 0xff
-      ? `\\u${code.toString(16).padStart(4, "0")}`
-      : `\\x${code.toString(16).padStart(2, "0")}`;
-  });
 }

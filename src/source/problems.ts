@@ -1,5 +1,5 @@
 // Problems found in source data, each located by file, record and field, and how to print them.
-import { excerpt } from "../errors.js";
+import { escapeControls, excerpt } from "../errors.js";
 
 /** Where a record comes from: its file, its position there, and a readable name ("dublin #42"). */
 export interface RecordRef {
@@ -40,7 +40,8 @@ export function formatProblem(problem: Problem): string {
   else if (at.index !== undefined) place += `[${at.index}]`;
   if (at.label) place += ` (${at.label})`;
   const field = problem.field ? ` ${problem.field}` : "";
-  return `${place}${field}: ${problem.message}`;
+  // Values from files reach terminals and logs: an escape sequence in a name must stay text.
+  return escapeControls(`${place}${field}: ${problem.message}`);
 }
 
 export const hasErrors = (problems: readonly Problem[]): boolean =>

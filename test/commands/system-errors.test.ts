@@ -19,7 +19,11 @@ async function withBusyPort<T>(use: (port: number) => Promise<T>): Promise<T> {
 
 function runWithEnv(args: string[], env: Record<string, string>) {
   return new Promise<{ code: number | null; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env } });
+    // The timeout only ends a preview that should not have started, so it cannot outlive the test.
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, ...env },
+      timeout: 20_000,
+    });
     let stderr = "";
     child.stderr.on("data", (chunk) => (stderr += chunk));
     child.on("close", (code) => resolve({ code, stderr }));

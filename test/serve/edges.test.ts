@@ -229,4 +229,12 @@ describe("keys file at start", () => {
       serve({ source, keys, port: 0, refresh: 3600, output: memoryOutput() }),
     ).rejects.toThrow(`keys file ${keys} is not valid, and no good set of keys was ever loaded`);
   });
+
+  it("refuses to start when the keys file's folder does not exist", async () => {
+    const source = await fixtureCopy();
+    const keys = join(source, "..", "missing", "keys.json");
+    await expect(
+      serve({ source, keys, port: 0, refresh: 3600, output: memoryOutput() }),
+    ).rejects.toThrow(`the folder of the keys file ${keys} does not exist`);
+  });
 });

@@ -88,6 +88,22 @@ describe("source text", () => {
     expect(text).toContain("… (1000000 characters)");
   });
 
+  it("prints control characters of a bad value as text, never as terminal commands", async () => {
+    const dir = await fixtureCopy();
+    const path = join(dir, "parkings.json");
+    await writeFile(
+      path,
+      (await readFile(path, "utf8")).replace(
+        '"contract": "nantes"',
+        '"contract": "nan\\u001b[2Jtes"',
+      ),
+    );
+    const lines = (await readDataset(dir)).problems.map(formatProblem);
+    expect(lines).toContain(
+      `${path}[0] (nan\\x1b[2Jtes #89) contract: unknown contract "nan\\x1b[2Jtes" (not in contracts.json)`,
+    );
+  });
+
   it("reports very deep JSON values as a wrong type, without overflowing the stack", async () => {
     const dir = await fixtureCopy();
     const path = join(dir, "parkings.json");

@@ -1,6 +1,8 @@
 // The keys a running server accepts: checked in constant time, reloaded when the keys file changes.
 import { timingSafeEqual } from "node:crypto";
+import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
+import { dirname } from "node:path";
 import { UserError } from "../../errors.js";
 import { hashKey, readKeys } from "./key-file.js";
 
@@ -77,6 +79,10 @@ export async function watchKeyRing(options: KeyRingOptions): Promise<KeyRing> {
     throw new UserError(
       `keys file ${options.path} is not valid, and no good set of keys was ever loaded: fix it (velodata keys list shows what it holds)`,
       lastDetails,
+    );
+  if (signature === "missing" && !existsSync(dirname(options.path)))
+    throw new UserError(
+      `the folder of the keys file ${options.path} does not exist: create it, or fix --keys`,
     );
   if (signature === "missing")
     options.log(
