@@ -8,7 +8,7 @@ import { refresh } from "./commands/refresh.js";
 import { type ServeHandle, type ServeOptions, serve } from "./commands/serve.js";
 import { synth } from "./commands/synth.js";
 import { validate } from "./commands/validate.js";
-import { UserError } from "./errors.js";
+import { excerpt, toUserError, UserError } from "./errors.js";
 import { DEFAULT_BASE_URL } from "./publish/publish.js";
 
 /** The public base URL: absolute http(s), kept without a trailing slash. */
@@ -75,7 +75,7 @@ export function program(): Command {
     .command("preview")
     .description("serve a built tree locally the way a static host would")
     .option("-o, --out <dir>", "tree to serve", "out")
-    .option("-p, --port <n>", "port", port, 8080)
+    .addOption(new Option("-p, --port <n>", "port").env("PORT").argParser(port).default(8080))
     .option("--host <host>", "interface to listen on", "127.0.0.1")
     .action(async (options: { out: string; port: number; host: string }) => {
       await preview(options);
@@ -100,6 +100,31 @@ export function program(): Command {
       "also accept the documented demo key (for trying it out, never in production)",
     )
     .addOption(baseUrlOption("http://HOST:PORT it listens on"))
+    .option(
+      "--max-missing <percent>",
+      "refuse a states file leaving out more than this share of the stations reported before",
+      percent,
+      10,
+    )
+    .option("--stale-minutes <n>", "a station not reported for this long is stale", positive, 15)
+    .option(
+      "--max-stale <percent>",
+      "/status says ok: false past this share of stale stations",
+      percent,
+      25,
+    )
+    .option(
+      "--max-connections <n>",
+      "open connections at most (idle ones make room)",
+      positive,
+      1000,
+    )
+    .option("--idle-timeout <seconds>", "close a connection idle this long", positive, 10)
+    .option(
+      "--max-key-failures <n>",
+      "answer 429 to an address after n wrong keys within a minute (default: no limit)",
+      positive,
+    )
     .action(async (options: Omit<ServeOptions, "output">) => {
       if (options.simulate && options.state)
         throw new UserError("--state and --simulate exclude each other: choose one");
@@ -186,6 +211,13 @@ export function program(): Command {
   return cli;
 }
 
+function percent(value: string): number {
+  const number = Number(value);
+  if (!Number.isFinite(number) || number < 0 || number > 100)
+    throw new InvalidArgumentError("must be a percentage from 0 to 100");
+  return number;
+}
+
 function positive(value: string): number {
   const number = Number(value);
   if (!Number.isInteger(number) || number < 1)
@@ -224,20 +256,33 @@ function stopOnSignals(handle: ServeHandle): void {
 
 /** The one place errors become exit codes: user errors print plainly, anything else is a bug. */
 export async function main(argv: readonly string[]): Promise<void> {
+  quietOnClosedPipe(process.stdout);
+  quietOnClosedPipe(process.stderr);
   try {
     await program().parseAsync(argv);
-  } catch (cause) {
+  } catch (thrown) {
+    const cause = toUserError(thrown);
     if (cause instanceof UserError) {
       process.stderr.write(`velodata: ${cause.message}\n`);
       for (const line of cause.details) process.stderr.write(`  ${line}\n`);
+      if (process.env.VELODATA_DEBUG && cause.cause instanceof Error)
+        process.stderr.write(`${cause.cause.stack}\n`);
     } else {
       const message = cause instanceof Error ? cause.message : String(cause);
       process.stderr.write(
-        `velodata: internal error (this is a bug in velodata, please report it): ${message}\n`,
+        `velodata: internal error (this is a bug in velodata, please report it): ${excerpt(message, 500)}\n`,
       );
       if (process.env.VELODATA_DEBUG && cause instanceof Error)
         process.stderr.write(`${cause.stack}\n`);
     }
     process.exitCode = 1;
   }
+}
+
+/** `velodata keys list | head`: the reader left, which is no error of ours; stop without a word. */
+function quietOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw error;
+  });
 }

@@ -3,13 +3,15 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { compressRelease } from "../publish/compress.js";
 import { publish, withOpenApi } from "../publish/publish.js";
+import { failedKeyLimit } from "../serve/failed-key-limit.js";
+import { DEFAULT_FEED_LIMITS, feedHealth } from "../serve/feed-health.js";
 import { watchKeyRing } from "../serve/keys/key-ring.js";
 import type { Live, RefreshOutcome } from "../serve/live.js";
 import { bufferedLog } from "../serve/log-sink.js";
 import { startRefresher } from "../serve/refresher.js";
 import { type RunningServer, startServer } from "../serve/server.js";
 import { seededRandom } from "../serve/simulator.js";
-import { simulator, stateFile } from "../serve/state-source.js";
+import { DEFAULT_MAX_MISSING_SHARE, simulator, stateFile } from "../serve/state-source.js";
 import { assembleDataset } from "../source/dataset.js";
 import { STATES_FILE } from "../source/load-source.js";
 import { readStates, readStatic } from "../source/read-dataset.js";
@@ -35,6 +37,18 @@ export interface ServeOptions {
   demoKey?: boolean;
   /** The public base URL of the API (OpenAPI `servers`); default the address it listens on. */
   baseUrl?: string;
+  /** Percent of the stations a states file may leave out before it is refused (default 10). */
+  maxMissing?: number;
+  /** Minutes without a report after which a station is stale (default 15). */
+  staleMinutes?: number;
+  /** Percent of stale stations past which /status says `ok: false` (default 25). */
+  maxStale?: number;
+  /** Open connections at most (default 1000). */
+  maxConnections?: number;
+  /** Seconds an idle connection is kept (default 10). */
+  idleTimeout?: number;
+  /** Wrong keys per client address and minute before 429 (default: no limit). */
+  maxKeyFailures?: number;
   output?: Output;
 }
 
@@ -74,7 +88,12 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     refreshSeconds: seconds,
     nextRefreshAt: null,
     lastRefresh: null,
-    tree: undefined,
+    feed: feedHealth(dataset.stations, dataset.states),
+    feedLimits: {
+      staleMinutes: options.staleMinutes ?? DEFAULT_FEED_LIMITS.staleMinutes,
+      maxStaleShare:
+        options.maxStale === undefined ? DEFAULT_FEED_LIMITS.maxStaleShare : options.maxStale / 100,
+    },
   };
 
   const keys = await watchKeyRing({
@@ -90,6 +109,11 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     log: (line) => requestLog(`${new Date().toISOString()} ${line}`),
     port,
     host,
+    ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
+    ...(options.idleTimeout === undefined ? {} : { idleSeconds: options.idleTimeout }),
+    ...(options.maxKeyFailures === undefined
+      ? {}
+      : { failedKeys: failedKeyLimit(options.maxKeyFailures, 60) }),
   });
   if (!options.baseUrl && running.url !== listening) {
     // Port 0: the address is known only now; the OpenAPI document is the one answer that names it.
@@ -102,7 +126,11 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   }
   const source = options.simulate
     ? simulator(seededRandom(options.seed ?? Date.now()), seconds)
-    : stateFile(statePath, staticRead);
+    : stateFile(statePath, staticRead, {
+        maxMissingShare:
+          options.maxMissing === undefined ? DEFAULT_MAX_MISSING_SHARE : options.maxMissing / 100,
+        log,
+      });
   const staticFiles = new Map(
     [...live.release.files].filter(([, file]) => file.freshness === "static"),
   );
@@ -129,9 +157,11 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     ...running,
     refreshNow: refresher.refreshNow,
     async stop() {
+      // Stop listening first and at once: a refresh in progress must not keep accepting clients.
+      const closed = running.close();
       await refresher.stop();
       keys.close();
-      await running.close();
+      await closed;
       requestLog.flush();
     },
   };

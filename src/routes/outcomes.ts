@@ -6,6 +6,12 @@ export const KEY_REFUSED: Outcome = {
   error: "Unauthorized",
   meaning: "no apiKey, or an unknown or revoked key",
 };
+/** Only with `serve --max-key-failures`: an address that tried too many wrong keys waits (Retry-After). */
+export const TOO_MANY_KEY_FAILURES: Outcome = {
+  status: 429,
+  error: "Too Many Requests",
+  meaning: "too many wrong keys from this address lately: retry after the Retry-After seconds",
+};
 export const NO_CONTRACT: Outcome = {
   status: 400,
   error: "Specified contract does not exist",

@@ -1,5 +1,12 @@
 // Every status a route can give, derived from its row: what the OpenAPI document and hosts enumerate.
-import { BAD_REQUEST, INTERNAL_ERROR, KEY_REFUSED, NOT_FOUND, NOT_MODIFIED } from "./outcomes.js";
+import {
+  BAD_REQUEST,
+  INTERNAL_ERROR,
+  KEY_REFUSED,
+  NOT_FOUND,
+  NOT_MODIFIED,
+  TOO_MANY_KEY_FAILURES,
+} from "./outcomes.js";
 import type { AnyRoute, Outcome } from "./route.js";
 
 /** The answers other than 200, in the order the handler tries them, one entry per distinct outcome. */
@@ -11,6 +18,7 @@ export function outcomesOf(route: AnyRoute): Outcome[] {
     route.served === "release" ? NOT_MODIFIED : undefined,
     identifiesOne || route.query ? BAD_REQUEST : undefined,
     route.access === "key" ? KEY_REFUSED : undefined,
+    route.access === "key" ? TOO_MANY_KEY_FAILURES : undefined,
     hasContract ? (route.unknownContract ?? route.notFound ?? NOT_FOUND) : undefined,
     route.contractNeeds?.outcome,
     identifiesOne ? (route.notFound ?? NOT_FOUND) : undefined,

@@ -5,6 +5,7 @@ import type { ReleaseFile } from "../publish/release.js";
 import type { StationCache } from "../publish/station-files.js";
 import type { Dataset } from "../source/dataset.js";
 import { formatProblem } from "../source/problems.js";
+import { feedHealth } from "./feed-health.js";
 import { followOnDisk } from "./follow-on-disk.js";
 import type { Live, RefreshOutcome } from "./live.js";
 import type { StateSource } from "./state-source.js";
@@ -69,6 +70,7 @@ export function startRefresher(options: RefresherOptions): Refresher {
       if (failure) return fail(at, failure);
     }
     live.release = release; // the swap: requests from now on see the new release only
+    live.feed = feedHealth(next.stations, states);
     dataset = next;
     cache = published.cache;
     let changed = 0;

@@ -53,16 +53,21 @@ export function checkStaticSource(
   ];
 }
 
+/**
+ * `statesComplete` false: the states file had errors, so stations without a state there are a
+ * consequence of those errors, not news; reporting 400 of them would bury the one that matters.
+ */
 export function checkStates(
   source: StaticSource,
   states: readonly Sourced<StationState>[],
   complete: Completeness = ALL,
+  statesComplete = true,
 ): Problem[] {
   const references = complete.stations
     ? [
         ...statesForKnownStations(source.stations, states),
         ...availabilitiesConsistent(source.stations, states),
-        ...stationsHaveStates(source.stations, states),
+        ...(statesComplete ? stationsHaveStates(source.stations, states) : []),
       ]
     : [];
   const bikeTypes = complete.contracts ? bikesOfDeclaredTypes(source.contracts, states) : [];

@@ -83,7 +83,7 @@ describe("velodata build", () => {
           "dublin,42,SMITHFIELD NORTH,Smithfield North,53.349562",
           "dublin,42,SMITHFIELD NORTH,Smithfield North,153.349562",
         )
-        .replace(",toulouse,", ",toulose,"),
+        .replace("\ntoulouse,55,", "\ntoulose,55,"),
     );
     const states = join(source, "states.json");
     await writeFile(
@@ -94,7 +94,10 @@ describe("velodata build", () => {
     const result = await runCli(["build", "--source", source, "--out", out]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
-      "velodata: the source data has 2 errors; nothing was published",
+      "velodata: the source data has 4 errors; nothing was published",
+    );
+    expect(result.stderr).toContain(
+      `error: ${csv}:119 (toulose #55) contract: unknown contract "toulose" (not in contracts.json)`,
     );
     expect(result.stderr).toContain(
       `error: ${csv}:2 (dublin #42) latitude: 153.349562 is outside -90..90`,
@@ -152,9 +155,15 @@ describe("velodata build", () => {
 
 describe("velodata validate", () => {
   it("reports the fixtures valid and writes nothing", async () => {
-    const result = await runCli(["validate", "--source", FIXTURES], await tempDir());
+    const source = await fixtureCopy();
+    const cwd = await tempDir();
+    const before = await treeHashes(join(source, ".."));
+    const result = await runCli(["validate", "--source", source], cwd);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("is valid: 5 contracts, 413 stations, 413 states, 5 parkings");
+    // Neither the working folder (where build would put out/) nor the source changed.
+    expect(await readdir(cwd)).toEqual([]);
+    expect(await treeHashes(join(source, ".."))).toEqual(before);
   });
 
   it("prints warnings and still succeeds", async () => {
