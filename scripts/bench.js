@@ -1,120 +1,413 @@
 #!/usr/bin/env node
-// Benchmark: builds a synthetic network and reports ratios measured side by side in this run
-// (incremental refresh vs full publish), with absolute figures as context only.
-// Usage: npm run bench [-- --stations 1000000] [--dir /dev/shm/velodata-bench]
+// `npm run bench`: one table for issue 9. A seeded synthetic network (velodata synth), then build,
+// cron refresh and server refresh (wall time by step, peak RSS, ratios), then serving on loopback:
+// velodata serve beside the Node ceiling, sirv and nginx over the same tree, interleaved rounds.
+// Usage: npm run bench [-- --stations N | --million] [--seconds 3] [--rounds 3] [--no-serving]
+//        [--before path/to/old/bin/velodata.js]   (adds an older velodata as one more peer)
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, rm, stat, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { cpus, totalmem } from "node:os";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { build } from "../dist/commands/build.js";
 import { memoryOutput } from "../dist/commands/output.js";
-import { publish } from "../dist/publish/publish.js";
-import { seededRandom, simulate } from "../dist/serve/simulator.js";
-import { readDataset } from "../dist/source/read-dataset.js";
-import { updateTree } from "../dist/tree/update-tree.js";
+import { synth } from "../dist/commands/synth.js";
+import { addKey } from "../dist/serve/keys/key-file.js";
 
+const ROOT = resolve(import.meta.dirname, "..");
+const BIN = join(ROOT, "bin/velodata.js");
 const { values } = parseArgs({
   options: {
     stations: { type: "string", default: "100000" },
-    contracts: { type: "string", default: "20" },
+    million: { type: "boolean", default: false },
+    contracts: { type: "string" },
+    changed: { type: "string", default: "0.1" },
+    seconds: { type: "string", default: "3" },
+    rounds: { type: "string", default: "3" },
+    "no-serving": { type: "boolean", default: false },
+    before: { type: "string" },
     dir: {
       type: "string",
-      default: existsSync("/dev/shm") ? "/dev/shm/velodata-bench" : "bench-tmp",
+      // One folder per run: other benchmarks may run on the same machine.
+      default: join(existsSync("/dev/shm") ? "/dev/shm" : ROOT, `velodata-bench-${process.pid}`),
     },
   },
 });
-const stationCount = Number(values.stations);
-const contractCount = Number(values.contracts);
-const dir = values.dir;
-
-const seconds = async (work) => {
-  const started = performance.now();
-  const result = await work();
-  return { result, seconds: (performance.now() - started) / 1000 };
-};
-const mb = (bytes) => `${(bytes / 1048576).toFixed(0)} MB`;
-
-async function writeSource(source) {
-  await mkdir(source, { recursive: true });
-  const random = seededRandom(1);
-  const contracts = Array.from({ length: contractCount }, (_, i) => ({
-    name: `city${i}`,
-    commercial_name: `Vélo ${i}`,
-    country_code: "FR",
-    cities: [`Ville ${i}`],
-    parkingApi: false,
-  }));
-  await writeFile(join(source, "contracts.json"), JSON.stringify({ contracts }));
-  const header =
-    "contract,number,name,address,latitude,longitude,banking,bonus,overflow,capacity,overflowCapacity\n";
-  const rows = [header];
-  const states = [];
-  for (let i = 0; i < stationCount; i++) {
-    const contract = `city${i % contractCount}`;
-    const capacity = 10 + Math.floor(random() * 30);
-    const bikes = Math.floor(random() * capacity);
-    const electric = Math.floor(bikes / 3);
-    rows.push(
-      `${contract},${i},STATION ${i} - PLACE DE LA RÉPUBLIQUE,${i} rue de la Gare,${(45 + random()).toFixed(6)},${(4 + random()).toFixed(6)},true,false,false,${capacity},\n`,
-    );
-    states.push(
-      JSON.stringify({
-        contract,
-        number: i,
-        status: "OPEN",
-        connected: true,
-        lastUpdate: "2026-11-20T08:15:00Z",
-        mainStands: {
-          stands: capacity - bikes,
-          mechanicalBikes: bikes - electric,
-          electricalInternalBatteryBikes: 0,
-          electricalRemovableBatteryBikes: electric,
-        },
-      }),
-    );
-  }
-  await writeFile(join(source, "stations.csv"), rows);
-  // Written piece by piece: a million states would not fit in one JSON.stringify.
-  await writeFile(join(source, "states.json"), ['{"states":[', states.join(","), "]}"]);
-}
-
-if (!process.env.KEEP) await rm(dir, { recursive: true, force: true });
+const stations = values.million ? 1_000_000 : Number(values.stations);
+const dir = resolve(values.dir);
 const source = join(dir, "source");
 const out = join(dir, "out");
-console.log(`velodata bench: ${stationCount} stations in ${contractCount} contracts, under ${dir}`);
-await writeSource(source);
+const roundSeconds = Number(values.seconds);
+const rounds = Number(values.rounds);
 
-const full = await seconds(() => build({ source, out, output: memoryOutput() }));
+const fmt = (n, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "–");
+const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+const table = (header, rows) => {
+  const lines = [header, header.map(() => "---"), ...rows];
+  return lines.map((cells) => `| ${cells.join(" | ")} |`).join("\n");
+};
+
+/** Runs a command to its end; wall seconds and peak RSS (MB) from GNU time when present. */
+function timed(command, args) {
+  const time = existsSync("/usr/bin/time");
+  const started = performance.now();
+  const run = time
+    ? spawnSync("/usr/bin/time", ["-f", "__rss %M", command, ...args], { encoding: "utf8" })
+    : spawnSync(command, args, { encoding: "utf8" });
+  const seconds = (performance.now() - started) / 1000;
+  if (run.status !== 0) throw new Error(`${command} ${args.join(" ")} failed:\n${run.stderr}`);
+  const rss = /__rss (\d+)/.exec(run.stderr ?? "");
+  return { seconds, rssMB: rss ? Number(rss[1]) / 1024 : Number.NaN, stdout: run.stdout };
+}
+
+function phase(mode) {
+  const run = timed(process.execPath, [join(ROOT, "scripts/bench/phases.js"), mode, source, out]);
+  return JSON.parse(run.stdout.trim().split("\n").pop());
+}
+
+// ---- the network
+console.log(`velodata bench: ${stations} stations, under ${dir}`);
 console.log(
-  `build (read, validate, render, zip, write): ${full.seconds.toFixed(1)} s, ${full.result.files} files, ${mb(full.result.bytes)}`,
+  `machine: ${cpus().length} × ${cpus()[0]?.model}, ${fmt(totalmem() / 2 ** 30)} GB RAM, Node ${process.version}`,
+);
+await rm(dir, { recursive: true, force: true });
+await synth({
+  stations,
+  contracts: values.contracts ? Number(values.contracts) : undefined,
+  changed: Number(values.changed),
+  minutes: 1,
+  out: source,
+  output: memoryOutput(),
+});
+
+// ---- build and refresh
+const build = phase("build"); // also leaves the tree that the cron refresh and the servers use
+const wholeBuild = timed(process.execPath, [BIN, "build", "--source", source, "--out", out]);
+const cron = timed(process.execPath, [
+  BIN,
+  "refresh",
+  "--source",
+  source,
+  "--state",
+  join(source, "states-1.json"),
+  "--out",
+  out,
+]);
+timed(process.execPath, [BIN, "build", "--source", source, "--out", out]); // back to minute 0
+const server = phase("server-refresh");
+const split = (steps) =>
+  ["read", "render", "compress", "write"].map((name) => fmt(steps?.[name], 2));
+console.log(
+  `\n### Build and refresh, ${stations} stations, ${Number(values.changed) * 100}% changed\n`,
+);
+console.log(
+  table(
+    [
+      "run",
+      "wall s",
+      "read+validate",
+      "render",
+      "compress",
+      "write",
+      "peak RSS MB",
+      "full build / this",
+    ],
+    [
+      [
+        "build (steps, in one process)",
+        fmt(build.total, 2),
+        ...split(build.steps),
+        fmt(build.maxRssMB, 0),
+        "–",
+      ],
+      [
+        "`velodata build` (whole process)",
+        fmt(wholeBuild.seconds, 2),
+        "",
+        "",
+        "",
+        "",
+        fmt(wholeBuild.rssMB, 0),
+        "1.0×",
+      ],
+      [
+        "`velodata refresh` (cron, whole process)",
+        fmt(cron.seconds, 2),
+        "",
+        "",
+        "",
+        "",
+        fmt(cron.rssMB, 0),
+        `${fmt(wholeBuild.seconds / cron.seconds)}×`,
+      ],
+      [
+        "server refresh (states read → swap)",
+        fmt(server.total, 2),
+        ...split(server.steps),
+        fmt(server.maxRssMB, 0),
+        `${fmt(wholeBuild.seconds / server.total)}×`,
+      ],
+    ],
+  ),
 );
 
-const { dataset } = await readDataset(source);
-const first = await seconds(() => publish(dataset, { generatedAt: new Date() }));
-const states = simulate(dataset.stations, dataset.states, new Date(), seededRandom(2));
-const next = { ...dataset, states };
-const staticFiles = new Map(
-  [...first.result.release.files].filter(([, file]) => file.freshness === "static"),
-);
-const incremental = await seconds(() =>
-  publish(next, { generatedAt: new Date(), cache: first.result.cache }, staticFiles),
-);
-const write = await seconds(() => updateTree(incremental.result.release, out));
-const before = first.result.release.files;
-const changed = [...incremental.result.release.files].filter(
-  ([path, file]) => before.get(path) !== file,
-).length;
+if (values["no-serving"]) process.exit(0);
 
-console.log(`full publish (render everything in memory): ${first.seconds.toFixed(2)} s`);
-console.log(`refresh publish (${changed} answers changed): ${incremental.seconds.toFixed(2)} s`);
+// ---- serving
+const freePort = () =>
+  new Promise((resolvePort) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolvePort(port));
+    });
+  });
+
+/** Starts a server process and resolves once it printed `ready` (or the given text). */
+function startProcess(command, args, ready = "ready") {
+  return new Promise((resolveStart, reject) => {
+    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
+    let seen = "";
+    const onData = (chunk) => {
+      seen += chunk;
+      if (!seen.includes(ready)) return;
+      child.stdout.off("data", onData);
+      child.stdout.resume(); // keep draining its log: a full pipe would stall the server
+      resolveStart(child);
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", (chunk) => (seen += chunk));
+    child.on("exit", (code) => reject(new Error(`${command} exited (${code}): ${seen}`)));
+  });
+}
+const stopProcess = (child) =>
+  new Promise((done) => {
+    child.removeAllListeners("exit");
+    child.once("exit", done);
+    child.kill("SIGTERM");
+  });
+
+const { key } = await addKey(join(dir, "keys.json"), "bench", new Date());
+const contract = "lyon";
+const number = 42;
+const answers = [
+  {
+    name: "one station",
+    path: `/vls/v3/stations/${contract}/${number}`,
+    query: `/vls/v3/stations/${number}?contract=${contract}`,
+    connections: 64,
+  },
+  {
+    name: "a contract's list",
+    path: `/vls/v3/stations/${contract}`,
+    query: `/vls/v3/stations?contract=${contract}`,
+    connections: 64,
+  },
+  { name: "all stations", path: "/vls/v3/stations", query: "/vls/v3/stations?", connections: 8 },
+];
+for (const answer of answers) answer.bytes = (await stat(join(out, `${answer.path}.json`))).size;
+
+/**
+ * The peers. Each starts on a free port and says how it spells a URL. To add "nginx in front of
+ * velodata" (the auth_request deployment), push one more entry here: { name, gzip, start(port) }.
+ */
+const velodataPeer = (name, bin) => ({
+  name,
+  gzip: true,
+  start: (port) =>
+    startProcess(
+      process.execPath,
+      [
+        bin,
+        "serve",
+        "--source",
+        source,
+        "--keys",
+        join(dir, "keys.json"),
+        "--port",
+        String(port),
+        "--refresh",
+        "3600",
+      ],
+      "serving",
+    ),
+  url: (port, answer) =>
+    `http://127.0.0.1:${port}${answer.query}${answer.query.endsWith("?") ? "" : "&"}apiKey=${key}`,
+});
+const staticUrl = (port, answer) => `http://127.0.0.1:${port}${answer.path}`;
+const peers = [
+  velodataPeer("velodata", BIN),
+  ...(values.before ? [velodataPeer("velodata (before)", resolve(values.before))] : []),
+  {
+    name: "node:http Map (ceiling)",
+    gzip: false,
+    start: (port) =>
+      startProcess(process.execPath, [
+        join(ROOT, "scripts/bench/ceiling-server.js"),
+        out,
+        String(port),
+      ]),
+    url: staticUrl,
+  },
+  {
+    name: "sirv",
+    gzip: false,
+    start: (port) =>
+      startProcess(process.execPath, [
+        join(ROOT, "scripts/bench/sirv-server.js"),
+        out,
+        String(port),
+      ]),
+    url: staticUrl,
+  },
+];
+const nginx = ["/usr/sbin/nginx", "/usr/bin/nginx"].find(existsSync);
+if (nginx)
+  peers.push({
+    name: "nginx (1 worker)",
+    gzip: true,
+    start: (port) => startNginx(port),
+    url: staticUrl,
+  });
+else console.log("nginx not found: install Debian's nginx-light to compare with it");
+
+async function startNginx(port) {
+  const prefix = join(dir, "nginx");
+  await mkdir(join(prefix, "logs"), { recursive: true });
+  const config = `worker_processes 1; daemon off; pid ${prefix}/nginx.pid; error_log ${prefix}/logs/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off; default_type application/json; sendfile on; tcp_nopush on; keepalive_requests 1000000;
+  client_body_temp_path ${prefix}/tmp-body; proxy_temp_path ${prefix}/tmp-proxy; fastcgi_temp_path ${prefix}/tmp-fcgi;
+  uwsgi_temp_path ${prefix}/tmp-uwsgi; scgi_temp_path ${prefix}/tmp-scgi;
+  gzip on; gzip_types application/json; gzip_min_length 1024;
+  server { listen 127.0.0.1:${port}; root ${out}; location / { try_files $uri $uri.json =404; } }
+}\n`;
+  await writeFile(join(prefix, "nginx.conf"), config);
+  const child = spawn(
+    nginx,
+    ["-p", prefix, "-e", join(prefix, "logs/error.log"), "-c", join(prefix, "nginx.conf")],
+    { stdio: "ignore" },
+  );
+  for (let attempt = 0; attempt < 100; attempt++) {
+    if (
+      await fetch(`http://127.0.0.1:${port}/vls/v3/contracts`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return child;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`nginx did not start: see ${prefix}/logs/error.log`);
+}
+
+const wrk = ["/usr/bin/wrk", "/usr/local/bin/wrk"].find(existsSync);
+const autocannon = join(ROOT, "node_modules/.bin/autocannon");
+if (!wrk && !existsSync(autocannon)) {
+  console.log(
+    "\nno load generator: install wrk (Debian: apt-get install wrk) or `npm i -D autocannon`",
+  );
+  process.exit(0);
+}
+
+/** One round: requests/s, p99 ms, bytes/s, and how many answers were not 2xx/3xx. */
+function load(url, connections, gzip) {
+  if (wrk) {
+    const args = [
+      "-t2",
+      `-c${connections}`,
+      `-d${roundSeconds}s`,
+      "--latency",
+      ...(gzip ? ["-H", "Accept-Encoding: gzip"] : []),
+      url,
+    ];
+    const run = spawnSync(wrk, args, { encoding: "utf8" });
+    const text = run.stdout;
+    const unit = { us: 0.001, ms: 1, s: 1000 };
+    const p99 = /99%\s+([\d.]+)(us|ms|s)/.exec(text);
+    const transfer = /Transfer\/sec:\s+([\d.]+)([KMG]?B)/.exec(text);
+    const scale = { B: 1, KB: 2 ** 10, MB: 2 ** 20, GB: 2 ** 30 };
+    return {
+      rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1]),
+      p99: p99 ? Number(p99[1]) * unit[p99[2]] : Number.NaN,
+      bytesPerSecond: transfer ? Number(transfer[1]) * scale[transfer[2]] : Number.NaN,
+      errors: Number(/Non-2xx or 3xx responses: (\d+)/.exec(text)?.[1] ?? 0),
+    };
+  }
+  const args = [
+    "-c",
+    String(connections),
+    "-d",
+    String(roundSeconds),
+    "-j",
+    ...(gzip ? ["-H", "accept-encoding=gzip"] : []),
+    url,
+  ];
+  const result = JSON.parse(spawnSync(autocannon, args, { encoding: "utf8" }).stdout);
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    bytesPerSecond: result.throughput.average,
+    errors: result.non2xx,
+  };
+}
+
 console.log(
-  `refresh tree update: ${write.result.files} files rewritten in ${write.seconds.toFixed(2)} s`,
+  `\n### Serving on loopback, ${wrk ? "wrk -t2" : "autocannon"}, ${roundSeconds} s rounds, median of ${rounds} interleaved\n`,
 );
+const results = new Map(); // `${answer}|${gzip}|${peer}` → rounds
+const running = new Map();
+for (const peer of peers) {
+  const port = await freePort();
+  running.set(peer.name, { port, child: await peer.start(port) });
+}
+for (const gzip of [false, true])
+  for (const answer of answers)
+    for (let round = 0; round < rounds; round++)
+      for (const peer of peers) {
+        if (gzip && !peer.gzip) continue;
+        const { port } = running.get(peer.name);
+        const key = `${answer.name}|${gzip}|${peer.name}`;
+        const list = results.get(key) ?? [];
+        list.push(load(peer.url(port, answer), answer.connections, gzip));
+        results.set(key, list);
+      }
+for (const { child } of running.values()) await stopProcess(child);
+
+const summary = (answer, gzip, peer) => {
+  const list = results.get(`${answer.name}|${gzip}|${peer.name}`);
+  if (!list) return null;
+  return {
+    rps: median(list.map((r) => r.rps)),
+    p99: median(list.map((r) => r.p99)),
+    mbps: median(list.map((r) => r.bytesPerSecond)) / 1e6,
+    errors: list.reduce((sum, r) => sum + r.errors, 0),
+  };
+};
+const others = peers.filter((peer) => peer.name !== "velodata");
+const rows = [];
+for (const gzip of [false, true])
+  for (const answer of answers) {
+    const mine = summary(answer, gzip, peers[0]);
+    const cells = peers.map((peer) => {
+      const s = summary(answer, gzip, peer);
+      if (!s) return "–";
+      const big = answer.bytes > 1e7 ? `, ${fmt(s.mbps, 0)} MB/s` : "";
+      return `${fmt(s.rps / 1000, 2)}k (p99 ${fmt(s.p99, 1)} ms${big})${s.errors ? ` ⚠ ${s.errors} non-2xx` : ""}`;
+    });
+    const ratios = others.map((peer) => {
+      const s = summary(answer, gzip, peer);
+      return s && mine ? `${fmt(mine.rps / s.rps, 2)}× (p99 ${fmt(mine.p99 / s.p99, 1)}×)` : "–";
+    });
+    const size =
+      answer.bytes > 1e6 ? `${fmt(answer.bytes / 1e6, 1)} MB` : `${fmt(answer.bytes / 1e3, 1)} KB`;
+    rows.push([`${answer.name} (${size})${gzip ? ", gzip" : ""}`, ...cells, ...ratios]);
+  }
 console.log(
-  `ratio full publish / refresh publish: ${(first.seconds / incremental.seconds).toFixed(1)}×`,
+  table(
+    ["answer", ...peers.map((p) => p.name), ...others.map((p) => `velodata / ${p.name}`)],
+    rows,
+  ),
 );
-console.log(
-  `ratio full build / refresh (publish + tree update): ${(full.seconds / (incremental.seconds + write.seconds)).toFixed(1)}×`,
-);
-console.log(`peak resident memory: ${mb(process.resourceUsage().maxRSS * 1024)}`);
-if (!process.env.KEEP) await rm(dir, { recursive: true, force: true });
+await rm(dir, { recursive: true, force: true });

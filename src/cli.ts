@@ -3,10 +3,34 @@ import { Command, InvalidArgumentError, Option } from "commander";
 import { build } from "./commands/build.js";
 import { keysAdd, keysList, keysRevoke } from "./commands/keys.js";
 import { preview } from "./commands/preview.js";
+import { type PublishOptions, publish } from "./commands/publish.js";
 import { refresh } from "./commands/refresh.js";
 import { type ServeHandle, type ServeOptions, serve } from "./commands/serve.js";
+import { synth } from "./commands/synth.js";
 import { validate } from "./commands/validate.js";
-import { UserError } from "./errors.js";
+import { excerpt, toUserError, UserError } from "./errors.js";
+import { DEFAULT_BASE_URL } from "./publish/publish.js";
+
+/** The public base URL: absolute http(s), kept without a trailing slash. */
+function baseUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError("must be an absolute URL such as https://api.example.org");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new InvalidArgumentError("must start with http:// or https://");
+  return url.href.replace(/\/+$/, "");
+}
+
+const baseUrlOption = (defaultText: string) =>
+  new Option(
+    "--base-url <url>",
+    `public base URL of the API, for the OpenAPI document (default: ${defaultText})`,
+  )
+    .env("VELODATA_BASE_URL")
+    .argParser(baseUrl);
 
 function port(value: string): number {
   const number = Number(value);
@@ -42,7 +66,8 @@ export function program(): Command {
     .requiredOption("-s, --source <dir>", "source folder")
     .option("-o, --out <dir>", "output folder", "out")
     .option("--state <file>", "station states file (default: <source>/states.json)")
-    .action(async (options: { source: string; out: string; state?: string }) => {
+    .addOption(baseUrlOption(DEFAULT_BASE_URL))
+    .action(async (options: { source: string; out: string; state?: string; baseUrl?: string }) => {
       await build(options);
     });
 
@@ -50,7 +75,7 @@ export function program(): Command {
     .command("preview")
     .description("serve a built tree locally the way a static host would")
     .option("-o, --out <dir>", "tree to serve", "out")
-    .option("-p, --port <n>", "port", port, 8080)
+    .addOption(new Option("-p, --port <n>", "port").env("PORT").argParser(port).default(8080))
     .option("--host <host>", "interface to listen on", "127.0.0.1")
     .action(async (options: { out: string; port: number; host: string }) => {
       await preview(options);
@@ -74,6 +99,32 @@ export function program(): Command {
       "--demo-key",
       "also accept the documented demo key (for trying it out, never in production)",
     )
+    .addOption(baseUrlOption("http://HOST:PORT it listens on"))
+    .option(
+      "--max-missing <percent>",
+      "refuse a states file leaving out more than this share of the stations reported before",
+      percent,
+      10,
+    )
+    .option("--stale-minutes <n>", "a station not reported for this long is stale", positive, 15)
+    .option(
+      "--max-stale <percent>",
+      "/status says ok: false past this share of stale stations",
+      percent,
+      25,
+    )
+    .option(
+      "--max-connections <n>",
+      "open connections at most (idle ones make room)",
+      positive,
+      1000,
+    )
+    .option("--idle-timeout <seconds>", "close a connection idle this long", positive, 10)
+    .option(
+      "--max-key-failures <n>",
+      "answer 429 to an address after n wrong keys within a minute (default: no limit)",
+      positive,
+    )
     .action(async (options: Omit<ServeOptions, "output">) => {
       if (options.simulate && options.state)
         throw new UserError("--state and --simulate exclude each other: choose one");
@@ -88,9 +139,50 @@ export function program(): Command {
     .requiredOption("-s, --source <dir>", "source folder")
     .requiredOption("--state <file>", "station states file")
     .option("-o, --out <dir>", "the tree to update", "out")
-    .action(async (options: { source: string; state: string; out: string }) => {
+    .addOption(baseUrlOption(`${DEFAULT_BASE_URL}, as build`))
+    .action(async (options: { source: string; state: string; out: string; baseUrl?: string }) => {
       await refresh(options);
     });
+
+  cli
+    .command("publish")
+    .description(
+      "upload what changed in a built tree to an S3-API store (run it from cron after refresh)",
+    )
+    .option("-o, --out <dir>", "the tree to publish", "out")
+    .requiredOption("--to <url>", "where: s3://BUCKET/PREFIX")
+    .option("--endpoint <url>", "a non-AWS store's URL (R2, GCS, MinIO…); path-style addressing")
+    .option("--region <region>", "the store's region (default: AWS_REGION)")
+    .option("--include-keyed", "also upload the keyed API (the CDN must then check the keys)")
+    .option("--max-age <seconds>", "Cache-Control max-age of the dynamic answers", positive, 60)
+    .option("--concurrency <n>", "requests in flight at most", positive, 16)
+    .action(async (options: PublishOptions) => {
+      await publish(options);
+    });
+
+  cli
+    .command("synth")
+    .description(
+      "write a seeded synthetic network and minutes of states as a source folder (sizing, benchmarks)",
+    )
+    .requiredOption("--stations <n>", "number of stations", positive)
+    .option("--contracts <n>", "number of contracts (default: one per 2,000 stations)", positive)
+    .option("--changed <share>", "share of stations changed each minute, 0 to 1", share, 0.1)
+    .option("--minutes <n>", "minutes of states after the first", whole, 3)
+    .option("--seed <n>", "seed: the same seed writes the same files", whole, 1)
+    .requiredOption("-o, --out <dir>", "source folder to write")
+    .action(
+      async (options: {
+        stations: number;
+        contracts?: number;
+        changed: number;
+        minutes: number;
+        seed: number;
+        out: string;
+      }) => {
+        await synth(options);
+      },
+    );
 
   const keys = cli.command("keys").description("manage API keys (stored hashed)");
   keys
@@ -119,10 +211,31 @@ export function program(): Command {
   return cli;
 }
 
+function percent(value: string): number {
+  const number = Number(value);
+  if (!Number.isFinite(number) || number < 0 || number > 100)
+    throw new InvalidArgumentError("must be a percentage from 0 to 100");
+  return number;
+}
+
 function positive(value: string): number {
   const number = Number(value);
   if (!Number.isInteger(number) || number < 1)
     throw new InvalidArgumentError("must be a whole number above 0");
+  return number;
+}
+
+function whole(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0)
+    throw new InvalidArgumentError("must be a whole number, 0 or more");
+  return number;
+}
+
+function share(value: string): number {
+  const number = Number(value);
+  if (value.trim() === "" || !(number >= 0 && number <= 1))
+    throw new InvalidArgumentError("must be a share from 0 to 1, e.g. 0.1 for 10%");
   return number;
 }
 
@@ -143,20 +256,33 @@ function stopOnSignals(handle: ServeHandle): void {
 
 /** The one place errors become exit codes: user errors print plainly, anything else is a bug. */
 export async function main(argv: readonly string[]): Promise<void> {
+  quietOnClosedPipe(process.stdout);
+  quietOnClosedPipe(process.stderr);
   try {
     await program().parseAsync(argv);
-  } catch (cause) {
+  } catch (thrown) {
+    const cause = toUserError(thrown);
     if (cause instanceof UserError) {
       process.stderr.write(`velodata: ${cause.message}\n`);
       for (const line of cause.details) process.stderr.write(`  ${line}\n`);
+      if (process.env.VELODATA_DEBUG && cause.cause instanceof Error)
+        process.stderr.write(`${cause.cause.stack}\n`);
     } else {
       const message = cause instanceof Error ? cause.message : String(cause);
       process.stderr.write(
-        `velodata: internal error (this is a bug in velodata, please report it): ${message}\n`,
+        `velodata: internal error (this is a bug in velodata, please report it): ${excerpt(message, 500)}\n`,
       );
       if (process.env.VELODATA_DEBUG && cause instanceof Error)
         process.stderr.write(`${cause.stack}\n`);
     }
     process.exitCode = 1;
   }
+}
+
+/** `velodata keys list | head`: the reader left, which is no error of ours; stop without a word. */
+function quietOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw error;
+  });
 }

@@ -8,7 +8,7 @@ export const ROOT = resolve(import.meta.dirname, "..");
 export const FIXTURES = join(ROOT, "fixtures");
 // Real responses of the original service (copied from shared/reference/jcdecaux; see its SOURCES.txt).
 export const REFERENCE = join(ROOT, "test/reference");
-const BIN = join(ROOT, "bin/velodata.js");
+export const BIN = join(ROOT, "bin/velodata.js");
 
 export const tempDir = (prefix = "velodata-test-"): Promise<string> =>
   mkdtemp(join(tmpdir(), prefix));
@@ -26,12 +26,29 @@ export interface CliResult {
   stderr: string;
 }
 
+/** Runs a shell pipeline (to see what `velodata … | head` does). */
+export function runShell(command: string): Promise<CliResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn("/bin/sh", ["-c", command], { env: { ...process.env, FORCE_COLOR: "0" } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => resolvePromise({ code, stdout, stderr }));
+  });
+}
+
 /** Runs `velodata ...args` as a user would (the compiled CLI, in its own process). */
-export function runCli(args: readonly string[], cwd = ROOT): Promise<CliResult> {
+export function runCli(
+  args: readonly string[],
+  cwd = ROOT,
+  env: Record<string, string> = {},
+): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd,
-      env: { ...process.env, FORCE_COLOR: "0" },
+      env: { ...process.env, FORCE_COLOR: "0", ...env },
     });
     let stdout = "";
     let stderr = "";

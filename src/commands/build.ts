@@ -9,6 +9,8 @@ export interface BuildOptions {
   out: string;
   /** States file; default `<source>/states.json`. */
   state?: string;
+  /** The public base URL of the API, for the OpenAPI document; default DEFAULT_BASE_URL. */
+  baseUrl?: string;
   /** The time the release is stamped with; a parameter so that tests control it. */
   now?: Date;
   output?: Output;
@@ -31,7 +33,10 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
   const { dataset } = await readValidDataset(options.source, options.state, output);
 
   output.progress("rendering…");
-  const { release } = await publish(dataset, { generatedAt: options.now ?? new Date() });
+  const { release } = await publish(dataset, {
+    generatedAt: options.now ?? new Date(),
+    baseUrl: options.baseUrl,
+  });
   const progress = throttled(100, (done, total) =>
     output.progress(`writing ${done}/${total} files…`),
   );

@@ -1,4 +1,6 @@
 // `velodata keys add | list | revoke`: API keys, stored hashed; a running server sees changes within seconds.
+import { existsSync } from "node:fs";
+import { UserError } from "../errors.js";
 import { addKey, readKeys, revokeKey } from "../serve/keys/key-file.js";
 import { type Output, terminalOutput } from "./output.js";
 
@@ -24,6 +26,11 @@ export async function keysAdd(options: KeysOptions & { label?: string }): Promis
 
 export async function keysList(options: KeysOptions): Promise<void> {
   const output = options.output ?? terminalOutput();
+  // A mistyped path must not read as "no keys": only an existing file can be empty.
+  if (!existsSync(options.keys))
+    throw new UserError(
+      `no keys file at ${options.keys}: check the path, or create it with velodata keys add`,
+    );
   const keys = await readKeys(options.keys);
   if (keys.length === 0) {
     output.warn(`no keys in ${options.keys}`);

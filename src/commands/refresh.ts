@@ -1,6 +1,6 @@
 // `velodata refresh`: one regeneration of the dynamic answers into an existing tree, for static hosting from cron.
 import { publish } from "../publish/publish.js";
-import { updateTree } from "../tree/update-tree.js";
+import { type UpdateStats, updateTree } from "../tree/update-tree.js";
 import { type Output, terminalOutput } from "./output.js";
 import { readValidDataset } from "./read-source.js";
 
@@ -8,18 +8,32 @@ export interface RefreshOptions {
   source: string;
   state: string;
   out: string;
+  /** As given to `build`, so that the OpenAPI document stays as it is. */
+  baseUrl?: string;
   now?: Date;
   output?: Output;
 }
 
-export async function refresh(options: RefreshOptions): Promise<{ files: number }> {
+export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
   const output = options.output ?? terminalOutput();
   // Throws on any error in the source or the states: the tree stays as it was.
   const { dataset } = await readValidDataset(options.source, options.state, output);
-  const { release } = await publish(dataset, { generatedAt: options.now ?? new Date() });
+  const { release } = await publish(dataset, {
+    generatedAt: options.now ?? new Date(),
+    baseUrl: options.baseUrl,
+  });
   const stats = await updateTree(release, options.out);
+  const notes = [
+    stats.removed > 0 ? `${stats.removed} removed` : "",
+    stats.verified
+      ? "every file checked, as the previous update of this tree did not finish"
+      : stats.repaired > 0
+        ? `${stats.repaired} repaired (changed on disk since the last update)`
+        : "",
+  ].filter(Boolean);
   output.info(
-    `refreshed ${options.out}: ${stats.files} of ${release.files.size} files changed (release ${release.id})`,
+    `refreshed ${options.out}: ${stats.files} of ${release.files.size} files changed` +
+      `${notes.length > 0 ? `, ${notes.join(", ")}` : ""} (release ${release.id})`,
   );
-  return { files: stats.files };
+  return stats;
 }

@@ -1,13 +1,17 @@
 // `velodata serve`: the keyed API from memory, refreshed every --refresh seconds, optionally mirrored to --out.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { publish } from "../publish/publish.js";
+import { compressRelease } from "../publish/compress.js";
+import { publish, withOpenApi } from "../publish/publish.js";
+import { failedKeyLimit } from "../serve/failed-key-limit.js";
+import { DEFAULT_FEED_LIMITS, feedHealth } from "../serve/feed-health.js";
 import { watchKeyRing } from "../serve/keys/key-ring.js";
 import type { Live, RefreshOutcome } from "../serve/live.js";
+import { bufferedLog } from "../serve/log-sink.js";
 import { startRefresher } from "../serve/refresher.js";
 import { type RunningServer, startServer } from "../serve/server.js";
 import { seededRandom } from "../serve/simulator.js";
-import { simulator, stateFile } from "../serve/state-source.js";
+import { DEFAULT_MAX_MISSING_SHARE, simulator, stateFile } from "../serve/state-source.js";
 import { assembleDataset } from "../source/dataset.js";
 import { STATES_FILE } from "../source/load-source.js";
 import { readStates, readStatic } from "../source/read-dataset.js";
@@ -31,6 +35,20 @@ export interface ServeOptions {
   /** Seed of the simulator; a fixed seed gives a repeatable demo. */
   seed?: number;
   demoKey?: boolean;
+  /** The public base URL of the API (OpenAPI `servers`); default the address it listens on. */
+  baseUrl?: string;
+  /** Percent of the stations a states file may leave out before it is refused (default 10). */
+  maxMissing?: number;
+  /** Minutes without a report after which a station is stale (default 15). */
+  staleMinutes?: number;
+  /** Percent of stale stations past which /status says `ok: false` (default 25). */
+  maxStale?: number;
+  /** Open connections at most (default 1000). */
+  maxConnections?: number;
+  /** Seconds an idle connection is kept (default 10). */
+  idleTimeout?: number;
+  /** Wrong keys per client address and minute before 429 (default: no limit). */
+  maxKeyFailures?: number;
   output?: Output;
 }
 
@@ -57,13 +75,25 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   reportProblems(initial.problems, output);
   const dataset = assembleDataset(staticRead.source, initial.states ?? new Map());
 
-  const first = await publish(dataset, { generatedAt: new Date() });
-  if (options.out) await writeTree(first.release, options.out);
+  const port = options.port ?? 8080;
+  const host = options.host ?? "127.0.0.1";
+  const listening = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  const first = await publish(dataset, {
+    generatedAt: new Date(),
+    baseUrl: options.baseUrl ?? listening,
+  });
+  const release = await compressRelease(first.release, { budget: "build" });
   const live: Live = {
-    release: first.release,
+    release,
     refreshSeconds: seconds,
     nextRefreshAt: null,
     lastRefresh: null,
+    feed: feedHealth(dataset.stations, dataset.states),
+    feedLimits: {
+      staleMinutes: options.staleMinutes ?? DEFAULT_FEED_LIMITS.staleMinutes,
+      maxStaleShare:
+        options.maxStale === undefined ? DEFAULT_FEED_LIMITS.maxStaleShare : options.maxStale / 100,
+    },
   };
 
   const keys = await watchKeyRing({
@@ -71,18 +101,38 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     extraKeys: options.demoKey ? [DEMO_KEY] : [],
     log,
   });
+  // One line per request: stamped when it happens, written in batches.
+  const requestLog = bufferedLog((lines) => output.info(lines));
   const running = await startServer({
     live,
     keys,
-    log,
-    port: options.port ?? 8080,
-    host: options.host ?? "127.0.0.1",
+    log: (line) => requestLog(`${new Date().toISOString()} ${line}`),
+    port,
+    host,
+    ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
+    ...(options.idleTimeout === undefined ? {} : { idleSeconds: options.idleTimeout }),
+    ...(options.maxKeyFailures === undefined
+      ? {}
+      : { failedKeys: failedKeyLimit(options.maxKeyFailures, 60) }),
   });
+  if (!options.baseUrl && running.url !== listening) {
+    // Port 0: the address is known only now; the OpenAPI document is the one answer that names it.
+    const named = withOpenApi(live.release, dataset, running.url);
+    live.release = await compressRelease(named, { budget: "build", previous: live.release });
+  }
+  if (options.out) {
+    await writeTree(live.release, options.out);
+    live.tree = { path: options.out, release: live.release.id, error: null };
+  }
   const source = options.simulate
     ? simulator(seededRandom(options.seed ?? Date.now()), seconds)
-    : stateFile(statePath, staticRead);
+    : stateFile(statePath, staticRead, {
+        maxMissingShare:
+          options.maxMissing === undefined ? DEFAULT_MAX_MISSING_SHARE : options.maxMissing / 100,
+        log,
+      });
   const staticFiles = new Map(
-    [...first.release.files].filter(([, file]) => file.freshness === "static"),
+    [...live.release.files].filter(([, file]) => file.freshness === "static"),
   );
   const refresher = startRefresher({
     live,
@@ -96,7 +146,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   });
 
   log(
-    `serving ${first.release.counts.stations} stations of ${first.release.counts.contracts} contracts at ${running.url}, refreshed every ${seconds} s from ${source.name}`,
+    `serving ${release.counts.stations} stations of ${release.counts.contracts} contracts at ${running.url}, refreshed every ${seconds} s from ${source.name}`,
   );
   if (options.demoKey) {
     log(`demo key enabled: ${DEMO_KEY} (do not use --demo-key in production)`);
@@ -107,9 +157,12 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     ...running,
     refreshNow: refresher.refreshNow,
     async stop() {
+      // Stop listening first and at once: a refresh in progress must not keep accepting clients.
+      const closed = running.close();
       await refresher.stop();
       keys.close();
-      await running.close();
+      await closed;
+      requestLog.flush();
     },
   };
 }
@@ -120,8 +173,10 @@ function curlExamples(url: string, key: string): string[] {
     `  curl '${url}/vls/v3/contracts?apiKey=${key}'`,
     `  curl '${url}/vls/v3/stations?contract=Dublin&apiKey=${key}'`,
     `  curl '${url}/vls/v3/stations/42?contract=dublin&apiKey=${key}'`,
+    `  curl '${url}/vls/v1/stations?contract=toulouse&apiKey=${key}'`,
     `  curl '${url}/parking/v1/contracts/nantes/parks?apiKey=${key}'`,
     `  curl -O '${url}/download/velodata-static.zip'`,
+    `  curl '${url}/openapi.json'`,
     `  curl '${url}/status'`,
   ];
 }

@@ -1,17 +1,44 @@
 // A contract: the service area of one agglomeration, as maintainers write it in contracts.json.
 import { z } from "zod";
 
+// GBFS Language: IETF BCP 47 as the feeds' schemas restrict it (fr, en, pt-BR).
+const language = z
+  .string()
+  .regex(/^[a-z]{2,3}(-[A-Z]{2})?$/, "must be a language tag such as fr, en or pt-BR");
+
 const Operator = z.strictObject({
   name: z.string().min(1),
   url: z.url().optional(),
   email: z.email().optional(),
-  phone: z.string().optional(),
+  phone: z
+    .string()
+    .regex(/^\+[1-9]\d{1,14}$/, "must be in E.164 form, e.g. +33123456789")
+    .optional(),
 });
 
 const License = z.strictObject({
   id: z.string().min(1).optional().describe("SPDX identifier, e.g. ODbL-1.0"),
   url: z.url().optional(),
 });
+
+/** One kind of bike the contract runs. Fields named as in GBFS go to `vehicle_types` as they are. */
+const BikeType = z.strictObject({
+  max_range_meters: z
+    .number()
+    .positive()
+    .optional()
+    .describe("Distance a full battery carries the bike; required for electrical bikes"),
+});
+
+/** The kinds of bike of the fleet, named as the station states count them. */
+export const BIKE_KINDS = [
+  "mechanical",
+  "electricalInternalBattery",
+  "electricalRemovableBattery",
+] as const;
+export type BikeKind = (typeof BIKE_KINDS)[number];
+
+const BikeTypes = z.partialRecord(z.enum(BIKE_KINDS), BikeType);
 
 export const Contract = z.strictObject({
   name: z.string().min(1).describe("Identifier of the contract, used in URLs"),
@@ -21,9 +48,13 @@ export const Contract = z.strictObject({
     .regex(/^[A-Z]{2}$/, "must be an ISO 3166-1 alpha-2 code in capitals, e.g. FR"),
   cities: z.array(z.string().min(1)),
   parkingApi: z.boolean().default(false).describe("Whether the contract offers the parking API"),
-  // For GBFS system_information; optional until those feeds are published.
+  // Required for GBFS, which every contract publishes: their presence is checked by the rule
+  // `gbfsFieldsPresent`, whose message says what to add (zod could only say "is required").
   timezone: z.string().optional().describe("IANA time zone, e.g. Europe/Paris"),
-  languages: z.array(z.string().min(2)).optional().describe("IETF BCP 47 tags, e.g. fr"),
+  languages: z.array(language).optional().describe("IETF BCP 47 tags, first the main one"),
+  feed_contact_email: z.email().optional().describe("Where GBFS consumers report feed problems"),
+  opening_hours: z.string().min(1).optional().describe("OSM opening_hours, e.g. 24/7"),
+  bikeTypes: BikeTypes.optional().describe("The kinds of bike in service"),
   operator: Operator.optional(),
   license: License.optional(),
 });

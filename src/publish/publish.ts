@@ -6,24 +6,25 @@ import { renderBundle } from "./downloads/bundle.js";
 import { csvChunks } from "./downloads/csv.js";
 import { contractStationsTable, rowOf } from "./downloads/tables.js";
 import { groupByContract } from "./group.js";
-import {
-  CSV_TYPE,
-  endpointFile,
-  JSON_TYPE,
-  makeRelease,
-  type Release,
-  type ReleaseFile,
-  ZIP_TYPE,
-} from "./release.js";
+import { endpointFile, makeRelease, type Release, type ReleaseFile } from "./release.js";
 import { encodeJson, jsonList } from "./render/json-body.js";
+import { renderOpenApi } from "./render/openapi.js";
+import { openApiExamples } from "./render/openapi-examples.js";
 import { renderParkingV1 } from "./render/parking.js";
 import { buildPortalInput } from "./render/portal/build-portal-input.js";
+import { portalPaths } from "./render/portal/portal-paths.js";
 import { renderPortal } from "./render/portal/render-portal.js";
+import { renderContractV1 } from "./render/v1.js";
 import { renderContractV3 } from "./render/v3.js";
 import { renderStationFiles, type StationCache } from "./station-files.js";
 
+/** Where `velodata build` and `refresh` say the API is when no --base-url is given. */
+export const DEFAULT_BASE_URL = "http://127.0.0.1:8080";
+
 export interface PublishOptions {
   generatedAt: Date;
+  /** The public base URL of the API (OpenAPI `servers`); default DEFAULT_BASE_URL. */
+  baseUrl?: string;
   /** The previous release's station renderings, so that only changed stations are rendered again. */
   cache?: StationCache;
 }
@@ -36,31 +37,27 @@ export interface Published {
 
 type Files = Map<string, ReleaseFile>;
 
-function put(
-  files: Files,
-  endpoint: Endpoint,
-  body: readonly Uint8Array[],
-  contentType = JSON_TYPE,
-): void {
-  files.set(pathOf(endpoint), endpointFile(endpoint, body, contentType));
+function put(files: Files, endpoint: Endpoint, body: readonly Uint8Array[]): void {
+  files.set(pathOf(endpoint), endpointFile(endpoint, body));
 }
 
-/** Answers that depend only on static data: contracts, parkings, downloads, the portal. */
-export async function publishStatic(dataset: Dataset): Promise<Files> {
+/** Answers that change only with the source data: contracts, parkings, downloads, OpenAPI, portal. */
+export async function publishStatic(dataset: Dataset, options: PublishOptions): Promise<Files> {
   const files: Files = new Map();
   put(files, { name: "contracts" }, [encodeJson(dataset.contracts.map(renderContractV3))]);
+  put(files, { name: "contractsV1" }, [encodeJson(dataset.contracts.map(renderContractV1))]);
+  put(files, { name: "openapi" }, [encodeJson(openApiDocument(dataset, options))]);
 
   const stationsByContract = groupByContract(dataset.stations);
   const parkingsByContract = groupByContract(dataset.parkings);
   for (const contract of dataset.contracts) {
     const stations = stationsByContract.get(contract.name) ?? [];
     const rows = stations.map((station) => encodeJson(rowOf(contractStationsTable, station)));
-    put(files, { name: "staticStations", contract: contract.name, format: "json" }, jsonList(rows));
+    put(files, { name: "staticStations", contract: contract.name }, jsonList(rows));
     put(
       files,
-      { name: "staticStations", contract: contract.name, format: "csv" },
+      { name: "staticStationsCsv", contract: contract.name },
       csvChunks(contractStationsTable, stations),
-      CSV_TYPE,
     );
 
     if (!contract.parkingApi) continue;
@@ -73,12 +70,28 @@ export async function publishStatic(dataset: Dataset): Promise<Files> {
       ]);
     });
   }
-  put(files, { name: "bundle" }, await renderBundle(dataset), ZIP_TYPE);
-  // Temporary wiring until the route table lists the portal (and GBFS, OpenAPI fill its paths).
-  for (const file of renderPortal(buildPortalInput(dataset, files, {}))) {
-    put(files, { name: "page", path: file.path }, [file.body], file.contentType);
+  put(files, { name: "bundle" }, await renderBundle(dataset));
+  // Last: the portal shows the sizes of the downloads above and links to what the table lists.
+  for (const file of renderPortal(buildPortalInput(dataset, files, { paths: portalPaths() }))) {
+    put(files, { name: file.endpoint }, [file.body]);
   }
   return files;
+}
+
+/** The same release with its OpenAPI document naming another base URL. */
+export function withOpenApi(release: Release, dataset: Dataset, baseUrl: string): Release {
+  const files: Files = new Map(release.files);
+  put(files, { name: "openapi" }, [
+    encodeJson(openApiDocument(dataset, { generatedAt: release.generatedAt, baseUrl })),
+  ]);
+  return makeRelease(files, release.counts, release.generatedAt, [...release.contracts.values()]);
+}
+
+export function openApiDocument(dataset: Dataset, options: PublishOptions): object {
+  return renderOpenApi({
+    baseUrl: options.baseUrl ?? DEFAULT_BASE_URL,
+    examples: openApiExamples(dataset),
+  });
 }
 
 /** The whole release. With the static files of a previous release, only the dynamic part is redone. */
@@ -87,7 +100,7 @@ export async function publish(
   options: PublishOptions,
   staticFiles?: ReadonlyMap<string, ReleaseFile>,
 ): Promise<Published> {
-  const files: Files = new Map(staticFiles ?? (await publishStatic(dataset)));
+  const files: Files = new Map(staticFiles ?? (await publishStatic(dataset, options)));
   const dynamic = renderStationFiles(dataset, options.cache);
   for (const [path, file] of dynamic.files) files.set(path, file);
   // The rule parkingsOnParkingContracts guarantees that every parking is published.

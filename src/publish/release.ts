@@ -1,6 +1,8 @@
 // A Release: an immutable set of answers (URL path → bytes + headers), built in memory, written and served as is.
 import { createHash } from "node:crypto";
-import { type Endpoint, type Freshness, freshnessOf } from "../routes/routes.js";
+import { type Endpoint, type Freshness, routeOf } from "../routes/routes.js";
+
+export { CSV_TYPE, JSON_TYPE, ZIP_TYPE } from "../routes/routes.js";
 
 export interface ReleaseFile {
   /** The body in chunks: big lists are never joined into one string or buffer. */
@@ -10,6 +12,14 @@ export interface ReleaseFile {
   /** Strong ETag, quoted, derived from the bytes alone so equal bytes always get equal tags. */
   readonly etag: string;
   readonly freshness: Freshness;
+  /** Compressed copies of the body, made before the release is served (see compress.ts); absent when not worth it. */
+  readonly variants?: Variants;
+}
+
+/** The same bytes gzip- and brotli-encoded, byte-identical for the same body (deterministic headers). */
+export interface Variants {
+  readonly gzip: Buffer;
+  readonly br: Buffer;
 }
 
 export interface ReleaseCounts {
@@ -34,11 +44,6 @@ export interface Release {
   readonly contracts: ReadonlyMap<string, ReleaseContract>;
 }
 
-// As the real service sends it; JSON is UTF-8 by definition and takes no charset parameter.
-export const JSON_TYPE = "application/json";
-export const CSV_TYPE = "text/csv; charset=utf-8";
-export const ZIP_TYPE = "application/zip";
-
 export function releaseFile(
   body: readonly Uint8Array[],
   contentType: string,
@@ -53,13 +58,10 @@ export function releaseFile(
   return { body, size, contentType, freshness, etag: `"${hash.digest("base64url")}"` };
 }
 
-/** The answer of one endpoint: its freshness comes from the route table. */
-export function endpointFile(
-  endpoint: Endpoint,
-  body: readonly Uint8Array[],
-  contentType = JSON_TYPE,
-): ReleaseFile {
-  return releaseFile(body, contentType, freshnessOf(endpoint));
+/** The answer of one endpoint: its content type and freshness come from the route table. */
+export function endpointFile(endpoint: Endpoint, body: readonly Uint8Array[]): ReleaseFile {
+  const route = routeOf(endpoint);
+  return releaseFile(body, route.contentType, route.freshness);
 }
 
 export function makeRelease(

@@ -1,4 +1,5 @@
-// The dynamic answers (each station, each contract's list, the list of all), re-rendered only where a state changed.
+// The dynamic answers of every station API (v3, v1): each station, each contract's list, the list of
+// all, re-rendered only where a state changed.
 import type { Availabilities } from "../model/api.js";
 import type { Station } from "../model/station.js";
 import { type Endpoint, pathOf } from "../routes/routes.js";
@@ -6,12 +7,37 @@ import { type Dataset, type LiveState, stationKey } from "../source/dataset.js";
 import { groupByContract } from "./group.js";
 import { endpointFile, type ReleaseFile } from "./release.js";
 import { encodeJson, jsonList } from "./render/json-body.js";
+import { renderStationV1 } from "./render/v1.js";
 import { renderStationV3 } from "./render/v3.js";
+
+/** One station API: how a station renders, and the endpoints of a station, a contract's list, all. */
+interface StationSurface {
+  render(station: Station, state: LiveState | undefined): unknown;
+  station(contract: string, number: number): Endpoint;
+  contractList(contract: string): Endpoint;
+  all: Endpoint;
+}
+
+const SURFACES: readonly StationSurface[] = [
+  {
+    render: renderStationV3,
+    station: (contract, number) => ({ name: "station", contract, number }),
+    contractList: (contract) => ({ name: "contractStations", contract }),
+    all: { name: "stations" },
+  },
+  {
+    render: renderStationV1,
+    station: (contract, number) => ({ name: "stationV1", contract, number }),
+    contractList: (contract) => ({ name: "contractStationsV1", contract }),
+    all: { name: "stationsV1" },
+  },
+];
 
 interface RenderedStation {
   station: Station;
   state: LiveState | undefined;
-  file: ReleaseFile;
+  /** One file per surface, in the order of SURFACES. */
+  files: readonly ReleaseFile[];
 }
 
 /** What one publish leaves for the next: rendered stations and lists, by key. */
@@ -39,54 +65,62 @@ export function renderStationFiles(
       const prior = previous?.stations.get(key);
       let rendered = prior;
       if (!prior || prior.station !== station || !sameState(prior.state, state)) {
-        const endpoint: Endpoint = {
-          name: "station",
-          contract: station.contract,
-          number: station.number,
-        };
         rendered = {
           station,
           state,
-          file: endpointFile(endpoint, [encodeJson(renderStationV3(station, state))]),
+          files: SURFACES.map((surface) =>
+            endpointFile(surface.station(station.contract, station.number), [
+              encodeJson(surface.render(station, state)),
+            ]),
+          ),
         };
         changed = true;
       }
-      stations.set(key, rendered as RenderedStation);
-      files.set(
-        pathOf({ name: "station", contract: station.contract, number: station.number }),
-        (rendered as RenderedStation).file,
-      );
+      const done = rendered as RenderedStation;
+      stations.set(key, done);
+      SURFACES.forEach((surface, index) => {
+        const path = pathOf(surface.station(station.contract, station.number));
+        files.set(path, done.files[index] as ReleaseFile);
+      });
     }
-    const endpoint: Endpoint = { name: "contractStations", contract: contract.name };
-    const path = pathOf(endpoint);
-    const priorList = previous?.lists.get(path);
-    const list =
-      !changed && priorList
-        ? priorList
-        : endpointFile(endpoint, jsonList(members.map((s) => bodyOf(stations, s))));
-    anyChanged ||= list !== priorList;
-    lists.set(path, list);
-    files.set(path, list);
+    SURFACES.forEach((surface, index) => {
+      const endpoint = surface.contractList(contract.name);
+      const path = pathOf(endpoint);
+      const prior = previous?.lists.get(path);
+      const list =
+        !changed && prior
+          ? prior
+          : endpointFile(endpoint, jsonList(members.map((s) => bodyOf(stations, s, index))));
+      anyChanged ||= list !== prior;
+      lists.set(path, list);
+      files.set(path, list);
+    });
   }
 
-  const allPath = pathOf({ name: "stations" });
-  const priorAll = previous?.lists.get(allPath);
-  const all =
-    !anyChanged && priorAll && previous?.stations.size === stations.size
-      ? priorAll
-      : endpointFile(
-          { name: "stations" },
-          jsonList(dataset.stations.map((s) => bodyOf(stations, s))),
-        );
-  lists.set(allPath, all);
-  files.set(allPath, all);
+  SURFACES.forEach((surface, index) => {
+    const path = pathOf(surface.all);
+    const prior = previous?.lists.get(path);
+    const all =
+      !anyChanged && prior && previous?.stations.size === stations.size
+        ? prior
+        : endpointFile(
+            surface.all,
+            jsonList(dataset.stations.map((s) => bodyOf(stations, s, index))),
+          );
+    lists.set(path, all);
+    files.set(path, all);
+  });
   return { files, cache: { stations, lists } };
 }
 
-function bodyOf(stations: ReadonlyMap<string, RenderedStation>, station: Station): Uint8Array {
+function bodyOf(
+  stations: ReadonlyMap<string, RenderedStation>,
+  station: Station,
+  surface: number,
+): Uint8Array {
   const rendered = stations.get(stationKey(station.contract, station.number));
   // Single-station files are one chunk: the station's own bytes, shared by every list.
-  return rendered?.file.body[0] as Uint8Array;
+  return rendered?.files[surface]?.body[0] as Uint8Array;
 }
 
 function sameState(a: LiveState | undefined, b: LiveState | undefined): boolean {

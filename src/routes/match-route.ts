@@ -1,5 +1,7 @@
 // The route table read backwards: which endpoint a request (decoded path segments + query) asks for.
-import { BUNDLE_NAME, type Endpoint } from "./routes.js";
+import { type CompiledPattern, compilePattern, readPattern } from "./pattern.js";
+import type { AnyRoute } from "./route.js";
+import { type Endpoint, ROUTE_LIST } from "./routes.js";
 
 export type RouteMatch =
   | { kind: "endpoint"; endpoint: Endpoint }
@@ -7,85 +9,88 @@ export type RouteMatch =
   | { kind: "invalid"; message: string }
   | { kind: "none" };
 
-const found = (endpoint: Endpoint): RouteMatch => ({ kind: "endpoint", endpoint });
-const invalid = (message: string): RouteMatch => ({ kind: "invalid", message });
 const NONE: RouteMatch = { kind: "none" };
+const invalid = (message: string): RouteMatch => ({ kind: "invalid", message });
 
 const WHOLE_NUMBER = /^\d{1,15}$/;
 
-function withNumber(text: string, what: string, make: (number: number) => Endpoint): RouteMatch {
-  if (!WHOLE_NUMBER.test(text)) return invalid(`${what} must be a whole number, got "${text}"`);
-  return found(make(Number(text)));
+interface Compiled {
+  route: AnyRoute;
+  path: CompiledPattern;
+  query?: { path: CompiledPattern; params: readonly string[] };
 }
 
-export function matchRoute(segments: readonly string[], query: URLSearchParams): RouteMatch {
-  const path = segments.join("/");
-  if (path === "vls/v3/contracts") return found({ name: "contracts" });
-  if (segments[0] === "vls" && segments[1] === "v3" && segments[2] === "stations") {
-    return matchStations(segments.slice(3), query);
-  }
-  if (path.startsWith("parking/v1/contracts/")) return matchParkings(segments.slice(3));
-  if (path.startsWith("rest/vls/stations/") && segments.length === 4) {
-    const download = /^(.+)\.(json|csv)$/.exec(segments[3] as string);
-    if (!download) return NONE;
-    return found({
-      name: "staticStations",
-      contract: download[1] as string,
-      format: download[2] as "json" | "csv",
-    });
-  }
-  if (path === `download/${BUNDLE_NAME}`) return found({ name: "bundle" });
-  if (path === "status") return found({ name: "status" });
-  return matchPage(segments);
-}
+// Compiled once: matching is on the hot path of every request.
+const COMPILED: readonly Compiled[] = ROUTE_LIST.map((route) => ({
+  route,
+  path: compilePattern(route.path),
+  query: route.query && { path: compilePattern(route.query.path), params: route.query.params },
+}));
 
-// Temporary, until the route table lists the portal: `/` and `/docs/` are their folders' index.html.
-const PAGE_FOLDERS = ["portal", "docs"];
-
-function matchPage(segments: readonly string[]): RouteMatch {
-  const [first, second] = segments;
-  if (first === undefined || (first === "index.html" && segments.length === 1)) {
-    return found({ name: "page", path: "/index.html" });
+/**
+ * Query forms first (`/vls/v3/stations?contract=C` must not read as the list of all stations),
+ * then a query form asked without its query (a clear 400), then the path forms, in table order.
+ * `folder`: the request ended in `/`. Only then does a folder's page (`/docs/`) answer, as on a
+ * static host: its relative links need the slash; other rows answer with or without it.
+ */
+export function matchRoute(
+  segments: readonly string[],
+  query: URLSearchParams,
+  folder = false,
+): RouteMatch {
+  const path = `/${segments.join("/")}`;
+  const folderPath = segments.length === 0 ? "/" : folder ? `${path}/` : undefined;
+  for (const { route, query: form } of COMPILED) {
+    if (!form?.params.every((name) => query.has(name))) continue;
+    const raw = readPattern(form.path, path);
+    if (!raw) continue;
+    const empty = form.params.find((name) => query.get(name) === "");
+    if (empty) return invalid(`the ${empty} parameter is empty: ?${empty}=NAME`);
+    for (const name of form.params) raw[name] = query.get(name) as string;
+    const match = typed(route, raw);
+    if (match) return match;
   }
-  if (!PAGE_FOLDERS.includes(first) || segments.length > 2) return NONE;
-  return found({ name: "page", path: `/${first}/${second ?? "index.html"}` });
-}
-
-function matchStations(rest: readonly string[], query: URLSearchParams): RouteMatch {
-  const contract = query.get("contract");
-  if (contract === "") return invalid("the contract parameter is empty: ?contract=NAME");
-  const [first, second] = rest;
-  if (rest.length === 0) {
-    return found(contract === null ? { name: "stations" } : { name: "contractStations", contract });
+  for (const { route, query: form } of COMPILED) {
+    // Only a form with a typed part in its path says enough to be sure which route was meant.
+    if (!form || form.path.names.length === 0) continue;
+    const raw = readPattern(form.path, path);
+    if (!raw) continue;
+    const missing = form.params.filter((name) => !query.has(name));
+    if (missing.length === 0 || typed(route, raw, false)?.kind !== "endpoint") continue;
+    const wanted = missing.map((name) => `${name}=NAME`).join("&");
+    return invalid(`the ${missing.join(", ")} parameter is required: ${path}?${wanted}`);
   }
-  if (rest.length === 1 && first !== undefined) {
-    if (contract !== null)
-      return withNumber(first, "station number", (number) => ({
-        name: "station",
-        contract,
-        number,
-      }));
-    // The path form of "stations of a contract", or a station asked for without its contract.
-    if (WHOLE_NUMBER.test(first))
-      return invalid(`the contract parameter is required: /vls/v3/stations/${first}?contract=NAME`);
-    return found({ name: "contractStations", contract: first });
-  }
-  if (rest.length === 2 && first !== undefined && second !== undefined) {
-    return withNumber(second, "station number", (number) => ({
-      name: "station",
-      contract: first,
-      number,
-    }));
+  for (const { route, path: pattern } of COMPILED) {
+    const asked = route.path.endsWith("/") ? folderPath : path;
+    const raw = asked === undefined ? undefined : readPattern(pattern, asked);
+    const match = raw && typed(route, raw);
+    if (match) return match;
   }
   return NONE;
 }
 
-function matchParkings(rest: readonly string[]): RouteMatch {
-  const [contract, parks, number] = rest;
-  if (contract === undefined || parks !== "parks") return NONE;
-  if (rest.length === 2) return found({ name: "parks", contract });
-  if (rest.length === 3 && number !== undefined) {
-    return withNumber(number, "park number", (park) => ({ name: "park", contract, number: park }));
+/** The endpoint with typed values, a clear 400 for a malformed number, or undefined: not this route. */
+function typed(
+  route: AnyRoute,
+  raw: Readonly<Record<string, string>>,
+  complete = true,
+): RouteMatch | undefined {
+  const endpoint: Record<string, string | number> = { name: route.name };
+  for (const [name, type] of Object.entries(route.params)) {
+    const text = raw[name];
+    if (text === undefined) {
+      if (complete) return undefined;
+      continue;
+    }
+    if (type.kind === "number") {
+      if (!WHOLE_NUMBER.test(text))
+        return invalid(`${type.what} must be a whole number, got "${text}"`);
+      endpoint[name] = Number(text);
+    } else if (type.kind === "oneOf" && !type.values.includes(text)) {
+      return undefined;
+    } else {
+      endpoint[name] = text;
+    }
   }
-  return NONE;
+  return { kind: "endpoint", endpoint: endpoint as unknown as Endpoint };
 }

@@ -1,21 +1,21 @@
-// Content negotiation for gzip and brotli, from bytes compressed once per release file and kept with it.
-import { promisify } from "node:util";
-import { brotliCompress, constants, gzip } from "node:zlib";
+// Content negotiation for gzip and brotli between what the client accepts and the variants a file carries.
 import type { ReleaseFile } from "../publish/release.js";
 
 export type Encoding = "br" | "gzip" | "identity";
 
-const brotli = promisify(brotliCompress);
-const gzipAsync = promisify(gzip);
+/** What the client accepts, parsed once per distinct header value (clients send a handful). */
+interface Accepted {
+  br: number;
+  gzip: number;
+}
 
-// Below this, compression costs more than it saves.
-const MIN_SIZE = 256;
-// Big lists change every minute: a fast brotli level keeps a refresh well inside its minute.
-const BIG = 1 << 20;
+const parsed = new Map<string, Accepted>();
+// Bounds the memory a client sending ever-new headers could make us keep.
+const PARSED_LIMIT = 256;
 
-/** The best encoding the client accepts, by its q-values; br before gzip when they tie. */
-export function negotiate(acceptEncoding: string | undefined, size: number): Encoding {
-  if (!acceptEncoding || size < MIN_SIZE) return "identity";
+function accepted(acceptEncoding: string): Accepted {
+  let known = parsed.get(acceptEncoding);
+  if (known) return known;
   const weights = new Map<string, number>();
   for (const part of acceptEncoding.split(",")) {
     const [name, ...params] = part.trim().toLowerCase().split(";");
@@ -24,38 +24,19 @@ export function negotiate(acceptEncoding: string | undefined, size: number): Enc
     weights.set(name, q ? Number(q[1]) : 1);
   }
   const weight = (name: string) => weights.get(name) ?? weights.get("*") ?? 0;
-  if (weight("br") > 0 && weight("br") >= weight("gzip")) return "br";
-  if (weight("gzip") > 0) return "gzip";
-  return "identity";
+  known = { br: weight("br"), gzip: weight("gzip") };
+  if (parsed.size >= PARSED_LIMIT) parsed.clear();
+  parsed.set(acceptEncoding, known);
+  return known;
 }
 
-// Kept per file object: a file that a refresh did not change keeps its compressed bytes too.
-const compressed = new WeakMap<ReleaseFile, Map<Encoding, Promise<Buffer>>>();
-
-export function encodedBody(
-  file: ReleaseFile,
-  encoding: Exclude<Encoding, "identity">,
-): Promise<Buffer> {
-  let variants = compressed.get(file);
-  if (!variants) {
-    variants = new Map();
-    compressed.set(file, variants);
-  }
-  let body = variants.get(encoding);
-  if (!body) {
-    const raw = Buffer.concat(file.body);
-    body =
-      encoding === "br"
-        ? brotli(raw, {
-            params: {
-              [constants.BROTLI_PARAM_QUALITY]: file.size > BIG ? 5 : 9,
-              [constants.BROTLI_PARAM_SIZE_HINT]: file.size,
-            },
-          })
-        : gzipAsync(raw, { level: 6 });
-    variants.set(encoding, body);
-  }
-  return body;
+/** The best encoding the client accepts, by its q-values; br before gzip when they tie. */
+export function negotiate(acceptEncoding: string | undefined): Encoding {
+  if (!acceptEncoding) return "identity";
+  const { br, gzip } = accepted(acceptEncoding);
+  if (br > 0 && br >= gzip) return "br";
+  if (gzip > 0) return "gzip";
+  return "identity";
 }
 
 /** Each representation gets its own strong ETag (RFC 9110 §8.8.3). */
@@ -66,6 +47,7 @@ export function etagFor(file: ReleaseFile, encoding: Encoding): string {
 /** If-None-Match matches any representation of the same bytes (weak comparison). */
 export function notModified(ifNoneMatch: string | undefined, file: ReleaseFile): boolean {
   if (!ifNoneMatch) return false;
+  if (ifNoneMatch === file.etag) return true; // what a client that kept our tag sends
   if (ifNoneMatch.trim() === "*") return true;
   const base = file.etag.slice(1, -1);
   return ifNoneMatch.split(",").some((tag) => {

@@ -1,5 +1,6 @@
 // What the server answers from: the current Release (swapped whole at each refresh) and how refreshing goes.
 import type { Release } from "../publish/release.js";
+import { type FeedHealth, type FeedLimits, feedStatus } from "./feed-health.js";
 
 export interface RefreshOutcome {
   at: Date;
@@ -14,12 +15,22 @@ export interface Live {
   refreshSeconds: number;
   nextRefreshAt: Date | null;
   lastRefresh: RefreshOutcome | null;
+  /** With `serve --out`: the release the tree on disk holds whole (null while it is mixed), and why not the latest. */
+  tree?: { path: string; release: string | null; error: string | null };
+  /** The station data behind the release: its freshness, and stations the feed left out. */
+  feed?: FeedHealth;
+  feedLimits?: FeedLimits;
 }
 
-/** The operator's view, served at /status without a key. */
+/**
+ * The operator's view, served at /status without a key. `ok` is false when the last refresh
+ * failed or when too many stations have not been reported for too long (a stalled feed).
+ */
 export function statusOf(live: Live, now: Date) {
   const { release } = live;
+  const feed = live.feed && live.feedLimits ? feedStatus(live.feed, live.feedLimits, now) : null;
   return {
+    ok: (live.lastRefresh?.ok ?? true) && (feed?.ok ?? true),
     release: release.id,
     generatedAt: release.generatedAt.toISOString(),
     dataAgeSeconds: Math.max(0, Math.round((now.getTime() - release.generatedAt.getTime()) / 1000)),
@@ -27,5 +38,7 @@ export function statusOf(live: Live, now: Date) {
     nextRefreshAt: live.nextRefreshAt?.toISOString() ?? null,
     lastRefresh: live.lastRefresh && { ...live.lastRefresh, at: live.lastRefresh.at.toISOString() },
     counts: release.counts,
+    tree: live.tree ?? null,
+    feed,
   };
 }

@@ -1,10 +1,12 @@
 // The minute refresh: new states → a new Release built from what changed → swapped in whole; failures keep the last good one.
+import { compressRelease } from "../publish/compress.js";
 import { publish } from "../publish/publish.js";
 import type { ReleaseFile } from "../publish/release.js";
 import type { StationCache } from "../publish/station-files.js";
 import type { Dataset } from "../source/dataset.js";
 import { formatProblem } from "../source/problems.js";
-import { updateTree } from "../tree/update-tree.js";
+import { feedHealth } from "./feed-health.js";
+import { followOnDisk } from "./follow-on-disk.js";
 import type { Live, RefreshOutcome } from "./live.js";
 import type { StateSource } from "./state-source.js";
 
@@ -60,25 +62,20 @@ export function startRefresher(options: RefresherOptions): Refresher {
     const next = { ...dataset, states };
     const published = await publish(next, { generatedAt: at, cache }, options.staticFiles);
     const previous = live.release;
-    live.release = published.release; // the swap: requests from now on see the new release only
+    // In the thread pool, before the swap: no request after a refresh waits for compression.
+    const release = await compressRelease(published.release, { budget: "refresh", previous });
+    // Disk first, then memory: when the tree cannot follow, both keep the release they had.
+    if (options.out) {
+      const failure = await followOnDisk(release, options.out, live);
+      if (failure) return fail(at, failure);
+    }
+    live.release = release; // the swap: requests from now on see the new release only
+    live.feed = feedHealth(next.stations, states);
     dataset = next;
     cache = published.cache;
     let changed = 0;
-    for (const [path, file] of published.release.files)
-      if (previous.files.get(path) !== file) changed++;
-    if (options.out) {
-      try {
-        await updateTree(published.release, options.out);
-      } catch (cause) {
-        return fail(
-          at,
-          `the tree at ${options.out} could not be updated: ${(cause as Error).message}`,
-        );
-      }
-    }
-    log(
-      `refreshed from ${options.source.name}: release ${published.release.id}, ${changed} answers changed`,
-    );
+    for (const [path, file] of release.files) if (previous.files.get(path) !== file) changed++;
+    log(`refreshed from ${options.source.name}: release ${release.id}, ${changed} answers changed`);
     return { at, ok: true, error: null };
   }
 

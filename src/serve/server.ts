@@ -1,23 +1,45 @@
-// The HTTP server around the handler: listening, and stopping gracefully (requests in flight finish).
+// The HTTP server around the handler: listening, bounded connections, and stopping gracefully
+// (no new connection from the first moment, requests in flight finish).
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { createHandler, type HandlerOptions } from "./handler.js";
 
 export interface RunningServer {
   server: Server;
   url: string;
-  /** Stops accepting connections and resolves when the requests in flight have been answered. */
+  /** Stops accepting connections at once and resolves when the requests in flight have been answered. */
   close(): Promise<void>;
 }
 
+export interface ConnectionLimits {
+  /** Open connections at most; past it an idle one is closed to make room, else the newcomer. */
+  maxConnections?: number;
+  /** Seconds a connection may stay without a request in progress (keep-alive or never used). */
+  idleSeconds?: number;
+}
+
+export const DEFAULT_MAX_CONNECTIONS = 1000;
+export const DEFAULT_IDLE_SECONDS = 10;
 // Past this, connections still open after a stop are cut.
 const CLOSE_GRACE_MS = 10_000;
 
 export async function startServer(
-  options: HandlerOptions & { port: number; host: string },
+  options: HandlerOptions & ConnectionLimits & { port: number; host: string },
 ): Promise<RunningServer> {
   const handler = createHandler(options);
-  const server = createServer((request, response) => void handler(request, response));
+  const idleMs = (options.idleSeconds ?? DEFAULT_IDLE_SECONDS) * 1000;
+  const server = createServer(
+    {
+      keepAliveTimeout: idleMs,
+      headersTimeout: idleMs,
+      requestTimeout: Math.max(idleMs, 30_000),
+      connectionsCheckingInterval: Math.min(idleMs, 30_000),
+    },
+    (request, response) => void handler(request, response),
+  );
+  // Node closes a connection after this long without a byte either way (kept alive or never used).
+  server.timeout = idleMs;
+  const connections = boundConnections(server, options.maxConnections ?? DEFAULT_MAX_CONNECTIONS);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.host, () => {
@@ -34,11 +56,70 @@ export async function startServer(
       new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
         force.unref();
-        server.close(() => {
+        // The listener's close callback can come before the last connection is done: wait for both.
+        const listening = new Promise<void>((done) => server.close(() => done()));
+        void Promise.all([listening, connections.stopping()]).then(() => {
           clearTimeout(force);
           resolve();
         });
-        server.closeIdleConnections();
       }),
+  };
+}
+
+/**
+ * Idle connections cannot lock clients out: each is closed after `idleMs` without a request,
+ * and when `max` are open a newcomer takes the place of the longest idle one.
+ */
+function boundConnections(server: Server, max: number): { stopping(): Promise<void> } {
+  // Oldest first (a Map keeps insertion order); the value counts the socket's requests in progress.
+  const open = new Map<Socket, number>();
+  let stopping = false;
+  let drained: () => void = () => {};
+  const idle = (socket: Socket) => {
+    // Once stopping, a connection whose last answer went out is done: it must not hold the exit.
+    if (stopping) {
+      socket.destroy();
+      return;
+    }
+    open.delete(socket); // re-inserted last: the longest idle come first
+    open.set(socket, 0);
+  };
+  server.on("connection", (socket: Socket) => {
+    if (open.size >= max) {
+      const victim = [...open].find(([, busy]) => busy === 0)?.[0];
+      if (!victim) {
+        socket.destroy();
+        return;
+      }
+      victim.destroy();
+      open.delete(victim);
+    }
+    idle(socket);
+    socket.once("close", () => {
+      open.delete(socket);
+      if (stopping && open.size === 0) drained();
+    });
+  });
+  // Before the handler: a request arriving while stopping is told the connection closes after it.
+  server.prependListener("request", (request, response) => {
+    const socket = request.socket;
+    if (!open.has(socket)) return;
+    open.set(socket, (open.get(socket) ?? 0) + 1);
+    if (stopping && !response.headersSent) response.setHeader("Connection", "close");
+    response.once("close", () => {
+      const busy = (open.get(socket) ?? 1) - 1;
+      if (busy === 0 && !socket.destroyed) idle(socket);
+      else if (open.has(socket)) open.set(socket, busy);
+    });
+  });
+  return {
+    stopping() {
+      stopping = true;
+      const done = new Promise<void>((resolve) => (drained = resolve));
+      // Node's own idea of idle: a connection with half a request is in flight, not idle.
+      server.closeIdleConnections();
+      if (open.size === 0) drained();
+      return done;
+    },
   };
 }

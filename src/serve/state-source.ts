@@ -1,6 +1,6 @@
 // Where a refresh gets new station states: a state file read again each time, or the simulator.
 import type { Dataset, LiveState } from "../source/dataset.js";
-import type { Problem } from "../source/problems.js";
+import { error, type Problem } from "../source/problems.js";
 import { readStates, type StaticRead } from "../source/read-dataset.js";
 import { type Random, simulate } from "./simulator.js";
 
@@ -14,12 +14,28 @@ export interface StateSource {
   ): Promise<{ states?: Map<string, LiveState>; problems: Problem[] }>;
 }
 
-export function stateFile(path: string, staticRead: StaticRead): StateSource {
+export interface StateFileOptions {
+  /** A states file leaving out more than this share of the stations reported before is refused. */
+  maxMissingShare: number;
+  log: (line: string) => void;
+}
+
+export const DEFAULT_MAX_MISSING_SHARE = 0.1;
+const NAMES_LOGGED = 10;
+
+export function stateFile(
+  path: string,
+  staticRead: StaticRead,
+  options: StateFileOptions,
+): StateSource {
   return {
     name: path,
-    async read() {
+    async read(current) {
       try {
-        return await readStates(staticRead, path);
+        const read = await readStates(staticRead, path);
+        return read.states
+          ? checkMissing(path, current, read.states, options, read.problems)
+          : read;
       } catch (cause) {
         // A missing file is a UserError from loadStates; report it like any problem of the file.
         return {
@@ -28,6 +44,36 @@ export function stateFile(path: string, staticRead: StaticRead): StateSource {
       }
     },
   };
+}
+
+/**
+ * A feed that loses stations is news: `{"states":[]}` would publish every station CLOSED. A few
+ * missing are logged; more than the allowed share refuses the file and keeps the last release.
+ */
+function checkMissing(
+  path: string,
+  current: Dataset,
+  states: Map<string, LiveState>,
+  options: StateFileOptions,
+  problems: Problem[],
+): { states?: Map<string, LiveState>; problems: Problem[] } {
+  const missing = [...current.states.keys()].filter((key) => !states.has(key));
+  if (missing.length === 0) return { states, problems };
+  const had = current.states.size;
+  const share = missing.length / had;
+  const percent = (value: number) => `${Math.round(value * 1000) / 10}%`;
+  if (share > options.maxMissingShare) {
+    const message =
+      `leaves out ${missing.length} of the ${had} stations reported before (${percent(share)}), ` +
+      `more than --max-missing ${percent(options.maxMissingShare)} allows: fix the feed, or raise --max-missing if stations really left`;
+    return { problems: [...problems, error({ file: path }, undefined, message)] };
+  }
+  const shown = missing.slice(0, NAMES_LOGGED).map((key) => key.replace("/", " #"));
+  const more = missing.length > NAMES_LOGGED ? ` and ${missing.length - NAMES_LOGGED} more` : "";
+  options.log(
+    `${path}: ${missing.length} stations reported before are missing (published CLOSED and disconnected): ${shown.join(", ")}${more}`,
+  );
+  return { states, problems };
 }
 
 export function simulator(random: Random, seconds: number): StateSource {

@@ -4,6 +4,12 @@ import type { Completeness, StaticSource } from "./load-source.js";
 import type { Problem, Sourced } from "./problems.js";
 import { contractNamesPathSafe, contractNamesUnique } from "./rules/contracts.js";
 import {
+  bikesOfDeclaredTypes,
+  electricalBikesHaveRange,
+  gbfsFieldsPresent,
+  timezonesKnown,
+} from "./rules/gbfs.js";
+import {
   coordinatesInRange,
   knownContracts,
   parkingNumbersUniqueInContract,
@@ -36,6 +42,9 @@ export function checkStaticSource(
   return [
     ...contractNamesUnique(contracts),
     ...contractNamesPathSafe(contracts),
+    ...gbfsFieldsPresent(contracts),
+    ...timezonesKnown(contracts),
+    ...electricalBikesHaveRange(contracts),
     ...references,
     ...stationNumbersUniqueInContract(stations),
     ...parkingNumbersUniqueInContract(parkings),
@@ -44,17 +53,28 @@ export function checkStaticSource(
   ];
 }
 
+/**
+ * `statesComplete` false: the states file had errors, so stations without a state there are a
+ * consequence of those errors, not news; reporting 400 of them would bury the one that matters.
+ */
 export function checkStates(
   source: StaticSource,
   states: readonly Sourced<StationState>[],
   complete: Completeness = ALL,
+  statesComplete = true,
 ): Problem[] {
   const references = complete.stations
     ? [
         ...statesForKnownStations(source.stations, states),
         ...availabilitiesConsistent(source.stations, states),
-        ...stationsHaveStates(source.stations, states),
+        ...(statesComplete ? stationsHaveStates(source.stations, states) : []),
       ]
     : [];
-  return [...oneStatePerStation(states), ...lastUpdateIsUtcInstant(states), ...references];
+  const bikeTypes = complete.contracts ? bikesOfDeclaredTypes(source.contracts, states) : [];
+  return [
+    ...oneStatePerStation(states),
+    ...lastUpdateIsUtcInstant(states),
+    ...references,
+    ...bikeTypes,
+  ];
 }

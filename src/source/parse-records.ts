@@ -1,5 +1,6 @@
 // Turns raw records (from JSON or CSV) into typed ones with zod, one problem per zod issue.
 import type { z } from "zod";
+import { excerpt } from "../errors.js";
 import { error, type Problem, type RecordRef, recordLabel, type Sourced } from "./problems.js";
 
 export interface RawRecord {
@@ -31,7 +32,7 @@ export function parseRecords<T>(
 function fieldOf(issue: z.core.$ZodIssue): string | undefined {
   const path = issue.path.map(String).join(".");
   if (issue.code === "unrecognized_keys") {
-    return issue.keys.map((key) => (path ? `${path}.${key}` : key)).join(", ");
+    return issue.keys.map((key) => excerpt(path ? `${path}.${key}` : key)).join(", ");
   }
   return path || undefined;
 }
@@ -39,8 +40,7 @@ function fieldOf(issue: z.core.$ZodIssue): string | undefined {
 function messageOf(issue: z.core.$ZodIssue, value: unknown): string {
   if (issue.code === "unrecognized_keys") return "unknown field (check its spelling)";
   if (issue.code === "invalid_type" && value === undefined) return "is required";
-  if (issue.code === "invalid_type")
-    return `expected ${issue.expected}, got ${JSON.stringify(value)}`;
+  if (issue.code === "invalid_type") return `expected ${issue.expected}, got ${shortJson(value)}`;
   return issue.message;
 }
 
@@ -51,4 +51,12 @@ function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
     value = (value as Record<PropertyKey, unknown>)[key];
   }
   return value;
+}
+
+/** A bad value as it was written, cut short: neither a 200 MB string nor a deep nesting is echoed whole. */
+function shortJson(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(excerpt(value));
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "object" && value !== null) return "an object";
+  return excerpt(String(value));
 }

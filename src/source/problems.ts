@@ -1,4 +1,5 @@
 // Problems found in source data, each located by file, record and field, and how to print them.
+import { escapeControls, excerpt } from "../errors.js";
 
 /** Where a record comes from: its file, its position there, and a readable name ("dublin #42"). */
 export interface RecordRef {
@@ -39,7 +40,8 @@ export function formatProblem(problem: Problem): string {
   else if (at.index !== undefined) place += `[${at.index}]`;
   if (at.label) place += ` (${at.label})`;
   const field = problem.field ? ` ${problem.field}` : "";
-  return `${place}${field}: ${problem.message}`;
+  // Values from files reach terminals and logs: an escape sequence in a name must stay text.
+  return escapeControls(`${place}${field}: ${problem.message}`);
 }
 
 export const hasErrors = (problems: readonly Problem[]): boolean =>
@@ -50,7 +52,7 @@ export function recordLabel(raw: unknown): string | undefined {
   if (typeof raw !== "object" || raw === null) return undefined;
   const { contract, number, name } = raw as Record<string, unknown>;
   if (contract !== undefined && number !== undefined)
-    return `${String(contract)} #${String(number)}`;
-  if (typeof name === "string") return name;
+    return `${excerpt(String(contract))} #${excerpt(String(number))}`;
+  if (typeof name === "string") return excerpt(name);
   return undefined;
 }

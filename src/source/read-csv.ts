@@ -1,9 +1,10 @@
 // Reads a CSV source file (header row, UTF-8) into raw records typed after the zod schema's fields.
-import { readFile } from "node:fs/promises";
 import { parse } from "csv-parse/sync";
 import type { z } from "zod";
+import { excerpt } from "../errors.js";
 import type { RawRecord } from "./parse-records.js";
 import { error, type Problem } from "./problems.js";
+import { readSourceText } from "./read-text.js";
 
 type CellKind = "number" | "boolean" | "text";
 interface Column {
@@ -16,7 +17,13 @@ export async function readCsvRecords(
   file: string,
   schema: z.ZodObject,
 ): Promise<{ records: RawRecord[]; problems: Problem[] }> {
-  const text = await readFile(path, "utf8");
+  const read = await readSourceText(path, file);
+  if ("problem" in read) return { records: [], problems: [read.problem] };
+  const { text } = read;
+  const columns = columnsOf(schema);
+  const header = headerOf(text);
+  const problems = header ? checkHeader(file, header, columns) : [];
+  if (problems.length > 0) return { records: [], problems };
   let rows: { record: Record<string, string>; info: { lines: number } }[];
   try {
     rows = parse(text, {
@@ -32,14 +39,14 @@ export async function readCsvRecords(
     return {
       records: [],
       problems: [
-        error({ file, ...(line ? { line } : {}) }, undefined, `is not valid CSV: ${reason}`),
+        error(
+          { file, ...(line ? { line } : {}) },
+          undefined,
+          `is not valid CSV: ${excerpt(reason, 200)}`,
+        ),
       ],
     };
   }
-  const columns = columnsOf(schema);
-  const header = headerOf(text);
-  const problems = checkHeader(file, header, columns);
-  if (problems.length > 0) return { records: [], problems };
   const records = rows.map(({ record, info }, index) => ({
     raw: typedRow(record, columns),
     at: { file, index, line: info.lines },
@@ -64,16 +71,30 @@ function columnsOf(schema: z.ZodObject): Map<string, Column> {
   return columns;
 }
 
-function headerOf(text: string): string[] {
-  const rows: string[][] = parse(text, { to_line: 1, bom: true, trim: true });
-  return rows[0] ?? [];
+/** The header row, or null when line 1 is not even CSV (the full parse then says why). */
+function headerOf(text: string): string[] | null {
+  try {
+    const rows: string[][] = parse(text, { to_line: 1, bom: true, trim: true });
+    return rows[0] ?? [];
+  } catch {
+    return null;
+  }
 }
 
 function checkHeader(file: string, header: string[], columns: Map<string, Column>): Problem[] {
   const problems: Problem[] = [];
+  // A spreadsheet set to a European locale exports "number;contract;name…" as one column.
+  if (header.length === 1 && header[0]?.includes(";"))
+    return [
+      error(
+        { file, line: 1 },
+        undefined,
+        'the columns are separated by ";": velodata reads comma-separated CSV; export it again with "," as the separator',
+      ),
+    ];
   for (const name of header) {
     if (!columns.has(name))
-      problems.push(error({ file, line: 1 }, name, "unknown column (check its spelling)"));
+      problems.push(error({ file, line: 1 }, excerpt(name), "unknown column (check its spelling)"));
   }
   for (const [name, column] of columns) {
     if (column.required && !header.includes(name)) {

@@ -59,7 +59,11 @@ export async function readStates(
   path: string,
 ): Promise<{ states?: Map<string, LiveState>; problems: Problem[] }> {
   const loaded = await loadStates(path);
-  const problems = [...loaded.problems, ...checkStates(read.source, loaded.value, read.complete)];
+  const readWhole = !hasErrors(loaded.problems);
+  const problems = [
+    ...loaded.problems,
+    ...checkStates(read.source, loaded.value, read.complete, readWhole),
+  ];
   if (hasErrors(problems)) return { problems };
   return { states: liveStates(loaded.value), problems };
 }

@@ -1,14 +1,17 @@
 // Reads a JSON source file `{ "<key>": [ ...records ] }` into raw records, with located syntax errors.
-import { readFile } from "node:fs/promises";
+import { excerpt } from "../errors.js";
 import type { RawRecord } from "./parse-records.js";
 import { error, type Problem } from "./problems.js";
+import { readSourceText } from "./read-text.js";
 
 export async function readJsonRecords(
   path: string,
   file: string,
   key: string,
 ): Promise<{ records: RawRecord[]; problems: Problem[] }> {
-  const text = await readFile(path, "utf8");
+  const read = await readSourceText(path, file);
+  if ("problem" in read) return { records: [], problems: [read.problem] };
+  const { text } = read;
   let document: unknown;
   try {
     document = JSON.parse(text);
@@ -29,7 +32,8 @@ export async function readJsonRecords(
 
 function syntaxMessage(cause: unknown): string {
   const reason = cause instanceof Error ? cause.message : String(cause);
-  return `is not valid JSON: ${reason}`;
+  // V8 quotes the text around the error; a one-line 200 MB file would be quoted whole.
+  return `is not valid JSON: ${excerpt(reason, 200)}`;
 }
 
 /** JSON.parse reports a character offset; people want a line. */

@@ -1,62 +1,154 @@
-// Brings a tree on disk up to a new Release file by file: only changed files are written, each replaced whole.
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+// Brings the served tree up to a new Release in place: changed files staged whole, then moved in; a mixed tree is repaired.
+import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { UserError } from "../errors.js";
-import type { Release } from "../publish/release.js";
+import type { Release, ReleaseFile } from "../publish/release.js";
 import { fileOf } from "../routes/routes.js";
+import { filesUnder } from "./files-under.js";
 import { inBatches } from "./in-batches.js";
-import { bodyToWrite, MARKER, type Manifest, manifestOf, type TreeStats } from "./write-tree.js";
+import { takeLock } from "./lock.js";
+import { manifestOf, writeManifest } from "./manifest.js";
+import { readTree, type Tree } from "./read-tree.js";
+import { TREE_UNCHANGED, treeWriteError } from "./tree-error.js";
+import { bodyToWrite, type TreeStats, writeWhole } from "./write-tree.js";
+
+export interface UpdateStats extends TreeStats {
+  /** Files whose bytes on disk were not the manifest's (a killed run, or a hand edit), rewritten. */
+  repaired: number;
+  /** Files of the previous release that are not in this one, deleted. */
+  removed: number;
+  /** The whole tree was checked against the release, byte for byte (after an interrupted run). */
+  verified: boolean;
+}
+
+interface Plan {
+  write: [string, ReleaseFile][];
+  remove: string[];
+  repaired: number;
+}
 
 /**
- * Each changed file is written beside its final name and renamed over it, so a static host or a
- * sync to a CDN reads either the old bytes or the new ones, never a torn file. What changed is
- * known from the tree's manifest (path → ETag), so this works from cron with no memory of the
- * last run.
+ * Steps, each safe to die in: (1) new bytes are written into the store's `incoming/`, outside the
+ * served folder, so a full disk fails here with the tree untouched; (2) a `dirty` mark is set;
+ * (3) files are renamed in, one whole file at a time, and gone ones deleted; (4) the new manifest
+ * is sealed and the mark removed. A run that finds the mark trusts no file: it compares the whole
+ * tree with the release, byte for byte, and rewrites or deletes whatever differs.
  */
-export async function updateTree(release: Release, outDir: string): Promise<TreeStats> {
-  const previous = await readManifest(outDir);
-  const changed = [...release.files].filter(([path, file]) => previous.files[path] !== file.etag);
-  const folders = new Set<string>();
-  await inBatches(changed, ([path, file]) =>
-    replaceFile(join(outDir, fileOf(path)), file.body, folders),
-  );
-  const gone = Object.keys(previous.files).filter((path) => !release.files.has(path));
-  await inBatches(gone, (path) => rmSync(join(outDir, fileOf(path)), { force: true }));
-  // Last: the manifest only ever describes files that are already in place.
-  replaceFile(join(outDir, MARKER), [Buffer.from(JSON.stringify(manifestOf(release)))], folders);
-  return {
-    files: changed.length,
-    bytes: changed.reduce((total, [, file]) => total + file.size, 0),
-  };
+export async function updateTree(release: Release, outDir: string): Promise<UpdateStats> {
+  // Read once before the lock, so that a missing tree is said plainly and no store is created.
+  const unlock = takeLock(readTree(outDir).layout);
+  try {
+    const tree = readTree(outDir);
+    const { release: paths } = tree;
+    rmSync(paths.incoming, { recursive: true, force: true });
+    const plan = tree.manifest
+      ? await planFromManifest(release, tree)
+      : await planFromDisk(release, tree.release.tree);
+    const published = tree.layout.published;
+
+    const folders = new Set<string>();
+    try {
+      mkdirSync(paths.incoming);
+      await inBatches(
+        plan.write.map((entry, index) => [entry, index] as const),
+        ([[path, file], index]) => {
+          // Folders of new answers are made now: an empty folder in the tree harms no reader.
+          const folder = dirname(join(paths.tree, fileOf(path)));
+          if (!folders.has(folder)) {
+            mkdirSync(folder, { recursive: true });
+            folders.add(folder);
+          }
+          writeWhole(join(paths.incoming, String(index)), file.body, folders);
+        },
+      );
+    } catch (cause) {
+      rmSync(paths.incoming, { recursive: true, force: true });
+      throw treeWriteError(
+        cause,
+        published,
+        tree.interrupted ? "the tree served there is still the interrupted one" : TREE_UNCHANGED,
+      );
+    }
+
+    try {
+      writeFileSync(paths.dirty, JSON.stringify({ pid: process.pid, release: release.id }));
+      await inBatches(
+        plan.write.map((entry, index) => [entry, index] as const),
+        ([[path], index]) =>
+          renameSync(join(paths.incoming, String(index)), join(paths.tree, fileOf(path))),
+      );
+      await inBatches(plan.remove, (file) => rmSync(join(paths.tree, file), { force: true }));
+      writeManifest(paths.manifest, manifestOf(release));
+      rmSync(paths.dirty, { force: true });
+    } catch (cause) {
+      throw treeWriteError(
+        cause,
+        published,
+        "the tree there is partly updated and marked so: the next refresh or build repairs it",
+      );
+    } finally {
+      rmSync(paths.incoming, { recursive: true, force: true });
+    }
+    return {
+      files: plan.write.length,
+      bytes: plan.write.reduce((total, [, file]) => total + file.size, 0),
+      repaired: plan.repaired,
+      removed: plan.remove.length,
+      verified: tree.manifest === null,
+    };
+  } finally {
+    unlock();
+  }
 }
 
-function replaceFile(destination: string, body: readonly Uint8Array[], folders: Set<string>): void {
-  const folder = dirname(destination);
-  if (!folders.has(folder)) {
-    mkdirSync(folder, { recursive: true });
-    folders.add(folder);
-  }
-  const temporary = `${destination}.tmp-${process.pid}`;
-  try {
-    writeFileSync(temporary, bodyToWrite(body));
-    renameSync(temporary, destination);
-  } catch (cause) {
-    rmSync(temporary, { force: true });
-    throw cause;
-  }
+/**
+ * What changed is known from the manifest's ETags. A file the manifest says is current is
+ * trusted only if it still has the manifest's size and was not changed after it was sealed;
+ * otherwise its bytes are compared with the release's.
+ */
+async function planFromManifest(release: Release, tree: Tree): Promise<Plan> {
+  const manifest = tree.manifest?.files ?? {};
+  const plan: Plan = { write: [], remove: [], repaired: 0 };
+  await inBatches([...release.files], (entry) => {
+    const [path, file] = entry;
+    const known = manifest[path];
+    if (known?.etag !== file.etag) {
+      plan.write.push(entry);
+      return;
+    }
+    const onDisk = join(tree.release.tree, fileOf(path));
+    const stats = lstatSync(onDisk, { throwIfNoEntry: false });
+    const trusted = stats?.isFile() && stats.size === known.size && stats.ctimeMs <= tree.sealedAt;
+    if (!trusted && !sameBytes(onDisk, file)) {
+      plan.write.push(entry);
+      plan.repaired++;
+    }
+  });
+  for (const path of Object.keys(manifest))
+    if (!release.files.has(path)) plan.remove.push(fileOf(path));
+  return plan;
 }
 
-async function readManifest(outDir: string): Promise<Manifest> {
-  const path = join(outDir, MARKER);
-  if (!existsSync(path)) {
-    throw new UserError(`no velodata tree at ${outDir} (no ${MARKER}): run velodata build first`);
-  }
+/** After an interrupted run: every file compared with the release, every stray file deleted. */
+async function planFromDisk(release: Release, root: string): Promise<Plan> {
+  const plan: Plan = { write: [], remove: [], repaired: 0 };
+  const expected = new Set<string>();
+  await inBatches([...release.files], (entry) => {
+    const file = fileOf(entry[0]);
+    expected.add(file);
+    if (!sameBytes(join(root, file), entry[1])) {
+      plan.write.push(entry);
+      plan.repaired++;
+    }
+  });
+  for (const file of filesUnder(root)) if (!expected.has(file)) plan.remove.push(file);
+  return plan;
+}
+
+function sameBytes(path: string, file: ReleaseFile): boolean {
   try {
-    return JSON.parse(await readFile(path, "utf8")) as Manifest;
-  } catch (cause) {
-    throw new UserError(
-      `the tree's manifest ${path} cannot be read: ${(cause as Error).message}; run velodata build again`,
-    );
+    const body = bodyToWrite(file.body);
+    return Buffer.from(body.buffer, body.byteOffset, body.byteLength).equals(readFileSync(path));
+  } catch {
+    return false;
   }
 }

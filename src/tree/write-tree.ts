@@ -1,14 +1,30 @@
-// Puts a Release on disk as a tree, atomically: written beside the old tree, then swapped in by rename.
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { chmod, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
-import { basename, dirname, join, resolve } from "node:path";
+// Puts a Release on disk as a new release folder in the store, then switches the published symlink to it in one rename.
+
+import { randomBytes } from "node:crypto";
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  type Stats,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { dirname, join } from "node:path";
 import { UserError } from "../errors.js";
 import type { Release } from "../publish/release.js";
 import { fileOf } from "../routes/routes.js";
 import { inBatches } from "./in-batches.js";
-
-/** Marks a tree as ours, so that a build never replaces a folder it did not write. */
-export const MARKER = ".velodata-release.json";
+import { currentRelease, layoutOf, linkTarget, releasePaths, type TreeLayout } from "./layout.js";
+import { isLegacyTree, LEGACY_MARKER, recoverLegacySwap } from "./legacy.js";
+import { takeLock } from "./lock.js";
+import { manifestOf, writeManifest } from "./manifest.js";
+import { TREE_UNCHANGED, treeWriteError } from "./tree-error.js";
 
 export interface TreeStats {
   files: number;
@@ -17,42 +33,88 @@ export interface TreeStats {
 
 export type Progress = (done: number, total: number) => void;
 
-/** The marker's content: which release the tree holds, and each file's ETag, so a refresh knows what changed. */
-export interface Manifest {
-  release: string;
-  files: Record<string, string>;
-}
-
-export function manifestOf(release: Release): Manifest {
-  const files: Record<string, string> = {};
-  for (const path of [...release.files.keys()].sort())
-    files[path] = (release.files.get(path) as { etag: string }).etag;
-  return { release: release.id, files };
-}
-
+/**
+ * The previous release stays served and whole until the new one is complete; then one rename of
+ * a symlink switches readers over, and the previous release folder is removed.
+ */
 export async function writeTree(
   release: Release,
   outDir: string,
   onProgress?: Progress,
 ): Promise<TreeStats> {
-  const target = resolve(outDir);
-  const parent = dirname(target);
-  const name = basename(target);
-  await mkdir(parent, { recursive: true });
-  await recoverInterruptedSwap(parent, name);
-  await assertReplaceable(target);
-
-  const staging = await mkdtemp(join(parent, `.${name}.staging-${process.pid}-`));
+  const layout = layoutOf(outDir);
   try {
-    // mkdtemp makes a private folder; a static host running as another user must be able to read the tree.
-    await chmod(staging, 0o755);
-    const stats = await writeFiles(release, staging, onProgress);
-    await writeFile(join(staging, MARKER), JSON.stringify(manifestOf(release)));
-    await swapIn(staging, target, parent, name);
-    return stats;
+    mkdirSync(dirname(layout.published), { recursive: true });
   } catch (cause) {
-    await rm(staging, { recursive: true, force: true });
-    throw cause;
+    throw treeWriteError(cause, layout.published, "nothing was written");
+  }
+  const unlock = takeLock(layout);
+  try {
+    restoreReplacedFolder(layout);
+    recoverLegacySwap(layout.published);
+    const served = inspectPublished(layout);
+    removeReleasesBut(layout, currentRelease(layout));
+    const paths = releasePaths(
+      layout,
+      `${Date.now().toString(36)}-${randomBytes(3).toString("hex")}`,
+    );
+    try {
+      mkdirSync(paths.folder, { recursive: true });
+      mkdirSync(paths.tree);
+      keepAccess(paths.tree, served);
+      const stats = await writeFiles(release, paths.tree, onProgress);
+      writeManifest(paths.manifest, manifestOf(release));
+      switchTo(layout, paths.name, served);
+      return stats;
+    } catch (cause) {
+      rmSync(paths.folder, { recursive: true, force: true });
+      throw treeWriteError(cause, layout.published, TREE_UNCHANGED);
+    } finally {
+      // The previous release, kept until the switch was done; what is left goes at the next build.
+      try {
+        removeReleasesBut(layout, currentRelease(layout));
+      } catch {}
+    }
+  } finally {
+    unlock();
+  }
+}
+
+/** What the published path holds now: nothing, our symlink, or a folder we may replace. */
+type Served = { kind: "none" } | { kind: "ours" | "folder"; stats: Stats };
+
+function inspectPublished(layout: TreeLayout): Served {
+  const { published } = layout;
+  const stats = lstatSync(published, { throwIfNoEntry: false });
+  if (!stats) return { kind: "none" };
+  if (currentRelease(layout) !== null) {
+    const tree = statSync(published, { throwIfNoEntry: false });
+    return tree ? { kind: "ours", stats: tree } : { kind: "none" };
+  }
+  if (!stats.isDirectory()) {
+    throw new UserError(`--out ${published} is a file, not a folder`, [
+      "choose another --out (a folder to create, an empty one, or a tree velodata wrote)",
+    ]);
+  }
+  if (readdirSync(published).length === 0 || isLegacyTree(published))
+    return { kind: "folder", stats };
+  throw new UserError(
+    `refusing to replace ${published}: it is not empty and was not written by velodata (no ${LEGACY_MARKER})`,
+    ["choose another --out, or empty that folder first"],
+  );
+}
+
+/** The new tree takes the mode and owner of the folder it replaces: the host must still read it. */
+function keepAccess(tree: string, served: Served): void {
+  if (served.kind === "none") {
+    chmodSync(tree, 0o755);
+    return;
+  }
+  chmodSync(tree, served.stats.mode & 0o7777);
+  try {
+    chownSync(tree, served.stats.uid, served.stats.gid);
+  } catch {
+    // Not permitted for a user that does not own the folder: the tree is then ours, as any file we write.
   }
 }
 
@@ -67,86 +129,70 @@ async function writeFiles(
   let bytes = 0;
   await inBatches(entries, ([path, file]) => {
     const destination = join(root, fileOf(path));
-    const folder = dirname(destination);
-    if (!folders.has(folder)) {
-      mkdirSync(folder, { recursive: true });
-      folders.add(folder);
-    }
-    writeFileSync(destination, bodyToWrite(file.body));
+    writeWhole(destination, file.body, folders);
     bytes += file.size;
     onProgress?.(++done, entries.length);
   });
   return { files: entries.length, bytes };
 }
 
+/** Writes one file, creating its folder once; the error names the file (write errors do not). */
+export function writeWhole(
+  destination: string,
+  body: readonly Uint8Array[],
+  folders: Set<string>,
+): void {
+  try {
+    const folder = dirname(destination);
+    if (!folders.has(folder)) {
+      mkdirSync(folder, { recursive: true });
+      folders.add(folder);
+    }
+    writeFileSync(destination, bodyToWrite(body));
+  } catch (cause) {
+    const error = cause as NodeJS.ErrnoException;
+    if (error && typeof error === "object" && !error.path) error.path = destination;
+    throw cause;
+  }
+}
+
 /** Most files are one chunk: handing writeFile the buffer itself spares it the iterable path. */
 export const bodyToWrite = (body: readonly Uint8Array[]): Uint8Array =>
   body.length === 1 ? (body[0] as Uint8Array) : Buffer.concat(body);
 
-/** Two renames: the old tree steps aside, the new one takes its name; then the old one goes. */
-async function swapIn(
-  staging: string,
-  target: string,
-  parent: string,
-  name: string,
-): Promise<void> {
-  if (!existsSync(target)) {
-    await rename(staging, target);
-    return;
-  }
-  const old = join(parent, `.${name}.old-${process.pid}-${Date.now()}`);
-  await rename(target, old);
-  await rename(staging, target);
-  await rm(old, { recursive: true, force: true });
-}
-
-async function assertReplaceable(target: string): Promise<void> {
-  if (!existsSync(target)) return;
-  const entries = await readdir(target);
-  if (entries.length === 0 || entries.includes(MARKER)) return;
-  throw new UserError(
-    `refusing to replace ${target}: it is not empty and was not written by velodata (no ${MARKER})`,
-    ["choose another --out, or empty that folder first"],
-  );
-}
-
 /**
- * A build killed between its two renames leaves no tree and an `.old` one beside it: put that back.
- * Staging and old folders of processes that no longer run are debris: remove them.
+ * One rename of a new symlink over the published path. A folder (an old layout's tree, or the
+ * operator's empty folder) cannot be replaced by a symlink in one rename: it steps aside into the
+ * store first, and goes back there if this process dies before the second rename.
  */
-async function recoverInterruptedSwap(parent: string, name: string): Promise<void> {
-  const target = join(parent, name);
-  const staging = `.${name}.staging-`;
-  const old = `.${name}.old-`;
-  for (const entry of await readdir(parent)) {
-    const prefix = [staging, old].find((candidate) => entry.startsWith(candidate));
-    if (!prefix) continue;
-    const pid = Number(entry.slice(prefix.length).split("-")[0]);
-    if (pid !== process.pid && isRunning(pid)) continue;
-    const path = join(parent, entry);
-    if (prefix === old && !existsSync(target) && (await isTree(path))) {
-      await rename(path, target);
-    } else {
-      await rm(path, { recursive: true, force: true });
-    }
+function switchTo(layout: TreeLayout, name: string, served: Served): void {
+  const link = join(layout.store, `link-${process.pid}`);
+  rmSync(link, { force: true });
+  symlinkSync(linkTarget(layout, name), link);
+  if (served.kind === "folder") renameSync(layout.published, replacedPath(layout));
+  renameSync(link, layout.published);
+  rmSync(replacedPath(layout), { recursive: true, force: true });
+}
+
+const replacedPath = (layout: TreeLayout): string => join(layout.store, "replaced");
+
+function restoreReplacedFolder(layout: TreeLayout): void {
+  const replaced = replacedPath(layout);
+  if (!existsSync(replaced)) return;
+  if (lstatSync(layout.published, { throwIfNoEntry: false })) {
+    rmSync(replaced, { recursive: true, force: true });
+  } else {
+    renameSync(replaced, layout.published);
   }
 }
 
-async function isTree(path: string): Promise<boolean> {
-  try {
-    await readFile(join(path, MARKER));
-    return true;
-  } catch {
-    return false;
+/** Under the lock, any release folder but the served one is a dead build's or the one replaced. */
+function removeReleasesBut(layout: TreeLayout, keep: string | null): void {
+  for (const entry of readdirSync(layout.store)) {
+    if (entry.startsWith("link-")) rmSync(join(layout.store, entry), { force: true });
   }
-}
-
-function isRunning(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (cause) {
-    return (cause as NodeJS.ErrnoException).code === "EPERM";
+  if (!existsSync(layout.releases)) return;
+  for (const name of readdirSync(layout.releases)) {
+    if (name !== keep) rmSync(join(layout.releases, name), { recursive: true, force: true });
   }
 }

@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
+import { ROUTE_LIST } from "../../src/routes/routes.js";
 import { FIXTURES, fixtureCopy, runCli, tempDir } from "../helpers.js";
 
 async function treeHashes(root: string): Promise<Map<string, string>> {
@@ -28,9 +29,10 @@ describe("velodata build", () => {
     const result = await runCli(["build", "--source", FIXTURES, "--out", out]);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
-    // contracts + all stations + 5 contract lists + 413 stations + 5 × (JSON + CSV) downloads + 2 parking lists + 5 parkings + zip
-    // … + the portal (index.html, its script, stylesheet and icon)
-    const files = 1 + 1 + 5 + 413 + 10 + 2 + 5 + 1 + 4;
+    // v3 and v1: contracts + all stations + 5 contract lists + 413 stations; 5 × (JSON + CSV)
+    // downloads + 2 parking lists + 5 parkings + zip + openapi.json; the portal's files (route table)
+    const portal = ROUTE_LIST.filter((route) => route.tag === "portal").length;
+    const files = 2 * (1 + 1 + 5 + 413) + 10 + 2 + 5 + 1 + 1 + portal;
     expect(result.stdout).toMatch(
       new RegExp(`built .*: 5 contracts, 413 stations, 5 parkings → ${files} files, .* in .* s`),
     );
@@ -83,7 +85,7 @@ describe("velodata build", () => {
           "dublin,42,SMITHFIELD NORTH,Smithfield North,53.349562",
           "dublin,42,SMITHFIELD NORTH,Smithfield North,153.349562",
         )
-        .replace(",toulouse,", ",toulose,"),
+        .replace("\ntoulouse,55,", "\ntoulose,55,"),
     );
     const states = join(source, "states.json");
     await writeFile(
@@ -94,7 +96,10 @@ describe("velodata build", () => {
     const result = await runCli(["build", "--source", source, "--out", out]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
-      "velodata: the source data has 2 errors; nothing was published",
+      "velodata: the source data has 4 errors; nothing was published",
+    );
+    expect(result.stderr).toContain(
+      `error: ${csv}:119 (toulose #55) contract: unknown contract "toulose" (not in contracts.json)`,
     );
     expect(result.stderr).toContain(
       `error: ${csv}:2 (dublin #42) latitude: 153.349562 is outside -90..90`,
@@ -104,6 +109,37 @@ describe("velodata build", () => {
     );
     expect(result.stderr).not.toMatch(/\n\s+at /);
     expect(await treeHashes(out)).toEqual(before);
+  });
+
+  it("names the public base URL in the OpenAPI document, from --base-url or VELODATA_BASE_URL", async () => {
+    const out = join(await tempDir(), "out");
+    const servers = async () =>
+      JSON.parse(await readFile(join(out, "openapi.json"), "utf8")).servers;
+    const env = { VELODATA_BASE_URL: "https://env.example.org" };
+    expect((await runCli(["build", "-s", FIXTURES, "-o", out], undefined, env)).code).toBe(0);
+    expect(await servers()).toEqual([{ url: "https://env.example.org" }]);
+    const flag = [
+      "build",
+      "-s",
+      FIXTURES,
+      "-o",
+      out,
+      "--base-url",
+      "https://bikes.example.org/api/",
+    ];
+    expect((await runCli(flag, undefined, env)).code).toBe(0);
+    expect(await servers()).toEqual([{ url: "https://bikes.example.org/api" }]);
+    const bad = await runCli([
+      "build",
+      "-s",
+      FIXTURES,
+      "-o",
+      out,
+      "--base-url",
+      "bikes.example.org",
+    ]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("must be an absolute URL");
   });
 
   it("says plainly when the source folder does not exist", async () => {
@@ -121,9 +157,15 @@ describe("velodata build", () => {
 
 describe("velodata validate", () => {
   it("reports the fixtures valid and writes nothing", async () => {
-    const result = await runCli(["validate", "--source", FIXTURES], await tempDir());
+    const source = await fixtureCopy();
+    const cwd = await tempDir();
+    const before = await treeHashes(join(source, ".."));
+    const result = await runCli(["validate", "--source", source], cwd);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("is valid: 5 contracts, 413 stations, 413 states, 5 parkings");
+    // Neither the working folder (where build would put out/) nor the source changed.
+    expect(await readdir(cwd)).toEqual([]);
+    expect(await treeHashes(join(source, ".."))).toEqual(before);
   });
 
   it("prints warnings and still succeeds", async () => {

@@ -1,8 +1,8 @@
-import { readFile, stat } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { hashKey } from "../../src/serve/keys/key-file.js";
-import { runCli, tempDir } from "../helpers.js";
+import { BIN, runCli, runShell, tempDir } from "../helpers.js";
 
 describe("velodata keys", () => {
   it("adds a 40-hex key printed once, stores only its hash with mode 0600, lists and revokes it", async () => {
@@ -25,7 +25,64 @@ describe("velodata keys", () => {
     expect(listed.stdout).not.toContain(key);
 
     expect((await runCli(["keys", "revoke", id as string, "--keys", file])).code).toBe(0);
-    expect((await runCli(["keys", "list", "--keys", file])).stdout).not.toMatch(/\t-\tcity app/);
+    const after = (await runCli(["keys", "list", "--keys", file])).stdout;
+    // The same row, now with a revocation date: an empty listing must fail here.
+    expect(after).toMatch(new RegExp(`^${id}\t\\S+\t\\d{4}-\\d\\d-\\d\\dT\\S+Z\tcity app$`, "m"));
+  });
+
+  it("loses no change when 8 adds and a revoke run at once", async () => {
+    const file = join(await tempDir(), "keys.json");
+    const first = await runCli(["keys", "add", "--keys", file, "--label", "first"]);
+    const [, row] = (await runCli(["keys", "list", "--keys", file])).stdout.trim().split("\n");
+    const firstId = (row as string).split("\t")[0] as string;
+    const runs = await Promise.all([
+      ...Array.from({ length: 8 }, (_, n) =>
+        runCli(["keys", "add", "--keys", file, "--label", `app ${n}`]),
+      ),
+      runCli(["keys", "revoke", firstId, "--keys", file]),
+    ]);
+    for (const run of runs) expect(run.code, run.stderr).toBe(0);
+    const stored = JSON.parse(await readFile(file, "utf8")).keys as {
+      id: string;
+      sha256: string;
+      revoked: string | null;
+    }[];
+    expect(stored).toHaveLength(9);
+    for (const run of runs.slice(0, 8))
+      expect(stored.map((key) => key.sha256)).toContain(hashKey(run.stdout.trim()));
+    expect(stored.find((key) => key.id === firstId)?.revoked).toMatch(/Z$/);
+    expect(first.code).toBe(0);
+    expect(await readdir(join(file, ".."))).toEqual(["keys.json"]);
+  });
+
+  it("refuses to list or revoke in a keys file that does not exist", async () => {
+    const file = join(await tempDir(), "keys.json");
+    const listed = await runCli(["keys", "list", "--keys", file]);
+    expect(listed.code).toBe(1);
+    expect(listed.stderr).toBe(
+      `velodata: no keys file at ${file}: check the path, or create it with velodata keys add\n`,
+    );
+    const revoked = await runCli(["keys", "revoke", "deadbeef", "--keys", file]);
+    expect(revoked.code).toBe(1);
+    expect(revoked.stderr).toContain(`no keys file at ${file}`);
+  });
+
+  it("says the folder is missing instead of failing on its temporary file", async () => {
+    const file = join(await tempDir(), "missing", "keys.json");
+    const result = await runCli(["keys", "add", "--keys", file]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `velodata: the folder of the keys file ${file} does not exist: create ${join(file, "..")} first\n`,
+    );
+  });
+
+  it("prints no stack trace when its reader goes away (keys list | head -0)", async () => {
+    const file = join(await tempDir(), "keys.json");
+    for (let n = 0; n < 3; n++) await runCli(["keys", "add", "--keys", file]);
+    const result = await runShell(
+      `"${process.execPath}" "${BIN}" keys list --keys "${file}" | head -c 0`,
+    );
+    expect(result.stderr).toBe("");
   });
 
   it("says which id is unknown when revoking", async () => {

@@ -1,7 +1,9 @@
-import { readFile, stat, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { copyFile, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { fixtureCopy, runCli, tempDir } from "../helpers.js";
+import { treeFiles } from "../tree/tree-helpers.js";
 
 describe("velodata refresh", () => {
   it("rewrites only the answers whose states changed; a broken state file changes nothing", async () => {
@@ -21,8 +23,8 @@ describe("velodata refresh", () => {
     );
     const result = await runCli(["refresh", "--source", source, "--state", states, "--out", out]);
     expect(result.code).toBe(0);
-    // the station, its contract's list, the list of all
-    expect(result.stdout).toMatch(/refreshed .*: 3 of \d+ files changed/);
+    // the station, its contract's list, the list of all, in v3 and in v1
+    expect(result.stdout).toMatch(/refreshed .*: 6 of \d+ files changed/);
     expect(
       JSON.parse(await readFile(join(out, "vls/v3/stations/dublin/42.json"), "utf8")).lastUpdate,
     ).toBe("2025-02-08T16:50:00Z");
@@ -34,6 +36,75 @@ describe("velodata refresh", () => {
     expect(broken.code).toBe(1);
     expect(broken.stderr).toMatch(/states\.json\[0\] \(dublin #42\) status: /);
     expect(await readFile(join(out, "vls/v3/stations.json"), "utf8")).toBe(before);
+  });
+
+  it("repairs a tree mixed with another release's file, though its manifest says it is current", async () => {
+    // The reproduction: build A into out, B into outB, one file of outB over out's.
+    const source = await fixtureCopy();
+    const dir = await tempDir();
+    const [out, outB, fresh] = ["out", "outB", "fresh"].map((name) => join(dir, name)) as [
+      string,
+      string,
+      string,
+    ];
+    const stateA = join(source, "states.json");
+    const stateB = join(dir, "states-b.json");
+    const original = await readFile(stateA, "utf8");
+    await writeFile(
+      stateB,
+      original.replace(
+        '"lastUpdate": "2025-02-08T16:44:06Z"',
+        '"lastUpdate": "2025-02-08T17:00:00Z"',
+      ),
+    );
+    for (const [state, tree] of [
+      [stateA, out],
+      [stateB, outB],
+      [stateA, fresh],
+    ] as const)
+      expect(
+        (await runCli(["build", "--source", source, "--state", state, "--out", tree])).code,
+      ).toBe(0);
+    const station = "vls/v3/stations/dublin/42.json";
+    await copyFile(join(outB, station), join(out, station));
+    expect(treeFiles(out)).not.toEqual(treeFiles(fresh));
+
+    const result = await runCli(["refresh", "--source", source, "--state", stateA, "--out", out]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/1 of \d+ files changed, 1 repaired/);
+    expect(treeFiles(out)).toEqual(treeFiles(fresh));
+  });
+
+  it("deletes the files of answers that left the release", async () => {
+    const source = await fixtureCopy();
+    const out = join(await tempDir(), "out");
+    expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
+    const gone = join(out, "vls/v3/stations/dublin/42.json");
+    expect(existsSync(gone)).toBe(true);
+    const csv = join(source, "stations.csv");
+    const lines = (await readFile(csv, "utf8")).split("\n");
+    await writeFile(csv, lines.filter((line) => !line.startsWith("dublin,42,")).join("\n"));
+    const states = join(source, "states.json");
+    const parsed = JSON.parse(await readFile(states, "utf8")) as {
+      states: { contract: string; number: number }[];
+    };
+    parsed.states = parsed.states.filter((s) => !(s.contract === "dublin" && s.number === 42));
+    await writeFile(states, JSON.stringify(parsed));
+    const result = await runCli([
+      "refresh",
+      "--source",
+      source,
+      "--state",
+      join(source, "states.json"),
+      "--out",
+      out,
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    // The station's v3 and v1 answers.
+    expect(result.stdout).toMatch(/, 2 removed/);
+    expect(existsSync(gone)).toBe(false);
+    expect(existsSync(join(out, "vls/v1/stations/dublin/42.json"))).toBe(false);
+    expect(existsSync(join(out, "vls/v3/stations/dublin/30.json"))).toBe(true);
   });
 
   it("refuses a folder that holds no velodata tree", async () => {

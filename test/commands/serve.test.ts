@@ -24,6 +24,19 @@ function startServe(
   });
 }
 
+/** Resolves when the process has printed `text`: on its output's events, not after a guessed delay. */
+function waitFor(child: ChildProcess, output: () => string, text: string): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => {
+      if (!output().includes(text)) return;
+      child.stdout?.off("data", check);
+      resolve();
+    };
+    child.stdout?.on("data", check);
+    check();
+  });
+}
+
 describe("velodata serve", () => {
   it("finishes a request in flight on SIGTERM, then exits 0", async () => {
     const keys = join(await tempDir(), "keys.json");
@@ -40,20 +53,26 @@ describe("velodata serve", () => {
     const { hostname, port } = new URL(url);
     const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
 
-    // Half a request: the server has it in flight when the signal comes.
+    // A whole request first: once it is answered, the server has surely accepted the connection.
     const socket = connect(Number(port), hostname);
     await new Promise((resolve) => socket.once("connect", resolve));
-    socket.write(`GET /vls/v3/contracts?apiKey=${DEMO_KEY} HTTP/1.1\r\nHost: ${hostname}\r\n`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const request = `GET /vls/v3/contracts?apiKey=${DEMO_KEY} HTTP/1.1\r\nHost: ${hostname}\r\n`;
+    socket.write(`${request}\r\n`);
+    await new Promise((resolve) => socket.once("data", resolve));
+    // Half a second request: in flight when the signal comes. A round trip on another connection
+    // makes sure the server has read those bytes before it is told to stop.
+    socket.write(request);
+    expect((await fetch(`${url}/status`)).status).toBe(200);
     child.kill("SIGTERM");
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await waitFor(child, output, "SIGTERM: stopping after the requests in flight");
+    await expect(fetch(`${url}/status`)).rejects.toThrow();
     let answer = "";
     socket.on("data", (chunk) => (answer += chunk));
     const closed = new Promise((resolve) => socket.on("close", resolve));
     socket.write("\r\n");
     await closed;
 
-    expect(answer).toMatch(/^HTTP\/1\.1 200 OK/);
+    expect(answer, output()).toMatch(/^HTTP\/1\.1 200 OK/);
     expect(answer).toContain('"commercial_name":"dublinbikes"');
     expect(await exited).toBe(0);
     expect(output()).toContain("SIGTERM: stopping after the requests in flight");

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { publish } from "../../src/publish/publish.js";
 import { stationKey } from "../../src/source/dataset.js";
-import { fixtureDataset, GENERATED_AT } from "./publish-helpers.js";
+import { fixtureDataset, GENERATED_AT, text } from "./publish-helpers.js";
 
 describe("incremental publishing", () => {
   it("reuses every rendering when no state changed, and the release id stays the same", async () => {
@@ -17,7 +17,7 @@ describe("incremental publishing", () => {
     expect(second.release.id).toBe(first.release.id);
   });
 
-  it("renders again only the changed station, its contract's list and the list of all", async () => {
+  it("renders again only the changed station, its contract's list and the list of all, in v3 and v1", async () => {
     const dataset = await fixtureDataset();
     const first = await publish(dataset, { generatedAt: GENERATED_AT });
     const key = stationKey("besancon", 2);
@@ -39,6 +39,9 @@ describe("incremental publishing", () => {
       .filter(([path, file]) => first.release.files.get(path) !== file)
       .map(([path]) => path);
     expect(changed.sort()).toEqual([
+      "/vls/v1/stations",
+      "/vls/v1/stations/besancon",
+      "/vls/v1/stations/besancon/2",
       "/vls/v3/stations",
       "/vls/v3/stations/besancon",
       "/vls/v3/stations/besancon/2",
@@ -46,6 +49,11 @@ describe("incremental publishing", () => {
     expect(second.release.files.get("/vls/v3/stations/besancon/2")?.etag).not.toBe(
       first.release.files.get("/vls/v3/stations/besancon/2")?.etag,
     );
+    expect(JSON.parse(text(second.release, "/vls/v1/stations/besancon/2"))).toMatchObject({
+      available_bikes: 2,
+      available_bike_stands: 9,
+      last_update: Date.parse("2026-11-20T08:17:00Z"),
+    });
     expect(second.release.id).not.toBe(first.release.id);
   });
 });

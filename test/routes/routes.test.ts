@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { matchRoute } from "../../src/routes/match-route.js";
-import { accessOf, type Endpoint, fileOf, freshnessOf, pathOf } from "../../src/routes/routes.js";
+import { placeholdersOf } from "../../src/routes/pattern.js";
+import {
+  accessOf,
+  type Endpoint,
+  fileOf,
+  freshnessOf,
+  pathOf,
+  ROUTE_LIST,
+} from "../../src/routes/routes.js";
 
 const match = (path: string, query = "") =>
   matchRoute(path.split("/").filter(Boolean), new URLSearchParams(query));
@@ -30,10 +38,28 @@ describe("route table", () => {
       "parking/v1/contracts/nantes/parks/89.json",
     ],
     [
-      { name: "staticStations", contract: "dublin", format: "csv" },
+      { name: "staticStationsCsv", contract: "dublin" },
       "/rest/vls/stations/dublin.csv",
       "rest/vls/stations/dublin.csv",
     ],
+    [
+      { name: "staticStations", contract: "dublin" },
+      "/rest/vls/stations/dublin.json",
+      "rest/vls/stations/dublin.json",
+    ],
+    [{ name: "contractsV1" }, "/vls/v1/contracts", "vls/v1/contracts.json"],
+    [{ name: "stationsV1" }, "/vls/v1/stations", "vls/v1/stations.json"],
+    [
+      { name: "contractStationsV1", contract: "toulouse" },
+      "/vls/v1/stations/toulouse",
+      "vls/v1/stations/toulouse.json",
+    ],
+    [
+      { name: "stationV1", contract: "toulouse", number: 55 },
+      "/vls/v1/stations/toulouse/55",
+      "vls/v1/stations/toulouse/55.json",
+    ],
+    [{ name: "openapi" }, "/openapi.json", "openapi.json"],
     [{ name: "bundle" }, "/download/velodata-static.zip", "download/velodata-static.zip"],
   ];
 
@@ -52,6 +78,14 @@ describe("route table", () => {
       kind: "endpoint",
       endpoint: { name: "station", contract: "dublin", number: 42 },
     });
+    expect(match("/vls/v1/stations", "contract=Toulouse")).toEqual({
+      kind: "endpoint",
+      endpoint: { name: "contractStationsV1", contract: "Toulouse" },
+    });
+    expect(match("/vls/v1/stations/55", "contract=toulouse")).toEqual({
+      kind: "endpoint",
+      endpoint: { name: "stationV1", contract: "toulouse", number: 55 },
+    });
   });
 
   it("refuses a malformed station number, an empty contract and a station without its contract", () => {
@@ -66,20 +100,34 @@ describe("route table", () => {
     });
     expect(match("/vls/v3/stations/42")).toMatchObject({
       kind: "invalid",
-      message: expect.stringContaining("?contract=NAME"),
+      message: "the contract parameter is required: /vls/v3/stations/42?contract=NAME",
+    });
+    expect(match("/vls/v1/stations/55")).toMatchObject({
+      kind: "invalid",
+      message: "the contract parameter is required: /vls/v1/stations/55?contract=NAME",
     });
     expect(match("/parking/v1/contracts/nantes/parks/abc")).toMatchObject({ kind: "invalid" });
   });
 
-  it("finds the portal's files: / and /docs/ are their folders' index.html", () => {
-    expect(match("/")).toEqual({
+  it("finds the portal's files: / and /docs/ (with its slash, as its relative links need)", () => {
+    expect(match("/")).toEqual({ kind: "endpoint", endpoint: { name: "portal" } });
+    expect(matchRoute(["docs"], new URLSearchParams(), true)).toEqual({
       kind: "endpoint",
-      endpoint: { name: "page", path: "/index.html" },
+      endpoint: { name: "docs" },
     });
-    expect(match("/index.html")).toMatchObject({ endpoint: { path: "/index.html" } });
-    expect(match("/docs/")).toMatchObject({ endpoint: { path: "/docs/index.html" } });
-    expect(match("/portal/portal.js")).toMatchObject({ endpoint: { path: "/portal/portal.js" } });
-    expect(accessOf({ name: "page", path: "/index.html" })).toBe("public");
+    expect(match("/docs")).toEqual({ kind: "none" });
+    expect(match("/portal/portal.js")).toEqual({
+      kind: "endpoint",
+      endpoint: { name: "portalScript" },
+    });
+    expect(match("/docs/swagger-ui-bundle.js")).toMatchObject({
+      endpoint: { name: "swaggerScript" },
+    });
+    // Folder or not, an API path answers as before.
+    expect(matchRoute(["vls", "v3", "contracts"], new URLSearchParams(), true)).toMatchObject({
+      endpoint: { name: "contracts" },
+    });
+    expect(accessOf({ name: "portal" })).toBe("public");
   });
 
   it("matches nothing else", () => {
@@ -91,6 +139,8 @@ describe("route table", () => {
       "/parking/v1/contracts/nantes",
       "/rest/vls/stations/dublin",
       "/vls/v3/stations/a/1/2",
+      "/vls/v2/stations",
+      "/rest/vls/stations/dublin.xml",
     ]) {
       expect(match(path)).toEqual({ kind: "none" });
     }
@@ -99,8 +149,29 @@ describe("route table", () => {
   it("asks a key for the API, not for the downloads; only station answers are dynamic", () => {
     expect(accessOf({ name: "contracts" })).toBe("key");
     expect(accessOf({ name: "bundle" })).toBe("public");
-    expect(accessOf({ name: "staticStations", contract: "a", format: "json" })).toBe("public");
+    expect(accessOf({ name: "staticStations", contract: "a" })).toBe("public");
+    expect(accessOf({ name: "openapi" })).toBe("public");
+    expect(accessOf({ name: "stationV1", contract: "a", number: 1 })).toBe("key");
+    expect(freshnessOf({ name: "stationsV1" })).toBe("dynamic");
     expect(freshnessOf({ name: "station", contract: "a", number: 1 })).toBe("dynamic");
     expect(freshnessOf({ name: "parks", contract: "a" })).toBe("static");
+  });
+});
+
+describe("the rows", () => {
+  it("declare a type for every placeholder of their patterns, and only those", () => {
+    for (const route of ROUTE_LIST) {
+      const inPath = placeholdersOf(route.path);
+      expect(inPath.sort(), route.name).toEqual(Object.keys(route.params).sort());
+      if (route.query) {
+        const inQuery = [...placeholdersOf(route.query.path), ...route.query.params];
+        expect(inQuery.sort(), route.name).toEqual(Object.keys(route.params).sort());
+      }
+    }
+  });
+
+  it("have unique names and path forms", () => {
+    expect(new Set(ROUTE_LIST.map((route) => route.name)).size).toBe(ROUTE_LIST.length);
+    expect(new Set(ROUTE_LIST.map((route) => route.path)).size).toBe(ROUTE_LIST.length);
   });
 });

@@ -3,13 +3,18 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REFERENCE } from "../helpers.js";
+import { checkedCount } from "./openapi-check.js";
 import { startTestServer, type TestServer } from "./serve-helpers.js";
 
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer();
 });
-afterAll(() => server.handle.stop());
+afterAll(async () => {
+  // Every answer above was checked against the OpenAPI document (see openapi-check.ts).
+  expect(await checkedCount(server.base)).toBeGreaterThan(20);
+  await server.handle.stop();
+});
 
 const realDublin = JSON.parse(
   readFileSync(join(REFERENCE, "v3_stations_dublin_2025-02-08.json"), "utf8"),
@@ -36,8 +41,10 @@ describe("keys", () => {
       refreshSeconds: 3600,
       lastRefresh: null,
     });
-    expect(typeof status.release).toBe("string");
-    expect(status.dataAgeSeconds).toBeGreaterThanOrEqual(0 as number);
+    // Published at the start of this suite, seconds ago.
+    expect(status.release).toMatch(/^[0-9a-f]{16}$/);
+    expect(Date.parse(status.generatedAt as string)).toBeGreaterThan(Date.now() - 60_000);
+    expect(status.dataAgeSeconds).toBeLessThan(60);
   });
 
   it("never writes the key in a log line", async () => {

@@ -97,28 +97,70 @@ describe("methods", () => {
 });
 
 describe("hostile paths", () => {
-  const hostile = [
-    "/vls/v3/../../../etc/passwd",
-    "/vls/v3/./contracts",
-    "/vls/v3/%2e%2e/%2e%2e/etc/passwd",
-    "/vls/v3/%2e%2e%2fetc%2fpasswd",
-    "/vls/v3/stations/..%2f..%2fetc",
-    "/vls/v3/%252e%252e/contracts",
-    "/vls/v3/..\\..\\etc\\passwd",
-    "/vls/v3/%5c..%5cetc",
-    "/vls/v3/%c0%ae%c0%ae/etc/passwd",
-    "/vls/v3/contracts%00.json",
-    "/vls/v3/%",
-    "/vls/v3/%zz",
-    "//etc/passwd",
-    "/vls//v3/contracts",
+  const DOTS = "dot segments are not allowed in paths";
+  const ENCODED = "encoded /, \\, NUL or % are not allowed in paths";
+  const MALFORMED = "the path has a malformed percent-encoding";
+  const BACKSLASH = "backslashes are not allowed in paths";
+  const EMPTY = "empty path segments (//) are not allowed";
+  const hostile: [string, string][] = [
+    ["/vls/v3/../../../etc/passwd", DOTS],
+    ["/vls/v3/./contracts", DOTS],
+    ["/vls/v3/%2e%2e/%2e%2e/etc/passwd", DOTS],
+    ["/vls/v3/%2e%2e%2fetc%2fpasswd", ENCODED],
+    ["/vls/v3/stations/..%2f..%2fetc", ENCODED],
+    ["/vls/v3/%252e%252e/contracts", ENCODED],
+    ["/vls/v3/..\\..\\etc\\passwd", BACKSLASH],
+    ["/vls/v3/%5c..%5cetc", ENCODED],
+    ["/vls/v3/%c0%ae%c0%ae/etc/passwd", MALFORMED],
+    ["/vls/v3/contracts%00.json", ENCODED],
+    ["/vls/v3/%", MALFORMED],
+    ["/vls/v3/%zz", MALFORMED],
+    ["//etc/passwd", EMPTY],
+    ["/vls//v3/contracts", EMPTY],
   ];
-  it.each(hostile)("refuses %s with a 4xx and keeps serving", async (path) => {
-    const response = await rawGet(server.base, `${path}?apiKey=${server.key}`);
-    expect(response.status).toBeGreaterThanOrEqual(400);
-    expect(response.status).toBeLessThan(500);
-    expect(response.body).not.toContain("root:");
-    expect((await server.get("/vls/v3/contracts")).status).toBe(200);
+  // The protected steps record that they ran: a refused path must reach neither.
+  const reached: string[] = [];
+  let running: Awaited<ReturnType<typeof startServer>>;
+  beforeAll(async () => {
+    const files = new Map([
+      ["/vls/v3/contracts", releaseFile([Buffer.from("[]")], "application/json", "static")],
+    ]);
+    const release = makeRelease(files, { contracts: 0, stations: 0, parkings: 0 }, new Date());
+    const spied = {
+      ...release,
+      files: {
+        get: (path: string) => {
+          reached.push(`file ${path}`);
+          return files.get(path);
+        },
+      },
+    };
+    const live = { release: spied, refreshSeconds: 60, nextRefreshAt: null, lastRefresh: null };
+    running = await startServer({
+      live: live as unknown as Live,
+      keys: {
+        accepts: () => {
+          reached.push("key");
+          return true;
+        },
+        close: () => {},
+      },
+      log: () => {},
+      port: 0,
+      host: "127.0.0.1",
+    });
+  });
+  afterAll(() => running.close());
+
+  it.each(hostile)("refuses %s with 400 before any key or file lookup", async (path, reason) => {
+    reached.length = 0;
+    const response = await rawGet(running.url, `${path}?apiKey=k`);
+    expect(response.status).toBe(400);
+    expect(JSON.parse(response.body)).toEqual({ error: `Bad request path: ${reason}` });
+    expect(reached).toEqual([]);
+    // The same server answers a proper path, going through both steps.
+    expect((await rawGet(running.url, "/vls/v3/contracts?apiKey=k")).status).toBe(200);
+    expect(reached).toEqual(["key", "file /vls/v3/contracts"]);
   });
 });
 

@@ -3,9 +3,10 @@ import { readFile, writeFile } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { memoryOutput } from "../../src/commands/output.js";
-import { type ServeHandle, serve } from "../../src/commands/serve.js";
+import { type ServeHandle, type ServeOptions, serve } from "../../src/commands/serve.js";
 import { addKey } from "../../src/serve/keys/key-file.js";
 import { fixtureCopy } from "../helpers.js";
+import { checkAnswersOf } from "./openapi-check.js";
 
 export interface TestServer {
   handle: ServeHandle;
@@ -18,7 +19,9 @@ export interface TestServer {
   get(path: string, init?: RequestInit): Promise<Response>;
 }
 
-export async function startTestServer(extra: { out?: string } = {}): Promise<TestServer> {
+export async function startTestServer(
+  extra: Partial<Omit<ServeOptions, "source" | "keys" | "output">> = {},
+): Promise<TestServer> {
   const source = await fixtureCopy();
   const keysFile = join(source, "..", "keys.json");
   const { key } = await addKey(keysFile, "tests", new Date());
@@ -26,6 +29,7 @@ export async function startTestServer(extra: { out?: string } = {}): Promise<Tes
   // A refresh only when a test asks for one.
   const handle = await serve({ source, keys: keysFile, port: 0, refresh: 3600, output, ...extra });
   const base = handle.url;
+  checkAnswersOf(base);
   const get = (path: string, init?: RequestInit) => {
     const url = new URL(path, base);
     url.searchParams.set("apiKey", key);

@@ -20,6 +20,11 @@ const contracts = JSON.stringify({
       country_code: "FR",
       cities: ["Lyon"],
       parkingApi: true,
+      timezone: "Europe/Paris",
+      languages: ["fr"],
+      feed_contact_email: "gbfs@example.org",
+      opening_hours: "24/7",
+      bikeTypes: { mechanical: {}, electricalRemovableBattery: { max_range_meters: 50000 } },
     },
   ],
 });
@@ -184,5 +189,32 @@ describe("readDataset", () => {
     await expect(readDataset(dir)).rejects.toThrow(
       /both .*stations\.json and .*stations\.csv exist/,
     );
+  });
+});
+
+describe("readDataset applies the parking rules", () => {
+  it("rejects a parking of an unknown contract, out-of-range coordinates and a number used twice", async () => {
+    const dir = await fixtureCopy();
+    const path = join(dir, "parkings.json");
+    const parkings = JSON.parse(await readFile(path, "utf8"));
+    parkings.parkings[1].latitude = 147.2178; // nantes #12
+    parkings.parkings[2].number = 89; // nantes #89 again
+    parkings.parkings[3].contract = "lyom";
+    await writeFile(path, JSON.stringify(parkings, null, 2));
+    const errors = (await readDataset(dir)).problems
+      .filter((problem) => problem.severity === "error")
+      .map(formatProblem);
+    expect(errors).toEqual(
+      expect.arrayContaining([
+        `${path}[1] (nantes #12) latitude: 147.2178 is outside -90..90 (are latitude and longitude swapped?)`,
+        expect.stringMatching(
+          new RegExp(`^${path}\\[2\\] \\(nantes #89\\) number: parking 89 appears twice`),
+        ),
+        expect.stringMatching(
+          new RegExp(`^${path}\\[3\\] \\(lyom #\\d+\\) contract: unknown contract "lyom"`),
+        ),
+      ]),
+    );
+    expect(errors).toHaveLength(3);
   });
 });

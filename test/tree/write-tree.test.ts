@@ -1,43 +1,34 @@
-import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { existsSync, lstatSync, readlinkSync, statSync } from "node:fs";
+import { chmod, mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { makeRelease, type Release, releaseFile } from "../../src/publish/release.js";
 import { fileOf } from "../../src/routes/routes.js";
-import { MARKER, writeTree } from "../../src/tree/write-tree.js";
+import { LEGACY_MARKER } from "../../src/tree/legacy.js";
+import { readTree } from "../../src/tree/read-tree.js";
+import { writeTree } from "../../src/tree/write-tree.js";
 import { tempDir } from "../helpers.js";
 import { fixtureRelease, text } from "../publish/publish-helpers.js";
+import { brokenRelease, deadPid } from "./tree-helpers.js";
 
 let release: Release;
 beforeAll(async () => {
   release = await fixtureRelease();
 });
 
-/** A release whose second file cannot be written: a build that dies half way. */
-function brokenRelease(): Release {
-  const files = new Map([
-    ["/vls/v3/contracts", releaseFile([Buffer.from("[]")], "application/json", "static")],
-    [
-      "/vls/v3/stations",
-      { ...releaseFile([], "application/json", "dynamic"), body: [42 as unknown as Uint8Array] },
-    ],
-  ]);
-  return makeRelease(files, { contracts: 0, stations: 0, parkings: 0 }, new Date(0));
-}
-
-function deadPid(): number {
-  for (let pid = 4_000_000; ; pid++) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return pid;
-    }
-  }
-}
+const small = () =>
+  makeRelease(
+    new Map([
+      ["/vls/v3/contracts", releaseFile([Buffer.from("[]")], "application/json", "static")],
+    ]),
+    { contracts: 0, stations: 0, parkings: 0 },
+    new Date(0),
+  );
 
 describe("writeTree", () => {
-  it("writes every answer at its file path with the release's bytes", async () => {
-    const out = join(await tempDir(), "out");
+  it("publishes every answer through a symlink, with the bookkeeping outside the served folder", async () => {
+    const parent = await tempDir();
+    const out = join(parent, "out");
     const stats = await writeTree(release, out);
     expect(stats.files).toBe(release.files.size);
     for (const path of [
@@ -47,52 +38,117 @@ describe("writeTree", () => {
     ]) {
       expect(await readFile(join(out, fileOf(path)), "utf8")).toBe(text(release, path));
     }
+    expect(lstatSync(out).isSymbolicLink()).toBe(true);
+    expect((await readdir(out)).filter((entry) => entry.startsWith("."))).toEqual([]);
+    const tree = readTree(out);
+    expect(tree.manifest?.release).toBe(release.id);
+    expect(tree.manifest?.files["/vls/v3/contracts"]).toEqual({
+      etag: release.files.get("/vls/v3/contracts")?.etag,
+      size: release.files.get("/vls/v3/contracts")?.size,
+      type: "application/json",
+    });
+    expect(tree.release.tree.startsWith(join(parent, ".out.velodata/releases/"))).toBe(true);
+    expect(await readdir(parent)).toEqual([".out.velodata", "out"]);
   });
 
-  it("leaves the previous tree untouched and no debris when writing fails", async () => {
+  it("switches releases with one symlink rename and removes the previous one after", async () => {
     const parent = await tempDir();
     const out = join(parent, "out");
     await writeTree(release, out);
-    const before = await readFile(join(out, "vls/v3/contracts.json"), "utf8");
-    await expect(writeTree(brokenRelease(), out)).rejects.toThrow();
-    expect(await readFile(join(out, "vls/v3/contracts.json"), "utf8")).toBe(before);
-    expect(await readdir(parent)).toEqual(["out"]);
-  });
-
-  it("replaces the old tree whole: files gone from the release are gone from disk", async () => {
-    const out = join(await tempDir(), "out");
-    await writeTree(release, out);
-    const small = makeRelease(
-      new Map([
-        ["/vls/v3/contracts", releaseFile([Buffer.from("[]")], "application/json", "static")],
-      ]),
-      release.counts,
-      new Date(0),
-    );
-    await writeTree(small, out);
+    const first = readlinkSync(out);
+    await writeTree(small(), out);
+    expect(readlinkSync(out)).not.toBe(first);
+    expect(existsSync(join(parent, first))).toBe(false);
+    expect(await readdir(join(parent, ".out.velodata/releases"))).toHaveLength(1);
     expect(existsSync(join(out, "vls/v3/stations.json"))).toBe(false);
     expect(await readFile(join(out, "vls/v3/contracts.json"), "utf8")).toBe("[]");
   });
 
-  it("refuses to replace a folder it did not write", async () => {
+  it("leaves the previous tree served and whole, and no debris, when writing fails", async () => {
+    const parent = await tempDir();
+    const out = join(parent, "out");
+    await writeTree(release, out);
+    const link = readlinkSync(out);
+    const before = await readFile(join(out, "vls/v3/contracts.json"), "utf8");
+    await expect(writeTree(brokenRelease(), out)).rejects.toThrow();
+    expect(readlinkSync(out)).toBe(link);
+    expect(await readFile(join(out, "vls/v3/contracts.json"), "utf8")).toBe(before);
+    expect(await readdir(parent)).toEqual([".out.velodata", "out"]);
+    expect(await readdir(join(parent, ".out.velodata"))).toEqual(["releases"]);
+    expect(await readdir(join(parent, ".out.velodata/releases"))).toHaveLength(1);
+  });
+
+  it("refuses to replace a folder it did not write, or a file", async () => {
     const out = join(await tempDir(), "home");
     await mkdir(out);
     await writeFile(join(out, "thesis.tex"), "precious");
     await expect(writeTree(release, out)).rejects.toThrow(/refusing to replace/);
     expect(await readFile(join(out, "thesis.tex"), "utf8")).toBe("precious");
+    await expect(writeTree(release, join(out, "thesis.tex"))).rejects.toThrow(/is a file/);
   });
 
-  it("clears the debris of a killed build and restores a tree left aside by an interrupted swap", async () => {
+  it("replaces a tree of the old layout, keeping the folder's mode", async () => {
+    const out = join(await tempDir(), "out");
+    await mkdir(join(out, "vls/v3"), { recursive: true });
+    await writeFile(join(out, LEGACY_MARKER), "{}");
+    await writeFile(join(out, "vls/v3/old.json"), "[]");
+    await chmod(out, 0o750);
+    await writeTree(release, out);
+    expect(lstatSync(out).isSymbolicLink()).toBe(true);
+    expect(statSync(out).mode & 0o777).toBe(0o750);
+    expect(existsSync(join(out, "vls/v3/old.json"))).toBe(false);
+    expect(existsSync(join(out, LEGACY_MARKER))).toBe(false);
+  });
+
+  it("keeps an operator's symlink and makes it lead to the live tree", async () => {
+    const parent = await tempDir();
+    const real = join(parent, "srv/api");
+    await mkdir(real, { recursive: true });
+    await chmod(real, 0o711);
+    const link = join(parent, "www");
+    await symlink(real, link);
+    await writeTree(release, link);
+    await writeTree(small(), link);
+    expect(readlinkSync(link)).toBe(real);
+    expect(await readFile(join(link, "vls/v3/contracts.json"), "utf8")).toBe("[]");
+    expect(lstatSync(real).isSymbolicLink()).toBe(true);
+    expect(statSync(real).mode & 0o777).toBe(0o711);
+    expect(existsSync(join(parent, "srv/.api.velodata"))).toBe(true);
+  });
+
+  it("puts back a folder set aside by a switch that was killed, even when the next build fails", async () => {
+    const parent = await tempDir();
+    const aside = join(parent, ".out.velodata/replaced");
+    await mkdir(join(aside, "vls/v3"), { recursive: true });
+    await writeFile(join(aside, LEGACY_MARKER), "{}");
+    await writeFile(join(aside, "vls/v3/contracts.json"), '["previous"]');
+    await expect(writeTree(brokenRelease(), join(parent, "out"))).rejects.toThrow();
+    expect(await readFile(join(parent, "out/vls/v3/contracts.json"), "utf8")).toBe('["previous"]');
+    expect(existsSync(aside)).toBe(false);
+  });
+
+  it("clears the old layout's debris and restores a tree its interrupted swap left aside", async () => {
     const parent = await tempDir();
     const pid = deadPid();
     const aside = join(parent, `.out.old-${pid}-1`);
     await mkdir(join(aside, "vls/v3"), { recursive: true });
-    await writeFile(join(aside, MARKER), "{}");
+    await writeFile(join(aside, LEGACY_MARKER), "{}");
     await writeFile(join(aside, "vls/v3/contracts.json"), '["previous"]');
     await mkdir(join(parent, `.out.staging-${pid}-xyz`));
-    // This build fails too, so the tree on disk is the one the interrupted build had set aside.
     await expect(writeTree(brokenRelease(), join(parent, "out"))).rejects.toThrow();
-    expect(await readdir(parent)).toEqual(["out"]);
+    expect(await readdir(parent)).toEqual([".out.velodata", "out"]);
     expect(await readFile(join(parent, "out/vls/v3/contracts.json"), "utf8")).toBe('["previous"]');
+  });
+
+  it("refuses to write while another live process holds the tree's lock, and takes a dead one's", async () => {
+    const parent = await tempDir();
+    await mkdir(join(parent, ".out.velodata"));
+    await writeFile(join(parent, ".out.velodata/lock"), "1");
+    await expect(writeTree(release, join(parent, "out"))).rejects.toThrow(
+      /being written by another velodata process \(pid 1\)/,
+    );
+    await writeFile(join(parent, ".out.velodata/lock"), String(deadPid()));
+    await writeTree(release, join(parent, "out"));
+    expect(existsSync(join(parent, ".out.velodata/lock"))).toBe(false);
   });
 });

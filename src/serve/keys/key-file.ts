@@ -1,9 +1,11 @@
 // The keys file: only sha256 hashes of API keys, with labels and revocation dates; written atomically, mode 0600.
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { chmod, readFile, rename, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
 import { z } from "zod";
-import { UserError } from "../../errors.js";
+import { excerpt, UserError } from "../../errors.js";
+import { withKeysLock } from "./key-lock.js";
 
 export const StoredKey = z.strictObject({
   id: z.string().regex(/^[0-9a-f]{8}$/),
@@ -26,9 +28,13 @@ export async function readKeys(path: string): Promise<StoredKey[]> {
   try {
     document = JSON.parse(await readFile(path, "utf8"));
   } catch (cause) {
-    throw new UserError(`keys file ${path} cannot be read: ${(cause as Error).message}`, [], {
-      cause,
-    });
+    throw new UserError(
+      `keys file ${path} cannot be read: ${excerpt((cause as Error).message, 200)}`,
+      [],
+      {
+        cause,
+      },
+    );
   }
   const parsed = KeyFile.safeParse(document);
   if (!parsed.success) {
@@ -48,8 +54,28 @@ async function writeKeys(path: string, keys: readonly StoredKey[]): Promise<void
   await rename(temporary, path);
 }
 
+/** A new keys file goes in an existing folder: a typo in the folder must not read as "no keys". */
+function checkFolder(path: string): void {
+  const folder = dirname(path);
+  if (!existsSync(folder))
+    throw new UserError(
+      `the folder of the keys file ${path} does not exist: create ${folder} first`,
+    );
+  if (!statSync(folder).isDirectory())
+    throw new UserError(`${folder} is a file, not a folder: the keys file ${path} cannot go there`);
+}
+
 /** Creates a key of 40 hex characters, like the original service's; only its hash is stored. */
 export async function addKey(
+  path: string,
+  label: string,
+  now: Date,
+): Promise<{ key: string; stored: StoredKey }> {
+  checkFolder(path);
+  return withKeysLock(path, () => addKeyLocked(path, label, now));
+}
+
+async function addKeyLocked(
   path: string,
   label: string,
   now: Date,
@@ -70,6 +96,11 @@ export async function addKey(
 }
 
 export async function revokeKey(path: string, id: string, now: Date): Promise<StoredKey> {
+  if (!existsSync(path)) throw new UserError(`no keys file at ${path}: check the path`);
+  return withKeysLock(path, () => revokeKeyLocked(path, id, now));
+}
+
+async function revokeKeyLocked(path: string, id: string, now: Date): Promise<StoredKey> {
   const keys = await readKeys(path);
   const target = keys.find((stored) => stored.id === id);
   if (!target)

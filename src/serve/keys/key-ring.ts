@@ -1,6 +1,9 @@
 // The keys a running server accepts: checked in constant time, reloaded when the keys file changes.
 import { timingSafeEqual } from "node:crypto";
+import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
+import { dirname } from "node:path";
+import { UserError } from "../../errors.js";
 import { hashKey, readKeys } from "./key-file.js";
 
 export interface KeyRing {
@@ -34,6 +37,8 @@ export async function watchKeyRing(options: KeyRingOptions): Promise<KeyRing> {
   let active: Buffer[] = [...extra];
   let signature = "";
   let failing = false;
+  let everLoaded = false;
+  let lastDetails: string[] = [];
 
   const reload = async () => {
     const current = await fileSignature(options.path);
@@ -56,15 +61,29 @@ export async function watchKeyRing(options: KeyRingOptions): Promise<KeyRing> {
           `keys: ${options.path} is valid again (${active.length - extra.length} active keys)`,
         );
       failing = false;
+      everLoaded = true;
     } catch (cause) {
-      const details = (cause as { details?: string[] }).details ?? [];
-      options.log(
-        `keys: ${(cause as Error).message}${details.length ? `: ${details.join("; ")}` : ""}; keeping the last good set of keys`,
-      );
+      const details = [
+        (cause as Error).message,
+        ...((cause as { details?: string[] }).details ?? []),
+      ];
+      lastDetails = details;
       failing = true;
+      // Before any good set, there is nothing to keep: watchKeyRing refuses to start instead.
+      if (everLoaded) options.log(`keys: ${details.join("; ")}; keeping the last good set of keys`);
     }
   };
   await reload();
+  // "Keeping the last good set" means nothing when there never was one: no key would work.
+  if (!everLoaded)
+    throw new UserError(
+      `keys file ${options.path} is not valid, and no good set of keys was ever loaded: fix it (velodata keys list shows what it holds)`,
+      lastDetails,
+    );
+  if (signature === "missing" && !existsSync(dirname(options.path)))
+    throw new UserError(
+      `the folder of the keys file ${options.path} does not exist: create it, or fix --keys`,
+    );
   if (signature === "missing")
     options.log(
       `keys: no keys file at ${options.path} yet; add keys with: velodata keys add --keys ${options.path}`,

@@ -1,4 +1,5 @@
 // Rules on contracts: their names identify them in URLs and file paths.
+import { excerpt } from "../../errors.js";
 import type { Contract } from "../../model/contract.js";
 import { error, type Problem, type Sourced } from "../problems.js";
 
@@ -15,7 +16,7 @@ export function contractNamesUnique(contracts: readonly Sourced<Contract>[]): Pr
         error(
           contract.at,
           "name",
-          `"${contract.value.name}" is already the name of contract "${earlier.value.name}"${where} (names are compared without case)`,
+          `"${excerpt(contract.value.name)}" is already the name of contract "${excerpt(earlier.value.name)}"${where} (names are compared without case)`,
         ),
       );
     } else first.set(key, contract);
@@ -34,7 +35,7 @@ export function contractNamesPathSafe(contracts: readonly Sourced<Contract>[]): 
       error(
         contract.at,
         "name",
-        `"${contract.value.name}" cannot be used in URLs: use 1 to 64 ASCII letters, digits, "-" or "_", starting with a letter (put the display name in commercial_name)`,
+        `"${excerpt(contract.value.name)}" cannot be used in URLs: use 1 to 64 ASCII letters, digits, "-" or "_", starting with a letter (put the display name in commercial_name)`,
       ),
     );
 }

@@ -1,4 +1,5 @@
 // Rules on stations and parkings: references, identity within a contract, coordinates.
+import { excerpt } from "../../errors.js";
 import type { Contract } from "../../model/contract.js";
 import { error, type Problem, type Sourced } from "../problems.js";
 
@@ -21,7 +22,7 @@ export function knownContracts(
       error(
         record.at,
         "contract",
-        `unknown contract "${record.value.contract}" (not in contracts.json)`,
+        `unknown contract "${excerpt(record.value.contract)}" (not in contracts.json)`,
       ),
     );
 }
@@ -42,7 +43,7 @@ export function parkingsOnParkingContracts(
       error(
         parking.at,
         "contract",
-        `contract "${parking.value.contract}" does not offer the parking API: set "parkingApi": true in contracts.json or remove this parking`,
+        `contract "${excerpt(parking.value.contract)}" does not offer the parking API: set "parkingApi": true in contracts.json or remove this parking`,
       ),
     );
 }
@@ -62,7 +63,7 @@ export function numbersUniqueInContract(
         error(
           record.at,
           "number",
-          `${kind} ${record.value.number} appears twice in contract "${record.value.contract}" (first ${placeOf(earlier)})`,
+          `${kind} ${record.value.number} appears twice in contract "${excerpt(record.value.contract)}" (first ${placeOf(earlier)})`,
         ),
       );
     } else seen.set(key, record);

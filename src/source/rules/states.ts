@@ -1,4 +1,5 @@
 // Rules on station states: each belongs to a known station, once, with coherent counts and time.
+import { excerpt } from "../../errors.js";
 import type { Station } from "../../model/station.js";
 import type { StandsState, StationState } from "../../model/station-state.js";
 import { error, type Problem, type Sourced, warning } from "../problems.js";
@@ -25,7 +26,7 @@ export function statesForKnownStations(
       error(
         state.at,
         "number",
-        `no station ${state.value.number} in contract "${state.value.contract}"`,
+        `no station ${state.value.number} in contract "${excerpt(state.value.contract)}"`,
       ),
     );
 }
@@ -141,7 +142,7 @@ export function lastUpdateIsUtcInstant(states: readonly Sourced<StationState>[])
       error(
         state.at,
         "lastUpdate",
-        `"${state.value.lastUpdate}" is not an ISO 8601 instant with a time zone, e.g. 2025-02-08T16:44:06Z`,
+        `"${excerpt(String(state.value.lastUpdate))}" is not an ISO 8601 instant with a time zone, e.g. 2025-02-08T16:44:06Z`,
       ),
     );
 }

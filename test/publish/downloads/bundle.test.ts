@@ -1,6 +1,6 @@
 import { parse } from "csv-parse/sync";
 import { unzipSync } from "fflate";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { renderBundle } from "../../../src/publish/downloads/bundle.js";
 import type { Dataset } from "../../../src/source/dataset.js";
 import { fixtureDataset } from "../publish-helpers.js";
@@ -89,9 +89,17 @@ describe("static bundle", () => {
     expect(contracts.map((c) => c.commercial_name)).toContain("Vélo'v");
   });
 
-  it("is byte-identical for the same data (fixed entry dates and order)", async () => {
-    const again = Buffer.concat(await renderBundle(dataset));
-    const first = Buffer.concat(await renderBundle(dataset));
-    expect(again.equals(first)).toBe(true);
+  it("is byte-identical for the same data (fixed entry dates and order), whatever the clock says", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(new Date("2025-02-08T16:44:06Z"));
+      const first = Buffer.concat(await renderBundle(dataset));
+      // A day later: an entry stamped with the current time would change the bytes.
+      vi.setSystemTime(new Date("2025-02-09T09:13:58Z"));
+      const again = Buffer.concat(await renderBundle(dataset));
+      expect(again.equals(first)).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

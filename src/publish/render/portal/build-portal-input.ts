@@ -157,10 +157,9 @@ function downloadsOf(
   );
   for (const contract of contracts) {
     const licenses = contract.license ? [contract.license] : [];
-    for (const format of ["json", "csv"] as const) {
-      const endpoint = { name: "staticStations", contract: contract.name, format } as const;
-      add(`Stations of ${contract.commercialName}`, endpoint, format.toUpperCase(), licenses);
-    }
+    const title = `Stations of ${contract.commercialName}`;
+    add(title, { name: "staticStations", contract: contract.name }, "JSON", licenses);
+    add(title, { name: "staticStationsCsv", contract: contract.name }, "CSV", licenses);
   }
   return downloads;
 }

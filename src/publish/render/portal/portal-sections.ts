@@ -130,7 +130,7 @@ export function feedsSection(input: PortalInput): Html {
       )}</ul>`
     : html`<p>This deployment publishes no GBFS feeds.</p>`;
   const openapi = input.openapi
-    ? html`<p><a href="docs/index.html">Browse the API reference</a> or get the <a href="${local(input.openapi)}">OpenAPI document</a>.</p>`
+    ? html`<p><a href="docs/">Browse the API reference</a> or get the <a href="${local(input.openapi)}">OpenAPI document</a>.</p>`
     : html`<p>This deployment publishes no OpenAPI document.</p>`;
   return html`<section id="feeds" aria-labelledby="feeds-title">
 <h2 id="feeds-title">GBFS feeds <span class="badge">no key</span></h2>

@@ -11,22 +11,19 @@ import {
   mapSection,
 } from "./portal-sections.js";
 
-export const HTML_TYPE = "text/html; charset=utf-8";
-
 /** Every file of the portal, in a fixed order: same input, same bytes. */
 export function renderPortal(input: PortalInput): PortalAsset[] {
   const { page, docs } = portalAssets();
-  const files: PortalAsset[] = [htmlFile("/index.html", portalPage(input)), ...page];
+  const files: PortalAsset[] = [htmlFile("portal", portalPage(input)), ...page];
   if (input.openapi) {
-    files.push(htmlFile("/docs/index.html", referencePage(input, input.openapi)), ...docs);
+    files.push(htmlFile("docs", referencePage(input, input.openapi)), ...docs);
   }
   return files;
 }
 
-const htmlFile = (path: string, page: Html): PortalAsset => ({
-  path,
+const htmlFile = (endpoint: "portal" | "docs", page: Html): PortalAsset => ({
+  endpoint,
   body: Buffer.from(`<!doctype html>\n${markup(page)}\n`, "utf8"),
-  contentType: HTML_TYPE,
 });
 
 function portalPage(input: PortalInput): Html {
@@ -79,7 +76,7 @@ function referencePage(input: PortalInput, openapi: string): Html {
 <script src="docs.js" defer></script>
 </head>
 <body data-openapi="../${local(openapi)}">
-<p><a href="../index.html">Back to ${input.serviceName}</a></p>
+<p><a href="../">Back to ${input.serviceName}</a></p>
 <div id="swagger-ui"></div>
 </body>
 </html>`;

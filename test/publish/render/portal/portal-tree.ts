@@ -1,17 +1,27 @@
-// A built tree with the portal wired to GBFS and OpenAPI as the route table will wire it; until those
-// land, the feeds are made here from the fixtures' states (GBFS v3.0 station_status) and a tiny document.
+// The fixtures' tree as `velodata build` writes it, portal included. Until the GBFS rows are in the
+// route table (GBFS_ROUTES), the portal's live feeds are made here from the fixtures' states (GBFS
+// v3.0 station_status) and the portal is rendered again to link to them: remove that part then.
 import { publish } from "../../../../src/publish/publish.js";
-import { endpointFile, makeRelease, type ReleaseFile } from "../../../../src/publish/release.js";
+import {
+  endpointFile,
+  JSON_TYPE,
+  makeRelease,
+  type ReleaseFile,
+  releaseFile,
+} from "../../../../src/publish/release.js";
 import { buildPortalInput } from "../../../../src/publish/render/portal/build-portal-input.js";
+import { GBFS_ROUTES, portalPaths } from "../../../../src/publish/render/portal/portal-paths.js";
 import { renderPortal } from "../../../../src/publish/render/portal/render-portal.js";
+import { pathOf, ROUTE_LIST } from "../../../../src/routes/routes.js";
 import type { Dataset } from "../../../../src/source/dataset.js";
 import { stationKey } from "../../../../src/source/dataset.js";
 import { writeTree } from "../../../../src/tree/write-tree.js";
 import { fixtureDataset, GENERATED_AT } from "../../publish-helpers.js";
 
-export const OPENAPI_TITLE = "velodata test reference";
+/** Whether the route table serves GBFS: then the tree's own feeds are the portal's. */
+export const HAS_GBFS_ROUTES = ROUTE_LIST.some((route) => route.name === GBFS_ROUTES.feedV3);
 
-const gbfsPaths = (contract: string) => ({
+const madeGbfsPaths = (contract: string) => ({
   discovery: `/contracts/${contract}/gbfs/gbfs.json`,
   discoveryV3: `/contracts/${contract}/gbfs/v3/gbfs.json`,
   stationStatus: `/contracts/${contract}/gbfs/v3/station_status.json`,
@@ -48,11 +58,15 @@ const json = (value: unknown) => [Buffer.from(JSON.stringify(value))];
 export async function writePortalTree(out: string): Promise<Dataset> {
   const dataset = await fixtureDataset();
   const { release } = await publish(dataset, { generatedAt: GENERATED_AT });
+  if (HAS_GBFS_ROUTES) {
+    await writeTree(release, out);
+    return dataset;
+  }
   const files = new Map<string, ReleaseFile>(release.files);
-  const add = (path: string, body: Uint8Array[], type = "application/json") =>
-    files.set(path, endpointFile({ name: "page", path }, body, type));
+  const add = (path: string, body: Uint8Array[]) =>
+    files.set(path, releaseFile(body, JSON_TYPE, "dynamic"));
   for (const contract of dataset.contracts) {
-    const paths = gbfsPaths(contract.name);
+    const paths = madeGbfsPaths(contract.name);
     const feeds = [{ name: "station_status", url: paths.stationStatus }];
     add(paths.stationStatus, json(stationStatus(dataset, contract.name)));
     add(
@@ -64,15 +78,12 @@ export async function writePortalTree(out: string): Promise<Dataset> {
       json({ last_updated: 1739033400, ttl: 60, version: "2.3", data: { en: { feeds } } }),
     );
   }
-  add(
-    "/openapi.json",
-    json({ openapi: "3.1.0", info: { title: OPENAPI_TITLE, version: "1" }, paths: {} }),
-  );
   const input = buildPortalInput(dataset, files, {
-    generatedAt: GENERATED_AT,
-    paths: { gbfs: gbfsPaths, gbfsManifest: undefined, openapi: "/openapi.json" },
+    paths: { ...portalPaths(), gbfs: madeGbfsPaths },
   });
-  for (const file of renderPortal(input)) add(file.path, [file.body], file.contentType);
+  for (const file of renderPortal(input)) {
+    files.set(pathOf({ name: file.endpoint }), endpointFile({ name: file.endpoint }, [file.body]));
+  }
   await writeTree(makeRelease(files, release.counts, GENERATED_AT), out);
   return dataset;
 }

@@ -6,6 +6,7 @@ import { publish } from "../../../../src/publish/publish.js";
 import { buildPortalInput } from "../../../../src/publish/render/portal/build-portal-input.js";
 import type { PortalInput } from "../../../../src/publish/render/portal/portal-input.js";
 import { renderPortal } from "../../../../src/publish/render/portal/render-portal.js";
+import { HTML_TYPE, routeOf } from "../../../../src/routes/routes.js";
 import { formatProblem } from "../../../../src/source/problems.js";
 import { readDataset } from "../../../../src/source/read-dataset.js";
 import { fixtureCopy } from "../../../helpers.js";
@@ -29,7 +30,7 @@ async function input(extra: Partial<PortalInput> = {}, gbfs = false): Promise<Po
 }
 
 const page = (value: PortalInput): string => {
-  const file = renderPortal(value).find((f) => f.path === "/index.html");
+  const file = renderPortal(value).find((f) => f.endpoint === "portal");
   return file?.body.toString("utf8") ?? "";
 };
 
@@ -38,16 +39,15 @@ describe("renderPortal", () => {
     const value = await input({}, true);
     const first = renderPortal(value);
     const second = renderPortal(structuredClone(value));
-    expect(second.map((f) => [f.path, f.body.toString("base64")])).toEqual(
-      first.map((f) => [f.path, f.body.toString("base64")]),
+    expect(second.map((f) => [f.endpoint, f.body.toString("base64")])).toEqual(
+      first.map((f) => [f.endpoint, f.body.toString("base64")]),
     );
   });
 
   it("keeps the published page's bytes across refreshes, so its ETag stays stable", async () => {
     const dataset = await fixtureDataset();
     const etag = async (at: string) =>
-      (await publish(dataset, { generatedAt: new Date(at) })).release.files.get("/index.html")
-        ?.etag;
+      (await publish(dataset, { generatedAt: new Date(at) })).release.files.get("/")?.etag;
     expect(await etag("2026-01-01T00:00:00Z")).toBeDefined();
     expect(await etag("2026-01-01T00:00:00Z")).toBe(await etag("2026-06-01T12:00:00Z"));
   });
@@ -61,10 +61,10 @@ describe("renderPortal", () => {
 
   it("has no inline script, handler or style that a strict CSP would refuse", async () => {
     for (const file of renderPortal(await input({}, true))) {
-      if (!file.contentType.startsWith("text/html")) continue;
+      if (routeOf({ name: file.endpoint }).contentType !== HTML_TYPE) continue;
       const html = file.body.toString("utf8");
-      expect(html.match(/<script(?![^>]*\ssrc=)[^>]*>/g) ?? [], file.path).toEqual([]);
-      expect(html.match(/\s(on[a-z]+|style)=/g) ?? [], file.path).toEqual([]);
+      expect(html.match(/<script(?![^>]*\ssrc=)[^>]*>/g) ?? [], file.endpoint).toEqual([]);
+      expect(html.match(/\s(on[a-z]+|style)=/g) ?? [], file.endpoint).toEqual([]);
       expect(html).not.toContain("<style");
     }
   });
@@ -96,11 +96,11 @@ describe("renderPortal", () => {
   });
 
   it("ships the API reference only with an OpenAPI document to show", async () => {
-    const without = renderPortal(await input()).map((f) => f.path);
-    const withDocs = renderPortal(await input({}, true)).map((f) => f.path);
-    expect(without).not.toContain("/docs/index.html");
-    expect(withDocs).toContain("/docs/index.html");
-    expect(withDocs).toContain("/docs/swagger-ui-bundle.js");
+    const without = renderPortal(await input()).map((f) => f.endpoint);
+    const withDocs = renderPortal(await input({}, true)).map((f) => f.endpoint);
+    expect(without).not.toContain("docs");
+    expect(withDocs).toContain("docs");
+    expect(withDocs).toContain("swaggerScript");
   });
 });
 
@@ -114,7 +114,7 @@ describe("portal.json", () => {
     await writeFile(join(source, "portal.json"), JSON.stringify(settings));
     const { dataset } = await readDataset(source);
     const { release } = await publish(dataset as never, { generatedAt: GENERATED_AT });
-    const html = Buffer.concat(release.files.get("/index.html")?.body ?? []).toString("utf8");
+    const html = Buffer.concat(release.files.get("/")?.body ?? []).toString("utf8");
     expect(html).toContain("<h1>Open Bikes</h1>");
     expect(html).toContain('Write to us. <a href="https://example.org/keys">Ask for a key</a>.');
   });

@@ -1,0 +1,50 @@
+// One benchmark phase in its own process (so its peak RSS is its own), timed step by step; prints JSON.
+// Usage: node scripts/bench/phases.js build|server-refresh SOURCE OUT
+import { memoryOutput } from "../../dist/commands/output.js";
+import { readValidDataset } from "../../dist/commands/read-source.js";
+import { compressRelease } from "../../dist/publish/compress.js";
+import { publish } from "../../dist/publish/publish.js";
+import { readStates, readStatic } from "../../dist/source/read-dataset.js";
+import { writeTree } from "../../dist/tree/write-tree.js";
+
+const [mode, source, out] = process.argv.slice(2);
+const steps = {};
+const step = async (name, work) => {
+  const started = performance.now();
+  const result = await work();
+  steps[name] = (steps[name] ?? 0) + (performance.now() - started) / 1000;
+  return result;
+};
+
+if (mode === "build") {
+  // What `velodata build` does, plus the compression it will do once it writes .gz/.br siblings.
+  const { dataset } = await step("read", () => readValidDataset(source, undefined, memoryOutput()));
+  const { release } = await step("render", () => publish(dataset, { generatedAt: new Date() }));
+  const compressed = await step("compress", () => compressRelease(release, { budget: "build" }));
+  await step("write", () => writeTree(compressed, out));
+} else if (mode === "server-refresh") {
+  // What `velodata serve` does at start (not timed), then one refresh: states read to swap.
+  const staticRead = await readStatic(source);
+  const initial = await readStates(staticRead, `${source}/states.json`);
+  const { assembleDataset } = await import("../../dist/source/dataset.js");
+  const dataset = assembleDataset(staticRead.source, initial.states);
+  const first = await publish(dataset, { generatedAt: new Date() });
+  const previous = await compressRelease(first.release, { budget: "build" });
+  const staticFiles = new Map(
+    [...previous.files].filter(([, file]) => file.freshness === "static"),
+  );
+  const next = await step("read", () => readStates(staticRead, `${source}/states-1.json`));
+  const published = await step("render", () =>
+    publish(
+      { ...dataset, states: next.states },
+      { generatedAt: new Date(), cache: first.cache },
+      staticFiles,
+    ),
+  );
+  await step("compress", () => compressRelease(published.release, { budget: "refresh", previous }));
+} else throw new Error(`unknown phase ${mode}`);
+
+const total = Object.values(steps).reduce((sum, seconds) => sum + seconds, 0);
+process.stdout.write(
+  `${JSON.stringify({ steps, total, maxRssMB: process.resourceUsage().maxRSS / 1024 })}\n`,
+);

@@ -1,0 +1,120 @@
+// `velodata publish`: uploads what changed in a built tree to an S3-API store. The adapter from today's tree to the publisher.
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { UserError } from "../errors.js";
+import type { ObjectStore } from "../host/object-storage/object-store.js";
+import { publishAnswers } from "../host/object-storage/publish-answers.js";
+import type { AnswerKind, PublishedAnswer } from "../host/object-storage/published-answer.js";
+import { parseS3Url, s3Store } from "../host/object-storage/s3-store.js";
+import { matchRoute } from "../routes/match-route.js";
+import { accessOf, type Endpoint, fileOf, freshnessOf, routeOf } from "../routes/routes.js";
+import { readTree } from "../tree/read-tree.js";
+import { formatBytes, type Output, terminalOutput, throttled } from "./output.js";
+
+export interface PublishOptions {
+  out: string;
+  /** `s3://BUCKET/PREFIX`. */
+  to: string;
+  endpoint?: string;
+  region?: string;
+  /** Also upload the keyed API; the CDN must then check the keys. */
+  includeKeyed?: boolean;
+  /** Cache-Control max-age of the dynamic answers: the time to the next refresh. */
+  maxAge?: number;
+  concurrency?: number;
+  output?: Output;
+  /** The store to publish to; by default the S3 client for `to`. For tests. */
+  store?: ObjectStore;
+}
+
+export interface PublishSummary {
+  uploaded: number;
+  deleted: number;
+  unchanged: number;
+  bytes: number;
+  seconds: number;
+}
+
+/** As `velodata serve` sends the static answers: they change only when the source is rebuilt. */
+const STATIC_MAX_AGE = 3600;
+const DYNAMIC_MAX_AGE = 60;
+
+export async function publish(options: PublishOptions): Promise<PublishSummary> {
+  const output = options.output ?? terminalOutput();
+  const started = performance.now();
+  const location = parseS3Url(options.to);
+  const answers = await treeAnswers(options);
+  const store = options.store ?? s3Store({ ...location, ...pick(options) });
+  const stats = await publishAnswers(answers, {
+    store,
+    prefix: location.prefix,
+    ...(options.concurrency ? { concurrency: options.concurrency } : {}),
+    onProgress: throttled(100, (done, total) => output.progress(`uploading ${done}/${total}…`)),
+  });
+  output.progress("");
+  const seconds = (performance.now() - started) / 1000;
+  output.info(
+    `published ${options.out} to ${options.to}: ${stats.uploaded} uploaded, ${stats.deleted} deleted, ` +
+      `${stats.unchanged} unchanged, ${formatBytes(stats.bytes)} in ${seconds.toFixed(1)} s`,
+  );
+  return { ...stats, seconds };
+}
+
+const pick = ({ endpoint, region }: PublishOptions) => ({
+  ...(endpoint ? { endpoint } : {}),
+  ...(region ? { region } : {}),
+});
+
+/** The answers of the tree at `out` that go up: the public ones, and the keyed ones when asked. */
+async function treeAnswers(options: PublishOptions): Promise<PublishedAnswer[]> {
+  const tree = readTree(options.out);
+  if (!tree.manifest)
+    throw new UserError(
+      `the tree at ${options.out} is being updated or its last update was interrupted`,
+      ["run velodata refresh (or build) to complete it, then publish again"],
+    );
+  const answers: PublishedAnswer[] = [];
+  for (const [urlPath, { etag, type }] of Object.entries(tree.manifest.files)) {
+    const endpoint = endpointOf(urlPath, options.out);
+    if (accessOf(endpoint) === "key" && !options.includeKeyed) continue;
+    const file = join(tree.release.tree, fileOf(urlPath));
+    const maxAge =
+      freshnessOf(endpoint) === "dynamic" ? (options.maxAge ?? DYNAMIC_MAX_AGE) : STATIC_MAX_AGE;
+    answers.push({
+      urlPath,
+      etag,
+      kind: kindOf(endpoint),
+      contentType: type,
+      cacheControl: `public, max-age=${maxAge}`,
+      read: () => readAnswer(file),
+    });
+  }
+  return answers;
+}
+
+function endpointOf(urlPath: string, out: string): Endpoint {
+  const segments = urlPath.split("/").filter(Boolean).map(decodeURIComponent);
+  const match = matchRoute(segments, new URLSearchParams(), urlPath.endsWith("/"));
+  if (match.kind !== "endpoint")
+    throw new UserError(`the tree at ${out} holds ${urlPath}, which this velodata does not know`, [
+      "build the tree again with this version of velodata",
+    ]);
+  return match.endpoint;
+}
+
+/** Answers come before the lists that name them, and those before discovery files. */
+function kindOf(endpoint: Endpoint): AnswerKind {
+  return routeOf(endpoint).role ?? "answer";
+}
+
+async function readAnswer(file: string): Promise<Uint8Array> {
+  try {
+    return await readFile(file);
+  } catch (cause) {
+    throw new UserError(
+      `cannot read ${file}: ${(cause as Error).message}; build the tree again`,
+      [],
+      { cause },
+    );
+  }
+}

@@ -1,0 +1,56 @@
+// `velodata synth`: a seeded synthetic network and minutes of states, as a source folder, for sizing and benchmarks.
+import { UserError } from "../errors.js";
+import { seededRandom } from "../serve/simulator.js";
+import { firstMinute, nextMinute } from "../synth/minutes.js";
+import { synthNetwork } from "../synth/network.js";
+import { statesFileOf, writeMinute, writeNetwork } from "../synth/write-source.js";
+import { type Output, terminalOutput } from "./output.js";
+
+export interface SynthOptions {
+  stations: number;
+  /** Default: one per 2,000 stations, the size of a big city's network. */
+  contracts?: number;
+  /** Share of the stations whose state changes from one minute to the next (0 to 1). */
+  changed?: number;
+  /** Minutes of states after the first (`states-1.json` … `states-N.json`). */
+  minutes?: number;
+  seed?: number;
+  /** The first minute; later ones follow a minute apart. Fixed by default so output is repeatable. */
+  start?: Date;
+  out: string;
+  output?: Output;
+}
+
+export const STATIONS_PER_CONTRACT = 2000;
+const DEFAULT_START = new Date("2026-01-05T08:00:00Z");
+
+export async function synth(options: SynthOptions): Promise<{ files: string[] }> {
+  const output = options.output ?? terminalOutput();
+  const contracts =
+    options.contracts ?? Math.max(1, Math.ceil(options.stations / STATIONS_PER_CONTRACT));
+  const changed = options.changed ?? 0.1;
+  const minutes = options.minutes ?? 3;
+  const start = options.start ?? DEFAULT_START;
+  if (changed < 0 || changed > 1)
+    throw new UserError(`--changed is ${changed}: give a share from 0 to 1, e.g. 0.1 for 10%`);
+  if (contracts > options.stations)
+    throw new UserError(
+      `--contracts ${contracts} is more than --stations ${options.stations}: every contract needs a station`,
+    );
+
+  const random = seededRandom(options.seed ?? 1);
+  const network = synthNetwork(options.stations, contracts, random);
+  await writeNetwork(options.out, network);
+  let states = firstMinute(network.stations, start, random);
+  const files = [await writeMinute(options.out, 0, states)];
+  for (let minute = 1; minute <= minutes; minute++) {
+    const at = new Date(start.getTime() + minute * 60_000);
+    states = nextMinute(states, at, changed, random);
+    files.push(await writeMinute(options.out, minute, states));
+  }
+  output.info(
+    `wrote ${options.out}: ${contracts} contracts, ${network.stations.length} stations, ${network.parkings.length} parkings, ` +
+      `${statesFileOf(0)} and ${minutes} more minute${minutes === 1 ? "" : "s"} with ${Math.round(changed * 100)}% of the stations changed each`,
+  );
+  return { files };
+}

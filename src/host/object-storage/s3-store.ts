@@ -1,0 +1,163 @@
+// The ObjectStore over the official AWS SDK v3: any S3-API store (AWS, R2, GCS, MinIO), errors told plainly.
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  NoSuchKey,
+  PutObjectCommand,
+  paginateListObjectsV2,
+  S3Client,
+  type S3ClientConfig,
+} from "@aws-sdk/client-s3";
+import { UserError } from "../../errors.js";
+import type { ObjectStore } from "./object-store.js";
+
+export interface S3Location {
+  bucket: string;
+  /** No leading or trailing slash; empty for the bucket's root. */
+  prefix: string;
+}
+
+export interface S3StoreOptions extends S3Location {
+  /** A non-AWS store's URL; addressing is then path-style (`ENDPOINT/BUCKET/KEY`). */
+  endpoint?: string;
+  region?: string;
+}
+
+/** `s3://BUCKET/PREFIX` → bucket and prefix. */
+export function parseS3Url(url: string): S3Location {
+  const match = /^s3:\/\/([^/]+)(?:\/(.*))?$/.exec(url);
+  if (!match) throw new UserError(`--to must read s3://BUCKET/PREFIX, got "${url}"`);
+  return {
+    bucket: match[1] as string,
+    prefix: (match[2] ?? "").replace(/^\/+|\/+$/g, ""),
+  };
+}
+
+export function s3Store(options: S3StoreOptions): ObjectStore {
+  // The notice is about SDK versions to come; the ones this package pins support Node 20.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+  const config: S3ClientConfig = {};
+  if (options.region) config.region = options.region;
+  if (options.endpoint) {
+    config.endpoint = options.endpoint;
+    config.forcePathStyle = true;
+    config.region ??= process.env.AWS_REGION ?? "us-east-1";
+    // Stores other than AWS do not all accept the checksums the SDK now adds to every request.
+    config.requestChecksumCalculation = "WHEN_REQUIRED";
+  }
+  const client = new S3Client(config);
+  const where = `s3://${options.bucket}${options.prefix ? `/${options.prefix}` : ""}`;
+  const Bucket = options.bucket;
+  const failing = (doing: string) => (cause: unknown) => {
+    throw storeError(
+      cause,
+      `${doing} (${where}${options.endpoint ? ` at ${endpointShown(options.endpoint)}` : ""})`,
+    );
+  };
+
+  return {
+    async list(prefix) {
+      const listed = new Map<string, string>();
+      const pages = paginateListObjectsV2(
+        { client },
+        { Bucket, ...(prefix ? { Prefix: `${prefix}/` } : {}) },
+      );
+      try {
+        for await (const page of pages)
+          for (const object of page.Contents ?? [])
+            if (object.Key !== undefined) listed.set(object.Key, object.ETag ?? "");
+      } catch (cause) {
+        failing("cannot list the objects")(cause);
+      }
+      return listed;
+    },
+    async readText(Key) {
+      try {
+        const answer = await client.send(new GetObjectCommand({ Bucket, Key }));
+        return (await answer.Body?.transformToString("utf8")) ?? "";
+      } catch (cause) {
+        if (cause instanceof NoSuchKey) return null;
+        return failing(`cannot read ${Key}`)(cause);
+      }
+    },
+    async put(Key, body, headers) {
+      const answer = await client
+        .send(
+          new PutObjectCommand({
+            Bucket,
+            Key,
+            Body: body,
+            ContentLength: body.byteLength,
+            ContentType: headers.contentType,
+            CacheControl: headers.cacheControl,
+            ...(headers.contentEncoding ? { ContentEncoding: headers.contentEncoding } : {}),
+          }),
+        )
+        .catch(failing(`cannot upload ${Key}`));
+      return answer.ETag;
+    },
+    async delete(Key) {
+      await client
+        .send(new DeleteObjectCommand({ Bucket, Key }))
+        .catch(failing(`cannot delete ${Key}`));
+    },
+  };
+}
+
+/** The endpoint without any user:password someone put in it. */
+function endpointShown(endpoint: string): string {
+  try {
+    const url = new URL(endpoint);
+    url.username = "";
+    url.password = "";
+    return url.origin + url.pathname.replace(/\/$/, "");
+  } catch {
+    return "the --endpoint given";
+  }
+}
+
+const CREDENTIALS_REFUSED = new Set([
+  "InvalidAccessKeyId",
+  "SignatureDoesNotMatch",
+  "InvalidToken",
+  "ExpiredToken",
+  "AccessDenied",
+]);
+const NETWORK = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ECONNRESET", "ETIMEDOUT"]);
+
+/** An SDK failure as the user's or the system's problem, with what to do; never a credential in it. */
+function storeError(cause: unknown, doing: string): UserError {
+  const error = cause as {
+    name?: string;
+    code?: string;
+    message?: string;
+    $metadata?: { httpStatusCode?: number };
+  };
+  const name = error.name ?? "";
+  const tell = (reason: string, fix: string) =>
+    new UserError(`${doing}: ${reason}`, [fix], { cause });
+  if (name === "NoSuchBucket")
+    return tell("the bucket does not exist", "create it, or correct the bucket in --to");
+  if (CREDENTIALS_REFUSED.has(name))
+    return tell(
+      `the store refused the credentials (${name})`,
+      "check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN) or AWS_PROFILE, and the key's permissions on the bucket",
+    );
+  if (name === "CredentialsProviderError")
+    return tell(
+      "no credentials found",
+      "set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE",
+    );
+  if (/region is missing/i.test(error.message ?? ""))
+    return tell("no region given", "set AWS_REGION or pass --region");
+  if (NETWORK.has(error.code ?? "") || name === "TimeoutError")
+    return tell(
+      `the store cannot be reached (${error.code ?? name})`,
+      "check --endpoint, the network, and that the store is running",
+    );
+  const status = error.$metadata?.httpStatusCode;
+  return tell(
+    `the store answered ${name || "an error"}${status ? ` (HTTP ${status})` : ""}: ${error.message ?? String(cause)}`,
+    "nothing was lost: the next run completes what this one started",
+  );
+}

@@ -1,0 +1,77 @@
+// station_status: the live counts and state of each station, re-rendered at every refresh.
+import type { Availabilities } from "../../../model/api.js";
+import type { Station } from "../../../model/station.js";
+import { type LiveState, stationKey } from "../../../source/dataset.js";
+import { NEVER_REPORTED } from "../v3.js";
+import { type Freshness, type GbfsFile, type GbfsVersion, gbfsFile, timestamp } from "./feed.js";
+import { stationIdOf } from "./station-information.js";
+import type { VehicleType } from "./vehicle-types.js";
+
+/**
+ * A station that never reported has no time to give, yet `last_reported` is required: it gets the
+ * earliest instant the v2.3 schema accepts (2015-12-15T05:00:00Z), plainly stale, so consumers
+ * that drop stations silent for long drop it, and it shows as not installed, renting nor returning.
+ */
+export const NEVER_REPORTED_AT = new Date(1450155600 * 1000);
+
+export interface StationStatusEntry {
+  station_id: string;
+  num_bikes_available?: number;
+  num_vehicles_available?: number;
+  vehicle_types_available: { vehicle_type_id: string; count: number }[];
+  num_docks_available: number;
+  is_installed: boolean;
+  is_renting: boolean;
+  is_returning: boolean;
+  last_reported: number | string;
+}
+
+export function stationStatusEntry(
+  station: Station,
+  state: LiveState | undefined,
+  types: readonly VehicleType[],
+  version: GbfsVersion,
+): StationStatusEntry {
+  const live = state ?? NEVER_REPORTED;
+  const groups: Availabilities[] = live.overflow ? [live.main, live.overflow] : [live.main];
+  const total = (count: (a: Availabilities) => number) =>
+    groups.reduce((sum, group) => sum + count(group), 0);
+  const bikes = total((a) => a.bikes);
+  // A CLOSED station takes no rental nor return; a disconnected one cannot check a bike in or out.
+  const working = live.status === "OPEN" && live.connected;
+  return {
+    station_id: stationIdOf(station),
+    ...(version === "2.3" ? { num_bikes_available: bikes } : { num_vehicles_available: bikes }),
+    vehicle_types_available: types.map((type) => ({
+      vehicle_type_id: type.id,
+      count: total(type.count),
+    })),
+    num_docks_available: total((a) => a.stands),
+    is_installed: state !== undefined,
+    is_renting: working,
+    is_returning: working,
+    last_reported: timestamp(
+      version,
+      live.lastUpdate === null ? NEVER_REPORTED_AT : new Date(live.lastUpdate),
+    ),
+  };
+}
+
+export function renderStationStatus(
+  stations: readonly Station[],
+  states: ReadonlyMap<string, LiveState>,
+  types: readonly VehicleType[],
+  version: GbfsVersion,
+  freshness: Freshness,
+): GbfsFile<{ stations: StationStatusEntry[] }> {
+  return gbfsFile(version, freshness, {
+    stations: stations.map((station) =>
+      stationStatusEntry(
+        station,
+        states.get(stationKey(station.contract, station.number)),
+        types,
+        version,
+      ),
+    ),
+  });
+}

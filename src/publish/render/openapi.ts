@@ -1,0 +1,180 @@
+// The OpenAPI 3.1 document, generated from the route table and the zod schemas of the answers
+// (schemas named with a `meta` id in src/model/ become components).
+import {
+  OpenAPIRegistry,
+  OpenApiGeneratorV31,
+  type ResponseConfig,
+  type RouteConfig,
+} from "@asteasolutions/zod-to-openapi";
+import { type ZodType, z } from "zod";
+import { ErrorBody } from "../../model/server-status.js";
+import { BAD_REQUEST } from "../../routes/outcomes.js";
+import { placeholdersOf } from "../../routes/pattern.js";
+import type { AnyRoute, Outcome, ParamType } from "../../routes/route.js";
+import { type EndpointName, ROUTE_LIST } from "../../routes/routes.js";
+import { outcomesOf } from "../../routes/statuses.js";
+
+export interface OpenApiOptions {
+  /** The public base URL the API is reached at (the document's `servers`). */
+  baseUrl: string;
+  /** A 200 answer of each route, from the published data. */
+  examples: Partial<Record<EndpointName, unknown>>;
+}
+
+const API_KEY = "apiKey";
+
+export function renderOpenApi(options: OpenApiOptions): object {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent("securitySchemes", API_KEY, {
+    type: "apiKey",
+    in: "query",
+    name: "apiKey",
+    description: "The API key (40 hex characters); `velodata keys add` creates one.",
+  });
+  for (const each of operations(options)) registry.registerPath(each);
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: "3.1.0",
+    info: {
+      title: "velodata",
+      version: "0.1.0",
+      description:
+        "Bike-sharing stations and bike parkings, as the JCDecaux open-data API (v3, legacy v1, parking v1), plus static downloads. Every API call needs `?apiKey=KEY`; public routes say so.",
+    },
+    servers: [{ url: options.baseUrl }],
+  });
+}
+
+/** One URL form of a route: its path form, or its query form. */
+interface Form {
+  route: AnyRoute;
+  path: string;
+  query: readonly string[];
+}
+
+function formsOf(route: AnyRoute): Form[] {
+  const forms: Form[] = [{ route, path: route.path, query: [] }];
+  if (route.query) forms.push({ route, path: route.query.path, query: route.query.params });
+  return forms;
+}
+
+/**
+ * OpenAPI has one operation per path and method: where two routes share a path (all stations,
+ * and the query form of a contract's stations), they become one operation whose query
+ * parameters are optional and whose answers are the union of both.
+ */
+function operations(options: OpenApiOptions): RouteConfig[] {
+  const all = ROUTE_LIST.flatMap(formsOf);
+  const shape = (path: string) => path.replace(/\{\w+\}/g, "{}");
+  // `/vls/v3/stations/{contract}` and `/vls/v3/stations/{number}` are the same path to OpenAPI:
+  // such a path form is left out, and named on its route's query form as a static-host alias.
+  const collides = (form: Form) =>
+    form.route.query !== undefined &&
+    form.query.length === 0 &&
+    all.some((other) => other.path !== form.path && shape(other.path) === shape(form.path));
+  const byPath = new Map<string, Form[]>();
+  for (const form of all.filter((form) => !collides(form)))
+    byPath.set(form.path, [...(byPath.get(form.path) ?? []), form]);
+  return [...byPath].map(([path, forms]) => {
+    const aliases = forms
+      .filter((form) => form.query.length > 0 && collides(formsOf(form.route)[0] as Form))
+      .map((form) => form.route.path);
+    const config = operation(path, forms, options);
+    return aliases.length > 0 ? { ...config, "x-velodata-path-forms": aliases } : config;
+  });
+}
+
+function operation(path: string, forms: readonly Form[], options: OpenApiOptions): RouteConfig {
+  const [first] = forms as [Form, ...Form[]];
+  const route = first.route;
+  const queryNames = [...new Set(forms.flatMap((form) => form.query))];
+  const query = Object.fromEntries(
+    queryNames.map((name) => {
+      const owner = forms.find((form) => form.query.includes(name)) as Form;
+      const schema = schemaOf(owner.route.params[name] as ParamType);
+      const always = forms.every((form) => form.query.includes(name));
+      return [name, always ? schema : schema.optional()];
+    }),
+  );
+  const pathParams = Object.fromEntries(
+    placeholdersOf(path).map((name) => [name, schemaOf(route.params[name] as ParamType)]),
+  );
+  const id = (form: Form) =>
+    form.query.length > 0 ? `${form.route.name}ByQuery` : form.route.name;
+  return {
+    method: "get",
+    path,
+    operationId: forms.map(id).join("Or"),
+    summary: forms.map((form) => form.route.summary).join("; with ?contract=: "),
+    description: describeAccess(route),
+    tags: [route.tag],
+    security: route.access === "key" ? [{ [API_KEY]: [] }] : [],
+    request: {
+      params: Object.keys(pathParams).length > 0 ? z.object(pathParams) : undefined,
+      query: queryNames.length > 0 ? z.object(query) : undefined,
+    },
+    responses: responsesOf(
+      forms.map((form) => form.route),
+      options.examples,
+    ),
+    "x-velodata-access": route.access,
+    "x-velodata-freshness": route.freshness,
+  };
+}
+
+function describeAccess(route: AnyRoute): string {
+  const access = route.access === "key" ? "Needs `?apiKey=KEY`." : "Public: no key needed.";
+  const freshness =
+    route.freshness === "dynamic"
+      ? "Changes at every refresh of the station states."
+      : "Changes only when the source data is rebuilt.";
+  return `${access} ${freshness}`;
+}
+
+function schemaOf(type: ParamType): ZodType {
+  switch (type.kind) {
+    case "contract":
+      return z.string().min(1).describe("contract name, matched without regard to case");
+    case "number":
+      return z.number().int().min(0).describe(type.what);
+    case "oneOf":
+      return z.enum(type.values as [string, ...string[]]);
+  }
+}
+
+function responsesOf(
+  routes: readonly AnyRoute[],
+  examples: OpenApiOptions["examples"],
+): Record<string, ResponseConfig> {
+  // Routes sharing a path answer the same kind of body: the first one describes it.
+  const route = routes[0] as AnyRoute;
+  const example = examples[route.name as EndpointName];
+  const responses: Record<string, ResponseConfig> = {
+    "200": {
+      description: routes.map((each) => each.summary).join("; or "),
+      content: {
+        [route.contentType]: {
+          schema: route.schema ?? z.string().meta({ format: "binary" }),
+          ...(example === undefined ? {} : { example }),
+        },
+      },
+    },
+  };
+  const byStatus = new Map<number, Outcome[]>();
+  for (const outcome of new Set(routes.flatMap(outcomesOf)))
+    byStatus.set(outcome.status, [...(byStatus.get(outcome.status) ?? []), outcome]);
+  for (const [status, outcomes] of [...byStatus].sort(([a], [b]) => a - b))
+    responses[String(status)] = errorResponse(outcomes);
+  return responses;
+}
+
+/** Outcomes of one status share their form: an `{"error"}` body, or none. */
+function errorResponse(outcomes: readonly Outcome[]): ResponseConfig {
+  const description = outcomes.map((outcome) => outcome.meaning).join("; or ");
+  // The example shows a fixed wording where there is one (BAD_REQUEST's depends on the request).
+  const shown = outcomes.find((outcome) => outcome !== BAD_REQUEST) ?? (outcomes[0] as Outcome);
+  if (shown.error === null) return { description };
+  return {
+    description,
+    content: { "application/json": { schema: ErrorBody, example: { error: shown.error } } },
+  };
+}

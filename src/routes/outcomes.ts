@@ -1,0 +1,52 @@
+// The answers other than success, in the wording real clients of the original service know.
+import type { Outcome } from "./route.js";
+
+export const KEY_REFUSED: Outcome = {
+  status: 403,
+  error: "Unauthorized",
+  meaning: "no apiKey, or an unknown or revoked key",
+};
+/** Only with `serve --max-key-failures`: an address that tried too many wrong keys waits (Retry-After). */
+export const TOO_MANY_KEY_FAILURES: Outcome = {
+  status: 429,
+  error: "Too Many Requests",
+  meaning: "too many wrong keys from this address lately: retry after the Retry-After seconds",
+};
+export const NO_CONTRACT: Outcome = {
+  status: 400,
+  error: "Specified contract does not exist",
+  meaning: "unknown contract",
+};
+export const NO_PARKING_API: Outcome = {
+  status: 400,
+  error: "Specified contract does not offer the parking API",
+  meaning: "the contract does not offer the parking API",
+};
+export const NOT_FOUND: Outcome = {
+  status: 404,
+  error: "Resource Not Found",
+  meaning: "no such resource",
+};
+/** The specification: a station that does not exist (or whose contract does not) is a 404 with no body. */
+export const NO_STATION: Outcome = {
+  status: 404,
+  error: null,
+  meaning: "no such station in that contract (no body)",
+};
+/** A known route asked for wrongly (malformed number, empty or missing parameter); the error says what. */
+export const BAD_REQUEST: Outcome = {
+  status: 400,
+  error: "…what is wrong…",
+  meaning: "malformed request: the error says what is wrong",
+};
+export const INTERNAL_ERROR: Outcome = {
+  status: 500,
+  error: "Internal Server Error",
+  meaning: "a failure of the server (logged)",
+};
+/** Conditional GET: the client's copy (If-None-Match) is current. */
+export const NOT_MODIFIED: Outcome = {
+  status: 304,
+  error: null,
+  meaning: "not modified: If-None-Match holds the current ETag (no body)",
+};

@@ -1,0 +1,28 @@
+// Every status a route can give, derived from its row: what the OpenAPI document and hosts enumerate.
+import {
+  BAD_REQUEST,
+  INTERNAL_ERROR,
+  KEY_REFUSED,
+  NOT_FOUND,
+  NOT_MODIFIED,
+  TOO_MANY_KEY_FAILURES,
+} from "./outcomes.js";
+import type { AnyRoute, Outcome } from "./route.js";
+
+/** The answers other than 200, in the order the handler tries them, one entry per distinct outcome. */
+export function outcomesOf(route: AnyRoute): Outcome[] {
+  const types = Object.values(route.params);
+  const hasContract = types.some((type) => type.kind === "contract");
+  const identifiesOne = types.some((type) => type.kind !== "contract");
+  const outcomes: (Outcome | undefined)[] = [
+    route.served === "release" ? NOT_MODIFIED : undefined,
+    identifiesOne || route.query ? BAD_REQUEST : undefined,
+    route.access === "key" ? KEY_REFUSED : undefined,
+    route.access === "key" ? TOO_MANY_KEY_FAILURES : undefined,
+    hasContract ? (route.unknownContract ?? route.notFound ?? NOT_FOUND) : undefined,
+    route.contractNeeds?.outcome,
+    identifiesOne ? (route.notFound ?? NOT_FOUND) : undefined,
+    INTERNAL_ERROR,
+  ];
+  return [...new Set(outcomes.filter((outcome) => outcome !== undefined))];
+}

@@ -1,0 +1,69 @@
+// How fresh the station data is, as opposed to the release: a feed that stalls keeps publishing
+// every minute with old `lastUpdate`s, and /status must say so.
+import type { Station } from "../model/station.js";
+import { type LiveState, stationKey } from "../source/dataset.js";
+
+export interface FeedHealth {
+  stations: number;
+  /** Stations with no state in the last states read (published CLOSED and disconnected). */
+  missing: number;
+  /** Every reported `lastUpdate`, in milliseconds, ascending: staleness is counted at /status time. */
+  updates: readonly number[];
+}
+
+export interface FeedLimits {
+  /** A station not reported for this long is stale. */
+  staleMinutes: number;
+  /** /status turns `ok` false when more than this share of stations is stale or missing. */
+  maxStaleShare: number;
+}
+
+export const DEFAULT_FEED_LIMITS: FeedLimits = { staleMinutes: 15, maxStaleShare: 0.25 };
+
+export function feedHealth(
+  stations: readonly Station[],
+  states: ReadonlyMap<string, LiveState>,
+): FeedHealth {
+  const updates: number[] = [];
+  let missing = 0;
+  for (const station of stations) {
+    const state = states.get(stationKey(station.contract, station.number));
+    if (!state) missing++;
+    else if (state.lastUpdate !== null) updates.push(Date.parse(state.lastUpdate));
+  }
+  updates.sort((a, b) => a - b);
+  return { stations: stations.length, missing, updates };
+}
+
+/** The `feed` part of /status, and whether it is healthy. */
+export function feedStatus(health: FeedHealth, limits: FeedLimits, now: Date) {
+  const newest = health.updates.at(-1);
+  const cutoff = now.getTime() - limits.staleMinutes * 60_000;
+  const fresh = health.updates.length - countBelow(health.updates, cutoff);
+  // Missing stations and stations that never reported are stale too: nothing recent is known.
+  const stale = health.stations - fresh;
+  const staleShare = health.stations === 0 ? 0 : stale / health.stations;
+  return {
+    ok: staleShare <= limits.maxStaleShare,
+    newestLastUpdate: newest === undefined ? null : new Date(newest).toISOString(),
+    newestAgeSeconds:
+      newest === undefined ? null : Math.max(0, Math.round((now.getTime() - newest) / 1000)),
+    missingStations: health.missing,
+    staleMinutes: limits.staleMinutes,
+    staleStations: stale,
+    staleShare: Math.round(staleShare * 1000) / 1000,
+    maxStaleShare: limits.maxStaleShare,
+  };
+}
+
+/** How many sorted values are below `limit` (binary search: 1 million stations at each /status). */
+function countBelow(sorted: readonly number[], limit: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((sorted[middle] as number) < limit) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}

@@ -1,0 +1,34 @@
+// `serve --out`: brings the tree on disk to a new release and records what the tree holds, for the log and /status.
+import { UserError } from "../errors.js";
+import type { Release } from "../publish/release.js";
+import { readTree } from "../tree/read-tree.js";
+import { updateTree } from "../tree/update-tree.js";
+import type { Live } from "./live.js";
+
+/** Returns null when the tree holds the release, else what went wrong and what the tree holds now. */
+export async function followOnDisk(
+  release: Release,
+  out: string,
+  live: Live,
+): Promise<string | null> {
+  try {
+    await updateTree(release, out);
+    live.tree = { path: out, release: release.id, error: null };
+    return null;
+  } catch (cause) {
+    const reason =
+      cause instanceof UserError
+        ? [cause.message, ...cause.details].join("; ")
+        : `internal error (a bug in velodata): ${(cause as Error).message}`;
+    live.tree = { path: out, release: holdsWhole(out) ? live.release.id : null, error: reason };
+    return reason;
+  }
+}
+
+function holdsWhole(out: string): boolean {
+  try {
+    return !readTree(out).interrupted;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,49 @@
+// Reads a source file as UTF-8, strictly: a Latin-1 export must be refused, not published as "M�diath�que".
+import { readFile } from "node:fs/promises";
+import { UserError } from "../errors.js";
+import { error, type Problem } from "./problems.js";
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true }); // a leading BOM is dropped, as it should be
+const LENIENT = new TextDecoder("utf-8");
+// V8 cannot hold a longer string; past it there is no text to parse.
+const MAX_TEXT = 0x1fffffe8;
+
+/** The file's text, or the problem that prevents reading it (its first byte that is not UTF-8). */
+export async function readSourceText(
+  path: string,
+  file: string,
+): Promise<{ text: string } | { problem: Problem }> {
+  const bytes = await readFile(path);
+  if (bytes.length > MAX_TEXT)
+    throw new UserError(
+      `${file} is ${Math.round(bytes.length / 2 ** 20)} MB, more than the 511 MB a source file can have: split it`,
+    );
+  try {
+    return { text: UTF8.decode(bytes) };
+  } catch {
+    const at = firstInvalidByte(bytes);
+    const byte = bytes[at]?.toString(16).padStart(2, "0") ?? "?";
+    const message =
+      `is not UTF-8 text (byte 0x${byte} at offset ${at} cannot be decoded; Latin-1 or Windows-1252 exports do this): ` +
+      're-save it as UTF-8 (in a spreadsheet: "CSV UTF-8")';
+    return { problem: error({ file, line: lineAt(bytes, at) }, undefined, message) };
+  }
+}
+
+/** The offset of the first byte a strict decoder refuses (a real U+FFFD in the file is valid). */
+function firstInvalidByte(bytes: Buffer): number {
+  const text = LENIENT.decode(bytes);
+  const skip = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  for (let index = text.indexOf("\ufffd"); index >= 0; index = text.indexOf("\ufffd", index + 1)) {
+    const offset = skip + Buffer.byteLength(text.slice(0, index));
+    if (!(bytes[offset] === 0xef && bytes[offset + 1] === 0xbf && bytes[offset + 2] === 0xbd))
+      return offset;
+  }
+  return 0;
+}
+
+function lineAt(bytes: Buffer, offset: number): number {
+  let line = 1;
+  for (let at = bytes.indexOf(10); at >= 0 && at < offset; at = bytes.indexOf(10, at + 1)) line++;
+  return line;
+}

@@ -1,0 +1,114 @@
+// Rules for GBFS, which every contract publishes: what the feeds require and the source must say.
+import type { BikeKind, Contract } from "../../model/contract.js";
+import type { StationState } from "../../model/station-state.js";
+import { error, type Problem, type Sourced } from "../problems.js";
+import { contractKey } from "./records.js";
+
+type GbfsField = "timezone" | "languages" | "feed_contact_email" | "opening_hours" | "bikeTypes";
+
+// What to write, so that the message alone is enough to fix the file.
+const HOW_TO_ADD: Record<GbfsField, string> = {
+  timezone: `add "timezone": "Europe/Paris" (the IANA time zone of the service area)`,
+  languages: `add "languages": ["fr"] (the languages of the names, main one first)`,
+  feed_contact_email: `add "feed_contact_email": "opendata@example.org" (where feed consumers report problems)`,
+  opening_hours: `add "opening_hours": "24/7" (OSM opening_hours of the service, e.g. "Mo-Su 05:00-01:00")`,
+  bikeTypes: `add "bikeTypes": {"mechanical": {}} listing the kinds of bike in service (mechanical, electricalInternalBattery, electricalRemovableBattery)`,
+};
+
+/** GBFS requires these in system_information and vehicle_types; velodata never makes them up. */
+export function gbfsFieldsPresent(contracts: readonly Sourced<Contract>[]): Problem[] {
+  const problems: Problem[] = [];
+  for (const { value, at } of contracts) {
+    const missing: GbfsField[] = [];
+    if (value.timezone === undefined) missing.push("timezone");
+    if (!value.languages?.length) missing.push("languages");
+    if (value.feed_contact_email === undefined) missing.push("feed_contact_email");
+    if (value.opening_hours === undefined) missing.push("opening_hours");
+    if (!value.bikeTypes || Object.keys(value.bikeTypes).length === 0) missing.push("bikeTypes");
+    for (const field of missing) {
+      problems.push(error(at, field, `required for the GBFS feeds: ${HOW_TO_ADD[field]}`));
+    }
+  }
+  return problems;
+}
+
+/** A zone the runtime does not know would be published as is and fail every GBFS validator. */
+export function timezonesKnown(contracts: readonly Sourced<Contract>[]): Problem[] {
+  return contracts
+    .filter(({ value }) => value.timezone !== undefined && !isTimeZone(value.timezone))
+    .map(({ value, at }) =>
+      error(at, "timezone", `"${value.timezone}" is not an IANA time zone, e.g. Europe/Paris`),
+    );
+}
+
+function isTimeZone(name: string): boolean {
+  // Intl also accepts offsets such as +01:00, which are not zone names.
+  if (!/^[A-Za-z]/.test(name) || name.includes(":")) return false;
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const ELECTRICAL: readonly BikeKind[] = ["electricalInternalBattery", "electricalRemovableBattery"];
+
+/** GBFS requires max_range_meters of a motorised vehicle type; only the operator knows it. */
+export function electricalBikesHaveRange(contracts: readonly Sourced<Contract>[]): Problem[] {
+  const problems: Problem[] = [];
+  for (const { value, at } of contracts) {
+    for (const kind of ELECTRICAL) {
+      const type = value.bikeTypes?.[kind];
+      if (type && type.max_range_meters === undefined) {
+        problems.push(
+          error(
+            at,
+            `bikeTypes.${kind}.max_range_meters`,
+            `required for the GBFS feeds (electric-assist bikes): add the distance in metres a full battery carries the bike, e.g. "max_range_meters": 60000`,
+          ),
+        );
+      }
+    }
+  }
+  return problems;
+}
+
+const COUNTED: ReadonlyArray<readonly [BikeKind, keyof StationState["mainStands"]]> = [
+  ["mechanical", "mechanicalBikes"],
+  ["electricalInternalBattery", "electricalInternalBatteryBikes"],
+  ["electricalRemovableBattery", "electricalRemovableBatteryBikes"],
+];
+
+/** GBFS counts bikes by vehicle type: a bike of a kind the contract does not declare has none. */
+export function bikesOfDeclaredTypes(
+  contracts: readonly Sourced<Contract>[],
+  states: readonly Sourced<StationState>[],
+): Problem[] {
+  const declared = new Map(
+    contracts.map(({ value }) => [contractKey(value.name), value.bikeTypes ?? {}]),
+  );
+  const problems: Problem[] = [];
+  for (const { value, at } of states) {
+    const types = declared.get(contractKey(value.contract));
+    if (!types) continue; // reported by statesForKnownStations
+    for (const [kind, count] of COUNTED) {
+      if (types[kind]) continue;
+      for (const [field, stands] of [
+        ["mainStands", value.mainStands],
+        ["overflowStands", value.overflowStands],
+      ] as const) {
+        if (stands && (stands[count] ?? 0) > 0) {
+          problems.push(
+            error(
+              at,
+              `${field}.${count}`,
+              `${stands[count]} bikes of a kind contract "${value.contract}" does not run: add "${kind}" to its bikeTypes in contracts.json`,
+            ),
+          );
+        }
+      }
+    }
+  }
+  return problems;
+}

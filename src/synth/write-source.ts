@@ -1,0 +1,41 @@
+// Writes a synthetic network as a source folder, record by record: a million stations never make one string.
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { StationState } from "../model/station-state.js";
+import type { Network } from "./network.js";
+
+// Pieces of about this size: one write each, instead of one per record.
+const PIECE = 1 << 20;
+
+/** `{"<key>":[...]}`, one record per line, as a stream of pieces. */
+function* jsonRecords(key: string, records: readonly unknown[]): Generator<string> {
+  let piece = `{"${key}":[\n`;
+  for (let index = 0; index < records.length; index++) {
+    piece += `${index === 0 ? "" : ",\n"}${JSON.stringify(records[index])}`;
+    if (piece.length < PIECE) continue;
+    yield piece;
+    piece = "";
+  }
+  yield `${piece}\n]}\n`;
+}
+
+/** The name of the states file of a minute: the first is the source's own `states.json`. */
+export const statesFileOf = (minute: number) =>
+  minute === 0 ? "states.json" : `states-${minute}.json`;
+
+export async function writeNetwork(dir: string, network: Network): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, "contracts.json"), jsonRecords("contracts", network.contracts));
+  await writeFile(join(dir, "stations.json"), jsonRecords("stations", network.stations));
+  await writeFile(join(dir, "parkings.json"), jsonRecords("parkings", network.parkings));
+}
+
+export async function writeMinute(
+  dir: string,
+  minute: number,
+  states: readonly StationState[],
+): Promise<string> {
+  const path = join(dir, statesFileOf(minute));
+  await writeFile(path, jsonRecords("states", states));
+  return path;
+}

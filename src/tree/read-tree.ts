@@ -1,0 +1,58 @@
+// The public view of a tree on disk, for whatever works from it (refresh, uploads, server configs).
+import { existsSync, lstatSync } from "node:fs";
+import { UserError } from "../errors.js";
+import {
+  currentRelease,
+  layoutOf,
+  type ReleasePaths,
+  releasePaths,
+  type TreeLayout,
+} from "./layout.js";
+import { isLegacyTree } from "./legacy.js";
+import { type Manifest, readManifest } from "./manifest.js";
+
+export interface Tree {
+  layout: TreeLayout;
+  /** The served folder's real path (the published symlink leads there) and its bookkeeping. */
+  release: ReleasePaths;
+  /** Null when the last update was interrupted or its manifest is unreadable: trust no file then. */
+  manifest: Manifest | null;
+  /** The manifest's ctime: a file of the tree changed later was changed behind velodata's back. */
+  sealedAt: number;
+  /** A refresh was interrupted (killed, or a failure while moving files in): the tree may be mixed. */
+  interrupted: boolean;
+}
+
+/**
+ * Reads what `--out` holds: the release folder it serves and its manifest. Throws a UserError
+ * saying what to do when there is no velodata tree there. The manifest is null when the tree
+ * cannot be trusted as described; readers that publish it elsewhere should then refuse.
+ */
+export function readTree(out: string): Tree {
+  const layout = layoutOf(out);
+  const name = currentRelease(layout);
+  if (name === null) {
+    const exists = lstatSync(layout.published, { throwIfNoEntry: false });
+    if (exists?.isDirectory() && isLegacyTree(layout.published)) {
+      throw new UserError(`${out} holds a tree written by an older velodata`, [
+        `run velodata build --out ${out} once to convert it`,
+      ]);
+    }
+    throw new UserError(`no velodata tree at ${out}`, ["run velodata build first"]);
+  }
+  const release = releasePaths(layout, name);
+  if (!existsSync(release.tree)) {
+    throw new UserError(`the tree at ${out} is missing its release folder ${release.tree}`, [
+      `run velodata build --out ${out} again`,
+    ]);
+  }
+  const read = readManifest(release.manifest);
+  const interrupted = existsSync(release.dirty) || read === null;
+  return {
+    layout,
+    release,
+    manifest: interrupted ? null : (read?.manifest ?? null),
+    sealedAt: read?.sealedAt ?? 0,
+    interrupted,
+  };
+}

@@ -1,0 +1,30 @@
+// System errors met while writing a tree, said as what happened, where, and what to do.
+import { UserError } from "../errors.js";
+
+const REASONS: Record<string, [string, string]> = {
+  ENOSPC: ["no space left on the device", "free some space"],
+  EDQUOT: ["the disk quota is exhausted", "free some space or raise the quota"],
+  EACCES: ["permission denied", "give this user write access to that folder"],
+  EPERM: ["operation not permitted", "give this user write access to that folder"],
+  EROFS: ["the file system is read-only", "choose an --out on a writable file system"],
+  ENOTDIR: ["a file stands where a folder is needed", "choose another --out"],
+  EISDIR: ["a folder stands where a file is needed", "choose another --out"],
+  EIO: ["an input/output error of the device", "check the disk"],
+  EMFILE: ["too many open files", "raise the open files limit (ulimit -n)"],
+  EXDEV: ["the tree and its store are on different file systems", "choose another --out"],
+};
+
+/** Wraps a system error of a tree write; anything else (a bug) passes through unchanged. */
+export function treeWriteError(cause: unknown, out: string, state: string): unknown {
+  const error = cause as NodeJS.ErrnoException;
+  if (cause instanceof UserError || typeof error?.code !== "string") return cause;
+  const [reason, fix] = REASONS[error.code] ?? [error.message, "fix the cause"];
+  const where = error.path ? ` (${error.syscall ?? "writing"} ${error.path})` : "";
+  return new UserError(
+    `cannot write the tree at ${out}: ${reason}${where}; ${state}`,
+    [`${fix}, then run the command again`],
+    { cause },
+  );
+}
+
+export const TREE_UNCHANGED = "the tree served there is unchanged";

@@ -1,0 +1,332 @@
+// `velodata publish` end to end: the real CLI, a real S3 server on loopback, trees built and refreshed from the fixtures.
+import { spawn } from "node:child_process";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { matchRoute } from "../../src/routes/match-route.js";
+import { accessOf, fileOf } from "../../src/routes/routes.js";
+import { readTree } from "../../src/tree/read-tree.js";
+import { fixtureCopy, ROOT, runCli, tempDir } from "../helpers.js";
+import { BUCKET, CREDENTIALS, startS3, type TestS3 } from "../host/object-storage/s3-server.js";
+
+let s3: TestS3;
+beforeAll(async () => {
+  s3 = await startS3();
+  // The CLI reads its credentials as any AWS client does; runCli passes the environment on.
+  process.env.AWS_ACCESS_KEY_ID = CREDENTIALS.accessKeyId;
+  process.env.AWS_SECRET_ACCESS_KEY = CREDENTIALS.secretAccessKey;
+});
+afterAll(() => s3.close());
+
+const RECEIPT = ".velodata-publish.json";
+// Each scenario builds a tree and publishes it whole more than once through the CLI.
+const SCENARIO = 120_000;
+
+async function builtTree(): Promise<{ source: string; out: string }> {
+  const source = await fixtureCopy();
+  const out = join(await tempDir(), "out");
+  expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
+  return { source, out };
+}
+
+const publishArgs = (out: string, prefix: string, ...more: string[]) => [
+  "publish",
+  "--out",
+  out,
+  "--to",
+  `s3://${BUCKET}/${prefix}`,
+  "--endpoint",
+  s3.endpoint,
+  ...more,
+];
+
+async function publishCli(out: string, prefix: string, ...more: string[]): Promise<string> {
+  const result = await runCli(publishArgs(out, prefix, ...more));
+  expect(result.stderr).toBe("");
+  expect(result.code).toBe(0);
+  return result.stdout;
+}
+
+/** Whether the route table lets an answer go up without --include-keyed. */
+function isPublic(path: string): boolean {
+  const segments = path.split("/").filter(Boolean).map(decodeURIComponent);
+  const match = matchRoute(segments, new URLSearchParams());
+  return match.kind === "endpoint" && accessOf(match.endpoint) === "public";
+}
+
+/** The tree's manifest as URL path → ETag. */
+async function manifest(out: string): Promise<Record<string, string>> {
+  const files = readTree(out).manifest?.files ?? {};
+  return Object.fromEntries(Object.entries(files).map(([path, entry]) => [path, entry.etag]));
+}
+
+/** The tree's answers by URL path. */
+async function treeBytes(out: string): Promise<Map<string, Buffer>> {
+  const paths = Object.keys(await manifest(out));
+  return new Map(
+    await Promise.all(
+      paths.map(async (path) => [path, await readFile(join(out, fileOf(path)))] as const),
+    ),
+  );
+}
+
+/** Changes `lastUpdate` of every tenth station (or of every station), as a refresh would bring. */
+async function newStates(source: string, every: number): Promise<number> {
+  const file = join(source, "states.json");
+  const states = JSON.parse(await readFile(file, "utf8"));
+  let changed = 0;
+  states.states.forEach((state: { lastUpdate: string }, index: number) => {
+    if (index % every !== 0) return;
+    state.lastUpdate = "2025-02-08T17:00:00Z";
+    changed++;
+  });
+  await writeFile(file, JSON.stringify(states));
+  return changed;
+}
+
+const refreshCli = async (source: string, out: string) =>
+  expect(
+    (
+      await runCli([
+        "refresh",
+        "--source",
+        source,
+        "--state",
+        join(source, "states.json"),
+        "--out",
+        out,
+      ])
+    ).code,
+  ).toBe(0);
+
+/** What the store holds for each of the tree's paths under `prefix`, fetched a few at a time. */
+async function storeBytes(prefix: string, paths: readonly string[]): Promise<Map<string, Buffer>> {
+  const held = new Map<string, Buffer>();
+  for (let start = 0; start < paths.length; start += 32) {
+    const batch = paths.slice(start, start + 32);
+    const bodies = await Promise.all(
+      batch.map((path) => s3.bytes(`${prefix}${decodeURIComponent(path)}`)),
+    );
+    batch.forEach((path, index) => {
+      held.set(path, bodies[index] as Buffer);
+    });
+  }
+  return held;
+}
+
+const keysUnder = async (prefix: string) =>
+  [...(await s3.keys()).keys()]
+    .filter((key) => key.startsWith(`${prefix}/`))
+    .map((key) => key.slice(prefix.length));
+
+describe("velodata publish", () => {
+  it(
+    "publishes the public answers with their headers, then nothing when nothing changed",
+    async () => {
+      const { out } = await builtTree();
+      const publicPaths = Object.keys(await manifest(out)).filter(isPublic);
+      const stdout = await publishCli(out, "public");
+      expect(stdout).toMatch(
+        new RegExp(
+          `^published .* to s3://velodata/public: ${publicPaths.length} uploaded, 0 deleted, 0 unchanged, .* in [\\d.]+ s\n$`,
+        ),
+      );
+      const keys = await keysUnder("public");
+      expect(keys.sort()).toEqual([`/${RECEIPT}`, ...publicPaths.map(decodeURIComponent)].sort());
+      expect(keys).toEqual(
+        expect.arrayContaining([
+          "/download/velodata-static.zip",
+          "/rest/vls/stations/dublin.csv",
+          "/rest/vls/stations/dublin.json",
+        ]),
+      );
+      expect(keys.filter((key) => key.startsWith("/vls/"))).toEqual([]);
+      const csv = await s3.head("public/rest/vls/stations/dublin.csv");
+      expect(csv.ContentType).toBe("text/csv; charset=utf-8");
+      expect(csv.CacheControl).toBe("public, max-age=3600");
+      expect(csv.ContentEncoding).toBeUndefined();
+      expect((await s3.head("public/download/velodata-static.zip")).ContentType).toBe(
+        "application/zip",
+      );
+      expect(await s3.bytes("public/download/velodata-static.zip")).toEqual(
+        await readFile(join(out, "download/velodata-static.zip")),
+      );
+
+      const before = s3.events.length;
+      expect(await publishCli(out, "public")).toMatch(
+        new RegExp(`: 0 uploaded, 0 deleted, ${publicPaths.length} unchanged, 0 B `),
+      );
+      expect(s3.events.slice(before)).toEqual([]);
+    },
+    SCENARIO,
+  );
+
+  it(
+    "with --include-keyed, uploads the keyed API too; a refresh uploads only what changed, answers before lists",
+    async () => {
+      const { source, out } = await builtTree();
+      const all = Object.keys(await manifest(out)).length;
+      expect(await publishCli(out, "keyed", "--include-keyed", "--max-age", "30")).toMatch(
+        new RegExp(`: ${all} uploaded, 0 deleted, 0 unchanged`),
+      );
+      const station = await s3.head("keyed/vls/v3/stations/dublin/42");
+      expect(station.ContentType).toBe("application/json");
+      expect(station.CacheControl).toBe("public, max-age=30");
+      expect((await s3.head("keyed/vls/v3/contracts")).CacheControl).toBe("public, max-age=3600");
+      expect((await s3.bytes("keyed/vls/v3/stations/dublin")).toString()).toBe(
+        await readFile(join(out, "vls/v3/stations/dublin.json"), "utf8"),
+      );
+      // Nothing but the release's answers and the receipt: the tree's bookkeeping never goes up.
+      const answers = Object.keys(await manifest(out)).map(decodeURIComponent);
+      expect((await keysUnder("keyed")).sort()).toEqual([...answers, `/${RECEIPT}`].sort());
+
+      const old = await manifest(out);
+      const changedStations = await newStates(source, 10);
+      await refreshCli(source, out);
+      const now = await manifest(out);
+      const changed = Object.keys(now).filter((path) => now[path] !== old[path]);
+      // Each changed station's v3 and v1 answers, then the lists holding them.
+      const stations = changed.filter((path) => /^\/vls\/v[13]\/stations\/[^/]+\/\d+$/.test(path));
+      expect(stations).toHaveLength(2 * changedStations);
+      expect(changedStations).toBeGreaterThanOrEqual(40); // 10% of 413
+      expect(changed.length - stations.length).toBeLessThanOrEqual(12); // per contract and all, twice
+
+      const before = s3.events.length;
+      expect(await publishCli(out, "keyed", "--include-keyed", "--max-age", "30")).toMatch(
+        new RegExp(`: ${changed.length} uploaded, 0 deleted, ${all - changed.length} unchanged`),
+      );
+      const puts = s3.events.slice(before).map((event) => `${event.name} ${event.key}`);
+      const receipt = `put keyed/${RECEIPT}`;
+      expect(puts[0]).toBe(receipt);
+      expect(puts.at(-1)).toBe(receipt);
+      const uploads = puts.slice(1, -1);
+      expect(uploads.sort()).toEqual(changed.map((path) => `put keyed${path}`).sort());
+      const lastStation = Math.max(...stations.map((path) => puts.indexOf(`put keyed${path}`)));
+      const firstList = Math.min(
+        ...changed
+          .filter((path) => !stations.includes(path))
+          .map((path) => puts.indexOf(`put keyed${path}`)),
+      );
+      expect(lastStation).toBeLessThan(firstList);
+    },
+    SCENARIO,
+  );
+
+  it(
+    "deletes an answer that left the release, after the new ones are up",
+    async () => {
+      const { source, out } = await builtTree();
+      await publishCli(out, "gone", "--include-keyed");
+      const stationsCsv = join(source, "stations.csv");
+      const lines = (await readFile(stationsCsv, "utf8")).split("\n");
+      const gone = lines.findIndex((line) => line.startsWith("dublin,30,"));
+      await writeFile(stationsCsv, lines.filter((_, index) => index !== gone).join("\n"));
+      const statesFile = join(source, "states.json");
+      const states = JSON.parse(await readFile(statesFile, "utf8"));
+      states.states = states.states.filter(
+        (state: { contract: string; number: number }) =>
+          !(state.contract === "dublin" && state.number === 30),
+      );
+      await writeFile(statesFile, JSON.stringify(states));
+      await refreshCli(source, out);
+
+      const before = s3.events.length;
+      // The station's v3 and v1 answers.
+      expect(await publishCli(out, "gone", "--include-keyed")).toMatch(/ 2 deleted, /);
+      const events = s3.events.slice(before).map((event) => `${event.name} ${event.key}`);
+      expect(await keysUnder("gone")).not.toContain("/vls/v3/stations/dublin/30");
+      expect(await keysUnder("gone")).not.toContain("/vls/v1/stations/dublin/30");
+      expect(await keysUnder("gone")).toContain("/vls/v3/stations/dublin/42");
+      // Deletions come after every upload, then the receipt closes the run.
+      const lastPut = events.findLastIndex((event) => event.startsWith("put gone/vls/"));
+      expect(events.slice(0, lastPut + 1)).toContain("put gone/vls/v3/stations/dublin");
+      expect(events.slice(lastPut + 1).sort()).toEqual(
+        [
+          "delete gone/vls/v1/stations/dublin/30",
+          "delete gone/vls/v3/stations/dublin/30",
+          `put gone/${RECEIPT}`,
+        ].sort(),
+      );
+      expect(events.at(-1)).toBe(`put gone/${RECEIPT}`);
+      expect((await s3.bytes("gone/vls/v3/stations/dublin")).toString()).not.toContain(
+        '"number":30,',
+      );
+    },
+    SCENARIO,
+  );
+
+  it(
+    "a run killed during its uploads leaves whole old or new answers; the next run completes it",
+    async () => {
+      const { source, out } = await builtTree();
+      await publishCli(out, "killed", "--include-keyed");
+      const old = await treeBytes(out);
+      await newStates(source, 1);
+      await refreshCli(source, out);
+      const next = await treeBytes(out);
+
+      const child = spawn(
+        process.execPath,
+        [
+          join(ROOT, "bin/velodata.js"),
+          ...publishArgs(out, "killed", "--include-keyed", "--concurrency", "1"),
+        ],
+        { env: process.env, stdio: "ignore" },
+      );
+      const killed = new Promise<NodeJS.Signals | null>((resolve) =>
+        child.on("close", (_code, signal) => resolve(signal)),
+      );
+      let uploads = 0;
+      s3.onEvent((event) => {
+        if (event.key.startsWith("killed/vls/") && ++uploads === 3) child.kill("SIGKILL");
+      });
+      expect(await killed).toBe("SIGKILL");
+
+      let stillOld = 0;
+      const afterKill = await storeBytes("killed", [...next.keys()]);
+      for (const [path, bytes] of next) {
+        const held = afterKill.get(path) as Buffer;
+        const wasOld = held.equals(old.get(path) as Buffer);
+        expect(wasOld || held.equals(bytes), path).toBe(true);
+        if (wasOld && !bytes.equals(old.get(path) as Buffer)) stillOld++;
+      }
+      expect(stillOld).toBeGreaterThan(300); // stopped early: most stations and every list still old
+      expect(
+        (await s3.bytes("killed/vls/v3/stations")).equals(old.get("/vls/v3/stations") as Buffer),
+      ).toBe(true);
+
+      expect(await publishCli(out, "killed", "--include-keyed")).toMatch(/ 0 deleted, /);
+      const completed = await storeBytes("killed", [...next.keys()]);
+      for (const [path, bytes] of next) expect(completed.get(path)?.equals(bytes), path).toBe(true);
+      expect(await publishCli(out, "killed", "--include-keyed")).toMatch(/: 0 uploaded, /);
+    },
+    SCENARIO,
+  );
+
+  it(
+    "says plainly what is wrong with the store, without the secret",
+    async () => {
+      const { out } = await builtTree();
+      const missing = await runCli([
+        ...["publish", "--out", out, "--to", "s3://no-such-bucket/x"],
+        ...["--endpoint", s3.endpoint],
+      ]);
+      expect(missing.code).toBe(1);
+      expect(missing.stderr).toContain("the bucket does not exist");
+      expect(missing.stderr).not.toContain("internal error");
+
+      const saved = process.env.AWS_ACCESS_KEY_ID;
+      process.env.AWS_ACCESS_KEY_ID = "NOT-A-KEY";
+      const refused = await runCli(publishArgs(out, "x"));
+      process.env.AWS_ACCESS_KEY_ID = saved;
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain("the store refused the credentials (InvalidAccessKeyId)");
+      expect(refused.stderr).not.toContain(CREDENTIALS.secretAccessKey);
+
+      const bad = await runCli(["publish", "--out", out, "--to", "https://example/x"]);
+      expect(bad.code).toBe(1);
+      expect(bad.stderr).toContain("--to must read s3://BUCKET/PREFIX");
+    },
+    SCENARIO,
+  );
+});

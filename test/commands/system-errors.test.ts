@@ -1,0 +1,86 @@
+// System conditions read as what they are, with what to do, never as "internal error".
+import { spawn } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { BIN, FIXTURES, runCli, tempDir } from "../helpers.js";
+
+/** A port some other process holds for the duration of `use`. */
+async function withBusyPort<T>(use: (port: number) => Promise<T>): Promise<T> {
+  const holder = createServer();
+  await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+  try {
+    return await use((holder.address() as { port: number }).port);
+  } finally {
+    holder.close();
+  }
+}
+
+function runWithEnv(args: string[], env: Record<string, string>) {
+  return new Promise<{ code: number | null; stderr: string }>((resolve) => {
+    // The timeout only ends a preview that should not have started, so it cannot outlive the test.
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, ...env },
+      timeout: 20_000,
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.on("close", (code) => resolve({ code, stderr }));
+  });
+}
+
+describe("system errors", () => {
+  it("says the port is in use and how to choose another (serve, and PORT for preview)", async () => {
+    await withBusyPort(async (port) => {
+      const keys = join(await tempDir(), "keys.json");
+      const served = await runCli([
+        "serve",
+        "--source",
+        FIXTURES,
+        "--keys",
+        keys,
+        "--port",
+        String(port),
+      ]);
+      expect(served.code).toBe(1);
+      expect(served.stderr).toBe(
+        `velodata: port ${port} is in use: pass --port or set PORT to a free port\n`,
+      );
+      const out = await tempDir();
+      const previewed = await runWithEnv(["preview", "--out", out], { PORT: String(port) });
+      expect(previewed.code).toBe(1);
+      expect(previewed.stderr).toBe(
+        `velodata: port ${port} is in use: pass --port or set PORT to a free port\n`,
+      );
+    });
+  });
+
+  it("says a host cannot be bound", async () => {
+    const keys = join(await tempDir(), "keys.json");
+    const result = await runCli([
+      "serve",
+      "--source",
+      FIXTURES,
+      "--keys",
+      keys,
+      "--port",
+      "0",
+      "--host",
+      "192.0.2.1",
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      "velodata: cannot listen on 192.0.2.1: that address is not one of this machine's; pass --host\n",
+    );
+  });
+
+  it("names the file when --out is a file", async () => {
+    const out = join(await tempDir(), "out");
+    await writeFile(out, "not a folder");
+    const result = await runCli(["build", "--source", FIXTURES, "--out", out]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).not.toContain("internal error");
+    expect(result.stderr).toContain(out);
+  });
+});

@@ -1,0 +1,62 @@
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { beforeAll, describe, expect, it } from "vitest";
+import { compressBody, compressRelease, MIN_COMPRESSED_SIZE } from "../../src/publish/compress.js";
+import type { Release } from "../../src/publish/release.js";
+import { fixtureRelease } from "./publish-helpers.js";
+
+let release: Release;
+let compressed: Release;
+beforeAll(async () => {
+  release = await fixtureRelease();
+  compressed = await compressRelease(release, { budget: "refresh" });
+});
+
+describe("compressRelease", () => {
+  it("gives every JSON or CSV file of 1 KiB or more variants that decode to its bytes", () => {
+    let withVariants = 0;
+    for (const [path, file] of compressed.files) {
+      const plain = Buffer.concat(file.body);
+      if (!file.variants) continue;
+      withVariants++;
+      expect(gunzipSync(file.variants.gzip).equals(plain), path).toBe(true);
+      expect(brotliDecompressSync(file.variants.br).equals(plain), path).toBe(true);
+      expect(file.variants.gzip.length, path).toBeLessThan(file.size);
+    }
+    expect(withVariants).toBeGreaterThan(10);
+    expect(compressed.files.get("/vls/v3/stations")?.variants).toBeDefined();
+  });
+
+  it("leaves small answers and the zip bundle as they are", () => {
+    const station = compressed.files.get("/vls/v3/stations/dublin/42");
+    expect(station?.size).toBeLessThan(MIN_COMPRESSED_SIZE);
+    expect(station?.variants).toBeUndefined();
+    const bundle = compressed.files.get("/download/velodata-static.zip");
+    expect(bundle?.size).toBeGreaterThan(MIN_COMPRESSED_SIZE);
+    expect(bundle?.variants).toBeUndefined();
+  });
+
+  it("keeps the release's id, paths and identity bytes", () => {
+    expect(compressed.id).toBe(release.id);
+    expect([...compressed.files.keys()]).toEqual([...release.files.keys()]);
+    for (const [path, file] of compressed.files)
+      expect(file.etag).toBe(release.files.get(path)?.etag);
+  });
+
+  it("reuses the variants of the previous release for bytes that did not change", async () => {
+    const again = await compressRelease(release, { budget: "refresh", previous: compressed });
+    for (const [path, file] of again.files) expect(file, path).toBe(compressed.files.get(path));
+  });
+});
+
+describe("compressBody", () => {
+  const body = [Buffer.from('[{"name":"Rue de l’Église"}'), Buffer.from(`,${"1,".repeat(900)}1]`)];
+
+  it("makes the same bytes every time, with no time and a fixed OS in the gzip header", async () => {
+    const one = await compressBody(body, { gzip: 6, brotli: 5 });
+    const two = await compressBody(body, { gzip: 6, brotli: 5 });
+    expect(one.gzip.equals(two.gzip)).toBe(true);
+    expect(one.br.equals(two.br)).toBe(true);
+    expect([...one.gzip.subarray(4, 8)]).toEqual([0, 0, 0, 0]);
+    expect(one.gzip[9]).toBe(255); // OS "unknown", whatever the platform
+  });
+});

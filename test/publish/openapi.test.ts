@@ -1,0 +1,75 @@
+// The OpenAPI document: valid OpenAPI 3.1 (checked offline), derived from the route table, deterministic.
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { describe, expect, it } from "vitest";
+import { openApiDocument } from "../../src/publish/publish.js";
+import { fixtureDataset, fixtureRelease, GENERATED_AT, json } from "./publish-helpers.js";
+
+type Operation = {
+  security: object[];
+  parameters?: { name: string; in: string; required: boolean }[];
+  responses: Record<string, { content?: Record<string, { example?: unknown }> }>;
+};
+type Document = { servers: { url: string }[]; paths: Record<string, { get: Operation }> };
+
+const documentOf = async (baseUrl = "https://api.example.org") =>
+  openApiDocument(await fixtureDataset(), { generatedAt: GENERATED_AT, baseUrl }) as Document;
+
+describe("OpenAPI document", () => {
+  it("is a valid OpenAPI 3.1 document", async () => {
+    const validator = new Validator();
+    const result = await validator.validate(await documentOf());
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe("3.1");
+  });
+
+  it("is served in the release and the tree at /openapi.json, the same bytes every time", async () => {
+    const first = await fixtureRelease();
+    const second = await fixtureRelease();
+    expect(first.files.get("/openapi.json")?.etag).toBe(second.files.get("/openapi.json")?.etag);
+    expect((json(first, "/openapi.json") as Document).servers).toEqual([
+      { url: "http://127.0.0.1:8080" },
+    ]);
+  });
+
+  it("names the configured base URL as its server", async () => {
+    expect((await documentOf("https://bikes.example.net/api")).servers).toEqual([
+      { url: "https://bikes.example.net/api" },
+    ]);
+  });
+
+  it("asks the apiKey on keyed routes only, and marks public routes with no security", async () => {
+    const { paths } = await documentOf();
+    expect(paths["/vls/v1/stations/{number}"]?.get.security).toEqual([{ apiKey: [] }]);
+    expect(paths["/download/velodata-static.zip"]?.get.security).toEqual([]);
+    expect(paths["/openapi.json"]?.get.security).toEqual([]);
+    expect(Object.keys(paths["/download/velodata-static.zip"]?.get.responses ?? {})).not.toContain(
+      "403",
+    );
+  });
+
+  it("gives each status its body or none, as the route answers it", async () => {
+    const { paths } = await documentOf();
+    const station = paths["/vls/v3/stations/{number}"]?.get;
+    expect(station?.responses["404"]?.content).toBeUndefined();
+    expect(station?.parameters).toContainEqual(
+      expect.objectContaining({ name: "contract", in: "query", required: true }),
+    );
+    const parks = paths["/parking/v1/contracts/{contract}/parks"]?.get;
+    expect(parks?.responses["400"]?.content?.["application/json"]?.example).toEqual({
+      error: "Specified contract does not exist",
+    });
+    // All stations and the stations of a contract share a path: its contract is optional.
+    expect(paths["/vls/v3/stations"]?.get.parameters).toContainEqual(
+      expect.objectContaining({ name: "contract", required: false }),
+    );
+  });
+
+  it("takes its examples from the published data", async () => {
+    const { paths } = await documentOf();
+    const example = paths["/vls/v3/stations/{contract}/{number}"]?.get.responses["200"]?.content?.[
+      "application/json"
+    ]?.example as { number: number; contractName: string };
+    expect(example).toMatchObject({ number: 42, contractName: "dublin" });
+  });
+});

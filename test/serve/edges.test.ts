@@ -1,0 +1,241 @@
+// Server edges: keys kept out of logs however spelled, absolute-form targets, bounded and idle
+// connections, half-closed clients, a brake on wrong keys, and stopping.
+import { writeFile } from "node:fs/promises";
+import { connect, type Socket } from "node:net";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { memoryOutput } from "../../src/commands/output.js";
+import { serve } from "../../src/commands/serve.js";
+import { makeRelease, releaseFile } from "../../src/publish/release.js";
+import type { Live } from "../../src/serve/live.js";
+import { startServer } from "../../src/serve/server.js";
+import { fixtureCopy } from "../helpers.js";
+import { startTestServer, type TestServer } from "./serve-helpers.js";
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.handle.stop();
+  server = undefined;
+});
+
+function open(base: string): Promise<Socket> {
+  const { hostname, port } = new URL(base);
+  const socket = connect(Number(port), hostname);
+  return new Promise((resolve, reject) => {
+    socket.once("connect", () => resolve(socket));
+    socket.once("error", reject);
+  });
+}
+
+/** Sends raw bytes and collects everything until the server closes the connection. */
+async function exchange(base: string, bytes: string, halfClose = false): Promise<string> {
+  const socket = await open(base);
+  let answer = "";
+  socket.on("data", (chunk) => (answer += chunk));
+  const closed = new Promise((resolve) => socket.once("close", resolve));
+  if (halfClose) socket.end(bytes);
+  else socket.write(bytes);
+  await closed;
+  return answer;
+}
+
+/** The line is written when the response closes, a moment after the client has its answer. */
+const logLine = async (lines: string[], pattern: RegExp, waitMs = 2000): Promise<string> => {
+  const deadline = Date.now() + waitMs;
+  while (Date.now() < deadline) {
+    const line = lines.find((candidate) => pattern.test(candidate));
+    if (line) return line;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error(`no log line matches ${pattern}: ${lines.join("\n")}`);
+};
+
+describe("keys in logs", () => {
+  it("answers however the key parameter is spelled, and never logs the key", async () => {
+    server = await startTestServer();
+    const { key, base, lines } = server;
+    expect((await fetch(`${base}/vls/v3/contracts?api%4Bey=${key}`)).status).toBe(200);
+    await fetch(`${base}/vls/v3/contracts?apiKey[]=${key}`);
+    await fetch(`${base}/vls/v3/contracts?x=1;apiKey=${key}`);
+    await fetch(`${base}/vls/v3/contracts?contract=${key}`);
+    await logLine(lines, /contract=<redacted>/);
+    const logged = lines.join("\n");
+    expect(logged).toContain("GET /vls/v3/contracts?apiKey=<redacted> 200");
+    expect(logged).toContain("GET /vls/v3/contracts?apiKey%5B%5D=<redacted> 403");
+    expect(logged).toContain("GET /vls/v3/contracts?x=1%3BapiKey%3D<redacted> 403");
+    expect(logged).not.toContain(key);
+  });
+
+  it("logs the query as parsed, re-encoded: no raw control character reaches the log", async () => {
+    server = await startTestServer();
+    await fetch(`${server.base}/vls/v3/stations?contract=%1b%5b2J%0a%e2%80%a8`);
+    const line = await logLine(server.lines, /\/vls\/v3\/stations/);
+    expect(line).toContain("GET /vls/v3/stations?contract=%1B%5B2J%0A%E2%80%A8 403");
+  });
+});
+
+describe("request targets", () => {
+  it("accepts absolute-form targets (RFC 9112 §3.2.2)", async () => {
+    server = await startTestServer();
+    const { hostname, port } = new URL(server.base);
+    const answer = await exchange(
+      server.base,
+      `GET http://${hostname}:${port}/vls/v3/contracts?apiKey=${server.key} HTTP/1.1\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n`,
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK/);
+    expect(answer).toContain('"commercial_name":"dublinbikes"');
+  });
+
+  it("answers a client that half-closes after its request, and logs it", async () => {
+    server = await startTestServer();
+    const answer = await exchange(
+      server.base,
+      `GET /vls/v3/stations?apiKey=${server.key} HTTP/1.1\r\nHost: x\r\nAccept-Encoding: identity\r\n\r\n`,
+      true,
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK/);
+    expect(answer).toContain('"contractName":"besancon"');
+    expect(await logLine(server.lines, /GET \/vls\/v3\/stations\?/)).toMatch(/ 200 [\d.]+ms$/);
+  });
+
+  it("logs an answer the client did not wait for", async () => {
+    // 64 MB: more than loopback buffers hold, so the answer is still being sent when the client goes.
+    const big = releaseFile([Buffer.alloc(64 * 2 ** 20, 32)], "application/json", "static");
+    const release = makeRelease(
+      new Map([["/vls/v3/contracts", big]]),
+      { contracts: 0, stations: 0, parkings: 0 },
+      new Date(),
+    );
+    const live = { release, refreshSeconds: 60, nextRefreshAt: null, lastRefresh: null };
+    const lines: string[] = [];
+    const running = await startServer({
+      live: live as Live,
+      keys: { accepts: () => true, close: () => {} },
+      log: (line) => lines.push(line),
+      port: 0,
+      host: "127.0.0.1",
+    });
+    try {
+      const socket = await open(running.url);
+      socket.write(
+        "GET /vls/v3/contracts?apiKey=k HTTP/1.1\r\nHost: x\r\nAccept-Encoding: identity\r\n\r\n",
+      );
+      socket.once("data", () => socket.destroy());
+      const line = await logLine(lines, /\/vls\/v3\/contracts/, 10_000);
+      expect(line).toMatch(/ 200 not delivered: the connection closed after [\d.]+ms$/);
+    } finally {
+      await running.close();
+    }
+  });
+});
+
+describe("connections", () => {
+  it("keeps answering with more idle connections open than its limit", async () => {
+    server = await startTestServer({ maxConnections: 20 });
+    const idle = await Promise.all(Array.from({ length: 60 }, () => open(server?.base as string)));
+    const closed = idle.map((socket) => new Promise((resolve) => socket.once("close", resolve)));
+    expect((await server.get("/vls/v3/contracts")).status).toBe(200);
+    // The newcomers took the places of the longest idle: at least 40 of the 60 were let go.
+    await Promise.all(closed.slice(0, 40));
+    for (const socket of idle) socket.destroy();
+  });
+});
+
+describe("wrong keys", () => {
+  it("answers 429 with Retry-After past --max-key-failures, and never to a valid key", async () => {
+    server = await startTestServer({ maxKeyFailures: 3 });
+    const wrong = `${server.base}/vls/v3/contracts?apiKey=${"0".repeat(40)}`;
+    for (let n = 0; n < 3; n++) expect((await fetch(wrong)).status).toBe(403);
+    const refused = await fetch(wrong);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(Number(refused.headers.get("retry-after"))).toBeLessThanOrEqual(60);
+    expect((await server.get("/vls/v3/contracts")).status).toBe(200);
+  });
+
+  it("has no limit unless asked", async () => {
+    server = await startTestServer();
+    const wrong = `${server.base}/vls/v3/contracts?apiKey=${"0".repeat(40)}`;
+    for (let n = 0; n < 30; n++) expect((await fetch(wrong)).status).toBe(403);
+  });
+});
+
+describe("stopping", () => {
+  it("stops listening at once, even while a refresh runs", async () => {
+    server = await startTestServer();
+    const { handle } = server;
+    const refreshing = handle.refreshNow();
+    const stopping = handle.stop();
+    expect(handle.server.listening).toBe(false);
+    await expect(open(server.base)).rejects.toThrow(/ECONNREFUSED/);
+    await refreshing;
+    await stopping;
+    server = undefined;
+  });
+
+  it("answers a request in flight to the end, then closes its connection", async () => {
+    // 32 MiB that a paused client does not read: the server waits on back-pressure, mid-answer.
+    const chunk = Buffer.alloc(1 << 20, 0x20);
+    const body = Array.from({ length: 32 }, () => chunk);
+    const file = releaseFile(body, "application/json", "static");
+    const live = {
+      release: makeRelease(
+        new Map([["/vls/v3/contracts", file]]),
+        { contracts: 0, stations: 0, parkings: 0 },
+        new Date(),
+      ),
+      refreshSeconds: 60,
+      nextRefreshAt: null,
+      lastRefresh: null,
+    };
+    const running = await startServer({
+      live: live as Live,
+      keys: { accepts: () => true, close: () => {} },
+      log: () => {},
+      port: 0,
+      host: "127.0.0.1",
+    });
+    const socket = await open(running.url);
+    const received: Buffer[] = [];
+    const closed = new Promise((resolve) => socket.once("close", resolve));
+    const started = new Promise((resolve) => socket.once("data", resolve));
+    socket.on("data", (data: Buffer) => {
+      received.push(data);
+      socket.pause();
+    });
+    socket.write(
+      "GET /vls/v3/contracts?apiKey=k HTTP/1.1\r\nHost: x\r\nAccept-Encoding: identity\r\n\r\n",
+    );
+    await started; // the headers and the first bytes are out: the request is in flight
+    const stopped = running.close();
+    expect(running.server.listening).toBe(false);
+    await expect(open(running.url)).rejects.toThrow(/ECONNREFUSED/);
+    socket.on("data", () => socket.resume());
+    socket.resume();
+    await closed;
+    await stopped;
+    const answer = Buffer.concat(received);
+    expect(answer.subarray(0, 17).toString()).toBe("HTTP/1.1 200 OK\r\n");
+    const headerEnd = answer.indexOf("\r\n\r\n") + 4;
+    expect(answer.length - headerEnd).toBe(file.size);
+  });
+});
+
+describe("keys file at start", () => {
+  it("refuses to start when the keys file is invalid and no good set was ever loaded", async () => {
+    const source = await fixtureCopy();
+    const keys = join(source, "..", "keys.json");
+    await writeFile(keys, "{ not json");
+    await expect(
+      serve({ source, keys, port: 0, refresh: 3600, output: memoryOutput() }),
+    ).rejects.toThrow(`keys file ${keys} is not valid, and no good set of keys was ever loaded`);
+  });
+
+  it("refuses to start when the keys file's folder does not exist", async () => {
+    const source = await fixtureCopy();
+    const keys = join(source, "..", "missing", "keys.json");
+    await expect(
+      serve({ source, keys, port: 0, refresh: 3600, output: memoryOutput() }),
+    ).rejects.toThrow(`the folder of the keys file ${keys} does not exist`);
+  });
+});

@@ -1,0 +1,171 @@
+// Checks every answer a test server gives against its own OpenAPI document: the route and status must
+// be declared, and the body must be the declared one (schema, content type) or none.
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+
+type Schema = Record<string, unknown>;
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  schema: Schema;
+}
+interface Response {
+  content?: Record<string, { schema: Schema }>;
+}
+interface Operation {
+  parameters?: Parameter[];
+  responses: Record<string, Response>;
+  "x-velodata-path-forms"?: string[];
+}
+interface Document {
+  paths: Record<string, { get: Operation }>;
+  components: { schemas: Record<string, Schema> };
+}
+
+interface Checked {
+  document: Document;
+  ajv: Ajv2020;
+  compiled: Map<string, ValidateFunction>;
+  /** How many answers were checked: a test can make sure the check ran. */
+  count: number;
+}
+
+// Loaded at the first answer to check: a server stopped before any request is never asked.
+const servers = new Map<string, { load: () => Promise<Checked> }>();
+const originalFetch = globalThis.fetch;
+
+/** From now on every `fetch` to `base` is checked against the document served at `base/openapi.json`. */
+export function checkAnswersOf(base: string): void {
+  if (globalThis.fetch === originalFetch) globalThis.fetch = checkingFetch;
+  let loaded: Promise<Checked> | undefined;
+  servers.set(base, { load: () => (loaded ??= load(base)) });
+}
+
+export async function checkedCount(base: string): Promise<number> {
+  return (await servers.get(base)?.load())?.count ?? 0;
+}
+
+async function load(base: string): Promise<Checked> {
+  const document = (await (await originalFetch(`${base}/openapi.json`)).json()) as Document;
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  ajv.addSchema({ $id: "openapi", components: document.components } as Schema);
+  return { document, ajv, compiled: new Map(), count: 0 };
+}
+
+async function checkingFetch(
+  input: Parameters<typeof fetch>[0],
+  init?: RequestInit,
+): Promise<globalThis.Response> {
+  const response = await originalFetch(input, init);
+  const url = new URL(input instanceof Request ? input.url : String(input));
+  const checked = servers.get(url.origin);
+  if (checked)
+    check(
+      await checked.load(),
+      url,
+      init?.method ?? "GET",
+      response,
+      await response.clone().text(),
+    );
+  return response;
+}
+
+function check(
+  checked: Checked,
+  url: URL,
+  method: string,
+  response: globalThis.Response,
+  body: string,
+): void {
+  checked.count++;
+  // Test keys are keys too: never in a message.
+  const query = url.search.replace(/apiKey=[^&]*/, "apiKey=<redacted>");
+  const where = `${method} ${url.pathname}${query} → ${response.status}`;
+  const operation = method === "GET" || method === "HEAD" ? find(checked.document, url) : undefined;
+  if (!operation) {
+    // Unknown paths, hostile ones, other methods: refused with an error body.
+    if (response.status === 204 && method === "OPTIONS") return;
+    if (response.status < 400)
+      throw new Error(`${where}: answered, but the document has no such route`);
+    const error = { schema: { $ref: "#/components/schemas/Error" } };
+    expectBody(checked, where, response, body, error, "application/json");
+    return;
+  }
+  const declared = operation.responses[String(response.status)];
+  if (!declared) throw new Error(`${where}: the document declares no ${response.status} here`);
+  const [mediaType, media] = Object.entries(declared.content ?? {})[0] ?? [];
+  if (!media || !mediaType) {
+    if (body !== "")
+      throw new Error(`${where}: the document says no body, got ${body.slice(0, 80)}`);
+    return;
+  }
+  if (method === "HEAD" || response.status === 304) return;
+  expectBody(checked, where, response, body, media, mediaType);
+}
+
+function expectBody(
+  checked: Checked,
+  where: string,
+  response: globalThis.Response,
+  body: string,
+  media: { schema: Schema },
+  mediaType: string,
+): void {
+  const type = response.headers.get("content-type");
+  if (type !== mediaType)
+    throw new Error(`${where}: content type ${type}, the document says ${mediaType}`);
+  if (mediaType !== "application/json") return;
+  const key = JSON.stringify(media.schema);
+  const validate = checked.compiled.get(key) ?? checked.ajv.compile(resolveRefs(media.schema));
+  checked.compiled.set(key, validate);
+  if (!validate(JSON.parse(body)))
+    throw new Error(
+      `${where}: body does not match the document: ${checked.ajv.errorsText(validate.errors)}`,
+    );
+}
+
+/** The document's refs (`#/components/…`) point into the schema registered as `openapi`. */
+function resolveRefs(schema: Schema): Schema {
+  return JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi#/components/'));
+}
+
+/** The operation a URL asks for: its path (or a path form the operation names) with valid parameters. */
+function find(document: Document, url: URL): Operation | undefined {
+  const path = url.pathname;
+  const operations = Object.entries(document.paths);
+  for (const [template, { get }] of operations) {
+    const values = readTemplate(template, path);
+    if (values && parametersFit(get, values)) return get;
+  }
+  // Then the static-host path forms an operation names (`/vls/v3/stations/{contract}`).
+  for (const [, { get }] of operations) {
+    if (get["x-velodata-path-forms"]?.some((form) => readTemplate(form, path))) return get;
+  }
+  return undefined;
+}
+
+function readTemplate(template: string, path: string): Record<string, string> | undefined {
+  const names: string[] = [];
+  const source = template
+    .replace(/[.*+?^$()|[\]\\]/g, "\\$&")
+    .replace(/\{(\w+)\}/g, (_, name: string) => {
+      names.push(name);
+      return "([^/]+)";
+    });
+  const found = new RegExp(`^${source}$`).exec(path);
+  if (!found) return undefined;
+  return Object.fromEntries(
+    names.map((name, index) => [name, decodeURIComponent(found[index + 1] as string)]),
+  );
+}
+
+/** Path parameters must fit their schema: a station number is an integer. */
+function parametersFit(operation: Operation, values: Record<string, string>): boolean {
+  for (const parameter of operation.parameters ?? []) {
+    if (parameter.in !== "path") continue;
+    const value = values[parameter.name];
+    if (value === undefined) return false;
+    if (parameter.schema.type === "integer" && !/^\d+$/.test(value)) return false;
+  }
+  return true;
+}

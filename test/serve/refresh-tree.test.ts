@@ -1,0 +1,43 @@
+// `serve --out` when the tree cannot follow a refresh: memory and disk stay on the same release, and the log and /status say so.
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { tempDir } from "../helpers.js";
+import { editStates, startTestServer, type TestServer } from "./serve-helpers.js";
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.handle.stop();
+  server = undefined;
+});
+
+describe("serve --out, tree update failing", () => {
+  it("keeps serving the release the tree holds, logs the truth and shows it in /status", async () => {
+    const parent = await tempDir();
+    const out = join(parent, "out");
+    server = await startTestServer({ out });
+    const before = await (await server.get("/vls/v3/stations/42?contract=dublin")).text();
+    const release = ((await (await fetch(`${server.base}/status`)).json()) as { release: string })
+      .release;
+    // Another live process (pid 1) holds the tree: the update cannot happen.
+    await writeFile(join(parent, ".out.velodata/lock"), "1");
+    await editStates(server.source, (text) =>
+      text.replace('"lastUpdate": "2025-02-08T16:44:06Z"', '"lastUpdate": "2025-02-08T16:49:00Z"'),
+    );
+    const outcome = await server.handle.refreshNow();
+    expect(outcome.ok).toBe(false);
+    expect(outcome.error).toContain("being written by another velodata process (pid 1)");
+    expect(await (await server.get("/vls/v3/stations/42?contract=dublin")).text()).toBe(before);
+    expect(await readFile(join(out, "vls/v3/stations/dublin/42.json"), "utf8")).toBe(before);
+    expect(server.lines.find((line) => line.includes("refresh failed"))).toContain(
+      `keeping release ${release}`,
+    );
+    const status = (await (await fetch(`${server.base}/status`)).json()) as Record<string, unknown>;
+    expect(status.release).toBe(release);
+    expect(status.tree).toMatchObject({
+      path: out,
+      release,
+      error: expect.stringContaining("pid 1"),
+    });
+  });
+});

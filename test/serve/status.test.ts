@@ -1,0 +1,101 @@
+// /status tells a stalled or shrinking feed apart from a healthy one; a feed that drops stations is refused.
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "./serve-helpers.js";
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.handle.stop();
+  server = undefined;
+});
+
+interface Status {
+  ok: boolean;
+  release: string;
+  lastRefresh: { ok: boolean; error: string | null } | null;
+  feed: {
+    ok: boolean;
+    newestLastUpdate: string | null;
+    newestAgeSeconds: number | null;
+    missingStations: number;
+    staleMinutes: number;
+    staleStations: number;
+    staleShare: number;
+    maxStaleShare: number;
+  };
+}
+
+const statusOf = async (base: string) => (await (await fetch(`${base}/status`)).json()) as Status;
+
+type StatesFile = { states: { lastUpdate: string | null; contract: string; number: number }[] };
+
+async function rewriteStates(source: string, edit: (file: StatesFile) => void): Promise<void> {
+  const path = join(source, "states.json");
+  const file = JSON.parse(await readFile(path, "utf8")) as StatesFile;
+  edit(file);
+  await writeFile(path, JSON.stringify(file));
+}
+
+describe("/status", () => {
+  it("shows a stalled feed: the age of the newest lastUpdate, the stale share, ok false", async () => {
+    server = await startTestServer();
+    // The fixtures were recorded on 2026-11-20; by now every station is stale.
+    const status = await statusOf(server.base);
+    expect(status.feed).toMatchObject({
+      newestLastUpdate: "2026-11-20T08:15:05.000Z",
+      missingStations: 0,
+      staleMinutes: 15,
+      staleStations: 413,
+      staleShare: 1,
+      maxStaleShare: 0.25,
+      ok: false,
+    });
+    const expectedAge = (Date.now() - Date.parse("2026-11-20T08:15:05Z")) / 1000;
+    expect(Math.abs((status.feed.newestAgeSeconds as number) - expectedAge)).toBeLessThan(30);
+    expect(status.ok).toBe(false);
+  });
+
+  it("is ok when the feed reports every station within the last minutes", async () => {
+    server = await startTestServer();
+    const recent = new Date(Date.now() - 60_000).toISOString().replace(/\.\d+Z$/, "Z");
+    await rewriteStates(server.source, (file) => {
+      for (const state of file.states) state.lastUpdate = recent;
+      // 100 of 413 (24%) stale: still under the 25% threshold.
+      for (const state of file.states.slice(0, 100)) state.lastUpdate = "2026-01-01T00:00:00Z";
+    });
+    expect((await server.handle.refreshNow()).ok).toBe(true);
+    const status = await statusOf(server.base);
+    expect(status.feed).toMatchObject({ staleStations: 100, staleShare: 0.242, ok: true });
+    expect(status.feed.newestLastUpdate).toBe(recent.replace("Z", ".000Z"));
+    expect(status.ok).toBe(true);
+  });
+
+  it("logs and counts stations left out by a refresh, within the allowed share", async () => {
+    server = await startTestServer();
+    await rewriteStates(server.source, (file) => file.states.splice(0, 5));
+    expect((await server.handle.refreshNow()).ok).toBe(true);
+    expect((await statusOf(server.base)).feed.missingStations).toBe(5);
+    expect(server.lines.join("\n")).toMatch(
+      /states\.json: 5 stations reported before are missing \(published CLOSED and disconnected\): dublin #42, /,
+    );
+  });
+
+  it("refuses a states file that leaves out more than --max-missing, keeping the last release", async () => {
+    server = await startTestServer({ maxMissing: 10 });
+    const before = await statusOf(server.base);
+    await rewriteStates(server.source, (file) => file.states.splice(0));
+    const outcome = await server.handle.refreshNow();
+    expect(outcome.ok).toBe(false);
+    expect(outcome.error).toContain(
+      "leaves out 413 of the 413 stations reported before (100%), more than --max-missing 10% allows",
+    );
+    const after = await statusOf(server.base);
+    expect(after.release).toBe(before.release);
+    expect(after.ok).toBe(false);
+    expect(after.lastRefresh?.error).toBe(outcome.error);
+    expect(after.feed.missingStations).toBe(0);
+    const station = await (await server.get("/vls/v3/stations/42?contract=dublin")).json();
+    expect(station).toMatchObject({ status: "OPEN" });
+  });
+});

@@ -1,0 +1,158 @@
+import { readFile, writeFile } from "node:fs/promises";
+import { describe, expect, it } from "vitest";
+import type { Contract } from "../../src/model/contract.js";
+import { Contract as ContractSchema } from "../../src/model/contract.js";
+import type { StationState } from "../../src/model/station-state.js";
+import { formatProblem, type Sourced } from "../../src/source/problems.js";
+import {
+  bikesOfDeclaredTypes,
+  electricalBikesHaveRange,
+  gbfsFieldsPresent,
+  timezonesKnown,
+} from "../../src/source/rules/gbfs.js";
+import { fixtureCopy, runCli } from "../helpers.js";
+
+const sourced = <T>(file: string, values: T[]): Sourced<T>[] =>
+  values.map((value, index) => ({ value, at: { file, index, label: `#${index}` } }));
+
+const complete: Contract = {
+  name: "lyon",
+  commercial_name: "Vélo'v",
+  country_code: "FR",
+  cities: ["Lyon"],
+  parkingApi: false,
+  timezone: "Europe/Paris",
+  languages: ["fr", "en"],
+  feed_contact_email: "gbfs@example.org",
+  opening_hours: "24/7",
+  bikeTypes: { mechanical: {}, electricalRemovableBattery: { max_range_meters: 50000 } },
+};
+const bare: Contract = {
+  name: "toulouse",
+  commercial_name: "Vélô",
+  country_code: "FR",
+  cities: [],
+  parkingApi: false,
+};
+
+describe("gbfsFieldsPresent", () => {
+  it("accepts a contract with every field GBFS requires", () => {
+    expect(gbfsFieldsPresent(sourced("contracts.json", [complete]))).toEqual([]);
+  });
+
+  it("names each missing field and says what to add", () => {
+    const lines = gbfsFieldsPresent(
+      sourced("contracts.json", [complete, { ...bare, languages: [], bikeTypes: {} }]),
+    ).map(formatProblem);
+    expect(lines).toEqual([
+      'contracts.json[1] (#1) timezone: required for the GBFS feeds: add "timezone": "Europe/Paris" (the IANA time zone of the service area)',
+      'contracts.json[1] (#1) languages: required for the GBFS feeds: add "languages": ["fr"] (the languages of the names, main one first)',
+      'contracts.json[1] (#1) feed_contact_email: required for the GBFS feeds: add "feed_contact_email": "opendata@example.org" (where feed consumers report problems)',
+      'contracts.json[1] (#1) opening_hours: required for the GBFS feeds: add "opening_hours": "24/7" (OSM opening_hours of the service, e.g. "Mo-Su 05:00-01:00")',
+      'contracts.json[1] (#1) bikeTypes: required for the GBFS feeds: add "bikeTypes": {"mechanical": {}} listing the kinds of bike in service (mechanical, electricalInternalBattery, electricalRemovableBattery)',
+    ]);
+  });
+});
+
+describe("timezonesKnown", () => {
+  it("accepts IANA zones and refuses made-up names and bare offsets", () => {
+    const contracts = ["Europe/Paris", "UTC", "Europe/Lyon", "+01:00", "paris"].map((timezone) => ({
+      ...complete,
+      timezone,
+    }));
+    expect(timezonesKnown(sourced("contracts.json", contracts)).map((p) => p.at.index)).toEqual([
+      2, 3, 4,
+    ]);
+  });
+});
+
+describe("electricalBikesHaveRange", () => {
+  it("requires max_range_meters of each electrical kind, never of mechanical bikes", () => {
+    const contract: Contract = {
+      ...complete,
+      bikeTypes: { mechanical: {}, electricalInternalBattery: {}, electricalRemovableBattery: {} },
+    };
+    const problems = electricalBikesHaveRange(sourced("contracts.json", [complete, contract]));
+    expect(problems.map((p) => [p.at.index, p.field])).toEqual([
+      [1, "bikeTypes.electricalInternalBattery.max_range_meters"],
+      [1, "bikeTypes.electricalRemovableBattery.max_range_meters"],
+    ]);
+    expect(problems[0]?.message).toContain("add the distance in metres a full battery carries");
+  });
+});
+
+describe("bikesOfDeclaredTypes", () => {
+  const stands = {
+    stands: 5,
+    mechanicalBikes: 3,
+    electricalInternalBatteryBikes: 0,
+    electricalRemovableBatteryBikes: 2,
+  };
+  const state = (contract: string, extra: Partial<StationState> = {}): StationState => ({
+    contract,
+    number: 1,
+    status: "OPEN",
+    connected: true,
+    lastUpdate: null,
+    mainStands: stands,
+    overflowStands: null,
+    ...extra,
+  });
+
+  it("accepts bikes of declared kinds, in any case of the contract name", () => {
+    const contracts = sourced("contracts.json", [complete]);
+    expect(bikesOfDeclaredTypes(contracts, sourced("states.json", [state("Lyon")]))).toEqual([]);
+  });
+
+  it("reports bikes of a kind the contract does not run, in main and overflow stands", () => {
+    const mechanicalOnly = { ...complete, bikeTypes: { mechanical: {} } };
+    const problems = bikesOfDeclaredTypes(
+      sourced("contracts.json", [mechanicalOnly]),
+      sourced("states.json", [state("lyon", { overflowStands: stands })]),
+    );
+    expect(problems.map(formatProblem)).toEqual([
+      'states.json[0] (#0) mainStands.electricalRemovableBatteryBikes: 2 bikes of a kind contract "lyon" does not run: add "electricalRemovableBattery" to its bikeTypes in contracts.json',
+      'states.json[0] (#0) overflowStands.electricalRemovableBatteryBikes: 2 bikes of a kind contract "lyon" does not run: add "electricalRemovableBattery" to its bikeTypes in contracts.json',
+    ]);
+  });
+});
+
+describe("the contract schema's GBFS fields", () => {
+  it("refuses a language tag the GBFS schemas refuse, a phone not in E.164, an unknown bike kind", () => {
+    const result = ContractSchema.safeParse({
+      ...complete,
+      languages: ["FR"],
+      operator: { name: "JCDecaux", phone: "01 23 45 67 89" },
+      bikeTypes: { cargo: {} },
+    });
+    expect(result.error?.issues.map((issue) => issue.path.join("."))).toEqual([
+      "languages.0",
+      "bikeTypes",
+      "operator.phone",
+    ]);
+  });
+});
+
+describe("validate on a source without the GBFS fields", () => {
+  it("exits 1 naming the file, the contract, the field and what to add", async () => {
+    const dir = await fixtureCopy();
+    const path = `${dir}/contracts.json`;
+    const file = JSON.parse(await readFile(path, "utf8")) as { contracts: Contract[] };
+    delete file.contracts[1]?.feed_contact_email;
+    delete file.contracts[0]?.bikeTypes?.electricalRemovableBattery?.max_range_meters;
+    const besancon = file.contracts[4] as Contract;
+    besancon.bikeTypes = { mechanical: {} };
+    await writeFile(path, JSON.stringify(file));
+    const { code, stderr } = await runCli(["validate", "--source", dir]);
+    expect(code).toBe(1);
+    expect(stderr).toContain(
+      `${path}[1] (toulouse) feed_contact_email: required for the GBFS feeds: add "feed_contact_email"`,
+    );
+    expect(stderr).toContain(
+      `${path}[0] (dublin) bikeTypes.electricalRemovableBattery.max_range_meters: required for the GBFS feeds`,
+    );
+    expect(stderr).toMatch(
+      /states\.json\[\d+\] \(besancon #\d+\) mainStands\.electricalRemovableBatteryBikes: \d+ bikes of a kind contract "besancon" does not run/,
+    );
+  });
+});

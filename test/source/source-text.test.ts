@@ -1,0 +1,118 @@
+// Reading source text through the pipeline: strict UTF-8, byte order marks, separators, short echoes.
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { formatProblem } from "../../src/source/problems.js";
+import { readDataset } from "../../src/source/read-dataset.js";
+import { fixtureCopy } from "../helpers.js";
+
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+describe("source text", () => {
+  it("refuses a Latin-1 CSV, naming the file, the line and what to do", async () => {
+    const dir = await fixtureCopy();
+    const csv = join(dir, "stations.csv");
+    const text = await readFile(csv, "utf8");
+    // Line 3 holds the first é once the file is Latin-1 (latin1 encodes é as the single byte 0xe9).
+    const edited = text.replace("PARNELL SQUARE NORTH", "PARNELL SQUARE NORTH Médiathèque");
+    await writeFile(csv, Buffer.from(edited, "latin1"));
+    const { dataset, problems } = await readDataset(dir);
+    expect(dataset).toBeUndefined();
+    expect(problems.map(formatProblem)).toContain(
+      `${csv}:3: is not UTF-8 text (byte 0xe9 at offset ${Buffer.byteLength(edited.slice(0, edited.indexOf("é")), "latin1")} cannot be decoded; Latin-1 or Windows-1252 exports do this): re-save it as UTF-8 (in a spreadsheet: "CSV UTF-8")`,
+    );
+  });
+
+  it("refuses a JSON file that is not UTF-8, past a real U+FFFD", async () => {
+    const dir = await fixtureCopy();
+    const path = join(dir, "parkings.json");
+    const text = (await readFile(path, "utf8")).replace('"Rue de la Gare"', '"Rue \ufffd Gare"');
+    const bytes = Buffer.concat([Buffer.from(text, "utf8"), Buffer.from("\n\xe9", "latin1")]);
+    await writeFile(path, bytes);
+    const lines = (await readDataset(dir)).problems.map(formatProblem);
+    const last = text.split("\n").length + 1;
+    expect(lines).toContainEqual(
+      expect.stringMatching(new RegExp(`^${path}:${last}: is not UTF-8 text \\(byte 0xe9 `)),
+    );
+  });
+
+  it("accepts a UTF-8 byte order mark in CSV and in JSON, and keeps the text whole", async () => {
+    const dir = await fixtureCopy();
+    for (const name of ["stations.csv", "parkings.json", "contracts.json", "states.json"]) {
+      const path = join(dir, name);
+      await writeFile(path, Buffer.concat([BOM, await readFile(path)]));
+    }
+    const { dataset, problems } = await readDataset(dir);
+    expect(problems.filter((problem) => problem.severity === "error")).toEqual([]);
+    expect(dataset?.stations[0]).toMatchObject({ contract: "dublin", number: 42 });
+    expect(dataset?.parkings.find((parking) => parking.number === 89)?.city).toBe("Rezé");
+    expect(dataset?.states.size).toBe(413);
+  });
+
+  it("hints at the separator of a ;-separated CSV", async () => {
+    const dir = await fixtureCopy();
+    const csv = join(dir, "stations.csv");
+    await writeFile(csv, (await readFile(csv, "utf8")).replaceAll(",", ";"));
+    const lines = (await readDataset(dir)).problems.map(formatProblem);
+    expect(lines).toEqual([
+      `${csv}:1: the columns are separated by ";": velodata reads comma-separated CSV; export it again with "," as the separator`,
+    ]);
+  });
+
+  it("reports a states.json syntax error alone, without a warning for every station", async () => {
+    const dir = await fixtureCopy();
+    const states = join(dir, "states.json");
+    await writeFile(states, (await readFile(states, "utf8")).replace('"states"', '"states",'));
+    const { problems } = await readDataset(dir);
+    expect(problems.map(formatProblem)).toEqual([
+      expect.stringMatching(new RegExp(`^${states}:2: is not valid JSON: `)),
+    ]);
+  });
+
+  it("echoes only a short excerpt of a huge bad value", async () => {
+    const dir = await fixtureCopy();
+    const path = join(dir, "parkings.json");
+    const huge = "x".repeat(1_000_000);
+    await writeFile(
+      path,
+      (await readFile(path, "utf8"))
+        .replace('"zipCode": "44400"', `"zipCode": 1, "${huge}": 1`)
+        .replace('"isFree": true', `"isFree": "${huge}"`),
+    );
+    const states = join(dir, "states.json");
+    await writeFile(states, (await readFile(states, "utf8")).replace('"OPEN"', `"${huge}"`));
+    const { problems } = await readDataset(dir);
+    const text = problems.map(formatProblem).join("\n");
+    expect(problems.length).toBeGreaterThanOrEqual(4);
+    expect(text.length).toBeLessThan(3000);
+    expect(text).toContain("… (1000000 characters)");
+  });
+
+  it("prints control characters of a bad value as text, never as terminal commands", async () => {
+    const dir = await fixtureCopy();
+    const path = join(dir, "parkings.json");
+    await writeFile(
+      path,
+      (await readFile(path, "utf8")).replace(
+        '"contract": "nantes"',
+        '"contract": "nan\\u001b[2Jtes"',
+      ),
+    );
+    const lines = (await readDataset(dir)).problems.map(formatProblem);
+    expect(lines).toContain(
+      `${path}[0] (nan\\x1b[2Jtes #89) contract: unknown contract "nan\\x1b[2Jtes" (not in contracts.json)`,
+    );
+  });
+
+  it("reports very deep JSON values as a wrong type, without overflowing the stack", async () => {
+    const dir = await fixtureCopy();
+    const path = join(dir, "parkings.json");
+    const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+    await writeFile(
+      path,
+      (await readFile(path, "utf8")).replace('"zipCode": "44400"', `"zipCode": ${deep}`),
+    );
+    const lines = (await readDataset(dir)).problems.map(formatProblem);
+    expect(lines).toContain(`${path}[0] (nantes #89) zipCode: expected string, got an array`);
+  });
+});

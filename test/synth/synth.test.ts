@@ -1,0 +1,69 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { memoryOutput } from "../../src/commands/output.js";
+import { synth } from "../../src/commands/synth.js";
+import { validate } from "../../src/commands/validate.js";
+import { tempDir } from "../helpers.js";
+
+const FILES = ["contracts.json", "stations.json", "parkings.json", "states.json", "states-1.json"];
+
+async function written(options: { seed: number; changed?: number }): Promise<string> {
+  const out = join(await tempDir(), "source");
+  await synth({ stations: 600, contracts: 5, minutes: 2, out, output: memoryOutput(), ...options });
+  return out;
+}
+
+const read = (dir: string, file: string) => readFile(join(dir, file), "utf8");
+const statesOf = async (dir: string, file: string) =>
+  (JSON.parse(await read(dir, file)) as { states: unknown[] }).states.map((state) =>
+    JSON.stringify(state),
+  );
+
+describe("synth", () => {
+  it("writes the same files for the same seed, and others for another seed", async () => {
+    const [one, two, other] = await Promise.all([
+      written({ seed: 7 }),
+      written({ seed: 7 }),
+      written({ seed: 8 }),
+    ]);
+    for (const file of FILES) expect(await read(two, file), file).toBe(await read(one, file));
+    expect(await read(other, "stations.json")).not.toBe(await read(one, "stations.json"));
+  });
+
+  it("writes a source folder that validates with every minute's states", async () => {
+    const out = await written({ seed: 3 });
+    for (const state of ["states.json", "states-1.json", "states-2.json"]) {
+      const output = memoryOutput();
+      await validate({ source: out, state: join(out, state), output });
+      expect(output.lines.join("\n")).toContain("is valid: 5 contracts, 600 stations, 600 states");
+    }
+  });
+
+  it("has accents, overflow stands and parkings, as real networks do", async () => {
+    const out = await written({ seed: 3 });
+    expect(await read(out, "stations.json")).toMatch(/[éèÉÈñöåçô]/);
+    expect(await read(out, "states.json")).toMatch(/"overflowStands":\{/);
+    expect(
+      (JSON.parse(await read(out, "parkings.json")) as { parkings: [] }).parkings.length,
+    ).toBeGreaterThan(0);
+  });
+
+  it.each([0.1, 0.25])(
+    "changes exactly %s of the stations from one minute to the next",
+    async (changed) => {
+      const out = await written({ seed: 5, changed });
+      for (const [before, after] of [
+        ["states.json", "states-1.json"],
+        ["states-1.json", "states-2.json"],
+      ] as const) {
+        const a = await statesOf(out, before);
+        const b = await statesOf(out, after);
+        expect(b).toHaveLength(a.length);
+        expect(b.filter((state, index) => state !== a[index]).length).toBe(
+          Math.round(600 * changed),
+        );
+      }
+    },
+  );
+});

@@ -1,0 +1,35 @@
+// Helpers for tree tests: a release that fails half way, a dead pid, and a tree's files as one comparable map.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { makeRelease, type Release, releaseFile } from "../../src/publish/release.js";
+import { filesUnder } from "../../src/tree/files-under.js";
+
+/** A release whose second file cannot be written: a build or refresh that dies half way. */
+export function brokenRelease(): Release {
+  const files = new Map([
+    ["/vls/v3/contracts", releaseFile([Buffer.from("[]")], "application/json", "static")],
+    [
+      "/vls/v3/stations",
+      { ...releaseFile([], "application/json", "dynamic"), body: [42 as unknown as Uint8Array] },
+    ],
+  ]);
+  return makeRelease(files, { contracts: 0, stations: 0, parkings: 0 }, new Date(0));
+}
+
+export function deadPid(): number {
+  for (let pid = 4_000_000; ; pid++) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return pid;
+    }
+  }
+}
+
+/** Every file of a folder and its bytes (as base64), to compare two trees whole with one toEqual. */
+export function treeFiles(root: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const file of filesUnder(root).sort())
+    files[file] = readFileSync(join(root, file)).toString("base64");
+  return files;
+}

@@ -1,0 +1,140 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, readlinkSync } from "node:fs";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { UserError } from "../../src/errors.js";
+import { makeRelease, type Release, releaseFile } from "../../src/publish/release.js";
+import { readTree } from "../../src/tree/read-tree.js";
+import { updateTree } from "../../src/tree/update-tree.js";
+import { writeTree } from "../../src/tree/write-tree.js";
+import { tempDir } from "../helpers.js";
+import { fixtureRelease } from "../publish/publish-helpers.js";
+import { brokenRelease, treeFiles } from "./tree-helpers.js";
+
+let release: Release;
+let reference: Record<string, string>;
+beforeAll(async () => {
+  release = await fixtureRelease();
+  const out = join(await tempDir(), "out");
+  await writeTree(release, out);
+  reference = treeFiles(out);
+});
+
+/** The same answers, each one `extra` bytes longer: every file changes. */
+function grown(extra: number): Release {
+  const files = new Map(
+    [...release.files].map(([path, file]) => [
+      path,
+      releaseFile([...file.body, Buffer.alloc(extra, 32)], file.contentType, file.freshness),
+    ]),
+  );
+  return makeRelease(files, release.counts, new Date(0));
+}
+
+describe("updateTree", () => {
+  it("repairs a file changed behind its back though the manifest says it is current", async () => {
+    const out = join(await tempDir(), "out");
+    await writeTree(release, out);
+    await writeFile(join(out, "vls/v3/stations/dublin/30.json"), '{"stale":true}');
+    const stats = await updateTree(release, out);
+    expect(stats).toMatchObject({ files: 1, repaired: 1, verified: false });
+    expect(treeFiles(out)).toEqual(reference);
+  });
+
+  it("after an interrupted update trusts nothing: every file compared, strays deleted", async () => {
+    const out = join(await tempDir(), "out");
+    await writeTree(grown(3), out);
+    const tree = readTree(out);
+    // As a run killed half way leaves it: some files already new, a stray, the dirty mark.
+    const half = [...release.files].slice(0, 100);
+    for (const [path] of half) {
+      const file = join(out, path.slice(1));
+      if (existsSync(`${file}.json`))
+        await writeFile(`${file}.json`, reference[`${path.slice(1)}.json`] ?? "", "base64");
+    }
+    await writeFile(join(out, "vls/v3/contracts.json.tmp-4000001"), "debris");
+    await writeFile(tree.release.dirty, "{}");
+    const stats = await updateTree(release, out);
+    expect(stats.verified).toBe(true);
+    expect(stats.removed).toBe(1);
+    expect(treeFiles(out)).toEqual(reference);
+    expect(existsSync(tree.release.dirty)).toBe(false);
+    expect(readTree(out).manifest?.release).toBe(release.id);
+  });
+
+  it("deletes the files that left the release", async () => {
+    const out = join(await tempDir(), "out");
+    await writeTree(release, out);
+    const fewer = new Map([...release.files].filter(([path]) => !path.includes("/dublin")));
+    const stats = await updateTree(makeRelease(fewer, release.counts, new Date(0)), out);
+    expect(stats.removed).toBe(release.files.size - fewer.size);
+    expect(existsSync(join(out, "vls/v3/stations/dublin/42.json"))).toBe(false);
+    expect(existsSync(join(out, "vls/v3/stations/nantes.json"))).toBe(true);
+  });
+
+  it("leaves the tree untouched and no staged file when a write fails", async () => {
+    const out = join(await tempDir(), "out");
+    await writeTree(release, out);
+    const error = await updateTree(brokenRelease(), out).catch((cause) => cause);
+    expect(error).toBeInstanceOf(UserError);
+    expect(error.message).toContain("the tree served there is unchanged");
+    expect(treeFiles(out)).toEqual(reference);
+    const tree = readTree(out);
+    expect(tree.interrupted).toBe(false);
+    expect(existsSync(tree.release.incoming)).toBe(false);
+  });
+
+  it("refuses a folder that holds no tree, or a tree of the old layout, saying what to run", async () => {
+    const empty = await tempDir();
+    await expect(updateTree(release, empty)).rejects.toThrow(/no velodata tree at/);
+    await writeFile(join(empty, ".velodata-release.json"), "{}");
+    await expect(updateTree(release, empty)).rejects.toThrow(/older velodata/);
+    expect(await readdir(empty)).toEqual([".velodata-release.json"]);
+  });
+});
+
+// A real full disk needs a small file system: a tmpfs mount, possible only as root with the right capability.
+// Sized to hold the fixtures' tree once and a half: a second whole copy (every file grown) cannot fit.
+const disk = await (async () => {
+  const dir = await tempDir();
+  const pages = [...(await fixtureRelease()).files.values()].reduce(
+    (total, file) => total + Math.max(1, Math.ceil(file.size / 4096)),
+    0,
+  );
+  const size = `${Math.ceil((pages * 4 * 3) / 2)}k`;
+  try {
+    execFileSync("mount", ["-t", "tmpfs", "-o", `size=${size}`, "tmpfs", dir], { stdio: "ignore" });
+    return dir;
+  } catch {
+    return null;
+  }
+})();
+afterAll(() => {
+  if (disk) execFileSync("umount", [disk]);
+});
+
+describe.skipIf(!disk)("on a full disk", () => {
+  it("build and refresh fail saying so, and the previous tree stays served and whole", async () => {
+    const out = join(disk as string, "out");
+    await mkdir(out);
+    await writeTree(release, out);
+    const link = readlinkSync(out);
+    const big = grown(3000);
+    for (const attempt of [() => updateTree(big, out), () => writeTree(big, out)]) {
+      const error = await attempt().catch((cause) => cause);
+      expect(error).toBeInstanceOf(UserError);
+      expect(error.message).toMatch(
+        /no space left on the device .*the tree served there is unchanged/,
+      );
+      expect(error.details[0]).toContain("free some space");
+      expect(readlinkSync(out)).toBe(link);
+      expect(treeFiles(out)).toEqual(reference);
+      expect(readTree(out).interrupted).toBe(false);
+    }
+    expect(await readdir(join(disk as string, ".out.velodata/releases"))).toHaveLength(1);
+    expect(await readFile(join(out, "vls/v3/contracts.json"), "base64")).toBe(
+      reference["vls/v3/contracts.json"],
+    );
+  });
+});
