@@ -31,7 +31,7 @@ export async function preview(options: PreviewOptions): Promise<Server> {
       return;
     }
     // A static host cannot see the query; show the file its path form would serve.
-    const match = matchRoute(segments, url.searchParams);
+    const match = matchRoute(segments, url.searchParams, url.pathname.endsWith("/"));
     if (match.kind === "endpoint") request.url = pathOf(match.endpoint);
     serveFile(request, response, () => {
       response.writeHead(404).end();

@@ -4,10 +4,15 @@ import { join } from "node:path";
 import { UserError } from "../errors.js";
 import type { ObjectStore } from "../host/object-storage/object-store.js";
 import { publishAnswers } from "../host/object-storage/publish-answers.js";
-import type { AnswerKind, PublishedAnswer } from "../host/object-storage/published-answer.js";
+import type {
+  AnswerKind,
+  PublishedAnswer,
+  Variant,
+} from "../host/object-storage/published-answer.js";
 import { parseS3Url, s3Store } from "../host/object-storage/s3-store.js";
 import { matchRoute } from "../routes/match-route.js";
 import { accessOf, type Endpoint, fileOf, freshnessOf, routeOf } from "../routes/routes.js";
+import type { ManifestEntry } from "../tree/manifest.js";
 import { readTree } from "../tree/read-tree.js";
 import { formatBytes, type Output, terminalOutput, throttled } from "./output.js";
 
@@ -19,7 +24,10 @@ export interface PublishOptions {
   region?: string;
   /** Also upload the keyed API; the CDN must then check the keys. */
   includeKeyed?: boolean;
-  /** Cache-Control max-age of the dynamic answers: the time to the next refresh. */
+  /**
+   * Cache-Control max-age of the dynamic answers, in seconds: the refresh interval. `publish` runs
+   * right after each `refresh`, so an answer uploaded then expires when the next refresh lands.
+   */
   maxAge?: number;
   concurrency?: number;
   output?: Output;
@@ -74,7 +82,8 @@ async function treeAnswers(options: PublishOptions): Promise<PublishedAnswer[]> 
       ["run velodata refresh (or build) to complete it, then publish again"],
     );
   const answers: PublishedAnswer[] = [];
-  for (const [urlPath, { etag, type }] of Object.entries(tree.manifest.files)) {
+  for (const [urlPath, entry] of Object.entries(tree.manifest.files)) {
+    const { etag, type } = entry;
     const endpoint = endpointOf(urlPath, options.out);
     if (accessOf(endpoint) === "key" && !options.includeKeyed) continue;
     const file = join(tree.release.tree, fileOf(urlPath));
@@ -87,6 +96,7 @@ async function treeAnswers(options: PublishOptions): Promise<PublishedAnswer[]> 
       contentType: type,
       cacheControl: `public, max-age=${maxAge}`,
       read: () => readAnswer(file),
+      variants: variantsOf(entry, file),
     });
   }
   return answers;
@@ -94,12 +104,30 @@ async function treeAnswers(options: PublishOptions): Promise<PublishedAnswer[]> 
 
 function endpointOf(urlPath: string, out: string): Endpoint {
   const segments = urlPath.split("/").filter(Boolean).map(decodeURIComponent);
-  const match = matchRoute(segments, new URLSearchParams());
+  const match = matchRoute(segments, new URLSearchParams(), urlPath.endsWith("/"));
   if (match.kind !== "endpoint")
     throw new UserError(`the tree at ${out} holds ${urlPath}, which this velodata does not know`, [
       "build the tree again with this version of velodata",
     ]);
   return match.endpoint;
+}
+
+/** A manifest entry that lists the precompressed siblings the tree holds (`FILE.gz`, `FILE.br`). */
+type WithVariants = ManifestEntry & {
+  variants?: Partial<Record<Variant["encoding"], { etag: string }>>;
+};
+
+const SIBLING = { gzip: ".gz", br: ".br" } as const;
+
+/** The siblings the manifest lists; none (identity bytes go up) when it lists none. */
+function variantsOf(entry: WithVariants, file: string): Variant[] {
+  const listed = entry.variants ?? {};
+  return (["gzip", "br"] as const).flatMap((encoding) => {
+    const variant = listed[encoding];
+    if (!variant) return [];
+    const sibling = `${file}${SIBLING[encoding]}`;
+    return [{ encoding, etag: variant.etag, read: () => readAnswer(sibling) }];
+  });
 }
 
 /** Answers come before the lists that name them, and those before discovery files. */

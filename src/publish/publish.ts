@@ -11,6 +11,9 @@ import { encodeJson, jsonList } from "./render/json-body.js";
 import { renderOpenApi } from "./render/openapi.js";
 import { openApiExamples } from "./render/openapi-examples.js";
 import { renderParkingV1 } from "./render/parking.js";
+import { buildPortalInput } from "./render/portal/build-portal-input.js";
+import { portalPaths } from "./render/portal/portal-paths.js";
+import { renderPortal } from "./render/portal/render-portal.js";
 import { renderContractV1 } from "./render/v1.js";
 import { renderContractV3 } from "./render/v3.js";
 import { renderStationFiles, type StationCache } from "./station-files.js";
@@ -38,7 +41,7 @@ function put(files: Files, endpoint: Endpoint, body: readonly Uint8Array[]): voi
   files.set(pathOf(endpoint), endpointFile(endpoint, body));
 }
 
-/** Answers that change only with the source data: contracts, parkings, downloads, OpenAPI. */
+/** Answers that change only with the source data: contracts, parkings, downloads, OpenAPI, portal. */
 export async function publishStatic(dataset: Dataset, options: PublishOptions): Promise<Files> {
   const files: Files = new Map();
   put(files, { name: "contracts" }, [encodeJson(dataset.contracts.map(renderContractV3))]);
@@ -68,6 +71,10 @@ export async function publishStatic(dataset: Dataset, options: PublishOptions): 
     });
   }
   put(files, { name: "bundle" }, await renderBundle(dataset));
+  // Last: the portal shows the sizes of the downloads above and links to what the table lists.
+  for (const file of renderPortal(buildPortalInput(dataset, files, { paths: portalPaths() }))) {
+    put(files, { name: file.endpoint }, [file.body]);
+  }
   return files;
 }
 

@@ -30,9 +30,16 @@ const COMPILED: readonly Compiled[] = ROUTE_LIST.map((route) => ({
 /**
  * Query forms first (`/vls/v3/stations?contract=C` must not read as the list of all stations),
  * then a query form asked without its query (a clear 400), then the path forms, in table order.
+ * `folder`: the request ended in `/`. Only then does a folder's page (`/docs/`) answer, as on a
+ * static host: its relative links need the slash; other rows answer with or without it.
  */
-export function matchRoute(segments: readonly string[], query: URLSearchParams): RouteMatch {
+export function matchRoute(
+  segments: readonly string[],
+  query: URLSearchParams,
+  folder = false,
+): RouteMatch {
   const path = `/${segments.join("/")}`;
+  const folderPath = segments.length === 0 ? "/" : folder ? `${path}/` : undefined;
   for (const { route, query: form } of COMPILED) {
     if (!form?.params.every((name) => query.has(name))) continue;
     const raw = readPattern(form.path, path);
@@ -54,7 +61,8 @@ export function matchRoute(segments: readonly string[], query: URLSearchParams):
     return invalid(`the ${missing.join(", ")} parameter is required: ${path}?${wanted}`);
   }
   for (const { route, path: pattern } of COMPILED) {
-    const raw = readPattern(pattern, path);
+    const asked = route.path.endsWith("/") ? folderPath : path;
+    const raw = asked === undefined ? undefined : readPattern(pattern, asked);
     const match = raw && typed(route, raw);
     if (match) return match;
   }

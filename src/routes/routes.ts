@@ -25,6 +25,16 @@ export type Endpoint =
   | { name: "staticStationsCsv"; contract: string }
   | { name: "bundle" }
   | { name: "openapi" }
+  | { name: "portal" }
+  | { name: "portalScript" }
+  | { name: "portalStyle" }
+  | { name: "portalIcon" }
+  | { name: "docs" }
+  | { name: "docsScript" }
+  | { name: "swaggerScript" }
+  | { name: "swaggerStyle" }
+  | { name: "swaggerLicense" }
+  | { name: "swaggerNotices" }
   | { name: "status" };
 
 export type EndpointName = Endpoint["name"];
@@ -34,6 +44,10 @@ export type RouteTable = { readonly [N in EndpointName]: Route<Extract<Endpoint,
 export const JSON_TYPE = "application/json";
 export const CSV_TYPE = "text/csv; charset=utf-8";
 export const ZIP_TYPE = "application/zip";
+export const HTML_TYPE = "text/html; charset=utf-8";
+export const SCRIPT_TYPE = "text/javascript; charset=utf-8";
+export const STYLE_TYPE = "text/css; charset=utf-8";
+export const TEXT_TYPE = "text/plain; charset=utf-8";
 
 export const BUNDLE_NAME = "velodata-static.zip";
 
@@ -135,6 +149,105 @@ const V1 = {
   },
 } satisfies Pick<RouteTable, "contractsV1" | "stationsV1" | "contractStationsV1" | "stationV1">;
 
+/** The portal for people and the browsable API reference: public static files, as a static host serves them. */
+const portalFile = {
+  params: {},
+  tag: "portal",
+  access: "public",
+  freshness: "static",
+  served: "release",
+} as const;
+
+const PORTAL = {
+  // A page that links to every discovery file: it goes up after them (role discovery).
+  portal: {
+    ...portalFile,
+    name: "portal",
+    summary: "The portal page: what the service is, its contracts, endpoints, downloads, feeds",
+    path: "/",
+    contentType: HTML_TYPE,
+    role: "discovery",
+  },
+  portalScript: {
+    ...portalFile,
+    name: "portalScript",
+    summary: "The portal page's script (live totals, map colours)",
+    path: "/portal/portal.js",
+    contentType: SCRIPT_TYPE,
+  },
+  portalStyle: {
+    ...portalFile,
+    name: "portalStyle",
+    summary: "The portal page's stylesheet",
+    path: "/portal/portal.css",
+    contentType: STYLE_TYPE,
+  },
+  portalIcon: {
+    ...portalFile,
+    name: "portalIcon",
+    summary: "The portal's icon",
+    path: "/portal/icon.svg",
+    contentType: "image/svg+xml",
+  },
+  docs: {
+    ...portalFile,
+    name: "docs",
+    summary: "The API reference: this document rendered by Swagger UI, bundled in the tree",
+    path: "/docs/",
+    contentType: HTML_TYPE,
+  },
+  docsScript: {
+    ...portalFile,
+    name: "docsScript",
+    summary: "The API reference page's script (starts Swagger UI on the OpenAPI document)",
+    path: "/docs/docs.js",
+    contentType: SCRIPT_TYPE,
+  },
+  swaggerScript: {
+    ...portalFile,
+    name: "swaggerScript",
+    summary: "Swagger UI, bundled (swagger-ui-dist)",
+    path: "/docs/swagger-ui-bundle.js",
+    contentType: SCRIPT_TYPE,
+  },
+  swaggerStyle: {
+    ...portalFile,
+    name: "swaggerStyle",
+    summary: "Swagger UI's stylesheet",
+    path: "/docs/swagger-ui.css",
+    contentType: STYLE_TYPE,
+  },
+  swaggerLicense: {
+    ...portalFile,
+    name: "swaggerLicense",
+    summary: "Swagger UI's licence",
+    path: "/docs/LICENSE.txt",
+    contentType: TEXT_TYPE,
+  },
+  swaggerNotices: {
+    ...portalFile,
+    name: "swaggerNotices",
+    summary: "Licences of the libraries inside the Swagger UI bundle",
+    path: "/docs/swagger-ui-bundle.js.LICENSE.txt",
+    contentType: TEXT_TYPE,
+  },
+} satisfies Pick<
+  RouteTable,
+  | "portal"
+  | "portalScript"
+  | "portalStyle"
+  | "portalIcon"
+  | "docs"
+  | "docsScript"
+  | "swaggerScript"
+  | "swaggerStyle"
+  | "swaggerLicense"
+  | "swaggerNotices"
+>;
+
+/** The endpoints of the portal's files, in the order the renderer gives them. */
+export type PortalFileName = keyof typeof PORTAL;
+
 /** In matching order: the first row whose pattern fits a request answers it. */
 export const ROUTES: RouteTable = {
   ...V3,
@@ -221,6 +334,7 @@ export const ROUTES: RouteTable = {
     contentType: JSON_TYPE,
     schema: z.record(z.string(), z.unknown()),
   },
+  ...PORTAL,
   status: {
     name: "status",
     summary: "The server's status, for operators",

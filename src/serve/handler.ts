@@ -48,7 +48,7 @@ export function createHandler(options: HandlerOptions): Handler {
     if (!path.ok) return sendError(response, 400, `Bad request path: ${path.reason}`);
     const { query } = target;
 
-    const match = matchRoute(path.segments, query);
+    const match = matchRoute(path.segments, query, path.folder);
     if (match.kind === "none") return sendOutcome(response, NOT_FOUND);
     if (match.kind === "invalid") return sendError(response, 400, match.message);
     const { endpoint } = match;

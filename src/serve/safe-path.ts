@@ -1,6 +1,9 @@
 // Turns a raw request path into decoded segments, refusing anything that tries to step outside the tree.
 
-export type SafePath = { ok: true; segments: string[] } | { ok: false; reason: string };
+/** `folder`: the path ends in `/` (a folder's page, `/docs/`). */
+export type SafePath =
+  | { ok: true; segments: string[]; folder: boolean }
+  | { ok: false; reason: string };
 
 // Encoded slash, backslash, NUL and percent: a segment must not smuggle any of them past one decoding.
 const FORBIDDEN_ENCODED = /%(2f|5c|00|25)/i;
@@ -29,5 +32,5 @@ export function safePath(rawPath: string): SafePath {
       return { ok: false, reason: "control characters are not allowed in paths" };
     if (segment !== "") segments.push(segment);
   }
-  return { ok: true, segments };
+  return { ok: true, segments, folder: rawPath.endsWith("/") };
 }

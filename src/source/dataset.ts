@@ -2,6 +2,7 @@
 import type { Availabilities } from "../model/api.js";
 import type { Contract } from "../model/contract.js";
 import type { Parking } from "../model/parking.js";
+import type { PortalSettings } from "../model/portal.js";
 import type { Station } from "../model/station.js";
 import type { StandsState, StationState } from "../model/station-state.js";
 import type { StaticSource } from "./load-source.js";
@@ -25,6 +26,8 @@ export interface Dataset {
   parkings: readonly Parking[];
   /** By `stationKey(contract, number)`; a station without an entry never reported. */
   states: ReadonlyMap<string, LiveState>;
+  /** The operator's words on the portal page; the defaults when left out. */
+  portal?: PortalSettings;
 }
 
 export { stationKey };
@@ -44,6 +47,7 @@ export function assembleDataset(
     stations: source.stations.map(({ value }) => canonical(value)),
     parkings: source.parkings.map(({ value }) => canonical(value)),
     states,
+    portal: source.portal,
   };
 }
 

@@ -5,8 +5,10 @@ import type { z } from "zod";
 import { UserError } from "../errors.js";
 import { Contract } from "../model/contract.js";
 import { Parking } from "../model/parking.js";
+import type { PortalSettings } from "../model/portal.js";
 import { Station } from "../model/station.js";
 import { StationState } from "../model/station-state.js";
+import { loadPortalSettings } from "./load-portal.js";
 import { parseRecords } from "./parse-records.js";
 import { hasErrors, type Problem, type Sourced } from "./problems.js";
 import { readCsvRecords } from "./read-csv.js";
@@ -16,6 +18,7 @@ export interface StaticSource {
   contracts: Sourced<Contract>[];
   stations: Sourced<Station>[];
   parkings: Sourced<Parking>[];
+  portal: PortalSettings;
 }
 
 export interface Loaded<T> {
@@ -40,9 +43,20 @@ export async function loadStaticSource(
   const contracts = await loadResource(dir, "contracts", Contract, { csv: false, required: true });
   const stations = await loadResource(dir, "stations", Station, { csv: true, required: true });
   const parkings = await loadResource(dir, "parkings", Parking, { csv: true, required: false });
+  const portal = await loadPortalSettings(dir);
   return {
-    value: { contracts: contracts.value, stations: stations.value, parkings: parkings.value },
-    problems: [...contracts.problems, ...stations.problems, ...parkings.problems],
+    value: {
+      contracts: contracts.value,
+      stations: stations.value,
+      parkings: parkings.value,
+      portal: portal.value,
+    },
+    problems: [
+      ...contracts.problems,
+      ...stations.problems,
+      ...parkings.problems,
+      ...portal.problems,
+    ],
     complete: {
       contracts: !hasErrors(contracts.problems),
       stations: !hasErrors(stations.problems),

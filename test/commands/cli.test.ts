@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
+import { ROUTE_LIST } from "../../src/routes/routes.js";
 import { FIXTURES, fixtureCopy, runCli, tempDir } from "../helpers.js";
 
 async function treeHashes(root: string): Promise<Map<string, string>> {
@@ -29,8 +30,9 @@ describe("velodata build", () => {
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     // v3 and v1: contracts + all stations + 5 contract lists + 413 stations; 5 × (JSON + CSV)
-    // downloads + 2 parking lists + 5 parkings + zip + openapi.json
-    const files = 2 * (1 + 1 + 5 + 413) + 10 + 2 + 5 + 1 + 1;
+    // downloads + 2 parking lists + 5 parkings + zip + openapi.json; the portal's files (route table)
+    const portal = ROUTE_LIST.filter((route) => route.tag === "portal").length;
+    const files = 2 * (1 + 1 + 5 + 413) + 10 + 2 + 5 + 1 + 1 + portal;
     expect(result.stdout).toMatch(
       new RegExp(`built .*: 5 contracts, 413 stations, 5 parkings → ${files} files, .* in .* s`),
     );

@@ -2,9 +2,12 @@
 import { spawn } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { objectKey } from "../../src/host/object-storage/plan.js";
 import { matchRoute } from "../../src/routes/match-route.js";
-import { accessOf, fileOf } from "../../src/routes/routes.js";
+import { accessOf, fileOf, routeOf } from "../../src/routes/routes.js";
+import { writeManifest } from "../../src/tree/manifest.js";
 import { readTree } from "../../src/tree/read-tree.js";
 import { fixtureCopy, ROOT, runCli, tempDir } from "../helpers.js";
 import { BUCKET, CREDENTIALS, startS3, type TestS3 } from "../host/object-storage/s3-server.js";
@@ -50,9 +53,18 @@ async function publishCli(out: string, prefix: string, ...more: string[]): Promi
 /** Whether the route table lets an answer go up without --include-keyed. */
 function isPublic(path: string): boolean {
   const segments = path.split("/").filter(Boolean).map(decodeURIComponent);
-  const match = matchRoute(segments, new URLSearchParams());
+  const match = matchRoute(segments, new URLSearchParams(), path.endsWith("/"));
   return match.kind === "endpoint" && accessOf(match.endpoint) === "public";
 }
+
+function roleOf(path: string): string | undefined {
+  const segments = path.split("/").filter(Boolean).map(decodeURIComponent);
+  const match = matchRoute(segments, new URLSearchParams(), path.endsWith("/"));
+  return match.kind === "endpoint" ? routeOf(match.endpoint).role : undefined;
+}
+
+/** The key of an answer under a prefix, as `/KEY` (the portal's `/` is `/index.html`). */
+const keyOf = (path: string) => `/${objectKey("", path)}`;
 
 /** The tree's manifest as URL path → ETag. */
 async function manifest(out: string): Promise<Record<string, string>> {
@@ -104,9 +116,7 @@ async function storeBytes(prefix: string, paths: readonly string[]): Promise<Map
   const held = new Map<string, Buffer>();
   for (let start = 0; start < paths.length; start += 32) {
     const batch = paths.slice(start, start + 32);
-    const bodies = await Promise.all(
-      batch.map((path) => s3.bytes(`${prefix}${decodeURIComponent(path)}`)),
-    );
+    const bodies = await Promise.all(batch.map((path) => s3.bytes(`${prefix}${keyOf(path)}`)));
     batch.forEach((path, index) => {
       held.set(path, bodies[index] as Buffer);
     });
@@ -132,13 +142,30 @@ describe("velodata publish", () => {
         ),
       );
       const keys = await keysUnder("public");
-      expect(keys.sort()).toEqual([`/${RECEIPT}`, ...publicPaths.map(decodeURIComponent)].sort());
+      expect(keys.sort()).toEqual([`/${RECEIPT}`, ...publicPaths.map(keyOf)].sort());
       expect(keys).toEqual(
         expect.arrayContaining([
           "/download/velodata-static.zip",
           "/rest/vls/stations/dublin.csv",
           "/rest/vls/stations/dublin.json",
+          "/openapi.json",
+          "/index.html",
+          "/portal/portal.js",
+          "/docs/index.html",
+          "/docs/swagger-ui-bundle.js",
         ]),
+      );
+      const portal = await s3.head("public/index.html");
+      expect(portal.ContentType).toBe("text/html; charset=utf-8");
+      expect(await s3.bytes("public/index.html")).toEqual(await readFile(join(out, "index.html")));
+      // Discovery files (the portal among them) name the other answers: they go up after them all.
+      const puts = s3.events.map((event) => event.key).filter((key) => key.startsWith("public/"));
+      const discovery = publicPaths.filter((path) => roleOf(path) === "discovery").map(keyOf);
+      expect(discovery).toContain("/index.html");
+      const firstDiscovery = Math.min(...discovery.map((key) => puts.indexOf(`public${key}`)));
+      const others = publicPaths.filter((path) => roleOf(path) !== "discovery").map(keyOf);
+      expect(Math.max(...others.map((key) => puts.indexOf(`public${key}`)))).toBeLessThan(
+        firstDiscovery,
       );
       expect(keys.filter((key) => key.startsWith("/vls/"))).toEqual([]);
       const csv = await s3.head("public/rest/vls/stations/dublin.csv");
@@ -177,7 +204,7 @@ describe("velodata publish", () => {
         await readFile(join(out, "vls/v3/stations/dublin.json"), "utf8"),
       );
       // Nothing but the release's answers and the receipt: the tree's bookkeeping never goes up.
-      const answers = Object.keys(await manifest(out)).map(decodeURIComponent);
+      const answers = Object.keys(await manifest(out)).map(keyOf);
       expect((await keysUnder("keyed")).sort()).toEqual([...answers, `/${RECEIPT}`].sort());
 
       const old = await manifest(out);
@@ -250,6 +277,36 @@ describe("velodata publish", () => {
       expect(events.at(-1)).toBe(`put gone/${RECEIPT}`);
       expect((await s3.bytes("gone/vls/v3/stations/dublin")).toString()).not.toContain(
         '"number":30,',
+      );
+    },
+    SCENARIO,
+  );
+
+  it(
+    "sends the gzip sibling the manifest lists, with Content-Encoding; identity bytes otherwise",
+    async () => {
+      const { out } = await builtTree();
+      const tree = readTree(out);
+      const listed = tree.manifest as NonNullable<typeof tree.manifest>;
+      const path = "/rest/vls/stations/dublin.json";
+      const file = join(out, fileOf(path));
+      const gzipped = gzipSync(await readFile(file));
+      await writeFile(`${file}.gz`, gzipped);
+      const entry = listed.files[path] as (typeof listed.files)[string];
+      listed.files[path] = { ...entry, variants: { gzip: { etag: '"gz-of-dublin"' } } } as never;
+      writeManifest(tree.release.manifest, listed);
+
+      await publishCli(out, "variants");
+      const head = await s3.head("variants/rest/vls/stations/dublin.json");
+      expect(head.ContentEncoding).toBe("gzip");
+      expect(head.ContentType).toBe("application/json");
+      expect(await s3.bytes("variants/rest/vls/stations/dublin.json")).toEqual(gzipped);
+      // No sibling listed: the plain bytes, with no encoding.
+      expect((await s3.head("variants/rest/vls/stations/dublin.csv")).ContentEncoding).toBe(
+        undefined,
+      );
+      expect(await s3.bytes("variants/rest/vls/stations/dublin.csv")).toEqual(
+        await readFile(join(out, "rest/vls/stations/dublin.csv")),
       );
     },
     SCENARIO,

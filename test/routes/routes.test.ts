@@ -109,9 +109,31 @@ describe("route table", () => {
     expect(match("/parking/v1/contracts/nantes/parks/abc")).toMatchObject({ kind: "invalid" });
   });
 
+  it("finds the portal's files: / and /docs/ (with its slash, as its relative links need)", () => {
+    expect(match("/")).toEqual({ kind: "endpoint", endpoint: { name: "portal" } });
+    expect(matchRoute(["docs"], new URLSearchParams(), true)).toEqual({
+      kind: "endpoint",
+      endpoint: { name: "docs" },
+    });
+    expect(match("/docs")).toEqual({ kind: "none" });
+    expect(match("/portal/portal.js")).toEqual({
+      kind: "endpoint",
+      endpoint: { name: "portalScript" },
+    });
+    expect(match("/docs/swagger-ui-bundle.js")).toMatchObject({
+      endpoint: { name: "swaggerScript" },
+    });
+    // Folder or not, an API path answers as before.
+    expect(matchRoute(["vls", "v3", "contracts"], new URLSearchParams(), true)).toMatchObject({
+      endpoint: { name: "contracts" },
+    });
+    expect(accessOf({ name: "portal" })).toBe("public");
+  });
+
   it("matches nothing else", () => {
     for (const path of [
-      "/",
+      "/portal/a/b",
+      "/other/index.html",
       "/vls/v3",
       "/vls/v3/contracts/x",
       "/parking/v1/contracts/nantes",

@@ -31,7 +31,9 @@ export interface Plan {
  * no folders, so `vls/v3/stations` and `vls/v3/stations/dublin` coexist.
  */
 export function objectKey(prefix: string, urlPath: string): string {
-  return joinKey(prefix, decodeURIComponent(urlPath.replace(/^\/+/, "")));
+  // A folder's page (`/`, `/docs/`) is its `index.html`, the index document S3 websites and CDNs name.
+  const path = urlPath.endsWith("/") ? `${urlPath}index.html` : urlPath;
+  return joinKey(prefix, decodeURIComponent(path.replace(/^\/+/, "")));
 }
 
 /**

@@ -1,0 +1,25 @@
+// The operator's words on the portal page (`portal.json` in the source folder, optional): name, intro, how to get a key.
+import { z } from "zod";
+
+const DEFAULT_KEYS_TEXT =
+  "The API needs a key, free of charge: ask the operator of this deployment for one. " +
+  "The downloads, the GBFS feeds and the OpenAPI document need no key.";
+
+export const PortalSettings = z.strictObject({
+  serviceName: z.string().min(1).max(80).default("velodata").describe("Shown as the page's title"),
+  description: z
+    .string()
+    .min(1)
+    .default(
+      "Open data on public bike-sharing stations and bike parkings: a JSON API, GBFS feeds and downloads.",
+    ),
+  keys: z
+    .strictObject({
+      text: z.string().min(1).describe("How a developer obtains an API key, in plain text"),
+      url: z.url().optional().describe("Where to ask for a key (a form, an account page)"),
+    })
+    .default({ text: DEFAULT_KEYS_TEXT }),
+});
+export type PortalSettings = z.infer<typeof PortalSettings>;
+
+export const DEFAULT_PORTAL: PortalSettings = PortalSettings.parse({});

@@ -1,0 +1,74 @@
+// Everything the portal page shows, as one typed value: the renderer reads nothing else.
+
+/** How the specification writes the key in its example request (`...&apiKey=<API_KEY>`). */
+export const KEY_PLACEHOLDER = "<API_KEY>";
+
+export interface PortalInput {
+  serviceName: string;
+  description: string;
+  keys: { text: string; url: string | null };
+  /** The public base URL (`https://bikes.example.org`); null: requests are shown from the page's own origin. */
+  baseUrl: string | null;
+  /**
+   * ISO 8601; when the static data was published. Null leaves it out: a page that changed at every
+   * refresh would defeat the CDN's ETags, and the live feeds carry their own time.
+   */
+  generatedAt: string | null;
+  contracts: PortalContract[];
+  endpoints: PortalEndpoint[];
+  downloads: PortalDownload[];
+  /** `/gbfs/manifest.json`, the network's list of GBFS systems; null until GBFS is published. */
+  gbfsManifest: string | null;
+  /** The OpenAPI document's path; null until it is published (then no reference page either). */
+  openapi: string | null;
+}
+
+export interface PortalContract {
+  name: string;
+  commercialName: string;
+  countryCode: string;
+  cities: string[];
+  languages: string[];
+  license: PortalLicense | null;
+  stations: PortalStation[];
+  /** The GBFS discovery files (v2.3 and v3.0) and the v3.0 feeds the page reads; null until published. */
+  gbfs: PortalGbfs | null;
+}
+
+export interface PortalGbfs {
+  discovery: string;
+  discoveryV3: string;
+  stationStatus: string;
+}
+
+export interface PortalStation {
+  /** The id the live feed uses for the station (GBFS `station_id`). */
+  id: string;
+  number: number;
+  name: string;
+  latitude: number;
+  longitude: number;
+  capacity: number;
+}
+
+export interface PortalEndpoint {
+  title: string;
+  /** The request as a client sends it, path and query, with the key as `KEY_PLACEHOLDER`. */
+  request: string;
+  keyed: boolean;
+  description: string;
+}
+
+export interface PortalLicense {
+  id: string | null;
+  url: string | null;
+}
+
+export interface PortalDownload {
+  title: string;
+  path: string;
+  bytes: number;
+  format: string;
+  /** The licences of the data inside; empty when the source names none. */
+  licenses: PortalLicense[];
+}

@@ -1,0 +1,141 @@
+// The portal page's sections, each a function of the portal's input.
+import { type Html, html } from "./html.js";
+import type {
+  PortalContract,
+  PortalDownload,
+  PortalEndpoint,
+  PortalInput,
+  PortalLicense,
+} from "./portal-input.js";
+import { stationMap } from "./station-map.js";
+
+/** Links from the page at the root of the tree are relative, so the tree works under any prefix. */
+export const local = (path: string): string => path.replace(/^\/+/, "");
+
+const liveCell = (contract: string, what: string) =>
+  html`<td class="num" data-live="${what}" data-contract="${contract}">–</td>`;
+
+function license(value: PortalLicense | null): Html | string {
+  if (!value) return "not stated";
+  const name = value.id ?? value.url ?? "";
+  return value.url ? html`<a href="${value.url}">${name}</a>` : name;
+}
+
+export function contractsSection(input: PortalInput): Html {
+  const rows = input.contracts.map(
+    (c) => html`<tr>
+<th scope="row">${c.commercialName} <code>${c.name}</code></th>
+<td class="wide">${c.cities.join(", ")} (${c.countryCode})</td>
+<td class="num">${c.stations.length}</td>
+${liveCell(c.name, "bikes")}${liveCell(c.name, "docks")}
+<td class="wide">${c.languages.join(", ") || "–"}</td>
+<td class="wide">${license(c.license)}</td>
+</tr>`,
+  );
+  return html`<section id="contracts" aria-labelledby="contracts-title">
+<h2 id="contracts-title">Contracts</h2>
+<div class="scroll"><table>
+<thead><tr><th scope="col">Contract</th><th scope="col" class="wide">Cities</th><th scope="col" class="num">Stations</th><th scope="col" class="num">Bikes available</th><th scope="col" class="num">Free stands</th><th scope="col" class="wide">Languages</th><th scope="col" class="wide">Licence</th></tr></thead>
+<tbody>${rows}</tbody>
+</table></div>
+<p class="note" id="live-note">Live totals need the deployment's GBFS station_status feeds and JavaScript.</p>
+</section>`;
+}
+
+function contractMap(contract: PortalContract, index: number): Html {
+  const rows = contract.stations.map(
+    (s) =>
+      html`<tr data-station="${s.id}"><td class="num">${s.number}</td><td>${s.name}</td><td class="num">${s.capacity}</td><td class="num" data-live="bikes">–</td><td class="num" data-live="docks">–</td><td data-live="state">–</td></tr>`,
+  );
+  return html`<div class="contract-map" data-contract="${contract.name}" data-status="${contract.gbfs ? local(contract.gbfs.stationStatus) : null}"${index === 0 ? "" : html` hidden`}>
+<h3>${contract.commercialName} <span class="count">${contract.stations.length} stations</span></h3>
+${stationMap(contract)}
+<p class="map-info" aria-live="polite">Select a mark (or move to it with Tab) to read its station.</p>
+<details><summary>The stations of ${contract.commercialName} as a table</summary>
+<div class="scroll"><table>
+<thead><tr><th scope="col" class="num">Number</th><th scope="col">Name</th><th scope="col" class="num">Stands</th><th scope="col" class="num">Bikes</th><th scope="col" class="num">Free stands</th><th scope="col">State</th></tr></thead>
+<tbody>${rows}</tbody></table></div>
+</details>
+</div>`;
+}
+
+export function mapSection(input: PortalInput): Html {
+  const options = input.contracts.map(
+    (c) => html`<option value="${c.name}">${c.commercialName} (${c.cities.join(", ")})</option>`,
+  );
+  return html`<section id="map" aria-labelledby="map-title">
+<h2 id="map-title">Stations map</h2>
+<p><label for="contract-choice">Contract</label> <select id="contract-choice">${options}</select></p>
+<ul class="legend" aria-label="Legend">
+<li><span class="swatch ok"></span>bikes and free stands</li>
+<li><span class="swatch few"></span>1 or 2 bikes left</li>
+<li><span class="swatch empty"></span>no bike</li>
+<li><span class="swatch full"></span>no free stand</li>
+<li><span class="swatch closed"></span>closed or not reporting</li>
+<li><span class="swatch unknown"></span>no live data</li>
+</ul>
+${input.contracts.map(contractMap)}
+</section>`;
+}
+
+function endpointItem(endpoint: PortalEndpoint): Html {
+  return html`<li>
+<h3>${endpoint.title}${endpoint.keyed ? "" : html` <span class="badge">no key</span>`}</h3>
+<p>${endpoint.description}</p>
+<div class="request"><code data-request="${endpoint.request}">${endpoint.request}</code><button type="button" class="copy" hidden>Copy</button></div>
+</li>`;
+}
+
+export function apiSection(input: PortalInput): Html {
+  const ask = input.keys.url ? html` <a href="${input.keys.url}">Ask for a key</a>.` : "";
+  const base = input.baseUrl ?? "";
+  return html`<section id="api" aria-labelledby="api-title">
+<h2 id="api-title">API</h2>
+<p>Every request is a GET answered with JSON in UTF-8. Replace <code>&lt;API_KEY&gt;</code> with your key.</p>
+<h3>Getting a key</h3>
+<p class="keys">${input.keys.text}${ask}</p>
+<ul class="endpoints" data-base="${base}">${input.endpoints.map(endpointItem)}</ul>
+</section>`;
+}
+
+function size(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+function downloadRow(download: PortalDownload): Html {
+  const licenses = download.licenses.length
+    ? download.licenses.map((l, i) => html`${i ? ", " : ""}${license(l)}`)
+    : "not stated";
+  return html`<tr><td><a href="${local(download.path)}">${download.title}</a></td><td>${download.format}</td><td class="num">${size(download.bytes)}</td><td>${licenses}</td></tr>`;
+}
+
+export function downloadsSection(input: PortalInput): Html {
+  return html`<section id="downloads" aria-labelledby="downloads-title">
+<h2 id="downloads-title">Downloads <span class="badge">no key</span></h2>
+<div class="scroll"><table>
+<thead><tr><th scope="col">File</th><th scope="col">Format</th><th scope="col" class="num">Size</th><th scope="col">Licence</th></tr></thead>
+<tbody>${input.downloads.map(downloadRow)}</tbody>
+</table></div>
+</section>`;
+}
+
+export function feedsSection(input: PortalInput): Html {
+  const systems = input.contracts.filter((c) => c.gbfs);
+  const gbfs = systems.length
+    ? html`<ul>${input.gbfsManifest ? html`<li><a href="${local(input.gbfsManifest)}">GBFS manifest</a> (every system)</li>` : ""}${systems.map(
+        (c) =>
+          html`<li>${c.commercialName}: <a href="${local(c.gbfs?.discoveryV3 ?? "")}">v3.0</a>, <a href="${local(c.gbfs?.discovery ?? "")}">v2.3</a></li>`,
+      )}</ul>`
+    : html`<p>This deployment publishes no GBFS feeds.</p>`;
+  const openapi = input.openapi
+    ? html`<p><a href="docs/">Browse the API reference</a> or get the <a href="${local(input.openapi)}">OpenAPI document</a>.</p>`
+    : html`<p>This deployment publishes no OpenAPI document.</p>`;
+  return html`<section id="feeds" aria-labelledby="feeds-title">
+<h2 id="feeds-title">GBFS feeds <span class="badge">no key</span></h2>
+${gbfs}
+<h2>API reference</h2>
+${openapi}
+</section>`;
+}

@@ -1,0 +1,89 @@
+// The portal: `/index.html` for people, its script and stylesheet, and the API reference under `/docs/`.
+import { type Html, html, markup } from "./html.js";
+import { type PortalAsset, portalAssets } from "./portal-assets.js";
+import type { PortalInput } from "./portal-input.js";
+import {
+  apiSection,
+  contractsSection,
+  downloadsSection,
+  feedsSection,
+  local,
+  mapSection,
+} from "./portal-sections.js";
+
+/** Every file of the portal, in a fixed order: same input, same bytes. */
+export function renderPortal(input: PortalInput): PortalAsset[] {
+  const { page, docs } = portalAssets();
+  const files: PortalAsset[] = [htmlFile("portal", portalPage(input)), ...page];
+  if (input.openapi) {
+    files.push(htmlFile("docs", referencePage(input, input.openapi)), ...docs);
+  }
+  return files;
+}
+
+const htmlFile = (endpoint: "portal" | "docs", page: Html): PortalAsset => ({
+  endpoint,
+  body: Buffer.from(`<!doctype html>\n${markup(page)}\n`, "utf8"),
+});
+
+function portalPage(input: PortalInput): Html {
+  // GBFS auto-discovery (GBFS v3.0, "Auto-Discovery"): one link per system on the landing page.
+  const discovery = input.contracts.map((c) =>
+    c.gbfs
+      ? html`<link rel="gbfs" type="application/json" href="${local(c.gbfs.discoveryV3)}" title="${c.commercialName}">\n`
+      : "",
+  );
+  return html`<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${input.serviceName}: bike-sharing open data</title>
+<meta name="description" content="${input.description}">
+<link rel="icon" href="portal/icon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="portal/portal.css">
+${discovery}<script src="portal/portal.js" defer></script>
+</head>
+<body>
+<a class="skip" href="#main">Skip to the content</a>
+<header>
+<h1>${input.serviceName}</h1>
+<p>${input.description}</p>
+<nav aria-label="Sections"><a href="#contracts">Contracts</a> <a href="#map">Map</a> <a href="#api">API</a> <a href="#downloads">Downloads</a> <a href="#feeds">GBFS and reference</a></nav>
+</header>
+<main id="main">
+${contractsSection(input)}
+${mapSection(input)}
+${apiSection(input)}
+${downloadsSection(input)}
+${feedsSection(input)}
+</main>
+<footer>
+<p>${generated(input.generatedAt)}Live data refreshed <span id="refreshed">–</span>.</p>
+</footer>
+</body>
+</html>`;
+}
+
+function referencePage(input: PortalInput, openapi: string): Html {
+  return html`<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${input.serviceName}: API reference</title>
+<link rel="icon" href="../portal/icon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="swagger-ui.css">
+<script src="swagger-ui-bundle.js" defer></script>
+<script src="docs.js" defer></script>
+</head>
+<body data-openapi="../${local(openapi)}">
+<p><a href="../">Back to ${input.serviceName}</a></p>
+<div id="swagger-ui"></div>
+</body>
+</html>`;
+}
+
+/** `Static data published 2026-11-20 08:16:00 UTC. ` from `2026-11-20T08:16:00.000Z` */
+const generated = (iso: string | null): Html | string =>
+  iso
+    ? html`Static data published <time datetime="${iso}">${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC</time>. `
+    : "";

@@ -1,0 +1,192 @@
+/// <reference lib="dom" />
+// The portal in a real browser (headless Chromium): on sirv-cli over the tree, and on `velodata serve`.
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { KEY_PLACEHOLDER } from "../../../../src/publish/render/portal/portal-input.js";
+import type { Dataset } from "../../../../src/source/dataset.js";
+import {
+  CHROMIUM,
+  HAS_CHROMIUM,
+  MUST_HAVE_CHROMIUM,
+  type StaticHost,
+  startSirv,
+  TEST_OUTPUT,
+} from "../../../browser.js";
+import { tempDir } from "../../../helpers.js";
+import { startTestServer, type TestServer } from "../../../serve/serve-helpers.js";
+import { writePortalTree } from "./portal-tree.js";
+
+interface Opened {
+  page: Page;
+  problems: string[];
+}
+
+let browser: Browser;
+let sirv: StaticHost;
+let server: TestServer;
+let dataset: Dataset;
+
+/** Opens a page and records what a person would never want: console errors, failed or foreign requests. */
+async function open(url: string): Promise<Opened> {
+  const page = await browser.newPage();
+  const problems: string[] = [];
+  const origin = new URL(url).origin;
+  page.on("console", (m) => m.type() === "error" && problems.push(`console: ${m.text()}`));
+  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+  page.on("requestfailed", (r) => problems.push(`failed: ${r.url()}`));
+  page.on("response", (r) => r.status() >= 400 && problems.push(`${r.status()}: ${r.url()}`));
+  page.on("request", (r) => {
+    if (!r.url().startsWith(origin) && !r.url().startsWith("data:"))
+      problems.push(`foreign: ${r.url()}`);
+  });
+  await page.goto(url, { waitUntil: "networkidle" });
+  return { page, problems };
+}
+
+/** Every same-origin link of the page, fetched: each must answer 200. */
+async function linkStatuses(page: Page): Promise<Map<string, number>> {
+  const hrefs: string[] = await page.$$eval("a[href]", (links) =>
+    links.map((a) => (a as HTMLAnchorElement).href),
+  );
+  const origin = new URL(page.url()).origin;
+  const statuses = new Map<string, number>();
+  for (const href of new Set(hrefs)) {
+    const url = new URL(href);
+    if (url.origin !== origin || url.hash) continue;
+    statuses.set(href, (await fetch(url)).status);
+  }
+  return statuses;
+}
+
+const requestsShown = (page: Page): Promise<string[]> =>
+  page.$$eval("code[data-request]", (codes) => codes.map((c) => c.textContent ?? ""));
+
+describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
+  beforeAll(async () => {
+    const out = join(await tempDir(), "out");
+    dataset = await writePortalTree(out);
+    sirv = await startSirv(out);
+    server = await startTestServer();
+    browser = await chromium.launch({ executablePath: CHROMIUM });
+    await mkdir(TEST_OUTPUT, { recursive: true });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    sirv?.stop();
+    await server?.handle.close();
+  });
+
+  it("renders on a static host with no console error, no failed or foreign request", async () => {
+    const { page, problems } = await open(`${sirv.url}/`);
+    await page.waitForSelector("#refreshed[data-at]");
+    expect(problems).toEqual([]);
+    expect(await page.title()).toContain("velodata");
+    await page.screenshot({ path: join(TEST_OUTPUT, "portal.png"), fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: join(TEST_OUTPUT, "portal-phone.png"), fullPage: false });
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth > window.innerWidth,
+    );
+    expect(overflow).toBe(false);
+  });
+
+  it("links only to answers that exist: every same-origin link answers 200", async () => {
+    const { page } = await open(`${sirv.url}/`);
+    const statuses = await linkStatuses(page);
+    expect(statuses.size).toBeGreaterThan(10);
+    expect([...statuses].filter(([, status]) => status !== 200)).toEqual([]);
+  });
+
+  it("shows requests that the keyed API answers with 200 once the key is put in", async () => {
+    const { page } = await open(`${sirv.url}/`);
+    const requests = await requestsShown(page);
+    expect(requests.length).toBeGreaterThanOrEqual(6);
+    for (const request of requests) {
+      expect(request).toContain(`apiKey=${KEY_PLACEHOLDER}`);
+      // The page shows its own origin; the keyed API is the server's.
+      const path = request.slice(sirv.url.length).replace(KEY_PLACEHOLDER, server.key);
+      const response = await fetch(`${server.base.replace(/\/$/, "")}${path}`);
+      expect([path, response.status]).toEqual([path, 200]);
+    }
+  });
+
+  it("draws one mark per station of the chosen contract, coloured from the live feed", async () => {
+    const { page } = await open(`${sirv.url}/`);
+    await page.selectOption("#contract-choice", "toulouse");
+    const visible = page.locator(".contract-map:not([hidden]) .mark");
+    const api = (await (
+      await server.get("/vls/v3/stations?contract=toulouse")
+    ).json()) as unknown[];
+    expect(await visible.count()).toBe(api.length);
+    expect(await page.locator(".contract-map:not([hidden])").count()).toBe(1);
+    await page.waitForSelector(".contract-map:not([hidden]) .mark.ok");
+    expect(await page.locator(".contract-map:not([hidden]) .mark.unknown").count()).toBe(0);
+    expect(await page.locator(".contract-map:not([hidden]) .mark.closed").count()).toBeGreaterThan(
+      0,
+    );
+  });
+
+  it("shows each contract's totals equal to the API's", async () => {
+    const { page } = await open(`${sirv.url}/`);
+    await page.waitForSelector("#refreshed[data-at]");
+    for (const contract of dataset.contracts) {
+      const stations = (await (
+        await server.get(`/vls/v3/stations?contract=${contract.name}`)
+      ).json()) as { totalStands: { availabilities: { bikes: number; stands: number } } }[];
+      const bikes = stations.reduce((sum, s) => sum + s.totalStands.availabilities.bikes, 0);
+      const stands = stations.reduce((sum, s) => sum + s.totalStands.availabilities.stands, 0);
+      const cell = (what: string) =>
+        page.textContent(`td[data-live="${what}"][data-contract="${contract.name}"]`);
+      expect([contract.name, await cell("bikes"), await cell("docks")]).toEqual([
+        contract.name,
+        String(bikes),
+        String(stands),
+      ]);
+    }
+  });
+
+  it("reads a station from the keyboard: a mark takes focus and its text is shown", async () => {
+    const { page } = await open(`${sirv.url}/`);
+    await page.waitForSelector("#refreshed[data-at]");
+    const mark = page.locator(".contract-map:not([hidden]) .mark").first();
+    await mark.focus();
+    const info = await page.textContent(".contract-map:not([hidden]) .map-info");
+    expect(info).toMatch(/^Station \d+, .+ bikes, \d+ free stands/);
+    expect(await page.evaluate(() => document.activeElement?.classList.contains("mark"))).toBe(
+      true,
+    );
+  });
+
+  it("browses the OpenAPI document with the bundled Swagger UI, offline", async () => {
+    const { page, problems } = await open(`${sirv.url}/docs/`);
+    await page.waitForSelector(".swagger-ui .info .title");
+    expect(await page.textContent(".swagger-ui .info .title")).toContain("velodata");
+    // One operation per row of the route table that the document lists.
+    const document = (await (await fetch(`${sirv.url}/openapi.json`)).json()) as {
+      paths: Record<string, object>;
+    };
+    const operations = Object.values(document.paths).length;
+    expect(await page.locator(".swagger-ui .opblock").count()).toBe(operations);
+    expect(problems).toEqual([]);
+  });
+
+  it("renders from `velodata serve` too, its links and requests answering 200", async () => {
+    const { page, problems } = await open(server.base);
+    expect(problems).toEqual([]);
+    const statuses = await linkStatuses(page);
+    expect([...statuses].filter(([, status]) => status !== 200)).toEqual([]);
+    for (const request of await requestsShown(page)) {
+      const response = await fetch(request.replace(KEY_PLACEHOLDER, server.key));
+      expect([request, response.status]).toEqual([request, 200]);
+    }
+  });
+});
+
+describe.runIf(!HAS_CHROMIUM && MUST_HAVE_CHROMIUM)("portal in a browser, in CI", () => {
+  it("has chromium to run in", () => {
+    expect.fail(`no chromium at ${CHROMIUM}: .ci/run must install it`);
+  });
+});

@@ -1,0 +1,133 @@
+// The portal renderer: deterministic, escaped, no inline code, GBFS auto-discovery, one mark per station.
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { publish } from "../../../../src/publish/publish.js";
+import { buildPortalInput } from "../../../../src/publish/render/portal/build-portal-input.js";
+import type { PortalInput } from "../../../../src/publish/render/portal/portal-input.js";
+import { renderPortal } from "../../../../src/publish/render/portal/render-portal.js";
+import { HTML_TYPE, routeOf } from "../../../../src/routes/routes.js";
+import { formatProblem } from "../../../../src/source/problems.js";
+import { readDataset } from "../../../../src/source/read-dataset.js";
+import { fixtureCopy } from "../../../helpers.js";
+import { fixtureDataset, GENERATED_AT } from "../../publish-helpers.js";
+
+async function input(extra: Partial<PortalInput> = {}, gbfs = false): Promise<PortalInput> {
+  const dataset = await fixtureDataset();
+  const { release } = await publish(dataset, { generatedAt: GENERATED_AT });
+  const paths = gbfs
+    ? {
+        gbfs: (c: string) => ({
+          discovery: `/contracts/${c}/gbfs/gbfs.json`,
+          discoveryV3: `/contracts/${c}/gbfs/v3/gbfs.json`,
+          stationStatus: `/contracts/${c}/gbfs/v3/station_status.json`,
+        }),
+        openapi: "/openapi.json",
+      }
+    : {};
+  const built = buildPortalInput(dataset, release.files, { generatedAt: GENERATED_AT, paths });
+  return { ...built, ...extra };
+}
+
+const page = (value: PortalInput): string => {
+  const file = renderPortal(value).find((f) => f.endpoint === "portal");
+  return file?.body.toString("utf8") ?? "";
+};
+
+describe("renderPortal", () => {
+  it("gives the same bytes for the same input", async () => {
+    const value = await input({}, true);
+    const first = renderPortal(value);
+    const second = renderPortal(structuredClone(value));
+    expect(second.map((f) => [f.endpoint, f.body.toString("base64")])).toEqual(
+      first.map((f) => [f.endpoint, f.body.toString("base64")]),
+    );
+  });
+
+  it("keeps the published page's bytes across refreshes, so its ETag stays stable", async () => {
+    const dataset = await fixtureDataset();
+    const etag = async (at: string) =>
+      (await publish(dataset, { generatedAt: new Date(at) })).release.files.get("/")?.etag;
+    expect(await etag("2026-01-01T00:00:00Z")).toBeDefined();
+    expect(await etag("2026-01-01T00:00:00Z")).toBe(await etag("2026-06-01T12:00:00Z"));
+  });
+
+  it("escapes the operator's text and the data", async () => {
+    const html = page(await input({ serviceName: 'Bikes <script>alert("x")</script>' }));
+    expect(html).toContain("Bikes &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
+    expect(html).not.toContain("<script>alert");
+    expect(html).toContain("Vélo&#39;v");
+  });
+
+  it("has no inline script, handler or style that a strict CSP would refuse", async () => {
+    for (const file of renderPortal(await input({}, true))) {
+      if (routeOf({ name: file.endpoint }).contentType !== HTML_TYPE) continue;
+      const html = file.body.toString("utf8");
+      expect(html.match(/<script(?![^>]*\ssrc=)[^>]*>/g) ?? [], file.endpoint).toEqual([]);
+      expect(html.match(/\s(on[a-z]+|style)=/g) ?? [], file.endpoint).toEqual([]);
+      expect(html).not.toContain("<style");
+    }
+  });
+
+  it("spells the key placeholder as the specification does", async () => {
+    const html = page(await input());
+    expect(html).toContain("/vls/v3/stations?contract=dublin&amp;apiKey=&lt;API_KEY&gt;");
+  });
+
+  it("links each contract's GBFS discovery file for auto-discovery, only when GBFS is published", async () => {
+    const html = page(await input({}, true));
+    const links = html.match(/<link rel="gbfs"[^>]*>/g) ?? [];
+    expect(links).toHaveLength(5);
+    expect(links[0]).toBe(
+      '<link rel="gbfs" type="application/json" href="contracts/dublin/gbfs/v3/gbfs.json" title="dublinbikes">',
+    );
+    expect(page(await input())).not.toContain('rel="gbfs"');
+  });
+
+  it("draws one mark per station of each contract", async () => {
+    const value = await input();
+    const html = page(value);
+    for (const contract of value.contracts) {
+      const start = html.indexOf(`<div class="contract-map" data-contract="${contract.name}"`);
+      const end = html.indexOf("</svg>", start);
+      const marks = html.slice(start, end).match(/<circle class="mark"/g) ?? [];
+      expect([contract.name, marks.length]).toEqual([contract.name, contract.stations.length]);
+    }
+  });
+
+  it("ships the API reference only with an OpenAPI document to show", async () => {
+    const without = renderPortal(await input()).map((f) => f.endpoint);
+    const withDocs = renderPortal(await input({}, true)).map((f) => f.endpoint);
+    expect(without).not.toContain("docs");
+    expect(withDocs).toContain("docs");
+    expect(withDocs).toContain("swaggerScript");
+  });
+});
+
+describe("portal.json", () => {
+  it("puts the operator's words on the page", async () => {
+    const source = await fixtureCopy();
+    const settings = {
+      serviceName: "Open Bikes",
+      keys: { text: "Write to us.", url: "https://example.org/keys" },
+    };
+    await writeFile(join(source, "portal.json"), JSON.stringify(settings));
+    const { dataset } = await readDataset(source);
+    const { release } = await publish(dataset as never, { generatedAt: GENERATED_AT });
+    const html = Buffer.concat(release.files.get("/")?.body ?? []).toString("utf8");
+    expect(html).toContain("<h1>Open Bikes</h1>");
+    expect(html).toContain('Write to us. <a href="https://example.org/keys">Ask for a key</a>.');
+  });
+
+  it("reports a wrong field with its file and name", async () => {
+    const source = await fixtureCopy();
+    await writeFile(join(source, "portal.json"), JSON.stringify({ keys: { url: "not a url" } }));
+    const { dataset, problems } = await readDataset(source);
+    expect(dataset).toBeUndefined();
+    const lines = problems.filter((p) => p.severity === "error").map(formatProblem);
+    expect(lines).toEqual([
+      `${join(source, "portal.json")} keys.text: is required`,
+      expect.stringMatching(/portal\.json keys\.url: .*URL/i),
+    ]);
+  });
+});
