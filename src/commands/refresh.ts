@@ -27,8 +27,8 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
     generatedAt: options.now ?? new Date(),
   };
   // Throws on any error in the source or the states: the tree stays as it was.
-  const made =
-    (await incrementalRelease(inputs, output)) ?? (await fullRelease(options, inputs, output));
+  const incremental = await incrementalRelease(inputs, output);
+  const made = incremental ?? (await fullRelease(options, inputs, output));
   const { release } = made;
   const stats = await updateTree(release, options.out);
   saveRefreshState(made, inputs);
@@ -39,6 +39,7 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
       : stats.repaired > 0
         ? `${stats.repaired} repaired (changed on disk since the last update)`
         : "",
+    incremental ? "static source unchanged: only the changed stations rendered" : "",
   ].filter(Boolean);
   output.info(
     `refreshed ${options.out}: ${stats.files} of ${release.files.size} files changed` +
