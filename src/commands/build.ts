@@ -1,6 +1,8 @@
 // `velodata build`: source folder → validated Dataset → Release → tree on disk, swapped in whole.
-import { publish } from "../publish/publish.js";
+import { DEFAULT_BASE_URL, publish } from "../publish/publish.js";
+import { staticSourceFingerprint } from "../source/source-fingerprint.js";
 import { writeTree } from "../tree/write-tree.js";
+import { saveRefreshState } from "./incremental-refresh.js";
 import { formatBytes, type Output, terminalOutput, throttled } from "./output.js";
 import { readValidDataset } from "./read-source.js";
 
@@ -30,10 +32,12 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
   const output = options.output ?? terminalOutput();
   const started = performance.now();
   output.progress("reading source…");
-  const { dataset } = await readValidDataset(options.source, options.state, output);
+  // Taken before reading, for the next cron refresh (see refresh.ts).
+  const fingerprint = staticSourceFingerprint(options.source);
+  const { dataset, staticRead } = await readValidDataset(options.source, options.state, output);
 
   output.progress("rendering…");
-  const { release } = await publish(dataset, {
+  const { release, cache } = await publish(dataset, {
     generatedAt: options.now ?? new Date(),
     baseUrl: options.baseUrl,
   });
@@ -42,6 +46,10 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
   );
   const tree = await writeTree(release, options.out, progress);
   output.progress("");
+  saveRefreshState(
+    { release, dataset, stations: cache, staticRead },
+    { out: options.out, baseUrl: options.baseUrl ?? DEFAULT_BASE_URL, fingerprint },
+  );
 
   const summary: BuildSummary = {
     release: release.id,

@@ -1,6 +1,8 @@
 // `velodata refresh`: one regeneration of the dynamic answers into an existing tree, for static hosting from cron.
-import { publish } from "../publish/publish.js";
+import { DEFAULT_BASE_URL, publish } from "../publish/publish.js";
+import { staticSourceFingerprint } from "../source/source-fingerprint.js";
 import { type UpdateStats, updateTree } from "../tree/update-tree.js";
+import { incrementalRelease, type Made, saveRefreshState } from "./incremental-refresh.js";
 import { type Output, terminalOutput } from "./output.js";
 import { readValidDataset } from "./read-source.js";
 
@@ -16,13 +18,20 @@ export interface RefreshOptions {
 
 export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
   const output = options.output ?? terminalOutput();
-  // Throws on any error in the source or the states: the tree stays as it was.
-  const { dataset } = await readValidDataset(options.source, options.state, output);
-  const { release } = await publish(dataset, {
+  const inputs = {
+    out: options.out,
+    state: options.state,
+    baseUrl: options.baseUrl ?? DEFAULT_BASE_URL,
+    // Before reading: a source edited meanwhile then reads as changed next time, never as unchanged.
+    fingerprint: staticSourceFingerprint(options.source),
     generatedAt: options.now ?? new Date(),
-    baseUrl: options.baseUrl,
-  });
+  };
+  // Throws on any error in the source or the states: the tree stays as it was.
+  const incremental = await incrementalRelease(inputs, output);
+  const made = incremental ?? (await fullRelease(options, inputs, output));
+  const { release } = made;
   const stats = await updateTree(release, options.out);
+  saveRefreshState(made, inputs);
   const notes = [
     stats.removed > 0 ? `${stats.removed} removed` : "",
     stats.verified
@@ -30,10 +39,25 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
       : stats.repaired > 0
         ? `${stats.repaired} repaired (changed on disk since the last update)`
         : "",
+    incremental ? "static source unchanged: only the changed stations rendered" : "",
   ].filter(Boolean);
   output.info(
     `refreshed ${options.out}: ${stats.files} of ${release.files.size} files changed` +
       `${notes.length > 0 ? `, ${notes.join(", ")}` : ""} (release ${release.id})`,
   );
   return stats;
+}
+
+/** Everything read and rendered again: the first refresh, or the static source changed. */
+async function fullRelease(
+  options: RefreshOptions,
+  inputs: { baseUrl: string; generatedAt: Date },
+  output: Output,
+): Promise<Made> {
+  const { dataset, staticRead } = await readValidDataset(options.source, options.state, output);
+  const { release, cache } = await publish(dataset, {
+    generatedAt: inputs.generatedAt,
+    baseUrl: inputs.baseUrl,
+  });
+  return { release, dataset, stations: cache, staticRead };
 }

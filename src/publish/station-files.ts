@@ -11,14 +11,14 @@ import { renderStationV1 } from "./render/v1.js";
 import { renderStationV3 } from "./render/v3.js";
 
 /** One station API: how a station renders, and the endpoints of a station, a contract's list, all. */
-interface StationSurface {
+export interface StationSurface {
   render(station: Station, state: LiveState | undefined): unknown;
   station(contract: string, number: number): Endpoint;
   contractList(contract: string): Endpoint;
   all: Endpoint;
 }
 
-const SURFACES: readonly StationSurface[] = [
+export const SURFACES: readonly StationSurface[] = [
   {
     render: renderStationV3,
     station: (contract, number) => ({ name: "station", contract, number }),
@@ -33,7 +33,7 @@ const SURFACES: readonly StationSurface[] = [
   },
 ];
 
-interface RenderedStation {
+export interface RenderedStation {
   station: Station;
   state: LiveState | undefined;
   /** One file per surface, in the order of SURFACES. */

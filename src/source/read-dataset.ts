@@ -16,6 +16,8 @@ export interface ReadResult {
   /** Undefined when any problem is an error. */
   dataset?: Dataset;
   problems: Problem[];
+  /** The static part as read, for what a cron refresh keeps beside the tree. */
+  staticRead?: StaticRead;
 }
 
 export interface StaticRead {
@@ -44,7 +46,7 @@ export async function readDataset(dir: string, stateFile?: string): Promise<Read
     );
   }
   if (hasErrors(problems)) return { problems };
-  return { dataset: assembleDataset(read.source, states), problems };
+  return { dataset: assembleDataset(read.source, states), problems, staticRead: read };
 }
 
 export async function readStatic(dir: string): Promise<StaticRead> {

@@ -118,8 +118,21 @@ function standsProblems(stands: StandsState, capacity: number): string[] {
 // An explicit offset is required: a time without one means nothing on a server in another zone.
 const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
+// A minute of states repeats the same few hundred instants a hundred thousand times: each is
+// converted once. Bounded, so a file of all-distinct times cannot grow it without end.
+const converted = new Map<string, string | undefined>();
+const CONVERTED_KEPT = 4096;
+
 /** The published form: UTC, whole seconds, `Z`. Undefined when the text is not a real instant. */
 export function toUtcSeconds(text: string): string | undefined {
+  if (converted.has(text)) return converted.get(text);
+  const published = convertToUtcSeconds(text);
+  if (converted.size >= CONVERTED_KEPT) converted.clear();
+  converted.set(text, published);
+  return published;
+}
+
+function convertToUtcSeconds(text: string): string | undefined {
   const match = INSTANT.exec(text);
   if (!match) return undefined;
   const time = Date.parse(text);

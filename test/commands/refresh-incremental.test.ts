@@ -1,0 +1,143 @@
+// The cron refresh's fast path: a tree byte-identical to a full build of the same inputs, whatever
+// the previous run left beside the tree, and that state never in the served folder.
+import { existsSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { build } from "../../src/commands/build.js";
+import { memoryOutput } from "../../src/commands/output.js";
+import { refresh } from "../../src/commands/refresh.js";
+import { synth } from "../../src/commands/synth.js";
+import { filesUnder } from "../../src/tree/files-under.js";
+import { readTree } from "../../src/tree/read-tree.js";
+import { REFRESH_CACHE_FILE } from "../../src/tree/refresh-cache.js";
+import { tempDir } from "../helpers.js";
+import { treeFiles } from "../tree/tree-helpers.js";
+
+const NOW = new Date("2026-01-05T08:10:00Z");
+const FAST = "static source unchanged: only the changed stations rendered";
+let dir: string;
+let source: string;
+const states = (minute: number): string =>
+  join(source, minute === 0 ? "states.json" : `states-${minute}.json`);
+
+beforeAll(async () => {
+  dir = await tempDir();
+  source = join(dir, "source");
+  await synth({
+    stations: 900,
+    contracts: 3,
+    changed: 0.1,
+    minutes: 4,
+    out: source,
+    output: memoryOutput(),
+  });
+});
+
+async function refreshed(out: string, minute: number): Promise<string[]> {
+  const output = memoryOutput();
+  await refresh({ source, state: states(minute), out, now: NOW, output });
+  return output.lines;
+}
+
+/** The tree and its manifest (without its time) after a full build of the same inputs. */
+async function fullBuild(minute: number): Promise<{ files: object; manifest: object }> {
+  const out = join(await tempDir(), "out");
+  await build({ source, state: states(minute), out, now: NOW, output: memoryOutput() });
+  return served(out);
+}
+
+function served(out: string): { files: object; manifest: object } {
+  const tree = readTree(out);
+  return { files: treeFiles(tree.release.tree), manifest: tree.manifest?.files ?? {} };
+}
+
+describe("velodata refresh from the previous run's state", () => {
+  it("gives, minute after minute, the tree a full build of the same inputs gives", async () => {
+    const out = join(dir, "minutes");
+    await build({ source, out, now: NOW, output: memoryOutput() });
+    for (const minute of [1, 2, 3, 4]) {
+      expect(await refreshed(out, minute)).toEqual([expect.stringContaining(FAST)]);
+      expect(served(out)).toEqual(await fullBuild(minute));
+    }
+  });
+
+  it("renders everything after a change of the static source, and matches a full build", async () => {
+    const copy = join(await tempDir(), "source");
+    await synth({
+      stations: 300,
+      contracts: 2,
+      changed: 0.1,
+      minutes: 2,
+      out: copy,
+      output: memoryOutput(),
+    });
+    const out = join(dir, "static");
+    await build({ source: copy, out, now: NOW, output: memoryOutput() });
+    const stations = join(copy, "stations.json");
+    await writeFile(
+      stations,
+      (await readFile(stations, "utf8")).replace('"name":"', '"name":"Nouvelle '),
+    );
+    const output = memoryOutput();
+    await refresh({ source: copy, state: join(copy, "states-1.json"), out, now: NOW, output });
+    expect(output.lines.join("\n")).not.toContain(FAST);
+    const fresh = join(await tempDir(), "out");
+    await build({
+      source: copy,
+      state: join(copy, "states-1.json"),
+      out: fresh,
+      now: NOW,
+      output: memoryOutput(),
+    });
+    expect(served(out)).toEqual(served(fresh));
+    expect(await readFile(join(out, "vls/v3/stations.json"), "utf8")).toContain(
+      '"name":"Nouvelle ',
+    );
+  });
+
+  it("keeps its state in the store beside the served folder, never in it", async () => {
+    const out = join(dir, "minutes");
+    const tree = readTree(out);
+    expect(existsSync(join(tree.release.folder, REFRESH_CACHE_FILE))).toBe(true);
+    expect(filesUnder(tree.release.tree).filter((file) => file.includes("refresh-cache"))).toEqual(
+      [],
+    );
+    expect(
+      Object.keys(tree.manifest?.files ?? {}).filter((path) => path.includes("cache")),
+    ).toEqual([]);
+  });
+
+  it.each([
+    [
+      "corrupt",
+      async (file: string) => {
+        const text = await readFile(file, "utf8");
+        await writeFile(file, text.replace(/"OPEN"/, '"CLOSED"'));
+      },
+    ],
+    ["missing", async (file: string) => writeFile(file, "")],
+    [
+      "left by another release",
+      async (file: string) => {
+        const text = await readFile(file, "utf8");
+        await writeFile(`${file}.kept`, text);
+      },
+    ],
+  ])("renders everything when the state is %s, and matches a full build", async (what, spoil) => {
+    const out = join(dir, `spoilt-${what.replaceAll(" ", "-")}`);
+    await build({ source, out, now: NOW, output: memoryOutput() });
+    await refreshed(out, 1);
+    const file = join(readTree(out).release.folder, REFRESH_CACHE_FILE);
+    await spoil(file);
+    if (what === "left by another release") {
+      await refreshed(out, 2); // the state now describes minute 2's release
+      await writeFile(file, await readFile(`${file}.kept`, "utf8")); // minute 1's, stale
+    }
+    const lines = await refreshed(out, 3);
+    expect(lines.join("\n")).not.toContain(FAST);
+    expect(served(out)).toEqual(await fullBuild(3));
+    // …and the run left a good state again: the next one is fast.
+    expect(await refreshed(out, 4)).toEqual([expect.stringContaining(FAST)]);
+  });
+});
