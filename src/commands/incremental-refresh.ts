@@ -1,8 +1,10 @@
 // The cron refresh's fast path: the previous run's state beside the tree, the new states file, and
 // only the stations that changed rendered again. Anything doubtful means null: render everything.
+
 import { createHash } from "node:crypto";
 import { lstatSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { DEFAULT_PORTAL } from "../model/portal.js";
 import { previousRelease } from "../publish/incremental/previous-release.js";
 import {
   REFRESH_STATE_FORMAT,
@@ -50,7 +52,13 @@ export async function incrementalRelease(
   const allLists = SURFACES.map((surface) => verifiedFile(tree, pathOf(surface.all)));
   if (allLists.some((bytes) => bytes === null)) return null;
 
-  const source = { contracts: state.contracts, stations: state.stations, parkings: [] };
+  // The portal page is a static answer kept as it is (portal.json is in the source fingerprint).
+  const source = {
+    contracts: state.contracts,
+    stations: state.stations,
+    parkings: [],
+    portal: DEFAULT_PORTAL,
+  };
   const read = await readStates(
     { source, complete: { contracts: true, stations: true } },
     inputs.state,
