@@ -1,5 +1,6 @@
 // `velodata build`: source folder → validated Dataset → Release → tree on disk, swapped in whole.
 import { publish } from "../publish/publish.js";
+import { staticSourceUpdatedAt } from "../source/source-time.js";
 import { writeTree } from "../tree/write-tree.js";
 import { formatBytes, type Output, terminalOutput, throttled } from "./output.js";
 import { readValidDataset } from "./read-source.js";
@@ -9,7 +10,7 @@ export interface BuildOptions {
   out: string;
   /** States file; default `<source>/states.json`. */
   state?: string;
-  /** The public base URL of the API, for the OpenAPI document; default DEFAULT_BASE_URL. */
+  /** The public base URL of the API, named by the OpenAPI document and the GBFS files; default DEFAULT_BASE_URL. */
   baseUrl?: string;
   /** The time the release is stamped with; a parameter so that tests control it. */
   now?: Date;
@@ -36,6 +37,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
   const { release } = await publish(dataset, {
     generatedAt: options.now ?? new Date(),
     baseUrl: options.baseUrl,
+    staticUpdatedAt: await staticSourceUpdatedAt(options.source),
   });
   const progress = throttled(100, (done, total) =>
     output.progress(`writing ${done}/${total} files…`),

@@ -1,5 +1,6 @@
 // `velodata refresh`: one regeneration of the dynamic answers into an existing tree, for static hosting from cron.
 import { publish } from "../publish/publish.js";
+import { staticSourceUpdatedAt } from "../source/source-time.js";
 import { type UpdateStats, updateTree } from "../tree/update-tree.js";
 import { type Output, terminalOutput } from "./output.js";
 import { readValidDataset } from "./read-source.js";
@@ -8,7 +9,7 @@ export interface RefreshOptions {
   source: string;
   state: string;
   out: string;
-  /** As given to `build`, so that the OpenAPI document stays as it is. */
+  /** As given to `build`, so that the OpenAPI document and the GBFS files stay as they are. */
   baseUrl?: string;
   now?: Date;
   output?: Output;
@@ -21,6 +22,7 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
   const { release } = await publish(dataset, {
     generatedAt: options.now ?? new Date(),
     baseUrl: options.baseUrl,
+    staticUpdatedAt: await staticSourceUpdatedAt(options.source),
   });
   const stats = await updateTree(release, options.out);
   const notes = [

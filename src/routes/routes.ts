@@ -4,6 +4,8 @@ import { z } from "zod";
 import { ContractV3, ParkingV1, StationV3 } from "../model/api.js";
 import { ContractV1, StationV1 } from "../model/api-v1.js";
 import { ServerStatus } from "../model/server-status.js";
+import { CSV_TYPE, JSON_TYPE, ZIP_TYPE } from "./content-types.js";
+import { GBFS_ROUTES, type GbfsEndpoint } from "./gbfs-routes.js";
 import { NO_CONTRACT, NO_PARKING_API, NO_STATION } from "./outcomes.js";
 import { fillPattern } from "./pattern.js";
 import type { AnyRoute, Route } from "./route.js";
@@ -25,15 +27,13 @@ export type Endpoint =
   | { name: "staticStationsCsv"; contract: string }
   | { name: "bundle" }
   | { name: "openapi" }
-  | { name: "status" };
+  | { name: "status" }
+  | GbfsEndpoint;
 
 export type EndpointName = Endpoint["name"];
 export type RouteTable = { readonly [N in EndpointName]: Route<Extract<Endpoint, { name: N }>> };
 
-// As the real service sends it; JSON is UTF-8 by definition and takes no charset parameter.
-export const JSON_TYPE = "application/json";
-export const CSV_TYPE = "text/csv; charset=utf-8";
-export const ZIP_TYPE = "application/zip";
+export { CSV_TYPE, JSON_TYPE, ZIP_TYPE } from "./content-types.js";
 
 export const BUNDLE_NAME = "velodata-static.zip";
 
@@ -233,6 +233,7 @@ export const ROUTES: RouteTable = {
     contentType: JSON_TYPE,
     schema: ServerStatus,
   },
+  ...GBFS_ROUTES,
 };
 
 /** Every row, in matching order. */
