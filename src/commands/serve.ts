@@ -180,6 +180,8 @@ function curlExamples(url: string, key: string): string[] {
     `  curl '${url}/vls/v1/stations?contract=toulouse&apiKey=${key}'`,
     `  curl '${url}/parking/v1/contracts/nantes/parks?apiKey=${key}'`,
     `  curl -O '${url}/download/velodata-static.zip'`,
+    `  curl '${url}/gbfs/manifest.json'`,
+    `  curl '${url}/contracts/dublin/gbfs/v3/station_status.json'`,
     `  curl '${url}/openapi.json'`,
     `  curl '${url}/status'`,
   ];
