@@ -27,7 +27,7 @@ function baseUrl(value: string): string {
 const baseUrlOption = (defaultText: string) =>
   new Option(
     "--base-url <url>",
-    `public base URL of the API, for the OpenAPI document (default: ${defaultText})`,
+    `public base URL of the API, named by the OpenAPI document and the GBFS files (default: ${defaultText})`,
   )
     .env("VELODATA_BASE_URL")
     .argParser(baseUrl);

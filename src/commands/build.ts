@@ -1,6 +1,7 @@
 // `velodata build`: source folder → validated Dataset → Release → tree on disk, swapped in whole.
 import { DEFAULT_BASE_URL, publish } from "../publish/publish.js";
 import { staticSourceFingerprint } from "../source/source-fingerprint.js";
+import { staticSourceUpdatedAt } from "../source/source-time.js";
 import { writeTree } from "../tree/write-tree.js";
 import { saveRefreshState } from "./incremental-refresh.js";
 import { formatBytes, type Output, terminalOutput, throttled } from "./output.js";
@@ -11,7 +12,7 @@ export interface BuildOptions {
   out: string;
   /** States file; default `<source>/states.json`. */
   state?: string;
-  /** The public base URL of the API, for the OpenAPI document; default DEFAULT_BASE_URL. */
+  /** The public base URL of the API, named by the OpenAPI document and the GBFS files; default DEFAULT_BASE_URL. */
   baseUrl?: string;
   /** The time the release is stamped with; a parameter so that tests control it. */
   now?: Date;
@@ -40,6 +41,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
   const { release, cache } = await publish(dataset, {
     generatedAt: options.now ?? new Date(),
     baseUrl: options.baseUrl,
+    staticUpdatedAt: await staticSourceUpdatedAt(options.source),
   });
   const progress = throttled(100, (done, total) =>
     output.progress(`writing ${done}/${total} files…`),

@@ -13,6 +13,7 @@ import {
 } from "../publish/incremental/refresh-state.js";
 import { makeRelease, type Release, type ReleaseFile } from "../publish/release.js";
 import { renderStationFiles, type StationCache, SURFACES } from "../publish/station-files.js";
+import { DEFAULT_REFRESH_SECONDS } from "../routes/max-age.js";
 import { fileOf, pathOf } from "../routes/routes.js";
 import { assembleDataset, type Dataset } from "../source/dataset.js";
 import type { StaticRead } from "../source/read-dataset.js";
@@ -70,7 +71,7 @@ export async function incrementalRelease(
   const previous = previousRelease(state, dataset, SURFACES, manifest, allLists as Buffer[]);
   if (!previous) return null;
   const files = new Map<string, ReleaseFile>(previous.staticFiles);
-  const dynamic = renderStationFiles(dataset, previous.stations);
+  const dynamic = renderStationFiles(dataset, previous.stations, DEFAULT_REFRESH_SECONDS);
   for (const [path, file] of dynamic.files) files.set(path, file);
   // A dynamic answer this path does not render (a surface added since) would be left stale.
   if (Object.keys(manifest).some((path) => !files.has(path))) return null;

@@ -1,6 +1,7 @@
 // `velodata refresh`: one regeneration of the dynamic answers into an existing tree, for static hosting from cron.
 import { DEFAULT_BASE_URL, publish } from "../publish/publish.js";
 import { staticSourceFingerprint } from "../source/source-fingerprint.js";
+import { staticSourceUpdatedAt } from "../source/source-time.js";
 import { type UpdateStats, updateTree } from "../tree/update-tree.js";
 import { incrementalRelease, type Made, saveRefreshState } from "./incremental-refresh.js";
 import { type Output, terminalOutput } from "./output.js";
@@ -10,7 +11,7 @@ export interface RefreshOptions {
   source: string;
   state: string;
   out: string;
-  /** As given to `build`, so that the OpenAPI document stays as it is. */
+  /** As given to `build`, so that the OpenAPI document and the GBFS files stay as they are. */
   baseUrl?: string;
   now?: Date;
   output?: Output;
@@ -58,6 +59,7 @@ async function fullRelease(
   const { release, cache } = await publish(dataset, {
     generatedAt: inputs.generatedAt,
     baseUrl: inputs.baseUrl,
+    staticUpdatedAt: await staticSourceUpdatedAt(options.source),
   });
   return { release, dataset, stations: cache, staticRead };
 }

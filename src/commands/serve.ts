@@ -2,7 +2,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { compressRelease } from "../publish/compress.js";
-import { publish, withOpenApi } from "../publish/publish.js";
+import { publish, withBaseUrl } from "../publish/publish.js";
 import { failedKeyLimit } from "../serve/failed-key-limit.js";
 import { DEFAULT_FEED_LIMITS, feedHealth } from "../serve/feed-health.js";
 import { watchKeyRing } from "../serve/keys/key-ring.js";
@@ -15,6 +15,7 @@ import { DEFAULT_MAX_MISSING_SHARE, simulator, stateFile } from "../serve/state-
 import { assembleDataset } from "../source/dataset.js";
 import { STATES_FILE } from "../source/load-source.js";
 import { readStates, readStatic } from "../source/read-dataset.js";
+import { staticSourceUpdatedAt } from "../source/source-time.js";
 import { writeTree } from "../tree/write-tree.js";
 import { type Output, reportProblems, terminalOutput } from "./output.js";
 
@@ -35,7 +36,7 @@ export interface ServeOptions {
   /** Seed of the simulator; a fixed seed gives a repeatable demo. */
   seed?: number;
   demoKey?: boolean;
-  /** The public base URL of the API (OpenAPI `servers`); default the address it listens on. */
+  /** The public base URL of the API (OpenAPI `servers`, GBFS URLs); default the address it listens on. */
   baseUrl?: string;
   /** Percent of the stations a states file may leave out before it is refused (default 10). */
   maxMissing?: number;
@@ -78,9 +79,12 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   const port = options.port ?? 8080;
   const host = options.host ?? "127.0.0.1";
   const listening = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  const staticUpdatedAt = await staticSourceUpdatedAt(options.source);
   const first = await publish(dataset, {
     generatedAt: new Date(),
     baseUrl: options.baseUrl ?? listening,
+    staticUpdatedAt,
+    refreshSeconds: seconds,
   });
   const release = await compressRelease(first.release, { budget: "build" });
   const live: Live = {
@@ -116,8 +120,8 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
       : { failedKeys: failedKeyLimit(options.maxKeyFailures, 60) }),
   });
   if (!options.baseUrl && running.url !== listening) {
-    // Port 0: the address is known only now; the OpenAPI document is the one answer that names it.
-    const named = withOpenApi(live.release, dataset, running.url);
+    // Port 0: the address is known only now; the OpenAPI document and GBFS files name it.
+    const named = withBaseUrl(live.release, dataset, { baseUrl: running.url, staticUpdatedAt });
     live.release = await compressRelease(named, { budget: "build", previous: live.release });
   }
   if (options.out) {
@@ -176,6 +180,8 @@ function curlExamples(url: string, key: string): string[] {
     `  curl '${url}/vls/v1/stations?contract=toulouse&apiKey=${key}'`,
     `  curl '${url}/parking/v1/contracts/nantes/parks?apiKey=${key}'`,
     `  curl -O '${url}/download/velodata-static.zip'`,
+    `  curl '${url}/gbfs/manifest.json'`,
+    `  curl '${url}/contracts/dublin/gbfs/v3/station_status.json'`,
     `  curl '${url}/openapi.json'`,
     `  curl '${url}/status'`,
   ];

@@ -1,10 +1,12 @@
 // Dataset → Release: every answer of the API and every download, rendered in memory. No disk, no clock.
 
+import { DEFAULT_REFRESH_SECONDS } from "../routes/max-age.js";
 import { type Endpoint, pathOf } from "../routes/routes.js";
 import type { Dataset } from "../source/dataset.js";
 import { renderBundle } from "./downloads/bundle.js";
 import { csvChunks } from "./downloads/csv.js";
 import { contractStationsTable, rowOf } from "./downloads/tables.js";
+import { gbfsStaticFiles, gbfsUrls } from "./gbfs-files.js";
 import { groupByContract } from "./group.js";
 import { endpointFile, makeRelease, type Release, type ReleaseFile } from "./release.js";
 import { encodeJson, jsonList } from "./render/json-body.js";
@@ -23,8 +25,15 @@ export const DEFAULT_BASE_URL = "http://127.0.0.1:8080";
 
 export interface PublishOptions {
   generatedAt: Date;
-  /** The public base URL of the API (OpenAPI `servers`); default DEFAULT_BASE_URL. */
+  /** The public base URL of the API (OpenAPI `servers`, GBFS URLs); default DEFAULT_BASE_URL. */
   baseUrl?: string;
+  /**
+   * When the static source last changed (`staticSourceUpdatedAt`, read by the command): the
+   * `last_updated` of the static GBFS feeds, so that they move only with the source. Default generatedAt.
+   */
+  staticUpdatedAt?: Date;
+  /** Seconds between refreshes: the `ttl` of GBFS station_status. Default 60. */
+  refreshSeconds?: number;
   /** The previous release's station renderings, so that only changed stations are rendered again. */
   cache?: StationCache;
 }
@@ -71,6 +80,7 @@ export async function publishStatic(dataset: Dataset, options: PublishOptions): 
     });
   }
   put(files, { name: "bundle" }, await renderBundle(dataset));
+  for (const [path, file] of gbfsFiles(dataset, options)) files.set(path, file);
   // Last: the portal shows the sizes of the downloads above and links to what the table lists.
   for (const file of renderPortal(buildPortalInput(dataset, files, { paths: portalPaths() }))) {
     put(files, { name: file.endpoint }, [file.body]);
@@ -78,12 +88,22 @@ export async function publishStatic(dataset: Dataset, options: PublishOptions): 
   return files;
 }
 
-/** The same release with its OpenAPI document naming another base URL. */
-export function withOpenApi(release: Release, dataset: Dataset, baseUrl: string): Release {
+/** The static GBFS files: they name the base URL, so withBaseUrl renders them again too. */
+function gbfsFiles(dataset: Dataset, options: PublishOptions): Files {
+  const urls = gbfsUrls(options.baseUrl ?? DEFAULT_BASE_URL);
+  return gbfsStaticFiles(dataset, urls, options.staticUpdatedAt ?? options.generatedAt);
+}
+
+/** The same release with its OpenAPI document and GBFS files naming another base URL. */
+export function withBaseUrl(
+  release: Release,
+  dataset: Dataset,
+  options: Omit<PublishOptions, "generatedAt" | "cache"> & { baseUrl: string },
+): Release {
   const files: Files = new Map(release.files);
-  put(files, { name: "openapi" }, [
-    encodeJson(openApiDocument(dataset, { generatedAt: release.generatedAt, baseUrl })),
-  ]);
+  const at = { ...options, generatedAt: release.generatedAt };
+  put(files, { name: "openapi" }, [encodeJson(openApiDocument(dataset, at))]);
+  for (const [path, file] of gbfsFiles(dataset, at)) files.set(path, file);
   return makeRelease(files, release.counts, release.generatedAt, [...release.contracts.values()]);
 }
 
@@ -101,7 +121,11 @@ export async function publish(
   staticFiles?: ReadonlyMap<string, ReleaseFile>,
 ): Promise<Published> {
   const files: Files = new Map(staticFiles ?? (await publishStatic(dataset, options)));
-  const dynamic = renderStationFiles(dataset, options.cache);
+  const dynamic = renderStationFiles(
+    dataset,
+    options.cache,
+    options.refreshSeconds ?? DEFAULT_REFRESH_SECONDS,
+  );
   for (const [path, file] of dynamic.files) files.set(path, file);
   // The rule parkingsOnParkingContracts guarantees that every parking is published.
   const counts = {

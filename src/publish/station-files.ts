@@ -1,9 +1,10 @@
-// The dynamic answers of every station API (v3, v1): each station, each contract's list, the list of
-// all, re-rendered only where a state changed.
+// The dynamic answers of every station API (v3, v1, GBFS): each station, each contract's list and
+// GBFS station_status, the list of all, re-rendered only where a state changed.
 import type { Availabilities } from "../model/api.js";
 import type { Station } from "../model/station.js";
 import { type Endpoint, pathOf } from "../routes/routes.js";
 import { type Dataset, type LiveState, stationKey } from "../source/dataset.js";
+import { gbfsStatusFiles } from "./gbfs-files.js";
 import { groupByContract } from "./group.js";
 import { endpointFile, type ReleaseFile } from "./release.js";
 import { encodeJson, jsonList } from "./render/json-body.js";
@@ -44,15 +45,20 @@ export interface RenderedStation {
 export interface StationCache {
   stations: ReadonlyMap<string, RenderedStation>;
   lists: ReadonlyMap<string, ReleaseFile>;
+  /** Each contract's GBFS station_status files (both versions, every path), by contract name. */
+  gbfsStatus: ReadonlyMap<string, ReadonlyMap<string, ReleaseFile>>;
 }
 
+/** `refreshSeconds`: how long GBFS consumers may keep station_status (its `ttl`). */
 export function renderStationFiles(
   dataset: Dataset,
   previous: StationCache | undefined,
+  refreshSeconds: number,
 ): { files: Map<string, ReleaseFile>; cache: StationCache } {
   const files = new Map<string, ReleaseFile>();
   const stations = new Map<string, RenderedStation>();
   const lists = new Map<string, ReleaseFile>();
+  const gbfsStatus = new Map<string, ReadonlyMap<string, ReleaseFile>>();
   let anyChanged = false;
 
   const byContract = groupByContract(dataset.stations);
@@ -95,6 +101,14 @@ export function renderStationFiles(
       lists.set(path, list);
       files.set(path, list);
     });
+    // Like the lists: a contract whose stations did not change keeps its file.
+    const priorStatus = previous?.gbfsStatus.get(contract.name);
+    const status =
+      !changed && priorStatus
+        ? priorStatus
+        : gbfsStatusFiles(contract, members, dataset.states, refreshSeconds);
+    gbfsStatus.set(contract.name, status);
+    for (const [path, file] of status) files.set(path, file);
   }
 
   SURFACES.forEach((surface, index) => {
@@ -110,7 +124,7 @@ export function renderStationFiles(
     lists.set(path, all);
     files.set(path, all);
   });
-  return { files, cache: { stations, lists } };
+  return { files, cache: { stations, lists, gbfsStatus } };
 }
 
 function bodyOf(

@@ -73,6 +73,11 @@ export interface Route<E extends { name: string }> {
   readonly notFound?: Outcome;
 }
 
+/** A table of rows, one per endpoint name of `E`, each typed for its endpoint. */
+export type RowsOf<E extends { name: string }> = {
+  readonly [N in E["name"]]: Route<Extract<E, { name: N }>>;
+};
+
 /** Any row, read without its endpoint's types: what the derived readers (matching, OpenAPI, hosts) see. */
 export type AnyRoute = Omit<Route<{ name: string }>, "params" | "query"> & {
   readonly params: Readonly<Record<string, ParamType>>;

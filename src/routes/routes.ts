@@ -4,6 +4,16 @@ import { z } from "zod";
 import { ContractV3, ParkingV1, StationV3 } from "../model/api.js";
 import { ContractV1, StationV1 } from "../model/api-v1.js";
 import { ServerStatus } from "../model/server-status.js";
+import {
+  CSV_TYPE,
+  HTML_TYPE,
+  JSON_TYPE,
+  SCRIPT_TYPE,
+  STYLE_TYPE,
+  TEXT_TYPE,
+  ZIP_TYPE,
+} from "./content-types.js";
+import { GBFS_ROUTES, type GbfsEndpoint } from "./gbfs-routes.js";
 import { NO_CONTRACT, NO_PARKING_API, NO_STATION } from "./outcomes.js";
 import { fillPattern } from "./pattern.js";
 import type { AnyRoute, Route } from "./route.js";
@@ -35,19 +45,21 @@ export type Endpoint =
   | { name: "swaggerStyle" }
   | { name: "swaggerLicense" }
   | { name: "swaggerNotices" }
-  | { name: "status" };
+  | { name: "status" }
+  | GbfsEndpoint;
 
 export type EndpointName = Endpoint["name"];
 export type RouteTable = { readonly [N in EndpointName]: Route<Extract<Endpoint, { name: N }>> };
 
-// As the real service sends it; JSON is UTF-8 by definition and takes no charset parameter.
-export const JSON_TYPE = "application/json";
-export const CSV_TYPE = "text/csv; charset=utf-8";
-export const ZIP_TYPE = "application/zip";
-export const HTML_TYPE = "text/html; charset=utf-8";
-export const SCRIPT_TYPE = "text/javascript; charset=utf-8";
-export const STYLE_TYPE = "text/css; charset=utf-8";
-export const TEXT_TYPE = "text/plain; charset=utf-8";
+export {
+  CSV_TYPE,
+  HTML_TYPE,
+  JSON_TYPE,
+  SCRIPT_TYPE,
+  STYLE_TYPE,
+  TEXT_TYPE,
+  ZIP_TYPE,
+} from "./content-types.js";
 
 export const BUNDLE_NAME = "velodata-static.zip";
 
@@ -347,6 +359,7 @@ export const ROUTES: RouteTable = {
     contentType: JSON_TYPE,
     schema: ServerStatus,
   },
+  ...GBFS_ROUTES,
 };
 
 /** Every row, in matching order. */

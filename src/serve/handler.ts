@@ -1,6 +1,7 @@
 // The request handler: method, path safety, route, key, contract, then the answer from the current Release.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { matchRoute } from "../routes/match-route.js";
+import { STATIC_MAX_AGE } from "../routes/max-age.js";
 import {
   INTERNAL_ERROR,
   KEY_REFUSED,
@@ -17,8 +18,6 @@ import { redactTarget, redactText } from "./redact.js";
 import { parseTarget, type RequestTarget } from "./request-target.js";
 import { ALLOW, sendError, sendFile, sendJson, sendOptions } from "./respond.js";
 import { safePath } from "./safe-path.js";
-
-const STATIC_MAX_AGE = 3600;
 
 export interface HandlerOptions {
   live: Live;

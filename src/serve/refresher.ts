@@ -60,7 +60,11 @@ export function startRefresher(options: RefresherOptions): Refresher {
       );
     }
     const next = { ...dataset, states };
-    const published = await publish(next, { generatedAt: at, cache }, options.staticFiles);
+    const published = await publish(
+      next,
+      { generatedAt: at, cache, refreshSeconds: options.seconds },
+      options.staticFiles,
+    );
     const previous = live.release;
     // In the thread pool, before the swap: no request after a refresh waits for compression.
     const release = await compressRelease(published.release, { budget: "refresh", previous });

@@ -1,7 +1,8 @@
 // A plausible minute of a bike-sharing network, for demos and load tests without a live feed.
 import type { Availabilities } from "../model/api.js";
-import type { Station } from "../model/station.js";
-import { type LiveState, stationKey } from "../source/dataset.js";
+import { BIKE_KINDS, type BikeKind, type Contract } from "../model/contract.js";
+import { groupByContract } from "../publish/group.js";
+import { type Dataset, type LiveState, stationKey } from "../source/dataset.js";
 
 export type Random = () => number;
 
@@ -29,19 +30,29 @@ type BikeType =
   | "electricalInternalBatteryBikes"
   | "electricalRemovableBatteryBikes";
 
+const COUNT_OF: Record<BikeKind, BikeType> = {
+  mechanical: "mechanicalBikes",
+  electricalInternalBattery: "electricalInternalBatteryBikes",
+  electricalRemovableBattery: "electricalRemovableBatteryBikes",
+};
+
+/** What a step reads: the network and its current states (a Dataset is one). */
+export type Network = Pick<Dataset, "contracts" | "stations" | "states">;
+
 /**
- * One step: bikes ride from station to station (the total is conserved and no station goes over
- * its capacity, since each trip frees a stand where it starts and fills one where it ends), some
- * stations close or lose their connection and come back. Only stations that reported (those whose
- * state changed and that are connected) get a new `lastUpdate`.
+ * One step: bikes ride from station to station of the same contract (the total of each contract
+ * is conserved and no station goes over its capacity, since each trip frees a stand where it
+ * starts and fills one where it ends), some stations close or lose their connection and come
+ * back. Only stations that reported (those whose state changed and that are connected) get a new
+ * `lastUpdate`.
  */
 export function simulate(
-  stations: readonly Station[],
-  states: ReadonlyMap<string, LiveState>,
+  network: Network,
   now: Date,
   random: Random,
   seconds = 60,
 ): Map<string, LiveState> {
+  const { stations, states } = network;
   const next = new Map<string, LiveState>();
   for (const station of stations) {
     const key = stationKey(station.contract, station.number);
@@ -62,18 +73,27 @@ export function simulate(
     }
   }
 
-  const riding = [...next].filter(([, state]) => state.status === "OPEN" && state.connected);
-  const docked = riding.reduce((total, [, state]) => total + state.main.bikes, 0);
-  const trips = Math.round(docked * TRIP_RATE * scale);
-  for (let trip = 0; trip < trips && riding.length > 1; trip++) {
-    const from = riding[Math.floor(random() * riding.length)];
-    const to = riding[Math.floor(random() * riding.length)];
-    if (!from || !to || from === to || from[1].main.bikes === 0 || to[1].main.stands === 0)
-      continue;
-    const type = pickBike(from[1].main, random);
-    move(from[1].main, to[1].main, type);
-    changed.add(from[0]);
-    changed.add(to[0]);
+  // A bike stays in its contract: another city's system may not even have that kind of bike.
+  const byContract = groupByContract(stations);
+  for (const contract of network.contracts) {
+    const riding = (byContract.get(contract.name) ?? []).flatMap((station) => {
+      const key = stationKey(station.contract, station.number);
+      const state = next.get(key);
+      return state?.status === "OPEN" && state.connected ? [[key, state] as const] : [];
+    });
+    const types = declaredTypes(contract);
+    const docked = riding.reduce((total, [, state]) => total + state.main.bikes, 0);
+    const trips = Math.round(docked * TRIP_RATE * scale);
+    for (let trip = 0; trip < trips && riding.length > 1; trip++) {
+      const from = riding[Math.floor(random() * riding.length)];
+      const to = riding[Math.floor(random() * riding.length)];
+      if (!from || !to || from === to || to[1].main.stands === 0) continue;
+      const type = pickBike(from[1].main, types, random);
+      if (!type) continue;
+      move(from[1].main, to[1].main, type);
+      changed.add(from[0]);
+      changed.add(to[0]);
+    }
   }
 
   const reported = `${now.toISOString().slice(0, 19)}Z`;
@@ -84,21 +104,26 @@ export function simulate(
   return next;
 }
 
-function pickBike(stands: Availabilities, random: Random): BikeType {
-  let pick = random() * stands.bikes;
-  for (const type of [
-    "mechanicalBikes",
-    "electricalInternalBatteryBikes",
-    "electricalRemovableBatteryBikes",
-  ] as const) {
+/** The counts of the kinds the contract declares: the only bikes its GBFS feeds can count. */
+const declaredTypes = (contract: Contract): BikeType[] =>
+  BIKE_KINDS.filter((kind) => contract.bikeTypes?.[kind]).map((kind) => COUNT_OF[kind]);
+
+/** A docked bike of a declared kind, each bike equally likely; none when there is none. */
+function pickBike(
+  stands: Availabilities,
+  types: readonly BikeType[],
+  random: Random,
+): BikeType | undefined {
+  const docked = types.reduce((sum, type) => sum + stands[type], 0);
+  let pick = random() * docked;
+  for (const type of types) {
     if (pick < stands[type]) return type;
     pick -= stands[type];
   }
-  return "mechanicalBikes";
+  return undefined;
 }
 
 function move(from: Availabilities, to: Availabilities, type: BikeType): void {
-  if (from[type] === 0) return;
   from[type]--;
   from.bikes--;
   from.stands++;

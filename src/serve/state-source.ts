@@ -81,7 +81,7 @@ export function simulator(random: Random, seconds: number): StateSource {
     name: "the simulator",
     async read(current, now) {
       return {
-        states: simulate(current.stations, current.states, now, random, seconds),
+        states: simulate(current, now, random, seconds),
         problems: [],
       };
     },

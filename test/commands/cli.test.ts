@@ -23,6 +23,19 @@ async function treeHashes(root: string): Promise<Map<string, string>> {
 
 const readJson = async (path: string) => JSON.parse(await readFile(path, "utf8"));
 
+/** From the route table: each GBFS row of a contract once, a `{feed}` row once per feed. */
+function gbfsFilesPerContract(): number {
+  return ROUTE_LIST.filter((route) => route.path.startsWith("/contracts/{contract}/gbfs/")).reduce(
+    (sum, route) =>
+      sum +
+      Object.values(route.params).reduce(
+        (n, p) => n * (p.kind === "oneOf" ? p.values.length : 1),
+        1,
+      ),
+    0,
+  );
+}
+
 describe("velodata build", () => {
   it("builds every documented file of the fixtures, parseable, with the right counts, and a summary", async () => {
     const out = join(await tempDir(), "out");
@@ -30,9 +43,11 @@ describe("velodata build", () => {
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     // v3 and v1: contracts + all stations + 5 contract lists + 413 stations; 5 × (JSON + CSV)
-    // downloads + 2 parking lists + 5 parkings + zip + openapi.json; the portal's files (route table)
+    // downloads + 2 parking lists + 5 parkings + zip + openapi.json; GBFS: 5 × its files per
+    // contract + the manifest; the portal's files (route table)
     const portal = ROUTE_LIST.filter((route) => route.tag === "portal").length;
-    const files = 2 * (1 + 1 + 5 + 413) + 10 + 2 + 5 + 1 + 1 + portal;
+    const files =
+      2 * (1 + 1 + 5 + 413) + 10 + 2 + 5 + 1 + 1 + 5 * gbfsFilesPerContract() + 1 + portal;
     expect(result.stdout).toMatch(
       new RegExp(`built .*: 5 contracts, 413 stations, 5 parkings → ${files} files, .* in .* s`),
     );

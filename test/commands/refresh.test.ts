@@ -13,22 +13,33 @@ describe("velodata refresh", () => {
     const states = join(source, "states.json");
     const original = await readFile(states, "utf8");
     const contracts = await stat(join(out, "vls/v3/contracts.json"));
+    const information = await stat(join(out, "contracts/dublin/gbfs/v3/station_information.json"));
 
     await writeFile(
       states,
       original.replace(
         '"lastUpdate": "2025-02-08T16:44:06Z"',
-        '"lastUpdate": "2025-02-08T16:50:00Z"',
+        '"lastUpdate": "2025-02-08T16:59:00Z"',
       ),
     );
     const result = await runCli(["refresh", "--source", source, "--state", states, "--out", out]);
     expect(result.code).toBe(0);
-    // the station, its contract's list, the list of all, in v3 and in v1
-    expect(result.stdout).toMatch(/refreshed .*: 6 of \d+ files changed/);
+    // the station, its contract's list, the list of all, in v3 and in v1; its contract's GBFS
+    // station_status (v3.0, and v2.3 at its two paths)
+    expect(result.stdout).toMatch(/refreshed .*: 9 of \d+ files changed/);
     expect(
       JSON.parse(await readFile(join(out, "vls/v3/stations/dublin/42.json"), "utf8")).lastUpdate,
-    ).toBe("2025-02-08T16:50:00Z");
+    ).toBe("2025-02-08T16:59:00Z");
     expect((await stat(join(out, "vls/v3/contracts.json"))).ino).toBe(contracts.ino);
+    const status = join(out, "contracts/dublin/gbfs/v3/station_status.json");
+    expect(JSON.parse(await readFile(status, "utf8")).last_updated).toBe("2025-02-08T16:59:00Z");
+    const statusV2 = await readFile(join(out, "contracts/dublin/gbfs/station_status.json"));
+    expect(await readFile(join(out, "contracts/dublin/gbfs/v2/station_status.json"))).toEqual(
+      statusV2,
+    );
+    expect((await stat(join(out, "contracts/dublin/gbfs/v3/station_information.json"))).ino).toBe(
+      information.ino,
+    );
 
     const before = await readFile(join(out, "vls/v3/stations.json"), "utf8");
     await writeFile(states, original.replace('"status": "OPEN"', '"status": "SHUT"'));

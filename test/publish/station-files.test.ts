@@ -17,7 +17,7 @@ describe("incremental publishing", () => {
     expect(second.release.id).toBe(first.release.id);
   });
 
-  it("renders again only the changed station, its contract's list and the list of all, in v3 and v1", async () => {
+  it("renders again only the changed station, its contract's list and GBFS station_status, and the list of all", async () => {
     const dataset = await fixtureDataset();
     const first = await publish(dataset, { generatedAt: GENERATED_AT });
     const key = stationKey("besancon", 2);
@@ -39,6 +39,9 @@ describe("incremental publishing", () => {
       .filter(([path, file]) => first.release.files.get(path) !== file)
       .map(([path]) => path);
     expect(changed.sort()).toEqual([
+      "/contracts/besancon/gbfs/station_status.json",
+      "/contracts/besancon/gbfs/v2/station_status.json",
+      "/contracts/besancon/gbfs/v3/station_status.json",
       "/vls/v1/stations",
       "/vls/v1/stations/besancon",
       "/vls/v1/stations/besancon/2",

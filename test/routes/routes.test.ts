@@ -60,6 +60,47 @@ describe("route table", () => {
       "vls/v1/stations/toulouse/55.json",
     ],
     [{ name: "openapi" }, "/openapi.json", "openapi.json"],
+    [
+      { name: "gbfsDiscoveryV2", contract: "dublin" },
+      "/contracts/dublin/gbfs/gbfs.json",
+      "contracts/dublin/gbfs/gbfs.json",
+    ],
+    [
+      { name: "gbfsStatusV2", contract: "dublin" },
+      "/contracts/dublin/gbfs/station_status.json",
+      "contracts/dublin/gbfs/station_status.json",
+    ],
+    [
+      { name: "gbfsFeedV2", contract: "dublin", feed: "gbfs_versions" },
+      "/contracts/dublin/gbfs/gbfs_versions.json",
+      "contracts/dublin/gbfs/gbfs_versions.json",
+    ],
+    [
+      { name: "gbfsFeedV2Folder", contract: "lyon", feed: "vehicle_types" },
+      "/contracts/lyon/gbfs/v2/vehicle_types.json",
+      "contracts/lyon/gbfs/v2/vehicle_types.json",
+    ],
+    [
+      { name: "gbfsStatusV2Folder", contract: "lyon" },
+      "/contracts/lyon/gbfs/v2/station_status.json",
+      "contracts/lyon/gbfs/v2/station_status.json",
+    ],
+    [
+      { name: "gbfsDiscoveryV3", contract: "lyon" },
+      "/contracts/lyon/gbfs/v3/gbfs.json",
+      "contracts/lyon/gbfs/v3/gbfs.json",
+    ],
+    [
+      { name: "gbfsStatusV3", contract: "lyon" },
+      "/contracts/lyon/gbfs/v3/station_status.json",
+      "contracts/lyon/gbfs/v3/station_status.json",
+    ],
+    [
+      { name: "gbfsFeedV3", contract: "lyon", feed: "station_information" },
+      "/contracts/lyon/gbfs/v3/station_information.json",
+      "contracts/lyon/gbfs/v3/station_information.json",
+    ],
+    [{ name: "gbfsManifest" }, "/gbfs/manifest.json", "gbfs/manifest.json"],
     [{ name: "bundle" }, "/download/velodata-static.zip", "download/velodata-static.zip"],
   ];
 

@@ -1,10 +1,39 @@
 import { describe, expect, it } from "vitest";
+import type { Contract } from "../../src/model/contract.js";
 import { seededRandom, simulate } from "../../src/serve/simulator.js";
-import type { LiveState } from "../../src/source/dataset.js";
+import type { Dataset, LiveState } from "../../src/source/dataset.js";
 import { fixtureDataset } from "../publish/publish-helpers.js";
 
 const totalBikes = (states: ReadonlyMap<string, LiveState>) =>
   [...states.values()].reduce((sum, state) => sum + state.main.bikes, 0);
+
+const KINDS = [
+  "mechanicalBikes",
+  "electricalInternalBatteryBikes",
+  "electricalRemovableBatteryBikes",
+] as const;
+
+/** "dublin electricalRemovableBatteryBikes" → how many of them are docked in that contract. */
+function bikesByContractAndKind(states: ReadonlyMap<string, LiveState>): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const [key, state] of states) {
+    const contract = key.slice(0, key.indexOf("/"));
+    for (const kind of KINDS) {
+      const name = `${contract} ${kind}`;
+      counts.set(name, (counts.get(name) ?? 0) + state.main[kind]);
+    }
+  }
+  return counts;
+}
+
+/** Runs the simulator for `minutes`, from the dataset's states. */
+function run(dataset: Dataset, minutes: number, seed: number): Map<string, LiveState> {
+  const random = seededRandom(seed);
+  let states = dataset.states;
+  for (let minute = 0; minute < minutes; minute++)
+    states = simulate({ ...dataset, states }, new Date(Date.UTC(2026, 10, 20, 8, minute)), random);
+  return states as Map<string, LiveState>;
+}
 
 describe("simulate", () => {
   it("conserves bikes, never goes over capacity, and keeps the counts consistent over many minutes", async () => {
@@ -19,8 +48,7 @@ describe("simulate", () => {
     let disconnections = 0;
     for (let minute = 0; minute < 120; minute++) {
       const next = simulate(
-        dataset.stations,
-        states,
+        { ...dataset, states },
         new Date(Date.UTC(2026, 10, 20, 8, minute)),
         random,
       );
@@ -47,7 +75,7 @@ describe("simulate", () => {
   it("moves lastUpdate only for connected stations that reported, and leaves it on the others", async () => {
     const dataset = await fixtureDataset();
     const now = new Date("2026-11-20T08:30:00.500Z");
-    const next = simulate(dataset.stations, dataset.states, now, seededRandom(1));
+    const next = simulate(dataset, now, seededRandom(1));
     let moved = 0;
     for (const [key, state] of next) {
       const before = dataset.states.get(key) as LiveState;
@@ -69,9 +97,45 @@ describe("simulate", () => {
     const dataset = await fixtureDataset();
     const copy = JSON.stringify([...dataset.states]);
     const now = new Date("2026-11-20T08:30:00Z");
-    const a = simulate(dataset.stations, dataset.states, now, seededRandom(9));
-    const b = simulate(dataset.stations, dataset.states, now, seededRandom(9));
+    const a = simulate(dataset, now, seededRandom(9));
+    const b = simulate(dataset, now, seededRandom(9));
     expect([...a]).toEqual([...b]);
     expect(JSON.stringify([...dataset.states])).toBe(copy);
+  });
+
+  // A Dublin e-bike landing in Toulouse would break Toulouse's GBFS counts (no such vehicle type there).
+  it("keeps every bike in its contract: each contract's count of each kind is conserved", async () => {
+    const dataset = await fixtureDataset();
+    const before = bikesByContractAndKind(dataset.states);
+    const after = run(dataset, 120, 7);
+    expect(bikesByContractAndKind(after)).toEqual(before);
+    // The bikes did ride: the check above is about trips that happened.
+    const moved = [...after].filter(
+      ([key, state]) => state.main.bikes !== dataset.states.get(key)?.main.bikes,
+    );
+    expect(moved.length).toBeGreaterThan(50);
+  });
+
+  it("moves only bikes of the kinds the contract declares in bikeTypes", async () => {
+    const dataset = await fixtureDataset();
+    // Lyon's bikes, but Lyon declares mechanical bikes only: its electrical bikes must stay put.
+    const contracts = dataset.contracts.map(
+      (contract): Contract =>
+        contract.name === "lyon" ? { ...contract, bikeTypes: { mechanical: {} } } : contract,
+    );
+    const lyon = (states: ReadonlyMap<string, LiveState>) =>
+      [...states]
+        .filter(([key]) => key.startsWith("lyon/"))
+        .map(([key, state]) => [key, state.main.electricalBikes, state.main.mechanicalBikes]);
+    const before = lyon(dataset.states);
+    expect(before.some(([, electrical]) => (electrical as number) > 0)).toBe(true);
+    const after = lyon(run({ ...dataset, contracts }, 60, 3));
+    expect(after.map(([key, electrical]) => [key, electrical])).toEqual(
+      before.map(([key, electrical]) => [key, electrical]),
+    );
+    // Mechanical bikes still ride in Lyon.
+    expect(after.map(([, , mechanical]) => mechanical)).not.toEqual(
+      before.map(([, , mechanical]) => mechanical),
+    );
   });
 });

@@ -96,7 +96,8 @@ export function previousRelease(
     if (!known) return null;
     staticFiles.set(path, keptFile(path, known));
   }
-  return { stations: { stations, lists }, staticFiles };
+  // GBFS station_status is not kept in the state file: each contract's is rendered again (cheap).
+  return { stations: { stations, lists, gbfsStatus: new Map() }, staticFiles };
 }
 
 /**

@@ -1,0 +1,113 @@
+// The GBFS files of a release: which answers each rendered feed is (from the route table), and the
+// absolute URLs the discovery files name (the table's paths under the public base URL).
+import type { Contract } from "../model/contract.js";
+import type { Station } from "../model/station.js";
+import { STATIC_MAX_AGE } from "../routes/max-age.js";
+import { type Endpoint, pathOf } from "../routes/routes.js";
+import { type Dataset, type LiveState, stationKey } from "../source/dataset.js";
+import { groupByContract } from "./group.js";
+import { endpointFile, type ReleaseFile } from "./release.js";
+import {
+  type GbfsRendered,
+  renderGbfsStatic,
+  renderGbfsStatus,
+} from "./render/gbfs/contract-feeds.js";
+import { renderManifest } from "./render/gbfs/discovery.js";
+import type { Freshness, GbfsFeedName, GbfsUrls, GbfsVersion } from "./render/gbfs/feed.js";
+import { NEVER_REPORTED_AT } from "./render/gbfs/station-status.js";
+import { encodeJson } from "./render/json-body.js";
+
+type Files = Map<string, ReleaseFile>;
+
+/**
+ * Where one GBFS file answers. The first endpoint is the one discovery files name; v2.3 feeds also
+ * answer under `gbfs/v2/`, the same bytes as a second file of the tree, so a static host serves both.
+ */
+export function gbfsEndpoints(
+  contract: string,
+  version: GbfsVersion,
+  feed: GbfsFeedName,
+): [Endpoint, ...Endpoint[]] {
+  if (version === "3.0") {
+    if (feed === "gbfs") return [{ name: "gbfsDiscoveryV3", contract }];
+    if (feed === "station_status") return [{ name: "gbfsStatusV3", contract }];
+    return [{ name: "gbfsFeedV3", contract, feed }];
+  }
+  if (feed === "gbfs") return [{ name: "gbfsDiscoveryV2", contract }];
+  if (feed === "station_status")
+    return [
+      { name: "gbfsStatusV2", contract },
+      { name: "gbfsStatusV2Folder", contract },
+    ];
+  return [
+    { name: "gbfsFeedV2", contract, feed },
+    { name: "gbfsFeedV2Folder", contract, feed },
+  ];
+}
+
+/** Absolute URLs: discovery files and the manifest must name them so (GBFS requires it). */
+export function gbfsUrls(baseUrl: string): GbfsUrls {
+  const base = baseUrl.replace(/\/+$/, "");
+  const url = (endpoint: Endpoint) => `${base}${pathOf(endpoint)}`;
+  return {
+    feed: (contract, version, feed) => url(gbfsEndpoints(contract, version, feed)[0]),
+    manifest: () => url({ name: "gbfsManifest" }),
+  };
+}
+
+/** Every file that changes only with the source (all but station_status), and the manifest. */
+export function gbfsStaticFiles(dataset: Dataset, urls: GbfsUrls, updatedAt: Date): Files {
+  const freshness: Freshness = { lastUpdated: updatedAt, ttl: STATIC_MAX_AGE };
+  const files: Files = new Map();
+  const stations = groupByContract(dataset.stations);
+  for (const contract of dataset.contracts) {
+    const own = stations.get(contract.name) ?? [];
+    putRendered(files, contract.name, renderGbfsStatic(contract, own, freshness, urls));
+  }
+  const manifest: Endpoint = { name: "gbfsManifest" };
+  files.set(
+    pathOf(manifest),
+    endpointFile(manifest, [encodeJson(renderManifest(dataset.contracts, freshness, urls))]),
+  );
+  return files;
+}
+
+/**
+ * station_status of one contract, both versions, at every path it answers at. `ttl`: seconds to
+ * the next refresh. Its `last_updated` is the newest report of its stations, not the clock: the
+ * data is as new as that, and the same states always give the same bytes (and ETag).
+ */
+export function gbfsStatusFiles(
+  contract: Contract,
+  stations: readonly Station[],
+  states: ReadonlyMap<string, LiveState>,
+  ttl: number,
+): Files {
+  const freshness: Freshness = { lastUpdated: newestReport(stations, states), ttl };
+  const files: Files = new Map();
+  putRendered(files, contract.name, renderGbfsStatus(contract, stations, states, freshness));
+  return files;
+}
+
+/** The latest `lastUpdate` of these stations; NEVER_REPORTED_AT when none ever reported. */
+export function newestReport(
+  stations: readonly Station[],
+  states: ReadonlyMap<string, LiveState>,
+): Date {
+  let newest: string | null = null;
+  for (const station of stations) {
+    const reported = states.get(stationKey(station.contract, station.number))?.lastUpdate;
+    // Published form `YYYY-MM-DDTHH:MM:SSZ`, all UTC: text order is time order.
+    if (reported && (newest === null || reported > newest)) newest = reported;
+  }
+  return newest === null ? NEVER_REPORTED_AT : new Date(newest);
+}
+
+function putRendered(files: Files, contract: string, rendered: readonly GbfsRendered[]): void {
+  for (const { version, feed, body } of rendered) {
+    const endpoints = gbfsEndpoints(contract, version, feed);
+    // One file for every path: the aliases share its bytes and ETag.
+    const file = endpointFile(endpoints[0], [encodeJson(body)]);
+    for (const endpoint of endpoints) files.set(pathOf(endpoint), file);
+  }
+}

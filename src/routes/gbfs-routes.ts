@@ -1,0 +1,134 @@
+// The GBFS rows of the route table: every contract as a GBFS system, v2.3 and v3.0, at the URLs of
+// the original operator (`/contracts/{contract}/gbfs/…`), plus the network's manifest. All public.
+import {
+  GbfsDiscoveryV2,
+  GbfsDiscoveryV3,
+  GbfsFeedV2,
+  GbfsFeedV3,
+  GbfsManifest,
+  GbfsStationStatusV2,
+  GbfsStationStatusV3,
+} from "../model/gbfs.js";
+import { JSON_TYPE } from "./content-types.js";
+import type { RowsOf } from "./route.js";
+
+/** The feeds that change only with the source; discovery files and station_status have rows of their own. */
+export const GBFS_STATIC_FEEDS = [
+  "gbfs_versions",
+  "system_information",
+  "vehicle_types",
+  "station_information",
+] as const;
+export type GbfsStaticFeed = (typeof GBFS_STATIC_FEEDS)[number];
+
+/**
+ * v2.3 answers at two forms that real apps call: `gbfs/{feed}.json` (what the discovery file lists)
+ * and `gbfs/v2/{feed}.json`, both files of the tree with the same bytes.
+ */
+export type GbfsEndpoint =
+  | { name: "gbfsDiscoveryV2"; contract: string }
+  | { name: "gbfsStatusV2"; contract: string }
+  | { name: "gbfsFeedV2"; contract: string; feed: GbfsStaticFeed }
+  | { name: "gbfsStatusV2Folder"; contract: string }
+  | { name: "gbfsFeedV2Folder"; contract: string; feed: GbfsStaticFeed }
+  | { name: "gbfsDiscoveryV3"; contract: string }
+  | { name: "gbfsStatusV3"; contract: string }
+  | { name: "gbfsFeedV3"; contract: string; feed: GbfsStaticFeed }
+  | { name: "gbfsManifest" };
+
+const contract = { kind: "contract" } as const;
+const feed = { kind: "oneOf", values: GBFS_STATIC_FEEDS } as const;
+const common = {
+  tag: "gbfs",
+  access: "public",
+  served: "release",
+  contentType: JSON_TYPE,
+} as const;
+
+// Literal paths before `{feed}.json`: OpenAPI readers try rows in document order.
+export const GBFS_ROUTES = {
+  gbfsDiscoveryV2: {
+    ...common,
+    name: "gbfsDiscoveryV2",
+    summary: "GBFS v2.3 discovery file of a contract (feeds keyed by its main language)",
+    path: "/contracts/{contract}/gbfs/gbfs.json",
+    params: { contract },
+    freshness: "static",
+    role: "discovery",
+    schema: GbfsDiscoveryV2,
+  },
+  gbfsStatusV2: {
+    ...common,
+    name: "gbfsStatusV2",
+    summary: "GBFS v2.3 station_status of a contract",
+    path: "/contracts/{contract}/gbfs/station_status.json",
+    params: { contract },
+    freshness: "dynamic",
+    schema: GbfsStationStatusV2,
+  },
+  gbfsFeedV2: {
+    ...common,
+    name: "gbfsFeedV2",
+    summary: "A static GBFS v2.3 feed of a contract",
+    path: "/contracts/{contract}/gbfs/{feed}.json",
+    params: { contract, feed },
+    freshness: "static",
+    schema: GbfsFeedV2,
+  },
+  gbfsStatusV2Folder: {
+    ...common,
+    name: "gbfsStatusV2Folder",
+    summary: "GBFS v2.3 station_status of a contract (v2 folder form)",
+    path: "/contracts/{contract}/gbfs/v2/station_status.json",
+    params: { contract },
+    freshness: "dynamic",
+    schema: GbfsStationStatusV2,
+  },
+  gbfsFeedV2Folder: {
+    ...common,
+    name: "gbfsFeedV2Folder",
+    summary: "A static GBFS v2.3 feed of a contract (v2 folder form)",
+    path: "/contracts/{contract}/gbfs/v2/{feed}.json",
+    params: { contract, feed },
+    freshness: "static",
+    schema: GbfsFeedV2,
+  },
+  gbfsDiscoveryV3: {
+    ...common,
+    name: "gbfsDiscoveryV3",
+    summary: "GBFS v3.0 discovery file of a contract",
+    path: "/contracts/{contract}/gbfs/v3/gbfs.json",
+    params: { contract },
+    freshness: "static",
+    role: "discovery",
+    schema: GbfsDiscoveryV3,
+  },
+  gbfsStatusV3: {
+    ...common,
+    name: "gbfsStatusV3",
+    summary: "GBFS v3.0 station_status of a contract",
+    path: "/contracts/{contract}/gbfs/v3/station_status.json",
+    params: { contract },
+    freshness: "dynamic",
+    schema: GbfsStationStatusV3,
+  },
+  gbfsFeedV3: {
+    ...common,
+    name: "gbfsFeedV3",
+    summary: "A static GBFS v3.0 feed of a contract",
+    path: "/contracts/{contract}/gbfs/v3/{feed}.json",
+    params: { contract, feed },
+    freshness: "static",
+    schema: GbfsFeedV3,
+  },
+  gbfsManifest: {
+    ...common,
+    name: "gbfsManifest",
+    summary: "GBFS v3.0 manifest: the discovery files of every contract",
+    path: "/gbfs/manifest.json",
+    params: {},
+    freshness: "static",
+    role: "discovery",
+    schema: GbfsManifest,
+  },
+} satisfies RowsOf<GbfsEndpoint>;
