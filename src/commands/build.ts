@@ -1,4 +1,5 @@
 // `velodata build`: source folder → validated Dataset → Release → tree on disk, swapped in whole.
+import { compressRelease } from "../publish/compress.js";
 import { publish } from "../publish/publish.js";
 import { writeTree } from "../tree/write-tree.js";
 import { formatBytes, type Output, terminalOutput, throttled } from "./output.js";
@@ -33,10 +34,13 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
   const { dataset } = await readValidDataset(options.source, options.state, output);
 
   output.progress("rendering…");
-  const { release } = await publish(dataset, {
+  const published = await publish(dataset, {
     generatedAt: options.now ?? new Date(),
     baseUrl: options.baseUrl,
   });
+  output.progress("compressing…");
+  // The variants become the tree's `.gz`/`.br` siblings, the bytes a web server in front sends.
+  const release = await compressRelease(published.release, { budget: "build" });
   const progress = throttled(100, (done, total) =>
     output.progress(`writing ${done}/${total} files…`),
   );

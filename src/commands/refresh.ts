@@ -1,6 +1,8 @@
 // `velodata refresh`: one regeneration of the dynamic answers into an existing tree, for static hosting from cron.
+import { compressRelease } from "../publish/compress.js";
 import { publish } from "../publish/publish.js";
 import { type UpdateStats, updateTree } from "../tree/update-tree.js";
+import { variantsOnDisk } from "../tree/variants-on-disk.js";
 import { type Output, terminalOutput } from "./output.js";
 import { readValidDataset } from "./read-source.js";
 
@@ -18,9 +20,14 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
   const output = options.output ?? terminalOutput();
   // Throws on any error in the source or the states: the tree stays as it was.
   const { dataset } = await readValidDataset(options.source, options.state, output);
-  const { release } = await publish(dataset, {
+  const published = await publish(dataset, {
     generatedAt: options.now ?? new Date(),
     baseUrl: options.baseUrl,
+  });
+  // Siblings of unchanged files are read back from the tree: only what changed is compressed.
+  const release = await compressRelease(published.release, {
+    budget: "refresh",
+    previous: variantsOnDisk(published.release, options.out),
   });
   const stats = await updateTree(release, options.out);
   const notes = [

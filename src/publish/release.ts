@@ -22,6 +22,10 @@ export interface Variants {
   readonly br: Buffer;
 }
 
+/** Each representation gets its own strong ETag (RFC 9110 §8.8.3): the file's, suffixed. */
+export const variantEtag = (file: ReleaseFile, encoding: keyof Variants): string =>
+  `${file.etag.slice(0, -1)}-${encoding}"`;
+
 export interface ReleaseCounts {
   contracts: number;
   stations: number;

@@ -24,6 +24,7 @@ import { currentRelease, layoutOf, linkTarget, releasePaths, type TreeLayout } f
 import { isLegacyTree, LEGACY_MARKER, recoverLegacySwap } from "./legacy.js";
 import { takeLock } from "./lock.js";
 import { manifestOf, writeManifest } from "./manifest.js";
+import { siblingsOf } from "./siblings.js";
 import { TREE_UNCHANGED, treeWriteError } from "./tree-error.js";
 
 export interface TreeStats {
@@ -130,6 +131,8 @@ async function writeFiles(
   await inBatches(entries, ([path, file]) => {
     const destination = join(root, fileOf(path));
     writeWhole(destination, file.body, folders);
+    for (const [suffix, variant] of siblingsOf(file))
+      writeWhole(`${destination}${suffix}`, [variant], folders);
     bytes += file.size;
     onProgress?.(++done, entries.length);
   });
