@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import type { Release, ReleaseFile } from "../publish/release.js";
 import { fileOf } from "../routes/routes.js";
 import { filesUnder } from "./files-under.js";
+import { HOST_FILES, writeHostFiles } from "./host-files.js";
 import { inBatches } from "./in-batches.js";
 import { takeLock } from "./lock.js";
 import { manifestOf, writeManifest } from "./manifest.js";
@@ -87,6 +88,7 @@ export async function updateTree(release: Release, outDir: string): Promise<Upda
         },
       );
       await inBatches(plan.remove, (file) => rmSync(join(paths.tree, file), { force: true }));
+      writeHostFiles(paths.tree); // a newer velodata may have new routes
       writeManifest(paths.manifest, manifestOf(release));
       rmSync(paths.dirty, { force: true });
     } catch (cause) {
@@ -149,7 +151,7 @@ async function planFromManifest(release: Release, tree: Tree): Promise<Plan> {
 /** After an interrupted run: every file compared with the release, every stray file deleted. */
 async function planFromDisk(release: Release, root: string): Promise<Plan> {
   const plan: Plan = { write: [], remove: [], repaired: 0 };
-  const expected = new Set<string>();
+  const expected = new Set<string>(HOST_FILES);
   await inBatches([...release.files], (entry) => {
     const file = fileOf(entry[0]);
     expected.add(file);

@@ -19,6 +19,7 @@ import { dirname, join } from "node:path";
 import { UserError } from "../errors.js";
 import type { Release } from "../publish/release.js";
 import { fileOf } from "../routes/routes.js";
+import { writeHostFiles } from "./host-files.js";
 import { inBatches } from "./in-batches.js";
 import { currentRelease, layoutOf, linkTarget, releasePaths, type TreeLayout } from "./layout.js";
 import { isLegacyTree, LEGACY_MARKER, recoverLegacySwap } from "./legacy.js";
@@ -64,6 +65,7 @@ export async function writeTree(
       mkdirSync(paths.tree);
       keepAccess(paths.tree, served);
       const stats = await writeFiles(release, paths.tree, onProgress);
+      writeHostFiles(paths.tree);
       writeManifest(paths.manifest, manifestOf(release));
       switchTo(layout, paths.name, served);
       return stats;
