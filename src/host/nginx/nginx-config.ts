@@ -16,6 +16,7 @@ export interface NginxOptions {
   keyCacheSeconds: number;
   /** `serve --refresh`: a dynamic answer expires this long after its file was written. */
   refreshSeconds: number;
+  /** A file, or `off` (benchmarks). */
   accessLog: string;
   /** Whether Debian's brotli_static module is loaded (`libnginx-mod-http-brotli-static`). */
   brotli: boolean;
@@ -85,7 +86,7 @@ upstream velodata_serve {
 server {
     listen ${options.listen};
     root ${options.tree};
-    access_log ${options.accessLog} velodata;
+    access_log ${options.accessLog === "off" ? "off" : `${options.accessLog} velodata`};
     server_tokens off;
     # The tree's own path is a symlink switched at each rebuild: resolve it per request.
     disable_symlinks off;
