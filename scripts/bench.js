@@ -73,30 +73,6 @@ console.log(`velodata bench: ${stations} stations, under ${dir}`);
 console.log(
   `machine: ${cpus().length} × ${cpus()[0]?.model}, ${fmt(totalmem() / 2 ** 30)} GB RAM, Node ${process.version}`,
 );
-
-// The production deployment against its two references, on the single-station answer and the rest.
-const keyedPeer = peers.find((peer) => peer.name.startsWith("nginx with velodata"));
-const plainNginx = peers.find((peer) => peer.name === "nginx (1 worker)");
-if (keyedPeer && plainNginx) {
-  const ratio = (answer, gzip, peer) => {
-    const keyed = summary(answer, gzip, keyedPeer);
-    const other = summary(answer, gzip, peer);
-    return keyed && other ? `${fmt(keyed.rps / other.rps, 2)}×` : "–";
-  };
-  console.log("\n### nginx with velodata key checks, against plain nginx and velodata serve\n");
-  console.log(
-    table(
-      ["answer", "/ plain nginx (target ≥ 0.6×)", "/ velodata serve (target ≥ 2× for one station)"],
-      [false, true].flatMap((gzip) =>
-        answers.map((answer) => [
-          `${answer.name}${gzip ? ", gzip" : ""}`,
-          ratio(answer, gzip, plainNginx),
-          ratio(answer, gzip, peers[0]),
-        ]),
-      ),
-    ),
-  );
-}
 await rm(dir, { recursive: true, force: true });
 await synth({
   stations,
