@@ -74,7 +74,7 @@ async function treeAnswers(options: PublishOptions): Promise<PublishedAnswer[]> 
       ["run velodata refresh (or build) to complete it, then publish again"],
     );
   const answers: PublishedAnswer[] = [];
-  for (const [urlPath, { etag, type }] of Object.entries(tree.manifest.files)) {
+  for (const [urlPath, { etag, type, variants }] of Object.entries(tree.manifest.files)) {
     const endpoint = endpointOf(urlPath, options.out);
     if (accessOf(endpoint) === "key" && !options.includeKeyed) continue;
     const file = join(tree.release.tree, fileOf(urlPath));
@@ -87,6 +87,14 @@ async function treeAnswers(options: PublishOptions): Promise<PublishedAnswer[]> 
       contentType: type,
       cacheControl: `public, max-age=${maxAge}`,
       read: () => readAnswer(file),
+      // The tree's `.gz`/`.br` siblings, listed in the manifest with their ETags.
+      ...(variants && {
+        variants: (["gzip", "br"] as const).map((encoding) => ({
+          encoding,
+          etag: variants[encoding].etag,
+          read: () => readAnswer(`${file}${encoding === "gzip" ? ".gz" : ".br"}`),
+        })),
+      }),
     });
   }
   return answers;
