@@ -144,7 +144,8 @@ describe("velodata publish", () => {
       const csv = await s3.head("public/rest/vls/stations/dublin.csv");
       expect(csv.ContentType).toBe("text/csv; charset=utf-8");
       expect(csv.CacheControl).toBe("public, max-age=3600");
-      expect(csv.ContentEncoding).toBeUndefined();
+      // the tree's .gz sibling, stored gzip-encoded (what the manifest lists as its variant)
+      expect(csv.ContentEncoding).toBe("gzip");
       expect((await s3.head("public/download/velodata-static.zip")).ContentType).toBe(
         "application/zip",
       );

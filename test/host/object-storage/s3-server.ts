@@ -1,4 +1,6 @@
 // A real S3-API server (s3rver) on loopback for the publishing tests, with an SDK client and its event log.
+
+import { gunzipSync } from "node:zlib";
 import {
   GetObjectCommand,
   HeadObjectCommand,
@@ -25,6 +27,7 @@ export interface TestS3 {
   events: S3Event[];
   onEvent(listener: (event: S3Event) => void): void;
   keys(): Promise<Map<string, string>>;
+  /** The bytes a client reads, decoded when the object is stored gzip-encoded (the tree's `.gz` sibling). */
   bytes(key: string): Promise<Buffer>;
   head(key: string): Promise<HeadObjectCommandOutput>;
   close(): Promise<void>;
@@ -76,7 +79,8 @@ export async function startS3(): Promise<TestS3> {
     },
     async bytes(key) {
       const answer = await client.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }));
-      return Buffer.from((await answer.Body?.transformToByteArray()) ?? []);
+      const stored = Buffer.from((await answer.Body?.transformToByteArray()) ?? []);
+      return answer.ContentEncoding === "gzip" ? gunzipSync(stored) : stored;
     },
     head: (key) => client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: key })),
     async close() {
