@@ -13,6 +13,8 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { memoryOutput } from "../dist/commands/output.js";
 import { synth } from "../dist/commands/synth.js";
+import { nginxConfig } from "../dist/host/nginx/nginx-config.js";
+import { ROUTE_LIST } from "../dist/routes/routes.js";
 import { addKey } from "../dist/serve/keys/key-file.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -208,8 +210,7 @@ const answers = [
 for (const answer of answers) answer.bytes = (await stat(join(out, `${answer.path}.json`))).size;
 
 /**
- * The peers. Each starts on a free port and says how it spells a URL. To add "nginx in front of
- * velodata" (the auth_request deployment), push one more entry here: { name, gzip, start(port) }.
+ * The peers. Each starts on a free port and says how it spells a URL: { name, gzip, start(port) }.
  */
 const velodataPeer = (name, bin) => ({
   name,
@@ -270,6 +271,83 @@ if (nginx)
     url: staticUrl,
   });
 else console.log("nginx not found: install Debian's nginx-light to compare with it");
+if (nginx)
+  peers.push({
+    name: "nginx with velodata key checks (1 worker)",
+    gzip: true,
+    start: (port) => startKeyedNginx(port),
+    url: (port, answer) => velodataPeer("", BIN).url(port, answer),
+  });
+
+/** Processes a peer needs beside its own (the key checker), stopped with the peers. */
+const companions = [];
+
+/** The production deployment: `velodata nginx`'s configuration in front of `velodata serve --out`. */
+async function startKeyedNginx(port) {
+  const keyed = join(dir, "out-keyed");
+  const upstream = await freePort();
+  const serveProcess = await startProcess(
+    process.execPath,
+    [
+      BIN,
+      "serve",
+      "--source",
+      source,
+      "--keys",
+      join(dir, "keys.json"),
+      "--port",
+      String(upstream),
+      "--refresh",
+      "3600",
+      "--out",
+      keyed,
+    ],
+    "serving",
+  );
+  const prefix = join(dir, "nginx-keyed");
+  await mkdir(join(prefix, "logs"), { recursive: true });
+  const brotli = "/usr/lib/nginx/modules/ngx_http_brotli_static_module.so";
+  const generated = nginxConfig(ROUTE_LIST, {
+    tree: keyed,
+    upstream: new URL(`http://127.0.0.1:${upstream}`),
+    listen: `127.0.0.1:${port}`,
+    cacheDir: join(prefix, "key-cache"),
+    keyCacheSeconds: 5,
+    refreshSeconds: 3600,
+    accessLog: "off", // as the plain nginx peer
+    brotli: existsSync(brotli),
+    generatedBy: "bench",
+  });
+  await writeFile(join(prefix, "velodata.conf"), generated);
+  await writeFile(
+    join(prefix, "nginx.conf"),
+    `${existsSync(brotli) ? `load_module ${brotli};` : ""}
+${process.getuid?.() === 0 ? "user root;" : ""}
+worker_processes 1; daemon off; pid ${prefix}/nginx.pid; error_log ${prefix}/logs/error.log warn;
+events { worker_connections 4096; }
+http {
+  sendfile on; tcp_nopush on; keepalive_requests 1000000;
+  client_body_temp_path ${prefix}/tmp-body; proxy_temp_path ${prefix}/tmp-proxy; fastcgi_temp_path ${prefix}/tmp-fcgi;
+  uwsgi_temp_path ${prefix}/tmp-uwsgi; scgi_temp_path ${prefix}/tmp-scgi;
+  include ${prefix}/velodata.conf;
+}\n`,
+  );
+  const child = spawn(
+    nginx,
+    ["-p", prefix, "-e", join(prefix, "logs/error.log"), "-c", join(prefix, "nginx.conf")],
+    { stdio: "ignore" },
+  );
+  companions.push(serveProcess);
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const ok = await fetch(`http://127.0.0.1:${port}/vls/v3/contracts?apiKey=${key}`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return child;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`nginx with key checks did not start: see ${prefix}/logs/error.log`);
+}
 
 async function startNginx(port) {
   const prefix = join(dir, "nginx");
@@ -374,6 +452,7 @@ for (const gzip of [false, true])
         results.set(key, list);
       }
 for (const { child } of running.values()) await stopProcess(child);
+for (const child of companions) await stopProcess(child);
 
 const summary = (answer, gzip, peer) => {
   const list = results.get(`${answer.name}|${gzip}|${peer.name}`);
@@ -410,4 +489,28 @@ console.log(
     rows,
   ),
 );
+
+// The production deployment against its two references, on the single-station answer and the rest.
+const keyedPeer = peers.find((peer) => peer.name.startsWith("nginx with velodata"));
+const plainNginx = peers.find((peer) => peer.name === "nginx (1 worker)");
+if (keyedPeer && plainNginx) {
+  const ratio = (answer, gzip, peer) => {
+    const keyed = summary(answer, gzip, keyedPeer);
+    const other = summary(answer, gzip, peer);
+    return keyed && other ? `${fmt(keyed.rps / other.rps, 2)}×` : "–";
+  };
+  console.log("\n### nginx with velodata key checks, against plain nginx and velodata serve\n");
+  console.log(
+    table(
+      ["answer", "/ plain nginx (target ≥ 0.6×)", "/ velodata serve (target ≥ 2× for one station)"],
+      [false, true].flatMap((gzip) =>
+        answers.map((answer) => [
+          `${answer.name}${gzip ? ", gzip" : ""}`,
+          ratio(answer, gzip, plainNginx),
+          ratio(answer, gzip, peers[0]),
+        ]),
+      ),
+    ),
+  );
+}
 await rm(dir, { recursive: true, force: true });

@@ -2,6 +2,7 @@
 import { Command, InvalidArgumentError, Option } from "commander";
 import { build } from "./commands/build.js";
 import { keysAdd, keysList, keysRevoke } from "./commands/keys.js";
+import { type NginxCommandOptions, nginx } from "./commands/nginx.js";
 import { preview } from "./commands/preview.js";
 import { type PublishOptions, publish } from "./commands/publish.js";
 import { refresh } from "./commands/refresh.js";
@@ -158,6 +159,33 @@ export function program(): Command {
     .option("--concurrency <n>", "requests in flight at most", positive, 16)
     .action(async (options: PublishOptions) => {
       await publish(options);
+    });
+
+  cli
+    .command("nginx")
+    .description(
+      "print an nginx configuration (http context) serving --tree, with velodata serve checking keys",
+    )
+    .requiredOption("--tree <dir>", "the published tree (velodata serve --out DIR)")
+    .requiredOption("--upstream <url>", "where velodata serve listens, e.g. http://127.0.0.1:8080")
+    .option("--listen <addr>", "nginx listen address: PORT or ADDR:PORT", "80")
+    .option("--cache-dir <dir>", "nginx's cache of key checks", "/var/cache/nginx/velodata")
+    .option(
+      "--key-cache <seconds>",
+      "seconds a valid key is trusted between checks (≤ 10)",
+      positive,
+      5,
+    )
+    .option("--refresh <seconds>", "serve's --refresh: when dynamic answers expire", positive, 60)
+    .option(
+      "--access-log <file>",
+      "access log (never shows query strings)",
+      "/var/log/nginx/velodata-access.log",
+    )
+    .option("--no-brotli", "leave brotli_static out (default: on when Debian's module is enabled)")
+    .action((options: Omit<NginxCommandOptions, "output"> & { brotli: boolean }) => {
+      // commander's default for --no-brotli is true: only an explicit --no-brotli overrides detection
+      nginx({ ...options, brotli: options.brotli === false ? false : undefined });
     });
 
   cli

@@ -1,4 +1,5 @@
 // `velodata build`: source folder → validated Dataset → Release → tree on disk, swapped in whole.
+import { compressRelease } from "../publish/compress.js";
 import { DEFAULT_BASE_URL, publish } from "../publish/publish.js";
 import { staticSourceFingerprint } from "../source/source-fingerprint.js";
 import { staticSourceUpdatedAt } from "../source/source-time.js";
@@ -38,18 +39,21 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
   const { dataset, staticRead } = await readValidDataset(options.source, options.state, output);
 
   output.progress("rendering…");
-  const { release, cache } = await publish(dataset, {
+  const published = await publish(dataset, {
     generatedAt: options.now ?? new Date(),
     baseUrl: options.baseUrl,
     staticUpdatedAt: await staticSourceUpdatedAt(options.source),
   });
+  output.progress("compressing…");
+  // The variants become the tree's `.gz`/`.br` siblings, the bytes a web server in front sends.
+  const release = await compressRelease(published.release, { budget: "build" });
   const progress = throttled(100, (done, total) =>
     output.progress(`writing ${done}/${total} files…`),
   );
   const tree = await writeTree(release, options.out, progress);
   output.progress("");
   saveRefreshState(
-    { release, dataset, stations: cache, staticRead },
+    { release, dataset, stations: published.cache, staticRead },
     { out: options.out, baseUrl: options.baseUrl ?? DEFAULT_BASE_URL, fingerprint },
   );
 

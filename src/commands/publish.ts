@@ -112,16 +112,11 @@ function endpointOf(urlPath: string, out: string): Endpoint {
   return match.endpoint;
 }
 
-/** A manifest entry that lists the precompressed siblings the tree holds (`FILE.gz`, `FILE.br`). */
-type WithVariants = ManifestEntry & {
-  variants?: Partial<Record<Variant["encoding"], { etag: string }>>;
-};
-
 const SIBLING = { gzip: ".gz", br: ".br" } as const;
 
 /** The siblings the manifest lists; none (identity bytes go up) when it lists none. */
-function variantsOf(entry: WithVariants, file: string): Variant[] {
-  const listed = entry.variants ?? {};
+function variantsOf(entry: ManifestEntry, file: string): Variant[] {
+  const listed: Partial<NonNullable<ManifestEntry["variants"]>> = entry.variants ?? {};
   return (["gzip", "br"] as const).flatMap((encoding) => {
     const variant = listed[encoding];
     if (!variant) return [];

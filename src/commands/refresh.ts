@@ -1,8 +1,10 @@
 // `velodata refresh`: one regeneration of the dynamic answers into an existing tree, for static hosting from cron.
+import { compressRelease } from "../publish/compress.js";
 import { DEFAULT_BASE_URL, publish } from "../publish/publish.js";
 import { staticSourceFingerprint } from "../source/source-fingerprint.js";
 import { staticSourceUpdatedAt } from "../source/source-time.js";
 import { type UpdateStats, updateTree } from "../tree/update-tree.js";
+import { variantsOnDisk } from "../tree/variants-on-disk.js";
 import { incrementalRelease, type Made, saveRefreshState } from "./incremental-refresh.js";
 import { type Output, terminalOutput } from "./output.js";
 import { readValidDataset } from "./read-source.js";
@@ -30,7 +32,11 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
   // Throws on any error in the source or the states: the tree stays as it was.
   const incremental = await incrementalRelease(inputs, output);
   const made = incremental ?? (await fullRelease(options, inputs, output));
-  const { release } = made;
+  // Siblings of unchanged files are read back from the tree: only what changed is compressed.
+  const release = await compressRelease(made.release, {
+    budget: "refresh",
+    previous: variantsOnDisk(made.release, options.out),
+  });
   const stats = await updateTree(release, options.out);
   saveRefreshState(made, inputs);
   const notes = [

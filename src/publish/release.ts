@@ -22,6 +22,10 @@ export interface Variants {
   readonly br: Buffer;
 }
 
+/** Each representation gets its own strong ETag (RFC 9110 §8.8.3): the file's, suffixed. */
+export const variantEtag = (file: ReleaseFile, encoding: keyof Variants): string =>
+  `${file.etag.slice(0, -1)}-${encoding}"`;
+
 export interface ReleaseCounts {
   contracts: number;
   stations: number;
@@ -75,4 +79,19 @@ export function makeRelease(
     hash.update(`${path} ${file.etag}\n`);
   const byName = new Map(contracts.map((contract) => [contract.name.toLowerCase(), contract]));
   return { id: hash.digest("hex").slice(0, 16), generatedAt, files, counts, contracts: byName };
+}
+
+/**
+ * The same answer carrying compressed variants. Property descriptors are copied rather than
+ * spread, so a body given by a getter (a file kept on disk by a cron refresh) is never read.
+ */
+export function withVariants(file: ReleaseFile, variants: Variants): ReleaseFile {
+  const descriptors = Object.getOwnPropertyDescriptors(file);
+  return Object.defineProperties(
+    {},
+    {
+      ...descriptors,
+      variants: { value: variants, enumerable: true },
+    },
+  ) as ReleaseFile;
 }

@@ -1,5 +1,5 @@
 // Content negotiation for gzip and brotli between what the client accepts and the variants a file carries.
-import type { ReleaseFile } from "../publish/release.js";
+import { type ReleaseFile, variantEtag } from "../publish/release.js";
 
 export type Encoding = "br" | "gzip" | "identity";
 
@@ -41,7 +41,7 @@ export function negotiate(acceptEncoding: string | undefined): Encoding {
 
 /** Each representation gets its own strong ETag (RFC 9110 §8.8.3). */
 export function etagFor(file: ReleaseFile, encoding: Encoding): string {
-  return encoding === "identity" ? file.etag : `${file.etag.slice(0, -1)}-${encoding}"`;
+  return encoding === "identity" ? file.etag : variantEtag(file, encoding);
 }
 
 /** If-None-Match matches any representation of the same bytes (weak comparison). */

@@ -1,5 +1,6 @@
 // The request handler: method, path safety, route, key, contract, then the answer from the current Release.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { KEY_CHECK_PATH } from "../routes/key-check.js";
 import { matchRoute } from "../routes/match-route.js";
 import { STATIC_MAX_AGE } from "../routes/max-age.js";
 import {
@@ -46,6 +47,7 @@ export function createHandler(options: HandlerOptions): Handler {
     const path = safePath(target.path);
     if (!path.ok) return sendError(response, 400, `Bad request path: ${path.reason}`);
     const { query } = target;
+    if (target.path === KEY_CHECK_PATH) return checkKey(request, response, query.get("apiKey"));
 
     const match = matchRoute(path.segments, query, path.folder);
     if (match.kind === "none") return sendOutcome(response, NOT_FOUND);
@@ -65,6 +67,13 @@ export function createHandler(options: HandlerOptions): Handler {
     if (!file) return sendOutcome(response, notFoundOf(endpoint));
     await sendFile(request, response, file, cacheControl(file.freshness === "dynamic"));
   };
+
+  /** For a front server's auth_request: no body either way, the refusal as the API gives it. */
+  function checkKey(request: IncomingMessage, response: ServerResponse, key: string | null): void {
+    if (key && options.keys.accepts(key))
+      response.writeHead(204, { "Cache-Control": "no-store" }).end();
+    else refuseKey(request, response);
+  }
 
   /** 403, or 429 once this address has tried too many wrong keys (checked only after a wrong key). */
   function refuseKey(request: IncomingMessage, response: ServerResponse): void {

@@ -4,10 +4,12 @@ import { dirname, join } from "node:path";
 import type { Release, ReleaseFile } from "../publish/release.js";
 import { fileOf } from "../routes/routes.js";
 import { filesUnder } from "./files-under.js";
+import { HOST_FILES, writeHostFiles } from "./host-files.js";
 import { inBatches } from "./in-batches.js";
 import { takeLock } from "./lock.js";
 import { manifestOf, writeManifest } from "./manifest.js";
 import { readTree, type Tree } from "./read-tree.js";
+import { SIBLING_SUFFIXES, siblingSizes, siblingsOf } from "./siblings.js";
 import { TREE_UNCHANGED, treeWriteError } from "./tree-error.js";
 import { bodyToWrite, type TreeStats, writeWhole } from "./write-tree.js";
 
@@ -57,7 +59,10 @@ export async function updateTree(release: Release, outDir: string): Promise<Upda
             mkdirSync(folder, { recursive: true });
             folders.add(folder);
           }
-          writeWhole(join(paths.incoming, String(index)), file.body, folders);
+          const staged = join(paths.incoming, String(index));
+          writeWhole(staged, file.body, folders);
+          for (const [suffix, variant] of siblingsOf(file))
+            writeWhole(`${staged}${suffix}`, [variant], folders);
         },
       );
     } catch (cause) {
@@ -73,10 +78,17 @@ export async function updateTree(release: Release, outDir: string): Promise<Upda
       writeFileSync(paths.dirty, JSON.stringify({ pid: process.pid, release: release.id }));
       await inBatches(
         plan.write.map((entry, index) => [entry, index] as const),
-        ([[path], index]) =>
-          renameSync(join(paths.incoming, String(index)), join(paths.tree, fileOf(path))),
+        ([[path, file], index]) => {
+          const staged = join(paths.incoming, String(index));
+          const destination = join(paths.tree, fileOf(path));
+          renameSync(staged, destination);
+          // Siblings follow their file in the same dirty window: the mark covers a mix of both.
+          for (const [suffix] of siblingsOf(file))
+            renameSync(`${staged}${suffix}`, `${destination}${suffix}`);
+        },
       );
       await inBatches(plan.remove, (file) => rmSync(join(paths.tree, file), { force: true }));
+      writeHostFiles(paths.tree); // a newer velodata may have new routes
       writeManifest(paths.manifest, manifestOf(release));
       rmSync(paths.dirty, { force: true });
     } catch (cause) {
@@ -111,31 +123,41 @@ async function planFromManifest(release: Release, tree: Tree): Promise<Plan> {
   await inBatches([...release.files], (entry) => {
     const [path, file] = entry;
     const known = manifest[path];
-    if (known?.etag !== file.etag) {
+    // Siblings no longer wanted (a file shrunk below the compression threshold) go with the change.
+    if (known?.variants && !file.variants) plan.remove.push(...siblingFiles(fileOf(path)));
+    if (known?.etag !== file.etag || Boolean(known.variants) !== Boolean(file.variants)) {
       plan.write.push(entry);
       return;
     }
     const onDisk = join(tree.release.tree, fileOf(path));
-    const stats = lstatSync(onDisk, { throwIfNoEntry: false });
-    const trusted = stats?.isFile() && stats.size === known.size && stats.ctimeMs <= tree.sealedAt;
-    if (!trusted && !sameBytes(onDisk, file)) {
+    const sizes = [known.size, ...siblingSizes(known)];
+    const names = known.variants ? [onDisk, ...siblingFiles(onDisk)] : [onDisk];
+    const trusted = names.every((name, index) => {
+      const stats = lstatSync(name, { throwIfNoEntry: false });
+      return stats?.isFile() && stats.size === sizes[index] && stats.ctimeMs <= tree.sealedAt;
+    });
+    if (!trusted && !sameFiles(onDisk, file)) {
       plan.write.push(entry);
       plan.repaired++;
     }
   });
-  for (const path of Object.keys(manifest))
-    if (!release.files.has(path)) plan.remove.push(fileOf(path));
+  for (const [path, known] of Object.entries(manifest)) {
+    if (release.files.has(path)) continue;
+    plan.remove.push(fileOf(path));
+    if (known.variants) plan.remove.push(...siblingFiles(fileOf(path)));
+  }
   return plan;
 }
 
 /** After an interrupted run: every file compared with the release, every stray file deleted. */
 async function planFromDisk(release: Release, root: string): Promise<Plan> {
   const plan: Plan = { write: [], remove: [], repaired: 0 };
-  const expected = new Set<string>();
+  const expected = new Set<string>(HOST_FILES);
   await inBatches([...release.files], (entry) => {
     const file = fileOf(entry[0]);
     expected.add(file);
-    if (!sameBytes(join(root, file), entry[1])) {
+    for (const [suffix] of siblingsOf(entry[1])) expected.add(`${file}${suffix}`);
+    if (!sameFiles(join(root, file), entry[1])) {
       plan.write.push(entry);
       plan.repaired++;
     }
@@ -144,9 +166,19 @@ async function planFromDisk(release: Release, root: string): Promise<Plan> {
   return plan;
 }
 
-function sameBytes(path: string, file: ReleaseFile): boolean {
+const siblingFiles = (file: string): string[] =>
+  SIBLING_SUFFIXES.map((suffix) => `${file}${suffix}`);
+
+/** The file and each of its siblings hold the release's bytes. */
+function sameFiles(path: string, file: ReleaseFile): boolean {
+  return (
+    sameBytes(path, bodyToWrite(file.body)) &&
+    siblingsOf(file).every(([suffix, bytes]) => sameBytes(`${path}${suffix}`, bytes))
+  );
+}
+
+function sameBytes(path: string, body: Uint8Array): boolean {
   try {
-    const body = bodyToWrite(file.body);
     return Buffer.from(body.buffer, body.byteOffset, body.byteLength).equals(readFileSync(path));
   } catch {
     return false;

@@ -19,11 +19,13 @@ import { dirname, join } from "node:path";
 import { UserError } from "../errors.js";
 import type { Release } from "../publish/release.js";
 import { fileOf } from "../routes/routes.js";
+import { writeHostFiles } from "./host-files.js";
 import { inBatches } from "./in-batches.js";
 import { currentRelease, layoutOf, linkTarget, releasePaths, type TreeLayout } from "./layout.js";
 import { isLegacyTree, LEGACY_MARKER, recoverLegacySwap } from "./legacy.js";
 import { takeLock } from "./lock.js";
 import { manifestOf, writeManifest } from "./manifest.js";
+import { siblingsOf } from "./siblings.js";
 import { TREE_UNCHANGED, treeWriteError } from "./tree-error.js";
 
 export interface TreeStats {
@@ -63,6 +65,7 @@ export async function writeTree(
       mkdirSync(paths.tree);
       keepAccess(paths.tree, served);
       const stats = await writeFiles(release, paths.tree, onProgress);
+      writeHostFiles(paths.tree);
       writeManifest(paths.manifest, manifestOf(release));
       switchTo(layout, paths.name, served);
       return stats;
@@ -130,6 +133,8 @@ async function writeFiles(
   await inBatches(entries, ([path, file]) => {
     const destination = join(root, fileOf(path));
     writeWhole(destination, file.body, folders);
+    for (const [suffix, variant] of siblingsOf(file))
+      writeWhole(`${destination}${suffix}`, [variant], folders);
     bytes += file.size;
     onProgress?.(++done, entries.length);
   });

@@ -1,6 +1,7 @@
 // Helpers for tree tests: a release that fails half way, a dead pid, and a tree's files as one comparable map.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { makeRelease, type Release, releaseFile } from "../../src/publish/release.js";
 import { filesUnder } from "../../src/tree/files-under.js";
 
@@ -26,10 +27,21 @@ export function deadPid(): number {
   }
 }
 
-/** Every file of a folder and its bytes (as base64), to compare two trees whole with one toEqual. */
+/**
+ * Every file of a folder and its bytes (as base64), to compare two trees whole with one toEqual.
+ * Compressed siblings are compared by what they decode to: a build and a refresh compress at
+ * different levels (their time budgets differ), and either bytes are right.
+ */
 export function treeFiles(root: string): Record<string, string> {
   const files: Record<string, string> = {};
-  for (const file of filesUnder(root).sort())
-    files[file] = readFileSync(join(root, file)).toString("base64");
+  for (const file of filesUnder(root).sort()) {
+    const bytes = readFileSync(join(root, file));
+    const decoded = file.endsWith(".gz")
+      ? gunzipSync(bytes)
+      : file.endsWith(".br")
+        ? brotliDecompressSync(bytes)
+        : bytes;
+    files[file] = decoded.toString("base64");
+  }
   return files;
 }

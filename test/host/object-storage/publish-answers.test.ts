@@ -59,7 +59,7 @@ describe("publishAnswers against an S3 server", () => {
     expect(head.ContentType).toBe("application/json");
     expect(head.CacheControl).toBe("public, max-age=3600");
     expect(head.ContentEncoding).toBe("gzip");
-    expect(gunzipSync(await s3.bytes("gz/gz/gbfs.json")).toString()).toBe(text);
+    expect(gunzipSync(await s3.stored("gz/gz/gbfs.json")).toString()).toBe(text);
   });
 
   it("a run failing after some uploads leaves whole old or new bytes; the next run completes it", async () => {

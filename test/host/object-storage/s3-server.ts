@@ -1,4 +1,6 @@
 // A real S3-API server (s3rver) on loopback for the publishing tests, with an SDK client and its event log.
+
+import { gunzipSync } from "node:zlib";
 import {
   GetObjectCommand,
   HeadObjectCommand,
@@ -26,7 +28,10 @@ export interface TestS3 {
   onEvent(listener: (event: S3Event) => void): void;
   /** Every key (under `prefix`, when given) and its ETag. */
   keys(prefix?: string): Promise<Map<string, string>>;
+  /** The bytes a client reads, decoded when the object is stored gzip-encoded (the tree's `.gz` sibling). */
   bytes(key: string): Promise<Buffer>;
+  /** The bytes as stored, encoded or not. */
+  stored(key: string): Promise<Buffer>;
   head(key: string): Promise<HeadObjectCommandOutput>;
   close(): Promise<void>;
 }
@@ -67,8 +72,7 @@ export async function startS3(): Promise<TestS3> {
       const keys = new Map<string, string>();
       let token: string | undefined;
       do {
-        // s3rver's continuation tokens use DES, which Node 20's OpenSSL refuses: a listing of
-        // more than 1000 keys fails with InternalError, so list one prefix at a time.
+        // One prefix at a time: each test reads its own objects only.
         const page = await client.send(
           new ListObjectsV2Command({ Bucket: BUCKET, Prefix: prefix, ContinuationToken: token }),
         );
@@ -78,6 +82,11 @@ export async function startS3(): Promise<TestS3> {
       return keys;
     },
     async bytes(key) {
+      const answer = await client.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }));
+      const stored = Buffer.from((await answer.Body?.transformToByteArray()) ?? []);
+      return answer.ContentEncoding === "gzip" ? gunzipSync(stored) : stored;
+    },
+    async stored(key) {
       const answer = await client.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }));
       return Buffer.from((await answer.Body?.transformToByteArray()) ?? []);
     },

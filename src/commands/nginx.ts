@@ -1,0 +1,60 @@
+// `velodata nginx`: prints the nginx configuration that serves a tree, with velodata serve checking the keys.
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { UserError } from "../errors.js";
+import { nginxConfig } from "../host/nginx/nginx-config.js";
+import { ROUTE_LIST } from "../routes/routes.js";
+import { readTree } from "../tree/read-tree.js";
+import { type Output, terminalOutput } from "./output.js";
+
+export interface NginxCommandOptions {
+  tree: string;
+  upstream: string;
+  listen?: string;
+  cacheDir?: string;
+  /** Seconds nginx trusts a valid key before asking again (default 5; at most 10). */
+  keyCache?: number;
+  /** As given to `serve --refresh` (default 60). */
+  refresh?: number;
+  accessLog?: string;
+  /** Default: whether Debian's brotli_static module is enabled on this machine. */
+  brotli?: boolean;
+  output?: Output;
+}
+
+/** Where Debian's libnginx-mod-http-brotli-static enables its module. */
+export const BROTLI_ENABLED = "/etc/nginx/modules-enabled/50-mod-http-brotli-static.conf";
+
+export function nginx(options: NginxCommandOptions): string {
+  const output = options.output ?? terminalOutput();
+  readTree(options.tree); // says plainly when there is no tree there
+  let upstream: URL;
+  try {
+    upstream = new URL(options.upstream);
+  } catch {
+    throw new UserError(`--upstream ${options.upstream} is not a URL`, [
+      "give the address velodata serve listens on, e.g. http://127.0.0.1:8080",
+    ]);
+  }
+  if (upstream.protocol !== "http:" || (upstream.pathname !== "/" && upstream.pathname !== ""))
+    throw new UserError(`--upstream ${options.upstream} must be http://HOST:PORT, with no path`);
+  const keyCacheSeconds = options.keyCache ?? 5;
+  if (keyCacheSeconds > 10)
+    throw new UserError(
+      "--key-cache must be at most 10 seconds: a revoked key must stop within 10",
+    );
+  const config = nginxConfig(ROUTE_LIST, {
+    // The published path itself (the symlink), not where it leads now: rebuilds switch it.
+    tree: resolve(options.tree),
+    upstream,
+    listen: options.listen ?? "80",
+    cacheDir: resolve(options.cacheDir ?? "/var/cache/nginx/velodata"),
+    keyCacheSeconds,
+    refreshSeconds: options.refresh ?? 60,
+    accessLog: options.accessLog ?? "/var/log/nginx/velodata-access.log",
+    brotli: options.brotli ?? existsSync(BROTLI_ENABLED),
+    generatedBy: `velodata nginx --tree ${options.tree} --upstream ${upstream.origin}`,
+  });
+  output.info(config.trimEnd());
+  return config;
+}

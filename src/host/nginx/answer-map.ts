@@ -1,0 +1,93 @@
+// The route table as nginx `map` lines: which raw request URIs a file of the tree answers, with the route's access and freshness.
+import { placeholdersOf } from "../../routes/pattern.js";
+import type { AnyRoute, ParamType } from "../../routes/route.js";
+import { fileOf } from "../../routes/routes.js";
+
+/** One line of the answer map: a regex on `METHOD:RAW_URI`, and `ACCESS FRESHNESS FILE`. */
+export interface AnswerLine {
+  regex: string;
+  value: string;
+}
+
+// Only values whose raw, decoded and file forms are the same are answered from files; any other
+// spelling (upper case, percent-escapes, leading zeros, extra parameters) goes to `velodata serve`,
+// which knows the contract names without regard to case and every status rule.
+const CONTRACT = "[a-z][a-z0-9_-]*";
+const NUMBER = "0|[1-9][0-9]{0,14}";
+const KEY_PARAM = "apiKey=[^&#]*";
+const METHODS = "(?:GET|HEAD):";
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const variable = (name: string): string => `velodata_${name}`;
+
+function valueRegex(type: ParamType): string {
+  if (type.kind === "contract") return CONTRACT;
+  if (type.kind === "number") return NUMBER;
+  return type.values.map(escapeRegExp).join("|");
+}
+
+/** The pattern's literal parts escaped, each placeholder a named capture of its typed value. */
+function pathRegex(pattern: string, params: Readonly<Record<string, ParamType>>): string {
+  return pattern
+    .split(/(\{\w+\})/)
+    .map((part) => {
+      const name = /^\{(\w+)\}$/.exec(part)?.[1];
+      if (!name) return escapeRegExp(part);
+      const type = params[name];
+      if (!type) throw new Error(`{${name}} has no parameter type`);
+      return `(?<${variable(name)}>${valueRegex(type)})`;
+    })
+    .join("");
+}
+
+/** The query string: the form's parameters in order, with the key before or after them, or alone. */
+function queryRegex(route: AnyRoute, names: readonly string[]): string {
+  const params = names.map((name) => {
+    const type = route.params[name];
+    if (!type) throw new Error(`query parameter ${name} of ${route.name} has no type`);
+    return `${name}=(?<${variable(name)}>${valueRegex(type)})`;
+  });
+  if (params.length === 0) return `(?:\\?${KEY_PARAM})?`;
+  const joined = params.join("&");
+  return `\\?(?:${KEY_PARAM}&)?${joined}(?:&${KEY_PARAM})?`;
+}
+
+/** The file of the route's path form, with nginx variables where the placeholders are. */
+function fileTemplate(route: AnyRoute): string {
+  for (const name of placeholdersOf(route.path)) if (!(name in route.params)) throw new Error(name);
+  const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => `\${${variable(name)}}`);
+  return `/${fileOf(path)}`;
+}
+
+/** Every form of every route answered by a file of the tree: the query form first, as `serve` matches. */
+export function answerLines(routes: readonly AnyRoute[]): AnswerLine[] {
+  const lines: AnswerLine[] = [];
+  for (const route of routes) {
+    if (route.served !== "release") continue;
+    const value = `${route.access} ${route.freshness} ${fileTemplate(route)}`;
+    if (route.query) {
+      const path = pathRegex(route.query.path, route.params);
+      lines.push({ regex: `^${METHODS}${path}${queryRegex(route, route.query.params)}$`, value });
+    }
+    lines.push({
+      regex: `^${METHODS}${pathRegex(route.path, route.params)}${queryRegex(route, [])}$`,
+      value,
+    });
+  }
+  return lines;
+}
+
+/** The extension → content type list of nginx's `types` block, refusing two types for one extension. */
+export function typesOf(routes: readonly AnyRoute[]): Map<string, string> {
+  const types = new Map<string, string>();
+  for (const route of routes) {
+    if (route.served !== "release") continue;
+    const file = fileOf(route.path);
+    const extension = file.slice(file.lastIndexOf(".") + 1);
+    const known = types.get(extension);
+    if (known && known !== route.contentType)
+      throw new Error(`.${extension} files are both ${known} and ${route.contentType}`);
+    types.set(extension, route.contentType);
+  }
+  return types;
+}

@@ -1,0 +1,169 @@
+// `velodata nginx`: the configuration for nginx's `http` context (maps, key cache, server block), derived from the route table.
+import { KEY_CHECK_PATH } from "../../routes/key-check.js";
+import type { AnyRoute } from "../../routes/route.js";
+import { answerLines, typesOf } from "./answer-map.js";
+
+export interface NginxOptions {
+  /** The published tree (the `out` symlink: each refresh and rebuild is followed without a reload). */
+  tree: string;
+  /** `velodata serve --out TREE`: checks the keys and answers what files cannot. */
+  upstream: URL;
+  /** `listen` parameter: `80`, `127.0.0.1:8080`, `[::]:80`. */
+  listen: string;
+  /** Where nginx keeps the key check answers (they name the keys: keep it private). */
+  cacheDir: string;
+  /** Seconds a valid key is trusted without asking again: a revoked key stops working within this. */
+  keyCacheSeconds: number;
+  /** `serve --refresh`: a dynamic answer expires this long after its file was written. */
+  refreshSeconds: number;
+  /** A file, or `off` (benchmarks). */
+  accessLog: string;
+  /** Whether Debian's brotli_static module is loaded (`libnginx-mod-http-brotli-static`). */
+  brotli: boolean;
+  /** Whatever is written in the header, e.g. the command that made it. */
+  generatedBy: string;
+}
+
+// Static answers change only with the source: as `serve` says it.
+const STATIC_CACHE_CONTROL = "public, max-age=3600";
+
+const quote = (text: string): string => `"${text.replace(/["\\]/g, "\\$&")}"`;
+
+export function nginxConfig(routes: readonly AnyRoute[], options: NginxOptions): string {
+  const answers = answerLines(routes)
+    .map(({ regex, value }) => `    ${quote(`~${regex}`)} ${quote(value)};`)
+    .join("\n");
+  const types = [...typesOf(routes)]
+    .map(([extension, type]) => `        ${quote(type)} ${extension};`)
+    .join("\n");
+  const upstream = options.upstream.host;
+  const key = `${KEY_CHECK_PATH}?apiKey=$velodata_key`;
+  return `# ${options.generatedBy}
+# Generated from velodata's route table: regenerate it after upgrading velodata, never edit by hand.
+# nginx answers from the files of ${options.tree} and asks velodata serve (${options.upstream.origin})
+# whether a key is valid; whatever a file cannot answer exactly goes to velodata serve.
+
+# METHOD:RAW_URI → "ACCESS FRESHNESS FILE". Only canonical spellings match (lower-case contract
+# names, plain numbers, no parameter but the key); any other goes to velodata serve.
+map $request_method:$request_uri $velodata_answer {
+    default "";
+${answers}
+}
+map $velodata_answer $velodata_file {
+    "~^\\S+ \\S+ (?<velodata_f>.+)$" $velodata_f;
+    default "";
+}
+map $velodata_answer $velodata_access {
+    "~^(?<velodata_a>\\S+) " $velodata_a;
+    default "";
+}
+map $velodata_answer $velodata_freshness {
+    "~^\\S+ (?<velodata_r>\\S+) " $velodata_r;
+    default "";
+}
+# The key, read from the raw query (the first apiKey, as velodata serve reads it).
+map $request_uri $velodata_key {
+    "~^[^?]*\\?(?:[^&]*&)*?apiKey=(?<velodata_k>[^&#]*)" $velodata_k;
+    default "";
+}
+# The path without the query string: what the access log shows, so that no key is ever logged.
+map $request_uri $velodata_path {
+    "~^(?<velodata_p>[^?]*)" $velodata_p;
+    default "";
+}
+
+log_format velodata '$remote_addr - $remote_user [$time_local] "$request_method $velodata_path" '
+                    '$status $body_bytes_sent "$http_referer" "$http_user_agent" $request_time';
+
+# Answers of the key check, by key: a valid key costs one round trip per ${options.keyCacheSeconds} s.
+proxy_cache_path ${options.cacheDir} levels=1:2 keys_zone=velodata_keys:1m max_size=16m inactive=1m use_temp_path=off;
+
+upstream velodata_serve {
+    server ${upstream};
+    keepalive 16;
+}
+
+server {
+    listen ${options.listen};
+    root ${options.tree};
+    access_log ${options.accessLog === "off" ? "off" : `${options.accessLog} velodata`};
+    server_tokens off;
+    # The tree's own path is a symlink switched at each rebuild: resolve it per request.
+    disable_symlinks off;
+    open_file_cache off;
+    charset off;
+    etag on;
+    types {
+${types}
+    }
+    default_type application/octet-stream;
+    gzip_static on;
+    gzip_vary on;
+${options.brotli ? "    brotli_static on;" : "    # brotli_static: not loaded here (apt install libnginx-mod-http-brotli-static)"}
+
+    # Not a file of the tree in its canonical spelling, or not GET/HEAD: velodata serve answers.
+    error_page 418 = @velodata;
+    if ($velodata_file = "") {
+        return 418;
+    }
+
+    # The answer's file, in the location of its freshness.
+    location / {
+        rewrite ^ /_velodata/$velodata_freshness$velodata_file last;
+    }
+
+    location ^~ /_velodata/dynamic/ {
+        internal;
+        alias ${options.tree}/;
+        auth_request /_velodata_auth;
+        # A refused key (velodata serve gives the refusal itself, 403 or 429, with its body), or no
+        # such file (no such station: velodata serve knows the status and body the route gives).
+        error_page 403 404 = @velodata;
+        log_not_found off;
+        # At the next refresh after the file was written; an answer unchanged since an earlier
+        # refresh is sent with no-cache, to be revalidated with its ETag (304).
+        expires modified +${options.refreshSeconds}s;
+        add_header Access-Control-Allow-Origin "*";
+    }
+
+    location ^~ /_velodata/static/ {
+        internal;
+        alias ${options.tree}/;
+        auth_request /_velodata_auth;
+        # A refused key (velodata serve gives the refusal itself, 403 or 429, with its body), or no
+        # such file (no such station: velodata serve knows the status and body the route gives).
+        error_page 403 404 = @velodata;
+        log_not_found off;
+        add_header Cache-Control "${STATIC_CACHE_CONTROL}";
+        add_header Access-Control-Allow-Origin "*";
+    }
+
+    location = /_velodata_auth {
+        internal;
+        if ($velodata_access != "key") {
+            return 204;
+        }
+        proxy_pass http://velodata_serve${key};
+        proxy_pass_request_body off;
+        proxy_set_header Content-Length "";
+        proxy_http_version 1.1;
+        proxy_set_header Connection "";
+        proxy_cache velodata_keys;
+        proxy_cache_key $velodata_key;
+        proxy_cache_valid 204 ${options.keyCacheSeconds}s;
+        proxy_cache_lock on;
+        proxy_ignore_headers Cache-Control Expires;
+    }
+
+    location @velodata {
+        # The raw request line: velodata serve applies its own path and query rules to it.
+        proxy_pass http://velodata_serve$request_uri;
+        proxy_http_version 1.1;
+        proxy_set_header Connection "";
+        proxy_set_header Host $host;
+        proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+        proxy_buffering on;
+    }
+}
+`;
+}

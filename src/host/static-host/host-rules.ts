@@ -1,0 +1,43 @@
+// `_headers` and `_redirects` (Netlify, Cloudflare Pages) for the public parts of the tree, derived from the route table.
+import type { AnyRoute } from "../../routes/route.js";
+import { fileOf } from "../../routes/routes.js";
+
+/** Static answers as `serve` sends them; dynamic ones at most until the default minute refresh. */
+const CACHE_CONTROL = { static: "public, max-age=3600", dynamic: "public, max-age=60" } as const;
+
+export const HEADERS_FILE = "_headers";
+export const REDIRECTS_FILE = "_redirects";
+
+/** A placeholder alone in its segment is a `:name`; one sharing its segment (`{contract}.csv`) a `*`. */
+function hostPattern(path: string): string {
+  return path
+    .split("/")
+    .map((segment) => (/^\{(\w+)\}$/.test(segment) ? `:${segment.slice(1, -1)}` : segment))
+    .join("/")
+    .replace(/\{\w+\}/g, "*");
+}
+
+const publicFiles = (routes: readonly AnyRoute[]) =>
+  routes.filter((route) => route.access === "public" && route.served === "release");
+
+/** One block per public file of the tree: its type, CORS and cache lifetime. */
+export function headersFile(routes: readonly AnyRoute[]): string {
+  const blocks = publicFiles(routes).map((route) => {
+    const file = `/${fileOf(route.path)}`;
+    return [
+      hostPattern(file),
+      `  Content-Type: ${route.contentType}`,
+      "  Access-Control-Allow-Origin: *",
+      `  Cache-Control: ${CACHE_CONTROL[route.freshness]}`,
+    ].join("\n");
+  });
+  return `# Written by velodata from its route table: the public answers' headers for static hosts.\n${blocks.join("\n\n")}\n`;
+}
+
+/** Rewrites (status 200) from a public URL without extension to its `.json` file. */
+export function redirectsFile(routes: readonly AnyRoute[]): string {
+  const lines = publicFiles(routes)
+    .filter((route) => `/${fileOf(route.path)}` !== route.path)
+    .map((route) => `${hostPattern(route.path)}  ${hostPattern(`/${fileOf(route.path)}`)}  200`);
+  return `# Written by velodata from its route table: public URLs to the files that answer them.\n${lines.join("\n")}\n`;
+}

@@ -1,0 +1,298 @@
+// One contract suite, two deployments: `velodata serve` alone, and nginx in front of the tree with
+// `velodata serve --out` checking keys. Every answer is also checked against the OpenAPI document.
+import { readFile } from "node:fs/promises";
+import { request as httpRequest } from "node:http";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addKey, revokeKey } from "../../src/serve/keys/key-file.js";
+import { editStates } from "../serve/serve-helpers.js";
+import {
+  type Deployment,
+  findNginx,
+  nginxInFront,
+  REFRESH_SECONDS,
+  serveAlone,
+} from "./deployments.js";
+
+const nginx = findNginx();
+if ("missing" in nginx) {
+  // In CI the nginx deployment must be proven, never skipped.
+  if (process.env.CI)
+    throw new Error(`CI: the nginx deployment cannot be tested: ${nginx.missing}`);
+  console.warn(`contract suite: the nginx deployment is SKIPPED: ${nginx.missing}`);
+}
+
+const deployments: [string, () => Promise<Deployment>, boolean][] = [
+  ["velodata serve alone", serveAlone, false],
+  [
+    "nginx in front of the tree, velodata serve checking keys",
+    () => nginxInFront("path" in nginx ? nginx.path : ""),
+    "missing" in nginx,
+  ],
+];
+
+/** Sends the path exactly as written, with any headers; the body as bytes. */
+function raw(
+  base: string,
+  path: string,
+  headers: Record<string, string> = {},
+  method = "GET",
+): Promise<{
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const request = httpRequest({ hostname, port, path, method, headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          body: Buffer.concat(chunks),
+        }),
+      );
+    });
+    request.on("error", reject);
+    request.end();
+  });
+}
+
+const maxAgeOf = (cacheControl: string | null): number =>
+  cacheControl?.includes("no-cache") ? 0 : Number(/max-age=(\d+)/.exec(cacheControl ?? "")?.[1]);
+
+for (const [name, start, skipped] of deployments) {
+  describe.skipIf(skipped)(`the API contract, ${name}`, () => {
+    let deployment: Deployment;
+    let key: string;
+    const get = (path: string, init?: RequestInit) => {
+      const url = new URL(path, deployment.base);
+      url.searchParams.set("apiKey", key);
+      return fetch(url, init);
+    };
+    beforeAll(async () => {
+      deployment = await start();
+      key = deployment.server.key;
+    }, 30_000);
+    afterAll(() => deployment?.stop());
+
+    it("answers a station by its query form, its path form and any case of its contract", async () => {
+      const byPath = await get("/vls/v3/stations/dublin/42");
+      expect(byPath.status).toBe(200);
+      const body = await byPath.text();
+      expect(JSON.parse(body)).toMatchObject({ number: 42, contractName: "dublin" });
+      for (const path of [
+        "/vls/v3/stations/42?contract=dublin",
+        "/vls/v3/stations/42?contract=Dublin",
+        "/vls/v3/stations/Dublin/42",
+        "/vls/v3/stations/DUBLIN/42",
+      ]) {
+        const response = await get(path);
+        expect(response.status, path).toBe(200);
+        expect(await response.text(), path).toBe(body);
+      }
+      const list = await (await get("/vls/v3/stations/dublin")).text();
+      expect(await (await get("/vls/v3/stations?contract=Dublin")).text()).toBe(list);
+      expect(await (await get("/vls/v1/stations?contract=dublin")).json()).toBeInstanceOf(Array);
+    });
+
+    it("gives the specification's statuses and bodies", async () => {
+      const cases: [string, number, string][] = [
+        ["/vls/v3/stations?contract=nowhere", 400, '{"error":"Specified contract does not exist"}'],
+        ["/vls/v3/stations/nowhere", 400, '{"error":"Specified contract does not exist"}'],
+        ["/vls/v3/stations/999999?contract=dublin", 404, ""],
+        ["/vls/v3/stations/dublin/999999", 404, ""],
+        ["/vls/v3/stations/42?contract=nowhere", 404, ""],
+        [
+          "/vls/v3/stations/x?contract=dublin",
+          400,
+          '{"error":"station number must be a whole number, got \\"x\\""}',
+        ],
+        [
+          "/vls/v3/stations/42",
+          400,
+          '{"error":"the contract parameter is required: /vls/v3/stations/42?contract=NAME"}',
+        ],
+        [
+          "/vls/v3/stations?contract=",
+          400,
+          '{"error":"the contract parameter is empty: ?contract=NAME"}',
+        ],
+        ["/vls/v3/nothing", 404, '{"error":"Resource Not Found"}'],
+      ];
+      for (const [path, status, body] of cases) {
+        const response = await get(path);
+        expect(response.status, path).toBe(status);
+        expect(await response.text(), path).toBe(body);
+      }
+      const withoutKey = await fetch(`${deployment.base}/vls/v3/stations/dublin/42`);
+      expect(withoutKey.status).toBe(403);
+      expect(await withoutKey.text()).toBe('{"error":"Unauthorized"}');
+      const wrongKey = await fetch(
+        `${deployment.base}/vls/v3/stations?contract=dublin&apiKey=nope`,
+      );
+      expect(wrongKey.status).toBe(403);
+      expect(await wrongKey.text()).toBe('{"error":"Unauthorized"}');
+    });
+
+    it("serves the public downloads and documents without a key, with their own types", async () => {
+      const csv = await fetch(`${deployment.base}/rest/vls/stations/dublin.csv`);
+      expect(csv.status).toBe(200);
+      expect(csv.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+      expect((await csv.text()).split("\n")[0]).toContain("number");
+      const json = await fetch(`${deployment.base}/rest/vls/stations/dublin.json`);
+      expect(json.headers.get("content-type")).toBe("application/json");
+      const zip = await fetch(`${deployment.base}/download/velodata-static.zip`);
+      expect(zip.headers.get("content-type")).toBe("application/zip");
+      expect(
+        Buffer.from(await zip.arrayBuffer())
+          .subarray(0, 2)
+          .toString(),
+      ).toBe("PK");
+      const openapi = await fetch(`${deployment.base}/openapi.json`);
+      expect(((await openapi.json()) as { openapi: string }).openapi).toBe("3.1.0");
+      expect(openapi.headers.get("access-control-allow-origin")).toBe("*");
+    });
+
+    it("sends ETags, answers 304 to If-None-Match, and the cache lifetimes of serve", async () => {
+      const first = await get("/vls/v3/stations?contract=dublin");
+      const etag = first.headers.get("etag") as string;
+      expect(etag).toMatch(/^"[^"]+"$/);
+      const again = await get("/vls/v3/stations?contract=dublin", {
+        headers: { "If-None-Match": etag },
+      });
+      expect(again.status).toBe(304);
+      expect(await again.text()).toBe("");
+      const dynamic = maxAgeOf(first.headers.get("cache-control"));
+      expect(dynamic).toBeGreaterThan(REFRESH_SECONDS - 60);
+      expect(dynamic).toBeLessThanOrEqual(REFRESH_SECONDS);
+      expect((await get("/vls/v3/contracts")).headers.get("cache-control")).toBe(
+        "public, max-age=3600",
+      );
+      expect((await get("/vls/v3/nothing")).headers.get("cache-control")).toBe("no-store");
+      expect((await get("/vls/v3/contracts")).headers.get("access-control-allow-origin")).toBe("*");
+    });
+
+    it("sends the precompressed bytes clients ask for, which decode to the plain answer", async () => {
+      const path = `/vls/v3/stations?apiKey=${key}`;
+      const plain = (await raw(deployment.base, path)).body;
+      const br = await raw(deployment.base, path, { "accept-encoding": "br" });
+      expect(br.headers["content-encoding"]).toBe("br");
+      expect(brotliDecompressSync(br.body).equals(plain)).toBe(true);
+      const gzip = await raw(deployment.base, path, { "accept-encoding": "gzip" });
+      expect(gzip.headers["content-encoding"]).toBe("gzip");
+      expect(gunzipSync(gzip.body).equals(plain)).toBe(true);
+      expect(gzip.headers.vary).toBe("Accept-Encoding");
+    });
+
+    it("answers HEAD without a body, refuses other methods with 405 and Allow", async () => {
+      const head = await raw(deployment.base, `/vls/v3/contracts?apiKey=${key}`, {}, "HEAD");
+      expect(head.status).toBe(200);
+      expect(head.body.length).toBe(0);
+      expect(head.headers["content-type"]).toBe("application/json");
+      const post = await fetch(`${deployment.base}/vls/v3/contracts?apiKey=${key}`, {
+        method: "POST",
+      });
+      expect(post.status).toBe(405);
+      expect(post.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+      expect(await post.text()).toBe('{"error":"Method Not Allowed"}');
+    });
+
+    it("refuses traversal and serves no dotfile, manifest or key check file", async () => {
+      const dots = await raw(deployment.base, `/vls/v3/../v3/contracts?apiKey=${key}`);
+      expect(dots.status).toBe(400);
+      expect(dots.body.toString()).toBe(
+        '{"error":"Bad request path: dot segments are not allowed in paths"}',
+      );
+      const encoded = await raw(deployment.base, `/vls/v3/stations/dublin%2f42?apiKey=${key}`);
+      expect(encoded.status).toBe(400);
+      for (const path of ["/.out.velodata/lock", "/manifest.json", "/.hidden", "/_headers"]) {
+        const response = await fetch(`${deployment.base}${path}?apiKey=${key}`);
+        expect(response.status, path).toBe(404);
+        expect(await response.text(), path).toBe('{"error":"Resource Not Found"}');
+      }
+    });
+
+    it("accepts a key added while running and refuses it within 10 s of its revocation", async () => {
+      const { server } = deployment;
+      const added = await addKey(server.keysFile, "late", new Date());
+      const statusWith = async (candidate: string) =>
+        (await fetch(`${deployment.base}/vls/v3/stations/dublin/42?apiKey=${candidate}`)).status;
+      const eventually = async (candidate: string, status: number) => {
+        const deadline = Date.now() + 10_000;
+        let last = await statusWith(candidate);
+        while (last !== status && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          last = await statusWith(candidate);
+        }
+        return last;
+      };
+      expect(await eventually(added.key, 200)).toBe(200);
+      await revokeKey(server.keysFile, added.stored.id, new Date());
+      expect(await eventually(added.key, 403)).toBe(403);
+      expect(await statusWith(key)).toBe(200);
+    }, 25_000);
+
+    it("changes answers and their ETags at a refresh", async () => {
+      const before = await get("/vls/v3/stations/dublin/42");
+      const etag = before.headers.get("etag");
+      expect(((await before.json()) as { lastUpdate: string }).lastUpdate).toBe(
+        "2025-02-08T16:44:06Z",
+      );
+      await editStates(deployment.server.source, (text) =>
+        text.replace(
+          '"lastUpdate": "2025-02-08T16:44:06Z"',
+          '"lastUpdate": "2025-02-08T16:50:00Z"',
+        ),
+      );
+      expect((await deployment.server.handle.refreshNow()).ok).toBe(true);
+      const after = await get("/vls/v3/stations/42?contract=dublin");
+      expect(((await after.json()) as { lastUpdate: string }).lastUpdate).toBe(
+        "2025-02-08T16:50:00Z",
+      );
+      expect(after.headers.get("etag")).not.toBe(etag);
+      const stale = await get("/vls/v3/stations/dublin/42", {
+        headers: { "If-None-Match": etag as string },
+      });
+      expect(stale.status).toBe(200);
+    });
+  });
+}
+
+describe.skipIf("missing" in nginx)("nginx in front of the tree", () => {
+  let deployment: Deployment;
+  beforeAll(async () => {
+    deployment = await nginxInFront("path" in nginx ? nginx.path : "");
+  }, 30_000);
+  afterAll(() => deployment?.stop());
+
+  // nginx's own ETags ("mtime-size" in hex) tell which answers it sent from files.
+  const NGINX_ETAG = /^"[0-9a-f]+-[0-9a-f]+"$/;
+  const etagOf = async (path: string) =>
+    (await fetch(`${deployment.base}${path}`)).headers.get("etag");
+
+  it("answers the canonical spellings from files, other spellings through velodata serve", async () => {
+    const key = deployment.server.key;
+    for (const path of [
+      `/vls/v3/stations/dublin/42?apiKey=${key}`,
+      `/vls/v3/stations/42?contract=dublin&apiKey=${key}`,
+      `/vls/v3/stations?apiKey=${key}&contract=dublin`,
+      "/rest/vls/stations/dublin.csv",
+      "/openapi.json",
+    ])
+      expect(await etagOf(path), path).toMatch(NGINX_ETAG);
+    expect(await etagOf(`/vls/v3/stations/Dublin/42?apiKey=${key}`)).not.toMatch(NGINX_ETAG);
+  });
+
+  it("never writes the key in its access log", async () => {
+    const key = deployment.server.key;
+    await fetch(`${deployment.base}/vls/v3/stations/dublin/42?apiKey=${key}`);
+    await fetch(`${deployment.base}/vls/v3/stations/dublin/42?apiKey=wrong-key`);
+    const log = await readFile(deployment.accessLog as string, "utf8");
+    expect(log).toContain("GET /vls/v3/stations/dublin/42");
+    expect(log).not.toContain(key);
+    expect(log).not.toContain("wrong-key");
+  });
+});

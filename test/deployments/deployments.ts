@@ -1,0 +1,136 @@
+// The two deployments the contract suite runs against: `velodata serve` alone, and a real nginx in
+// front of the tree with `velodata serve --out` checking the keys (started on a free loopback port).
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { nginxConfig } from "../../src/host/nginx/nginx-config.js";
+import { ROUTE_LIST } from "../../src/routes/routes.js";
+import { tempDir } from "../helpers.js";
+import { checkAnswersOf } from "../serve/openapi-check.js";
+import { startTestServer, type TestServer } from "../serve/serve-helpers.js";
+
+export interface Deployment {
+  /** Where clients go: velodata serve itself, or nginx. */
+  base: string;
+  server: TestServer;
+  /** nginx's access log (nginx deployment only). */
+  accessLog?: string;
+  stop(): Promise<void>;
+}
+
+export const REFRESH_SECONDS = 3600;
+/** In the tests nginx trusts a valid key for 1 s; production default 5 s, at most 10. */
+export const KEY_CACHE_SECONDS = 1;
+
+const BROTLI_MODULE = "/usr/lib/nginx/modules/ngx_http_brotli_static_module.so";
+
+/** The nginx binary, or why these tests cannot run here. */
+export function findNginx(): { path: string } | { missing: string } {
+  for (const path of ["/usr/sbin/nginx", "/usr/local/sbin/nginx"])
+    if (existsSync(path)) return { path };
+  const which = spawnSync("sh", ["-c", "command -v nginx"], { encoding: "utf8" });
+  if (which.status === 0 && which.stdout.trim()) return { path: which.stdout.trim() };
+  return {
+    missing:
+      "nginx is not installed (apt-get install -y nginx-light libnginx-mod-http-brotli-static)",
+  };
+}
+
+export async function serveAlone(): Promise<Deployment> {
+  const server = await startTestServer({ refresh: REFRESH_SECONDS });
+  return { base: server.base, server, stop: () => server.handle.stop() };
+}
+
+export async function nginxInFront(nginx: string): Promise<Deployment> {
+  const dir = await tempDir("velodata-nginx-");
+  const out = join(dir, "out");
+  const server = await startTestServer({ refresh: REFRESH_SECONDS, out });
+  const prefix = join(dir, "nginx");
+  await mkdir(join(prefix, "logs"), { recursive: true });
+  const port = await freePort();
+  const brotli = existsSync(BROTLI_MODULE);
+  const config = nginxConfig(ROUTE_LIST, {
+    tree: out,
+    upstream: new URL(server.base),
+    listen: `127.0.0.1:${port}`,
+    cacheDir: join(prefix, "key-cache"),
+    keyCacheSeconds: KEY_CACHE_SECONDS,
+    refreshSeconds: REFRESH_SECONDS,
+    accessLog: join(prefix, "access.log"),
+    brotli,
+    generatedBy: "contract suite",
+  });
+  await writeFile(join(prefix, "velodata.conf"), config);
+  // As Debian's nginx.conf: modules, events, and the generated file included in `http`.
+  await writeFile(
+    join(prefix, "nginx.conf"),
+    [
+      brotli ? `load_module ${BROTLI_MODULE};` : "",
+      // Workers of a root master run as nobody, who cannot read a private temporary folder.
+      process.getuid?.() === 0 ? "user root;" : "",
+      `error_log ${join(prefix, "error.log")} warn;`,
+      "events {}",
+      `http { include ${join(prefix, "velodata.conf")}; }`,
+    ].join("\n"),
+  );
+  const child = spawn(
+    nginx,
+    ["-p", prefix, "-c", join(prefix, "nginx.conf"), "-g", `daemon off; pid ${prefix}/nginx.pid;`],
+    { stdio: ["ignore", "ignore", "pipe"] },
+  );
+  let stderr = "";
+  child.stderr?.on("data", (chunk) => (stderr += chunk));
+  const base = `http://127.0.0.1:${port}`;
+  await untilListening(child, port, () => stderr);
+  checkAnswersOf(base);
+  return {
+    base,
+    server,
+    accessLog: join(prefix, "access.log"),
+    async stop() {
+      await stopChild(child);
+      await server.handle.stop();
+    },
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+/** Connects until nginx accepts, or fails with what nginx said if it exits first. */
+async function untilListening(child: ChildProcess, port: number, said: () => string) {
+  const exited = new Promise<never>((_, reject) =>
+    child.once("exit", (code) => reject(new Error(`nginx exited (${code}): ${said()}`))),
+  );
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const connected = await Promise.race([
+      fetch(`http://127.0.0.1:${port}/status`).then(
+        () => true,
+        () => false,
+      ),
+      exited,
+    ]);
+    if (connected) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`nginx did not listen on ${port} within 10 s: ${said()}`);
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once("exit", () => resolve());
+    child.kill("SIGQUIT");
+  });
+}

@@ -1,0 +1,50 @@
+// The nginx configuration is derived from the route table: every file-answered row, its type, no key in logs.
+import { describe, expect, it } from "vitest";
+import { typesOf } from "../../../src/host/nginx/answer-map.js";
+import { nginxConfig } from "../../../src/host/nginx/nginx-config.js";
+import type { AnyRoute } from "../../../src/routes/route.js";
+import { ROUTE_LIST } from "../../../src/routes/routes.js";
+
+const options = {
+  tree: "/srv/velodata/out",
+  upstream: new URL("http://127.0.0.1:8080"),
+  listen: "80",
+  cacheDir: "/var/cache/nginx/velodata",
+  keyCacheSeconds: 5,
+  refreshSeconds: 60,
+  accessLog: "/var/log/nginx/velodata-access.log",
+  brotli: true,
+  generatedBy: "test",
+};
+
+describe("nginx configuration", () => {
+  const config = nginxConfig(ROUTE_LIST, options);
+
+  it("has one answer line per path and query form of every row the tree answers", () => {
+    const lines = config.split("\n").filter((line) => line.includes('"~^(?:GET|HEAD):'));
+    const forms = ROUTE_LIST.filter((route) => route.served === "release").reduce(
+      (count, route) => count + (route.query ? 2 : 1),
+      0,
+    );
+    expect(lines).toHaveLength(forms);
+    expect(config).not.toContain("/status");
+  });
+
+  it("types each file by its row, and refuses an extension with two types", () => {
+    expect(config).toContain('"text/csv; charset=utf-8" csv;');
+    expect(config).toContain('"application/zip" zip;');
+    const clash = { ...(ROUTE_LIST[0] as AnyRoute), path: "/x.csv", contentType: "text/plain" };
+    expect(() => typesOf([...ROUTE_LIST, clash])).toThrow(/\.csv files are both/);
+  });
+
+  it("logs the path without the query string, and caches key checks for the time asked", () => {
+    expect(config).toMatch(/log_format velodata .*"\$request_method \$velodata_path"/);
+    expect(config).not.toMatch(/log_format[^;]*\$request[ "']/);
+    expect(config).not.toMatch(/log_format[^;]*\$(args|request_uri|query_string)/);
+    expect(config).toContain("proxy_cache_valid 204 5s;");
+    expect(config).toContain("brotli_static on;");
+    expect(nginxConfig(ROUTE_LIST, { ...options, brotli: false })).not.toContain(
+      "brotli_static on;",
+    );
+  });
+});

@@ -1,0 +1,109 @@
+// The `.gz`/`.br` siblings of the tree: written with their file, replaced and deleted with it, listed in the manifest.
+import { existsSync, readFileSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { beforeAll, describe, expect, it } from "vitest";
+import { compressRelease } from "../../src/publish/compress.js";
+import { makeRelease, type Release, releaseFile } from "../../src/publish/release.js";
+import { readTree } from "../../src/tree/read-tree.js";
+import { updateTree } from "../../src/tree/update-tree.js";
+import { variantsOnDisk } from "../../src/tree/variants-on-disk.js";
+import { writeTree } from "../../src/tree/write-tree.js";
+import { tempDir } from "../helpers.js";
+
+const JSON_TYPE = "application/json";
+const big = (text: string) => Buffer.from(JSON.stringify(Array(400).fill(text)));
+
+async function releaseOf(files: Record<string, Buffer>): Promise<Release> {
+  const map = new Map(
+    Object.entries(files).map(([path, body]) => [path, releaseFile([body], JSON_TYPE, "dynamic")]),
+  );
+  const release = makeRelease(map, { contracts: 0, stations: 0, parkings: 0 }, new Date(0));
+  return compressRelease(release, { budget: "refresh" });
+}
+
+let first: Release;
+beforeAll(async () => {
+  first = await releaseOf({
+    "/vls/v3/stations": big("a"),
+    "/vls/v3/stations/lyon": big("lyon"),
+    "/vls/v3/stations/lyon/1": Buffer.from("{}"),
+  });
+});
+
+const gunzipped = (path: string) => gunzipSync(readFileSync(path)).toString();
+const unbrotli = (path: string) => brotliDecompressSync(readFileSync(path)).toString();
+
+describe("precompressed siblings", () => {
+  it("are written beside every file worth compressing, and listed in the manifest", async () => {
+    const out = join(await tempDir(), "out");
+    await writeTree(first, out);
+    const list = join(out, "vls/v3/stations.json");
+    expect(gunzipped(`${list}.gz`)).toBe(big("a").toString());
+    expect(unbrotli(`${list}.br`)).toBe(big("a").toString());
+    // a small answer fits one packet: no siblings
+    expect(existsSync(join(out, "vls/v3/stations/lyon/1.json.gz"))).toBe(false);
+    const entry = readTree(out).manifest?.files["/vls/v3/stations"];
+    const file = first.files.get("/vls/v3/stations");
+    expect(entry?.variants).toEqual({
+      gzip: { etag: `${file?.etag.slice(0, -1)}-gzip"`, size: file?.variants?.gzip.byteLength },
+      br: { etag: `${file?.etag.slice(0, -1)}-br"`, size: file?.variants?.br.byteLength },
+    });
+    expect(entry?.variants?.gzip.size).toBe(readFileSync(`${list}.gz`).byteLength);
+  });
+
+  it("follow their file at a refresh: replaced, dropped when no longer worth it, deleted with it", async () => {
+    const out = join(await tempDir(), "out");
+    await writeTree(first, out);
+    const next = await releaseOf({
+      "/vls/v3/stations": big("b"),
+      "/vls/v3/stations/lyon": Buffer.from("[]"),
+    });
+    await updateTree(next, out);
+    const root = join(out, "vls/v3/stations");
+    expect(gunzipped(`${root}.json.gz`)).toBe(big("b").toString());
+    expect(unbrotli(`${root}.json.br`)).toBe(big("b").toString());
+    expect(existsSync(`${root}/lyon.json.gz`)).toBe(false);
+    expect(existsSync(`${root}/lyon.json.br`)).toBe(false);
+    expect(readTree(out).manifest?.files["/vls/v3/stations/lyon"]?.variants).toBeUndefined();
+  });
+
+  it("of a file removed from the release are deleted with it", async () => {
+    const out = join(await tempDir(), "out");
+    await writeTree(first, out);
+    await updateTree(await releaseOf({ "/vls/v3/stations": big("a") }), out);
+    expect(existsSync(join(out, "vls/v3/stations/lyon.json"))).toBe(false);
+    expect(existsSync(join(out, "vls/v3/stations/lyon.json.gz"))).toBe(false);
+    expect(existsSync(join(out, "vls/v3/stations/lyon.json.br"))).toBe(false);
+  });
+
+  it("changed behind velodata's back are repaired; after an interruption strays are deleted", async () => {
+    const out = join(await tempDir(), "out");
+    await writeTree(first, out);
+    const list = join(out, "vls/v3/stations.json");
+    await writeFile(`${list}.gz`, "not gzip");
+    expect((await updateTree(first, out)).repaired).toBe(1);
+    expect(gunzipped(`${list}.gz`)).toBe(big("a").toString());
+
+    await writeFile(join(out, "vls/v3/stations/lyon/1.json.br"), "stray");
+    await writeFile(`${list}.br`, "not brotli");
+    await writeFile(readTree(out).release.dirty, "{}");
+    expect((await updateTree(first, out)).verified).toBe(true);
+    expect(unbrotli(`${list}.br`)).toBe(big("a").toString());
+    expect(existsSync(join(out, "vls/v3/stations/lyon/1.json.br"))).toBe(false);
+  });
+
+  it("are read back for unchanged files, so that a refresh compresses only what changed", async () => {
+    const out = join(await tempDir(), "out");
+    await writeTree(first, out);
+    const previous = variantsOnDisk(first, out);
+    const kept = previous.files.get("/vls/v3/stations");
+    expect(
+      kept?.variants?.gzip.equals(first.files.get("/vls/v3/stations")?.variants?.gzip as Buffer),
+    ).toBe(true);
+    // a sibling changed on disk is not trusted
+    await writeFile(join(out, "vls/v3/stations.json.gz"), "x");
+    expect(variantsOnDisk(first, out).files.has("/vls/v3/stations")).toBe(false);
+  });
+});
