@@ -75,8 +75,16 @@ export function startRefresher(options: RefresherOptions): Refresher {
     cache = published.cache;
     // Then the variants, in the thread pool, and a second swap of the same bytes (same id, same
     // ETags) that adds them: no request waits for compression, none is compressed per request.
-    const release = await compressRelease(fresh, { budget: "refresh" });
-    if (live.release === fresh) live.release = release;
+    let release = fresh;
+    try {
+      release = await compressRelease(fresh, { budget: "refresh" });
+      if (live.release === fresh) live.release = release;
+    } catch (cause) {
+      // The new release is served already, whole: only its changed answers stay uncompressed.
+      log(
+        `refresh: variants not made (${(cause as Error).message}); changed answers are sent uncompressed`,
+      );
+    }
     let changed = 0;
     for (const [path, file] of release.files) if (previous.files.get(path) !== file) changed++;
     log(`refreshed from ${options.source.name}: release ${release.id}, ${changed} answers changed`);

@@ -9,6 +9,7 @@ import { editStates, startTestServer, type TestServer } from "./serve-helpers.js
 const held = vi.hoisted(() => ({
   started: undefined as (() => void) | undefined,
   release: undefined as Promise<void> | undefined,
+  fail: false,
 }));
 vi.mock("../../src/publish/compress.js", async (original) => {
   const real = await original<typeof import("../../src/publish/compress.js")>();
@@ -18,6 +19,7 @@ vi.mock("../../src/publish/compress.js", async (original) => {
       release: Release,
       options: Parameters<typeof real.compressRelease>[1],
     ) => {
+      if (options.budget === "refresh" && held.fail) throw new Error("out of memory");
       if (options.budget === "refresh" && held.started) {
         held.started();
         await held.release;
@@ -83,5 +85,26 @@ describe("refresh swap", () => {
     expect(after.headers["content-encoding"]).toBe("gzip");
     // Same bytes, same tag: the second swap only added the variants.
     expect((await get(server.base, path, "identity")).headers.etag).toBe(meanwhile.headers.etag);
+  });
+
+  it("keeps serving the new release uncompressed when its variants cannot be made", async () => {
+    server = await startTestServer();
+    await editStates(server.source, (text) =>
+      text.replace('"lastUpdate": "2025-02-08T16:44:06Z"', '"lastUpdate": "2025-02-08T16:45:06Z"'),
+    );
+    held.fail = true;
+    try {
+      expect((await server.handle.refreshNow()).ok).toBe(true);
+    } finally {
+      held.fail = false;
+    }
+    const answer = await get(
+      server.base,
+      `/vls/v3/stations?contract=dublin&apiKey=${server.key}`,
+      "gzip",
+    );
+    expect(answer.headers["content-encoding"]).toBeUndefined();
+    expect(answer.body).toContain('"lastUpdate":"2025-02-08T16:45:06Z"');
+    expect(server.lines.join("\n")).toContain("variants not made (out of memory)");
   });
 });
