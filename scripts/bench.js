@@ -144,7 +144,7 @@ console.log(
         `${fmt(wholeBuild.seconds / cron.seconds)}×`,
       ],
       [
-        "server refresh (states read → swap)",
+        "server refresh (states read → swap; compress after it)",
         fmt(server.total, 2),
         ...split(server.steps),
         fmt(server.maxRssMB, 0),

@@ -7,7 +7,7 @@ import { failedKeyLimit } from "../serve/failed-key-limit.js";
 import { DEFAULT_FEED_LIMITS, feedHealth } from "../serve/feed-health.js";
 import { watchKeyRing } from "../serve/keys/key-ring.js";
 import type { Live, RefreshOutcome } from "../serve/live.js";
-import { bufferedLog } from "../serve/log-sink.js";
+import { bufferedLog, timestamp } from "../serve/log-sink.js";
 import { startRefresher } from "../serve/refresher.js";
 import { type RunningServer, startServer } from "../serve/server.js";
 import { seededRandom } from "../serve/simulator.js";
@@ -110,7 +110,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   const running = await startServer({
     live,
     keys,
-    log: (line) => requestLog(`${new Date().toISOString()} ${line}`),
+    log: (line) => requestLog(`${timestamp()} ${line}`),
     port,
     host,
     ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),

@@ -90,18 +90,30 @@ export interface CompressOptions {
 // The thread pool has 4 threads by default; more in flight only holds more joined bodies in memory.
 const IN_FLIGHT = 4;
 
+/**
+ * The release with the files whose bytes did not change taking their variants from `previous`, at
+ * once (no compression): what a refresh can swap in before the changed files are compressed.
+ */
+export function reuseVariants(release: Release, previous: Release): Release {
+  const files = new Map(release.files);
+  for (const [path, file] of release.files) {
+    if (file.variants || !worthCompressing(file)) continue;
+    const before = previous.files.get(path);
+    if (before?.variants && before.etag === file.etag) files.set(path, before);
+  }
+  return { ...release, files };
+}
+
 /** The release with every file worth it carrying its variants; resolves when all are ready. */
 export async function compressRelease(
   release: Release,
   options: CompressOptions,
 ): Promise<Release> {
-  const files = new Map(release.files);
+  const reused = options.previous ? reuseVariants(release, options.previous) : release;
+  const files = new Map(reused.files);
   const todo: [string, ReleaseFile][] = [];
-  for (const [path, file] of release.files) {
-    if (file.variants || !worthCompressing(file)) continue;
-    const before = options.previous?.files.get(path);
-    if (before?.variants && before.etag === file.etag) files.set(path, before);
-    else todo.push([path, file]);
+  for (const [path, file] of reused.files) {
+    if (!file.variants && worthCompressing(file)) todo.push([path, file]);
   }
   // Biggest first, so that the longest job does not start last.
   todo.sort(([, a], [, b]) => b.size - a.size);

@@ -32,3 +32,16 @@ export function bufferedLog(write: (text: string) => void): LogSink {
   sink.flush = flush;
   return sink;
 }
+
+let stampedAt = Number.NaN;
+let stamp = "";
+
+/** The time as an ISO string, formatted once per millisecond however many requests share it. */
+export function timestamp(): string {
+  const now = Date.now();
+  if (now !== stampedAt) {
+    stampedAt = now;
+    stamp = new Date(now).toISOString();
+  }
+  return stamp;
+}

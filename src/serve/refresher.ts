@@ -1,5 +1,5 @@
 // The minute refresh: new states → a new Release built from what changed → swapped in whole; failures keep the last good one.
-import { compressRelease } from "../publish/compress.js";
+import { compressRelease, reuseVariants } from "../publish/compress.js";
 import { publish } from "../publish/publish.js";
 import type { ReleaseFile } from "../publish/release.js";
 import type { StationCache } from "../publish/station-files.js";
@@ -66,17 +66,29 @@ export function startRefresher(options: RefresherOptions): Refresher {
       options.staticFiles,
     );
     const previous = live.release;
-    // In the thread pool, before the swap: no request after a refresh waits for compression.
-    const release = await compressRelease(published.release, { budget: "refresh", previous });
+    // Unchanged files keep their variants; the changed ones are served as they are until theirs are made.
+    const fresh = reuseVariants(published.release, previous);
     // Disk first, then memory: when the tree cannot follow, both keep the release they had.
     if (options.out) {
-      const failure = await followOnDisk(release, options.out, live);
+      const failure = await followOnDisk(fresh, options.out, live);
       if (failure) return fail(at, failure);
     }
-    live.release = release; // the swap: requests from now on see the new release only
+    live.release = fresh; // the swap: requests from now on see the new release only
     live.feed = feedHealth(next.stations, states);
     dataset = next;
     cache = published.cache;
+    // Then the variants, in the thread pool, and a second swap of the same bytes (same id, same
+    // ETags) that adds them: no request waits for compression, none is compressed per request.
+    let release = fresh;
+    try {
+      release = await compressRelease(fresh, { budget: "refresh" });
+      if (live.release === fresh) live.release = release;
+    } catch (cause) {
+      // The new release is served already, whole: only its changed answers stay uncompressed.
+      log(
+        `refresh: variants not made (${(cause as Error).message}); changed answers are sent uncompressed`,
+      );
+    }
     let changed = 0;
     for (const [path, file] of release.files) if (previous.files.get(path) !== file) changed++;
     log(`refreshed from ${options.source.name}: release ${release.id}, ${changed} answers changed`);

@@ -42,6 +42,7 @@ export function previousRelease(
   for (let index = 0; index < list.length; index++) {
     const station = list[index] as (typeof list)[number];
     const files: ReleaseFile[] = [];
+    const paths: string[] = [];
     for (let surface = 0; surface < surfaces.length; surface++) {
       const bytes = allLists[surface] as Buffer;
       const starts = state.offsets[surface] ?? [];
@@ -56,11 +57,13 @@ export function previousRelease(
       const rendered = file(path, [slice], slice.length);
       if (!rendered) return null;
       files.push(rendered);
+      paths.push(path);
     }
     stations.set(stationKey(station.contract, station.number), {
       station,
       state: unpackState(state.states[index]),
       files,
+      paths,
     });
   }
 

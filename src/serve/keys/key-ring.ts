@@ -23,6 +23,9 @@ export function acceptsKey(activeHashes: readonly Buffer[], key: string): boolea
   return found;
 }
 
+/** Accepted keys remembered at most; a server has a few clients, each with its key. */
+const ACCEPTED_KEPT = 1024;
+
 export interface KeyRingOptions {
   path: string;
   /** Keys accepted besides the file's (the demo key). */
@@ -56,6 +59,7 @@ export async function watchKeyRing(options: KeyRingOptions): Promise<KeyRing> {
         ...extra,
         ...keys.filter((key) => key.revoked === null).map((key) => Buffer.from(key.sha256, "hex")),
       ];
+      accepted.clear();
       if (failing)
         options.log(
           `keys: ${options.path} is valid again (${active.length - extra.length} active keys)`,
@@ -72,6 +76,17 @@ export async function watchKeyRing(options: KeyRingOptions): Promise<KeyRing> {
       // Before any good set, there is nothing to keep: watchKeyRing refuses to start instead.
       if (everLoaded) options.log(`keys: ${details.join("; ")}; keeping the last good set of keys`);
     }
+  };
+  // Keys accepted lately, by the string presented: a hit skips the hash. Emptied whenever the set
+  // of keys changes (a key revoked since is refused at once); only accepted keys are kept, so a
+  // flood of wrong keys neither fills it nor is ever answered without the constant-time check.
+  const accepted = new Set<string>();
+  const accepts = (key: string): boolean => {
+    if (accepted.has(key)) return true;
+    if (!acceptsKey(active, key)) return false;
+    if (accepted.size >= ACCEPTED_KEPT) accepted.clear();
+    accepted.add(key);
+    return true;
   };
   await reload();
   // "Keeping the last good set" means nothing when there never was one: no key would work.
@@ -90,7 +105,7 @@ export async function watchKeyRing(options: KeyRingOptions): Promise<KeyRing> {
     );
   const timer = setInterval(() => void reload(), options.pollMs ?? 1000);
   timer.unref();
-  return { accepts: (key) => acceptsKey(active, key), close: () => clearInterval(timer) };
+  return { accepts, close: () => clearInterval(timer) };
 }
 
 async function fileSignature(path: string): Promise<string> {

@@ -8,10 +8,23 @@ import { contractKey } from "./records.js";
 export const stationKey = (contract: string, number: number): string =>
   `${contractKey(contract)}/${number}`;
 
-function stationIndex(stations: readonly Sourced<Station>[]): Map<string, Sourced<Station>> {
-  return new Map(
-    stations.map((station) => [stationKey(station.value.contract, station.value.number), station]),
-  );
+// Kept per list of stations: a server checks every minute's states against the same static data.
+const indexes = new WeakMap<readonly Sourced<Station>[], ReadonlyMap<string, Sourced<Station>>>();
+
+function stationIndex(
+  stations: readonly Sourced<Station>[],
+): ReadonlyMap<string, Sourced<Station>> {
+  let index = indexes.get(stations);
+  if (!index) {
+    index = new Map(
+      stations.map((station) => [
+        stationKey(station.value.contract, station.value.number),
+        station,
+      ]),
+    );
+    indexes.set(stations, index);
+  }
+  return index;
 }
 
 /** A state for a station that is not in the static data cannot be published. */
