@@ -51,15 +51,7 @@ export type Endpoint =
 export type EndpointName = Endpoint["name"];
 export type RouteTable = { readonly [N in EndpointName]: Route<Extract<Endpoint, { name: N }>> };
 
-export {
-  CSV_TYPE,
-  HTML_TYPE,
-  JSON_TYPE,
-  SCRIPT_TYPE,
-  STYLE_TYPE,
-  TEXT_TYPE,
-  ZIP_TYPE,
-} from "./content-types.js";
+export * from "./content-types.js";
 
 export const BUNDLE_NAME = "velodata-static.zip";
 

@@ -1,19 +1,11 @@
 // What the schemas cannot check: agreement between files and between the two versions.
 import { beforeAll, describe, expect, it } from "vitest";
+import type { StationStatusEntry } from "../../../../src/publish/render/gbfs/station-status.js";
 import type { Dataset } from "../../../../src/source/dataset.js";
 import { fixtureDataset } from "../../publish-helpers.js";
 import { type ContractFeeds, feedOf, fixtureFeeds } from "./gbfs-helpers.js";
 
-interface Status {
-  station_id: string;
-  num_bikes_available?: number;
-  num_vehicles_available?: number;
-  vehicle_types_available: { vehicle_type_id: string; count: number }[];
-  num_docks_available: number;
-  is_installed: boolean;
-  is_renting: boolean;
-  is_returning: boolean;
-}
+type Status = Omit<StationStatusEntry, "last_reported">;
 interface Information {
   station_id: string;
   capacity: number;
