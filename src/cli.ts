@@ -1,4 +1,5 @@
 // The command line: declarations only. Each action normalises its options and calls one typed command.
+
 import { Command, InvalidArgumentError, Option } from "commander";
 import { build } from "./commands/build.js";
 import { keysAdd, keysList, keysRevoke } from "./commands/keys.js";
@@ -11,6 +12,7 @@ import { synth } from "./commands/synth.js";
 import { validate } from "./commands/validate.js";
 import { excerpt, toUserError, UserError } from "./errors.js";
 import { DEFAULT_BASE_URL } from "./publish/publish.js";
+import { DEFAULT_REFRESH_SECONDS } from "./routes/max-age.js";
 
 /** The public base URL: absolute http(s), kept without a trailing slash. */
 function baseUrl(value: string): string {
@@ -155,7 +157,12 @@ export function program(): Command {
     .option("--endpoint <url>", "a non-AWS store's URL (R2, GCS, MinIO…); path-style addressing")
     .option("--region <region>", "the store's region (default: AWS_REGION)")
     .option("--include-keyed", "also upload the keyed API (the CDN must then check the keys)")
-    .option("--max-age <seconds>", "Cache-Control max-age of the dynamic answers", positive, 60)
+    .option(
+      "--max-age <seconds>",
+      "Cache-Control max-age of the dynamic answers",
+      positive,
+      DEFAULT_REFRESH_SECONDS,
+    )
     .option("--concurrency <n>", "requests in flight at most", positive, 16)
     .action(async (options: PublishOptions) => {
       await publish(options);

@@ -1,4 +1,5 @@
 // `velodata publish`: uploads what changed in a built tree to an S3-API store. The adapter from today's tree to the publisher.
+
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { UserError } from "../errors.js";
@@ -11,6 +12,7 @@ import type {
 } from "../host/object-storage/published-answer.js";
 import { parseS3Url, s3Store } from "../host/object-storage/s3-store.js";
 import { matchRoute } from "../routes/match-route.js";
+import { DEFAULT_REFRESH_SECONDS, STATIC_MAX_AGE } from "../routes/max-age.js";
 import { accessOf, type Endpoint, fileOf, freshnessOf, routeOf } from "../routes/routes.js";
 import type { ManifestEntry } from "../tree/manifest.js";
 import { readTree } from "../tree/read-tree.js";
@@ -42,10 +44,6 @@ export interface PublishSummary {
   bytes: number;
   seconds: number;
 }
-
-/** As `velodata serve` sends the static answers: they change only when the source is rebuilt. */
-const STATIC_MAX_AGE = 3600;
-const DYNAMIC_MAX_AGE = 60;
 
 export async function publish(options: PublishOptions): Promise<PublishSummary> {
   const output = options.output ?? terminalOutput();
@@ -88,7 +86,9 @@ async function treeAnswers(options: PublishOptions): Promise<PublishedAnswer[]> 
     if (accessOf(endpoint) === "key" && !options.includeKeyed) continue;
     const file = join(tree.release.tree, fileOf(urlPath));
     const maxAge =
-      freshnessOf(endpoint) === "dynamic" ? (options.maxAge ?? DYNAMIC_MAX_AGE) : STATIC_MAX_AGE;
+      freshnessOf(endpoint) === "dynamic"
+        ? (options.maxAge ?? DEFAULT_REFRESH_SECONDS)
+        : STATIC_MAX_AGE;
     answers.push({
       urlPath,
       etag,

@@ -1,5 +1,7 @@
 // `velodata nginx`: the configuration for nginx's `http` context (maps, key cache, server block), derived from the route table.
+
 import { KEY_CHECK_PATH } from "../../routes/key-check.js";
+import { STATIC_MAX_AGE } from "../../routes/max-age.js";
 import type { AnyRoute } from "../../routes/route.js";
 import { answerLines, typesOf } from "./answer-map.js";
 
@@ -25,7 +27,7 @@ export interface NginxOptions {
 }
 
 // Static answers change only with the source: as `serve` says it.
-const STATIC_CACHE_CONTROL = "public, max-age=3600";
+const STATIC_CACHE_CONTROL = `public, max-age=${STATIC_MAX_AGE}`;
 
 const quote = (text: string): string => `"${text.replace(/["\\]/g, "\\$&")}"`;
 

@@ -1,9 +1,13 @@
 // `_headers` and `_redirects` (Netlify, Cloudflare Pages) for the public parts of the tree, derived from the route table.
+import { DEFAULT_REFRESH_SECONDS, STATIC_MAX_AGE } from "../../routes/max-age.js";
 import type { AnyRoute } from "../../routes/route.js";
 import { fileOf } from "../../routes/routes.js";
 
 /** Static answers as `serve` sends them; dynamic ones at most until the default minute refresh. */
-const CACHE_CONTROL = { static: "public, max-age=3600", dynamic: "public, max-age=60" } as const;
+const CACHE_CONTROL = {
+  static: `public, max-age=${STATIC_MAX_AGE}`,
+  dynamic: `public, max-age=${DEFAULT_REFRESH_SECONDS}`,
+} as const;
 
 export const HEADERS_FILE = "_headers";
 export const REDIRECTS_FILE = "_redirects";
