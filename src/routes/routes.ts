@@ -365,6 +365,18 @@ export const accessOf = (endpoint: Endpoint) => routeOf(endpoint).access;
 export const freshnessOf = (endpoint: Endpoint) => routeOf(endpoint).freshness;
 
 /**
+ * The request as the specification spells it: the row's query form when it has one
+ * (`/vls/v3/stations/42?contract=dublin`), its path form otherwise.
+ */
+export function requestOf(endpoint: Endpoint): string {
+  const { query } = routeOf(endpoint);
+  if (!query) return pathOf(endpoint);
+  const values = endpoint as unknown as Readonly<Record<string, unknown>>;
+  const pairs = query.params.map((name) => `${name}=${encodeURIComponent(String(values[name]))}`);
+  return `${fillPattern(query.path, values)}?${pairs.join("&")}`;
+}
+
+/**
  * The canonical URL path of an endpoint's answer: its row's path form filled in. The query forms
  * of the specification (`/vls/v3/stations?contract=C`) answer from the same path form.
  */

@@ -8,6 +8,7 @@ import {
   freshnessOf,
   pathOf,
   ROUTE_LIST,
+  requestOf,
 } from "../../src/routes/routes.js";
 
 const match = (path: string, query = "") =>
@@ -214,5 +215,27 @@ describe("the rows", () => {
   it("have unique names and path forms", () => {
     expect(new Set(ROUTE_LIST.map((route) => route.name)).size).toBe(ROUTE_LIST.length);
     expect(new Set(ROUTE_LIST.map((route) => route.path)).size).toBe(ROUTE_LIST.length);
+  });
+});
+
+describe("requestOf", () => {
+  it("spells a request as the specification does: its query form, else its path form", () => {
+    expect(requestOf({ name: "station", contract: "Saint Étienne", number: 42 })).toBe(
+      "/vls/v3/stations/42?contract=Saint%20%C3%89tienne",
+    );
+    expect(requestOf({ name: "contractStationsV1", contract: "dublin" })).toBe(
+      "/vls/v1/stations?contract=dublin",
+    );
+    expect(requestOf({ name: "contracts" })).toBe("/vls/v3/contracts");
+  });
+
+  it("gives requests the route table matches back to the same endpoint", () => {
+    const endpoint: Endpoint = { name: "stationV1", contract: "lyon", number: 7 };
+    const [path, query] = requestOf(endpoint).split("?");
+    const segments = (path as string).split("/").filter(Boolean);
+    expect(matchRoute(segments, new URLSearchParams(query))).toEqual({
+      kind: "endpoint",
+      endpoint,
+    });
   });
 });

@@ -1,17 +1,17 @@
 // Builds the portal's input from a Dataset and the answers already rendered (for download sizes).
 import { DEFAULT_PORTAL } from "../../../model/portal.js";
-import { type Endpoint, pathOf } from "../../../routes/routes.js";
+import { type Endpoint, pathOf, requestOf } from "../../../routes/routes.js";
 import type { Dataset } from "../../../source/dataset.js";
 import { groupByContract } from "../../group.js";
 import type { ReleaseFile } from "../../release.js";
 import {
-  KEY_PLACEHOLDER,
   type PortalContract,
   type PortalDownload,
   type PortalEndpoint,
   type PortalGbfs,
   type PortalInput,
   type PortalLicense,
+  withKey,
 } from "./portal-input.js";
 
 /**
@@ -82,9 +82,7 @@ function endpointsOf(dataset: Dataset, paths: PortalPaths): PortalEndpoint[] {
   if (!first) return [];
   const contract = first.name;
   const station = dataset.stations.find((s) => s.contract === contract)?.number ?? 1;
-  const keyed = (endpoint: Endpoint, query = ""): string =>
-    `${pathOf(endpoint)}?${query}apiKey=${KEY_PLACEHOLDER}`;
-  const inContract = `contract=${encodeURIComponent(contract)}&`;
+  const keyed = (endpoint: Endpoint): string => withKey(requestOf(endpoint));
   const endpoints: PortalEndpoint[] = [
     {
       title: "List contracts",
@@ -94,14 +92,14 @@ function endpointsOf(dataset: Dataset, paths: PortalPaths): PortalEndpoint[] {
     },
     {
       title: "Stations of a contract",
-      request: keyed({ name: "stations" }, inContract),
+      request: keyed({ name: "contractStations", contract }),
       keyed: true,
       description:
         "Every station of the contract with its live state. 400 for an unknown contract.",
     },
     {
       title: "One station",
-      request: `${pathOf({ name: "stations" })}/${station}?${inContract}apiKey=${KEY_PLACEHOLDER}`,
+      request: keyed({ name: "station", contract, number: station }),
       keyed: true,
       description:
         "One station by its number within the contract. 404, no body, when it does not exist.",

@@ -3,6 +3,10 @@
 /** How the specification writes the key in its example request (`...&apiKey=<API_KEY>`). */
 export const KEY_PLACEHOLDER = "<API_KEY>";
 
+/** A request with the key placeholder added to its query, as a client would send it. */
+export const withKey = (request: string): string =>
+  `${request}${request.includes("?") ? "&" : "?"}apiKey=${KEY_PLACEHOLDER}`;
+
 export interface PortalInput {
   serviceName: string;
   description: string;
