@@ -19,7 +19,7 @@ import { assembleDataset, type Dataset } from "../source/dataset.js";
 import type { StaticRead } from "../source/read-dataset.js";
 import { readStates } from "../source/read-dataset.js";
 import { currentRelease, layoutOf, releasePaths } from "../tree/layout.js";
-import { readTree, type Tree } from "../tree/read-tree.js";
+import type { Tree } from "../tree/read-tree.js";
 import { readRefreshCache, writeRefreshCache } from "../tree/refresh-cache.js";
 import { type Output, reportProblems } from "./output.js";
 
@@ -43,9 +43,9 @@ export interface Made {
 /** The new release made from the previous run's state, or null when that state cannot be trusted. */
 export async function incrementalRelease(
   inputs: RefreshInputs,
+  tree: Tree,
   output: Output,
 ): Promise<Made | null> {
-  const tree = readTree(inputs.out);
   const manifest = tree.manifest?.files;
   if (!manifest) return null;
   const state = trustedState(tree, inputs);

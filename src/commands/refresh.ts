@@ -3,6 +3,7 @@ import { compressRelease } from "../publish/compress.js";
 import { DEFAULT_BASE_URL, publish } from "../publish/publish.js";
 import { staticSourceFingerprint } from "../source/source-fingerprint.js";
 import { staticSourceUpdatedAt } from "../source/source-time.js";
+import { readTree } from "../tree/read-tree.js";
 import { type UpdateStats, updateTree } from "../tree/update-tree.js";
 import { variantsOnDisk } from "../tree/variants-on-disk.js";
 import { incrementalRelease, type Made, saveRefreshState } from "./incremental-refresh.js";
@@ -29,13 +30,16 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
     fingerprint: staticSourceFingerprint(options.source),
     generatedAt: options.now ?? new Date(),
   };
+  // The tree as the last run left it, read once for the fast path and the siblings to reuse;
+  // updateTree reads it again under its lock.
+  const tree = readTree(options.out);
   // Throws on any error in the source or the states: the tree stays as it was.
-  const incremental = await incrementalRelease(inputs, output);
+  const incremental = await incrementalRelease(inputs, tree, output);
   const made = incremental ?? (await fullRelease(options, inputs, output));
   // Siblings of unchanged files are read back from the tree: only what changed is compressed.
   const release = await compressRelease(made.release, {
     budget: "refresh",
-    previous: variantsOnDisk(made.release, options.out),
+    previous: variantsOnDisk(made.release, tree),
   });
   const stats = await updateTree(release, options.out);
   saveRefreshState(made, inputs);

@@ -3,16 +3,15 @@ import { lstatSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Release, type ReleaseFile, withVariants } from "../publish/release.js";
 import { fileOf } from "../routes/routes.js";
-import { readTree } from "./read-tree.js";
+import type { Tree } from "./read-tree.js";
 
 /**
- * The files of `release` that the tree at `out` already holds with trusted siblings (same ETag in
+ * The files of `release` that `tree` already holds with trusted siblings (same ETag in
  * the manifest, sizes as promised, not changed since it was sealed), carrying those siblings as
  * variants: a `previous` release for `compressRelease`. Empty when the tree cannot be trusted.
  */
-export function variantsOnDisk(release: Release, out: string): Release {
+export function variantsOnDisk(release: Release, tree: Tree): Release {
   const files = new Map<string, ReleaseFile>();
-  const tree = readTree(out);
   const manifest = tree.manifest?.files ?? {};
   for (const [path, file] of release.files) {
     const known = manifest[path];
