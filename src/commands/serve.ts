@@ -10,7 +10,7 @@ import type { Live, RefreshOutcome } from "../serve/live.js";
 import { bufferedLog, timestamp } from "../serve/log-sink.js";
 import { startRefresher } from "../serve/refresher.js";
 import { type RunningServer, startServer } from "../serve/server.js";
-import { seededRandom } from "../serve/simulator.js";
+import { seededRandom, simulate } from "../serve/simulator.js";
 import { DEFAULT_MAX_MISSING_SHARE, simulator, stateFile } from "../serve/state-source.js";
 import { assembleDataset } from "../source/dataset.js";
 import { STATES_FILE } from "../source/load-source.js";
@@ -74,7 +74,13 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
       ? { problems: [] }
       : await readStates(staticRead, statePath);
   reportProblems(initial.problems, output);
-  const dataset = assembleDataset(staticRead.source, initial.states ?? new Map());
+  const loaded = assembleDataset(staticRead.source, initial.states ?? new Map());
+  const random = seededRandom(options.seed ?? Date.now());
+  // A simulated network starts live: one minute is simulated before anything is served, so the
+  // stations silent in the source (old fixtures) report at once and /status is healthy from the start.
+  const dataset = options.simulate
+    ? { ...loaded, states: simulate(loaded, new Date(), random, seconds) }
+    : loaded;
 
   const port = options.port ?? 8080;
   const host = options.host ?? "127.0.0.1";
@@ -129,7 +135,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     live.tree = { path: options.out, release: live.release.id, error: null };
   }
   const source = options.simulate
-    ? simulator(seededRandom(options.seed ?? Date.now()), seconds)
+    ? simulator(random, seconds)
     : stateFile(statePath, staticRead, {
         maxMissingShare:
           options.maxMissing === undefined ? DEFAULT_MAX_MISSING_SHARE : options.maxMissing / 100,

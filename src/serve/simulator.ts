@@ -24,6 +24,10 @@ const DISCONNECT_RATE = 0.002;
 const RECOVER_RATE = 0.2;
 // Share of docked bikes that leave their station each minute at a busy hour.
 const TRIP_RATE = 0.02;
+// Real stations report now and then even when nothing moved, so a quiet station does not look
+// stale: one silent for this long (or a demo started on old data) reports at the next step.
+// Below /status's default stale limit of 15 minutes.
+const OVERDUE_MS = 10 * 60_000;
 
 type BikeType =
   | "mechanicalBikes"
@@ -43,8 +47,8 @@ export type Network = Pick<Dataset, "contracts" | "stations" | "states">;
  * One step: bikes ride from station to station of the same contract (the total of each contract
  * is conserved and no station goes over its capacity, since each trip frees a stand where it
  * starts and fills one where it ends), some stations close or lose their connection and come
- * back. Only stations that reported (those whose state changed and that are connected) get a new
- * `lastUpdate`.
+ * back. Only stations that reported get a new `lastUpdate`: the connected ones whose state changed,
+ * and those silent for ten minutes or more.
  */
 export function simulate(
   network: Network,
@@ -59,18 +63,20 @@ export function simulate(
     const state = states.get(key);
     if (state) next.set(key, { ...state, main: { ...state.main } });
   }
-  const changed = new Set<string>();
+  const reported = new Set<string>();
   const scale = seconds / 60;
+  const overdue = now.getTime() - OVERDUE_MS;
 
   for (const [key, state] of next) {
     if (random() < (state.status === "OPEN" ? CLOSE_RATE : RECOVER_RATE) * scale) {
       state.status = state.status === "OPEN" ? "CLOSED" : "OPEN";
-      changed.add(key);
+      reported.add(key);
     }
     if (random() < (state.connected ? DISCONNECT_RATE : RECOVER_RATE) * scale) {
       state.connected = !state.connected;
-      changed.add(key);
+      reported.add(key);
     }
+    if (state.lastUpdate === null || Date.parse(state.lastUpdate) <= overdue) reported.add(key);
   }
 
   // A bike stays in its contract: another city's system may not even have that kind of bike.
@@ -91,15 +97,15 @@ export function simulate(
       const type = pickBike(from[1].main, types, random);
       if (!type) continue;
       move(from[1].main, to[1].main, type);
-      changed.add(from[0]);
-      changed.add(to[0]);
+      reported.add(from[0]);
+      reported.add(to[0]);
     }
   }
 
-  const reported = `${now.toISOString().slice(0, 19)}Z`;
-  for (const key of changed) {
+  const at = `${now.toISOString().slice(0, 19)}Z`;
+  for (const key of reported) {
     const state = next.get(key) as LiveState;
-    if (state.connected) state.lastUpdate = reported;
+    if (state.connected) state.lastUpdate = at;
   }
   return next;
 }

@@ -93,6 +93,43 @@ describe("simulate", () => {
     expect(moved).toBeGreaterThan(0);
   });
 
+  it("makes a station silent for over ten minutes report at once, if connected", async () => {
+    const dataset = await fixtureDataset();
+    const now = new Date("2026-11-23T10:00:00Z");
+    const next = simulate(dataset, now, seededRandom(4));
+    // Every fixture is older than ten minutes at `now`.
+    for (const [key, state] of next) {
+      expect(state.lastUpdate, key).toBe(
+        state.connected ? "2026-11-23T10:00:00Z" : dataset.states.get(key)?.lastUpdate,
+      );
+    }
+  });
+
+  // /status calls a station stale after 15 minutes: a quiet station must not look stalled.
+  it("never leaves a connected station silent for more than ten minutes", async () => {
+    const dataset = await fixtureDataset();
+    const random = seededRandom(11);
+    let states: ReadonlyMap<string, LiveState> = dataset.states;
+    const start = Date.UTC(2026, 10, 23, 10, 0);
+    let quietStations = 0;
+    for (let minute = 0; minute <= 60; minute++) {
+      const now = start + minute * 60_000;
+      const next = simulate({ ...dataset, states }, new Date(now), random);
+      for (const [key, state] of next) {
+        if (!state.connected) continue;
+        expect(now - Date.parse(state.lastUpdate as string), key).toBeLessThan(10 * 60_000);
+        // A station whose state did not change but reported anyway: the rule under test was used.
+        const before = states.get(key);
+        const same =
+          JSON.stringify({ ...before, lastUpdate: null }) ===
+          JSON.stringify({ ...state, lastUpdate: null });
+        if (minute > 0 && same && before?.lastUpdate !== state.lastUpdate) quietStations++;
+      }
+      states = next;
+    }
+    expect(quietStations).toBeGreaterThan(0);
+  });
+
   it("is repeatable for a seed and leaves its input untouched", async () => {
     const dataset = await fixtureDataset();
     const copy = JSON.stringify([...dataset.states]);

@@ -56,6 +56,17 @@ describe("/status", () => {
     expect(status.ok).toBe(false);
   });
 
+  // `npm start` serves the old fixtures with the simulator: the demo must look live from the start.
+  it("is ok from the start with the simulator, though the fixtures' lastUpdate are old", async () => {
+    // A step of one minute, as `npm start` simulates (the test server's hour would move every station).
+    server = await startTestServer({ simulate: true, seed: 3, refresh: 60 });
+    const status = await statusOf(server.base);
+    expect(status.feed).toMatchObject({ staleStations: expect.any(Number), ok: true });
+    expect(status.feed.staleShare).toBeLessThanOrEqual(0.25);
+    expect(status.feed.newestAgeSeconds).toBeLessThan(60);
+    expect(status.ok).toBe(true);
+  });
+
   it("is ok when the feed reports every station within the last minutes", async () => {
     server = await startTestServer();
     const recent = new Date(Date.now() - 60_000).toISOString().replace(/\.\d+Z$/, "Z");
