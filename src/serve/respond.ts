@@ -1,9 +1,10 @@
 // Writing responses: the headers every answer carries, JSON errors, and release files from prepared headers and bytes.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { JSON_TYPE, type ReleaseFile, type Variants } from "../publish/release.js";
+import { ALLOWED_METHODS, PREFLIGHT_MAX_AGE } from "../routes/methods.js";
 import { type Encoding, etagFor, negotiate, notModified } from "./encoding.js";
 
-export const ALLOW = "GET, HEAD, OPTIONS";
+export const ALLOW = ALLOWED_METHODS;
 
 const COMMON = { "Access-Control-Allow-Origin": "*" };
 
@@ -45,7 +46,7 @@ export function sendOptions(response: ServerResponse): void {
       ...COMMON,
       Allow: ALLOW,
       "Access-Control-Allow-Methods": ALLOW,
-      "Access-Control-Max-Age": "86400",
+      "Access-Control-Max-Age": String(PREFLIGHT_MAX_AGE),
     })
     .end();
 }

@@ -9,7 +9,15 @@ type Operation = {
   parameters?: { name: string; in: string; required: boolean }[];
   responses: Record<string, { content?: Record<string, { example?: unknown }> }>;
 };
-type Document = { servers: { url: string }[]; paths: Record<string, { get: Operation }> };
+type Preflight = {
+  security: object[];
+  responses: Record<string, { headers?: Record<string, { schema: { example: unknown } }> }>;
+};
+type Document = {
+  info: { description: string };
+  servers: { url: string }[];
+  paths: Record<string, { get: Operation; options?: Preflight }>;
+};
 
 const documentOf = async (baseUrl = "https://api.example.org") =>
   openApiDocument(await fixtureDataset(), { generatedAt: GENERATED_AT, baseUrl }) as Document;
@@ -63,6 +71,18 @@ describe("OpenAPI document", () => {
     expect(paths["/vls/v3/stations"]?.get.parameters).toContainEqual(
       expect.objectContaining({ name: "contract", required: false }),
     );
+  });
+
+  it("declares the preflight (OPTIONS, 204, no key) on every path, and 405 for other methods", async () => {
+    const { info, paths } = await documentOf();
+    expect(Object.keys(paths).length).toBeGreaterThan(20);
+    for (const [path, item] of Object.entries(paths)) {
+      expect(item.options?.security, path).toEqual([]);
+      const headers = item.options?.responses["204"]?.headers;
+      expect(headers?.Allow?.schema.example, path).toBe("GET, HEAD, OPTIONS");
+      expect(headers?.["Access-Control-Max-Age"]?.schema.example, path).toBe(86400);
+    }
+    expect(info.description).toContain("405 with `Allow: GET, HEAD, OPTIONS`");
   });
 
   it("takes its examples from the published data", async () => {

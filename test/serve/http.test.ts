@@ -86,6 +86,18 @@ describe("methods", () => {
     expect(await head.text()).toBe("");
   });
 
+  // A browser's preflight carries no key: it must not be refused, and says what the document declares.
+  it("answers OPTIONS with 204 and the CORS headers, without a key", async () => {
+    const response = await fetch(`${server.base}/vls/v3/stations/42?contract=dublin`, {
+      method: "OPTIONS",
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get("access-control-allow-methods")).toBe("GET, HEAD, OPTIONS");
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    expect(response.headers.get("access-control-max-age")).toBe("86400");
+    expect(await response.text()).toBe("");
+  });
+
   it("answers 405 with Allow to other methods", async () => {
     for (const method of ["POST", "PUT", "DELETE", "PATCH"]) {
       const response = await server.get("/vls/v3/contracts", { method });

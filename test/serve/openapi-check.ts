@@ -11,6 +11,7 @@ interface Parameter {
 }
 interface Response {
   content?: Record<string, { schema: Schema }>;
+  headers?: Record<string, { schema: { example?: unknown } }>;
 }
 interface Operation {
   parameters?: Parameter[];
@@ -18,7 +19,7 @@ interface Operation {
   "x-velodata-path-forms"?: string[];
 }
 interface Document {
-  paths: Record<string, { get: Operation }>;
+  paths: Record<string, { get: Operation; options?: Operation }>;
   components: { schemas: Record<string, Schema> };
 }
 
@@ -81,10 +82,11 @@ function check(
   // Test keys are keys too: never in a message.
   const query = url.search.replace(/apiKey=[^&]*/, "apiKey=<redacted>");
   const where = `${method} ${url.pathname}${query} → ${response.status}`;
-  const operation = method === "GET" || method === "HEAD" ? find(checked.document, url) : undefined;
+  if (method === "OPTIONS") return checkPreflight(checked, url, where, response);
+  const operation =
+    method === "GET" || method === "HEAD" ? find(checked.document, url)?.get : undefined;
   if (!operation) {
     // Unknown paths, hostile ones, other methods: refused with an error body.
-    if (response.status === 204 && method === "OPTIONS") return;
     if (response.status < 400)
       throw new Error(`${where}: answered, but the document has no such route`);
     const error = { schema: { $ref: "#/components/schemas/Error" } };
@@ -101,6 +103,27 @@ function check(
   }
   if (method === "HEAD" || response.status === 304) return;
   expectBody(checked, where, response, body, media, mediaType);
+}
+
+/** OPTIONS is answered on every path; where the document has the path, as its preflight says. */
+function checkPreflight(
+  checked: Checked,
+  url: URL,
+  where: string,
+  response: globalThis.Response,
+): void {
+  if (response.status !== 204) throw new Error(`${where}: a preflight is answered 204`);
+  const item = find(checked.document, url);
+  if (!item) return;
+  const declared = item.options?.responses["204"];
+  if (!declared) throw new Error(`${where}: the document declares no OPTIONS 204 here`);
+  for (const [name, header] of Object.entries(declared.headers ?? {})) {
+    const sent = response.headers.get(name);
+    if (sent !== String(header.schema.example))
+      throw new Error(
+        `${where}: header ${name} is ${sent}, the document says ${header.schema.example}`,
+      );
+  }
 }
 
 function expectBody(
@@ -129,17 +152,19 @@ function resolveRefs(schema: Schema): Schema {
   return JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi#/components/'));
 }
 
-/** The operation a URL asks for: its path (or a path form the operation names) with valid parameters. */
-function find(document: Document, url: URL): Operation | undefined {
+type PathItem = Document["paths"][string];
+
+/** The path a URL asks for: its template (or a path form its operation names) with valid parameters. */
+function find(document: Document, url: URL): PathItem | undefined {
   const path = url.pathname;
-  const operations = Object.entries(document.paths);
-  for (const [template, { get }] of operations) {
+  const items = Object.entries(document.paths);
+  for (const [template, item] of items) {
     const values = readTemplate(template, path);
-    if (values && parametersFit(get, values)) return get;
+    if (values && parametersFit(item.get, values)) return item;
   }
   // Then the static-host path forms an operation names (`/vls/v3/stations/{contract}`).
-  for (const [, { get }] of operations) {
-    if (get["x-velodata-path-forms"]?.some((form) => readTemplate(form, path))) return get;
+  for (const [, item] of items) {
+    if (item.get["x-velodata-path-forms"]?.some((form) => readTemplate(form, path))) return item;
   }
   return undefined;
 }

@@ -8,6 +8,7 @@ import {
 } from "@asteasolutions/zod-to-openapi";
 import { type ZodType, z } from "zod";
 import { ErrorBody } from "../../model/server-status.js";
+import { ALLOWED_METHODS, PREFLIGHT_MAX_AGE } from "../../routes/methods.js";
 import { BAD_REQUEST } from "../../routes/outcomes.js";
 import { placeholdersOf } from "../../routes/pattern.js";
 import type { AnyRoute, Outcome, ParamType } from "../../routes/route.js";
@@ -38,7 +39,8 @@ export function renderOpenApi(options: OpenApiOptions): object {
       title: "velodata",
       version: "0.1.0",
       description:
-        "Bike-sharing stations and bike parkings, as the JCDecaux open-data API (v3, legacy v1, parking v1), plus static downloads. Every API call needs `?apiKey=KEY`; public routes say so.",
+        "Bike-sharing stations and bike parkings, as the JCDecaux open-data API (v3, legacy v1, parking v1), plus static downloads. Every API call needs `?apiKey=KEY`; public routes say so. " +
+        `Every path answers HEAD as GET without the body, and OPTIONS (a CORS preflight, no key needed) with 204; other methods get 405 with \`Allow: ${ALLOWED_METHODS}\`.`,
     },
     servers: [{ url: options.baseUrl }],
   });
@@ -74,13 +76,51 @@ function operations(options: OpenApiOptions): RouteConfig[] {
   const byPath = new Map<string, Form[]>();
   for (const form of all.filter((form) => !collides(form)))
     byPath.set(form.path, [...(byPath.get(form.path) ?? []), form]);
-  return [...byPath].map(([path, forms]) => {
+  return [...byPath].flatMap(([path, forms]) => {
     const aliases = forms
       .filter((form) => form.query.length > 0 && collides(formsOf(form.route)[0] as Form))
       .map((form) => form.route.path);
     const config = operation(path, forms, options);
-    return aliases.length > 0 ? { ...config, "x-velodata-path-forms": aliases } : config;
+    return [
+      aliases.length > 0 ? { ...config, "x-velodata-path-forms": aliases } : config,
+      preflight(config),
+    ];
   });
+}
+
+/** OPTIONS on a path: the CORS preflight the server answers for every route, without a key. */
+function preflight(get: RouteConfig): RouteConfig {
+  const text = (description: string, example: string | number) => ({
+    description,
+    schema: {
+      type: typeof example === "number" ? ("integer" as const) : ("string" as const),
+      example,
+    },
+  });
+  return {
+    method: "options",
+    path: get.path,
+    operationId: `${get.operationId}Preflight`,
+    summary: "CORS preflight: the methods this path answers",
+    // One group of their own, so that documentation pages list them apart from the API.
+    tags: ["CORS preflight"],
+    security: [],
+    request: { params: get.request?.params },
+    responses: {
+      "204": {
+        description: "The methods allowed, for any origin",
+        headers: {
+          Allow: text("the methods every path answers", ALLOWED_METHODS),
+          "Access-Control-Allow-Origin": text("any origin", "*"),
+          "Access-Control-Allow-Methods": text("the methods a browser may use", ALLOWED_METHODS),
+          "Access-Control-Max-Age": text(
+            "seconds a browser may keep this answer",
+            PREFLIGHT_MAX_AGE,
+          ),
+        },
+      },
+    },
+  };
 }
 
 function operation(path: string, forms: readonly Form[], options: OpenApiOptions): RouteConfig {

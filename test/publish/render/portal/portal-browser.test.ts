@@ -164,12 +164,15 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
     const { page, problems } = await open(`${sirv.url}/docs/`);
     await page.waitForSelector(".swagger-ui .info .title");
     expect(await page.textContent(".swagger-ui .info .title")).toContain("velodata");
-    // One operation per row of the route table that the document lists.
+    // Every operation the document lists: a GET per path, and its CORS preflight.
     const document = (await (await fetch(`${sirv.url}/openapi.json`)).json()) as {
       paths: Record<string, object>;
     };
-    const operations = Object.values(document.paths).length;
+    const paths = Object.values(document.paths);
+    const operations = paths.reduce((count, item) => count + Object.keys(item).length, 0);
     expect(await page.locator(".swagger-ui .opblock").count()).toBe(operations);
+    expect(await page.locator(".swagger-ui .opblock-get").count()).toBe(paths.length);
+    expect(await page.locator(".swagger-ui .opblock-options").count()).toBe(paths.length);
     expect(problems).toEqual([]);
   });
 
