@@ -82,7 +82,10 @@ function check(
   // Test keys are keys too: never in a message.
   const query = url.search.replace(/apiKey=[^&]*/, "apiKey=<redacted>");
   const where = `${method} ${url.pathname}${query} → ${response.status}`;
-  if (method === "OPTIONS") return checkPreflight(checked, url, where, response);
+  if (method === "OPTIONS") {
+    checkPreflight(checked, url, where, response);
+    return;
+  }
   const operation =
     method === "GET" || method === "HEAD" ? find(checked.document, url)?.get : undefined;
   if (!operation) {
