@@ -110,9 +110,9 @@ export function createHandler(options: HandlerOptions): Handler {
 
   return (request, response) => {
     const started = performance.now();
+    let asked: Asked | undefined;
     // Only what the handler parsed reaches the log: the method too is a client's raw bytes.
-    const asked = askedOf(request.url ?? "/");
-    const line = () => `${shownMethod(request.method)} ${asked.logged}`;
+    const line = () => `${shownMethod(request.method)} ${asked?.logged ?? "(target not read)"}`;
     // Logged when the connection is done with this answer, so the line says whether it arrived.
     response.on("close", () => {
       const ms = (performance.now() - started).toFixed(1);
@@ -127,6 +127,7 @@ export function createHandler(options: HandlerOptions): Handler {
       else response.destroy();
     };
     try {
+      asked = askedOf(request.url ?? "/");
       const sending = answer(request, response, asked);
       if (sending) return sending.catch(failed);
     } catch (cause) {
