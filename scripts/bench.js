@@ -4,6 +4,11 @@
 // velodata serve beside the Node ceiling, sirv and nginx over the same tree, interleaved rounds.
 // Usage: npm run bench [-- --stations N | --million] [--seconds 3] [--rounds 3] [--no-serving]
 //        [--before path/to/old/bin/velodata.js]   (adds an older velodata as one more peer)
+//        [--only serving]   (no build/refresh measures: one `velodata build` makes the tree, or
+//                            with --dir D holding D/source and D/out from an earlier run, none;
+//                            a given --dir is kept)
+// velodata serve runs with --refresh 3600: no refresh falls inside the rounds (the production
+// minute refresh would land in one round of 3 s out of 20 and weigh on its p99, not its median).
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, rm, stat, writeFile } from "node:fs/promises";
@@ -28,20 +33,25 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "3" },
     rounds: { type: "string", default: "3" },
     "no-serving": { type: "boolean", default: false },
+    only: { type: "string" },
     before: { type: "string" },
-    dir: {
-      type: "string",
-      // One folder per run: other benchmarks may run on the same machine.
-      default: join(existsSync("/dev/shm") ? "/dev/shm" : ROOT, `velodata-bench-${process.pid}`),
-    },
+    dir: { type: "string" },
   },
 });
 const stations = values.million ? 1_000_000 : Number(values.stations);
-const dir = resolve(values.dir);
+// One folder per run unless given: other benchmarks may run on the same machine.
+const dir = resolve(
+  values.dir ?? join(existsSync("/dev/shm") ? "/dev/shm" : ROOT, `velodata-bench-${process.pid}`),
+);
 const source = join(dir, "source");
 const out = join(dir, "out");
 const roundSeconds = Number(values.seconds);
 const rounds = Number(values.rounds);
+const servingOnly = values.only === "serving";
+if (values.only !== undefined && !servingOnly) throw new Error("--only takes: serving");
+// An earlier run's network and tree, reused as they are (serving only).
+const reuse = servingOnly && existsSync(source) && existsSync(out);
+const keepDir = values.dir !== undefined;
 
 const fmt = (n, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "–");
 const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
@@ -69,90 +79,97 @@ function phase(mode) {
 }
 
 // ---- the network
-console.log(`velodata bench: ${stations} stations, under ${dir}`);
+console.log(`velodata bench: ${reuse ? "the network" : `${stations} stations`} under ${dir}`);
 console.log(
   `machine: ${cpus().length} × ${cpus()[0]?.model}, ${fmt(totalmem() / 2 ** 30)} GB RAM, Node ${process.version}`,
 );
-await rm(dir, { recursive: true, force: true });
-await synth({
-  stations,
-  contracts: values.contracts ? Number(values.contracts) : undefined,
-  changed: Number(values.changed),
-  minutes: 1,
-  out: source,
-  output: memoryOutput(),
-});
+if (!reuse) {
+  await rm(dir, { recursive: true, force: true });
+  await synth({
+    stations,
+    contracts: values.contracts ? Number(values.contracts) : undefined,
+    changed: Number(values.changed),
+    minutes: 1,
+    out: source,
+    output: memoryOutput(),
+  });
+}
+if (servingOnly && !reuse)
+  timed(process.execPath, [BIN, "build", "--source", source, "--out", out]);
+if (!servingOnly) measureBuildAndRefresh();
 
 // ---- build and refresh
-const build = phase("build"); // also leaves the tree that the cron refresh and the servers use
-const wholeBuild = timed(process.execPath, [BIN, "build", "--source", source, "--out", out]);
-const cron = timed(process.execPath, [
-  BIN,
-  "refresh",
-  "--source",
-  source,
-  "--state",
-  join(source, "states-1.json"),
-  "--out",
-  out,
-]);
-timed(process.execPath, [BIN, "build", "--source", source, "--out", out]); // back to minute 0
-const server = phase("server-refresh");
-const split = (steps) =>
-  ["read", "render", "compress", "write"].map((name) => fmt(steps?.[name], 2));
-console.log(
-  `\n### Build and refresh, ${stations} stations, ${Number(values.changed) * 100}% changed\n`,
-);
-console.log(
-  table(
-    [
-      "run",
-      "wall s",
-      "read+validate",
-      "render",
-      "compress",
-      "write",
-      "peak RSS MB",
-      "full build / this",
-    ],
-    [
+function measureBuildAndRefresh() {
+  const build = phase("build"); // also leaves the tree that the cron refresh and the servers use
+  const wholeBuild = timed(process.execPath, [BIN, "build", "--source", source, "--out", out]);
+  const cron = timed(process.execPath, [
+    BIN,
+    "refresh",
+    "--source",
+    source,
+    "--state",
+    join(source, "states-1.json"),
+    "--out",
+    out,
+  ]);
+  timed(process.execPath, [BIN, "build", "--source", source, "--out", out]); // back to minute 0
+  const server = phase("server-refresh");
+  const split = (steps) =>
+    ["read", "render", "compress", "write"].map((name) => fmt(steps?.[name], 2));
+  console.log(
+    `\n### Build and refresh, ${stations} stations, ${Number(values.changed) * 100}% changed\n`,
+  );
+  console.log(
+    table(
       [
-        "build (steps, in one process)",
-        fmt(build.total, 2),
-        ...split(build.steps),
-        fmt(build.maxRssMB, 0),
-        "–",
+        "run",
+        "wall s",
+        "read+validate",
+        "render",
+        "compress",
+        "write",
+        "peak RSS MB",
+        "full build / this",
       ],
       [
-        "`velodata build` (whole process)",
-        fmt(wholeBuild.seconds, 2),
-        "",
-        "",
-        "",
-        "",
-        fmt(wholeBuild.rssMB, 0),
-        "1.0×",
+        [
+          "build (steps, in one process)",
+          fmt(build.total, 2),
+          ...split(build.steps),
+          fmt(build.maxRssMB, 0),
+          "–",
+        ],
+        [
+          "`velodata build` (whole process)",
+          fmt(wholeBuild.seconds, 2),
+          "",
+          "",
+          "",
+          "",
+          fmt(wholeBuild.rssMB, 0),
+          "1.0×",
+        ],
+        [
+          "`velodata refresh` (cron, whole process)",
+          fmt(cron.seconds, 2),
+          "",
+          "",
+          "",
+          "",
+          fmt(cron.rssMB, 0),
+          `${fmt(wholeBuild.seconds / cron.seconds)}×`,
+        ],
+        [
+          "server refresh (states read → swap; compress after it)",
+          fmt(server.total, 2),
+          ...split(server.steps),
+          fmt(server.maxRssMB, 0),
+          `${fmt(wholeBuild.seconds / server.total)}×`,
+        ],
       ],
-      [
-        "`velodata refresh` (cron, whole process)",
-        fmt(cron.seconds, 2),
-        "",
-        "",
-        "",
-        "",
-        fmt(cron.rssMB, 0),
-        `${fmt(wholeBuild.seconds / cron.seconds)}×`,
-      ],
-      [
-        "server refresh (states read → swap; compress after it)",
-        fmt(server.total, 2),
-        ...split(server.steps),
-        fmt(server.maxRssMB, 0),
-        `${fmt(wholeBuild.seconds / server.total)}×`,
-      ],
-    ],
-  ),
-);
+    ),
+  );
+}
 
 if (values["no-serving"]) process.exit(0);
 
@@ -189,6 +206,7 @@ const stopProcess = (child) =>
     child.kill("SIGTERM");
   });
 
+await rm(join(dir, "keys.json"), { force: true });
 const { key } = await addKey(join(dir, "keys.json"), "bench", new Date());
 const contract = "lyon";
 const number = 42;
@@ -513,4 +531,4 @@ if (keyedPeer && plainNginx) {
     ),
   );
 }
-await rm(dir, { recursive: true, force: true });
+if (!keepDir) await rm(dir, { recursive: true, force: true });

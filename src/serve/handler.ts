@@ -1,7 +1,5 @@
 // The request handler: method, path safety, route, key, contract, then the answer from the current Release.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { KEY_CHECK_PATH } from "../routes/key-check.js";
-import { matchRoute } from "../routes/match-route.js";
 import { STATIC_MAX_AGE } from "../routes/max-age.js";
 import {
   INTERNAL_ERROR,
@@ -11,14 +9,13 @@ import {
 } from "../routes/outcomes.js";
 import { notFoundOf, resolveContract } from "../routes/resolve-contract.js";
 import type { Outcome } from "../routes/route.js";
-import { pathOf, routeOf } from "../routes/routes.js";
+import { type Endpoint, pathOf } from "../routes/routes.js";
+import { type Asked, askedTargets } from "./asked.js";
 import type { FailedKeyLimit } from "./failed-key-limit.js";
 import type { KeyRing } from "./keys/key-ring.js";
 import { type Live, statusOf } from "./live.js";
-import { redactTarget, redactText } from "./redact.js";
-import { parseTarget, type RequestTarget } from "./request-target.js";
+import { redactText } from "./redact.js";
 import { ALLOW, sendError, sendFile, sendJson, sendOptions } from "./respond.js";
-import { safePath } from "./safe-path.js";
 
 export interface HandlerOptions {
   live: Live;
@@ -29,43 +26,58 @@ export interface HandlerOptions {
   failedKeys?: FailedKeyLimit;
 }
 
-type Handler = (request: IncomingMessage, response: ServerResponse) => Promise<void>;
-type Answer = (
-  request: IncomingMessage,
-  response: ServerResponse,
-  target: RequestTarget,
-) => Promise<void>;
+/** Returns a promise only while a big body is still being written. */
+type Handler = (request: IncomingMessage, response: ServerResponse) => Promise<void> | undefined;
+
+/** Where an endpoint's answer is in the releases sharing one set of contracts: a file's path, or a refusal. */
+type Located = { path: string } | { outcome: Outcome };
+
+const STATIC_CACHE_CONTROL = `public, max-age=${STATIC_MAX_AGE}`;
+// Resolutions remembered at most before they are dropped and worked out again.
+const LOCATED_KEPT = 10_000;
 
 export function createHandler(options: HandlerOptions): Handler {
   const now = options.now ?? (() => new Date());
+  const clock = options.now ? () => now().getTime() : Date.now;
+  const askedOf = askedTargets();
+  // Where each asked endpoint is, for the contracts of the current release (a new release, a new memory).
+  let located = new Map<Asked, Located>();
+  let locatedFor: unknown = null;
 
-  const answer: Answer = async (request, response, target) => {
-    if (request.method === "OPTIONS") return sendOptions(response);
-    if (request.method !== "GET" && request.method !== "HEAD") {
+  const answer = (
+    request: IncomingMessage,
+    response: ServerResponse,
+    asked: Asked,
+  ): Promise<void> | void => {
+    const method = request.method;
+    if (method === "OPTIONS") return sendOptions(response);
+    if (method !== "GET" && method !== "HEAD") {
       return sendError(response, 405, "Method Not Allowed", { Allow: ALLOW });
     }
-    const path = safePath(target.path);
-    if (!path.ok) return sendError(response, 400, `Bad request path: ${path.reason}`);
-    const { query } = target;
-    if (target.path === KEY_CHECK_PATH) return checkKey(request, response, query.get("apiKey"));
+    if (asked.kind === "bad request") return sendError(response, 400, asked.message);
+    if (asked.kind === "key check") return checkKey(request, response, asked.key);
+    if (asked.kind === "not found") return sendOutcome(response, NOT_FOUND);
 
-    const match = matchRoute(path.segments, query, path.folder);
-    if (match.kind === "none") return sendOutcome(response, NOT_FOUND);
-    if (match.kind === "invalid") return sendError(response, 400, match.message);
-    const { endpoint } = match;
-
-    if (routeOf(endpoint).access === "key") {
-      const key = query.get("apiKey");
-      if (!key || !options.keys.accepts(key)) return refuseKey(request, response);
-    }
+    if (asked.keyed && !(asked.key && options.keys.accepts(asked.key)))
+      return refuseKey(request, response);
+    const { endpoint } = asked;
     if (endpoint.name === "status") return sendJson(response, statusOf(options.live, now()));
 
     const release = options.live.release; // read once: this request is answered from this release only
-    const resolved = resolveContract(release.contracts, endpoint);
-    if ("outcome" in resolved) return sendOutcome(response, resolved.outcome);
-    const file = release.files.get(pathOf(resolved.endpoint));
+    if (release.contracts !== locatedFor || located.size >= LOCATED_KEPT) {
+      located = new Map();
+      locatedFor = release.contracts;
+    }
+    let where = located.get(asked);
+    if (!where) {
+      where = locate(release.contracts, endpoint);
+      located.set(asked, where);
+    }
+    if ("outcome" in where) return sendOutcome(response, where.outcome);
+    const file = release.files.get(where.path);
     if (!file) return sendOutcome(response, notFoundOf(endpoint));
-    await sendFile(request, response, file, cacheControl(file.freshness === "dynamic"));
+    const cache = file.freshness === "dynamic" ? dynamicCacheControl() : STATIC_CACHE_CONTROL;
+    return sendFile(request, response, file, cache);
   };
 
   /** For a front server's auth_request: no body either way, the refusal as the API gives it. */
@@ -83,35 +95,58 @@ export function createHandler(options: HandlerOptions): Handler {
     else sendOutcome(response, KEY_REFUSED);
   }
 
-  function cacheControl(dynamic: boolean): string {
-    if (!dynamic) return `public, max-age=${STATIC_MAX_AGE}`;
+  // The station answers' max-age counts down to the next refresh: one string per value it takes.
+  let maxAge = Number.NaN;
+  let maxAgeHeader = "";
+  function dynamicCacheControl(): string {
     const next = options.live.nextRefreshAt;
-    const seconds = next ? Math.max(0, Math.floor((next.getTime() - now().getTime()) / 1000)) : 0;
-    return `public, max-age=${seconds}`;
+    const seconds = next ? Math.max(0, Math.floor((next.getTime() - clock()) / 1000)) : 0;
+    if (seconds !== maxAge) {
+      maxAge = seconds;
+      maxAgeHeader = `public, max-age=${seconds}`;
+    }
+    return maxAgeHeader;
   }
 
-  return async (request, response) => {
+  return (request, response) => {
     const started = performance.now();
-    const target = parseTarget(request.url ?? "/");
+    let asked: Asked | undefined;
     // Only what the handler parsed reaches the log: the method too is a client's raw bytes.
-    const line = () =>
-      `${redactText(request.method ?? "")} ${redactTarget(target.path, target.query)}`;
+    const line = () => `${shownMethod(request.method)} ${asked?.logged ?? "(target not read)"}`;
     // Logged when the connection is done with this answer, so the line says whether it arrived.
-    response.once("close", () => {
+    response.on("close", () => {
       const ms = (performance.now() - started).toFixed(1);
       // A reset connection may still count the bytes as written: its error says they were lost.
       const delivered = response.writableFinished && !request.socket.errored;
       const outcome = delivered ? `${ms}ms` : `not delivered: the connection closed after ${ms}ms`;
       options.log(`${line()} ${response.statusCode} ${outcome}`);
     });
-    try {
-      await answer(request, response, target);
-    } catch (cause) {
+    const failed = (cause: unknown) => {
       options.log(`error: ${line()}: ${redactText((cause as Error)?.message ?? String(cause))}`);
       if (!response.headersSent) sendOutcome(response, INTERNAL_ERROR);
       else response.destroy();
+    };
+    try {
+      asked = askedOf(request.url ?? "/");
+      const sending = answer(request, response, asked);
+      if (sending) return sending.catch(failed);
+    } catch (cause) {
+      failed(cause);
     }
+    return undefined;
   };
+}
+
+function locate(contracts: Parameters<typeof resolveContract>[0], endpoint: Endpoint): Located {
+  const resolved = resolveContract(contracts, endpoint);
+  return "outcome" in resolved ? resolved : { path: pathOf(resolved.endpoint) };
+}
+
+/** The methods the server knows are logged as they are; anything else is a client's raw bytes. */
+function shownMethod(method: string | undefined): string {
+  return method === "GET" || method === "HEAD" || method === "OPTIONS"
+    ? method
+    : redactText(method ?? "");
 }
 
 const sendOutcome = (

@@ -51,44 +51,77 @@ export function sendOptions(response: ServerResponse): void {
     .end();
 }
 
-/** What is the same for every request of one file: headers per encoding, and the body to end with. */
+/** The head of one representation, for the Cache-Control it was last sent with. */
+interface Head {
+  cacheControl: string;
+  ok: string[];
+  notModified: string[];
+}
+
+/** What is the same for every request of one file: heads per encoding, and the body to end with. */
 interface Prepared {
-  headers: Record<Encoding, string[]>;
-  /** The body as one buffer when it is small enough to keep joined; big ones are streamed. */
+  heads: Record<Encoding, Head>;
+  /** The body as one buffer, or null: kept in chunks and written in batches. */
   joined: Uint8Array | null;
 }
 
 // Computed at the first request of a file and dropped with it: files live as long as a release uses them.
 const prepared = new WeakMap<ReleaseFile, Prepared>();
-// Joining costs one copy kept beside the chunks; above this a body is streamed in batches instead.
-const JOIN_LIMIT = 1 << 20;
-// Big enough that a 69 MB list is ~270 socket writes, small enough to copy in a blink.
+// A joined body is one end() like a static server's, at the cost of a copy beside the chunks: bodies
+// are joined on their first request while all joined copies alive stay under this; past it (a
+// million stations' lists) they are written in batches.
+const JOIN_BUDGET = 256 * 1024 * 1024;
+let joinedBytes = 0;
+const joinedFreed = new FinalizationRegistry<number>((size) => {
+  joinedBytes -= size;
+});
+// Big enough that a 700 MB list is ~2,700 socket writes; one buffer per response, filled again.
 const BATCH = 256 * 1024;
 
 function prepare(file: ReleaseFile): Prepared {
   let known = prepared.get(file);
   if (known) return known;
-  const common = [
+  const head = (): Head => ({ cacheControl: "", ok: [], notModified: [] });
+  known = {
+    heads: { identity: head(), gzip: head(), br: head() },
+    joined: join(file),
+  };
+  prepared.set(file, known);
+  return known;
+}
+
+function join(file: ReleaseFile): Uint8Array | null {
+  if (file.body.length === 1) return file.body[0] as Uint8Array;
+  if (joinedBytes + file.size > JOIN_BUDGET) return null;
+  const joined = Buffer.concat(file.body, file.size);
+  joinedBytes += file.size;
+  joinedFreed.register(joined, file.size);
+  return joined;
+}
+
+/** The head for this Cache-Control, made again only when it changes (once a second for station answers). */
+function headFor(file: ReleaseFile, encoding: Encoding, head: Head, cacheControl: string): Head {
+  if (head.cacheControl === cacheControl) return head;
+  const notModified = [
     "Access-Control-Allow-Origin",
     "*",
     "Content-Type",
     file.contentType,
     "Vary",
     "Accept-Encoding",
+    "ETag",
+    etagFor(file, encoding),
+    "Cache-Control",
+    cacheControl,
   ];
-  const headers = (encoding: Encoding) => [...common, "ETag", etagFor(file, encoding)];
-  const joined =
-    file.body.length === 1
-      ? (file.body[0] as Uint8Array)
-      : file.size <= JOIN_LIMIT
-        ? Buffer.concat(file.body, file.size)
-        : null;
-  known = {
-    headers: { identity: headers("identity"), gzip: headers("gzip"), br: headers("br") },
-    joined,
-  };
-  prepared.set(file, known);
-  return known;
+  const size =
+    encoding === "identity" ? file.size : (file.variants as Variants)[encoding].byteLength;
+  const ok = [...notModified, "Content-Length", String(size)];
+  if (encoding !== "identity") ok.push("Content-Encoding", encoding);
+  head.cacheControl = cacheControl;
+  head.ok = ok;
+  head.notModified = notModified;
+  return head;
 }
 
 /**
@@ -101,38 +134,76 @@ export function sendFile(
   file: ReleaseFile,
   cacheControl: string,
 ): Promise<void> | undefined {
-  const { headers, joined } = prepare(file);
+  const { heads, joined } = prepare(file);
   const encoding = file.variants ? negotiate(header(request, "accept-encoding")) : "identity";
-  const base = headers[encoding];
+  const head = headFor(file, encoding, heads[encoding], cacheControl);
   if (notModified(header(request, "if-none-match"), file)) {
-    response.writeHead(304, [...base, "Cache-Control", cacheControl]).end();
+    response.writeHead(304, head.notModified).end();
     return;
   }
-  const body = encoding === "identity" ? joined : (file.variants as Variants)[encoding];
-  const size = body ? body.byteLength : file.size;
-  const head = [...base, "Cache-Control", cacheControl, "Content-Length", String(size)];
-  if (encoding !== "identity") head.push("Content-Encoding", encoding);
-  response.writeHead(200, head);
+  response.writeHead(200, head.ok);
   if (request.method === "HEAD") response.end();
-  else if (body) response.end(body);
+  else if (encoding !== "identity")
+    return sendWhole(response, (file.variants as Variants)[encoding]);
+  else if (joined) return sendWhole(response, joined);
   else return sendChunks(response, file.body);
 }
 
-/** A big body in batches, waiting for the socket to drain: a million stations are never copied whole. */
-async function sendChunks(response: ServerResponse, chunks: readonly Uint8Array[]): Promise<void> {
-  let batch: Uint8Array[] = [];
-  let size = 0;
-  for (const chunk of chunks) {
-    batch.push(chunk);
-    size += chunk.byteLength;
-    if (size < BATCH) continue;
-    const more = response.write(Buffer.concat(batch, size));
-    batch = [];
-    size = 0;
-    if (!more) await drained(response);
-    if (response.destroyed) return; // the client left
+// Node counts an answer ended in one call as finished, and its server.close() cuts such a
+// connection at once, before the socket has taken the bytes: a body bigger than the socket takes
+// at once is written, and ended only when the socket has drained.
+const END_AT_ONCE = 64 * 1024;
+
+function sendWhole(response: ServerResponse, body: Uint8Array): Promise<void> | undefined {
+  if (body.byteLength <= END_AT_ONCE) {
+    response.end(body);
+    return;
   }
-  response.end(size > 0 ? Buffer.concat(batch, size) : undefined);
+  if (response.write(body)) {
+    response.end();
+    return;
+  }
+  return drained(response).then(() => endUnlessGone(response));
+}
+
+function endUnlessGone(response: ServerResponse): void {
+  if (!response.destroyed) response.end();
+}
+
+/**
+ * A big body in batches of copies, waiting for the socket to drain: a million stations are never
+ * copied whole, and a batch the socket has flushed is filled again rather than allocated anew.
+ */
+export async function sendChunks(
+  response: ServerResponse,
+  chunks: readonly Uint8Array[],
+): Promise<void> {
+  let batch = Buffer.allocUnsafe(BATCH);
+  let filled = 0;
+  for (const chunk of chunks) {
+    if (filled > 0 && filled + chunk.byteLength > BATCH) {
+      const flushed = await writeOut(response, batch.subarray(0, filled));
+      if (response.destroyed) return; // the client left
+      if (!flushed) batch = Buffer.allocUnsafe(BATCH); // still queued: not ours to fill again
+      filled = 0;
+    }
+    if (chunk.byteLength >= BATCH) {
+      await writeOut(response, chunk); // as it is: copying would only cost
+      if (response.destroyed) return;
+      continue;
+    }
+    batch.set(chunk, filled);
+    filled += chunk.byteLength;
+  }
+  if (filled > 0) await writeOut(response, batch.subarray(0, filled));
+  endUnlessGone(response);
+}
+
+/** True once the socket has flushed the bytes (it asked to wait); false when they may still be queued. */
+async function writeOut(response: ServerResponse, bytes: Uint8Array): Promise<boolean> {
+  if (response.write(bytes)) return false;
+  await drained(response);
+  return true;
 }
 
 function drained(response: ServerResponse): Promise<void> {

@@ -1,0 +1,52 @@
+// What a request target asks for, apart from any release: the path checked, the route matched, the
+// key read and the log's redacted form, worked out once per distinct target (clients repeat theirs).
+import { KEY_CHECK_PATH } from "../routes/key-check.js";
+import { matchRoute } from "../routes/match-route.js";
+import type { Endpoint } from "../routes/routes.js";
+import { routeOf } from "../routes/routes.js";
+import { redactTarget } from "./redact.js";
+import { parseTarget } from "./request-target.js";
+import { safePath } from "./safe-path.js";
+
+export type Asked = {
+  /** The target as the log shows it: path escaped and scrubbed, query redacted as parsed. */
+  readonly logged: string;
+  /** `apiKey` from the one parsing of the query. */
+  readonly key: string | null;
+} & (
+  | { readonly kind: "bad request"; readonly message: string }
+  | { readonly kind: "not found" }
+  | { readonly kind: "key check" }
+  | { readonly kind: "endpoint"; readonly endpoint: Endpoint; readonly keyed: boolean }
+);
+
+// A server has a few thousand hot targets; past this many the memory is given back and refilled.
+const KEPT = 10_000;
+
+/** `askedOf(raw)`: the same answer as working it out again, from a bounded memory of recent targets. */
+export function askedTargets(): (raw: string) => Asked {
+  const known = new Map<string, Asked>();
+  return (raw) => {
+    let asked = known.get(raw);
+    if (asked) return asked;
+    asked = workOut(raw);
+    if (known.size >= KEPT) known.clear();
+    known.set(raw, asked);
+    return asked;
+  };
+}
+
+function workOut(raw: string): Asked {
+  const target = parseTarget(raw);
+  const { query } = target;
+  const facts = { logged: redactTarget(target.path, query), key: query.get("apiKey") };
+  const path = safePath(target.path);
+  if (!path.ok)
+    return { ...facts, kind: "bad request", message: `Bad request path: ${path.reason}` };
+  if (target.path === KEY_CHECK_PATH) return { ...facts, kind: "key check" };
+  const match = matchRoute(path.segments, query, path.folder);
+  if (match.kind === "none") return { ...facts, kind: "not found" };
+  if (match.kind === "invalid") return { ...facts, kind: "bad request", message: match.message };
+  const { endpoint } = match;
+  return { ...facts, kind: "endpoint", endpoint, keyed: routeOf(endpoint).access === "key" };
+}

@@ -1,0 +1,99 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { makeRelease, type Release, releaseFile } from "../../src/publish/release.js";
+import { pathOf } from "../../src/routes/routes.js";
+import type { Live } from "../../src/serve/live.js";
+import { type RunningServer, startServer } from "../../src/serve/server.js";
+
+const KEY = "0123456789abcdef0123456789abcdef01234567";
+const COUNTS = { contracts: 1, stations: 1, parkings: 0 };
+const lyonList = pathOf({ name: "contractStations", contract: "lyon" });
+const list = (text: string) => releaseFile([Buffer.from(text)], "application/json", "dynamic");
+
+let running: RunningServer | undefined;
+afterEach(() => running?.close());
+
+async function serveLive(live: Live, now?: () => Date, lines: string[] = []): Promise<string> {
+  running = await startServer({
+    live,
+    keys: { accepts: (key) => key === KEY, close: () => {} },
+    log: (line) => lines.push(line),
+    port: 0,
+    host: "127.0.0.1",
+    ...(now ? { now } : {}),
+  });
+  return running.url;
+}
+
+const liveOf = (release: Release, nextRefreshAt: Date | null = null): Live => ({
+  release,
+  refreshSeconds: 60,
+  nextRefreshAt,
+  lastRefresh: null,
+});
+
+describe("the same request over successive releases", () => {
+  it("answers a repeated request from the release current at that moment", async () => {
+    const first = makeRelease(new Map([[lyonList, list("[1]")]]), COUNTS, new Date(), [
+      { name: "lyon", parkingApi: false },
+    ]);
+    const live = liveOf(first);
+    const url = `${await serveLive(live)}/vls/v3/stations?contract=Lyon&apiKey=${KEY}`;
+    expect(await (await fetch(url)).text()).toBe("[1]");
+    expect(await (await fetch(url)).text()).toBe("[1]");
+
+    live.release = makeRelease(new Map([[lyonList, list("[2]")]]), COUNTS, new Date(), [
+      { name: "lyon", parkingApi: false },
+    ]);
+    expect(await (await fetch(url)).text()).toBe("[2]");
+
+    // The contract is gone from the next release: the same request now names an unknown contract.
+    live.release = makeRelease(new Map(), { ...COUNTS, contracts: 0 }, new Date(), []);
+    const gone = await fetch(url);
+    expect(gone.status).toBe(400);
+    expect(await gone.json()).toEqual({ error: "Specified contract does not exist" });
+  });
+});
+
+describe("the log of a repeated request", () => {
+  it("redacts the key on every line, and says each answer's status", async () => {
+    const release = makeRelease(new Map([[lyonList, list("[1]")]]), COUNTS, new Date(), [
+      { name: "lyon", parkingApi: false },
+    ]);
+    const lines: string[] = [];
+    const base = await serveLive(liveOf(release), undefined, lines);
+    const asked = `${base}/vls/v3/stations?contract=lyon&apiKey=${KEY}`;
+    for (let i = 0; i < 3; i++) await (await fetch(asked)).text();
+    const wrong = `${base}/vls/v3/stations?contract=lyon&apiKey=${KEY.replace("0", "f")}`;
+    for (let i = 0; i < 2; i++) await (await fetch(wrong)).text();
+    await running?.close(); // every line is written once its connection is done
+    running = undefined;
+    const logged = (status: number) =>
+      lines.filter((line) =>
+        line.startsWith(`GET /vls/v3/stations?contract=lyon&apiKey=<redacted> ${status} `),
+      ).length;
+    expect([logged(200), logged(403)]).toEqual([3, 2]);
+    expect(lines.join("\n")).not.toMatch(/[0-9a-f]{40}/);
+  });
+});
+
+describe("Cache-Control of station answers", () => {
+  it("counts down to the next refresh, on 200 and 304 alike", async () => {
+    let clock = Date.parse("2026-01-01T12:00:00.000Z");
+    const file = list("[1]");
+    const release = makeRelease(new Map([[lyonList, file]]), COUNTS, new Date(clock), [
+      { name: "lyon", parkingApi: false },
+    ]);
+    const live = liveOf(release, new Date(clock + 60_000));
+    const url = `${await serveLive(live, () => new Date(clock))}/vls/v3/stations?contract=lyon&apiKey=${KEY}`;
+    const cacheControl = async (headers: Record<string, string> = {}) => {
+      const response = await fetch(url, { headers });
+      return [response.status, response.headers.get("cache-control")];
+    };
+    expect(await cacheControl()).toEqual([200, "public, max-age=60"]);
+    clock += 1_500;
+    expect(await cacheControl()).toEqual([200, "public, max-age=58"]);
+    expect(await cacheControl({ "If-None-Match": file.etag })).toEqual([304, "public, max-age=58"]);
+    clock += 59_000;
+    expect(await cacheControl({ "If-None-Match": file.etag })).toEqual([304, "public, max-age=0"]);
+  });
+});
