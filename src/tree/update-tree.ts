@@ -1,13 +1,23 @@
 // Brings the served tree up to a new Release in place: changed files staged whole, then moved in; a mixed tree is repaired.
-import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import type { Release, ReleaseFile } from "../publish/release.js";
 import { fileOf } from "../routes/routes.js";
 import { filesUnder } from "./files-under.js";
 import { HOST_FILES, writeHostFiles } from "./host-files.js";
 import { inBatches } from "./in-batches.js";
+import { currentRelease, layoutOf } from "./layout.js";
 import { takeLock } from "./lock.js";
-import { manifestOf, writeManifest } from "./manifest.js";
+import { type Manifest, manifestOf, writeManifest } from "./manifest.js";
 import { readTree, type Tree } from "./read-tree.js";
 import { SIBLING_SUFFIXES, siblingSizes, siblingsOf } from "./siblings.js";
 import { TREE_UNCHANGED, treeWriteError } from "./tree-error.js";
@@ -22,10 +32,29 @@ export interface UpdateStats extends TreeStats {
   verified: boolean;
 }
 
+export interface UpdateOptions {
+  /**
+   * The tree as the caller read it before (readTree): used as it is when, under the lock, it still
+   * serves the same release, is not marked dirty and its manifest is the same file (same ctime),
+   * so that the manifest is parsed once per run.
+   */
+  tree?: Tree;
+  /** Files whose trust is tested per run at most (see planFromManifest); for tests. */
+  trustChecks?: number;
+}
+
+/**
+ * How many unchanged files an update lstats to catch one changed behind velodata's back. A tree
+ * of 200,000 files is swept in 10 runs (10 minutes of cron); trees up to this size at every run.
+ */
+export const TRUST_CHECKS = 20_000;
+
 interface Plan {
   write: [string, ReleaseFile][];
   remove: string[];
   repaired: number;
+  /** The share of the unchanged files whose trust was tested, for the next run to go on from. */
+  sweep: number;
 }
 
 /**
@@ -35,15 +64,20 @@ interface Plan {
  * is sealed and the mark removed. A run that finds the mark trusts no file: it compares the whole
  * tree with the release, byte for byte, and rewrites or deletes whatever differs.
  */
-export async function updateTree(release: Release, outDir: string): Promise<UpdateStats> {
-  // Read once before the lock, so that a missing tree is said plainly and no store is created.
-  const unlock = takeLock(readTree(outDir).layout);
+export async function updateTree(
+  release: Release,
+  outDir: string,
+  options: UpdateOptions = {},
+): Promise<UpdateStats> {
+  // Read before the lock, so that a missing tree is said plainly and no store is created.
+  const before = options.tree ?? readTree(outDir);
+  const unlock = takeLock(before.layout);
   try {
-    const tree = readTree(outDir);
+    const tree = unchangedSince(before, outDir) ? before : readTree(outDir);
     const { release: paths } = tree;
     rmSync(paths.incoming, { recursive: true, force: true });
     const plan = tree.manifest
-      ? await planFromManifest(release, tree)
+      ? await planFromManifest(release, tree, options.trustChecks ?? TRUST_CHECKS)
       : await planFromDisk(release, tree.release.tree);
     const published = tree.layout.published;
 
@@ -89,7 +123,7 @@ export async function updateTree(release: Release, outDir: string): Promise<Upda
       );
       await inBatches(plan.remove, (file) => rmSync(join(paths.tree, file), { force: true }));
       writeHostFiles(paths.tree); // a newer velodata may have new routes
-      writeManifest(paths.manifest, manifestOf(release));
+      writeManifest(paths.manifest, manifestOf(release, plan.sweep));
       rmSync(paths.dirty, { force: true });
     } catch (cause) {
       throw treeWriteError(
@@ -112,23 +146,40 @@ export async function updateTree(release: Release, outDir: string): Promise<Upda
   }
 }
 
+/** The tree read before the lock is still what the published path holds, as it was then. */
+function unchangedSince(tree: Tree, outDir: string): boolean {
+  if (tree.interrupted || !tree.manifest) return false;
+  const { layout, release } = tree;
+  if (layoutOf(outDir).published !== layout.published) return false;
+  if (currentRelease(layout) !== release.name || existsSync(release.dirty)) return false;
+  return statSync(release.manifest, { throwIfNoEntry: false })?.ctimeMs === tree.sealedAt;
+}
+
 /**
  * What changed is known from the manifest's ETags. A file the manifest says is current is
- * trusted only if it still has the manifest's size and was not changed after it was sealed;
- * otherwise its bytes are compared with the release's.
+ * trusted when it still has the manifest's size and was not changed after it was sealed;
+ * otherwise its bytes are compared with the release's. That test costs an lstat per file: each
+ * run makes it on one share of the unchanged files (those at positions `sweep` modulo `shares` in
+ * the manifest), the next run on the next share, so that a big tree is not walked every minute and
+ * a file changed by hand is repaired within `shares` runs. A killed run needs no such test: its
+ * dirty mark makes the next run compare every file (planFromDisk).
  */
-async function planFromManifest(release: Release, tree: Tree): Promise<Plan> {
-  const manifest = tree.manifest?.files ?? {};
-  const plan: Plan = { write: [], remove: [], repaired: 0 };
+async function planFromManifest(release: Release, tree: Tree, checks: number): Promise<Plan> {
+  const manifest = tree.manifest as Manifest;
+  const shares = Math.max(1, Math.ceil(manifest.paths.length / Math.max(1, checks)));
+  const sweep = (manifest.sweep + 1) % shares;
+  const plan: Plan = { write: [], remove: [], repaired: 0, sweep };
   await inBatches([...release.files], (entry) => {
     const [path, file] = entry;
-    const known = manifest[path];
+    const at = manifest.indexOf(path);
+    const known = at === undefined ? undefined : manifest.entry(path);
     // Siblings no longer wanted (a file shrunk below the compression threshold) go with the change.
     if (known?.variants && !file.variants) plan.remove.push(...siblingFiles(fileOf(path)));
     if (known?.etag !== file.etag || Boolean(known.variants) !== Boolean(file.variants)) {
       plan.write.push(entry);
       return;
     }
+    if ((at as number) % shares !== sweep) return;
     const onDisk = join(tree.release.tree, fileOf(path));
     const sizes = [known.size, ...siblingSizes(known)];
     const names = known.variants ? [onDisk, ...siblingFiles(onDisk)] : [onDisk];
@@ -141,17 +192,17 @@ async function planFromManifest(release: Release, tree: Tree): Promise<Plan> {
       plan.repaired++;
     }
   });
-  for (const [path, known] of Object.entries(manifest)) {
+  for (const path of manifest.paths) {
     if (release.files.has(path)) continue;
     plan.remove.push(fileOf(path));
-    if (known.variants) plan.remove.push(...siblingFiles(fileOf(path)));
+    if (manifest.entry(path)?.variants) plan.remove.push(...siblingFiles(fileOf(path)));
   }
   return plan;
 }
 
 /** After an interrupted run: every file compared with the release, every stray file deleted. */
 async function planFromDisk(release: Release, root: string): Promise<Plan> {
-  const plan: Plan = { write: [], remove: [], repaired: 0 };
+  const plan: Plan = { write: [], remove: [], repaired: 0, sweep: 0 };
   const expected = new Set<string>(HOST_FILES);
   await inBatches([...release.files], (entry) => {
     const file = fileOf(entry[0]);

@@ -12,9 +12,10 @@ import type { Tree } from "./read-tree.js";
  */
 export function variantsOnDisk(release: Release, tree: Tree): Release {
   const files = new Map<string, ReleaseFile>();
-  const manifest = tree.manifest?.files ?? {};
+  const { manifest } = tree;
+  if (!manifest) return { ...release, files };
   for (const [path, file] of release.files) {
-    const known = manifest[path];
+    const known = manifest.entry(path);
     if (!known?.variants || known.etag !== file.etag) continue;
     const onDisk = join(tree.release.tree, fileOf(path));
     const gzip = readTrusted(`${onDisk}.gz`, known.variants.gzip.size, tree.sealedAt);
