@@ -23,10 +23,7 @@ export interface Manifest {
   paths: readonly string[];
   /** One path's entry; undefined when the tree does not hold it. */
   entry(path: string): ManifestEntry | undefined;
-  /** A path's position in `paths`, or undefined. */
-  indexOf(path: string): number | undefined;
-  /** The share of the trust checks the update that sealed it made (see update-tree.ts). */
-  sweep: number;
+
   /** URL path → entry, made on first use: for readers that walk every answer. */
   readonly files: Readonly<Record<string, ManifestEntry>>;
 }
@@ -40,7 +37,6 @@ interface ManifestFile {
   format: typeof MANIFEST_FORMAT;
   release: string;
   generatedAt: string;
-  sweep: number;
   /** The content types, each once; `type` holds an index into it. */
   types: string[];
   paths: string[];
@@ -55,7 +51,7 @@ interface ManifestFile {
 /** Another format (an older velodata's) reads as no manifest: the tree is then verified whole. */
 export const MANIFEST_FORMAT = 2;
 
-export function manifestOf(release: Release, sweep = 0): Manifest {
+export function manifestOf(release: Release): Manifest {
   const paths = [...release.files.keys()].sort();
   const types: string[] = [];
   const typeIndex = new Map<string, number>();
@@ -63,7 +59,6 @@ export function manifestOf(release: Release, sweep = 0): Manifest {
     format: MANIFEST_FORMAT,
     release: release.id,
     generatedAt: release.generatedAt.toISOString(),
-    sweep,
     types,
     paths,
     etags: [],
@@ -119,7 +114,6 @@ export function readManifest(path: string): { manifest: Manifest; sealedAt: numb
 
 function wellFormed(file: ManifestFile): boolean {
   if (file?.format !== MANIFEST_FORMAT || !Array.isArray(file.paths)) return false;
-  if (!Number.isInteger(file.sweep)) return false;
   const count = file.paths.length;
   return [file.etags, file.sizes, file.type, file.gzip, file.br].every(
     (column) => Array.isArray(column) && column.length === count,
@@ -154,8 +148,6 @@ function manifestFrom(file: ManifestFile): Manifest {
     release: file.release,
     generatedAt: file.generatedAt,
     paths: file.paths,
-    sweep: file.sweep,
-    indexOf: (path) => index.get(path),
     entry: (path) => {
       const at = index.get(path);
       return at === undefined ? undefined : entryAt(at);

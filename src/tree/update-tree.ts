@@ -39,22 +39,12 @@ export interface UpdateOptions {
    * so that the manifest is parsed once per run.
    */
   tree?: Tree;
-  /** Files whose trust is tested per run at most (see planFromManifest); for tests. */
-  trustChecks?: number;
 }
-
-/**
- * How many unchanged files an update lstats to catch one changed behind velodata's back. A tree
- * of 200,000 files is swept in 10 runs (10 minutes of cron); trees up to this size at every run.
- */
-export const TRUST_CHECKS = 20_000;
 
 interface Plan {
   write: [string, ReleaseFile][];
   remove: string[];
   repaired: number;
-  /** The share of the unchanged files whose trust was tested, for the next run to go on from. */
-  sweep: number;
 }
 
 /**
@@ -77,7 +67,7 @@ export async function updateTree(
     const { release: paths } = tree;
     rmSync(paths.incoming, { recursive: true, force: true });
     const plan = tree.manifest
-      ? await planFromManifest(release, tree, options.trustChecks ?? TRUST_CHECKS)
+      ? await planFromManifest(release, tree)
       : await planFromDisk(release, tree.release.tree);
     const published = tree.layout.published;
 
@@ -123,7 +113,7 @@ export async function updateTree(
       );
       await inBatches(plan.remove, (file) => rmSync(join(paths.tree, file), { force: true }));
       writeHostFiles(paths.tree); // a newer velodata may have new routes
-      writeManifest(paths.manifest, manifestOf(release, plan.sweep));
+      writeManifest(paths.manifest, manifestOf(release));
       rmSync(paths.dirty, { force: true });
     } catch (cause) {
       throw treeWriteError(
@@ -158,28 +148,22 @@ function unchangedSince(tree: Tree, outDir: string): boolean {
 /**
  * What changed is known from the manifest's ETags. A file the manifest says is current is
  * trusted when it still has the manifest's size and was not changed after it was sealed;
- * otherwise its bytes are compared with the release's. That test costs an lstat per file: each
- * run makes it on one share of the unchanged files (those at positions `sweep` modulo `shares` in
- * the manifest), the next run on the next share, so that a big tree is not walked every minute and
- * a file changed by hand is repaired within `shares` runs. A killed run needs no such test: its
- * dirty mark makes the next run compare every file (planFromDisk).
+ * otherwise its bytes are compared with the release's. Every unchanged file is tested at every
+ * run (one lstat each): testing a share of them per run would not do, as the ctime is compared
+ * with the latest seal, which an edit made before the previous run precedes.
  */
-async function planFromManifest(release: Release, tree: Tree, checks: number): Promise<Plan> {
+async function planFromManifest(release: Release, tree: Tree): Promise<Plan> {
   const manifest = tree.manifest as Manifest;
-  const shares = Math.max(1, Math.ceil(manifest.paths.length / Math.max(1, checks)));
-  const sweep = (manifest.sweep + 1) % shares;
-  const plan: Plan = { write: [], remove: [], repaired: 0, sweep };
+  const plan: Plan = { write: [], remove: [], repaired: 0 };
   await inBatches([...release.files], (entry) => {
     const [path, file] = entry;
-    const at = manifest.indexOf(path);
-    const known = at === undefined ? undefined : manifest.entry(path);
+    const known = manifest.entry(path);
     // Siblings no longer wanted (a file shrunk below the compression threshold) go with the change.
     if (known?.variants && !file.variants) plan.remove.push(...siblingFiles(fileOf(path)));
     if (known?.etag !== file.etag || Boolean(known.variants) !== Boolean(file.variants)) {
       plan.write.push(entry);
       return;
     }
-    if ((at as number) % shares !== sweep) return;
     const onDisk = join(tree.release.tree, fileOf(path));
     const sizes = [known.size, ...siblingSizes(known)];
     const names = known.variants ? [onDisk, ...siblingFiles(onDisk)] : [onDisk];
@@ -202,7 +186,7 @@ async function planFromManifest(release: Release, tree: Tree, checks: number): P
 
 /** After an interrupted run: every file compared with the release, every stray file deleted. */
 async function planFromDisk(release: Release, root: string): Promise<Plan> {
-  const plan: Plan = { write: [], remove: [], repaired: 0, sweep: 0 };
+  const plan: Plan = { write: [], remove: [], repaired: 0 };
   const expected = new Set<string>(HOST_FILES);
   await inBatches([...release.files], (entry) => {
     const file = fileOf(entry[0]);
