@@ -136,10 +136,21 @@ function manifestFrom(file: ManifestFile): Manifest {
     const gzip = file.gzip[at] as number;
     const br = file.br[at] as number;
     if (gzip < 0 || br < 0) return entry;
+    // The siblings' ETags are made only when asked for: a refresh looks up 200,000 entries.
     const owner = { etag } as ReleaseFile;
     entry.variants = {
-      gzip: { etag: variantEtag(owner, "gzip"), size: gzip },
-      br: { etag: variantEtag(owner, "br"), size: br },
+      gzip: {
+        size: gzip,
+        get etag() {
+          return variantEtag(owner, "gzip");
+        },
+      },
+      br: {
+        size: br,
+        get etag() {
+          return variantEtag(owner, "br");
+        },
+      },
     };
     return entry;
   };
