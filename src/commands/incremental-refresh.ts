@@ -1,15 +1,17 @@
 // The cron refresh's fast path: the previous run's state beside the tree, the new states file, and
 // only the stations that changed rendered again. Anything doubtful means null: render everything.
 
-import { createHash } from "node:crypto";
 import { lstatSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_PORTAL } from "../model/portal.js";
 import { previousRelease } from "../publish/incremental/previous-release.js";
 import {
+  type MinuteState,
   REFRESH_STATE_FORMAT,
   type RefreshState,
   refreshStateOf,
+  type StaticState,
+  splitState,
 } from "../publish/incremental/refresh-state.js";
 import { makeRelease, type Release, type ReleaseFile } from "../publish/release.js";
 import { renderStationFiles, type StationCache, SURFACES } from "../publish/station-files.js";
@@ -20,7 +22,7 @@ import type { StaticRead } from "../source/read-dataset.js";
 import { readStates } from "../source/read-dataset.js";
 import { currentRelease, layoutOf, releasePaths } from "../tree/layout.js";
 import type { Tree } from "../tree/read-tree.js";
-import { readRefreshCache, writeRefreshCache } from "../tree/refresh-cache.js";
+import { REFRESH_STATIC_FILE, readRefreshCache, writeRefreshCache } from "../tree/refresh-cache.js";
 import { type Output, reportProblems } from "./output.js";
 
 export interface RefreshInputs {
@@ -38,6 +40,8 @@ export interface Made {
   dataset: Dataset;
   stations: StationCache;
   staticRead: Pick<StaticRead, "source" | "problems">;
+  /** The checksum of the static part of the state on disk, still true of this release: kept as it is. */
+  keptStatic?: string;
 }
 
 /** The new release made from the previous run's state, or null when that state cannot be trusted. */
@@ -46,10 +50,11 @@ export async function incrementalRelease(
   tree: Tree,
   output: Output,
 ): Promise<Made | null> {
-  const manifest = tree.manifest?.files;
+  const manifest = tree.manifest;
   if (!manifest) return null;
-  const state = trustedState(tree, inputs);
-  if (!state || !staticFilesIntact(tree, state)) return null;
+  const kept = trustedState(tree, inputs);
+  if (!kept || !staticFilesIntact(tree, kept.state)) return null;
+  const { state } = kept;
   const allLists = SURFACES.map((surface) => verifiedFile(tree, pathOf(surface.all)));
   if (allLists.some((bytes) => bytes === null)) return null;
 
@@ -74,7 +79,7 @@ export async function incrementalRelease(
   const dynamic = renderStationFiles(dataset, previous.stations, DEFAULT_REFRESH_SECONDS);
   for (const [path, file] of dynamic.files) files.set(path, file);
   // A dynamic answer this path does not render (a surface added since) would be left stale.
-  if (Object.keys(manifest).some((path) => !files.has(path))) return null;
+  if (manifest.paths.some((path) => !files.has(path))) return null;
 
   const counts = {
     contracts: dataset.contracts.length,
@@ -87,6 +92,7 @@ export async function incrementalRelease(
     dataset,
     stations: dynamic.cache,
     staticRead: { source, problems: state.staticProblems },
+    keptStatic: kept.checksum,
   };
 }
 
@@ -100,8 +106,7 @@ export function saveRefreshState(
   const layout = layoutOf(inputs.out);
   const name = currentRelease(layout);
   if (name === null) return;
-  writeRefreshCache(
-    releasePaths(layout, name).folder,
+  const { fixed, minute } = splitState(
     refreshStateOf({
       release: made.release,
       baseUrl: inputs.baseUrl,
@@ -113,36 +118,58 @@ export function saveRefreshState(
       surfaces: SURFACES.length,
     }),
   );
+  const folder = releasePaths(layout, name).folder;
+  // The static part is written first: a run killed between the two leaves a minute part naming
+  // the previous static part, which the next run then finds missing (and renders everything).
+  const fixedSum = made.keptStatic ?? writeRefreshCache(folder, fixed, REFRESH_STATIC_FILE);
+  if (fixedSum === null) return;
+  writeRefreshCache(folder, { ...minute, static: fixedSum } satisfies MinuteState);
 }
 
-function trustedState(tree: Tree, inputs: RefreshInputs): RefreshState | null {
-  const state = readRefreshCache(tree.release.folder) as RefreshState | null;
+/** Both parts of the previous run's state, when they go together and with these inputs. */
+function trustedState(
+  tree: Tree,
+  inputs: RefreshInputs,
+): { state: RefreshState; checksum: string } | null {
+  const minuteRead = readRefreshCache(tree.release.folder);
+  const minute = minuteRead?.value as MinuteState | undefined;
+  if (minute?.format !== REFRESH_STATE_FORMAT || minute.release !== tree.manifest?.release)
+    return null;
+  const fixedRead = readRefreshCache(tree.release.folder, REFRESH_STATIC_FILE);
+  const fixed = fixedRead?.value as StaticState | undefined;
   if (
-    state?.format !== REFRESH_STATE_FORMAT ||
-    state.release !== tree.manifest?.release ||
-    state.baseUrl !== inputs.baseUrl ||
-    state.source !== inputs.fingerprint ||
-    state.states.length !== state.stations.length
+    !fixedRead ||
+    fixedRead.checksum !== minute.static ||
+    fixed?.format !== REFRESH_STATE_FORMAT ||
+    fixed.baseUrl !== inputs.baseUrl ||
+    fixed.source !== inputs.fingerprint ||
+    minute.states.length !== fixed.stations.length
   )
     return null;
-  return state;
+  return { state: { ...fixed, ...minute }, checksum: fixedRead.checksum };
 }
 
-/** The kept answers must be the manifest's on disk, by the updater's own test (size, change time). */
-function staticFilesIntact(tree: Tree, state: RefreshState): boolean {
-  const manifest = tree.manifest?.files ?? {};
-  return state.staticPaths.every((path) => {
-    const stats = lstatSync(join(tree.release.tree, fileOf(path)), { throwIfNoEntry: false });
-    return stats?.isFile() && stats.size === manifest[path]?.size && stats.ctimeMs <= tree.sealedAt;
-  });
+/** Passes the updater's own trust test: the manifest's size, not changed since it was sealed. */
+function intact(tree: Tree, path: string): boolean {
+  const stats = lstatSync(join(tree.release.tree, fileOf(path)), { throwIfNoEntry: false });
+  const size = tree.manifest?.entry(path)?.size;
+  return stats?.isFile() === true && stats.size === size && stats.ctimeMs <= tree.sealedAt;
 }
 
-/** A file of the tree whose bytes are the manifest's (same ETag), or null. */
+/** The kept answers must be the manifest's on disk: their bytes are not read again. */
+const staticFilesIntact = (tree: Tree, state: RefreshState): boolean =>
+  state.staticPaths.every((path) => intact(tree, path));
+
+/**
+ * A file of the tree whose bytes are the manifest's, by the same test, or null. Not hashed again:
+ * a file that passes it was written by the run that sealed the manifest, whole (a killed run
+ * leaves the dirty mark, and the tree is then not trusted at all).
+ */
 function verifiedFile(tree: Tree, path: string): Buffer | null {
+  if (!intact(tree, path)) return null;
   try {
     const bytes = readFileSync(join(tree.release.tree, fileOf(path)));
-    const etag = `"${createHash("sha1").update(bytes).digest("base64url")}"`;
-    return etag === tree.manifest?.files[path]?.etag ? bytes : null;
+    return bytes.length === tree.manifest?.entry(path)?.size ? bytes : null;
   } catch {
     return null;
   }

@@ -30,8 +30,8 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
     fingerprint: staticSourceFingerprint(options.source),
     generatedAt: options.now ?? new Date(),
   };
-  // The tree as the last run left it, read once for the fast path and the siblings to reuse;
-  // updateTree reads it again under its lock.
+  // The tree as the last run left it, read once for the fast path, the siblings to reuse and the
+  // update (which reads it again under its lock only if another writer changed it meanwhile).
   const tree = readTree(options.out);
   // Throws on any error in the source or the states: the tree stays as it was.
   const incremental = await incrementalRelease(inputs, tree, output);
@@ -41,7 +41,7 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
     budget: "refresh",
     previous: variantsOnDisk(made.release, tree),
   });
-  const stats = await updateTree(release, options.out);
+  const stats = await updateTree(release, options.out, { tree });
   saveRefreshState(made, inputs);
   const notes = [
     stats.removed > 0 ? `${stats.removed} removed` : "",

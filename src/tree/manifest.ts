@@ -16,38 +16,77 @@ export interface ManifestEntry {
   variants?: { gzip: VariantEntry; br: VariantEntry };
 }
 
-/** JSON on disk, keyed by URL path (`fileOf(path)` gives the file in the tree). */
 export interface Manifest {
-  format: 1;
   release: string;
   generatedAt: string;
-  files: Record<string, ManifestEntry>;
+  /** Every URL path the tree holds (`fileOf(path)` gives the file in the tree), sorted. */
+  paths: readonly string[];
+  /** One path's entry; undefined when the tree does not hold it. */
+  entry(path: string): ManifestEntry | undefined;
+
+  /** URL path → entry, made on first use: for readers that walk every answer. */
+  readonly files: Readonly<Record<string, ManifestEntry>>;
 }
+
+/**
+ * On disk, JSON in columns (one array per field, aligned with `paths`): a cron refresh reads and
+ * writes it every minute, and 200,000 small objects cost far more to parse and build than a few
+ * long arrays. A sibling's ETag is derived from its file's (`variantEtag`), so only sizes are kept.
+ */
+interface ManifestFile {
+  format: typeof MANIFEST_FORMAT;
+  release: string;
+  generatedAt: string;
+  /** The content types, each once; `type` holds an index into it. */
+  types: string[];
+  paths: string[];
+  etags: string[];
+  sizes: number[];
+  type: number[];
+  /** The siblings' sizes; -1 when the file has no siblings. */
+  gzip: number[];
+  br: number[];
+}
+
+/** Another format (an older velodata's) reads as no manifest: the tree is then verified whole. */
+export const MANIFEST_FORMAT = 2;
 
 export function manifestOf(release: Release): Manifest {
-  const files: Record<string, ManifestEntry> = {};
-  for (const path of [...release.files.keys()].sort()) {
-    const file = release.files.get(path);
-    if (file) files[path] = entryOf(file);
-  }
-  return { format: 1, release: release.id, generatedAt: release.generatedAt.toISOString(), files };
-}
-
-function entryOf(file: ReleaseFile): ManifestEntry {
-  const entry: ManifestEntry = { etag: file.etag, size: file.size, type: file.contentType };
-  if (!file.variants) return entry;
-  const { gzip, br } = file.variants;
-  entry.variants = {
-    gzip: { etag: variantEtag(file, "gzip"), size: gzip.byteLength },
-    br: { etag: variantEtag(file, "br"), size: br.byteLength },
+  const paths = [...release.files.keys()].sort();
+  const types: string[] = [];
+  const typeIndex = new Map<string, number>();
+  const file: ManifestFile = {
+    format: MANIFEST_FORMAT,
+    release: release.id,
+    generatedAt: release.generatedAt.toISOString(),
+    types,
+    paths,
+    etags: [],
+    sizes: [],
+    type: [],
+    gzip: [],
+    br: [],
   };
-  return entry;
+  for (const path of paths) {
+    const entry = release.files.get(path) as ReleaseFile;
+    let type = typeIndex.get(entry.contentType);
+    if (type === undefined) {
+      type = types.push(entry.contentType) - 1;
+      typeIndex.set(entry.contentType, type);
+    }
+    file.etags.push(entry.etag);
+    file.sizes.push(entry.size);
+    file.type.push(type);
+    file.gzip.push(entry.variants ? entry.variants.gzip.byteLength : -1);
+    file.br.push(entry.variants ? entry.variants.br.byteLength : -1);
+  }
+  return manifestFrom(file);
 }
 
 /** Written beside and renamed over: a reader gets the old manifest or the new one, whole. */
 export function writeManifest(path: string, manifest: Manifest): void {
   const temporary = `${path}.tmp-${process.pid}`;
-  writeFileSync(temporary, JSON.stringify(manifest));
+  writeFileSync(temporary, JSON.stringify(stored.get(manifest)));
   renameSync(temporary, path);
 }
 
@@ -66,10 +105,69 @@ export function readManifest(path: string): { manifest: Manifest; sealedAt: numb
     return null;
   }
   try {
-    const manifest = JSON.parse(text) as Manifest;
-    if (manifest.format !== 1 || typeof manifest.files !== "object") return null;
-    return { manifest, sealedAt };
+    const file = JSON.parse(text) as ManifestFile;
+    return wellFormed(file) ? { manifest: manifestFrom(file), sealedAt } : null;
   } catch {
     return null;
   }
+}
+
+function wellFormed(file: ManifestFile): boolean {
+  if (file?.format !== MANIFEST_FORMAT || !Array.isArray(file.paths)) return false;
+  const count = file.paths.length;
+  return [file.etags, file.sizes, file.type, file.gzip, file.br].every(
+    (column) => Array.isArray(column) && column.length === count,
+  );
+}
+
+/** What was read or made, kept for writing it back as it is. */
+const stored = new WeakMap<Manifest, ManifestFile>();
+
+function manifestFrom(file: ManifestFile): Manifest {
+  const index = new Map<string, number>();
+  for (let at = 0; at < file.paths.length; at++) index.set(file.paths[at] as string, at);
+  const entryAt = (at: number): ManifestEntry => {
+    const etag = file.etags[at] as string;
+    const entry: ManifestEntry = {
+      etag,
+      size: file.sizes[at] as number,
+      type: file.types[file.type[at] as number] ?? "",
+    };
+    const gzip = file.gzip[at] as number;
+    const br = file.br[at] as number;
+    if (gzip < 0 || br < 0) return entry;
+    // The siblings' ETags are made only when asked for: a refresh looks up 200,000 entries.
+    const owner = { etag } as ReleaseFile;
+    entry.variants = {
+      gzip: {
+        size: gzip,
+        get etag() {
+          return variantEtag(owner, "gzip");
+        },
+      },
+      br: {
+        size: br,
+        get etag() {
+          return variantEtag(owner, "br");
+        },
+      },
+    };
+    return entry;
+  };
+  let files: Record<string, ManifestEntry> | undefined;
+  const manifest: Manifest = {
+    release: file.release,
+    generatedAt: file.generatedAt,
+    paths: file.paths,
+    entry: (path) => {
+      const at = index.get(path);
+      return at === undefined ? undefined : entryAt(at);
+    },
+    get files() {
+      files ??= Object.fromEntries(file.paths.map((path, at) => [path, entryAt(at)]));
+      return files;
+    },
+  };
+  stored.set(manifest, file);
+  return manifest;
 }

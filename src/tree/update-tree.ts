@@ -1,13 +1,23 @@
 // Brings the served tree up to a new Release in place: changed files staged whole, then moved in; a mixed tree is repaired.
-import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import type { Release, ReleaseFile } from "../publish/release.js";
 import { fileOf } from "../routes/routes.js";
 import { filesUnder } from "./files-under.js";
 import { HOST_FILES, writeHostFiles } from "./host-files.js";
 import { inBatches } from "./in-batches.js";
+import { currentRelease, layoutOf } from "./layout.js";
 import { takeLock } from "./lock.js";
-import { manifestOf, writeManifest } from "./manifest.js";
+import { type Manifest, manifestOf, writeManifest } from "./manifest.js";
 import { readTree, type Tree } from "./read-tree.js";
 import { SIBLING_SUFFIXES, siblingSizes, siblingsOf } from "./siblings.js";
 import { TREE_UNCHANGED, treeWriteError } from "./tree-error.js";
@@ -20,6 +30,15 @@ export interface UpdateStats extends TreeStats {
   removed: number;
   /** The whole tree was checked against the release, byte for byte (after an interrupted run). */
   verified: boolean;
+}
+
+export interface UpdateOptions {
+  /**
+   * The tree as the caller read it before (readTree): used as it is when, under the lock, it still
+   * serves the same release, is not marked dirty and its manifest is the same file (same ctime),
+   * so that the manifest is parsed once per run.
+   */
+  tree?: Tree;
 }
 
 interface Plan {
@@ -35,11 +54,16 @@ interface Plan {
  * is sealed and the mark removed. A run that finds the mark trusts no file: it compares the whole
  * tree with the release, byte for byte, and rewrites or deletes whatever differs.
  */
-export async function updateTree(release: Release, outDir: string): Promise<UpdateStats> {
-  // Read once before the lock, so that a missing tree is said plainly and no store is created.
-  const unlock = takeLock(readTree(outDir).layout);
+export async function updateTree(
+  release: Release,
+  outDir: string,
+  options: UpdateOptions = {},
+): Promise<UpdateStats> {
+  // Read before the lock, so that a missing tree is said plainly and no store is created.
+  const before = options.tree ?? readTree(outDir);
+  const unlock = takeLock(before.layout);
   try {
-    const tree = readTree(outDir);
+    const tree = unchangedSince(before, outDir) ? before : readTree(outDir);
     const { release: paths } = tree;
     rmSync(paths.incoming, { recursive: true, force: true });
     const plan = tree.manifest
@@ -112,17 +136,28 @@ export async function updateTree(release: Release, outDir: string): Promise<Upda
   }
 }
 
+/** The tree read before the lock is still what the published path holds, as it was then. */
+function unchangedSince(tree: Tree, outDir: string): boolean {
+  if (tree.interrupted || !tree.manifest) return false;
+  const { layout, release } = tree;
+  if (layoutOf(outDir).published !== layout.published) return false;
+  if (currentRelease(layout) !== release.name || existsSync(release.dirty)) return false;
+  return statSync(release.manifest, { throwIfNoEntry: false })?.ctimeMs === tree.sealedAt;
+}
+
 /**
  * What changed is known from the manifest's ETags. A file the manifest says is current is
- * trusted only if it still has the manifest's size and was not changed after it was sealed;
- * otherwise its bytes are compared with the release's.
+ * trusted when it still has the manifest's size and was not changed after it was sealed;
+ * otherwise its bytes are compared with the release's. Every unchanged file is tested at every
+ * run (one lstat each): testing a share of them per run would not do, as the ctime is compared
+ * with the latest seal, which an edit made before the previous run precedes.
  */
 async function planFromManifest(release: Release, tree: Tree): Promise<Plan> {
-  const manifest = tree.manifest?.files ?? {};
+  const manifest = tree.manifest as Manifest;
   const plan: Plan = { write: [], remove: [], repaired: 0 };
   await inBatches([...release.files], (entry) => {
     const [path, file] = entry;
-    const known = manifest[path];
+    const known = manifest.entry(path);
     // Siblings no longer wanted (a file shrunk below the compression threshold) go with the change.
     if (known?.variants && !file.variants) plan.remove.push(...siblingFiles(fileOf(path)));
     if (known?.etag !== file.etag || Boolean(known.variants) !== Boolean(file.variants)) {
@@ -141,10 +176,10 @@ async function planFromManifest(release: Release, tree: Tree): Promise<Plan> {
       plan.repaired++;
     }
   });
-  for (const [path, known] of Object.entries(manifest)) {
+  for (const path of manifest.paths) {
     if (release.files.has(path)) continue;
     plan.remove.push(fileOf(path));
-    if (known.variants) plan.remove.push(...siblingFiles(fileOf(path)));
+    if (manifest.entry(path)?.variants) plan.remove.push(...siblingFiles(fileOf(path)));
   }
   return plan;
 }

@@ -1,6 +1,7 @@
 // The compressed siblings a tree already holds, read back as variants so that a refresh compresses only what changed.
 import { lstatSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { worthCompressing } from "../publish/compress.js";
 import { type Release, type ReleaseFile, withVariants } from "../publish/release.js";
 import { fileOf } from "../routes/routes.js";
 import type { Tree } from "./read-tree.js";
@@ -12,9 +13,11 @@ import type { Tree } from "./read-tree.js";
  */
 export function variantsOnDisk(release: Release, tree: Tree): Release {
   const files = new Map<string, ReleaseFile>();
-  const manifest = tree.manifest?.files ?? {};
+  const { manifest } = tree;
+  if (!manifest) return { ...release, files };
   for (const [path, file] of release.files) {
-    const known = manifest[path];
+    if (!worthCompressing(file)) continue;
+    const known = manifest.entry(path);
     if (!known?.variants || known.etag !== file.etag) continue;
     const onDisk = join(tree.release.tree, fileOf(path));
     const gzip = readTrusted(`${onDisk}.gz`, known.variants.gzip.size, tree.sealedAt);

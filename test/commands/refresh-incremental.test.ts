@@ -1,7 +1,7 @@
 // The cron refresh's fast path: a tree byte-identical to a full build of the same inputs, whatever
 // the previous run left beside the tree, and that state never in the served folder.
 import { existsSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../src/commands/build.js";
@@ -10,7 +10,12 @@ import { refresh } from "../../src/commands/refresh.js";
 import { synth } from "../../src/commands/synth.js";
 import { filesUnder } from "../../src/tree/files-under.js";
 import { readTree } from "../../src/tree/read-tree.js";
-import { REFRESH_CACHE_FILE } from "../../src/tree/refresh-cache.js";
+import {
+  REFRESH_CACHE_FILE,
+  REFRESH_STATIC_FILE,
+  readRefreshCache,
+  writeRefreshCache,
+} from "../../src/tree/refresh-cache.js";
 import { tempDir } from "../helpers.js";
 import { treeFiles } from "../tree/tree-helpers.js";
 
@@ -116,6 +121,34 @@ describe("velodata refresh from the previous run's state", () => {
     expect(
       Object.keys(tree.manifest?.files ?? {}).filter((path) => path.includes("cache")),
     ).toEqual([]);
+  });
+
+  it("writes only the minute part of its state while the static source is unchanged", async () => {
+    const out = join(dir, "parts");
+    await build({ source, out, now: NOW, output: memoryOutput() });
+    const folder = readTree(out).release.folder;
+    const before = await stat(join(folder, REFRESH_STATIC_FILE));
+    const minuteBefore = await readFile(join(folder, REFRESH_CACHE_FILE), "utf8");
+    expect(await refreshed(out, 1)).toEqual([expect.stringContaining(FAST)]);
+    const after = await stat(join(folder, REFRESH_STATIC_FILE));
+    expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
+    expect(await readFile(join(folder, REFRESH_CACHE_FILE), "utf8")).not.toBe(minuteBefore);
+  });
+
+  it("renders everything when the static part is not the one the minute part names", async () => {
+    const out = join(dir, "other-static");
+    await build({ source, out, now: NOW, output: memoryOutput() });
+    await refreshed(out, 1);
+    const folder = readTree(out).release.folder;
+    // Whole and checksummed, but other records: a static part left by another run.
+    const fixed = readRefreshCache(folder, REFRESH_STATIC_FILE)?.value as {
+      stations: { value: { name: string } }[];
+    };
+    for (const station of fixed.stations) station.value.name = `Autre ${station.value.name}`;
+    expect(writeRefreshCache(folder, fixed, REFRESH_STATIC_FILE)).not.toBeNull();
+    const lines = await refreshed(out, 2);
+    expect(lines.join("\n")).not.toContain(FAST);
+    expect(served(out)).toEqual(await fullBuild(2));
   });
 
   it.each([

@@ -85,6 +85,45 @@ describe("updateTree", () => {
     expect(existsSync(tree.release.incoming)).toBe(false);
   });
 
+  it("trusts no file of a tree whose manifest is of an older format: every file compared", async () => {
+    const out = join(await tempDir(), "out");
+    await writeTree(release, out);
+    const manifest = readTree(out).release.manifest;
+    const files = Object.fromEntries(
+      [...release.files].map(([path, file]) => [
+        path,
+        { etag: file.etag, size: file.size, type: file.contentType },
+      ]),
+    );
+    await writeFile(manifest, JSON.stringify({ format: 1, release: release.id, files }));
+    expect(readTree(out).manifest).toBeNull();
+    await writeFile(join(out, "vls/v3/stations/dublin/30.json"), '{"stale":true}');
+    const stats = await updateTree(release, out);
+    expect(stats).toMatchObject({ verified: true, repaired: 1 });
+    expect(treeFiles(out)).toEqual(reference);
+    expect(readTree(out).manifest?.entry("/vls/v3/contracts")?.etag).toBe(
+      release.files.get("/vls/v3/contracts")?.etag,
+    );
+  });
+
+  it.each([
+    ["a build", (out: string) => writeTree(grown(2), out)],
+    ["a refresh", (out: string) => updateTree(grown(2), out)],
+  ])(
+    "reads the tree again under its lock when %s changed it since the caller read it",
+    async (_, other) => {
+      const out = join(await tempDir(), "out");
+      await writeTree(release, out);
+      const before = readTree(out);
+      await other(out);
+      const stats = await updateTree(release, out, { tree: before });
+      // Known as changes from the manifest of the tree as it is now, not found as repairs.
+      expect(stats).toMatchObject({ files: release.files.size, repaired: 0 });
+      expect(treeFiles(out)).toEqual(reference);
+      expect(readTree(out).manifest?.release).toBe(release.id);
+    },
+  );
+
   it("refuses a folder that holds no tree, or a tree of the old layout, saying what to run", async () => {
     const empty = await tempDir();
     await expect(updateTree(release, empty)).rejects.toThrow(/no velodata tree at/);

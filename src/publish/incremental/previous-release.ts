@@ -3,7 +3,7 @@
 
 import { pathOf } from "../../routes/routes.js";
 import { type Dataset, stationKey } from "../../source/dataset.js";
-import type { ManifestEntry } from "../../tree/manifest.js";
+import type { Manifest, ManifestEntry } from "../../tree/manifest.js";
 import { groupByContract } from "../group.js";
 import type { ReleaseFile } from "../release.js";
 import { jsonList } from "../render/json-body.js";
@@ -24,11 +24,11 @@ export function previousRelease(
   state: RefreshState,
   dataset: Dataset,
   surfaces: readonly StationSurface[],
-  manifest: Readonly<Record<string, ManifestEntry>>,
+  manifest: Pick<Manifest, "entry">,
   allLists: readonly Buffer[],
 ): PreviousRelease | null {
   const entry = (path: string, size: number): ManifestEntry | null => {
-    const known = manifest[path];
+    const known = manifest.entry(path);
     return known && known.size === size ? known : null;
   };
   const file = (path: string, body: Uint8Array[], size: number): ReleaseFile | null => {
@@ -95,7 +95,7 @@ export function previousRelease(
 
   const staticFiles = new Map<string, ReleaseFile>();
   for (const path of state.staticPaths) {
-    const known = manifest[path];
+    const known = manifest.entry(path);
     if (!known) return null;
     staticFiles.set(path, keptFile(path, known));
   }

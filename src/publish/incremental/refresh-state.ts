@@ -10,7 +10,8 @@ import type { Problem, Sourced } from "../../source/problems.js";
 import type { Release } from "../release.js";
 import type { StationCache } from "../station-files.js";
 
-export const REFRESH_STATE_FORMAT = 1;
+/** Another format (an older velodata's) is ignored: the next refresh renders everything. */
+export const REFRESH_STATE_FORMAT = 2;
 
 export interface RefreshState {
   format: typeof REFRESH_STATE_FORMAT;
@@ -30,6 +31,33 @@ export interface RefreshState {
   staticPaths: string[];
   /** Per station surface: the byte offset of each station in the list of all stations. */
   offsets: number[][];
+}
+
+/** The part that changes only with the static source: kept on disk while it does not change. */
+export type StaticState = Pick<
+  RefreshState,
+  | "format"
+  | "baseUrl"
+  | "source"
+  | "parkings"
+  | "contracts"
+  | "stations"
+  | "staticProblems"
+  | "staticPaths"
+>;
+
+/** The part each run writes again; `static` is the checksum of the static part it goes with. */
+export type MinuteState = Pick<RefreshState, "format" | "release" | "states" | "offsets"> & {
+  static: string;
+};
+
+/** The two parts of a state, each written to its own file. */
+export function splitState(state: RefreshState): {
+  fixed: StaticState;
+  minute: Omit<MinuteState, "static">;
+} {
+  const { release, states, offsets, ...fixed } = state;
+  return { fixed, minute: { format: state.format, release, states, offsets } };
 }
 
 /** A LiveState as a short array: the file holds one per station. */
