@@ -1,7 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { compressBody, compressRelease, MIN_COMPRESSED_SIZE } from "../../src/publish/compress.js";
-import { JSON_TYPE, makeRelease, type Release, releaseFile } from "../../src/publish/release.js";
+import type { Release } from "../../src/publish/release.js";
 import { fixtureRelease } from "./publish-helpers.js";
 
 let release: Release;
