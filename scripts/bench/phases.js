@@ -9,10 +9,14 @@ import { writeTree } from "../../dist/tree/write-tree.js";
 
 const [mode, source, out] = process.argv.slice(2);
 const steps = {};
+// Memory after each step (MB): what the process holds, to find what dominates its peak.
+const memory = {};
 const step = async (name, work) => {
   const started = performance.now();
   const result = await work();
   steps[name] = (steps[name] ?? 0) + (performance.now() - started) / 1000;
+  const { rss, heapUsed, arrayBuffers } = process.memoryUsage();
+  memory[name] = [rss, heapUsed, arrayBuffers].map((bytes) => Math.round(bytes / 2 ** 20));
   return result;
 };
 
@@ -57,6 +61,6 @@ if (mode === "build") report(steps.read + steps.render + steps.write);
 
 function report(total) {
   process.stdout.write(
-    `${JSON.stringify({ steps, total, maxRssMB: process.resourceUsage().maxRSS / 1024 })}\n`,
+    `${JSON.stringify({ steps, total, maxRssMB: process.resourceUsage().maxRSS / 1024, memory })}\n`,
   );
 }
