@@ -73,8 +73,8 @@ function timed(command, args) {
   return { seconds, rssMB: rss ? Number(rss[1]) / 1024 : Number.NaN, stdout: run.stdout };
 }
 
-function phase(mode) {
-  const run = timed(process.execPath, [join(ROOT, "scripts/bench/phases.js"), mode, source, out]);
+function phase(mode, from = source, to = out) {
+  const run = timed(process.execPath, [join(ROOT, "scripts/bench/phases.js"), mode, from, to]);
   return JSON.parse(run.stdout.trim().split("\n").pop());
 }
 
@@ -96,11 +96,12 @@ if (!reuse) {
 }
 if (servingOnly && !reuse)
   timed(process.execPath, [BIN, "build", "--source", source, "--out", out]);
-if (!servingOnly) measureBuildAndRefresh();
+if (!servingOnly) await measureBuildAndRefresh();
 
 // ---- build and refresh
-function measureBuildAndRefresh() {
+async function measureBuildAndRefresh() {
   const build = phase("build"); // also leaves the tree that the cron refresh and the servers use
+  if (values.million) await tenthSideBySide(build);
   const wholeBuild = timed(process.execPath, [BIN, "build", "--source", source, "--out", out]);
   const cron = timed(process.execPath, [
     BIN,
@@ -532,3 +533,39 @@ if (keyedPeer && plainNginx) {
   );
 }
 if (!keepDir) await rm(dir, { recursive: true, force: true });
+
+/** The same build at a tenth of the network, side by side: the cost must grow linearly. */
+async function tenthSideBySide(build) {
+  const small = join(dir, "source-100k");
+  const smallOut = join(dir, "out-100k");
+  await synth({ stations: stations / 10, minutes: 0, out: small, output: memoryOutput() });
+  const tenth = phase("build", small, smallOut);
+  await rm(small, { recursive: true, force: true });
+  await rm(smallOut, { recursive: true, force: true });
+  await rm(join(dir, ".out-100k.velodata"), { recursive: true, force: true });
+  const steps = ["read", "render", "compress", "write"];
+  const row = (name, run) => [
+    name,
+    fmt(run.total, 2),
+    ...steps.map((step) => fmt(run.steps[step], 2)),
+    fmt(run.maxRssMB, 0),
+  ];
+  console.log(
+    `\n### Build by steps, ${stations / 10} and ${stations} stations (compress runs inside write)\n`,
+  );
+  console.log(
+    table(
+      ["stations", "wall s", "read+validate", "render", "compress", "write", "peak RSS MB"],
+      [
+        row(String(stations / 10), tenth),
+        row(String(stations), build),
+        [
+          "ratio (10 for linear)",
+          fmt(build.total / tenth.total),
+          ...steps.map((step) => fmt(build.steps[step] / tenth.steps[step])),
+          fmt(build.maxRssMB / tenth.maxRssMB),
+        ],
+      ],
+    ),
+  );
+}

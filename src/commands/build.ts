@@ -44,13 +44,15 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     baseUrl: options.baseUrl,
     staticUpdatedAt: await staticSourceUpdatedAt(options.source),
   });
-  output.progress("compressing…");
+  output.progress("compressing and writing…");
   // The variants become the tree's `.gz`/`.br` siblings, the bytes a web server in front sends.
-  const release = await compressRelease(published.release, { budget: "build" });
-  const progress = throttled(100, (done, total) =>
+  // They are made in the thread pool while the files that get none are written.
+  const compressed = compressRelease(published.release, { budget: "build" });
+  const onProgress = throttled(100, (done, total) =>
     output.progress(`writing ${done}/${total} files…`),
   );
-  const tree = await writeTree(release, options.out, progress);
+  const tree = await writeTree(published.release, options.out, { onProgress, compressed });
+  const release = await compressed;
   output.progress("");
   saveRefreshState(
     { release, dataset, stations: published.cache, staticRead },

@@ -1,7 +1,9 @@
 // Precompressed variants: gzip and brotli bytes made once per file, off the main thread, before a release is served.
 // Deterministic (fixed gzip header) so the same bytes can be written as `.gz`/`.br` siblings and uploaded.
+import { Readable, type Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { promisify } from "node:util";
-import { brotliCompress, constants, gzip } from "node:zlib";
+import { brotliCompress, constants, createBrotliCompress, createGzip, gzip } from "node:zlib";
 import { CSV_TYPE, JSON_TYPE, type Release, type ReleaseFile, type Variants } from "./release.js";
 
 const brotliAsync = promisify(brotliCompress);
@@ -29,24 +31,31 @@ interface Levels {
   brotli: number;
 }
 
-// Chosen from measurements of the 100,000-station network on a 2-core machine (README, Benchmark):
-// brotli 9–11 run at 0.5–3 MB/s, far too slow for any of these; brotli 1 and gzip 1 do ~100 and
-// ~70 MB/s and still shrink a station list to under 10%, which a refresh needs for its ~140 MB of
-// lists every minute. Static answers are compressed once per source change, so they get more.
+// Chosen from measurements of the synthetic networks on a 2-core machine (README, Benchmark), in
+// MB/s of one core, and the compressed share: on the lists of stations (dynamic, repetitive) gzip 1
+// ~300-430 (0.08-0.09), gzip 4 ~175 (0.075), gzip 6 ~130 (0.06); brotli 1 ~330-590 (0.07), brotli 4
+// ~90-180, brotli 5 ~50-100; on the static answers of a contract (names, addresses: 64 KiB-1 MiB)
+// gzip 1 and 4 ~70 (0.23, 0.21), gzip 9 ~27, brotli 1 ~150 (0.22), brotli 6 ~40 (0.18). A million
+// stations make ~3 GB of lists and ~0.75 GB of static answers: at levels 4-6 that alone is a minute
+// of both cores, at these ~30 core-seconds. Small answers (the contracts, a station's parks, the
+// OpenAPI document) are a few MB in all and fetched most often: they keep high levels. A refresh
+// compresses the changed lists again every minute, so a build's lower levels last until then.
 // A refresh uses level 1 at every size: its answers live a minute, and the GBFS station_status of
 // each contract (~100 MB in all at 100,000 stations, mostly under 1 MB each) took ~2.5 s of CPU a
 // minute at gzip 6 / brotli 4 (78 and 96 MB/s) against ~0.45 s at level 1 (368 and 679 MB/s),
 // for 0.056 instead of 0.040 of the size (gzip) and 0.048 instead of 0.042 (brotli).
-const BIG_FILE = 1 << 20;
-const LEVELS: Record<"static" | CompressionBudget, { small: Levels; big: Levels }> = {
-  static: { small: { gzip: 9, brotli: 6 }, big: { gzip: 6, brotli: 5 } },
-  build: { small: { gzip: 6, brotli: 5 }, big: { gzip: 4, brotli: 4 } },
-  refresh: { small: { gzip: 1, brotli: 1 }, big: { gzip: 1, brotli: 1 } },
+const LEVELS: Record<
+  "static" | CompressionBudget,
+  { small: Levels; big: Levels; bigOver: number }
+> = {
+  static: { small: { gzip: 9, brotli: 6 }, big: { gzip: 4, brotli: 1 }, bigOver: 64 << 10 },
+  build: { small: { gzip: 6, brotli: 5 }, big: { gzip: 1, brotli: 1 }, bigOver: 64 << 10 },
+  refresh: { small: { gzip: 1, brotli: 1 }, big: { gzip: 1, brotli: 1 }, bigOver: 1 << 20 },
 };
 
-function levelsFor(file: ReleaseFile, budget: CompressionBudget): Levels {
+export function levelsFor(file: ReleaseFile, budget: CompressionBudget): Levels {
   const levels = LEVELS[file.freshness === "static" ? "static" : budget];
-  return file.size > BIG_FILE ? levels.big : levels.small;
+  return file.size > levels.bigOver ? levels.big : levels.small;
 }
 
 export function worthCompressing(file: ReleaseFile): boolean {
@@ -60,21 +69,65 @@ const OS_UNKNOWN = 255;
 // Fewer round trips between the thread pool and the main thread for big bodies.
 const CHUNK = 1 << 20;
 
-/** Both variants of one body, compressed in the thread pool. */
+/**
+ * Both variants of one body, compressed in the thread pool. A big body (a list of a million
+ * stations is ~700 MB in ~1M chunks) is never joined: it goes through the streams in pieces of
+ * exactly CHUNK bytes, so the bytes made depend on the body's bytes alone, not on its chunks.
+ */
 export async function compressBody(body: readonly Uint8Array[], levels: Levels): Promise<Variants> {
-  const raw = body.length === 1 ? (body[0] as Uint8Array) : Buffer.concat(body);
-  const [gzipped, br] = await Promise.all([
-    gzipAsync(raw, { level: levels.gzip, chunkSize: CHUNK }),
-    brotliAsync(raw, {
-      chunkSize: CHUNK,
-      params: {
-        [constants.BROTLI_PARAM_QUALITY]: levels.brotli,
-        [constants.BROTLI_PARAM_SIZE_HINT]: raw.byteLength,
-      },
-    }),
-  ]);
+  const size = body.reduce((sum, chunk) => sum + chunk.byteLength, 0);
+  const brotliOptions = {
+    chunkSize: CHUNK,
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: levels.brotli,
+      [constants.BROTLI_PARAM_SIZE_HINT]: size,
+    },
+  };
+  const gzipOptions = { level: levels.gzip, chunkSize: CHUNK };
+  const [gzipped, br] =
+    size > CHUNK
+      ? await Promise.all([
+          throughStream(body, createGzip(gzipOptions)),
+          throughStream(body, createBrotliCompress(brotliOptions)),
+        ])
+      : await Promise.all([
+          gzipAsync(joined(body), gzipOptions),
+          brotliAsync(joined(body), brotliOptions),
+        ]);
   gzipped[GZIP_OS] = OS_UNKNOWN;
   return { gzip: gzipped, br };
+}
+
+const joined = (body: readonly Uint8Array[]): Uint8Array =>
+  body.length === 1 ? (body[0] as Uint8Array) : Buffer.concat(body);
+
+async function throughStream(body: readonly Uint8Array[], stream: Transform): Promise<Buffer> {
+  const out: Buffer[] = [];
+  await pipeline(Readable.from(pieces(body), { objectMode: false }), stream, async (made) => {
+    for await (const chunk of made) out.push(chunk as Buffer);
+  });
+  return Buffer.concat(out);
+}
+
+/** The body cut at every CHUNK bytes, whatever its chunks: one piece joined at a time. */
+function* pieces(body: readonly Uint8Array[]): Generator<Buffer> {
+  let pending: Uint8Array[] = [];
+  let size = 0;
+  for (let chunk of body) {
+    while (size + chunk.byteLength >= CHUNK) {
+      const take = CHUNK - size;
+      pending.push(chunk.subarray(0, take));
+      yield Buffer.concat(pending, CHUNK);
+      chunk = chunk.subarray(take);
+      pending = [];
+      size = 0;
+    }
+    if (chunk.byteLength > 0) {
+      pending.push(chunk);
+      size += chunk.byteLength;
+    }
+  }
+  if (size > 0) yield Buffer.concat(pending, size);
 }
 
 export async function compressFile(
@@ -121,11 +174,20 @@ export async function compressRelease(
   }
   // Biggest first, so that the longest job does not start last.
   todo.sort(([, a], [, b]) => b.size - a.size);
+  // Equal bytes are compressed once: GBFS serves each v2 feed at two paths, for one.
+  const made = new Map<string, Promise<Variants>>();
   let next = 0;
   const worker = async () => {
     while (next < todo.length) {
       const [path, file] = todo[next++] as [string, ReleaseFile];
-      files.set(path, await compressFile(file, options.budget));
+      const levels = levelsFor(file, options.budget);
+      const key = `${file.etag} ${levels.gzip} ${levels.brotli}`;
+      let variants = made.get(key);
+      if (!variants) {
+        variants = compressBody(file.body, levels);
+        made.set(key, variants);
+      }
+      files.set(path, { ...file, variants: await variants });
     }
   };
   await Promise.all(Array.from({ length: IN_FLIGHT }, worker));

@@ -5,6 +5,7 @@ import { type Endpoint, pathOf } from "../routes/routes.js";
 import type { Dataset } from "../source/dataset.js";
 import { renderBundle } from "./downloads/bundle.js";
 import { csvChunks } from "./downloads/csv.js";
+import { jsonRows } from "./downloads/json-rows.js";
 import { contractStationsTable, rowOf } from "./downloads/tables.js";
 import { gbfsStaticFiles, gbfsUrls } from "./gbfs-files.js";
 import { groupByContract } from "./group.js";
@@ -61,8 +62,8 @@ export async function publishStatic(dataset: Dataset, options: PublishOptions): 
   const parkingsByContract = groupByContract(dataset.parkings);
   for (const contract of dataset.contracts) {
     const stations = stationsByContract.get(contract.name) ?? [];
-    const rows = stations.map((station) => encodeJson(rowOf(contractStationsTable, station)));
-    put(files, { name: "staticStations", contract: contract.name }, jsonList(rows));
+    const rows = jsonRows(stations, (station) => rowOf(contractStationsTable, station));
+    put(files, { name: "staticStations", contract: contract.name }, rows);
     put(
       files,
       { name: "staticStationsCsv", contract: contract.name },

@@ -17,7 +17,8 @@ import {
 } from "node:fs";
 import { dirname, join } from "node:path";
 import { UserError } from "../errors.js";
-import type { Release } from "../publish/release.js";
+import { worthCompressing } from "../publish/compress.js";
+import type { Release, ReleaseFile } from "../publish/release.js";
 import { fileOf } from "../routes/routes.js";
 import { writeHostFiles } from "./host-files.js";
 import { inBatches } from "./in-batches.js";
@@ -25,6 +26,7 @@ import { currentRelease, layoutOf, linkTarget, releasePaths, type TreeLayout } f
 import { isLegacyTree, LEGACY_MARKER, recoverLegacySwap } from "./legacy.js";
 import { takeLock } from "./lock.js";
 import { manifestOf, writeManifest } from "./manifest.js";
+import { removeTree } from "./remove-tree.js";
 import { siblingsOf } from "./siblings.js";
 import { TREE_UNCHANGED, treeWriteError } from "./tree-error.js";
 
@@ -35,6 +37,15 @@ export interface TreeStats {
 
 export type Progress = (done: number, total: number) => void;
 
+export interface WriteOptions {
+  onProgress?: Progress;
+  /**
+   * The same release with its variants, still being made (`compressRelease`): the files that get
+   * none are written meanwhile, the others with their siblings and the manifest once it resolves.
+   */
+  compressed?: Promise<Release>;
+}
+
 /**
  * The previous release stays served and whole until the new one is complete; then one rename of
  * a symlink switches readers over, and the previous release folder is removed.
@@ -42,8 +53,10 @@ export type Progress = (done: number, total: number) => void;
 export async function writeTree(
   release: Release,
   outDir: string,
-  onProgress?: Progress,
+  options: WriteOptions = {},
 ): Promise<TreeStats> {
+  // Its failure is awaited below; until then it must not count as unhandled.
+  options.compressed?.catch(() => {});
   const layout = layoutOf(outDir);
   try {
     mkdirSync(dirname(layout.published), { recursive: true });
@@ -64,13 +77,13 @@ export async function writeTree(
       mkdirSync(paths.folder, { recursive: true });
       mkdirSync(paths.tree);
       keepAccess(paths.tree, served);
-      const stats = await writeFiles(release, paths.tree, onProgress);
+      const { stats, written } = await writeFiles(release, paths.tree, options);
       writeHostFiles(paths.tree);
-      writeManifest(paths.manifest, manifestOf(release));
+      writeManifest(paths.manifest, manifestOf(written));
       switchTo(layout, paths.name, served);
       return stats;
     } catch (cause) {
-      rmSync(paths.folder, { recursive: true, force: true });
+      removeTree(paths.folder);
       throw treeWriteError(cause, layout.published, TREE_UNCHANGED);
     } finally {
       // The previous release, kept until the switch was done; what is left goes at the next build.
@@ -124,21 +137,32 @@ function keepAccess(tree: string, served: Served): void {
 async function writeFiles(
   release: Release,
   root: string,
-  onProgress?: Progress,
-): Promise<TreeStats> {
-  const entries = [...release.files];
+  options: WriteOptions,
+): Promise<{ stats: TreeStats; written: Release }> {
   const folders = new Set<string>();
+  const total = release.files.size;
   let done = 0;
   let bytes = 0;
-  await inBatches(entries, ([path, file]) => {
+  const write = ([path, file]: [string, ReleaseFile]) => {
     const destination = join(root, fileOf(path));
     writeWhole(destination, file.body, folders);
     for (const [suffix, variant] of siblingsOf(file))
       writeWhole(`${destination}${suffix}`, [variant], folders);
     bytes += file.size;
-    onProgress?.(++done, entries.length);
-  });
-  return { files: entries.length, bytes };
+    options.onProgress?.(++done, total);
+  };
+  const waiting = (file: ReleaseFile) =>
+    options.compressed !== undefined && !file.variants && worthCompressing(file);
+  const now: [string, ReleaseFile][] = [];
+  const later: string[] = [];
+  for (const [path, file] of release.files) {
+    if (waiting(file)) later.push(path);
+    else now.push([path, file]);
+  }
+  await inBatches(now, write);
+  const written = (await options.compressed) ?? release;
+  await inBatches(later, (path) => write([path, written.files.get(path) as ReleaseFile]));
+  return { stats: { files: total, bytes }, written };
 }
 
 /** Writes one file, creating its folder once; the error names the file (write errors do not). */
@@ -176,7 +200,7 @@ function switchTo(layout: TreeLayout, name: string, served: Served): void {
   symlinkSync(linkTarget(layout, name), link);
   if (served.kind === "folder") renameSync(layout.published, replacedPath(layout));
   renameSync(link, layout.published);
-  rmSync(replacedPath(layout), { recursive: true, force: true });
+  removeTree(replacedPath(layout));
 }
 
 const replacedPath = (layout: TreeLayout): string => join(layout.store, "replaced");
@@ -185,7 +209,7 @@ function restoreReplacedFolder(layout: TreeLayout): void {
   const replaced = replacedPath(layout);
   if (!existsSync(replaced)) return;
   if (lstatSync(layout.published, { throwIfNoEntry: false })) {
-    rmSync(replaced, { recursive: true, force: true });
+    removeTree(replaced);
   } else {
     renameSync(replaced, layout.published);
   }
@@ -198,6 +222,6 @@ function removeReleasesBut(layout: TreeLayout, keep: string | null): void {
   }
   if (!existsSync(layout.releases)) return;
   for (const name of readdirSync(layout.releases)) {
-    if (name !== keep) rmSync(join(layout.releases, name), { recursive: true, force: true });
+    if (name !== keep) removeTree(join(layout.releases, name));
   }
 }

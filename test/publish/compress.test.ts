@@ -42,6 +42,16 @@ describe("compressRelease", () => {
       expect(file.etag).toBe(release.files.get(path)?.etag);
   });
 
+  it("compresses equal bytes at two paths once, both carrying the same variants", async () => {
+    // GBFS serves each v2 feed at two paths; the fixtures' Dublin has them.
+    const top = compressed.files.get("/contracts/dublin/gbfs/station_information.json");
+    const v2 = compressed.files.get("/contracts/dublin/gbfs/v2/station_information.json");
+    expect(top?.etag).toBe(v2?.etag);
+    expect(top?.variants?.gzip).toBeDefined();
+    expect(top?.variants?.gzip).toBe(v2?.variants?.gzip);
+    expect(top?.variants?.br).toBe(v2?.variants?.br);
+  });
+
   it("reuses the variants of the previous release for bytes that did not change", async () => {
     const again = await compressRelease(release, { budget: "refresh", previous: compressed });
     for (const [path, file] of again.files) expect(file, path).toBe(compressed.files.get(path));
@@ -49,6 +59,27 @@ describe("compressRelease", () => {
 });
 
 describe("compressBody", () => {
+  // Over the 1 MiB piece size, so that the big bodies' streamed path is the one taken.
+  const rows = Array.from({ length: 30_000 }, (_, index) =>
+    Buffer.from(`{"number":${index},"name":"Station ${(index * 7919) % 10_007}"},`),
+  );
+  const whole = Buffer.concat(rows);
+
+  it("compresses a big body in chunks to bytes that depend on its bytes alone", async () => {
+    expect(whole.byteLength).toBeGreaterThan(1 << 20);
+    const levels = { gzip: 1, brotli: 1 };
+    const chunked = await compressBody(rows, levels);
+    const halves = await compressBody(
+      [whole.subarray(0, 777_777), whole.subarray(777_777)],
+      levels,
+    );
+    expect(gunzipSync(chunked.gzip).equals(whole)).toBe(true);
+    expect(brotliDecompressSync(chunked.br).equals(whole)).toBe(true);
+    expect(chunked.gzip.equals(halves.gzip)).toBe(true);
+    expect(chunked.br.equals(halves.br)).toBe(true);
+    expect(chunked.gzip[9]).toBe(255);
+  });
+
   const body = [Buffer.from('[{"name":"Rue de l’Église"}'), Buffer.from(`,${"1,".repeat(900)}1]`)];
 
   it("makes the same bytes every time, with no time and a fixed OS in the gzip header", async () => {

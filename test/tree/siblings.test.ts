@@ -1,11 +1,12 @@
 // The `.gz`/`.br` siblings of the tree: written with their file, replaced and deleted with it, listed in the manifest.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { compressRelease } from "../../src/publish/compress.js";
 import { makeRelease, type Release, releaseFile } from "../../src/publish/release.js";
+import { layoutOf } from "../../src/tree/layout.js";
 import { readTree } from "../../src/tree/read-tree.js";
 import { updateTree } from "../../src/tree/update-tree.js";
 import { variantsOnDisk } from "../../src/tree/variants-on-disk.js";
@@ -16,11 +17,14 @@ const JSON_TYPE = "application/json";
 const big = (text: string) => Buffer.from(JSON.stringify(Array(400).fill(text)));
 
 async function releaseOf(files: Record<string, Buffer>): Promise<Release> {
+  return compressRelease(plainRelease(files), { budget: "refresh" });
+}
+
+function plainRelease(files: Record<string, Buffer>): Release {
   const map = new Map(
     Object.entries(files).map(([path, body]) => [path, releaseFile([body], JSON_TYPE, "dynamic")]),
   );
-  const release = makeRelease(map, { contracts: 0, stations: 0, parkings: 0 }, new Date(0));
-  return compressRelease(release, { budget: "refresh" });
+  return makeRelease(map, { contracts: 0, stations: 0, parkings: 0 }, new Date(0));
 }
 
 let first: Release;
@@ -51,6 +55,51 @@ describe("precompressed siblings", () => {
       br: { etag: `${file?.etag.slice(0, -1)}-br"`, size: file?.variants?.br.byteLength },
     });
     expect(entry?.variants?.gzip.size).toBe(readFileSync(`${list}.gz`).byteLength);
+  });
+
+  it("are written from variants still being made while the other files are written", async () => {
+    const out = join(await tempDir(), "out");
+    const plain = plainRelease({
+      "/vls/v3/stations": big("a"),
+      "/vls/v3/stations/lyon/1": Buffer.from("{}"),
+    });
+    const releases = layoutOf(out).releases;
+    const writtenBefore: boolean[] = [];
+    let resolve = (_: Release) => {};
+    const compressed = new Promise<Release>((done) => (resolve = done));
+    await writeTree(plain, out, {
+      compressed,
+      onProgress: (done) => {
+        if (done > 1) return;
+        // The answer that gets no variants is in the new release folder before they are ready;
+        // a writer waiting for them first would never get here, and this test would time out.
+        const [name] = readdirSync(releases);
+        writtenBefore.push(existsSync(join(releases, `${name}/tree/vls/v3/stations/lyon/1.json`)));
+        compressRelease(plain, { budget: "refresh" }).then(resolve);
+      },
+    });
+    expect(writtenBefore).toEqual([true]);
+    const list = join(out, "vls/v3/stations.json");
+    expect(gunzipped(`${list}.gz`)).toBe(big("a").toString());
+    expect(readTree(out).manifest?.files["/vls/v3/stations"]?.variants?.br.size).toBe(
+      readFileSync(`${list}.br`).byteLength,
+    );
+  });
+
+  it("leave the served tree as it was when the variants fail", async () => {
+    const out = join(await tempDir(), "out");
+    await writeTree(first, out);
+    // With a file to write first, the failure comes while the writer is not yet waiting for it.
+    const plain = plainRelease({
+      "/vls/v3/stations": big("b"),
+      "/vls/v3/stations/lyon/1": Buffer.from("{}"),
+    });
+    const failing = Promise.reject(new Error("compression failed"));
+    await expect(writeTree(plain, out, { compressed: failing })).rejects.toThrow(
+      /compression failed/,
+    );
+    expect(unbrotli(join(out, "vls/v3/stations.json.br"))).toBe(big("a").toString());
+    expect(readdirSync(layoutOf(out).releases)).toHaveLength(1);
   });
 
   it("follow their file at a refresh: replaced, dropped when no longer worth it, deleted with it", async () => {

@@ -2,9 +2,9 @@
 import { Readable } from "node:stream";
 import { ZipArchive } from "archiver";
 import type { Dataset } from "../../source/dataset.js";
-import { encodeJson, jsonList } from "../render/json-body.js";
 import { csvChunks } from "./csv.js";
 import { dataPackage } from "./datapackage.js";
+import { jsonRows } from "./json-rows.js";
 import { contractsTable, parkingsTable, rowOf, stationsTable, type Table } from "./tables.js";
 
 // Entries carry a fixed date so that the same data always gives the same bytes (and ETag).
@@ -42,7 +42,7 @@ function tableEntries<T>(table: Table<T>, records: readonly T[]) {
     csv: { name: `${table.name}.csv`, body: csvChunks(table, records) },
     json: {
       name: `${table.name}.json`,
-      body: jsonList(records.map((record) => encodeJson(rowOf(table, record)))),
+      body: jsonRows(records, (record) => rowOf(table, record)),
     },
   };
 }
