@@ -1,7 +1,6 @@
 // The cron refresh's fast path: the previous run's state beside the tree, the new states file, and
 // only the stations that changed rendered again. Anything doubtful means null: render everything.
 
-import { createHash } from "node:crypto";
 import { lstatSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_PORTAL } from "../model/portal.js";
@@ -137,12 +136,16 @@ function staticFilesIntact(tree: Tree, state: RefreshState): boolean {
   });
 }
 
-/** A file of the tree whose bytes are the manifest's (same ETag), or null. */
+/**
+ * A file of the tree whose bytes are the manifest's, by the updater's own test (size, change time
+ * against the seal), or null. Not by hashing it: a list's ETag is derived from its members' (listFile).
+ */
 function verifiedFile(tree: Tree, path: string): Buffer | null {
   try {
-    const bytes = readFileSync(join(tree.release.tree, fileOf(path)));
-    const etag = `"${createHash("sha1").update(bytes).digest("base64url")}"`;
-    return etag === tree.manifest?.files[path]?.etag ? bytes : null;
+    const file = join(tree.release.tree, fileOf(path));
+    const stats = lstatSync(file);
+    const sealed = stats.isFile() && stats.ctimeMs <= tree.sealedAt;
+    return sealed && stats.size === tree.manifest?.files[path]?.size ? readFileSync(file) : null;
   } catch {
     return null;
   }
