@@ -31,7 +31,10 @@ if (mode === "build") {
   const dataset = assembleDataset(staticRead.source, initial.states);
   const first = await publish(dataset, { generatedAt: new Date() });
   const previous = await compressRelease(first.release, { budget: "build" });
-  const next = await step("read", () => readStates(staticRead, `${source}/states-1.json`));
+  // As the server's state source: the records equal to the last accepted ones are not checked again.
+  const next = await step("read", () =>
+    readStates(staticRead, `${source}/states-1.json`, initial.known),
+  );
   // What the refresher does: the served release with the changed station answers replaced (the
   // unchanged ones keep their variants); the swap ends the timed part, and the variants of what
   // changed are made after it, while the new release is already served.
