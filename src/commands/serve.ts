@@ -140,6 +140,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
         maxMissingShare:
           options.maxMissing === undefined ? DEFAULT_MAX_MISSING_SHARE : options.maxMissing / 100,
         log,
+        ...("known" in initial && initial.known ? { known: initial.known } : {}),
       });
   const staticFiles = new Map(
     [...live.release.files].filter(([, file]) => file.freshness === "static"),

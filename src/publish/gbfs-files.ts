@@ -1,20 +1,26 @@
 // The GBFS files of a release: which answers each rendered feed is (from the route table), and the
 // absolute URLs the discovery files name (the table's paths under the public base URL).
-import type { Contract } from "../model/contract.js";
 import type { Station } from "../model/station.js";
 import { STATIC_MAX_AGE } from "../routes/max-age.js";
 import { type Endpoint, pathOf } from "../routes/routes.js";
 import { type Dataset, type LiveState, stationKey } from "../source/dataset.js";
 import { groupByContract } from "./group.js";
 import { endpointFile, type ReleaseFile } from "./release.js";
-import {
-  type GbfsRendered,
-  renderGbfsStatic,
-  renderGbfsStatus,
-} from "./render/gbfs/contract-feeds.js";
+import { type GbfsRendered, renderGbfsStatic } from "./render/gbfs/contract-feeds.js";
 import { renderManifest } from "./render/gbfs/discovery.js";
-import type { Freshness, GbfsFeedName, GbfsUrls, GbfsVersion } from "./render/gbfs/feed.js";
-import { NEVER_REPORTED_AT } from "./render/gbfs/station-status.js";
+import {
+  type Freshness,
+  GBFS_VERSIONS,
+  type GbfsFeedName,
+  type GbfsUrls,
+  type GbfsVersion,
+} from "./render/gbfs/feed.js";
+import {
+  NEVER_REPORTED_AT,
+  stationStatusBody,
+  stationStatusEntry,
+} from "./render/gbfs/station-status.js";
+import type { VehicleType } from "./render/gbfs/vehicle-types.js";
 import { encodeJson } from "./render/json-body.js";
 
 type Files = Map<string, ReleaseFile>;
@@ -73,20 +79,39 @@ export function gbfsStaticFiles(dataset: Dataset, urls: GbfsUrls, updatedAt: Dat
 }
 
 /**
- * station_status of one contract, both versions, at every path it answers at. `ttl`: seconds to
- * the next refresh. Its `last_updated` is the newest report of its stations, not the clock: the
- * data is as new as that, and the same states always give the same bytes (and ETag).
+ * station_status of one contract, both versions, at every path it answers at. `entries`: each
+ * station's encoded entry per version (GBFS_VERSIONS order, see stationStatusEntries), in source
+ * order. `ttl`: seconds to the next refresh. Its `last_updated` is `newest`, the newest report of
+ * its stations, not the clock: the data is as new as that, and the same states always give the
+ * same bytes (and ETag).
  */
 export function gbfsStatusFiles(
-  contract: Contract,
-  stations: readonly Station[],
-  states: ReadonlyMap<string, LiveState>,
+  contract: string,
+  entries: readonly (readonly Uint8Array[])[],
+  newest: string | null,
   ttl: number,
 ): Files {
-  const freshness: Freshness = { lastUpdated: newestReport(stations, states), ttl };
+  const freshness: Freshness = {
+    lastUpdated: newest === null ? NEVER_REPORTED_AT : new Date(newest),
+    ttl,
+  };
   const files: Files = new Map();
-  putRendered(files, contract.name, renderGbfsStatus(contract, stations, states, freshness));
+  GBFS_VERSIONS.forEach((version, index) => {
+    const own = entries.map((station) => station[index] as Uint8Array);
+    putFile(files, contract, version, "station_status", stationStatusBody(version, freshness, own));
+  });
   return files;
+}
+
+/** One station's station_status entry, encoded, in each version (GBFS_VERSIONS order). */
+export function stationStatusEntries(
+  station: Station,
+  state: LiveState | undefined,
+  types: readonly VehicleType[],
+): Uint8Array[] {
+  return GBFS_VERSIONS.map((version) =>
+    encodeJson(stationStatusEntry(station, state, types, version)),
+  );
 }
 
 /** The latest `lastUpdate` of these stations; NEVER_REPORTED_AT when none ever reported. */
@@ -104,10 +129,19 @@ export function newestReport(
 }
 
 function putRendered(files: Files, contract: string, rendered: readonly GbfsRendered[]): void {
-  for (const { version, feed, body } of rendered) {
-    const endpoints = gbfsEndpoints(contract, version, feed);
-    // One file for every path: the aliases share its bytes and ETag.
-    const file = endpointFile(endpoints[0], [encodeJson(body)]);
-    for (const endpoint of endpoints) files.set(pathOf(endpoint), file);
-  }
+  for (const { version, feed, body } of rendered)
+    putFile(files, contract, version, feed, [encodeJson(body)]);
+}
+
+function putFile(
+  files: Files,
+  contract: string,
+  version: GbfsVersion,
+  feed: GbfsFeedName,
+  body: readonly Uint8Array[],
+): void {
+  const endpoints = gbfsEndpoints(contract, version, feed);
+  // One file for every path: the aliases share its bytes and ETag.
+  const file = endpointFile(endpoints[0], body);
+  for (const endpoint of endpoints) files.set(pathOf(endpoint), file);
 }

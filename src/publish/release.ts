@@ -1,6 +1,7 @@
 // A Release: an immutable set of answers (URL path → bytes + headers), built in memory, written and served as is.
 import { createHash } from "node:crypto";
 import { type Endpoint, type Freshness, routeOf } from "../routes/routes.js";
+import { jsonList } from "./render/json-body.js";
 
 export { CSV_TYPE, JSON_TYPE, ZIP_TYPE } from "../routes/routes.js";
 
@@ -68,6 +69,41 @@ export function endpointFile(endpoint: Endpoint, body: readonly Uint8Array[]): R
   return releaseFile(body, route.contentType, route.freshness);
 }
 
+/**
+ * A list `[a,b,c]` of single-chunk answers, sharing their bytes. Its strong ETag is derived from
+ * theirs, not from its own bytes: hashing the 300 MB of lists of 100,000 stations cost a refresh
+ * more than rendering what changed. It stays a function of the bytes for lists made this way (the
+ * same members give the same bytes and the same tag; other bytes, another tag), so every release,
+ * build or refresh, tags the same list alike; nothing may assume a list's tag is the SHA-1 of its bytes.
+ */
+export function listFile(endpoint: Endpoint, members: readonly ReleaseFile[]): ReleaseFile {
+  const route = routeOf(endpoint);
+  const hash = createHash("sha1").update(LIST_TAG);
+  const items: Uint8Array[] = [];
+  let size = 0;
+  let tags = "";
+  for (const member of members) {
+    if (member.body.length !== 1) throw new Error("bug: a list member must be one chunk");
+    items.push(member.body[0] as Uint8Array);
+    size += member.size;
+    tags += member.etag;
+    // Hashed in batches: one call per member costs more than the hashing itself.
+    if (tags.length > TAGS_BATCH) {
+      hash.update(tags);
+      tags = "";
+    }
+  }
+  const body = jsonList(items);
+  // `[`, `]` and a comma between members.
+  size += 2 + Math.max(0, members.length - 1);
+  const etag = `"${hash.update(tags).digest("base64url")}"`;
+  return { body, size, contentType: route.contentType, freshness: route.freshness, etag };
+}
+
+// Tells a list's tag from that of a file whose bytes would be its members' tags.
+const LIST_TAG = "velodata list [a,b,c] of these answers:\n";
+const TAGS_BATCH = 1 << 16;
+
 export function makeRelease(
   files: ReadonlyMap<string, ReleaseFile>,
   counts: ReleaseCounts,
@@ -75,10 +111,33 @@ export function makeRelease(
   contracts: readonly ReleaseContract[] = [],
 ): Release {
   const hash = createHash("sha1");
-  for (const [path, file] of [...files].sort(([a], [b]) => (a < b ? -1 : 1)))
-    hash.update(`${path} ${file.etag}\n`);
+  // Hashed in batches: one call per answer costs more than the hashing itself.
+  let batch = "";
+  let count = 0;
+  for (const path of sortedPaths(files)) {
+    batch += `${path} ${(files.get(path) as ReleaseFile).etag}\n`;
+    if (++count % ID_BATCH === 0) {
+      hash.update(batch);
+      batch = "";
+    }
+  }
+  hash.update(batch);
   const byName = new Map(contracts.map((contract) => [contract.name.toLowerCase(), contract]));
   return { id: hash.digest("hex").slice(0, 16), generatedAt, files, counts, contracts: byName };
+}
+
+const ID_BATCH = 4096;
+
+// The last order made: a refresh keeps the same paths (new bytes under them), and sorting 200,000
+// paths every minute cost more than checking that the set is the same.
+let lastOrder: readonly string[] = [];
+
+/** The paths in code-unit order (as `<` compares them). */
+function sortedPaths(files: ReadonlyMap<string, ReleaseFile>): readonly string[] {
+  const known = lastOrder;
+  if (known.length === files.size && known.every((path) => files.has(path))) return known;
+  lastOrder = [...files.keys()].sort();
+  return lastOrder;
 }
 
 /**

@@ -4,10 +4,10 @@ import type { Availabilities } from "../model/api.js";
 import type { Station } from "../model/station.js";
 import { type Endpoint, pathOf } from "../routes/routes.js";
 import { type Dataset, type LiveState, stationKey } from "../source/dataset.js";
-import { gbfsStatusFiles } from "./gbfs-files.js";
-import { groupByContract } from "./group.js";
-import { endpointFile, type ReleaseFile } from "./release.js";
-import { encodeJson, jsonList } from "./render/json-body.js";
+import { gbfsStatusFiles, stationStatusEntries } from "./gbfs-files.js";
+import { endpointFile, listFile, type ReleaseFile } from "./release.js";
+import { vehicleTypesOf } from "./render/gbfs/vehicle-types.js";
+import { encodeJson } from "./render/json-body.js";
 import { renderStationV1 } from "./render/v1.js";
 import { renderStationV3 } from "./render/v3.js";
 
@@ -41,14 +41,36 @@ export interface RenderedStation {
   files: readonly ReleaseFile[];
   /** Their URL paths, kept: formatting 200,000 paths at every refresh is a tenth of its time. */
   paths: readonly string[];
+  /**
+   * Its GBFS station_status entry, encoded, per version (see stationStatusEntries): each contract's
+   * feed is assembled from these. Absent when the rendering was read back from disk.
+   */
+  status?: readonly Uint8Array[];
 }
 
-/** What one publish leaves for the next: rendered stations and lists, by key. */
+/** What one publish leaves for the next: rendered stations and lists. */
 export interface StationCache {
-  stations: ReadonlyMap<string, RenderedStation>;
-  lists: ReadonlyMap<string, ReleaseFile>;
+  /** By `stationKey`. */
+  readonly stations: ReadonlyMap<string, RenderedStation>;
+  readonly lists: ReadonlyMap<string, ReleaseFile>;
   /** Each contract's GBFS station_status files (both versions, every path), by contract name. */
-  gbfsStatus: ReadonlyMap<string, ReadonlyMap<string, ReleaseFile>>;
+  readonly gbfsStatus: ReadonlyMap<string, ReadonlyMap<string, ReleaseFile>>;
+  /**
+   * The same renderings in the order of the stations they were made for: a refresh over the same
+   * static data (the server's, every minute) finds each by position, formatting no key.
+   */
+  readonly inOrder?: {
+    readonly of: readonly Station[];
+    readonly rendered: readonly RenderedStation[];
+  };
+}
+
+export interface StationFiles {
+  /** Every dynamic answer. */
+  files: Map<string, ReleaseFile>;
+  /** Only the answers rendered again: the ones that differ from the previous cache's. */
+  changed: Map<string, ReleaseFile>;
+  cache: StationCache;
 }
 
 /** `refreshSeconds`: how long GBFS consumers may keep station_status (its `ttl`). */
@@ -56,93 +78,198 @@ export function renderStationFiles(
   dataset: Dataset,
   previous: StationCache | undefined,
   refreshSeconds: number,
-): { files: Map<string, ReleaseFile>; cache: StationCache } {
+): StationFiles {
   const files = new Map<string, ReleaseFile>();
-  const stations = new Map<string, RenderedStation>();
+  const changed = new Map<string, ReleaseFile>();
+  const put = (path: string, file: ReleaseFile, fresh: boolean) => {
+    files.set(path, file);
+    if (fresh) changed.set(path, file);
+  };
+  const cache = renderStations(dataset, previous, refreshSeconds, put);
+  return { files, changed, cache };
+}
+
+/** Only the answers that differ from `previous`'s, for a refresh that starts from the release it served. */
+export function renderStationChanges(
+  dataset: Dataset,
+  previous: StationCache,
+  refreshSeconds: number,
+): Omit<StationFiles, "files"> {
+  const changed = new Map<string, ReleaseFile>();
+  const put = (path: string, file: ReleaseFile, fresh: boolean) => {
+    if (fresh) changed.set(path, file);
+  };
+  return { changed, cache: renderStations(dataset, previous, refreshSeconds, put) };
+}
+
+type Put = (path: string, file: ReleaseFile, fresh: boolean) => void;
+
+/** Hands every dynamic answer to `put`, in a fixed order, saying which were rendered again. */
+function renderStations(
+  dataset: Dataset,
+  previous: StationCache | undefined,
+  refreshSeconds: number,
+  put: Put,
+): StationCache {
+  const { stations } = dataset;
+  const keys = keysOf(stations);
+  // Same static data as last time: each station's previous rendering is at its own position.
+  const before = previous?.inOrder?.of === stations ? previous.inOrder.rendered : undefined;
+  const byKey = before ? undefined : previous?.stations;
+  const rendered: RenderedStation[] = new Array(stations.length);
   const lists = new Map<string, ReleaseFile>();
   const gbfsStatus = new Map<string, ReadonlyMap<string, ReleaseFile>>();
-  // The lists look their members up by the station itself: no key formatted 400,000 times.
-  const byStation = new Map<Station, RenderedStation>();
   let anyChanged = false;
 
-  const byContract = groupByContract(dataset.stations);
   for (const contract of dataset.contracts) {
-    const members = byContract.get(contract.name) ?? [];
+    const members = membersOf(stations).get(contract.name) ?? [];
+    const types = vehicleTypesOf(contract);
     let changed = false;
-    for (const station of members) {
-      const key = stationKey(station.contract, station.number);
+    let newest: string | null = null;
+    for (const index of members) {
+      const station = stations[index] as Station;
+      const key = keys[index] as string;
       const state = dataset.states.get(key);
-      const prior = previous?.stations.get(key);
-      let rendered = prior;
-      if (!prior || prior.station !== station || !sameState(prior.state, state)) {
+      const prior = before ? before[index] : byKey?.get(key);
+      let done: RenderedStation;
+      if (prior && prior.station === station && sameState(prior.state, state)) {
+        done = prior.status
+          ? prior
+          : { ...prior, status: stationStatusEntries(station, state, types) };
+        for (let surface = 0; surface < done.paths.length; surface++)
+          put(done.paths[surface] as string, done.files[surface] as ReleaseFile, false);
+      } else {
         const endpoints = SURFACES.map((surface) =>
           surface.station(station.contract, station.number),
         );
-        rendered = {
+        done = {
           station,
           state,
-          files: SURFACES.map((surface, index) =>
-            endpointFile(endpoints[index] as Endpoint, [
+          files: SURFACES.map((surface, surfaceIndex) =>
+            endpointFile(endpoints[surfaceIndex] as Endpoint, [
               encodeJson(surface.render(station, state)),
             ]),
           ),
           paths: prior?.station === station ? prior.paths : endpoints.map(pathOf),
+          status: stationStatusEntries(station, state, types),
         };
         changed = true;
+        for (let surface = 0; surface < done.paths.length; surface++)
+          put(done.paths[surface] as string, done.files[surface] as ReleaseFile, true);
       }
-      const done = rendered as RenderedStation;
-      stations.set(key, done);
-      byStation.set(station, done);
-      for (let index = 0; index < done.paths.length; index++) {
-        files.set(done.paths[index] as string, done.files[index] as ReleaseFile);
-      }
+      rendered[index] = done;
+      // Published form `YYYY-MM-DDTHH:MM:SSZ`, all UTC: text order is time order.
+      const reported = state?.lastUpdate;
+      if (reported && (newest === null || reported > newest)) newest = reported;
     }
-    SURFACES.forEach((surface, index) => {
+    SURFACES.forEach((surface, surfaceIndex) => {
       const endpoint = surface.contractList(contract.name);
       const path = pathOf(endpoint);
       const prior = previous?.lists.get(path);
-      const list =
-        !changed && prior
-          ? prior
-          : endpointFile(endpoint, jsonList(members.map((s) => bodyOf(byStation, s, index))));
+      const list = !changed && prior ? prior : listOf(endpoint, members, rendered, surfaceIndex);
       anyChanged ||= list !== prior;
       lists.set(path, list);
-      files.set(path, list);
+      put(path, list, list !== prior);
     });
     // Like the lists: a contract whose stations did not change keeps its file.
     const priorStatus = previous?.gbfsStatus.get(contract.name);
     const status =
       !changed && priorStatus
         ? priorStatus
-        : gbfsStatusFiles(contract, members, dataset.states, refreshSeconds);
+        : gbfsStatusFiles(
+            contract.name,
+            members.map((index) => (rendered[index] as RenderedStation).status ?? []),
+            newest,
+            refreshSeconds,
+          );
     gbfsStatus.set(contract.name, status);
-    for (const [path, file] of status) files.set(path, file);
+    for (const [path, file] of status) put(path, file, status !== priorStatus);
   }
 
-  SURFACES.forEach((surface, index) => {
+  SURFACES.forEach((surface, surfaceIndex) => {
     const path = pathOf(surface.all);
     const prior = previous?.lists.get(path);
+    const sameStations = before !== undefined || previous?.stations.size === stations.length;
     const all =
-      !anyChanged && prior && previous?.stations.size === stations.size
+      !anyChanged && prior && sameStations
         ? prior
-        : endpointFile(
-            surface.all,
-            jsonList(dataset.stations.map((s) => bodyOf(byStation, s, index))),
-          );
+        : listOf(surface.all, allPositions(stations), rendered, surfaceIndex);
     lists.set(path, all);
-    files.set(path, all);
+    put(path, all, all !== prior);
   });
-  return { files, cache: { stations, lists, gbfsStatus } };
+  return cacheOf(stations, rendered, lists, gbfsStatus);
 }
 
-function bodyOf(
-  byStation: ReadonlyMap<Station, RenderedStation>,
-  station: Station,
+/** `[a,b,c]` of the members' own bytes: single-station files are one chunk, shared by every list. */
+function listOf(
+  endpoint: Endpoint,
+  members: readonly number[],
+  rendered: readonly RenderedStation[],
   surface: number,
-): Uint8Array {
-  const rendered = byStation.get(station);
-  // Single-station files are one chunk: the station's own bytes, shared by every list.
-  return rendered?.files[surface]?.body[0] as Uint8Array;
+): ReleaseFile {
+  return listFile(
+    endpoint,
+    members.map((index) => rendered[index]?.files[surface] as ReleaseFile),
+  );
+}
+
+function cacheOf(
+  stations: readonly Station[],
+  rendered: readonly RenderedStation[],
+  lists: ReadonlyMap<string, ReleaseFile>,
+  gbfsStatus: ReadonlyMap<string, ReadonlyMap<string, ReleaseFile>>,
+): StationCache {
+  let byKey: Map<string, RenderedStation> | undefined;
+  const keys = keysOf(stations);
+  return {
+    // Made only for a reader that asks by key (the cron refresh's state): a server never does.
+    get stations() {
+      byKey ??= new Map(rendered.map((done, index) => [keys[index] as string, done]));
+      return byKey;
+    },
+    lists,
+    gbfsStatus,
+    inOrder: { of: stations, rendered },
+  };
+}
+
+// Derived once per list of stations: a server renders the same static data every minute.
+const keyLists = new WeakMap<readonly Station[], readonly string[]>();
+const memberLists = new WeakMap<readonly Station[], ReadonlyMap<string, readonly number[]>>();
+const positionLists = new WeakMap<readonly Station[], readonly number[]>();
+
+function keysOf(stations: readonly Station[]): readonly string[] {
+  let keys = keyLists.get(stations);
+  if (!keys) {
+    keys = stations.map((station) => stationKey(station.contract, station.number));
+    keyLists.set(stations, keys);
+  }
+  return keys;
+}
+
+/** Each contract's stations, as positions in `stations`, in source order. */
+function membersOf(stations: readonly Station[]): ReadonlyMap<string, readonly number[]> {
+  let members = memberLists.get(stations);
+  if (!members) {
+    const groups = new Map<string, number[]>();
+    stations.forEach((station, index) => {
+      const group = groups.get(station.contract);
+      if (group) group.push(index);
+      else groups.set(station.contract, [index]);
+    });
+    members = groups;
+    memberLists.set(stations, members);
+  }
+  return members;
+}
+
+function allPositions(stations: readonly Station[]): readonly number[] {
+  let positions = positionLists.get(stations);
+  if (!positions) {
+    positions = stations.map((_, index) => index);
+    positionLists.set(stations, positions);
+  }
+  return positions;
 }
 
 function sameState(a: LiveState | undefined, b: LiveState | undefined): boolean {

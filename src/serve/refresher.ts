@@ -1,7 +1,8 @@
 // The minute refresh: new states → a new Release built from what changed → swapped in whole; failures keep the last good one.
 import { compressRelease, reuseVariants } from "../publish/compress.js";
 import { publish } from "../publish/publish.js";
-import type { ReleaseFile } from "../publish/release.js";
+import { refreshRelease } from "../publish/refresh-release.js";
+import type { Release, ReleaseFile } from "../publish/release.js";
 import type { StationCache } from "../publish/station-files.js";
 import type { Dataset } from "../source/dataset.js";
 import { formatProblem } from "../source/problems.js";
@@ -60,29 +61,24 @@ export function startRefresher(options: RefresherOptions): Refresher {
       );
     }
     const next = { ...dataset, states };
-    const published = await publish(
-      next,
-      { generatedAt: at, cache, refreshSeconds: options.seconds },
-      options.staticFiles,
-    );
     const previous = live.release;
     // Unchanged files keep their variants; the changed ones are served as they are until theirs are made.
-    const fresh = reuseVariants(published.release, previous);
+    const fresh = await render(previous, next, at);
     // Disk first, then memory: when the tree cannot follow, both keep the release they had.
     if (options.out) {
-      const failure = await followOnDisk(fresh, options.out, live);
+      const failure = await followOnDisk(fresh.release, options.out, live);
       if (failure) return fail(at, failure);
     }
-    live.release = fresh; // the swap: requests from now on see the new release only
+    live.release = fresh.release; // the swap: requests from now on see the new release only
     live.feed = feedHealth(next.stations, states);
     dataset = next;
-    cache = published.cache;
+    cache = fresh.cache;
     // Then the variants, in the thread pool, and a second swap of the same bytes (same id, same
     // ETags) that adds them: no request waits for compression, none is compressed per request.
-    let release = fresh;
+    let release = fresh.release;
     try {
-      release = await compressRelease(fresh, { budget: "refresh" });
-      if (live.release === fresh) live.release = release;
+      release = await compressRelease(fresh.release, { budget: "refresh" });
+      if (live.release === fresh.release) live.release = release;
     } catch (cause) {
       // The new release is served already, whole: only its changed answers stay uncompressed.
       log(
@@ -93,6 +89,19 @@ export function startRefresher(options: RefresherOptions): Refresher {
     for (const [path, file] of release.files) if (previous.files.get(path) !== file) changed++;
     log(`refreshed from ${options.source.name}: release ${release.id}, ${changed} answers changed`);
     return { at, ok: true, error: null };
+  }
+
+  /** The served release with the changed station answers replaced; a whole publish when the cache cannot say. */
+  async function render(
+    served: Release,
+    next: Dataset,
+    at: Date,
+  ): Promise<{ release: Release; cache: StationCache }> {
+    const timing = { generatedAt: at, refreshSeconds: options.seconds };
+    const refreshed = refreshRelease(served, next, cache, timing);
+    if (refreshed) return refreshed;
+    const published = await publish(next, { ...timing, cache }, options.staticFiles);
+    return { release: reuseVariants(published.release, served), cache: published.cache };
   }
 
   const refreshNow = async (): Promise<RefreshOutcome> => {

@@ -1,5 +1,6 @@
 // Where a refresh gets new station states: a state file read again each time, or the simulator.
 import type { Dataset, LiveState } from "../source/dataset.js";
+import type { KnownStates } from "../source/known-states.js";
 import { error, type Problem } from "../source/problems.js";
 import { readStates, type StaticRead } from "../source/read-dataset.js";
 import { type Random, simulate } from "./simulator.js";
@@ -18,6 +19,8 @@ export interface StateFileOptions {
   /** A states file leaving out more than this share of the stations reported before is refused. */
   maxMissingShare: number;
   log: (line: string) => void;
+  /** What the read at start left (readStates): the first refresh checks only what changed since. */
+  known?: KnownStates;
 }
 
 export const DEFAULT_MAX_MISSING_SHARE = 0.1;
@@ -28,14 +31,17 @@ export function stateFile(
   staticRead: StaticRead,
   options: StateFileOptions,
 ): StateSource {
+  // The records of the last accepted file: most of the next minute's are the same.
+  let known = options.known;
   return {
     name: path,
     async read(current) {
       try {
-        const read = await readStates(staticRead, path);
-        return read.states
-          ? checkMissing(path, current, read.states, options, read.problems)
-          : read;
+        const read = await readStates(staticRead, path, known);
+        if (!read.states) return read;
+        const checked = checkMissing(path, current, read.states, options, read.problems);
+        if (checked.states) known = read.known;
+        return checked;
       } catch (cause) {
         // A missing file is a UserError from loadStates; report it like any problem of the file.
         return {

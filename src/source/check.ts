@@ -20,6 +20,7 @@ import {
   availabilitiesConsistent,
   lastUpdateIsUtcInstant,
   oneStatePerStation,
+  stateKeys,
   statesForKnownStations,
   stationsHaveStates,
 } from "./rules/states.js";
@@ -56,24 +57,33 @@ export function checkStaticSource(
 /**
  * `statesComplete` false: the states file had errors, so stations without a state there are a
  * consequence of those errors, not news; reporting 400 of them would bury the one that matters.
+ * `keys`: each state's stationKey, when already known. `fresh`: the positions of the states that
+ * the rules of one record at a time must check; the others passed them last time against the same
+ * static data (see KnownStates). Default: all.
  */
 export function checkStates(
   source: StaticSource,
   states: readonly Sourced<StationState>[],
   complete: Completeness = ALL,
   statesComplete = true,
+  known?: { keys: readonly string[]; fresh: readonly number[] },
 ): Problem[] {
+  const keys = known?.keys ?? stateKeys(states);
+  const checked = known
+    ? known.fresh.map((index) => states[index] as Sourced<StationState>)
+    : states;
+  const checkedKeys = known ? known.fresh.map((index) => keys[index] as string) : keys;
   const references = complete.stations
     ? [
-        ...statesForKnownStations(source.stations, states),
-        ...availabilitiesConsistent(source.stations, states),
-        ...(statesComplete ? stationsHaveStates(source.stations, states) : []),
+        ...statesForKnownStations(source.stations, checked, checkedKeys),
+        ...availabilitiesConsistent(source.stations, checked, checkedKeys),
+        ...(statesComplete ? stationsHaveStates(source.stations, states, keys) : []),
       ]
     : [];
-  const bikeTypes = complete.contracts ? bikesOfDeclaredTypes(source.contracts, states) : [];
+  const bikeTypes = complete.contracts ? bikesOfDeclaredTypes(source.contracts, checked) : [];
   return [
-    ...oneStatePerStation(states),
-    ...lastUpdateIsUtcInstant(states),
+    ...oneStatePerStation(states, keys),
+    ...lastUpdateIsUtcInstant(checked),
     ...references,
     ...bikeTypes,
   ];

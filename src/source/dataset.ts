@@ -6,7 +6,6 @@ import type { PortalSettings } from "../model/portal.js";
 import type { Station } from "../model/station.js";
 import type { StandsState, StationState } from "../model/station-state.js";
 import type { StaticSource } from "./load-source.js";
-import type { Sourced } from "./problems.js";
 import { contractKey } from "./rules/records.js";
 import { stationKey, toUtcSeconds } from "./rules/states.js";
 
@@ -51,13 +50,7 @@ export function assembleDataset(
   };
 }
 
-export function liveStates(states: readonly Sourced<StationState>[]): Map<string, LiveState> {
-  return new Map(
-    states.map(({ value }) => [stationKey(value.contract, value.number), toLiveState(value)]),
-  );
-}
-
-function toLiveState(state: StationState): LiveState {
+export function toLiveState(state: StationState): LiveState {
   return {
     status: state.status,
     connected: state.connected,

@@ -8,6 +8,8 @@ import { Parking } from "../model/parking.js";
 import type { PortalSettings } from "../model/portal.js";
 import { Station } from "../model/station.js";
 import { StationState } from "../model/station-state.js";
+import type { KnownStates } from "./known-states.js";
+import { sameJson } from "./known-states.js";
 import { loadPortalSettings } from "./load-portal.js";
 import { parseRecords } from "./parse-records.js";
 import { hasErrors, type Problem, type Sourced } from "./problems.js";
@@ -64,15 +66,45 @@ export async function loadStaticSource(
   };
 }
 
-/** Reads a states file (`{ "states": [...] }`); `file` is the name used in messages. */
+export interface LoadedStates extends Loaded<Sourced<StationState>[]> {
+  /** Every record of the file as read, in its order. */
+  raw: readonly unknown[];
+  /** For each record of `value`: its position in `known` when equal to it there, else -1 (parsed anew). */
+  knownAt: readonly number[];
+}
+
+/**
+ * Reads a states file (`{ "states": [...] }`); `file` is the name used in messages. A record equal
+ * to the one at the same position in `known` (accepted last time) is taken as it was, unparsed.
+ */
 export async function loadStates(
   path: string,
   file = path,
-): Promise<Loaded<Sourced<StationState>[]>> {
+  known?: KnownStates,
+): Promise<LoadedStates> {
   if (!existsSync(path)) throw new UserError(`state file not found: ${path}`);
   const read = await readJsonRecords(path, file, "states");
-  const parsed = parseRecords(StationState, read.records);
-  return { value: parsed.records, problems: [...read.problems, ...parsed.problems] };
+  const value: Sourced<StationState>[] = [];
+  const problems = [...read.problems];
+  const knownAt: number[] = [];
+  const raw = read.records.map((record) => record.raw);
+  read.records.forEach((record, index) => {
+    const before = known?.records[index];
+    if (before && sameJson(known.raw[index], record.raw)) {
+      // Same record, same place: only the file name may differ.
+      const at = before.at.file === file ? before.at : { ...before.at, file };
+      value.push({ value: before.value, at });
+      knownAt.push(index);
+      return;
+    }
+    const parsed = parseRecords(StationState, [record]);
+    problems.push(...parsed.problems);
+    for (const one of parsed.records) {
+      value.push(one);
+      knownAt.push(-1);
+    }
+  });
+  return { value, problems, raw, knownAt };
 }
 
 async function loadResource<T>(

@@ -1,8 +1,16 @@
 // The whole source pipeline: read → schema → rules → Dataset, or every problem found.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import type { StationState } from "../model/station-state.js";
 import { checkStates, checkStaticSource } from "./check.js";
-import { assembleDataset, type Dataset, type LiveState, liveStates } from "./dataset.js";
+import {
+  assembleDataset,
+  type Dataset,
+  type LiveState,
+  stationKey,
+  toLiveState,
+} from "./dataset.js";
+import type { KnownStates } from "./known-states.js";
 import {
   type Completeness,
   loadStates,
@@ -10,7 +18,7 @@ import {
   STATES_FILE,
   type StaticSource,
 } from "./load-source.js";
-import { hasErrors, type Problem, warning } from "./problems.js";
+import { hasErrors, type Problem, type Sourced, warning } from "./problems.js";
 
 export interface ReadResult {
   /** Undefined when any problem is an error. */
@@ -55,17 +63,56 @@ export async function readStatic(dir: string): Promise<StaticRead> {
   return { source: loaded.value, complete: loaded.complete, problems };
 }
 
-/** Reads and checks a states file against the static data; the states only when there is no error. */
+export interface StatesRead {
+  /** Undefined when any problem is an error. */
+  states?: Map<string, LiveState>;
+  problems: Problem[];
+  /** With the states: hand it to the next readStates against the same static data. */
+  known?: KnownStates;
+}
+
+/**
+ * Reads and checks a states file against the static data; the states only when there is no error.
+ * With `known` (what the last accepted read of the same static data left), a record equal to the
+ * one at its position there is neither parsed nor checked again, record by record: only the
+ * rules across records (one state per station, stations without a state) see them all.
+ */
 export async function readStates(
   read: Pick<StaticRead, "source" | "complete">,
   path: string,
-): Promise<{ states?: Map<string, LiveState>; problems: Problem[] }> {
-  const loaded = await loadStates(path);
+  known?: KnownStates,
+): Promise<StatesRead> {
+  const usable = known?.source === read.source ? known : undefined;
+  const loaded = await loadStates(path, path, usable);
   const readWhole = !hasErrors(loaded.problems);
+  const records = loaded.value;
+  const keys: string[] = new Array(records.length);
+  const fresh: number[] = [];
+  loaded.knownAt.forEach((at, position) => {
+    const record = records[position] as Sourced<StationState>;
+    if (at < 0) fresh.push(position);
+    keys[position] =
+      at < 0 || !usable
+        ? stationKey(record.value.contract, record.value.number)
+        : (usable.keys[at] as string);
+  });
   const problems = [
     ...loaded.problems,
-    ...checkStates(read.source, loaded.value, read.complete, readWhole),
+    ...checkStates(read.source, records, read.complete, readWhole, { keys, fresh }),
   ];
   if (hasErrors(problems)) return { problems };
-  return { states: liveStates(loaded.value), problems };
+  const live = loaded.knownAt.map((at, position) =>
+    at < 0 || !usable
+      ? toLiveState((records[position] as Sourced<StationState>).value)
+      : (usable.live[at] as LiveState),
+  );
+  const states = new Map<string, LiveState>();
+  keys.forEach((key, position) => {
+    states.set(key, live[position] as LiveState);
+  });
+  return {
+    states,
+    problems,
+    known: { source: read.source, raw: loaded.raw, records, keys, live },
+  };
 }

@@ -16,25 +16,38 @@ function stationIndex(
 ): ReadonlyMap<string, Sourced<Station>> {
   let index = indexes.get(stations);
   if (!index) {
-    index = new Map(
-      stations.map((station) => [
-        stationKey(station.value.contract, station.value.number),
-        station,
-      ]),
-    );
+    const keys = stationKeys(stations);
+    index = new Map(stations.map((station, position) => [keys[position] as string, station]));
     indexes.set(stations, index);
   }
   return index;
 }
 
+// Each station's key, kept like the index: the server's stationsHaveStates runs every minute.
+const stationKeyLists = new WeakMap<readonly Sourced<Station>[], readonly string[]>();
+
+function stationKeys(stations: readonly Sourced<Station>[]): readonly string[] {
+  let keys = stationKeyLists.get(stations);
+  if (!keys) {
+    keys = stations.map(({ value }) => stationKey(value.contract, value.number));
+    stationKeyLists.set(stations, keys);
+  }
+  return keys;
+}
+
+/** Each state's stationKey, in order: the rules below take them made once for all. */
+export const stateKeys = (states: readonly Sourced<StationState>[]): string[] =>
+  states.map(({ value }) => stationKey(value.contract, value.number));
+
 /** A state for a station that is not in the static data cannot be published. */
 export function statesForKnownStations(
   stations: readonly Sourced<Station>[],
   states: readonly Sourced<StationState>[],
+  keys: readonly string[] = stateKeys(states),
 ): Problem[] {
   const index = stationIndex(stations);
   return states
-    .filter((state) => !index.has(stationKey(state.value.contract, state.value.number)))
+    .filter((_, position) => !index.has(keys[position] as string))
     .map((state) =>
       error(
         state.at,
@@ -44,11 +57,15 @@ export function statesForKnownStations(
     );
 }
 
-export function oneStatePerStation(states: readonly Sourced<StationState>[]): Problem[] {
+export function oneStatePerStation(
+  states: readonly Sourced<StationState>[],
+  keys: readonly string[] = stateKeys(states),
+): Problem[] {
   const seen = new Set<string>();
   const problems: Problem[] = [];
-  for (const state of states) {
-    const key = stationKey(state.value.contract, state.value.number);
+  for (let position = 0; position < states.length; position++) {
+    const state = states[position] as Sourced<StationState>;
+    const key = keys[position] as string;
     if (seen.has(key)) problems.push(error(state.at, "number", "a second state for this station"));
     seen.add(key);
   }
@@ -63,12 +80,12 @@ export function oneStatePerStation(states: readonly Sourced<StationState>[]): Pr
 export function stationsHaveStates(
   stations: readonly Sourced<Station>[],
   states: readonly Sourced<StationState>[],
+  keys: readonly string[] = stateKeys(states),
 ): Problem[] {
-  const reported = new Set(
-    states.map((state) => stationKey(state.value.contract, state.value.number)),
-  );
+  const reported = new Set(keys);
+  const own = stationKeys(stations);
   return stations
-    .filter((station) => !reported.has(stationKey(station.value.contract, station.value.number)))
+    .filter((_, position) => !reported.has(own[position] as string))
     .map((station) =>
       warning(
         station.at,
@@ -82,11 +99,13 @@ export function stationsHaveStates(
 export function availabilitiesConsistent(
   stations: readonly Sourced<Station>[],
   states: readonly Sourced<StationState>[],
+  keys: readonly string[] = stateKeys(states),
 ): Problem[] {
   const index = stationIndex(stations);
   const problems: Problem[] = [];
-  for (const state of states) {
-    const station = index.get(stationKey(state.value.contract, state.value.number))?.value;
+  for (let position = 0; position < states.length; position++) {
+    const state = states[position] as Sourced<StationState>;
+    const station = index.get(keys[position] as string)?.value;
     if (!station) continue; // reported by statesForKnownStations
     const check = (field: string, stands: StandsState, capacity: number) => {
       for (const message of standsProblems(stands, capacity))

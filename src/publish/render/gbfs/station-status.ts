@@ -2,6 +2,7 @@
 import type { Availabilities } from "../../../model/api.js";
 import type { Station } from "../../../model/station.js";
 import { type LiveState, stationKey } from "../../../source/dataset.js";
+import { jsonList } from "../json-body.js";
 import { NEVER_REPORTED } from "../v3.js";
 import { type Freshness, type GbfsFile, type GbfsVersion, gbfsFile, timestamp } from "./feed.js";
 import { stationIdOf } from "./station-information.js";
@@ -74,4 +75,20 @@ export function renderStationStatus(
       ),
     ),
   });
+}
+
+/**
+ * The same bytes as `encodeJson(renderStationStatus(...))`, assembled around entries encoded once
+ * per change of their station (`encodeJson(stationStatusEntry(...))`, in order): a refresh
+ * re-renders only the stations whose state changed, not each contract's whole feed.
+ */
+export function stationStatusBody(
+  version: GbfsVersion,
+  freshness: Freshness,
+  entries: readonly Uint8Array[],
+): Uint8Array[] {
+  // The header as JSON.stringify writes it: the list is the last value, so it ends the text.
+  const empty = JSON.stringify(gbfsFile(version, freshness, { stations: [] }));
+  const at = empty.lastIndexOf("[]");
+  return [Buffer.from(empty.slice(0, at)), ...jsonList(entries), Buffer.from(empty.slice(at + 2))];
 }

@@ -1,0 +1,77 @@
+// A server refresh: the served release with only the changed station answers replaced gives the
+// same answers as a whole publish of the new states, and keeps every other file as it was served.
+import { describe, expect, it } from "vitest";
+import { publish } from "../../src/publish/publish.js";
+import { refreshRelease } from "../../src/publish/refresh-release.js";
+import { makeRelease, type Release, withVariants } from "../../src/publish/release.js";
+import { type Dataset, stationKey } from "../../src/source/dataset.js";
+import { fixtureDataset, GENERATED_AT } from "./publish-helpers.js";
+
+const LATER = new Date("2026-11-20T08:17:00Z");
+const TIMING = { generatedAt: LATER, refreshSeconds: 60 };
+
+/** The release as a server holds it after compressing: every file with (stand-in) variants. */
+function served(release: Release): Release {
+  const variants = { gzip: Buffer.from("gzip"), br: Buffer.from("br") };
+  const files = new Map(
+    [...release.files].map(([path, file]) => [path, withVariants(file, variants)]),
+  );
+  return makeRelease(files, release.counts, release.generatedAt, [...release.contracts.values()]);
+}
+
+function withChangedStation(dataset: Dataset): Dataset {
+  const key = stationKey("besancon", 2);
+  const states = new Map(dataset.states);
+  const old = states.get(key);
+  if (!old) throw new Error("fixture state missing");
+  states.set(key, { ...old, lastUpdate: "2026-11-20T08:17:00Z", main: { ...old.main, stands: 9 } });
+  return { ...dataset, states };
+}
+
+describe("refreshRelease", () => {
+  it("answers what a whole publish answers, replacing only the changed files", async () => {
+    const dataset = await fixtureDataset();
+    const first = await publish(dataset, { generatedAt: GENERATED_AT });
+    const before = served(first.release);
+    const next = withChangedStation(dataset);
+    const refreshed = refreshRelease(before, next, first.cache, TIMING);
+    if (!refreshed) throw new Error("the cache was made for these stations");
+    // The static answers are dated by the static source, which did not change.
+    const at = { generatedAt: LATER, staticUpdatedAt: GENERATED_AT };
+    const whole = (await publish(next, at)).release;
+
+    expect([...refreshed.release.files.keys()].sort()).toEqual([...whole.files.keys()].sort());
+    for (const [path, file] of whole.files) {
+      const got = refreshed.release.files.get(path);
+      expect(got?.etag, path).toBe(file.etag);
+      expect(Buffer.concat(got?.body ?? []).equals(Buffer.concat(file.body)), path).toBe(true);
+    }
+    expect(refreshed.release.id).toBe(whole.id);
+    expect([...refreshed.changed.keys()].sort()).toEqual([
+      "/contracts/besancon/gbfs/station_status.json",
+      "/contracts/besancon/gbfs/v2/station_status.json",
+      "/contracts/besancon/gbfs/v3/station_status.json",
+      "/vls/v1/stations",
+      "/vls/v1/stations/besancon",
+      "/vls/v1/stations/besancon/2",
+      "/vls/v3/stations",
+      "/vls/v3/stations/besancon",
+      "/vls/v3/stations/besancon/2",
+    ]);
+    for (const [path, file] of refreshed.release.files) {
+      if (refreshed.changed.has(path)) expect(file.variants, path).toBeUndefined();
+      else expect(file, path).toBe(before.files.get(path));
+    }
+    // And the next refresh starts from this one's cache.
+    const again = refreshRelease(refreshed.release, next, refreshed.cache, TIMING);
+    expect(again?.changed.size).toBe(0);
+    expect(again?.release.id).toBe(whole.id);
+  });
+
+  it("declines a cache made for other stations: the caller publishes the whole release", async () => {
+    const dataset = await fixtureDataset();
+    const first = await publish(dataset, { generatedAt: GENERATED_AT });
+    const other = { ...dataset, stations: [...dataset.stations] };
+    expect(refreshRelease(first.release, other, first.cache, TIMING)).toBeUndefined();
+  });
+});
