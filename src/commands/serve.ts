@@ -76,10 +76,13 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   reportProblems(initial.problems, output);
   const loaded = assembleDataset(staticRead.source, initial.states ?? new Map());
   const random = seededRandom(options.seed ?? Date.now());
-  // A simulated network starts live: one minute is simulated before anything is served, so the
-  // stations silent in the source (old fixtures) report at once and /status is healthy from the start.
+  // A simulated network starts live: one period is simulated before anything is served, so the
+  // stations silent in the source (old fixtures) report at once and /status is healthy from the
+  // start. It is stamped up to a minute back, as a live feed's data is: the first refresh then
+  // moves every clock forward, as each later one does.
+  const startedAt = new Date(Date.now() - Math.min(seconds, 60) * 1000);
   const dataset = options.simulate
-    ? { ...loaded, states: simulate(loaded, new Date(), random, seconds) }
+    ? { ...loaded, states: simulate(loaded, startedAt, random, seconds) }
     : loaded;
 
   const port = options.port ?? 8080;
