@@ -4,7 +4,15 @@ import { Readable, type Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { promisify } from "node:util";
 import { brotliCompress, constants, createBrotliCompress, createGzip, gzip } from "node:zlib";
-import { CSV_TYPE, JSON_TYPE, type Release, type ReleaseFile, type Variants } from "./release.js";
+import {
+  CSV_TYPE,
+  HTML_TYPE,
+  JSON_TYPE,
+  SCRIPT_TYPE,
+  STYLE_TYPE,
+  TEXT_TYPE,
+} from "../routes/content-types.js";
+import type { Release, ReleaseFile, Variants } from "./release.js";
 
 const brotliAsync = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -16,8 +24,11 @@ const gzipAsync = promisify(gzip);
  */
 export const MIN_COMPRESSED_SIZE = 1024;
 
-/** Types that compress well; the zip bundle is already compressed. */
-const COMPRESSIBLE = new Set([JSON_TYPE, CSV_TYPE]);
+/**
+ * Text compresses well: the data, and the portal's page (one row per station) and the bundled
+ * Swagger UI (~1.5 MB of script). The zip bundle is already compressed.
+ */
+const COMPRESSIBLE = new Set([JSON_TYPE, CSV_TYPE, HTML_TYPE, SCRIPT_TYPE, STYLE_TYPE, TEXT_TYPE]);
 
 /**
  * How much time compression may take. `build`: files are made once and kept (static answers for an

@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 
 describe("compressRelease", () => {
-  it("gives every JSON or CSV file of 1 KiB or more variants that decode to its bytes", () => {
+  it("gives every text file of 1 KiB or more variants that decode to its bytes", () => {
     let withVariants = 0;
     for (const [path, file] of compressed.files) {
       const plain = Buffer.concat(file.body);
@@ -24,6 +24,19 @@ describe("compressRelease", () => {
     }
     expect(withVariants).toBeGreaterThan(10);
     expect(compressed.files.get("/vls/v3/stations")?.variants).toBeDefined();
+  });
+
+  // Swagger UI is ~1.5 MB of script; the portal page holds a row per station.
+  it("gives the portal's page, script and styles and the bundled Swagger UI variants too", () => {
+    for (const path of ["/", "/docs/swagger-ui-bundle.js", "/docs/swagger-ui.css"]) {
+      const file = compressed.files.get(path);
+      expect(file?.size, path).toBeGreaterThan(MIN_COMPRESSED_SIZE);
+      expect(file?.variants, path).toBeDefined();
+      expect(
+        gunzipSync(file?.variants?.gzip as Buffer).equals(Buffer.concat(file?.body ?? [])),
+        path,
+      ).toBe(true);
+    }
   });
 
   it("leaves small answers and the zip bundle as they are", () => {
