@@ -3,7 +3,7 @@
 import type { Station } from "../model/station.js";
 import { STATIC_MAX_AGE } from "../routes/max-age.js";
 import { type Endpoint, pathOf } from "../routes/routes.js";
-import { type Dataset, type LiveState, stationKey } from "../source/dataset.js";
+import type { Dataset, LiveState } from "../source/dataset.js";
 import { groupByContract } from "./group.js";
 import { endpointFile, type ReleaseFile } from "./release.js";
 import { type GbfsRendered, renderGbfsStatic } from "./render/gbfs/contract-feeds.js";
@@ -112,20 +112,6 @@ export function stationStatusEntries(
   return GBFS_VERSIONS.map((version) =>
     encodeJson(stationStatusEntry(station, state, types, version)),
   );
-}
-
-/** The latest `lastUpdate` of these stations; NEVER_REPORTED_AT when none ever reported. */
-export function newestReport(
-  stations: readonly Station[],
-  states: ReadonlyMap<string, LiveState>,
-): Date {
-  let newest: string | null = null;
-  for (const station of stations) {
-    const reported = states.get(stationKey(station.contract, station.number))?.lastUpdate;
-    // Published form `YYYY-MM-DDTHH:MM:SSZ`, all UTC: text order is time order.
-    if (reported && (newest === null || reported > newest)) newest = reported;
-  }
-  return newest === null ? NEVER_REPORTED_AT : new Date(newest);
 }
 
 function putRendered(files: Files, contract: string, rendered: readonly GbfsRendered[]): void {

@@ -1,10 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { gbfsUrls, newestReport } from "../../src/publish/gbfs-files.js";
+import type { Station } from "../../src/model/station.js";
+import { gbfsUrls } from "../../src/publish/gbfs-files.js";
 import { publish } from "../../src/publish/publish.js";
+import type { Release } from "../../src/publish/release.js";
 import { renderGbfsStatus } from "../../src/publish/render/gbfs/contract-feeds.js";
+import { timestamp } from "../../src/publish/render/gbfs/feed.js";
 import { NEVER_REPORTED_AT } from "../../src/publish/render/gbfs/station-status.js";
 import { encodeJson } from "../../src/publish/render/json-body.js";
-import { fixtureDataset, GENERATED_AT } from "./publish-helpers.js";
+import { type LiveState, stationKey } from "../../src/source/dataset.js";
+import { fixtureDataset, GENERATED_AT, json } from "./publish-helpers.js";
+
+/** The oracle: the latest report of these stations, by date (the renderer compares texts). */
+function newestOf(stations: readonly Station[], states: ReadonlyMap<string, LiveState>): Date {
+  const times = stations
+    .map((station) => states.get(stationKey(station.contract, station.number))?.lastUpdate)
+    .filter((reported): reported is string => Boolean(reported))
+    .map((reported) => Date.parse(reported));
+  return times.length === 0 ? NEVER_REPORTED_AT : new Date(Math.max(...times));
+}
 
 describe("GBFS URLs and files", () => {
   it("builds absolute URLs from the route table under the base URL, a path prefix kept", () => {
@@ -24,9 +37,13 @@ describe("GBFS URLs and files", () => {
 
   it("dates station_status by the newest report of the contract's stations", async () => {
     const dataset = await fixtureDataset();
-    const dublin = dataset.stations.filter((station) => station.contract === "dublin");
-    expect(newestReport(dublin, dataset.states).toISOString()).toBe("2025-02-08T16:51:27.000Z");
-    expect(newestReport(dublin, new Map())).toBe(NEVER_REPORTED_AT);
+    const lastUpdated = (release: Release) =>
+      (json(release, "/contracts/dublin/gbfs/v3/station_status.json") as { last_updated: string })
+        .last_updated;
+    const { release } = await publish(dataset, { generatedAt: GENERATED_AT });
+    expect(lastUpdated(release)).toBe("2025-02-08T16:51:27Z");
+    const silent = await publish({ ...dataset, states: new Map() }, { generatedAt: GENERATED_AT });
+    expect(lastUpdated(silent.release)).toBe(timestamp("3.0", NEVER_REPORTED_AT));
   });
 
   it("assembles station_status from each station's entry: the bytes of the whole feed rendered at once", async () => {
@@ -34,7 +51,7 @@ describe("GBFS URLs and files", () => {
     const { release } = await publish(dataset, { generatedAt: GENERATED_AT });
     for (const contract of dataset.contracts) {
       const own = dataset.stations.filter((station) => station.contract === contract.name);
-      const freshness = { lastUpdated: newestReport(own, dataset.states), ttl: 60 };
+      const freshness = { lastUpdated: newestOf(own, dataset.states), ttl: 60 };
       const [v2, v3] = renderGbfsStatus(contract, own, dataset.states, freshness);
       for (const [path, rendered] of [
         [`/contracts/${contract.name}/gbfs/station_status.json`, v2],

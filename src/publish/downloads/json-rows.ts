@@ -4,7 +4,7 @@
 const BATCH = 10_000;
 
 /** `[a,b,c]`, compact, in chunks of BATCH records: the bytes of `jsonList` over each encoded value. */
-export function jsonRows<T>(records: readonly T[], valueOf: (record: T) => unknown): Buffer[] {
+export function jsonRows<T>(records: readonly T[], rowValue: (record: T) => unknown): Buffer[] {
   if (records.length === 0) return [Buffer.from("[]")];
   const chunks: Buffer[] = [];
   for (let start = 0; start < records.length; start += BATCH) {
@@ -12,7 +12,7 @@ export function jsonRows<T>(records: readonly T[], valueOf: (record: T) => unkno
     let text = start === 0 ? "[" : ",";
     for (let index = start; index < end; index++) {
       if (index > start) text += ",";
-      text += JSON.stringify(valueOf(records[index] as T));
+      text += JSON.stringify(rowValue(records[index] as T));
     }
     if (end === records.length) text += "]";
     chunks.push(Buffer.from(text, "utf8"));
