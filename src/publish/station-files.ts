@@ -2,6 +2,7 @@
 // GBFS station_status, the list of all, re-rendered only where a state changed.
 import type { Availabilities } from "../model/api.js";
 import type { Station } from "../model/station.js";
+import { oncePerObject } from "../once-per-object.js";
 import { type Endpoint, pathOf } from "../routes/routes.js";
 import { type Dataset, type LiveState, stationKey } from "../source/dataset.js";
 import { gbfsStatusFiles, stationStatusEntries } from "./gbfs-files.js";
@@ -234,43 +235,26 @@ function cacheOf(
 }
 
 // Derived once per list of stations: a server renders the same static data every minute.
-const keyLists = new WeakMap<readonly Station[], readonly string[]>();
-const memberLists = new WeakMap<readonly Station[], ReadonlyMap<string, readonly number[]>>();
-const positionLists = new WeakMap<readonly Station[], readonly number[]>();
-
-function keysOf(stations: readonly Station[]): readonly string[] {
-  let keys = keyLists.get(stations);
-  if (!keys) {
-    keys = stations.map((station) => stationKey(station.contract, station.number));
-    keyLists.set(stations, keys);
-  }
-  return keys;
-}
+const keysOf = oncePerObject((stations: readonly Station[]): readonly string[] =>
+  stations.map((station) => stationKey(station.contract, station.number)),
+);
 
 /** Each contract's stations, as positions in `stations`, in source order. */
-function membersOf(stations: readonly Station[]): ReadonlyMap<string, readonly number[]> {
-  let members = memberLists.get(stations);
-  if (!members) {
+const membersOf = oncePerObject(
+  (stations: readonly Station[]): ReadonlyMap<string, readonly number[]> => {
     const groups = new Map<string, number[]>();
     stations.forEach((station, index) => {
       const group = groups.get(station.contract);
       if (group) group.push(index);
       else groups.set(station.contract, [index]);
     });
-    members = groups;
-    memberLists.set(stations, members);
-  }
-  return members;
-}
+    return groups;
+  },
+);
 
-function allPositions(stations: readonly Station[]): readonly number[] {
-  let positions = positionLists.get(stations);
-  if (!positions) {
-    positions = stations.map((_, index) => index);
-    positionLists.set(stations, positions);
-  }
-  return positions;
-}
+const allPositions = oncePerObject((stations: readonly Station[]): readonly number[] =>
+  stations.map((_, index) => index),
+);
 
 function sameState(a: LiveState | undefined, b: LiveState | undefined): boolean {
   if (a === b) return true;

@@ -2,6 +2,7 @@
 import { excerpt } from "../../errors.js";
 import type { Station } from "../../model/station.js";
 import type { StandsState, StationState } from "../../model/station-state.js";
+import { oncePerObject } from "../../once-per-object.js";
 import { error, type Problem, type Sourced, warning } from "../problems.js";
 import { contractKey } from "./records.js";
 
@@ -9,31 +10,17 @@ export const stationKey = (contract: string, number: number): string =>
   `${contractKey(contract)}/${number}`;
 
 // Kept per list of stations: a server checks every minute's states against the same static data.
-const indexes = new WeakMap<readonly Sourced<Station>[], ReadonlyMap<string, Sourced<Station>>>();
-
-function stationIndex(
-  stations: readonly Sourced<Station>[],
-): ReadonlyMap<string, Sourced<Station>> {
-  let index = indexes.get(stations);
-  if (!index) {
+const stationIndex = oncePerObject(
+  (stations: readonly Sourced<Station>[]): ReadonlyMap<string, Sourced<Station>> => {
     const keys = stationKeys(stations);
-    index = new Map(stations.map((station, position) => [keys[position] as string, station]));
-    indexes.set(stations, index);
-  }
-  return index;
-}
+    return new Map(stations.map((station, position) => [keys[position] as string, station]));
+  },
+);
 
 // Each station's key, kept like the index: the server's stationsHaveStates runs every minute.
-const stationKeyLists = new WeakMap<readonly Sourced<Station>[], readonly string[]>();
-
-function stationKeys(stations: readonly Sourced<Station>[]): readonly string[] {
-  let keys = stationKeyLists.get(stations);
-  if (!keys) {
-    keys = stations.map(({ value }) => stationKey(value.contract, value.number));
-    stationKeyLists.set(stations, keys);
-  }
-  return keys;
-}
+const stationKeys = oncePerObject((stations: readonly Sourced<Station>[]): readonly string[] =>
+  stations.map(({ value }) => stationKey(value.contract, value.number)),
+);
 
 /** Each state's stationKey, in order: the rules below take them made once for all. */
 export const stateKeys = (states: readonly Sourced<StationState>[]): string[] =>
