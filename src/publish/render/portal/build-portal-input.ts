@@ -1,17 +1,17 @@
 // Builds the portal's input from a Dataset and the answers already rendered (for download sizes).
 import { DEFAULT_PORTAL } from "../../../model/portal.js";
-import { type Endpoint, pathOf, requestOf } from "../../../routes/routes.js";
+import { type Endpoint, pathOf } from "../../../routes/routes.js";
 import type { Dataset } from "../../../source/dataset.js";
 import { groupByContract } from "../../group.js";
 import type { ReleaseFile } from "../../release.js";
 import {
+  keyedRequest,
   type PortalContract,
   type PortalDownload,
   type PortalEndpoint,
   type PortalGbfs,
   type PortalInput,
   type PortalLicense,
-  withKey,
 } from "./portal-input.js";
 
 /**
@@ -82,31 +82,30 @@ function endpointsOf(dataset: Dataset, paths: PortalPaths): PortalEndpoint[] {
   if (!first) return [];
   const contract = first.name;
   const station = dataset.stations.find((s) => s.contract === contract)?.number ?? 1;
-  const keyed = (endpoint: Endpoint): string => withKey(requestOf(endpoint));
   const endpoints: PortalEndpoint[] = [
     {
       title: "List contracts",
-      request: keyed({ name: "contracts" }),
+      request: keyedRequest({ name: "contracts" }),
       keyed: true,
       description: "Every contract: name (its identifier), commercial name, country, cities.",
     },
     {
       title: "Stations of a contract",
-      request: keyed({ name: "contractStations", contract }),
+      request: keyedRequest({ name: "contractStations", contract }),
       keyed: true,
       description:
         "Every station of the contract with its live state. 400 for an unknown contract.",
     },
     {
       title: "One station",
-      request: keyed({ name: "station", contract, number: station }),
+      request: keyedRequest({ name: "station", contract, number: station }),
       keyed: true,
       description:
         "One station by its number within the contract. 404, no body, when it does not exist.",
     },
     {
       title: "All stations",
-      request: keyed({ name: "stations" }),
+      request: keyedRequest({ name: "stations" }),
       keyed: true,
       description: "Every station of every contract.",
     },
@@ -117,13 +116,13 @@ function endpointsOf(dataset: Dataset, paths: PortalPaths): PortalEndpoint[] {
     endpoints.push(
       {
         title: "Parkings of a contract",
-        request: keyed(parks),
+        request: keyedRequest(parks),
         keyed: true,
         description: "Bike parkings, for contracts offering the parking API; 400 otherwise.",
       },
       {
         title: "One parking",
-        request: keyed({ ...parks, name: "park", number: parking.number }),
+        request: keyedRequest({ ...parks, name: "park", number: parking.number }),
         keyed: true,
         description: "One parking by its number. 404 when it does not exist.",
       },

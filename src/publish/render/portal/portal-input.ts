@@ -1,4 +1,5 @@
 // Everything the portal page shows, as one typed value: the renderer reads nothing else.
+import { type Endpoint, requestOf } from "../../../routes/routes.js";
 
 /** How the specification writes the key in its example request (`...&apiKey=<API_KEY>`). */
 export const KEY_PLACEHOLDER = "<API_KEY>";
@@ -6,6 +7,9 @@ export const KEY_PLACEHOLDER = "<API_KEY>";
 /** A request with the key placeholder added to its query, as a client would send it. */
 export const withKey = (request: string): string =>
   `${request}${request.includes("?") ? "&" : "?"}apiKey=${KEY_PLACEHOLDER}`;
+
+/** An endpoint's request as the specification spells it, with the key placeholder. */
+export const keyedRequest = (endpoint: Endpoint): string => withKey(requestOf(endpoint));
 
 export interface PortalInput {
   serviceName: string;

@@ -1,7 +1,7 @@
 // The portal's links to what other parts publish (OpenAPI, v1, GBFS), read from the route table.
-import { type Endpoint, pathOf, requestOf } from "../../../routes/routes.js";
+import { pathOf } from "../../../routes/routes.js";
 import type { PortalPaths } from "./build-portal-input.js";
-import { type PortalEndpoint, withKey } from "./portal-input.js";
+import { keyedRequest, type PortalEndpoint } from "./portal-input.js";
 
 /** What the portal links to, from the rows of this route table. */
 export function portalPaths(): PortalPaths {
@@ -20,24 +20,23 @@ export function portalPaths(): PortalPaths {
 
 /** The legacy v1 surface, spelled like the specification's v1 requests. */
 function v1Endpoints(example: { contract: string; station: number }): PortalEndpoint[] {
-  const keyed = (endpoint: Endpoint): string => withKey(requestOf(endpoint));
   const { contract, station } = example;
   return [
     {
       title: "v1: list contracts",
-      request: keyed({ name: "contractsV1" }),
+      request: keyedRequest({ name: "contractsV1" }),
       keyed: true,
       description: "The legacy v1 surface, for clients written for it: the same data, v1 fields.",
     },
     {
       title: "v1: stations of a contract",
-      request: keyed({ name: "contractStationsV1", contract }),
+      request: keyedRequest({ name: "contractStationsV1", contract }),
       keyed: true,
       description: "Every station of the contract, v1 fields (flat bikes and stands).",
     },
     {
       title: "v1: one station",
-      request: keyed({ name: "stationV1", contract, number: station }),
+      request: keyedRequest({ name: "stationV1", contract, number: station }),
       keyed: true,
       description: "One station by its number within the contract, v1 fields.",
     },
