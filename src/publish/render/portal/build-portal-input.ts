@@ -2,7 +2,6 @@
 import { DEFAULT_PORTAL } from "../../../model/portal.js";
 import { type Endpoint, pathOf } from "../../../routes/routes.js";
 import type { Dataset } from "../../../source/dataset.js";
-import { groupByContract } from "../../group.js";
 import type { ReleaseFile } from "../../release.js";
 import {
   keyedRequest,
@@ -39,7 +38,9 @@ export function buildPortalInput(
 ): PortalInput {
   const settings = dataset.portal ?? DEFAULT_PORTAL;
   const paths = options.paths ?? {};
-  const stationsByContract = groupByContract(dataset.stations);
+  const stationCounts = new Map<string, number>();
+  for (const { contract } of dataset.stations)
+    stationCounts.set(contract, (stationCounts.get(contract) ?? 0) + 1);
   const contracts: PortalContract[] = dataset.contracts.map((contract) => ({
     name: contract.name,
     commercialName: contract.commercial_name,
@@ -47,14 +48,7 @@ export function buildPortalInput(
     cities: contract.cities,
     languages: contract.languages ?? [],
     license: contract.license ? licenseOf(contract.license) : null,
-    stations: (stationsByContract.get(contract.name) ?? []).map((station) => ({
-      id: String(station.number),
-      number: station.number,
-      name: station.name,
-      latitude: station.latitude,
-      longitude: station.longitude,
-      capacity: station.capacity + (station.overflowCapacity ?? 0),
-    })),
+    stationCount: stationCounts.get(contract.name) ?? 0,
     gbfs: paths.gbfs?.(contract.name) ?? null,
   }));
   return {

@@ -17,8 +17,7 @@ const ESCAPES: Record<string, string> = {
 
 const SPECIAL = /[&<>"']/;
 
-// The portal holds a row and a mark per station (~0.5 KB each): most texts need no escape, and a
-// test is several times cheaper than a replace with a callback.
+// Most texts need no escape, and a test is several times cheaper than a replace with a callback.
 export const escapeHtml = (text: string): string =>
   SPECIAL.test(text) ? text.replace(/[&<>"']/g, (c) => ESCAPES[c] as string) : text;
 

@@ -38,7 +38,11 @@ export interface PortalContract {
   cities: string[];
   languages: string[];
   license: PortalLicense | null;
-  stations: PortalStation[];
+  /**
+   * How many stations it has. The stations themselves are not on the page: its script draws the
+   * map from the GBFS feeds, so the page stays the same size however large the network grows.
+   */
+  stationCount: number;
   /** The GBFS discovery files (v2.3 and v3.0) and the v3.0 feeds the page reads; null until published. */
   gbfs: PortalGbfs | null;
 }
@@ -46,17 +50,10 @@ export interface PortalContract {
 export interface PortalGbfs {
   discovery: string;
   discoveryV3: string;
+  /** Where the map's stations come from (positions, names, stands). */
+  stationInformation: string;
+  /** Where the map's colours and the live totals come from. */
   stationStatus: string;
-}
-
-export interface PortalStation {
-  /** The id the live feed uses for the station (GBFS `station_id`). */
-  id: string;
-  number: number;
-  name: string;
-  latitude: number;
-  longitude: number;
-  capacity: number;
 }
 
 export interface PortalEndpoint {

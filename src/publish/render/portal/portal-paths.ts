@@ -8,10 +8,11 @@ export function portalPaths(): PortalPaths {
   return {
     openapi: pathOf({ name: "openapi" }),
     endpoints: v1Endpoints,
-    // The discovery files, and the v3.0 station_status the page reads for its live totals.
+    // The discovery files, and the v3.0 feeds the page draws its map and live totals from.
     gbfs: (contract) => ({
       discovery: pathOf({ name: "gbfsDiscoveryV2", contract }),
       discoveryV3: pathOf({ name: "gbfsDiscoveryV3", contract }),
+      stationInformation: pathOf({ name: "gbfsFeedV3", contract, feed: "station_information" }),
       stationStatus: pathOf({ name: "gbfsStatusV3", contract }),
     }),
     gbfsManifest: pathOf({ name: "gbfsManifest" }),

@@ -7,7 +7,6 @@ import type {
   PortalInput,
   PortalLicense,
 } from "./portal-input.js";
-import { stationMap } from "./station-map.js";
 
 /** Links from the page at the root of the tree are relative, so the tree works under any prefix. */
 export const local = (path: string): string => path.replace(/^\/+/, "");
@@ -26,7 +25,7 @@ export function contractsSection(input: PortalInput): Html {
     (c) => html`<tr>
 <th scope="row">${c.commercialName} <code>${c.name}</code></th>
 <td class="wide">${c.cities.join(", ")} (${c.countryCode})</td>
-<td class="num">${c.stations.length}</td>
+<td class="num">${c.stationCount}</td>
 ${liveCell(c.name, "bikes")}${liveCell(c.name, "docks")}
 <td class="wide">${c.languages.join(", ") || "–"}</td>
 <td class="wide">${license(c.license)}</td>
@@ -42,19 +41,23 @@ ${liveCell(c.name, "bikes")}${liveCell(c.name, "docks")}
 </section>`;
 }
 
+/**
+ * A contract's place for its map and its table of stations, both drawn by the page's script from
+ * the contract's GBFS station_information: the page does not grow with the stations.
+ */
 function contractMap(contract: PortalContract, index: number): Html {
-  const rows = contract.stations.map(
-    (s) =>
-      html`<tr data-station="${s.id}"><td class="num">${s.number}</td><td>${s.name}</td><td class="num">${s.capacity}</td><td class="num" data-live="bikes">–</td><td class="num" data-live="docks">–</td><td data-live="state">–</td></tr>`,
-  );
-  return html`<div class="contract-map" data-contract="${contract.name}" data-status="${contract.gbfs ? local(contract.gbfs.stationStatus) : null}"${index === 0 ? "" : html` hidden`}>
-<h3>${contract.commercialName} <span class="count">${contract.stations.length} stations</span></h3>
-${stationMap(contract)}
-<p class="map-info" aria-live="polite">Select a mark (or move to it with Tab) to read its station.</p>
-<details><summary>The stations of ${contract.commercialName} as a table</summary>
+  const feeds = contract.gbfs;
+  const info = feeds
+    ? "The map and the table of stations are drawn by the page's script from this contract's GBFS station_information feed; the same stations are in the downloads below."
+    : "This deployment publishes no GBFS feeds to draw the map from; the stations are in the downloads below.";
+  return html`<div class="contract-map" data-contract="${contract.name}" data-information="${feeds ? local(feeds.stationInformation) : null}" data-status="${feeds ? local(feeds.stationStatus) : null}"${index === 0 ? "" : html` hidden`}>
+<h3>${contract.commercialName} <span class="count">${contract.stationCount} stations</span></h3>
+<div class="map-area"></div>
+<p class="map-info" aria-live="polite">${info}</p>
+<details hidden><summary>The stations of ${contract.commercialName} as a table</summary>
 <div class="scroll"><table>
 <thead><tr><th scope="col" class="num">Number</th><th scope="col">Name</th><th scope="col" class="num">Stands</th><th scope="col" class="num">Bikes</th><th scope="col" class="num">Free stands</th><th scope="col">State</th></tr></thead>
-<tbody>${rows}</tbody></table></div>
+<tbody></tbody></table></div>
 </details>
 </div>`;
 }

@@ -116,17 +116,47 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
   it("draws one mark per station of the chosen contract, coloured from the live feed", async () => {
     const { page } = await open(`${sirv.url}/`);
     await page.selectOption("#contract-choice", "toulouse");
+    await page.waitForSelector(".contract-map:not([hidden]) .mark.ok");
     const visible = page.locator(".contract-map:not([hidden]) .mark");
     const api = (await (
       await server.get("/vls/v3/stations?contract=toulouse")
     ).json()) as unknown[];
     expect(await visible.count()).toBe(api.length);
     expect(await page.locator(".contract-map:not([hidden])").count()).toBe(1);
-    await page.waitForSelector(".contract-map:not([hidden]) .mark.ok");
     expect(await page.locator(".contract-map:not([hidden]) .mark.unknown").count()).toBe(0);
     expect(await page.locator(".contract-map:not([hidden]) .mark.closed").count()).toBeGreaterThan(
       0,
     );
+  });
+
+  it("lists the chosen contract's stations in a table with the API's live numbers", async () => {
+    const { page } = await open(`${sirv.url}/`);
+    await page.selectOption("#contract-choice", "toulouse");
+    // The table is in a closed <details>: drawn, filled in from the live feed, not visible.
+    await page.waitForFunction(() => {
+      const cells = document.querySelectorAll('.contract-map:not([hidden]) td[data-live="bikes"]');
+      return cells.length > 0 && Array.from(cells).every((cell) => cell.textContent !== "–");
+    });
+    const rows = await page.$$eval(".contract-map:not([hidden]) tbody tr", (trs) =>
+      trs.map((tr) =>
+        Array.from(tr.querySelectorAll("td"))
+          .slice(0, 4)
+          .map((td) => td.textContent),
+      ),
+    );
+    const api = (await (await server.get("/vls/v3/stations?contract=toulouse")).json()) as {
+      number: number;
+      name: string;
+      totalStands: { capacity: number; availabilities: { bikes: number } };
+    }[];
+    const expected = api.map((s) => [
+      String(s.number),
+      s.name,
+      String(s.totalStands.capacity),
+      String(s.totalStands.availabilities.bikes),
+    ]);
+    const byNumber = (a: (string | null)[], b: (string | null)[]) => Number(a[0]) - Number(b[0]);
+    expect(rows.sort(byNumber)).toEqual(expected.sort(byNumber));
   });
 
   it("shows each contract's totals equal to the API's", async () => {
@@ -151,6 +181,7 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
   it("reads a station from the keyboard: a mark takes focus and its text is shown", async () => {
     const { page } = await open(`${sirv.url}/`);
     await page.waitForSelector("#refreshed[data-at]");
+    await page.waitForSelector(".contract-map:not([hidden]) .mark");
     const mark = page.locator(".contract-map:not([hidden]) .mark").first();
     await mark.focus();
     const info = await page.textContent(".contract-map:not([hidden]) .map-info");

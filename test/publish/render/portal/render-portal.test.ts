@@ -1,4 +1,4 @@
-// The portal renderer: deterministic, escaped, no inline code, GBFS auto-discovery, one mark per station.
+// The portal renderer: deterministic, escaped, no inline code, GBFS auto-discovery, a size that does not grow with the stations.
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -20,6 +20,7 @@ async function input(extra: Partial<PortalInput> = {}, gbfs = false): Promise<Po
         gbfs: (c: string) => ({
           discovery: `/contracts/${c}/gbfs/gbfs.json`,
           discoveryV3: `/contracts/${c}/gbfs/v3/gbfs.json`,
+          stationInformation: `/contracts/${c}/gbfs/v3/station_information.json`,
           stationStatus: `/contracts/${c}/gbfs/v3/station_status.json`,
         }),
         openapi: "/openapi.json",
@@ -84,15 +85,33 @@ describe("renderPortal", () => {
     expect(page(await input())).not.toContain('rel="gbfs"');
   });
 
-  it("draws one mark per station of each contract", async () => {
-    const value = await input();
-    const html = page(value);
-    for (const contract of value.contracts) {
-      const start = html.indexOf(`<div class="contract-map" data-contract="${contract.name}"`);
-      const end = html.indexOf("</svg>", start);
-      const marks = html.slice(start, end).match(/<circle class="mark"/g) ?? [];
-      expect([contract.name, marks.length]).toEqual([contract.name, contract.stations.length]);
-    }
+  it("stays the same size however many stations a contract has", async () => {
+    const dataset = await fixtureDataset();
+    const dublin = dataset.stations.filter((s) => s.contract === "dublin");
+    const extra = Array.from({ length: 5000 }, (_, i) => ({
+      ...(dublin[0] as (typeof dublin)[number]),
+      number: 90_000 + i,
+    }));
+    const bigger = { ...dataset, stations: [...dataset.stations, ...extra] };
+    const pageOf = (value: typeof dataset) => page(buildPortalInput(value, new Map(), {}));
+    const before = pageOf(dataset);
+    const after = pageOf(bigger);
+    // Only the station count changes, where the contracts table and the map's heading give it.
+    const count = (n: number) => [`<td class="num">${n}</td>`, `${n} stations`];
+    const expected = count(dublin.length).reduce(
+      (text, old, i) => text.replace(old, count(dublin.length + 5000)[i] as string),
+      before,
+    );
+    expect(after).toBe(expected);
+    expect(after).not.toBe(before);
+  });
+
+  it("points each contract's map at its GBFS station_information and station_status", async () => {
+    const html = page(await input({}, true));
+    expect(html).toContain(
+      '<div class="contract-map" data-contract="dublin" data-information="contracts/dublin/gbfs/v3/station_information.json" data-status="contracts/dublin/gbfs/v3/station_status.json">',
+    );
+    expect(page(await input())).toContain("publishes no GBFS feeds to draw the map from");
   });
 
   it("ships the API reference only with an OpenAPI document to show", async () => {

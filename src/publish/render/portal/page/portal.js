@@ -1,7 +1,18 @@
-// The portal page's live parts: full request URLs, copy buttons, the contract chooser, and the
-// map and totals coloured from each contract's GBFS v3.0 station_status feed.
+// The portal page's live parts: full request URLs, copy buttons, the contract chooser, each
+// contract's map and table of stations drawn from its GBFS v3.0 station_information feed, and the
+// marks and totals coloured from its station_status feed.
 
 const REFRESH_FLOOR_SECONDS = 30;
+const SVG = "http://www.w3.org/2000/svg";
+const MAP_WIDTH = 640;
+const MAP_MAX_HEIGHT = 520;
+const MAP_MIN_HEIGHT = 200;
+const MAP_PAD = 14;
+const MAP_HELP = "Select a mark (or move to it with Tab) to read its station.";
+
+// Per contract map: the drawing under way or done, and the last station_status read for it.
+const drawings = new WeakMap();
+const lastStatus = new WeakMap();
 
 /** The tree's root as the page sees it, so requests read as full URLs under any prefix. */
 function baseUrl() {
@@ -31,10 +42,123 @@ function chooseContract() {
   const show = () => {
     for (const map of document.querySelectorAll(".contract-map")) {
       map.hidden = map.dataset.contract !== select.value;
+      if (!map.hidden) drawOnce(map);
     }
   };
   select.addEventListener("change", show);
   show();
+}
+
+/**
+ * Equirectangular projection scaled by the cosine of the middle latitude: at a city's scale it
+ * keeps distances and angles close to true, which is all a station map needs.
+ */
+function project(stations) {
+  if (stations.length === 0) return { points: [], height: MAP_MIN_HEIGHT };
+  let [latMin, latMax, lonMin, lonMax] = [90, -90, 180, -180];
+  for (const { lat, lon } of stations) {
+    latMin = Math.min(latMin, lat);
+    latMax = Math.max(latMax, lat);
+    lonMin = Math.min(lonMin, lon);
+    lonMax = Math.max(lonMax, lon);
+  }
+  const squeeze = Math.cos((((latMin + latMax) / 2) * Math.PI) / 180);
+  const spanX = (lonMax - lonMin) * squeeze;
+  const spanY = latMax - latMin;
+  // One station (or all at one place) has no extent: it goes in the middle.
+  const scale = Math.min(
+    spanX > 0 ? (MAP_WIDTH - 2 * MAP_PAD) / spanX : Number.POSITIVE_INFINITY,
+    spanY > 0 ? (MAP_MAX_HEIGHT - 2 * MAP_PAD) / spanY : Number.POSITIVE_INFINITY,
+  );
+  const finite = Number.isFinite(scale) ? scale : 0;
+  const height = Math.max(MAP_MIN_HEIGHT, Math.round(spanY * finite + 2 * MAP_PAD));
+  const offsetX = (MAP_WIDTH - spanX * finite) / 2;
+  const offsetY = (height - spanY * finite) / 2;
+  const points = stations.map((s) => ({
+    x: offsetX + (s.lon - lonMin) * squeeze * finite,
+    y: offsetY + (latMax - s.lat) * finite,
+  }));
+  return { points, height };
+}
+
+/** GBFS v3.0 names are localized: the first one given (v2.3's plain string works too). */
+const nameOf = (station) =>
+  typeof station.name === "string" ? station.name : (station.name?.[0]?.text ?? "");
+
+function cell(text, className) {
+  const td = document.createElement("td");
+  td.textContent = text;
+  if (className) td.className = className;
+  return td;
+}
+
+/** The contract's map and table, drawn the first time it is shown. */
+function drawOnce(map) {
+  if (!map.dataset.information || drawings.has(map)) return;
+  const info = map.querySelector(".map-info");
+  info.textContent = "Reading the stations…";
+  const drawing = fetch(map.dataset.information)
+    .then((response) => {
+      if (!response.ok) throw new Error(`${map.dataset.information}: ${response.status}`);
+      return response.json();
+    })
+    .then((feed) => {
+      draw(map, feed.data.stations);
+      info.textContent = MAP_HELP;
+      const status = lastStatus.get(map);
+      if (status) showStatus(map, status);
+    })
+    .catch((error) => {
+      info.textContent = `The stations could not be read (${error.message}); they are in the downloads below.`;
+    });
+  drawings.set(map, drawing);
+}
+
+function draw(map, stations) {
+  const { points, height } = project(stations);
+  const name = map.querySelector("h3").firstChild.textContent.trim();
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("class", "map");
+  svg.setAttribute("viewBox", `0 0 ${MAP_WIDTH} ${height}`);
+  svg.setAttribute("role", "group");
+  svg.setAttribute(
+    "aria-label",
+    `Map of the ${stations.length} stations of ${name}; each mark is coloured by its bikes and free stands`,
+  );
+  // A fragment, not a spread: a contract may have more stations than a call takes arguments.
+  const rows = document.createDocumentFragment();
+  stations.forEach((station, index) => {
+    const label = `Station ${station.station_id}, ${nameOf(station)}: ${station.capacity} stands`;
+    const mark = document.createElementNS(SVG, "circle");
+    mark.setAttribute("class", "mark");
+    mark.setAttribute("cx", points[index].x.toFixed(1));
+    mark.setAttribute("cy", points[index].y.toFixed(1));
+    mark.setAttribute("r", "6");
+    mark.setAttribute("tabindex", "0");
+    mark.setAttribute("role", "img");
+    mark.setAttribute("aria-label", label);
+    mark.dataset.station = station.station_id;
+    const title = document.createElementNS(SVG, "title");
+    title.textContent = label;
+    mark.append(title);
+    svg.append(mark);
+    const row = document.createElement("tr");
+    row.dataset.station = station.station_id;
+    row.append(
+      cell(station.station_id, "num"),
+      cell(nameOf(station)),
+      cell(String(station.capacity), "num"),
+    );
+    for (const live of ["bikes", "docks", "state"]) {
+      const value = cell("–", live === "state" ? "" : "num");
+      value.dataset.live = live;
+      row.append(value);
+    }
+    rows.append(row);
+  });
+  map.querySelector(".map-area").replaceChildren(svg);
+  map.querySelector("tbody").replaceChildren(rows);
+  map.querySelector("details").hidden = false;
 }
 
 /** What a station's colour says: closed, empty, full, few bikes, or fine. */
@@ -47,6 +171,7 @@ function stateOf(station) {
 }
 
 function showStatus(map, feed) {
+  lastStatus.set(map, feed);
   const byId = new Map(feed.data.stations.map((station) => [station.station_id, station]));
   let bikes = 0;
   let docks = 0;
