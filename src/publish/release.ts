@@ -154,3 +154,23 @@ export function withVariants(file: ReleaseFile, variants: Variants): ReleaseFile
     },
   ) as ReleaseFile;
 }
+
+/**
+ * The id `makeRelease` gives the files whose paths, in code-unit order, carry these ETags: for a
+ * cron refresh that knows the paths from its manifest and replaces only some ETags.
+ */
+export function releaseIdOf(
+  sortedPaths: readonly string[],
+  etagAt: (position: number) => string | undefined,
+): string {
+  const hash = createHash("sha1");
+  let batch = "";
+  for (let at = 0; at < sortedPaths.length; at++) {
+    batch += `${sortedPaths[at]} ${etagAt(at)}\n`;
+    if ((at + 1) % ID_BATCH === 0) {
+      hash.update(batch);
+      batch = "";
+    }
+  }
+  return hash.update(batch).digest("hex").slice(0, 16);
+}

@@ -1,7 +1,6 @@
 // Brings the served tree up to a new Release in place: changed files staged whole, then moved in; a mixed tree is repaired.
 import {
   existsSync,
-  lstatSync,
   mkdirSync,
   readFileSync,
   renameSync,
@@ -19,8 +18,9 @@ import { currentRelease, layoutOf } from "./layout.js";
 import { takeLock } from "./lock.js";
 import { type Manifest, manifestOf, writeManifest } from "./manifest.js";
 import { readTree, type Tree } from "./read-tree.js";
-import { SIBLING_SUFFIXES, siblingSizes, siblingsOf } from "./siblings.js";
+import { SIBLING_SUFFIXES, siblingsOf } from "./siblings.js";
 import { TREE_UNCHANGED, treeWriteError } from "./tree-error.js";
+import { trustedOnDisk } from "./trust-test.js";
 import { bodyToWrite, type TreeStats, writeWhole } from "./write-tree.js";
 
 export interface UpdateStats extends TreeStats {
@@ -69,61 +69,7 @@ export async function updateTree(
     const plan = tree.manifest
       ? await planFromManifest(release, tree)
       : await planFromDisk(release, tree.release.tree);
-    const published = tree.layout.published;
-
-    const folders = new Set<string>();
-    try {
-      mkdirSync(paths.incoming);
-      await inBatches(
-        plan.write.map((entry, index) => [entry, index] as const),
-        ([[path, file], index]) => {
-          // Folders of new answers are made now: an empty folder in the tree harms no reader.
-          const folder = dirname(join(paths.tree, fileOf(path)));
-          if (!folders.has(folder)) {
-            mkdirSync(folder, { recursive: true });
-            folders.add(folder);
-          }
-          const staged = join(paths.incoming, String(index));
-          writeWhole(staged, file.body, folders);
-          for (const [suffix, variant] of siblingsOf(file))
-            writeWhole(`${staged}${suffix}`, [variant], folders);
-        },
-      );
-    } catch (cause) {
-      rmSync(paths.incoming, { recursive: true, force: true });
-      throw treeWriteError(
-        cause,
-        published,
-        tree.interrupted ? "the tree served there is still the interrupted one" : TREE_UNCHANGED,
-      );
-    }
-
-    try {
-      writeFileSync(paths.dirty, JSON.stringify({ pid: process.pid, release: release.id }));
-      await inBatches(
-        plan.write.map((entry, index) => [entry, index] as const),
-        ([[path, file], index]) => {
-          const staged = join(paths.incoming, String(index));
-          const destination = join(paths.tree, fileOf(path));
-          renameSync(staged, destination);
-          // Siblings follow their file in the same dirty window: the mark covers a mix of both.
-          for (const [suffix] of siblingsOf(file))
-            renameSync(`${staged}${suffix}`, `${destination}${suffix}`);
-        },
-      );
-      await inBatches(plan.remove, (file) => rmSync(join(paths.tree, file), { force: true }));
-      writeHostFiles(paths.tree); // a newer velodata may have new routes
-      writeManifest(paths.manifest, manifestOf(release));
-      rmSync(paths.dirty, { force: true });
-    } catch (cause) {
-      throw treeWriteError(
-        cause,
-        published,
-        "the tree there is partly updated and marked so: the next refresh or build repairs it",
-      );
-    } finally {
-      rmSync(paths.incoming, { recursive: true, force: true });
-    }
+    await applyPlan(tree, plan, release.id, manifestOf(release));
     return {
       files: plan.write.length,
       bytes: plan.write.reduce((total, [, file]) => total + file.size, 0),
@@ -133,6 +79,98 @@ export async function updateTree(
     };
   } finally {
     unlock();
+  }
+}
+
+/**
+ * The changed answers of a cron refresh, whose release keeps every path of the tree's: written
+ * like any update (staged, marked, moved in, sealed), with `manifest` the tree's patched. The
+ * caller has found every other file trusted (`untrustedFiles`) under the same manifest; under
+ * the lock it must still be the tree's, or nothing is written and false is returned.
+ */
+export async function updateTreeChanges(
+  tree: Tree,
+  outDir: string,
+  changed: readonly [string, ReleaseFile][],
+  manifest: Manifest,
+): Promise<boolean> {
+  const unlock = takeLock(tree.layout);
+  try {
+    if (!unchangedSince(tree, outDir)) return false;
+    rmSync(tree.release.incoming, { recursive: true, force: true });
+    const plan: Plan = { write: [...changed], remove: [], repaired: 0 };
+    for (const [path, file] of changed)
+      if (tree.manifest?.entry(path)?.variants && !file.variants)
+        plan.remove.push(...siblingFiles(fileOf(path)));
+    await applyPlan(tree, plan, manifest.release, manifest);
+    return true;
+  } finally {
+    unlock();
+  }
+}
+
+/** Steps (1) to (4) of updateTree, for a plan made under the lock. */
+async function applyPlan(
+  tree: Tree,
+  plan: Plan,
+  releaseId: string,
+  manifest: Manifest,
+): Promise<void> {
+  const { release: paths } = tree;
+  const published = tree.layout.published;
+
+  const folders = new Set<string>();
+  try {
+    mkdirSync(paths.incoming);
+    await inBatches(
+      plan.write.map((entry, index) => [entry, index] as const),
+      ([[path, file], index]) => {
+        // Folders of new answers are made now: an empty folder in the tree harms no reader.
+        const folder = dirname(join(paths.tree, fileOf(path)));
+        if (!folders.has(folder)) {
+          mkdirSync(folder, { recursive: true });
+          folders.add(folder);
+        }
+        const staged = join(paths.incoming, String(index));
+        writeWhole(staged, file.body, folders);
+        for (const [suffix, variant] of siblingsOf(file))
+          writeWhole(`${staged}${suffix}`, [variant], folders);
+      },
+    );
+  } catch (cause) {
+    rmSync(paths.incoming, { recursive: true, force: true });
+    throw treeWriteError(
+      cause,
+      published,
+      tree.interrupted ? "the tree served there is still the interrupted one" : TREE_UNCHANGED,
+    );
+  }
+
+  try {
+    writeFileSync(paths.dirty, JSON.stringify({ pid: process.pid, release: releaseId }));
+    await inBatches(
+      plan.write.map((entry, index) => [entry, index] as const),
+      ([[path, file], index]) => {
+        const staged = join(paths.incoming, String(index));
+        const destination = join(paths.tree, fileOf(path));
+        renameSync(staged, destination);
+        // Siblings follow their file in the same dirty window: the mark covers a mix of both.
+        for (const [suffix] of siblingsOf(file))
+          renameSync(`${staged}${suffix}`, `${destination}${suffix}`);
+      },
+    );
+    await inBatches(plan.remove, (file) => rmSync(join(paths.tree, file), { force: true }));
+    writeHostFiles(paths.tree); // a newer velodata may have new routes
+    writeManifest(paths.manifest, manifest);
+    rmSync(paths.dirty, { force: true });
+  } catch (cause) {
+    throw treeWriteError(
+      cause,
+      published,
+      "the tree there is partly updated and marked so: the next refresh or build repairs it",
+    );
+  } finally {
+    rmSync(paths.incoming, { recursive: true, force: true });
   }
 }
 
@@ -165,13 +203,7 @@ async function planFromManifest(release: Release, tree: Tree): Promise<Plan> {
       return;
     }
     const onDisk = join(tree.release.tree, fileOf(path));
-    const sizes = [known.size, ...siblingSizes(known)];
-    const names = known.variants ? [onDisk, ...siblingFiles(onDisk)] : [onDisk];
-    const trusted = names.every((name, index) => {
-      const stats = lstatSync(name, { throwIfNoEntry: false });
-      return stats?.isFile() && stats.size === sizes[index] && stats.ctimeMs <= tree.sealedAt;
-    });
-    if (!trusted && !sameFiles(onDisk, file)) {
+    if (!trustedOnDisk(onDisk, known, tree.sealedAt) && !sameFiles(onDisk, file)) {
       plan.write.push(entry);
       plan.repaired++;
     }
