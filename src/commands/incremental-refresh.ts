@@ -28,7 +28,7 @@ import { type Manifest, patchedManifest } from "../tree/manifest.js";
 import type { Tree } from "../tree/read-tree.js";
 import { REFRESH_STATIC_FILE, readRefreshCache, writeRefreshCache } from "../tree/refresh-cache.js";
 import { untrustedFiles } from "../tree/trust-test.js";
-import { type UpdateStats, updateTreeChanges } from "../tree/update-tree.js";
+import { type Finished, type UpdateStats, updateTreeChanges } from "../tree/update-tree.js";
 import { type Output, reportProblems } from "./output.js";
 
 export interface RefreshInputs {
@@ -95,19 +95,26 @@ export async function incrementalRefresh(
   const spliced = spliceStations(state, dataset, published, SURFACES, DEFAULT_REFRESH_SECONDS);
   if (!spliced) return null;
 
-  const changed = await compressChanged(spliced.changed, inputs.generatedAt);
-  const untrusted = await trust;
-  if (untrusted === null || untrusted.some((path) => !spliced.changed.has(path))) return null;
+  // Variants are made in the thread pool while the main thread stages the other changed files.
+  const compressing = compressChanged(spliced.changed, inputs.generatedAt);
+  compressing.catch(() => {}); // awaited in `finished`, unless the trust test failed first
   const id = releaseIdOf(manifest.paths, (at) => {
     const path = manifest.paths[at] as string;
     return spliced.changed.get(path)?.etag ?? manifest.etagAt(at);
   });
-  const patched = patchedManifest(
-    manifest,
-    { id, generatedAt: inputs.generatedAt },
-    changed.map(([path, file]) => ({ path, file })),
-  );
-  if (!patched || !(await updateTreeChanges(tree, inputs.out, changed, patched))) return null;
+  const finished = (async (): Promise<Finished | null> => {
+    const untrusted = await trust;
+    if (untrusted === null || untrusted.some((path) => !spliced.changed.has(path))) return null;
+    const files = await compressing;
+    const patched = patchedManifest(
+      manifest,
+      { id, generatedAt: inputs.generatedAt },
+      files.map(([path, file]) => ({ path, file })),
+    );
+    return patched && { files, manifest: patched };
+  })();
+  if (!(await updateTreeChanges(tree, inputs.out, spliced.changed, finished))) return null;
+  const changed = [...spliced.changed.values()];
   // The static part on disk is still this release's: only the minute part is written.
   writeRefreshCache(tree.release.folder, {
     format: REFRESH_STATE_FORMAT,
@@ -117,7 +124,7 @@ export async function incrementalRefresh(
   } satisfies MinuteState);
   const stats: UpdateStats = {
     files: changed.length,
-    bytes: changed.reduce((total, [, file]) => total + file.size, 0),
+    bytes: changed.reduce((total, file) => total + file.size, 0),
     repaired: 0,
     removed: 0,
     verified: false,

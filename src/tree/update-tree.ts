@@ -9,6 +9,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
+import { worthCompressing } from "../publish/compress.js";
 import type { Release, ReleaseFile } from "../publish/release.js";
 import { fileOf } from "../routes/routes.js";
 import { filesUnder } from "./files-under.js";
@@ -21,7 +22,8 @@ import { readTree, type Tree } from "./read-tree.js";
 import { SIBLING_SUFFIXES, siblingsOf } from "./siblings.js";
 import { TREE_UNCHANGED, treeWriteError } from "./tree-error.js";
 import { trustedOnDisk } from "./trust-test.js";
-import { bodyToWrite, type TreeStats, writeWhole } from "./write-tree.js";
+import { writeChunks } from "./write-chunks.js";
+import { bodyToWrite, type TreeStats } from "./write-tree.js";
 
 export interface UpdateStats extends TreeStats {
   /** Files whose bytes on disk were not the manifest's (a killed run, or a hand edit), rewritten. */
@@ -64,12 +66,10 @@ export async function updateTree(
   const unlock = takeLock(before.layout);
   try {
     const tree = unchangedSince(before, outDir) ? before : readTree(outDir);
-    const { release: paths } = tree;
-    rmSync(paths.incoming, { recursive: true, force: true });
     const plan = tree.manifest
       ? await planFromManifest(release, tree)
       : await planFromDisk(release, tree.release.tree);
-    await applyPlan(tree, plan, release.id, manifestOf(release));
+    await applyPlan(tree, plan, manifestOf(release));
     return {
       files: plan.write.length,
       bytes: plan.write.reduce((total, [, file]) => total + file.size, 0),
@@ -82,27 +82,50 @@ export async function updateTree(
   }
 }
 
+/** What a cron refresh writes once the variants of its changed answers are made. */
+export interface Finished {
+  /** Every changed answer, those worth compressing carrying their variants. */
+  files: readonly [string, ReleaseFile][];
+  /** The tree's manifest patched with them. */
+  manifest: Manifest;
+}
+
 /**
  * The changed answers of a cron refresh, whose release keeps every path of the tree's: written
- * like any update (staged, marked, moved in, sealed), with `manifest` the tree's patched. The
- * caller has found every other file trusted (`untrustedFiles`) under the same manifest; under
- * the lock it must still be the tree's, or nothing is written and false is returned.
+ * like any update (staged, marked, moved in, sealed). The answers that get no variants are staged
+ * while `finished` (their variants, the patched manifest) is being made. The caller has found
+ * every other file trusted (`untrustedFiles`) under the tree's manifest; under the lock it must
+ * still be the tree's, or nothing is written and false is returned (so too when `finished` is null).
  */
 export async function updateTreeChanges(
   tree: Tree,
   outDir: string,
-  changed: readonly [string, ReleaseFile][],
-  manifest: Manifest,
+  changed: ReadonlyMap<string, ReleaseFile>,
+  finished: Promise<Finished | null>,
 ): Promise<boolean> {
   const unlock = takeLock(tree.layout);
   try {
     if (!unchangedSince(tree, outDir)) return false;
-    rmSync(tree.release.incoming, { recursive: true, force: true });
-    const plan: Plan = { write: [...changed], remove: [], repaired: 0 };
-    for (const [path, file] of changed)
+    const incoming = tree.release.incoming;
+    rmSync(incoming, { recursive: true, force: true });
+    const first = [...changed].filter(([, file]) => !worthCompressing(file));
+    const folders = new Set<string>();
+    await stage(tree, first, 0, folders, true);
+    const done = await finished.catch((cause) => {
+      rmSync(incoming, { recursive: true, force: true });
+      throw cause;
+    });
+    if (!done) {
+      rmSync(incoming, { recursive: true, force: true });
+      return false;
+    }
+    const rest = done.files.filter(([, file]) => worthCompressing(file));
+    await stage(tree, rest, first.length, folders);
+    const plan: Plan = { write: [...first, ...rest], remove: [], repaired: 0 };
+    for (const [path, file] of plan.write)
       if (tree.manifest?.entry(path)?.variants && !file.variants)
         plan.remove.push(...siblingFiles(fileOf(path)));
-    await applyPlan(tree, plan, manifest.release, manifest);
+    await moveIn(tree, plan, done.manifest);
     return true;
   } finally {
     unlock();
@@ -110,20 +133,28 @@ export async function updateTreeChanges(
 }
 
 /** Steps (1) to (4) of updateTree, for a plan made under the lock. */
-async function applyPlan(
+async function applyPlan(tree: Tree, plan: Plan, manifest: Manifest): Promise<void> {
+  rmSync(tree.release.incoming, { recursive: true, force: true });
+  await stage(tree, plan.write, 0, new Set(), true);
+  await moveIn(tree, plan, manifest);
+}
+
+/**
+ * Step (1): new bytes written into `incoming/` (as `first`, `first + 1`…; the folder made by the
+ * first call), outside the served folder, so that a full disk fails here with the tree untouched.
+ */
+async function stage(
   tree: Tree,
-  plan: Plan,
-  releaseId: string,
-  manifest: Manifest,
+  files: readonly [string, ReleaseFile][],
+  first: number,
+  folders: Set<string>,
+  makeIncoming = false,
 ): Promise<void> {
   const { release: paths } = tree;
-  const published = tree.layout.published;
-
-  const folders = new Set<string>();
   try {
-    mkdirSync(paths.incoming);
+    if (makeIncoming) mkdirSync(paths.incoming);
     await inBatches(
-      plan.write.map((entry, index) => [entry, index] as const),
+      files.map((entry, index) => [entry, first + index] as const),
       ([[path, file], index]) => {
         // Folders of new answers are made now: an empty folder in the tree harms no reader.
         const folder = dirname(join(paths.tree, fileOf(path)));
@@ -132,22 +163,26 @@ async function applyPlan(
           folders.add(folder);
         }
         const staged = join(paths.incoming, String(index));
-        writeWhole(staged, file.body, folders);
+        writeChunks(staged, file.body);
         for (const [suffix, variant] of siblingsOf(file))
-          writeWhole(`${staged}${suffix}`, [variant], folders);
+          writeChunks(`${staged}${suffix}`, [variant]);
       },
     );
   } catch (cause) {
     rmSync(paths.incoming, { recursive: true, force: true });
     throw treeWriteError(
       cause,
-      published,
+      tree.layout.published,
       tree.interrupted ? "the tree served there is still the interrupted one" : TREE_UNCHANGED,
     );
   }
+}
 
+/** Steps (2) to (4): the dirty mark, the staged files moved in, gone ones deleted, the seal. */
+async function moveIn(tree: Tree, plan: Plan, manifest: Manifest): Promise<void> {
+  const { release: paths } = tree;
   try {
-    writeFileSync(paths.dirty, JSON.stringify({ pid: process.pid, release: releaseId }));
+    writeFileSync(paths.dirty, JSON.stringify({ pid: process.pid, release: manifest.release }));
     await inBatches(
       plan.write.map((entry, index) => [entry, index] as const),
       ([[path, file], index]) => {
@@ -166,7 +201,7 @@ async function applyPlan(
   } catch (cause) {
     throw treeWriteError(
       cause,
-      published,
+      tree.layout.published,
       "the tree there is partly updated and marked so: the next refresh or build repairs it",
     );
   } finally {

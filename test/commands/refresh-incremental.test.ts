@@ -46,7 +46,7 @@ async function refreshed(out: string, minute: number): Promise<string[]> {
 }
 
 /** The tree and its manifest (without its time) after a full build of the same inputs. */
-async function fullBuild(minute: number): Promise<{ files: object; manifest: object }> {
+async function fullBuild(minute: number): Promise<ReturnType<typeof served>> {
   const out = join(await tempDir(), "out");
   await build({ source, state: states(minute), out, now: NOW, output: memoryOutput() });
   return served(out);
@@ -56,7 +56,7 @@ async function fullBuild(minute: number): Promise<{ files: object; manifest: obj
  * The served files and the manifest. Siblings are compared by what they decode to (`treeFiles`),
  * and their manifest entries left out: a build and a refresh compress at different levels.
  */
-function served(out: string): { files: object; manifest: object } {
+function served(out: string): { files: object; manifest: object; release?: string } {
   const tree = readTree(out);
   const manifest = Object.fromEntries(
     Object.entries(tree.manifest?.files ?? {}).map(([path, { variants, ...entry }]) => [
@@ -64,7 +64,8 @@ function served(out: string): { files: object; manifest: object } {
       { ...entry, compressed: variants !== undefined },
     ]),
   );
-  return { files: treeFiles(tree.release.tree), manifest };
+  // The release id too: derived from every path and ETag, a fast refresh computes it on its own.
+  return { files: treeFiles(tree.release.tree), manifest, release: tree.manifest?.release };
 }
 
 describe("velodata refresh from the previous run's state", () => {

@@ -117,6 +117,27 @@ export function pack(state: LiveState): PackedState {
   ];
 }
 
+/** `live` packs to `packed`, checked without packing it (a refresh compares every station). */
+export function packsTo(live: LiveState | undefined, packed: PackedState | null): boolean {
+  if (!live || !packed) return !live && !packed;
+  const [status, connected, lastUpdate, main, overflow] = packed;
+  return (
+    live.status === status &&
+    live.connected === connected &&
+    live.lastUpdate === lastUpdate &&
+    sameAvailabilities(live.main, main) &&
+    (live.overflow && overflow
+      ? sameAvailabilities(live.overflow, overflow)
+      : !live.overflow && !overflow)
+  );
+}
+
+function sameAvailabilities(a: Availabilities, numbers: readonly number[]): boolean {
+  for (let at = 0; at < AVAILABILITIES.length; at++)
+    if (a[AVAILABILITIES[at] as keyof Availabilities] !== (numbers[at] ?? 0)) return false;
+  return true;
+}
+
 export function unpackState(packed: PackedState | null | undefined): LiveState | undefined {
   if (!packed) return undefined;
   const [status, connected, lastUpdate, main, overflow] = packed;

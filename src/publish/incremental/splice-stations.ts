@@ -1,18 +1,21 @@
 // A cron refresh's dynamic answers (pure): only the stations whose state changed are rendered; the
-// lists and station_status feeds holding them are spliced from the previous run's published bytes.
+// lists and station_status feeds holding them are spliced from the previous run's published bytes,
+// each run of unchanged stations one slice of them (a list of 100,000 stations is a few thousand
+// chunks, not 100,000).
 import type { Station } from "../../model/station.js";
-import { type Endpoint, pathOf } from "../../routes/routes.js";
+import { pathOf } from "../../routes/routes.js";
 import { type Dataset, stationKey } from "../../source/dataset.js";
 import { gbfsStatusFiles, stationStatusEntries } from "../gbfs-files.js";
-import { endpointFile, listFile, type ReleaseFile } from "../release.js";
+import { endpointFile, listFileOf, type ReleaseFile } from "../release.js";
 import { GBFS_VERSIONS } from "../render/gbfs/feed.js";
 import { vehicleTypesOf } from "../render/gbfs/vehicle-types.js";
-import { encodeJson } from "../render/json-body.js";
+import { encodeJson, jsonList } from "../render/json-body.js";
 import type { StationSurface } from "../station-files.js";
 import {
   type MinuteState,
   type PackedState,
   pack,
+  packsTo,
   pathOfStatus,
   type RefreshState,
 } from "./refresh-state.js";
@@ -36,11 +39,12 @@ export interface Spliced {
   minute: Omit<MinuteState, "format" | "release" | "static">;
 }
 
-/** A list member: one chunk, as `listFile` wants it. */
-interface Member {
-  body: [Uint8Array];
+/** The items of a list `[…]`: a station rendered again, or a run of unchanged ones as published. */
+interface Items {
+  items: Uint8Array[];
+  /** Per item: the first station it holds (a position in the dataset's stations). */
+  firsts: number[];
   size: number;
-  etag: string;
 }
 
 /**
@@ -62,9 +66,10 @@ export function spliceStations(
   for (let index = 0; index < count; index++) {
     const station = stations[index] as Station;
     const live = dataset.states.get(stationKey(station.contract, station.number));
-    const packed = live ? pack(live) : null;
-    states[index] = packed;
-    if (!samePacked(packed, state.states[index] ?? null)) {
+    const before = state.states[index] ?? null;
+    if (packsTo(live, before)) states[index] = before;
+    else {
+      states[index] = live ? pack(live) : null;
       fresh[index] = true;
       rendered++;
     }
@@ -78,163 +83,251 @@ export function spliceStations(
   };
   if (rendered === 0) return { changed, stations: 0, minute };
 
-  // Each station's answer per surface: its bytes as published, or rendered again.
-  const members: Member[][] = surfaces.map(() => new Array(count));
-  const entries: (readonly Uint8Array[] | undefined)[] = new Array(count);
+  // Per surface: where each station's bytes sit in the list of all stations, its size and ETag.
+  const spans = surfaces.map((_, surface) => publishedSpans(state, published, surface, count));
+  if (spans.some((span) => span === null)) return null;
+  const rendering: (Uint8Array | undefined)[][] = surfaces.map(() => new Array(count));
+  const etags: string[][] = surfaces.map(() => new Array(count));
   const byContract = new Map<string, number[]>();
-  const touched = new Set<string>();
   for (let index = 0; index < count; index++) {
     const station = stations[index] as Station;
     const group = byContract.get(station.contract);
     if (group) group.push(index);
     else byContract.set(station.contract, [index]);
     for (let surface = 0; surface < surfaces.length; surface++) {
-      const member = fresh[index]
-        ? renderedMember(station, index, dataset, state, published, surfaces, surface, changed)
-        : keptMember(index, state, published, surface);
-      if (!member) return null;
-      (members[surface] as Member[])[index] = member;
+      const span = spans[surface] as Span;
+      if (!fresh[index]) {
+        const etag = published.etagAt(state.positions[surface]?.[index] ?? -1);
+        if (etag === undefined) return null;
+        (etags[surface] as string[])[index] = etag;
+        continue;
+      }
+      const at = surfaces[surface] as StationSurface;
+      const endpoint = at.station(station.contract, station.number);
+      const path = pathOf(endpoint);
+      // The kept positions are the manifest's only if this station's path is where they say.
+      if (published.pathAt(state.positions[surface]?.[index] ?? -1) !== path) return null;
+      const live = dataset.states.get(stationKey(station.contract, station.number));
+      const file = endpointFile(endpoint, [encodeJson(at.render(station, live))]);
+      changed.set(path, file);
+      (rendering[surface] as Uint8Array[])[index] = file.body[0] as Uint8Array;
+      (etags[surface] as string[])[index] = file.etag;
+      span.sizes[index] = file.size;
     }
-    if (fresh[index]) touched.add(station.contract);
   }
 
   for (const contract of dataset.contracts) {
-    if (!touched.has(contract.name)) continue;
     const group = byContract.get(contract.name) ?? [];
+    if (!group.some((index) => fresh[index])) continue;
     surfaces.forEach((surface, at) => {
-      const all = members[at] as Member[];
-      put(
-        changed,
-        surface.contractList(contract.name),
-        group.map((index) => all[index] as Member),
-      );
+      const span = spans[at] as Span;
+      const own = rendering[at] as Uint8Array[];
+      const list = itemsOf(group, fresh, (index) => own[index] as Uint8Array, span, true);
+      const tags = group.map((index) => (etags[at] as string[])[index] as string);
+      const endpoint = surface.contractList(contract.name);
+      changed.set(pathOf(endpoint), listFileOf(endpoint, jsonList(list.items), list.size, tags));
     });
-    const types = vehicleTypesOf(contract);
-    const feeds = published.statusFeeds.get(contract.name);
-    let newest: string | null = null;
-    for (const index of group) {
-      const station = stations[index] as Station;
-      const live = dataset.states.get(stationKey(station.contract, station.number));
-      // Published form `YYYY-MM-DDTHH:MM:SSZ`, all UTC: text order is time order.
-      if (live?.lastUpdate && (newest === null || live.lastUpdate > newest))
-        newest = live.lastUpdate;
-      if (fresh[index]) entries[index] = stationStatusEntries(station, live, types);
-      else {
-        const kept = GBFS_VERSIONS.map((_, version) => {
-          const start = state.statusStarts[version]?.[index] ?? -1;
-          const size = state.statusSizes[version]?.[index] ?? -1;
-          const feed = feeds?.[version];
-          return feed && start > 0 && size > 0 && start + size <= feed.length
-            ? feed.subarray(start, start + size)
-            : null;
-        });
-        if (kept.some((entry) => entry === null)) return null;
-        entries[index] = kept as Uint8Array[];
-      }
-    }
-    const files = gbfsStatusFiles(
-      contract.name,
-      group.map((index) => entries[index] as readonly Uint8Array[]),
-      newest,
-      refreshSeconds,
-    );
-    for (const [path, file] of files) changed.set(path, file);
-    locateEntries(files, contract.name, group, entries, minute);
+    if (
+      !spliceStatus(
+        contract,
+        group,
+        dataset,
+        fresh,
+        published,
+        state,
+        minute,
+        changed,
+        refreshSeconds,
+      )
+    )
+      return null;
   }
 
+  const everyStation = Array.from({ length: count }, (_, index) => index);
   surfaces.forEach((surface, at) => {
-    const all = members[at] as Member[];
-    put(changed, surface.all, all);
+    const span = spans[at] as Span;
+    const own = rendering[at] as Uint8Array[];
+    const list = itemsOf(everyStation, fresh, (index) => own[index] as Uint8Array, span, true);
+    changed.set(
+      pathOf(surface.all),
+      listFileOf(surface.all, jsonList(list.items), list.size, etags[at] as string[]),
+    );
     // `[a,b,c]`: each station's bytes follow `[` or a comma.
     const starts = minute.offsets[at] as number[];
     let offset = 1;
     for (let index = 0; index < count; index++) {
       starts[index] = offset;
-      offset += (all[index] as Member).size + 1;
+      offset += (span.sizes[index] as number) + 1;
     }
   });
   return { changed, stations: rendered, minute };
 }
 
-function renderedMember(
-  station: Station,
-  index: number,
-  dataset: Dataset,
-  state: RefreshState,
-  published: PublishedBytes,
-  surfaces: readonly StationSurface[],
-  surface: number,
-  changed: Map<string, ReleaseFile>,
-): Member | null {
-  const live = dataset.states.get(stationKey(station.contract, station.number));
-  const at = surfaces[surface] as StationSurface;
-  const endpoint = at.station(station.contract, station.number);
-  const path = pathOf(endpoint);
-  // The kept positions are the manifest's only if this station's path is where they say.
-  if (published.pathAt(state.positions[surface]?.[index] ?? -1) !== path) return null;
-  const file = endpointFile(endpoint, [encodeJson(at.render(station, live))]);
-  changed.set(path, file);
-  return { body: [file.body[0] as Uint8Array], size: file.size, etag: file.etag };
+/** Where the stations' bytes sit in one published list: start and size per station. */
+interface Span {
+  bytes: Buffer;
+  starts: readonly number[];
+  /** Sizes as published; a station rendered again gets its new size. */
+  sizes: number[];
 }
 
-function keptMember(
-  index: number,
+function publishedSpans(
   state: RefreshState,
   published: PublishedBytes,
   surface: number,
-): Member | null {
+  count: number,
+): Span | null {
   const bytes = published.allLists[surface] as Buffer;
   const starts = state.offsets[surface] ?? [];
-  const start = starts[index] ?? Number.NaN;
-  const end = index + 1 < starts.length ? (starts[index + 1] ?? Number.NaN) - 1 : bytes.length - 1;
-  const etag = published.etagAt(state.positions[surface]?.[index] ?? -1);
-  if (!(start >= 1 && end >= start && end < bytes.length) || etag === undefined) return null;
-  return { body: [bytes.subarray(start, end)], size: end - start, etag };
+  if (starts.length !== count) return null;
+  const sizes: number[] = new Array(count);
+  for (let index = 0; index < count; index++) {
+    const start = starts[index] as number;
+    const end = index + 1 < count ? (starts[index + 1] as number) - 1 : bytes.length - 1;
+    if (!(start >= 1 && end >= start && end < bytes.length)) return null;
+    sizes[index] = end - start;
+  }
+  return { bytes, starts, sizes };
 }
 
-function put(changed: Map<string, ReleaseFile>, endpoint: Endpoint, members: Member[]): void {
-  changed.set(pathOf(endpoint), listFile(endpoint, members as unknown as ReleaseFile[]));
-}
-
-/** Records where each station's entries sit in the new station_status files, found by identity. */
-function locateEntries(
-  files: ReadonlyMap<string, ReleaseFile>,
-  contract: string,
-  group: readonly number[],
-  entries: readonly (readonly Uint8Array[] | undefined)[],
-  minute: Pick<MinuteState, "statusStarts" | "statusSizes">,
-): void {
-  GBFS_VERSIONS.forEach((version, versionIndex) => {
-    const file = files.get(pathOfStatus(contract, version));
-    const starts = minute.statusStarts[versionIndex] as number[];
-    const sizes = minute.statusSizes[versionIndex] as number[];
-    let next = 0;
-    let at = 0;
-    for (const chunk of file?.body ?? []) {
-      const index = group[next];
-      if (index !== undefined && entries[index]?.[versionIndex] === chunk) {
-        starts[index] = at;
-        sizes[index] = chunk.byteLength;
-        next++;
-      }
-      at += chunk.byteLength;
+/**
+ * The items of a list of `members` (positions, in order): a station rendered again is its own
+ * item; consecutive unchanged stations that are neighbours in the published bytes (`adjacent`:
+ * the next position) are one slice of them, commas between them included.
+ */
+function itemsOf(
+  members: readonly number[],
+  fresh: readonly boolean[],
+  rendering: (index: number) => Uint8Array,
+  span: Span,
+  adjacent: boolean,
+): Items {
+  const items: Uint8Array[] = [];
+  const firsts: number[] = [];
+  let size = 2 + Math.max(0, members.length - 1);
+  let runFirst = -1;
+  let runLast = -1;
+  const closeRun = () => {
+    if (runFirst < 0) return;
+    const start = span.starts[runFirst] as number;
+    const end = (span.starts[runLast] as number) + (span.sizes[runLast] as number);
+    items.push(span.bytes.subarray(start, end));
+    firsts.push(runFirst);
+    runFirst = -1;
+  };
+  for (const index of members) {
+    size += span.sizes[index] as number;
+    if (fresh[index]) {
+      closeRun();
+      items.push(rendering(index));
+      firsts.push(index);
+    } else if (runFirst >= 0 && (!adjacent || index === runLast + 1)) runLast = index;
+    else {
+      closeRun();
+      runFirst = index;
+      runLast = index;
     }
+  }
+  closeRun();
+  return { items, firsts, size };
+}
+
+/** A contract's station_status, both versions, spliced the same way; null when out of range. */
+function spliceStatus(
+  contract: Dataset["contracts"][number],
+  group: readonly number[],
+  dataset: Dataset,
+  fresh: readonly boolean[],
+  published: PublishedBytes,
+  state: RefreshState,
+  minute: Pick<MinuteState, "statusStarts" | "statusSizes">,
+  changed: Map<string, ReleaseFile>,
+  refreshSeconds: number,
+): boolean {
+  const types = vehicleTypesOf(contract);
+  const feeds = published.statusFeeds.get(contract.name);
+  let newest: string | null = null;
+  const renderedEntries = new Map<number, readonly Uint8Array[]>();
+  for (const index of group) {
+    const station = dataset.stations[index] as Station;
+    const live = dataset.states.get(stationKey(station.contract, station.number));
+    // Published form `YYYY-MM-DDTHH:MM:SSZ`, all UTC: text order is time order.
+    if (live?.lastUpdate && (newest === null || live.lastUpdate > newest)) newest = live.lastUpdate;
+    if (fresh[index]) renderedEntries.set(index, stationStatusEntries(station, live, types));
+  }
+  // In a contract's feed its stations are neighbours in group order: every run is one slice.
+  const runs = GBFS_VERSIONS.map((_, version) => {
+    const bytes = feeds?.[version];
+    const starts = state.statusStarts[version] ?? [];
+    const sizes = (minute.statusSizes[version] as number[]).slice();
+    for (const index of group) {
+      const start = starts[index] ?? -1;
+      const size = sizes[index] ?? -1;
+      if (fresh[index]) sizes[index] = renderedEntries.get(index)?.[version]?.byteLength ?? 0;
+      else if (!bytes || !(start > 0 && size > 0 && start + size <= bytes.length)) return null;
+    }
+    const rendering = (index: number) => renderedEntries.get(index)?.[version] as Uint8Array;
+    return itemsOf(group, fresh, rendering, { bytes: bytes as Buffer, starts, sizes }, false);
   });
-}
-
-function samePacked(a: PackedState | null, b: PackedState | null): boolean {
-  if (a === null || b === null) return a === b;
-  return (
-    a[0] === b[0] &&
-    a[1] === b[1] &&
-    a[2] === b[2] &&
-    sameNumbers(a[3], b[3]) &&
-    (a[4] === null || b[4] === null ? a[4] === b[4] : sameNumbers(a[4], b[4]))
+  if (runs.some((run) => run === null)) return false;
+  const items = runs as Items[];
+  // gbfsStatusFiles joins its entries with commas: a run, commas inside, is one entry to it.
+  const entries = (items[0] as Items).items.map((_, at) =>
+    items.map((version) => version.items[at] as Uint8Array),
   );
+  const files = gbfsStatusFiles(contract.name, entries, newest, refreshSeconds);
+  for (const [path, file] of files) changed.set(path, file);
+  GBFS_VERSIONS.forEach((version, versionIndex) => {
+    locateEntries(
+      files.get(pathOfStatus(contract.name, version)),
+      items[versionIndex] as Items,
+      group,
+      fresh,
+      state.statusStarts[versionIndex] ?? [],
+      minute.statusStarts[versionIndex] as number[],
+      minute.statusSizes[versionIndex] as number[],
+      (index) => renderedEntries.get(index)?.[versionIndex]?.byteLength ?? 0,
+    );
+  });
+  return true;
 }
 
-function sameNumbers(a: readonly number[], b: readonly number[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let at = 0; at < a.length; at++) if (a[at] !== b[at]) return false;
-  return true;
+/**
+ * Where each station's entry sits in a new station_status file: each item found in its body by
+ * identity; a station inside a run keeps its distance from the run's first.
+ */
+function locateEntries(
+  file: ReleaseFile | undefined,
+  list: Items,
+  group: readonly number[],
+  fresh: readonly boolean[],
+  oldStarts: readonly number[],
+  starts: number[],
+  sizes: number[],
+  renderedSize: (index: number) => number,
+): void {
+  const itemAt = new Map<Uint8Array, number>();
+  let next = 0;
+  let at = 0;
+  for (const chunk of file?.body ?? []) {
+    if (chunk === list.items[next]) {
+      itemAt.set(chunk, at);
+      next++;
+    }
+    at += chunk.byteLength;
+  }
+  let item = -1;
+  let runStart = 0;
+  let runOldStart = 0;
+  for (const index of group) {
+    if (list.firsts[item + 1] === index) {
+      item++;
+      runStart = itemAt.get(list.items[item] as Uint8Array) ?? -1;
+      runOldStart = oldStarts[index] ?? 0;
+    }
+    if (fresh[index]) {
+      starts[index] = runStart;
+      sizes[index] = renderedSize(index);
+    } else starts[index] = runStart + ((oldStarts[index] ?? 0) - runOldStart);
+  }
 }
