@@ -11,8 +11,10 @@ import {
   REFRESH_STATE_FORMAT,
   type RefreshState,
   refreshStateOf,
-  type StaticState,
+  restoreStatic,
+  type StoredStaticState,
   splitState,
+  storeStatic,
 } from "../publish/incremental/refresh-state.js";
 import { type PublishedBytes, spliceStations } from "../publish/incremental/splice-stations.js";
 import { type Release, type ReleaseFile, releaseIdOf } from "../publish/release.js";
@@ -195,7 +197,7 @@ export function saveRefreshState(
   const folder = releasePaths(layout, name).folder;
   // The static part is written first: a run killed between the two leaves a minute part naming
   // the previous static part, which the next run then finds missing (and renders everything).
-  const fixedSum = writeRefreshCache(folder, fixed, REFRESH_STATIC_FILE);
+  const fixedSum = writeRefreshCache(folder, storeStatic(fixed), REFRESH_STATIC_FILE);
   if (fixedSum === null) return;
   writeRefreshCache(folder, { ...minute, static: fixedSum } satisfies MinuteState);
 }
@@ -210,11 +212,12 @@ function trustedState(
   if (minute?.format !== REFRESH_STATE_FORMAT || minute.release !== tree.manifest?.release)
     return null;
   const fixedRead = readRefreshCache(tree.release.folder, REFRESH_STATIC_FILE);
-  const fixed = fixedRead?.value as StaticState | undefined;
+  const stored = fixedRead?.value as StoredStaticState | undefined;
+  if (!fixedRead || fixedRead.checksum !== minute.static || stored?.format !== REFRESH_STATE_FORMAT)
+    return null;
+  const fixed = restoreStatic(stored);
   if (
-    !fixedRead ||
-    fixedRead.checksum !== minute.static ||
-    fixed?.format !== REFRESH_STATE_FORMAT ||
+    !fixed ||
     fixed.baseUrl !== inputs.baseUrl ||
     fixed.source !== inputs.fingerprint ||
     minute.states.length !== fixed.stations.length

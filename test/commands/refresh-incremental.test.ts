@@ -142,10 +142,15 @@ describe("velodata refresh from the previous run's state", () => {
     await refreshed(out, 1);
     const folder = readTree(out).release.folder;
     // Whole and checksummed, but other records: a static part left by another run.
+    // The station records are stored in columns, one array per field.
     const fixed = readRefreshCache(folder, REFRESH_STATIC_FILE)?.value as {
-      stations: { value: { name: string } }[];
+      stations: { values: { fields: string[]; values: string[][] } };
     };
-    for (const station of fixed.stations) station.value.name = `Autre ${station.value.name}`;
+    const { fields, values } = fixed.stations.values;
+    const names = values[fields.indexOf("name")] as string[];
+    names.forEach((name, index) => {
+      names[index] = `Autre ${name}`;
+    });
     expect(writeRefreshCache(folder, fixed, REFRESH_STATIC_FILE)).not.toBeNull();
     const lines = await refreshed(out, 2);
     expect(lines.join("\n")).not.toContain(FAST);

@@ -8,11 +8,12 @@ import type { Station } from "../../model/station.js";
 import { pathOf } from "../../routes/routes.js";
 import { type Dataset, type LiveState, stationKey } from "../../source/dataset.js";
 import type { StaticSource } from "../../source/load-source.js";
-import type { Problem, Sourced } from "../../source/problems.js";
+import type { Problem, RecordRef, Sourced } from "../../source/problems.js";
 import { gbfsEndpoints } from "../gbfs-files.js";
 import type { Release } from "../release.js";
 import { GBFS_VERSIONS } from "../render/gbfs/feed.js";
 import type { StationCache } from "../station-files.js";
+import { type Columns, fromColumns, toColumns } from "./columns.js";
 
 /** Another format (an older velodata's) is ignored: the next refresh renders everything. */
 export const REFRESH_STATE_FORMAT = 3;
@@ -64,6 +65,29 @@ export type StaticState = Pick<
   | "positions"
   | "pathCount"
 >;
+
+/**
+ * The static part as written: the station records in columns (`toColumns`), their values and
+ * their places apart, since the next refresh parses them every minute.
+ */
+export type StoredStaticState = Omit<StaticState, "stations"> & {
+  stations: { values: Columns; at: Columns };
+};
+
+export function storeStatic(fixed: StaticState): StoredStaticState {
+  const values = toColumns(fixed.stations.map((station) => station.value));
+  const at = toColumns(fixed.stations.map((station) => station.at));
+  return { ...fixed, stations: { values, at } };
+}
+
+/** Null when the stored station records are malformed. */
+export function restoreStatic(stored: StoredStaticState): StaticState | null {
+  const values = fromColumns<Station>(stored.stations?.values);
+  const at = fromColumns<RecordRef>(stored.stations?.at);
+  if (!values || !at || values.length !== at.length) return null;
+  const stations = values.map((value, index) => ({ value, at: at[index] as RecordRef }));
+  return { ...stored, stations };
+}
 
 /** The part each run writes again; `static` is the checksum of the static part it goes with. */
 export type MinuteState = Pick<
