@@ -112,6 +112,20 @@ describe("velodata refresh from the previous run's state", () => {
     );
   });
 
+  it("renders everything, and repairs it, when a file it would leave as it is was changed by hand", async () => {
+    const out = join(dir, "hand-edit");
+    await build({ source, out, now: NOW, output: memoryOutput() });
+    // A static answer, which the fast path never reads: only the trust test can see the edit.
+    const contracts = join(out, "vls/v3/contracts.json");
+    const text = await readFile(contracts, "utf8");
+    await writeFile(contracts, text.replace(/"name":"(.)/, '"name":"X'));
+    expect(await readFile(contracts, "utf8")).not.toBe(text);
+    const lines = await refreshed(out, 1);
+    expect(lines.join("\n")).not.toContain(FAST);
+    expect(lines.join("\n")).toContain("1 repaired");
+    expect(served(out)).toEqual(await fullBuild(1));
+  });
+
   it("keeps its state in the store beside the served folder, never in it", async () => {
     const out = join(dir, "minutes");
     const tree = readTree(out);
