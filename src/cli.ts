@@ -1,17 +1,13 @@
 // The command line: declarations only. Each action normalises its options and calls one typed command.
+// Each command's module is imported when it runs: a cron refresh every minute does not load the
+// server, the object-storage client or the build's renderers.
 
 import { Command, InvalidArgumentError, Option } from "commander";
-import { build } from "./commands/build.js";
-import { keysAdd, keysList, keysRevoke } from "./commands/keys.js";
-import { type NginxCommandOptions, nginx } from "./commands/nginx.js";
-import { preview } from "./commands/preview.js";
-import { type PublishOptions, publish } from "./commands/publish.js";
-import { refresh } from "./commands/refresh.js";
-import { type ServeHandle, type ServeOptions, serve } from "./commands/serve.js";
-import { synth } from "./commands/synth.js";
-import { validate } from "./commands/validate.js";
+import type { NginxCommandOptions } from "./commands/nginx.js";
+import type { PublishOptions } from "./commands/publish.js";
+import type { ServeHandle, ServeOptions } from "./commands/serve.js";
 import { excerpt, toUserError, UserError } from "./errors.js";
-import { DEFAULT_BASE_URL } from "./publish/publish.js";
+import { DEFAULT_BASE_URL } from "./publish/default-base-url.js";
 import { DEFAULT_REFRESH_SECONDS } from "./routes/max-age.js";
 
 /** The public base URL: absolute http(s), kept without a trailing slash. */
@@ -60,6 +56,7 @@ export function program(): Command {
     )
     .option("--state <file>", "station states file (default: <source>/states.json)")
     .action(async (options: { source: string; state?: string }) => {
+      const { validate } = await import("./commands/validate.js");
       await validate(options);
     });
 
@@ -71,6 +68,7 @@ export function program(): Command {
     .option("--state <file>", "station states file (default: <source>/states.json)")
     .addOption(baseUrlOption(DEFAULT_BASE_URL))
     .action(async (options: { source: string; out: string; state?: string; baseUrl?: string }) => {
+      const { build } = await import("./commands/build.js");
       await build(options);
     });
 
@@ -81,6 +79,7 @@ export function program(): Command {
     .addOption(new Option("-p, --port <n>", "port").env("PORT").argParser(port).default(8080))
     .option("--host <host>", "interface to listen on", "127.0.0.1")
     .action(async (options: { out: string; port: number; host: string }) => {
+      const { preview } = await import("./commands/preview.js");
       await preview(options);
     });
 
@@ -131,6 +130,7 @@ export function program(): Command {
     .action(async (options: Omit<ServeOptions, "output">) => {
       if (options.simulate && options.state)
         throw new UserError("--state and --simulate exclude each other: choose one");
+      const { serve } = await import("./commands/serve.js");
       stopOnSignals(await serve(options));
     });
 
@@ -144,6 +144,7 @@ export function program(): Command {
     .option("-o, --out <dir>", "the tree to update", "out")
     .addOption(baseUrlOption(`${DEFAULT_BASE_URL}, as build`))
     .action(async (options: { source: string; state: string; out: string; baseUrl?: string }) => {
+      const { refresh } = await import("./commands/refresh.js");
       await refresh(options);
     });
 
@@ -165,6 +166,7 @@ export function program(): Command {
     )
     .option("--concurrency <n>", "requests in flight at most", positive, 16)
     .action(async (options: PublishOptions) => {
+      const { publish } = await import("./commands/publish.js");
       await publish(options);
     });
 
@@ -190,7 +192,8 @@ export function program(): Command {
       "/var/log/nginx/velodata-access.log",
     )
     .option("--no-brotli", "leave brotli_static out (default: on when Debian's module is enabled)")
-    .action((options: Omit<NginxCommandOptions, "output"> & { brotli: boolean }) => {
+    .action(async (options: Omit<NginxCommandOptions, "output"> & { brotli: boolean }) => {
+      const { nginx } = await import("./commands/nginx.js");
       // commander's default for --no-brotli is true: only an explicit --no-brotli overrides detection
       nginx({ ...options, brotli: options.brotli === false ? false : undefined });
     });
@@ -215,6 +218,7 @@ export function program(): Command {
         seed: number;
         out: string;
       }) => {
+        const { synth } = await import("./commands/synth.js");
         await synth(options);
       },
     );
@@ -226,6 +230,7 @@ export function program(): Command {
     .requiredOption("-k, --keys <file>", "keys file (created if missing)")
     .option("-l, --label <label>", "who or what the key is for")
     .action(async (options: { keys: string; label?: string }) => {
+      const { keysAdd } = await import("./commands/keys.js");
       await keysAdd(options);
     });
   keys
@@ -233,6 +238,7 @@ export function program(): Command {
     .description("show id, creation, revocation and label of every key (never the keys)")
     .requiredOption("-k, --keys <file>", "keys file")
     .action(async (options: { keys: string }) => {
+      const { keysList } = await import("./commands/keys.js");
       await keysList(options);
     });
   keys
@@ -240,6 +246,7 @@ export function program(): Command {
     .description("revoke a key by its id; a running server refuses it within seconds")
     .requiredOption("-k, --keys <file>", "keys file")
     .action(async (id: string, options: { keys: string }) => {
+      const { keysRevoke } = await import("./commands/keys.js");
       await keysRevoke({ ...options, id });
     });
 

@@ -4,25 +4,33 @@
 import { lstatSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_PORTAL } from "../model/portal.js";
-import { previousRelease } from "../publish/incremental/previous-release.js";
+import { compressRelease } from "../publish/compress.js";
 import {
   type MinuteState,
+  pathOfStatus,
   REFRESH_STATE_FORMAT,
   type RefreshState,
   refreshStateOf,
-  type StaticState,
+  restoreStatic,
+  type StoredStaticState,
   splitState,
+  storeStatic,
 } from "../publish/incremental/refresh-state.js";
-import { makeRelease, type Release, type ReleaseFile } from "../publish/release.js";
-import { renderStationFiles, type StationCache, SURFACES } from "../publish/station-files.js";
+import { type PublishedBytes, spliceStations } from "../publish/incremental/splice-stations.js";
+import { type Release, type ReleaseFile, releaseIdOf } from "../publish/release.js";
+import { GBFS_VERSIONS } from "../publish/render/gbfs/feed.js";
+import { type StationCache, SURFACES } from "../publish/station-files.js";
 import { DEFAULT_REFRESH_SECONDS } from "../routes/max-age.js";
 import { fileOf, pathOf } from "../routes/routes.js";
 import { assembleDataset, type Dataset } from "../source/dataset.js";
 import type { StaticRead } from "../source/read-dataset.js";
 import { readStates } from "../source/read-dataset.js";
 import { currentRelease, layoutOf, releasePaths } from "../tree/layout.js";
+import { type Manifest, patchedManifest } from "../tree/manifest.js";
 import type { Tree } from "../tree/read-tree.js";
 import { REFRESH_STATIC_FILE, readRefreshCache, writeRefreshCache } from "../tree/refresh-cache.js";
+import { untrustedFiles } from "../tree/trust-test.js";
+import { type Finished, type UpdateStats, updateTreeChanges } from "../tree/update-tree.js";
 import { type Output, reportProblems } from "./output.js";
 
 export interface RefreshInputs {
@@ -40,23 +48,37 @@ export interface Made {
   dataset: Dataset;
   stations: StationCache;
   staticRead: Pick<StaticRead, "source" | "problems">;
-  /** The checksum of the static part of the state on disk, still true of this release: kept as it is. */
-  keptStatic?: string;
 }
 
-/** The new release made from the previous run's state, or null when that state cannot be trusted. */
-export async function incrementalRelease(
+/** What a fast refresh did, for its summary line. */
+export interface FastRefresh {
+  stats: UpdateStats;
+  /** Files of the release (every path of the tree). */
+  total: number;
+  release: string;
+}
+
+/**
+ * The tree brought up to the new states from the previous run's state, rendering only what
+ * changed; null when that state or the tree cannot be trusted (the caller renders everything).
+ * Throws on any error in the states file: the tree stays as it was.
+ */
+export async function incrementalRefresh(
   inputs: RefreshInputs,
   tree: Tree,
   output: Output,
-): Promise<Made | null> {
+): Promise<FastRefresh | null> {
   const manifest = tree.manifest;
   if (!manifest) return null;
+  // Every file the refresh leaves as it is must pass the updater's trust test: in a worker
+  // thread, meanwhile. A file that fails it means a full render, which repairs it.
+  const trust = untrustedFiles(tree);
+  trust.catch(() => {}); // awaited below, after the states are read
   const kept = trustedState(tree, inputs);
-  if (!kept || !staticFilesIntact(tree, kept.state)) return null;
+  if (!kept || kept.state.pathCount !== manifest.paths.length) return null;
   const { state } = kept;
-  const allLists = SURFACES.map((surface) => verifiedFile(tree, pathOf(surface.all)));
-  if (allLists.some((bytes) => bytes === null)) return null;
+  const published = publishedBytes(tree, state);
+  if (!published) return null;
 
   // The portal page is a static answer kept as it is (portal.json is in the source fingerprint).
   const source = {
@@ -72,27 +94,81 @@ export async function incrementalRelease(
   reportProblems([...state.staticProblems, ...read.problems], output); // throws on any error
   if (!read.states) throw new Error("readStates returned no states and no error");
   const dataset = assembleDataset(source, read.states);
+  const spliced = spliceStations(state, dataset, published, SURFACES, DEFAULT_REFRESH_SECONDS);
+  if (!spliced) return null;
 
-  const previous = previousRelease(state, dataset, SURFACES, manifest, allLists as Buffer[]);
-  if (!previous) return null;
-  const files = new Map<string, ReleaseFile>(previous.staticFiles);
-  const dynamic = renderStationFiles(dataset, previous.stations, DEFAULT_REFRESH_SECONDS);
-  for (const [path, file] of dynamic.files) files.set(path, file);
-  // A dynamic answer this path does not render (a surface added since) would be left stale.
-  if (manifest.paths.some((path) => !files.has(path))) return null;
-
-  const counts = {
-    contracts: dataset.contracts.length,
-    stations: dataset.stations.length,
-    parkings: state.parkings,
+  // Variants are made in the thread pool while the main thread stages the other changed files.
+  const compressing = compressChanged(spliced.changed, inputs.generatedAt);
+  compressing.catch(() => {}); // awaited in `finished`, unless the trust test failed first
+  const id = releaseIdOf(manifest.paths, (at) => {
+    const path = manifest.paths[at] as string;
+    return spliced.changed.get(path)?.etag ?? manifest.etagAt(at);
+  });
+  const finished = (async (): Promise<Finished | null> => {
+    const untrusted = await trust;
+    if (untrusted === null || untrusted.some((path) => !spliced.changed.has(path))) return null;
+    const files = await compressing;
+    const patched = patchedManifest(
+      manifest,
+      { id, generatedAt: inputs.generatedAt },
+      files.map(([path, file]) => ({ path, file })),
+    );
+    return patched && { files, manifest: patched };
+  })();
+  if (!(await updateTreeChanges(tree, inputs.out, spliced.changed, finished))) return null;
+  const changed = [...spliced.changed.values()];
+  // The static part on disk is still this release's: only the minute part is written.
+  writeRefreshCache(tree.release.folder, {
+    format: REFRESH_STATE_FORMAT,
+    release: id,
+    ...spliced.minute,
+    static: kept.checksum,
+  } satisfies MinuteState);
+  const stats: UpdateStats = {
+    files: changed.length,
+    bytes: changed.reduce((total, file) => total + file.size, 0),
+    repaired: 0,
+    removed: 0,
+    verified: false,
   };
-  const contracts = dataset.contracts.map(({ name, parkingApi }) => ({ name, parkingApi }));
+  return { stats, total: manifest.paths.length, release: id };
+}
+
+/** The changed answers with their compressed variants (refresh levels), in the thread pool. */
+async function compressChanged(
+  changed: ReadonlyMap<string, ReleaseFile>,
+  generatedAt: Date,
+): Promise<[string, ReleaseFile][]> {
+  const counts = { contracts: 0, stations: 0, parkings: 0 };
+  const release = { id: "", generatedAt, files: changed, counts, contracts: new Map() };
+  const compressed = await compressRelease(release, { budget: "refresh" });
+  return [...compressed.files];
+}
+
+/** The published bytes the kept state points into, each passing the trust test, or null. */
+function publishedBytes(tree: Tree, state: RefreshState): PublishedBytes | null {
+  const manifest = tree.manifest as Manifest;
+  const allLists: Buffer[] = [];
+  for (const surface of SURFACES) {
+    const bytes = verifiedFile(tree, pathOf(surface.all));
+    if (!bytes) return null;
+    allLists.push(bytes);
+  }
+  const statusFeeds = new Map<string, Buffer[]>();
+  for (const { value: contract } of state.contracts) {
+    const feeds: Buffer[] = [];
+    for (const version of GBFS_VERSIONS) {
+      const bytes = verifiedFile(tree, pathOfStatus(contract.name, version));
+      if (!bytes) return null;
+      feeds.push(bytes);
+    }
+    statusFeeds.set(contract.name, feeds);
+  }
   return {
-    release: makeRelease(files, counts, inputs.generatedAt, contracts),
-    dataset,
-    stations: dynamic.cache,
-    staticRead: { source, problems: state.staticProblems },
-    keptStatic: kept.checksum,
+    allLists,
+    statusFeeds,
+    etagAt: (at) => manifest.etagAt(at),
+    pathAt: (at) => manifest.paths[at],
   };
 }
 
@@ -121,7 +197,7 @@ export function saveRefreshState(
   const folder = releasePaths(layout, name).folder;
   // The static part is written first: a run killed between the two leaves a minute part naming
   // the previous static part, which the next run then finds missing (and renders everything).
-  const fixedSum = made.keptStatic ?? writeRefreshCache(folder, fixed, REFRESH_STATIC_FILE);
+  const fixedSum = writeRefreshCache(folder, storeStatic(fixed), REFRESH_STATIC_FILE);
   if (fixedSum === null) return;
   writeRefreshCache(folder, { ...minute, static: fixedSum } satisfies MinuteState);
 }
@@ -136,11 +212,12 @@ function trustedState(
   if (minute?.format !== REFRESH_STATE_FORMAT || minute.release !== tree.manifest?.release)
     return null;
   const fixedRead = readRefreshCache(tree.release.folder, REFRESH_STATIC_FILE);
-  const fixed = fixedRead?.value as StaticState | undefined;
+  const stored = fixedRead?.value as StoredStaticState | undefined;
+  if (!fixedRead || fixedRead.checksum !== minute.static || stored?.format !== REFRESH_STATE_FORMAT)
+    return null;
+  const fixed = restoreStatic(stored);
   if (
-    !fixedRead ||
-    fixedRead.checksum !== minute.static ||
-    fixed?.format !== REFRESH_STATE_FORMAT ||
+    !fixed ||
     fixed.baseUrl !== inputs.baseUrl ||
     fixed.source !== inputs.fingerprint ||
     minute.states.length !== fixed.stations.length
@@ -155,10 +232,6 @@ function intact(tree: Tree, path: string): boolean {
   const size = tree.manifest?.entry(path)?.size;
   return stats?.isFile() === true && stats.size === size && stats.ctimeMs <= tree.sealedAt;
 }
-
-/** The kept answers must be the manifest's on disk: their bytes are not read again. */
-const staticFilesIntact = (tree: Tree, state: RefreshState): boolean =>
-  state.staticPaths.every((path) => intact(tree, path));
 
 /**
  * A file of the tree whose bytes are the manifest's, by the same test, or null. Not hashed again:

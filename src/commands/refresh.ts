@@ -1,14 +1,10 @@
 // `velodata refresh`: one regeneration of the dynamic answers into an existing tree, for static hosting from cron.
-import { compressRelease } from "../publish/compress.js";
-import { DEFAULT_BASE_URL, publish } from "../publish/publish.js";
+import { DEFAULT_BASE_URL } from "../publish/default-base-url.js";
 import { staticSourceFingerprint } from "../source/source-fingerprint.js";
-import { staticSourceUpdatedAt } from "../source/source-time.js";
-import { readTree } from "../tree/read-tree.js";
-import { type UpdateStats, updateTree } from "../tree/update-tree.js";
-import { variantsOnDisk } from "../tree/variants-on-disk.js";
-import { incrementalRelease, type Made, saveRefreshState } from "./incremental-refresh.js";
+import { readTree, type Tree } from "../tree/read-tree.js";
+import type { UpdateStats } from "../tree/update-tree.js";
+import { type FastRefresh, incrementalRefresh, type RefreshInputs } from "./incremental-refresh.js";
 import { type Output, terminalOutput } from "./output.js";
-import { readValidDataset } from "./read-source.js";
 
 export interface RefreshOptions {
   source: string;
@@ -22,7 +18,7 @@ export interface RefreshOptions {
 
 export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
   const output = options.output ?? terminalOutput();
-  const inputs = {
+  const inputs: RefreshInputs = {
     out: options.out,
     state: options.state,
     baseUrl: options.baseUrl ?? DEFAULT_BASE_URL,
@@ -34,15 +30,8 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
   // update (which reads it again under its lock only if another writer changed it meanwhile).
   const tree = readTree(options.out);
   // Throws on any error in the source or the states: the tree stays as it was.
-  const incremental = await incrementalRelease(inputs, tree, output);
-  const made = incremental ?? (await fullRelease(options, inputs, output));
-  // Siblings of unchanged files are read back from the tree: only what changed is compressed.
-  const release = await compressRelease(made.release, {
-    budget: "refresh",
-    previous: variantsOnDisk(made.release, tree),
-  });
-  const stats = await updateTree(release, options.out, { tree });
-  saveRefreshState(made, inputs);
+  const fast = await incrementalRefresh(inputs, tree, output);
+  const { stats, total, release } = fast ?? (await fullRefresh(options, inputs, tree, output));
   const notes = [
     stats.removed > 0 ? `${stats.removed} removed` : "",
     stats.verified
@@ -50,26 +39,54 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
       : stats.repaired > 0
         ? `${stats.repaired} repaired (changed on disk since the last update)`
         : "",
-    incremental ? "static source unchanged: only the changed stations rendered" : "",
+    fast ? "static source unchanged: only the changed stations rendered" : "",
   ].filter(Boolean);
   output.info(
-    `refreshed ${options.out}: ${stats.files} of ${release.files.size} files changed` +
-      `${notes.length > 0 ? `, ${notes.join(", ")}` : ""} (release ${release.id})`,
+    `refreshed ${options.out}: ${stats.files} of ${total} files changed` +
+      `${notes.length > 0 ? `, ${notes.join(", ")}` : ""} (release ${release})`,
   );
   return stats;
 }
 
-/** Everything read and rendered again: the first refresh, or the static source changed. */
-async function fullRelease(
+/**
+ * Everything read and rendered again: the first refresh, the static source changed, or the fast
+ * path found something it cannot trust. Its modules are loaded only then.
+ */
+async function fullRefresh(
   options: RefreshOptions,
-  inputs: { baseUrl: string; generatedAt: Date },
+  inputs: RefreshInputs,
+  tree: Tree,
   output: Output,
-): Promise<Made> {
+): Promise<FastRefresh> {
+  const [
+    { compressRelease },
+    { publish },
+    { staticSourceUpdatedAt },
+    { readValidDataset },
+    { updateTree },
+    { variantsOnDisk },
+    { saveRefreshState },
+  ] = await Promise.all([
+    import("../publish/compress.js"),
+    import("../publish/publish.js"),
+    import("../source/source-time.js"),
+    import("./read-source.js"),
+    import("../tree/update-tree.js"),
+    import("../tree/variants-on-disk.js"),
+    import("./incremental-refresh.js"),
+  ]);
   const { dataset, staticRead } = await readValidDataset(options.source, options.state, output);
-  const { release, cache } = await publish(dataset, {
+  const { release: made, cache } = await publish(dataset, {
     generatedAt: inputs.generatedAt,
     baseUrl: inputs.baseUrl,
     staticUpdatedAt: await staticSourceUpdatedAt(options.source),
   });
-  return { release, dataset, stations: cache, staticRead };
+  // Siblings of unchanged files are read back from the tree: only what changed is compressed.
+  const release = await compressRelease(made, {
+    budget: "refresh",
+    previous: variantsOnDisk(made, tree),
+  });
+  const stats = await updateTree(release, options.out, { tree });
+  saveRefreshState({ release, dataset, stations: cache, staticRead }, inputs);
+  return { stats, total: release.files.size, release: release.id };
 }

@@ -1,7 +1,6 @@
 // Precompressed variants: gzip and brotli bytes made once per file, off the main thread, before a release is served.
 // Deterministic (fixed gzip header) so the same bytes can be written as `.gz`/`.br` siblings and uploaded.
 import { Readable, type Transform } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import { promisify } from "node:util";
 import { brotliCompress, constants, createBrotliCompress, createGzip, gzip } from "node:zlib";
 import {
@@ -97,10 +96,7 @@ export async function compressBody(body: readonly Uint8Array[], levels: Levels):
   const gzipOptions = { level: levels.gzip, chunkSize: CHUNK };
   const [gzipped, br] =
     size > CHUNK
-      ? await Promise.all([
-          throughStream(body, createGzip(gzipOptions)),
-          throughStream(body, createBrotliCompress(brotliOptions)),
-        ])
+      ? await throughStreams(body, createGzip(gzipOptions), createBrotliCompress(brotliOptions))
       : await Promise.all([
           gzipAsync(joined(body), gzipOptions),
           brotliAsync(joined(body), brotliOptions),
@@ -112,12 +108,26 @@ export async function compressBody(body: readonly Uint8Array[], levels: Levels):
 const joined = (body: readonly Uint8Array[]): Uint8Array =>
   body.length === 1 ? (body[0] as Uint8Array) : Buffer.concat(body);
 
-async function throughStream(body: readonly Uint8Array[], stream: Transform): Promise<Buffer> {
-  const out: Buffer[] = [];
-  await pipeline(Readable.from(pieces(body), { objectMode: false }), stream, async (made) => {
-    for await (const chunk of made) out.push(chunk as Buffer);
+/** Each piece of the body is cut once and handed to both streams: they see the same pieces. */
+async function throughStreams(
+  body: readonly Uint8Array[],
+  gzipStream: Transform,
+  brotliStream: Transform,
+): Promise<[Buffer, Buffer]> {
+  const source = Readable.from(pieces(body), { objectMode: false });
+  const made = async (stream: Transform) => {
+    const out: Buffer[] = [];
+    for await (const chunk of stream) out.push(chunk as Buffer);
+    return Buffer.concat(out);
+  };
+  const both = Promise.all([made(gzipStream), made(brotliStream)]);
+  source.once("error", (error) => {
+    gzipStream.destroy(error);
+    brotliStream.destroy(error);
   });
-  return Buffer.concat(out);
+  source.pipe(gzipStream);
+  source.pipe(brotliStream);
+  return both;
 }
 
 /** The body cut at every CHUNK bytes, whatever its chunks: one piece joined at a time. */

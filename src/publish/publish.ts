@@ -3,6 +3,7 @@
 import { DEFAULT_REFRESH_SECONDS } from "../routes/max-age.js";
 import { type Endpoint, pathOf } from "../routes/routes.js";
 import type { Dataset } from "../source/dataset.js";
+import { DEFAULT_BASE_URL } from "./default-base-url.js";
 import { renderBundle } from "./downloads/bundle.js";
 import { csvChunks } from "./downloads/csv.js";
 import { jsonRows } from "./downloads/json-rows.js";
@@ -21,8 +22,7 @@ import { renderContractV1 } from "./render/v1.js";
 import { renderContractV3 } from "./render/v3.js";
 import { renderStationFiles, type StationCache } from "./station-files.js";
 
-/** Where `velodata build` and `refresh` say the API is when no --base-url is given. */
-export const DEFAULT_BASE_URL = "http://127.0.0.1:8080";
+export { DEFAULT_BASE_URL };
 
 export interface PublishOptions {
   generatedAt: Date;

@@ -77,25 +77,45 @@ export function endpointFile(endpoint: Endpoint, body: readonly Uint8Array[]): R
  * build or refresh, tags the same list alike; nothing may assume a list's tag is the SHA-1 of its bytes.
  */
 export function listFile(endpoint: Endpoint, members: readonly ReleaseFile[]): ReleaseFile {
-  const route = routeOf(endpoint);
-  const hash = createHash("sha1").update(LIST_TAG);
   const items: Uint8Array[] = [];
   let size = 0;
-  let tags = "";
   for (const member of members) {
     if (member.body.length !== 1) throw new Error("bug: a list member must be one chunk");
     items.push(member.body[0] as Uint8Array);
     size += member.size;
-    tags += member.etag;
+  }
+  // `[`, `]` and a comma between members.
+  size += 2 + Math.max(0, members.length - 1);
+  return listFileOf(
+    endpoint,
+    jsonList(items),
+    size,
+    members.map((member) => member.etag),
+  );
+}
+
+/**
+ * The list `listFile` makes of members with these ETags, in order, from its body already
+ * assembled (a cron refresh splices it from the published bytes, unchanged runs of members as
+ * one chunk each): the same bytes get the same tag.
+ */
+export function listFileOf(
+  endpoint: Endpoint,
+  body: readonly Uint8Array[],
+  size: number,
+  memberTags: readonly string[],
+): ReleaseFile {
+  const route = routeOf(endpoint);
+  const hash = createHash("sha1").update(LIST_TAG);
+  let tags = "";
+  for (const tag of memberTags) {
+    tags += tag;
     // Hashed in batches: one call per member costs more than the hashing itself.
     if (tags.length > TAGS_BATCH) {
       hash.update(tags);
       tags = "";
     }
   }
-  const body = jsonList(items);
-  // `[`, `]` and a comma between members.
-  size += 2 + Math.max(0, members.length - 1);
   const etag = `"${hash.update(tags).digest("base64url")}"`;
   return { body, size, contentType: route.contentType, freshness: route.freshness, etag };
 }
@@ -153,4 +173,24 @@ export function withVariants(file: ReleaseFile, variants: Variants): ReleaseFile
       variants: { value: variants, enumerable: true },
     },
   ) as ReleaseFile;
+}
+
+/**
+ * The id `makeRelease` gives the files whose paths, in code-unit order, carry these ETags: for a
+ * cron refresh that knows the paths from its manifest and replaces only some ETags.
+ */
+export function releaseIdOf(
+  sortedPaths: readonly string[],
+  etagAt: (position: number) => string | undefined,
+): string {
+  const hash = createHash("sha1");
+  let batch = "";
+  for (let at = 0; at < sortedPaths.length; at++) {
+    batch += `${sortedPaths[at]} ${etagAt(at)}\n`;
+    if ((at + 1) % ID_BATCH === 0) {
+      hash.update(batch);
+      batch = "";
+    }
+  }
+  return hash.update(batch).digest("hex").slice(0, 16);
 }

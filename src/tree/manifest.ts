@@ -23,6 +23,10 @@ export interface Manifest {
   paths: readonly string[];
   /** One path's entry; undefined when the tree does not hold it. */
   entry(path: string): ManifestEntry | undefined;
+  /** A path's position in `paths`, or -1. */
+  positionOf(path: string): number;
+  /** The ETag of the path at this position of `paths`. */
+  etagAt(position: number): string | undefined;
 
   /** URL path → entry, made on first use: for readers that walk every answer. */
   readonly files: Readonly<Record<string, ManifestEntry>>;
@@ -83,10 +87,54 @@ export function manifestOf(release: Release): Manifest {
   return manifestFrom(file);
 }
 
+/** A changed answer of a release that keeps every path of the manifest it is patched into. */
+export interface ChangedFile {
+  path: string;
+  file: ReleaseFile;
+}
+
+/**
+ * The manifest of a release that has the same paths as `manifest` and differs from it only in
+ * `changed` (a cron refresh's): its columns copied and patched, nothing sorted again. Null when a
+ * changed path is not one of the manifest's.
+ */
+export function patchedManifest(
+  manifest: Manifest,
+  release: Pick<Release, "id" | "generatedAt">,
+  changed: Iterable<ChangedFile>,
+): Manifest | null {
+  const kept = stored.get(manifest);
+  if (!kept) return null;
+  const { file: before, index } = kept;
+  const file: ManifestFile = {
+    ...before,
+    release: release.id,
+    generatedAt: release.generatedAt.toISOString(),
+    etags: before.etags.slice(),
+    sizes: before.sizes.slice(),
+    type: before.type.slice(),
+    gzip: before.gzip.slice(),
+    br: before.br.slice(),
+    types: before.types.slice(),
+  };
+  for (const { path, file: entry } of changed) {
+    const at = manifest.positionOf(path);
+    if (at < 0) return null;
+    let type = file.types.indexOf(entry.contentType);
+    if (type < 0) type = file.types.push(entry.contentType) - 1;
+    file.etags[at] = entry.etag;
+    file.sizes[at] = entry.size;
+    file.type[at] = type;
+    file.gzip[at] = entry.variants ? entry.variants.gzip.byteLength : -1;
+    file.br[at] = entry.variants ? entry.variants.br.byteLength : -1;
+  }
+  return manifestFrom(file, index);
+}
+
 /** Written beside and renamed over: a reader gets the old manifest or the new one, whole. */
 export function writeManifest(path: string, manifest: Manifest): void {
   const temporary = `${path}.tmp-${process.pid}`;
-  writeFileSync(temporary, JSON.stringify(stored.get(manifest)));
+  writeFileSync(temporary, JSON.stringify(stored.get(manifest)?.file));
   renameSync(temporary, path);
 }
 
@@ -120,12 +168,16 @@ function wellFormed(file: ManifestFile): boolean {
   );
 }
 
-/** What was read or made, kept for writing it back as it is. */
-const stored = new WeakMap<Manifest, ManifestFile>();
+/** What was read or made, kept for writing it back as it is, and its index of paths. */
+const stored = new WeakMap<Manifest, { file: ManifestFile; index: ReadonlyMap<string, number> }>();
 
-function manifestFrom(file: ManifestFile): Manifest {
-  const index = new Map<string, number>();
-  for (let at = 0; at < file.paths.length; at++) index.set(file.paths[at] as string, at);
+function manifestFrom(file: ManifestFile, known?: ReadonlyMap<string, number>): Manifest {
+  let index = known;
+  if (!index) {
+    const made = new Map<string, number>();
+    for (let at = 0; at < file.paths.length; at++) made.set(file.paths[at] as string, at);
+    index = made;
+  }
   const entryAt = (at: number): ManifestEntry => {
     const etag = file.etags[at] as string;
     const entry: ManifestEntry = {
@@ -163,11 +215,13 @@ function manifestFrom(file: ManifestFile): Manifest {
       const at = index.get(path);
       return at === undefined ? undefined : entryAt(at);
     },
+    positionOf: (path) => index.get(path) ?? -1,
+    etagAt: (at) => file.etags[at],
     get files() {
       files ??= Object.fromEntries(file.paths.map((path, at) => [path, entryAt(at)]));
       return files;
     },
   };
-  stored.set(manifest, file);
+  stored.set(manifest, { file, index });
   return manifest;
 }

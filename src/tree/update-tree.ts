@@ -1,7 +1,6 @@
 // Brings the served tree up to a new Release in place: changed files staged whole, then moved in; a mixed tree is repaired.
 import {
   existsSync,
-  lstatSync,
   mkdirSync,
   readFileSync,
   renameSync,
@@ -10,6 +9,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
+import { worthCompressing } from "../publish/compress.js";
 import type { Release, ReleaseFile } from "../publish/release.js";
 import { fileOf } from "../routes/routes.js";
 import { filesUnder } from "./files-under.js";
@@ -19,9 +19,11 @@ import { currentRelease, layoutOf } from "./layout.js";
 import { takeLock } from "./lock.js";
 import { type Manifest, manifestOf, writeManifest } from "./manifest.js";
 import { readTree, type Tree } from "./read-tree.js";
-import { SIBLING_SUFFIXES, siblingSizes, siblingsOf } from "./siblings.js";
+import { SIBLING_SUFFIXES, siblingsOf } from "./siblings.js";
 import { TREE_UNCHANGED, treeWriteError } from "./tree-error.js";
-import { bodyToWrite, type TreeStats, writeWhole } from "./write-tree.js";
+import { trustedOnDisk } from "./trust-test.js";
+import { writeChunks } from "./write-chunks.js";
+import { bodyToWrite, type TreeStats } from "./write-tree.js";
 
 export interface UpdateStats extends TreeStats {
   /** Files whose bytes on disk were not the manifest's (a killed run, or a hand edit), rewritten. */
@@ -64,66 +66,10 @@ export async function updateTree(
   const unlock = takeLock(before.layout);
   try {
     const tree = unchangedSince(before, outDir) ? before : readTree(outDir);
-    const { release: paths } = tree;
-    rmSync(paths.incoming, { recursive: true, force: true });
     const plan = tree.manifest
       ? await planFromManifest(release, tree)
       : await planFromDisk(release, tree.release.tree);
-    const published = tree.layout.published;
-
-    const folders = new Set<string>();
-    try {
-      mkdirSync(paths.incoming);
-      await inBatches(
-        plan.write.map((entry, index) => [entry, index] as const),
-        ([[path, file], index]) => {
-          // Folders of new answers are made now: an empty folder in the tree harms no reader.
-          const folder = dirname(join(paths.tree, fileOf(path)));
-          if (!folders.has(folder)) {
-            mkdirSync(folder, { recursive: true });
-            folders.add(folder);
-          }
-          const staged = join(paths.incoming, String(index));
-          writeWhole(staged, file.body, folders);
-          for (const [suffix, variant] of siblingsOf(file))
-            writeWhole(`${staged}${suffix}`, [variant], folders);
-        },
-      );
-    } catch (cause) {
-      rmSync(paths.incoming, { recursive: true, force: true });
-      throw treeWriteError(
-        cause,
-        published,
-        tree.interrupted ? "the tree served there is still the interrupted one" : TREE_UNCHANGED,
-      );
-    }
-
-    try {
-      writeFileSync(paths.dirty, JSON.stringify({ pid: process.pid, release: release.id }));
-      await inBatches(
-        plan.write.map((entry, index) => [entry, index] as const),
-        ([[path, file], index]) => {
-          const staged = join(paths.incoming, String(index));
-          const destination = join(paths.tree, fileOf(path));
-          renameSync(staged, destination);
-          // Siblings follow their file in the same dirty window: the mark covers a mix of both.
-          for (const [suffix] of siblingsOf(file))
-            renameSync(`${staged}${suffix}`, `${destination}${suffix}`);
-        },
-      );
-      await inBatches(plan.remove, (file) => rmSync(join(paths.tree, file), { force: true }));
-      writeHostFiles(paths.tree); // a newer velodata may have new routes
-      writeManifest(paths.manifest, manifestOf(release));
-      rmSync(paths.dirty, { force: true });
-    } catch (cause) {
-      throw treeWriteError(
-        cause,
-        published,
-        "the tree there is partly updated and marked so: the next refresh or build repairs it",
-      );
-    } finally {
-      rmSync(paths.incoming, { recursive: true, force: true });
-    }
+    await applyPlan(tree, plan, manifestOf(release));
     return {
       files: plan.write.length,
       bytes: plan.write.reduce((total, [, file]) => total + file.size, 0),
@@ -133,6 +79,133 @@ export async function updateTree(
     };
   } finally {
     unlock();
+  }
+}
+
+/** What a cron refresh writes once the variants of its changed answers are made. */
+export interface Finished {
+  /** Every changed answer, those worth compressing carrying their variants. */
+  files: readonly [string, ReleaseFile][];
+  /** The tree's manifest patched with them. */
+  manifest: Manifest;
+}
+
+/**
+ * The changed answers of a cron refresh, whose release keeps every path of the tree's: written
+ * like any update (staged, marked, moved in, sealed). The answers that get no variants are staged
+ * while `finished` (their variants, the patched manifest) is being made. The caller has found
+ * every other file trusted (`untrustedFiles`) under the tree's manifest; under the lock it must
+ * still be the tree's, or nothing is written and false is returned (so too when `finished` is null).
+ */
+export async function updateTreeChanges(
+  tree: Tree,
+  outDir: string,
+  changed: ReadonlyMap<string, ReleaseFile>,
+  finished: Promise<Finished | null>,
+): Promise<boolean> {
+  const unlock = takeLock(tree.layout);
+  try {
+    if (!unchangedSince(tree, outDir)) return false;
+    const incoming = tree.release.incoming;
+    rmSync(incoming, { recursive: true, force: true });
+    const first = [...changed].filter(([, file]) => !worthCompressing(file));
+    const folders = new Set<string>();
+    await stage(tree, first, 0, folders, true);
+    const done = await finished.catch((cause) => {
+      rmSync(incoming, { recursive: true, force: true });
+      throw cause;
+    });
+    if (!done) {
+      rmSync(incoming, { recursive: true, force: true });
+      return false;
+    }
+    const rest = done.files.filter(([, file]) => worthCompressing(file));
+    await stage(tree, rest, first.length, folders);
+    const plan: Plan = { write: [...first, ...rest], remove: [], repaired: 0 };
+    for (const [path, file] of plan.write)
+      if (tree.manifest?.entry(path)?.variants && !file.variants)
+        plan.remove.push(...siblingFiles(fileOf(path)));
+    await moveIn(tree, plan, done.manifest);
+    return true;
+  } finally {
+    unlock();
+  }
+}
+
+/** Steps (1) to (4) of updateTree, for a plan made under the lock. */
+async function applyPlan(tree: Tree, plan: Plan, manifest: Manifest): Promise<void> {
+  rmSync(tree.release.incoming, { recursive: true, force: true });
+  await stage(tree, plan.write, 0, new Set(), true);
+  await moveIn(tree, plan, manifest);
+}
+
+/**
+ * Step (1): new bytes written into `incoming/` (as `first`, `first + 1`…; the folder made by the
+ * first call), outside the served folder, so that a full disk fails here with the tree untouched.
+ */
+async function stage(
+  tree: Tree,
+  files: readonly [string, ReleaseFile][],
+  first: number,
+  folders: Set<string>,
+  makeIncoming = false,
+): Promise<void> {
+  const { release: paths } = tree;
+  try {
+    if (makeIncoming) mkdirSync(paths.incoming);
+    await inBatches(
+      files.map((entry, index) => [entry, first + index] as const),
+      ([[path, file], index]) => {
+        // Folders of new answers are made now: an empty folder in the tree harms no reader.
+        const folder = dirname(join(paths.tree, fileOf(path)));
+        if (!folders.has(folder)) {
+          mkdirSync(folder, { recursive: true });
+          folders.add(folder);
+        }
+        const staged = join(paths.incoming, String(index));
+        writeChunks(staged, file.body);
+        for (const [suffix, variant] of siblingsOf(file))
+          writeChunks(`${staged}${suffix}`, [variant]);
+      },
+    );
+  } catch (cause) {
+    rmSync(paths.incoming, { recursive: true, force: true });
+    throw treeWriteError(
+      cause,
+      tree.layout.published,
+      tree.interrupted ? "the tree served there is still the interrupted one" : TREE_UNCHANGED,
+    );
+  }
+}
+
+/** Steps (2) to (4): the dirty mark, the staged files moved in, gone ones deleted, the seal. */
+async function moveIn(tree: Tree, plan: Plan, manifest: Manifest): Promise<void> {
+  const { release: paths } = tree;
+  try {
+    writeFileSync(paths.dirty, JSON.stringify({ pid: process.pid, release: manifest.release }));
+    await inBatches(
+      plan.write.map((entry, index) => [entry, index] as const),
+      ([[path, file], index]) => {
+        const staged = join(paths.incoming, String(index));
+        const destination = join(paths.tree, fileOf(path));
+        renameSync(staged, destination);
+        // Siblings follow their file in the same dirty window: the mark covers a mix of both.
+        for (const [suffix] of siblingsOf(file))
+          renameSync(`${staged}${suffix}`, `${destination}${suffix}`);
+      },
+    );
+    await inBatches(plan.remove, (file) => rmSync(join(paths.tree, file), { force: true }));
+    writeHostFiles(paths.tree); // a newer velodata may have new routes
+    writeManifest(paths.manifest, manifest);
+    rmSync(paths.dirty, { force: true });
+  } catch (cause) {
+    throw treeWriteError(
+      cause,
+      tree.layout.published,
+      "the tree there is partly updated and marked so: the next refresh or build repairs it",
+    );
+  } finally {
+    rmSync(paths.incoming, { recursive: true, force: true });
   }
 }
 
@@ -165,13 +238,7 @@ async function planFromManifest(release: Release, tree: Tree): Promise<Plan> {
       return;
     }
     const onDisk = join(tree.release.tree, fileOf(path));
-    const sizes = [known.size, ...siblingSizes(known)];
-    const names = known.variants ? [onDisk, ...siblingFiles(onDisk)] : [onDisk];
-    const trusted = names.every((name, index) => {
-      const stats = lstatSync(name, { throwIfNoEntry: false });
-      return stats?.isFile() && stats.size === sizes[index] && stats.ctimeMs <= tree.sealedAt;
-    });
-    if (!trusted && !sameFiles(onDisk, file)) {
+    if (!trustedOnDisk(onDisk, known, tree.sealedAt) && !sameFiles(onDisk, file)) {
       plan.write.push(entry);
       plan.repaired++;
     }

@@ -1,17 +1,22 @@
 // The state a cron refresh carries from one run to the next (pure): the validated static records,
-// each station's last state, and where each station's bytes sit in the lists of all stations.
+// each station's last state, and where each station's bytes sit in the published files: the lists
+// of all stations, its contract's GBFS station_status, and its own file's place in the manifest.
 
 import type { Availabilities } from "../../model/api.js";
 import type { Contract } from "../../model/contract.js";
 import type { Station } from "../../model/station.js";
+import { pathOf } from "../../routes/routes.js";
 import { type Dataset, type LiveState, stationKey } from "../../source/dataset.js";
 import type { StaticSource } from "../../source/load-source.js";
-import type { Problem, Sourced } from "../../source/problems.js";
+import type { Problem, RecordRef, Sourced } from "../../source/problems.js";
+import { gbfsEndpoints } from "../gbfs-files.js";
 import type { Release } from "../release.js";
+import { GBFS_VERSIONS } from "../render/gbfs/feed.js";
 import type { StationCache } from "../station-files.js";
+import { type Columns, fromColumns, toColumns } from "./columns.js";
 
 /** Another format (an older velodata's) is ignored: the next refresh renders everything. */
-export const REFRESH_STATE_FORMAT = 2;
+export const REFRESH_STATE_FORMAT = 3;
 
 export interface RefreshState {
   format: typeof REFRESH_STATE_FORMAT;
@@ -31,6 +36,19 @@ export interface RefreshState {
   staticPaths: string[];
   /** Per station surface: the byte offset of each station in the list of all stations. */
   offsets: number[][];
+  /**
+   * Per station surface: the position of each station's own file among the manifest's paths
+   * (sorted, the same while the static source is: a refresh changes bytes, never paths).
+   */
+  positions: number[][];
+  /** How many paths that manifest holds: another count means the positions are not its. */
+  pathCount: number;
+  /**
+   * Per GBFS version (GBFS_VERSIONS order): where each station's entry sits in its contract's
+   * station_status file (the first path it answers at), start and length in bytes.
+   */
+  statusStarts: number[][];
+  statusSizes: number[][];
 }
 
 /** The part that changes only with the static source: kept on disk while it does not change. */
@@ -44,10 +62,38 @@ export type StaticState = Pick<
   | "stations"
   | "staticProblems"
   | "staticPaths"
+  | "positions"
+  | "pathCount"
 >;
 
+/**
+ * The static part as written: the station records in columns (`toColumns`), their values and
+ * their places apart, since the next refresh parses them every minute.
+ */
+export type StoredStaticState = Omit<StaticState, "stations"> & {
+  stations: { values: Columns; at: Columns };
+};
+
+export function storeStatic(fixed: StaticState): StoredStaticState {
+  const values = toColumns(fixed.stations.map((station) => station.value));
+  const at = toColumns(fixed.stations.map((station) => station.at));
+  return { ...fixed, stations: { values, at } };
+}
+
+/** Null when the stored station records are malformed. */
+export function restoreStatic(stored: StoredStaticState): StaticState | null {
+  const values = fromColumns<Station>(stored.stations?.values);
+  const at = fromColumns<RecordRef>(stored.stations?.at);
+  if (!values || !at || values.length !== at.length) return null;
+  const stations = values.map((value, index) => ({ value, at: at[index] as RecordRef }));
+  return { ...stored, stations };
+}
+
 /** The part each run writes again; `static` is the checksum of the static part it goes with. */
-export type MinuteState = Pick<RefreshState, "format" | "release" | "states" | "offsets"> & {
+export type MinuteState = Pick<
+  RefreshState,
+  "format" | "release" | "states" | "offsets" | "statusStarts" | "statusSizes"
+> & {
   static: string;
 };
 
@@ -56,12 +102,15 @@ export function splitState(state: RefreshState): {
   fixed: StaticState;
   minute: Omit<MinuteState, "static">;
 } {
-  const { release, states, offsets, ...fixed } = state;
-  return { fixed, minute: { format: state.format, release, states, offsets } };
+  const { release, states, offsets, statusStarts, statusSizes, ...fixed } = state;
+  return {
+    fixed,
+    minute: { format: state.format, release, states, offsets, statusStarts, statusSizes },
+  };
 }
 
 /** A LiveState as a short array: the file holds one per station. */
-type PackedState = [string, boolean, string | null, number[], number[] | null];
+export type PackedState = [string, boolean, string | null, number[], number[] | null];
 
 const AVAILABILITIES: readonly (keyof Availabilities)[] = [
   "bikes",
@@ -82,7 +131,7 @@ function unpackAvailabilities(numbers: readonly number[]): Availabilities {
   return a;
 }
 
-function pack(state: LiveState): PackedState {
+export function pack(state: LiveState): PackedState {
   return [
     state.status,
     state.connected,
@@ -90,6 +139,27 @@ function pack(state: LiveState): PackedState {
     packAvailabilities(state.main),
     state.overflow && packAvailabilities(state.overflow),
   ];
+}
+
+/** `live` packs to `packed`, checked without packing it (a refresh compares every station). */
+export function packsTo(live: LiveState | undefined, packed: PackedState | null): boolean {
+  if (!live || !packed) return !live && !packed;
+  const [status, connected, lastUpdate, main, overflow] = packed;
+  return (
+    live.status === status &&
+    live.connected === connected &&
+    live.lastUpdate === lastUpdate &&
+    sameAvailabilities(live.main, main) &&
+    (live.overflow && overflow
+      ? sameAvailabilities(live.overflow, overflow)
+      : !live.overflow && !overflow)
+  );
+}
+
+function sameAvailabilities(a: Availabilities, numbers: readonly number[]): boolean {
+  for (let at = 0; at < AVAILABILITIES.length; at++)
+    if (a[AVAILABILITIES[at] as keyof Availabilities] !== (numbers[at] ?? 0)) return false;
+  return true;
 }
 
 export function unpackState(packed: PackedState | null | undefined): LiveState | undefined {
@@ -135,6 +205,18 @@ export function refreshStateOf(input: RefreshStateInput): RefreshState {
       }),
     );
   }
+  // The manifest lists the release's paths in code-unit order (manifestOf).
+  const sorted = [...release.files.keys()].sort();
+  const positionOf = new Map(sorted.map((path, position) => [path, position]));
+  const positions: number[][] = [];
+  for (let surface = 0; surface < input.surfaces; surface++)
+    positions.push(
+      dataset.stations.map((station) => {
+        const rendered = input.stations.stations.get(stationKey(station.contract, station.number));
+        return positionOf.get(rendered?.paths[surface] ?? "") ?? -1;
+      }),
+    );
+  const { statusStarts, statusSizes } = statusOffsets(dataset, input.stations);
   return {
     format: REFRESH_STATE_FORMAT,
     release: release.id,
@@ -149,5 +231,46 @@ export function refreshStateOf(input: RefreshStateInput): RefreshState {
       .filter(([, file]) => file.freshness === "static")
       .map(([path]) => path),
     offsets,
+    positions,
+    pathCount: sorted.length,
+    statusStarts,
+    statusSizes,
   };
 }
+
+/** Where each station's entries sit in its contract's station_status files, found by identity. */
+function statusOffsets(
+  dataset: Dataset,
+  cache: StationCache,
+): Pick<RefreshState, "statusStarts" | "statusSizes"> {
+  const index = new Map(
+    dataset.stations.map((station, at) => [stationKey(station.contract, station.number), at]),
+  );
+  const statusStarts = GBFS_VERSIONS.map(() => new Array<number>(index.size).fill(-1));
+  const statusSizes = GBFS_VERSIONS.map(() => new Array<number>(index.size).fill(-1));
+  const byEntry = GBFS_VERSIONS.map(() => new Map<Uint8Array, number>());
+  for (const [key, rendered] of cache.stations)
+    rendered.status?.forEach((entry, version) => {
+      byEntry[version]?.set(entry, index.get(key) ?? -1);
+    });
+  for (const contract of dataset.contracts) {
+    const files = cache.gbfsStatus.get(contract.name);
+    GBFS_VERSIONS.forEach((version, versionIndex) => {
+      const file = files?.get(pathOfStatus(contract.name, version));
+      let at = 0;
+      for (const chunk of file?.body ?? []) {
+        const station = byEntry[versionIndex]?.get(chunk);
+        if (station !== undefined && station >= 0) {
+          (statusStarts[versionIndex] as number[])[station] = at;
+          (statusSizes[versionIndex] as number[])[station] = chunk.byteLength;
+        }
+        at += chunk.byteLength;
+      }
+    });
+  }
+  return { statusStarts, statusSizes };
+}
+
+/** The first path a contract's station_status answers at: the file a refresh reads back. */
+export const pathOfStatus = (contract: string, version: (typeof GBFS_VERSIONS)[number]): string =>
+  pathOf(gbfsEndpoints(contract, version, "station_status")[0]);
