@@ -24,6 +24,12 @@ export interface HandlerOptions {
   now?: () => Date;
   /** Answers 429 to an address after too many wrong keys; never consulted for a valid key. */
   failedKeys?: FailedKeyLimit;
+  /**
+   * Called when a response is closed, from the handler's own `close` listener: the server's
+   * connection bookkeeping. A second listener per response makes its listeners an array, and V8
+   * then tenures those arrays, each keeping a finished request alive until a full collection.
+   */
+  closed?: (request: IncomingMessage) => void;
 }
 
 /** Returns a promise only while a big body is still being written. */
@@ -115,6 +121,7 @@ export function createHandler(options: HandlerOptions): Handler {
     const line = () => `${shownMethod(request.method)} ${asked?.logged ?? "(target not read)"}`;
     // Logged when the connection is done with this answer, so the line says whether it arrived.
     response.on("close", () => {
+      options.closed?.(request);
       const ms = (performance.now() - started).toFixed(1);
       // A reset connection may still count the bytes as written: its error says they were lost.
       const delivered = response.writableFinished && !request.socket.errored;
