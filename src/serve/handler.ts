@@ -26,8 +26,9 @@ export interface HandlerOptions {
   failedKeys?: FailedKeyLimit;
   /**
    * Called when a response is closed, from the handler's own `close` listener: the server's
-   * connection bookkeeping. A second listener per response makes its listeners an array, and V8
-   * then tenures those arrays, each keeping a finished request alive until a full collection.
+   * connection bookkeeping. With a second listener per response, V8's allocation-site pretenuring
+   * kept finished requests in the old generation under load (it grew ~50 MB per 3 s at 20,000
+   * stations, scavenges ~10× longer; not with one listener, nor with pretenuring switched off).
    */
   closed?: (request: IncomingMessage) => void;
 }

@@ -40,7 +40,7 @@ export async function startServer(
     ...options,
     closed: (request) => connections.answered(request.socket),
   });
-  // One listener, one listener per response (the handler's): see HandlerOptions.closed.
+  // One request listener, and one close listener per response (the handler's): see HandlerOptions.closed.
   server.on("request", (request, response) => {
     connections.asked(request.socket, response);
     void handler(request, response);
