@@ -408,8 +408,23 @@ if (!wrk && !existsSync(autocannon)) {
   process.exit(0);
 }
 
+/**
+ * A load generator's output, run without blocking this process: the servers' logs are pipes this
+ * process drains, and a round spent in spawnSync would leave every log line of the round queued in
+ * the server's memory (velodata logs each request; its heap and GC would grow with the bench).
+ */
+function outputOf(command, args) {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(command, args, { stdio: ["ignore", "pipe", "inherit"] });
+    let text = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk) => (text += chunk));
+    child.on("error", reject);
+    child.on("close", () => resolveRun(text));
+  });
+}
+
 /** One round: requests/s, p99 ms, bytes/s, and how many answers were not 2xx/3xx. */
-function load(url, connections, gzip) {
+async function load(url, connections, gzip) {
   if (wrk) {
     const args = [
       "-t2",
@@ -419,8 +434,7 @@ function load(url, connections, gzip) {
       ...(gzip ? ["-H", "Accept-Encoding: gzip"] : []),
       url,
     ];
-    const run = spawnSync(wrk, args, { encoding: "utf8" });
-    const text = run.stdout;
+    const text = await outputOf(wrk, args);
     const unit = { us: 0.001, ms: 1, s: 1000 };
     const p99 = /99%\s+([\d.]+)(us|ms|s)/.exec(text);
     const transfer = /Transfer\/sec:\s+([\d.]+)([KMG]?B)/.exec(text);
@@ -441,7 +455,7 @@ function load(url, connections, gzip) {
     ...(gzip ? ["-H", "accept-encoding=gzip"] : []),
     url,
   ];
-  const result = JSON.parse(spawnSync(autocannon, args, { encoding: "utf8" }).stdout);
+  const result = JSON.parse(await outputOf(autocannon, args));
   return {
     rps: result.requests.average,
     p99: result.latency.p99,
@@ -467,7 +481,7 @@ for (const gzip of [false, true])
         const { port } = running.get(peer.name);
         const key = `${answer.name}|${gzip}|${peer.name}`;
         const list = results.get(key) ?? [];
-        list.push(load(peer.url(port, answer), answer.connections, gzip));
+        list.push(await load(peer.url(port, answer), answer.connections, gzip));
         results.set(key, list);
       }
 for (const { child } of running.values()) await stopProcess(child);

@@ -24,6 +24,13 @@ export interface HandlerOptions {
   now?: () => Date;
   /** Answers 429 to an address after too many wrong keys; never consulted for a valid key. */
   failedKeys?: FailedKeyLimit;
+  /**
+   * Called when a response is closed, from the handler's own `close` listener: the server's
+   * connection bookkeeping. With a second listener per response, V8's allocation-site pretenuring
+   * kept finished requests in the old generation under load (it grew ~50 MB per 3 s at 20,000
+   * stations, scavenges ~10× longer; not with one listener, nor with pretenuring switched off).
+   */
+  closed?: (request: IncomingMessage) => void;
 }
 
 /** Returns a promise only while a big body is still being written. */
@@ -115,6 +122,7 @@ export function createHandler(options: HandlerOptions): Handler {
     const line = () => `${shownMethod(request.method)} ${asked?.logged ?? "(target not read)"}`;
     // Logged when the connection is done with this answer, so the line says whether it arrived.
     response.on("close", () => {
+      options.closed?.(request);
       const ms = (performance.now() - started).toFixed(1);
       // A reset connection may still count the bytes as written: its error says they were lost.
       const delivered = response.writableFinished && !request.socket.errored;

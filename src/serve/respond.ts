@@ -218,7 +218,19 @@ function drained(response: ServerResponse): Promise<void> {
   });
 }
 
+/**
+ * A request header (lower-case `name`), repeated ones joined as Node joins them, read from the raw
+ * list: `request.headers` builds an object of every header at its first use, a cost per request
+ * the answer does not need.
+ */
 function header(request: IncomingMessage, name: string): string | undefined {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value.join(",") : value;
+  const raw = request.rawHeaders;
+  let value: string | undefined;
+  for (let at = 0; at < raw.length; at += 2) {
+    const field = raw[at] as string;
+    if (field.length !== name.length || field.toLowerCase() !== name) continue;
+    const found = raw[at + 1] as string;
+    value = value === undefined ? found : `${value}, ${found}`;
+  }
+  return value;
 }

@@ -1,6 +1,6 @@
 // The HTTP server around the handler: listening, bounded connections, and stopping gracefully
 // (no new connection from the first moment, requests in flight finish).
-import { createServer, type Server } from "node:http";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { createHandler, type HandlerOptions } from "./handler.js";
 
@@ -26,20 +26,25 @@ const CLOSE_GRACE_MS = 10_000;
 export async function startServer(
   options: HandlerOptions & ConnectionLimits & { port: number; host: string },
 ): Promise<RunningServer> {
-  const handler = createHandler(options);
   const idleMs = (options.idleSeconds ?? DEFAULT_IDLE_SECONDS) * 1000;
-  const server = createServer(
-    {
-      keepAliveTimeout: idleMs,
-      headersTimeout: idleMs,
-      requestTimeout: Math.max(idleMs, 30_000),
-      connectionsCheckingInterval: Math.min(idleMs, 30_000),
-    },
-    (request, response) => void handler(request, response),
-  );
+  const server = createServer({
+    keepAliveTimeout: idleMs,
+    headersTimeout: idleMs,
+    requestTimeout: Math.max(idleMs, 30_000),
+    connectionsCheckingInterval: Math.min(idleMs, 30_000),
+  });
   // Node closes a connection after this long without a byte either way (kept alive or never used).
   server.timeout = idleMs;
   const connections = boundConnections(server, options.maxConnections ?? DEFAULT_MAX_CONNECTIONS);
+  const handler = createHandler({
+    ...options,
+    closed: (request) => connections.answered(request.socket),
+  });
+  // One request listener, and one close listener per response (the handler's): see HandlerOptions.closed.
+  server.on("request", (request, response) => {
+    connections.asked(request.socket, response);
+    void handler(request, response);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.host, () => {
@@ -66,11 +71,19 @@ export async function startServer(
   };
 }
 
+interface Connections {
+  /** A request arrived on this socket (before it is handled). */
+  asked(socket: Socket, response: ServerResponse): void;
+  /** A response on this socket was closed. */
+  answered(socket: Socket): void;
+  stopping(): Promise<void>;
+}
+
 /**
  * Idle connections cannot lock clients out: each is closed after `idleMs` without a request,
  * and when `max` are open a newcomer takes the place of the longest idle one.
  */
-function boundConnections(server: Server, max: number): { stopping(): Promise<void> } {
+function boundConnections(server: Server, max: number): Connections {
   // Oldest first (a Map keeps insertion order); the value counts the socket's requests in progress.
   const open = new Map<Socket, number>();
   let stopping = false;
@@ -100,19 +113,20 @@ function boundConnections(server: Server, max: number): { stopping(): Promise<vo
       if (stopping && open.size === 0) drained();
     });
   });
-  // Before the handler: a request arriving while stopping is told the connection closes after it.
-  server.prependListener("request", (request, response) => {
-    const socket = request.socket;
-    if (!open.has(socket)) return;
-    open.set(socket, (open.get(socket) ?? 0) + 1);
-    if (stopping && !response.headersSent) response.setHeader("Connection", "close");
-    response.once("close", () => {
-      const busy = (open.get(socket) ?? 1) - 1;
-      if (busy === 0 && !socket.destroyed) idle(socket);
-      else if (open.has(socket)) open.set(socket, busy);
-    });
-  });
   return {
+    // Before the handler: a request arriving while stopping is told the connection closes after it.
+    asked(socket, response) {
+      const busy = open.get(socket);
+      if (busy === undefined) return;
+      open.set(socket, busy + 1);
+      if (stopping && !response.headersSent) response.setHeader("Connection", "close");
+    },
+    answered(socket) {
+      const busy = open.get(socket);
+      if (busy === undefined) return;
+      if (busy <= 1 && !socket.destroyed) idle(socket);
+      else open.set(socket, busy - 1);
+    },
     stopping() {
       stopping = true;
       const done = new Promise<void>((resolve) => (drained = resolve));

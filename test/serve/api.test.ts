@@ -1,7 +1,7 @@
 // The API through a real server: statuses, bodies, key order, contracts without case.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { REFERENCE } from "../helpers.js";
 import { checkedCount } from "./openapi-check.js";
 import { startTestServer, type TestServer } from "./serve-helpers.js";
@@ -50,6 +50,8 @@ describe("keys", () => {
   it("never writes the key in a log line", async () => {
     await server.get("/vls/v3/contracts");
     await server.get("/vls/v3/nothing");
+    // Lines are written in batches, a moment after the answers.
+    await vi.waitFor(() => expect(server.lines.join("\n")).toContain("/vls/v3/nothing"));
     const logged = server.lines.join("\n");
     expect(logged).toContain("apiKey=<redacted>");
     expect(logged).not.toContain(server.key);

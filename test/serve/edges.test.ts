@@ -39,6 +39,23 @@ async function exchange(base: string, bytes: string, halfClose = false): Promise
   return answer;
 }
 
+/** Sends one request on a kept-alive connection and resolves with the whole answer's head. */
+function askOn(socket: Socket, target: string): Promise<string> {
+  return new Promise((resolve) => {
+    let answer = "";
+    const onData = (chunk: Buffer) => {
+      answer += chunk;
+      const headEnd = answer.indexOf("\r\n\r\n");
+      const length = Number(/content-length: (\d+)/i.exec(answer)?.[1] ?? Number.NaN);
+      if (headEnd < 0 || Buffer.byteLength(answer) - headEnd - 4 < length) return;
+      socket.off("data", onData);
+      resolve(answer.slice(0, headEnd));
+    };
+    socket.on("data", onData);
+    socket.write(`GET ${target} HTTP/1.1\r\nHost: x\r\n\r\n`);
+  });
+}
+
 /** The line is written when the response closes, a moment after the client has its answer. */
 const logLine = async (lines: string[], pattern: RegExp, waitMs = 2000): Promise<string> => {
   const deadline = Date.now() + waitMs;
@@ -138,6 +155,19 @@ describe("connections", () => {
     // The newcomers took the places of the longest idle: at least 40 of the 60 were let go.
     await Promise.all(closed.slice(0, 40));
     for (const socket of idle) socket.destroy();
+  });
+
+  it("counts a kept-alive connection whose answer went out as idle: a newcomer takes its place", async () => {
+    server = await startTestServer({ maxConnections: 3 });
+    const { base, key } = server;
+    const kept = await Promise.all(Array.from({ length: 3 }, () => open(base)));
+    const closed = kept.map((socket) => new Promise((resolve) => socket.once("close", resolve)));
+    for (const socket of kept)
+      expect(await askOn(socket, `/vls/v3/contracts?apiKey=${key}`)).toMatch(/^HTTP\/1.1 200 /);
+    // All three are idle now, none closed yet: the fourth is answered in the place of the oldest.
+    expect((await server.get("/vls/v3/contracts")).status).toBe(200);
+    await closed[0];
+    for (const socket of kept) socket.destroy();
   });
 });
 

@@ -1,6 +1,6 @@
 import { once } from "node:events";
 import { createServer, request as httpRequest } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { releaseFile } from "../../src/publish/release.js";
 import { sendChunks, sendFile } from "../../src/serve/respond.js";
@@ -67,5 +67,34 @@ describe("big bodies", () => {
     });
     expect(status).toBe(200);
     expect(body.equals(Buffer.concat(chunks))).toBe(true);
+  });
+});
+
+/** The status line of the answer to raw request bytes (header names spelled and repeated at will). */
+async function statusOf(file: ReturnType<typeof releaseFile>, head: string): Promise<string> {
+  const server = createServer((request, response) => {
+    void sendFile(request, response, file, "no-cache");
+  }).listen(0, "127.0.0.1");
+  await once(server, "listening");
+  close = () => server.close();
+  const { port } = server.address() as AddressInfo;
+  const socket = connect(port, "127.0.0.1");
+  socket.end(`GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${head}\r\n`);
+  let answer = "";
+  for await (const chunk of socket) answer += chunk;
+  return answer.slice(0, answer.indexOf("\r\n"));
+}
+
+describe("request headers", () => {
+  it("reads a header whatever the case of its name, and repeated ones as one list", async () => {
+    const file = releaseFile([Buffer.from('{"number":42}')], "application/json", "dynamic");
+    const other = '"0000000000000000000000000000000000000000"';
+    expect(await statusOf(file, `IF-NONE-MATCH: ${file.etag}\r\n`)).toBe(
+      "HTTP/1.1 304 Not Modified",
+    );
+    expect(await statusOf(file, `If-None-Match: ${file.etag}\r\nif-none-match: ${other}\r\n`)).toBe(
+      "HTTP/1.1 304 Not Modified",
+    );
+    expect(await statusOf(file, `If-None-Match: ${other}\r\n`)).toBe("HTTP/1.1 200 OK");
   });
 });
