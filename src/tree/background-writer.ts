@@ -36,45 +36,37 @@ parentPort.on("message", ({ id, names, ends, bytes }) => {
 // A batch is one message and one copy of its files' bytes; a few in flight keep the worker busy
 // through the stretches where this thread does not look at its messages, without holding much.
 const BATCH_FILES = 2048;
-const IN_FLIGHT_BYTES = 64 << 20;
+const IN_FLIGHT_BYTES = 32 << 20;
 
-interface Pending {
-  name: string;
-  body: Uint8Array;
-}
+/** A file to write: its name under the root, and its bytes. */
+export type FileToWrite = readonly [name: string, body: Uint8Array];
 
 /** Files to write under `root`, by their names there; nothing is written outside it. */
 export class BackgroundWriter {
   readonly #root: string;
   #worker: Worker | undefined;
-  readonly #queue: Pending[] = [];
-  #next = 0;
+  // Read as batches are sent, never copied whole: at a million stations a queue of 2 million
+  // entries and their names would hold ~300 MB more at the build's peak.
+  readonly #sources: Iterator<FileToWrite>[] = [];
   #batches = 0;
   #inFlight = new Map<number, number>();
   #inFlightBytes = 0;
   #failure: Error | undefined;
   #drained: (() => void) | undefined;
-  #flushing = false;
 
   constructor(root: string) {
     this.#root = root;
   }
 
-  /** Queues a file; its bytes must not change until `finished` resolves. */
-  write(name: string, body: Uint8Array): void {
-    this.#queue.push({ name, body });
-    if (this.#queue.length - this.#next >= BATCH_FILES) this.#send();
-  }
-
-  /** Sends what is queued, the last batch however small, now and after each later `write`. */
-  flush(): void {
-    this.#flushing = true;
+  /** Writes these files, read from `files` as the worker takes them: their bytes must not change. */
+  writeAll(files: Iterable<FileToWrite>): void {
+    this.#sources.push(files[Symbol.iterator]());
     this.#send();
   }
 
   /** Resolves once every queued file is on disk; rejects with the first write's error. */
   async finished(): Promise<void> {
-    this.flush();
+    this.#send();
     if (this.#inFlight.size > 0)
       await new Promise<void>((resolve) => {
         this.#drained = resolve;
@@ -103,23 +95,16 @@ export class BackgroundWriter {
   }
 
   #send(): void {
-    while (
-      this.#failure === undefined &&
-      this.#queue.length - this.#next >= (this.#flushing ? 1 : BATCH_FILES) &&
-      this.#inFlightBytes < IN_FLIGHT_BYTES
-    ) {
-      const end = Math.min(this.#next + BATCH_FILES, this.#queue.length);
-      const batch = this.#queue.slice(this.#next, end);
-      // The queue lets go of what is sent: the batch copy is what the worker reads.
-      this.#queue.fill(undefined as unknown as Pending, this.#next, end);
-      this.#next = end;
+    while (this.#failure === undefined && this.#inFlightBytes < IN_FLIGHT_BYTES) {
+      const batch = this.#take();
+      if (batch.length === 0) return;
       let size = 0;
-      for (const { body } of batch) size += body.byteLength;
+      for (const [, body] of batch) size += body.byteLength;
       const bytes = new ArrayBuffer(size);
       const view = new Uint8Array(bytes);
       const ends = new Array<number>(batch.length);
       let at = 0;
-      batch.forEach(({ body }, index) => {
+      batch.forEach(([, body], index) => {
         view.set(body, at);
         at += body.byteLength;
         ends[index] = at;
@@ -127,13 +112,20 @@ export class BackgroundWriter {
       const id = this.#batches++;
       this.#inFlight.set(id, size);
       this.#inFlightBytes += size;
-      const names = batch.map(({ name }) => name);
+      const names = batch.map(([name]) => name);
       this.#start().postMessage({ id, names, ends, bytes }, [bytes]);
     }
-    if (this.#next === this.#queue.length) {
-      this.#queue.length = 0;
-      this.#next = 0;
+  }
+
+  /** The next files to send, BATCH_FILES at most; none when every source is read. */
+  #take(): FileToWrite[] {
+    const batch: FileToWrite[] = [];
+    while (batch.length < BATCH_FILES && this.#sources.length > 0) {
+      const next = (this.#sources[0] as Iterator<FileToWrite>).next();
+      if (next.done) this.#sources.shift();
+      else batch.push(next.value);
     }
+    return batch;
   }
 
   #acknowledged({ id, error }: { id: number; error?: NodeJS.ErrnoException }): void {
@@ -142,7 +134,7 @@ export class BackgroundWriter {
     // Rebuilt here with its code, syscall and path: treeWriteError says what happened and where.
     if (error) this.#failure ??= Object.assign(new Error(error.message), error);
     this.#send();
-    if (this.#inFlight.size === 0 && (this.#failure || this.#queue.length === 0)) this.#drained?.();
+    if (this.#inFlight.size === 0) this.#drained?.();
   }
 
   /** The worker died (a bug, or out of memory): nothing in flight will be answered. */

@@ -20,7 +20,7 @@ import { UserError } from "../errors.js";
 import { worthCompressing } from "../publish/compress.js";
 import type { Release, ReleaseFile } from "../publish/release.js";
 import { fileOf } from "../routes/routes.js";
-import { BackgroundWriter } from "./background-writer.js";
+import { BackgroundWriter, type FileToWrite } from "./background-writer.js";
 import { writeHostFiles } from "./host-files.js";
 import { inBatches } from "./in-batches.js";
 import { currentRelease, layoutOf, linkTarget, releasePaths, type TreeLayout } from "./layout.js";
@@ -102,20 +102,19 @@ export async function writeTreeAsMade(
       `${Date.now().toString(36)}-${randomBytes(3).toString("hex")}`,
     );
     const background = new BackgroundWriter(paths.tree);
-    const early = new Set<string>();
+    // Each map handed over early: a file of the release that is the same object in one of them
+    // and gets no siblings is the background writer's to write.
+    const handed: ReadonlyMap<string, ReleaseFile>[] = [];
     try {
       mkdirSync(paths.folder, { recursive: true });
       mkdirSync(paths.tree);
       keepAccess(paths.tree, served);
       const made = await make((files) => {
-        for (const [path, file] of files) {
-          // The files that get siblings wait for their variants; a list this small is a few chunks.
-          if (worthCompressing(file) || early.has(path)) continue;
-          background.write(fileOf(path), bodyToWrite(file.body));
-          early.add(path);
-        }
-        background.flush();
+        handed.push(files);
+        background.writeAll(withoutSiblings(files));
       });
+      const early = (path: string, file: ReleaseFile) =>
+        !worthCompressing(file) && handed.some((files) => files.get(path) === file);
       const { stats, written } = await writeFiles(made.release, paths.tree, {
         ...options,
         compressed: made.compressed,
@@ -183,7 +182,7 @@ function keepAccess(tree: string, served: Served): void {
 async function writeFiles(
   release: Release,
   root: string,
-  options: WriteOptions & { early: ReadonlySet<string> },
+  options: WriteOptions & { early: (path: string, file: ReleaseFile) => boolean },
 ): Promise<{ stats: TreeStats; written: Release }> {
   const folders = new Set<string>();
   const total = release.files.size;
@@ -202,7 +201,7 @@ async function writeFiles(
   const now: [string, ReleaseFile][] = [];
   const later: string[] = [];
   for (const [path, file] of release.files) {
-    if (options.early.has(path)) {
+    if (options.early(path, file)) {
       // Written by the background writer, which is awaited before the manifest.
       bytes += file.size;
       options.onProgress?.(++done, total);
@@ -213,6 +212,13 @@ async function writeFiles(
   const written = (await options.compressed) ?? release;
   await inBatches(later, (path) => write([path, written.files.get(path) as ReleaseFile]));
   return { stats: { files: total, bytes }, written };
+}
+
+/** The files that get no siblings, by their names in the tree, as the background writer reads them. */
+function* withoutSiblings(files: ReadonlyMap<string, ReleaseFile>): Generator<FileToWrite> {
+  // A list this small is a few chunks: joined, it is one write.
+  for (const [path, file] of files)
+    if (!worthCompressing(file)) yield [fileOf(path), bodyToWrite(file.body)];
 }
 
 /** Writes one file, creating its folder once; the error names the file (write errors do not). */

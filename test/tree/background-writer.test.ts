@@ -10,8 +10,14 @@ describe("BackgroundWriter", () => {
     const root = await tempDir();
     const writer = new BackgroundWriter(root);
     const count = 5000;
-    for (let index = 0; index < count; index++)
-      writer.write(`vls/v3/stations/c${index % 7}/${index}.json`, Buffer.from(`{"n":${index}}`));
+    const files = (function* () {
+      for (let index = 0; index < count; index++)
+        yield [
+          `vls/v3/stations/c${index % 7}/${index}.json`,
+          Buffer.from(`{"n":${index}}`),
+        ] as const;
+    })();
+    writer.writeAll(files);
     await writer.finished();
     for (const index of [0, 2047, 2048, 4999])
       expect(
@@ -23,8 +29,10 @@ describe("BackgroundWriter", () => {
     const root = await tempDir();
     await writeFile(join(root, "vls"), "a file where a folder is needed");
     const writer = new BackgroundWriter(root);
-    writer.write("vls/v3/contracts.json", Buffer.from("[]"));
-    writer.write("gbfs/gbfs.json", Buffer.from("{}"));
+    writer.writeAll([
+      ["vls/v3/contracts.json", Buffer.from("[]")],
+      ["gbfs/gbfs.json", Buffer.from("{}")],
+    ]);
     const failure = writer.finished();
     await expect(failure).rejects.toMatchObject({
       code: "ENOTDIR",
