@@ -6,7 +6,7 @@ import { compressRelease } from "../../dist/publish/compress.js";
 import { publish } from "../../dist/publish/publish.js";
 import { refreshRelease } from "../../dist/publish/refresh-release.js";
 import { readStates, readStatic } from "../../dist/source/read-dataset.js";
-import { writeTree } from "../../dist/tree/write-tree.js";
+import { writeTreeAsMade } from "../../dist/tree/write-tree.js";
 
 const [mode, source, out] = process.argv.slice(2);
 const steps = {};
@@ -24,13 +24,24 @@ const step = async (name, work) => {
 if (mode === "build") {
   // What `velodata build` does, plus the compression it will do once it writes .gz/.br siblings.
   const { dataset } = await step("read", () => readValidDataset(source, undefined, memoryOutput()));
-  const { release } = await step("render", () => publish(dataset, { generatedAt: new Date() }));
-  // As `velodata build`: the files that get no variants are written while the others are
-  // compressed in the thread pool. "compress" is the time the variants took, inside "write".
-  const compressing = compressRelease(release, { budget: "build" });
-  const started = performance.now();
-  compressing.then(() => (steps.compress = (performance.now() - started) / 1000)).catch(() => {});
-  await step("write", () => writeTree(release, out, { compressed: compressing }));
+  // As `velodata build`: the station answers are rendered first and those without siblings are
+  // written by a worker thread while the static answers render ("render" overlaps that writing);
+  // the files with siblings are written as their variants come ("compress", inside "write").
+  let writeStarted = 0;
+  await writeTreeAsMade(out, async (early) => {
+    const { release } = await step("render", () =>
+      publish(dataset, { generatedAt: new Date(), onStationFiles: early }),
+    );
+    writeStarted = performance.now();
+    const compressing = compressRelease(release, { budget: "build" });
+    compressing
+      .then(() => (steps.compress = (performance.now() - writeStarted) / 1000))
+      .catch(() => {});
+    return { release, compressed: compressing };
+  });
+  steps.write = (performance.now() - writeStarted) / 1000;
+  const { rss, heapUsed, arrayBuffers } = process.memoryUsage();
+  memory.write = [rss, heapUsed, arrayBuffers].map((bytes) => Math.round(bytes / 2 ** 20));
 } else if (mode === "server-refresh") {
   // What `velodata serve` does at start (not timed), then one refresh: states read to swap.
   const staticRead = await readStatic(source);

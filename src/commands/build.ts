@@ -1,9 +1,10 @@
 // `velodata build`: source folder → validated Dataset → Release → tree on disk, swapped in whole.
 import { compressRelease } from "../publish/compress.js";
-import { DEFAULT_BASE_URL, publish } from "../publish/publish.js";
+import { DEFAULT_BASE_URL, type Published, publish } from "../publish/publish.js";
+import type { Release } from "../publish/release.js";
 import { staticSourceFingerprint } from "../source/source-fingerprint.js";
 import { staticSourceUpdatedAt } from "../source/source-time.js";
-import { writeTree } from "../tree/write-tree.js";
+import { writeTreeAsMade } from "../tree/write-tree.js";
 import { saveRefreshState } from "./incremental-refresh.js";
 import { formatBytes, type Output, terminalOutput, throttled } from "./output.js";
 import { readValidDataset } from "./read-source.js";
@@ -39,19 +40,32 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
   const { dataset, staticRead } = await readValidDataset(options.source, options.state, output);
 
   output.progress("rendering…");
-  const published = await publish(dataset, {
-    generatedAt: options.now ?? new Date(),
-    baseUrl: options.baseUrl,
-    staticUpdatedAt: await staticSourceUpdatedAt(options.source),
-  });
-  output.progress("compressing and writing…");
-  // The variants become the tree's `.gz`/`.br` siblings, the bytes a web server in front sends.
-  // They are made in the thread pool while the files that get none are written.
-  const compressed = compressRelease(published.release, { budget: "build" });
+  // The station answers are rendered first; the files among them that get no compressed siblings
+  // (each station's, 2 million at a million stations) are written by another thread while this
+  // one renders the static answers.
+  let published: Published | undefined;
+  let compressed: Promise<Release> | undefined;
   const onProgress = throttled(100, (done, total) =>
     output.progress(`writing ${done}/${total} files…`),
   );
-  const tree = await writeTree(published.release, options.out, { onProgress, compressed });
+  const tree = await writeTreeAsMade(
+    options.out,
+    async (early) => {
+      published = await publish(dataset, {
+        generatedAt: options.now ?? new Date(),
+        baseUrl: options.baseUrl,
+        staticUpdatedAt: await staticSourceUpdatedAt(options.source),
+        onStationFiles: early,
+      });
+      output.progress("compressing and writing…");
+      // The variants become the tree's `.gz`/`.br` siblings, the bytes a web server in front sends.
+      // They are made in the thread pool while the files that get none are written.
+      compressed = compressRelease(published.release, { budget: "build" });
+      return { release: published.release, compressed };
+    },
+    { onProgress },
+  );
+  if (!published || !compressed) throw new Error("bug: the tree was written without a release");
   const release = await compressed;
   output.progress("");
   saveRefreshState(

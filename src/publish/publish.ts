@@ -37,6 +37,11 @@ export interface PublishOptions {
   refreshSeconds?: number;
   /** The previous release's station renderings, so that only changed stations are rendered again. */
   cache?: StationCache;
+  /**
+   * Given every station answer (each station, the lists, GBFS station_status) as soon as they are
+   * rendered, before the static answers: `build` writes them from another thread meanwhile.
+   */
+  onStationFiles?: (files: ReadonlyMap<string, ReleaseFile>) => void;
 }
 
 export interface Published {
@@ -121,12 +126,14 @@ export async function publish(
   options: PublishOptions,
   staticFiles?: ReadonlyMap<string, ReleaseFile>,
 ): Promise<Published> {
-  const files: Files = new Map(staticFiles ?? (await publishStatic(dataset, options)));
   const dynamic = renderStationFiles(
     dataset,
     options.cache,
     options.refreshSeconds ?? DEFAULT_REFRESH_SECONDS,
   );
+  options.onStationFiles?.(dynamic.files);
+  // The static answers first in the release, as they always were.
+  const files: Files = new Map(staticFiles ?? (await publishStatic(dataset, options)));
   for (const [path, file] of dynamic.files) files.set(path, file);
   // The rule parkingsOnParkingContracts guarantees that every parking is published.
   const counts = {

@@ -20,6 +20,7 @@ import { UserError } from "../errors.js";
 import { worthCompressing } from "../publish/compress.js";
 import type { Release, ReleaseFile } from "../publish/release.js";
 import { fileOf } from "../routes/routes.js";
+import { BackgroundWriter, type FileToWrite } from "./background-writer.js";
 import { writeHostFiles } from "./host-files.js";
 import { inBatches } from "./in-batches.js";
 import { currentRelease, layoutOf, linkTarget, releasePaths, type TreeLayout } from "./layout.js";
@@ -29,6 +30,7 @@ import { manifestOf, writeManifest } from "./manifest.js";
 import { removeTree } from "./remove-tree.js";
 import { siblingsOf } from "./siblings.js";
 import { TREE_UNCHANGED, treeWriteError } from "./tree-error.js";
+import { writeChunks } from "./write-chunks.js";
 
 export interface TreeStats {
   files: number;
@@ -57,6 +59,32 @@ export async function writeTree(
 ): Promise<TreeStats> {
   // Its failure is awaited below; until then it must not count as unhandled.
   options.compressed?.catch(() => {});
+  return writeTreeAsMade(
+    outDir,
+    async () => ({ release, compressed: options.compressed }),
+    options,
+  );
+}
+
+/** Hands files over before the release is whole: they are written at once, by a worker thread. */
+export type EarlyFiles = (files: ReadonlyMap<string, ReleaseFile>) => void;
+
+/** What `make` gives back: the release and, when its files get siblings, the same with variants. */
+export interface Made {
+  release: Release;
+  compressed?: Promise<Release>;
+}
+
+/**
+ * As writeTree, for a release made while the tree is written: the new release folder is ready
+ * (and the tree locked) before `make` runs, and the files it hands to `early` that get no siblings
+ * are written meanwhile by another thread. A failure of `make` leaves the served tree as it was.
+ */
+export async function writeTreeAsMade(
+  outDir: string,
+  make: (early: EarlyFiles) => Promise<Made>,
+  options: Pick<WriteOptions, "onProgress"> = {},
+): Promise<TreeStats> {
   const layout = layoutOf(outDir);
   try {
     mkdirSync(dirname(layout.published), { recursive: true });
@@ -73,16 +101,33 @@ export async function writeTree(
       layout,
       `${Date.now().toString(36)}-${randomBytes(3).toString("hex")}`,
     );
+    const background = new BackgroundWriter(paths.tree);
+    // Each map handed over early: a file of the release that is the same object in one of them
+    // and gets no siblings is the background writer's to write.
+    const handed: ReadonlyMap<string, ReleaseFile>[] = [];
     try {
       mkdirSync(paths.folder, { recursive: true });
       mkdirSync(paths.tree);
       keepAccess(paths.tree, served);
-      const { stats, written } = await writeFiles(release, paths.tree, options);
+      const made = await make((files) => {
+        handed.push(files);
+        background.writeAll(withoutSiblings(files));
+      });
+      const early = (path: string, file: ReleaseFile) =>
+        !worthCompressing(file) && handed.some((files) => files.get(path) === file);
+      const { stats, written } = await writeFiles(made.release, paths.tree, {
+        ...options,
+        compressed: made.compressed,
+        early,
+      });
+      await background.finished();
       writeHostFiles(paths.tree);
       writeManifest(paths.manifest, manifestOf(written));
       switchTo(layout, paths.name, served);
       return stats;
     } catch (cause) {
+      // Nothing may still be writing into the folder while it is removed.
+      await background.stop();
       removeTree(paths.folder);
       throw treeWriteError(cause, layout.published, TREE_UNCHANGED);
     } finally {
@@ -137,7 +182,7 @@ function keepAccess(tree: string, served: Served): void {
 async function writeFiles(
   release: Release,
   root: string,
-  options: WriteOptions,
+  options: WriteOptions & { early: (path: string, file: ReleaseFile) => boolean },
 ): Promise<{ stats: TreeStats; written: Release }> {
   const folders = new Set<string>();
   const total = release.files.size;
@@ -156,13 +201,24 @@ async function writeFiles(
   const now: [string, ReleaseFile][] = [];
   const later: string[] = [];
   for (const [path, file] of release.files) {
-    if (waiting(file)) later.push(path);
+    if (options.early(path, file)) {
+      // Written by the background writer, which is awaited before the manifest.
+      bytes += file.size;
+      options.onProgress?.(++done, total);
+    } else if (waiting(file)) later.push(path);
     else now.push([path, file]);
   }
   await inBatches(now, write);
   const written = (await options.compressed) ?? release;
   await inBatches(later, (path) => write([path, written.files.get(path) as ReleaseFile]));
   return { stats: { files: total, bytes }, written };
+}
+
+/** The files that get no siblings, by their names in the tree, as the background writer reads them. */
+function* withoutSiblings(files: ReadonlyMap<string, ReleaseFile>): Generator<FileToWrite> {
+  // A list this small is a few chunks: joined, it is one write.
+  for (const [path, file] of files)
+    if (!worthCompressing(file)) yield [fileOf(path), bodyToWrite(file.body)];
 }
 
 /** Writes one file, creating its folder once; the error names the file (write errors do not). */
@@ -177,7 +233,9 @@ export function writeWhole(
       mkdirSync(folder, { recursive: true });
       folders.add(folder);
     }
-    writeFileSync(destination, bodyToWrite(body));
+    // One chunk (most files) needs no writev; a list is written without joining its chunks.
+    if (body.length === 1) writeFileSync(destination, body[0] as Uint8Array);
+    else writeChunks(destination, body);
   } catch (cause) {
     const error = cause as NodeJS.ErrnoException;
     if (error && typeof error === "object" && !error.path) error.path = destination;

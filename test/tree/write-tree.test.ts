@@ -2,11 +2,16 @@ import { existsSync, lstatSync, readlinkSync, statSync } from "node:fs";
 import { chmod, mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { makeRelease, type Release, releaseFile } from "../../src/publish/release.js";
+import {
+  makeRelease,
+  type Release,
+  type ReleaseFile,
+  releaseFile,
+} from "../../src/publish/release.js";
 import { fileOf } from "../../src/routes/routes.js";
 import { LEGACY_MARKER } from "../../src/tree/legacy.js";
 import { readTree } from "../../src/tree/read-tree.js";
-import { writeTree } from "../../src/tree/write-tree.js";
+import { writeTree, writeTreeAsMade } from "../../src/tree/write-tree.js";
 import { tempDir } from "../helpers.js";
 import { fixtureRelease, text } from "../publish/publish-helpers.js";
 import { brokenRelease, deadPid } from "./tree-helpers.js";
@@ -150,5 +155,34 @@ describe("writeTree", () => {
     await writeFile(join(parent, ".out.velodata/lock"), String(deadPid()));
     await writeTree(release, join(parent, "out"));
     expect(existsSync(join(parent, ".out.velodata/lock"))).toBe(false);
+  });
+
+  it("writes the files handed over early with the rest, and nothing of them when making fails", async () => {
+    const parent = await tempDir();
+    const out = join(parent, "out");
+    const station = "/vls/v3/stations/dublin/42";
+    const early = new Map([[station, release.files.get(station) as ReleaseFile]]);
+    await writeTreeAsMade(out, async (write) => {
+      write(early);
+      return { release: small() };
+    });
+    // Handed over early, though the release made does not hold it: what was given is written.
+    expect(await readFile(join(out, fileOf(station)), "utf8")).toBe(text(release, station));
+    expect(await readFile(join(out, "vls/v3/contracts.json"), "utf8")).toBe("[]");
+
+    const link = readlinkSync(out);
+    await expect(
+      writeTreeAsMade(out, async (write) => {
+        // Enough that the other thread is still writing them when making fails.
+        const many = new Map<string, ReleaseFile>();
+        for (let number = 43; number < 30_000; number++)
+          many.set(`/vls/v3/stations/dublin/${number}`, early.get(station) as ReleaseFile);
+        write(many);
+        throw new Error("rendering failed");
+      }),
+    ).rejects.toThrow("rendering failed");
+    expect(readlinkSync(out)).toBe(link);
+    expect(existsSync(join(out, "vls/v3/stations/dublin/43.json"))).toBe(false);
+    expect(await readdir(join(parent, ".out.velodata/releases"))).toEqual([link.split("/").at(-2)]);
   });
 });
