@@ -4,7 +4,9 @@ import { memoryOutput } from "../../dist/commands/output.js";
 import { readValidDataset } from "../../dist/commands/read-source.js";
 import { compressRelease } from "../../dist/publish/compress.js";
 import { publish } from "../../dist/publish/publish.js";
-import { refreshRelease } from "../../dist/publish/refresh-release.js";
+import { startRefresher } from "../../dist/serve/refresher.js";
+import { DEFAULT_MAX_MISSING_SHARE, stateFile } from "../../dist/serve/state-source.js";
+import { assembleDataset } from "../../dist/source/dataset.js";
 import { readStates, readStatic } from "../../dist/source/read-dataset.js";
 import { writeTree } from "../../dist/tree/write-tree.js";
 
@@ -32,31 +34,65 @@ if (mode === "build") {
   compressing.then(() => (steps.compress = (performance.now() - started) / 1000)).catch(() => {});
   await step("write", () => writeTree(release, out, { compressed: compressing }));
 } else if (mode === "server-refresh") {
-  // What `velodata serve` does at start (not timed), then one refresh: states read to swap.
+  // What `velodata serve` does at start (not timed), then one refresh by the server's own refresher
+  // and state source: "read" is the state source's read (the file, its checks, the missing
+  // stations), "render" from there to the refresher's swap of live.release, "compress" the
+  // variants of what changed, made after the swap while the new release is already served.
   const staticRead = await readStatic(source);
   const initial = await readStates(staticRead, `${source}/states.json`);
-  const { assembleDataset } = await import("../../dist/source/dataset.js");
   const dataset = assembleDataset(staticRead.source, initial.states);
   const first = await publish(dataset, { generatedAt: new Date() });
-  const previous = await compressRelease(first.release, { budget: "build" });
-  // As the server's state source: the records equal to the last accepted ones are not checked again.
-  const next = await step("read", () =>
-    readStates(staticRead, `${source}/states-1.json`, initial.known),
-  );
-  // What the refresher does: the served release with the changed station answers replaced (the
-  // unchanged ones keep their variants); the swap ends the timed part, and the variants of what
-  // changed are made after it, while the new release is already served.
-  const refreshed = await step("render", () =>
-    refreshRelease(previous, { ...dataset, states: next.states }, first.cache, {
-      generatedAt: new Date(),
-      refreshSeconds: 60,
-    }),
-  );
-  if (!refreshed) throw new Error("the cache does not match the dataset: nothing to measure");
-  const fresh = refreshed.release;
-  const total = Object.values(steps).reduce((sum, seconds) => sum + seconds, 0);
-  await step("compress", () => compressRelease(fresh, { budget: "refresh" }));
-  report(total);
+  const served = await compressRelease(first.release, { budget: "build" });
+  const states = stateFile(`${source}/states-1.json`, staticRead, {
+    maxMissingShare: DEFAULT_MAX_MISSING_SHARE,
+    log: () => {},
+    known: initial.known,
+  });
+  const marks = {};
+  const timedSource = {
+    name: states.name,
+    async read(current, now) {
+      marks.started = performance.now();
+      const read = await states.read(current, now);
+      marks.read = performance.now();
+      return read;
+    },
+  };
+  let release = served;
+  const live = {
+    get release() {
+      return release;
+    },
+    set release(next) {
+      if (marks.read !== undefined && marks.swapped === undefined)
+        marks.swapped = performance.now();
+      release = next;
+    },
+    refreshSeconds: 3600,
+    nextRefreshAt: null,
+    lastRefresh: null,
+  };
+  const refresher = startRefresher({
+    live,
+    dataset,
+    cache: first.cache,
+    staticFiles: new Map([...served.files].filter(([, file]) => file.freshness === "static")),
+    source: timedSource,
+    seconds: 3600,
+    log: () => {},
+  });
+  const outcome = await refresher.refreshNow();
+  const ended = performance.now();
+  await refresher.stop();
+  if (!outcome.ok) throw new Error(`the refresh failed: ${outcome.error}`);
+  if (live.release.counts.stations !== dataset.stations.length)
+    throw new Error("the refresh did not swap a release of these stations");
+  steps.read = (marks.read - marks.started) / 1000;
+  steps.render = (marks.swapped - marks.read) / 1000;
+  steps.compress = (ended - marks.swapped) / 1000;
+  const { rss, heapUsed, arrayBuffers } = process.memoryUsage();
+  memory.compress = [rss, heapUsed, arrayBuffers].map((bytes) => Math.round(bytes / 2 ** 20));
+  report(steps.read + steps.render);
 } else throw new Error(`unknown phase ${mode}`);
 
 if (mode === "build") report(steps.read + steps.render + steps.write);

@@ -1,5 +1,7 @@
 // A Release: an immutable set of answers (URL path → bytes + headers), built in memory, written and served as is.
-import { createHash } from "node:crypto";
+import * as crypto from "node:crypto";
+import { IndexedMap } from "../indexed-map.js";
+import { oncePerObject } from "../once-per-object.js";
 import { type Endpoint, type Freshness, routeOf } from "../routes/routes.js";
 import { jsonList } from "./render/json-body.js";
 
@@ -54,14 +56,43 @@ export function releaseFile(
   contentType: string,
   freshness: Freshness,
 ): ReleaseFile {
-  const hash = createHash("sha1");
   let size = 0;
-  for (const chunk of body) {
-    hash.update(chunk);
-    size += chunk.byteLength;
-  }
-  return { body, size, contentType, freshness, etag: `"${hash.digest("base64url")}"` };
+  for (const chunk of body) size += chunk.byteLength;
+  return { body, size, contentType, freshness, etag: `"${sha1Of(body)}"` };
 }
+
+/**
+ * SHA-1 of the bytes, base64url. One chunk (a station, ~700 B) is hashed in one call, which costs a
+ * quarter of a Hash object's; many small chunks (a GBFS feed assembled from 2,000 entries) are
+ * copied into batches first: a call per chunk cost more than the hashing itself.
+ */
+function sha1Of(body: readonly Uint8Array[]): string {
+  if (body.length === 1) return oneShotSha1(body[0] as Uint8Array);
+  const hash = crypto.createHash("sha1");
+  let filled = 0;
+  for (const chunk of body) {
+    const big = chunk.byteLength > HASH_BATCH / 4;
+    if (filled > 0 && (big || filled + chunk.byteLength > HASH_BATCH)) {
+      hash.update(hashBatch.subarray(0, filled));
+      filled = 0;
+    }
+    if (big) hash.update(chunk);
+    else {
+      hashBatch.set(chunk, filled);
+      filled += chunk.byteLength;
+    }
+  }
+  return hash.update(hashBatch.subarray(0, filled)).digest("base64url");
+}
+
+const HASH_BATCH = 1 << 16;
+// Reused: Hash.update consumes its input before returning.
+const hashBatch = Buffer.allocUnsafe(HASH_BATCH);
+// crypto.hash came with Node 20.12; the engines field says 20.
+const oneShotSha1: (bytes: Uint8Array) => string =
+  typeof crypto.hash === "function"
+    ? (bytes) => crypto.hash("sha1", bytes, "base64url")
+    : (bytes) => crypto.createHash("sha1").update(bytes).digest("base64url");
 
 /** The answer of one endpoint: its content type and freshness come from the route table. */
 export function endpointFile(endpoint: Endpoint, body: readonly Uint8Array[]): ReleaseFile {
@@ -78,7 +109,7 @@ export function endpointFile(endpoint: Endpoint, body: readonly Uint8Array[]): R
  */
 export function listFile(endpoint: Endpoint, members: readonly ReleaseFile[]): ReleaseFile {
   const route = routeOf(endpoint);
-  const hash = createHash("sha1").update(LIST_TAG);
+  const hash = crypto.createHash("sha1").update(LIST_TAG);
   const items: Uint8Array[] = [];
   let size = 0;
   let tags = "";
@@ -110,20 +141,76 @@ export function makeRelease(
   generatedAt: Date,
   contracts: readonly ReleaseContract[] = [],
 ): Release {
-  const hash = createHash("sha1");
+  const id = new ReleaseId();
+  for (const path of sortedPaths(files)) id.add(path, (files.get(path) as ReleaseFile).etag);
+  const byName = new Map(contracts.map((contract) => [contract.name.toLowerCase(), contract]));
+  return { id: id.digest(), generatedAt, files, counts, contracts: byName };
+}
+
+/**
+ * `served` with the files of `changed` in place of those at the same paths: what a refresh swaps
+ * in, where only the bytes under some URLs change. The paths, their order and their index are
+ * shared with `served` (no copy of 200,000 entries, no sort); the id is what makeRelease would
+ * give the same files. Undefined when `changed` holds a path `served` has not.
+ */
+export function replaceFiles(
+  served: Release,
+  changed: ReadonlyMap<string, ReleaseFile>,
+  generatedAt: Date,
+): Release | undefined {
+  const files = IndexedMap.of(served.files).with(changed);
+  if (!files) return undefined;
+  const id = new ReleaseId();
+  const paths = files.keyList;
+  for (const position of sortedPositions(paths)) {
+    id.add(paths[position] as string, files.valueAt(position).etag);
+  }
+  return {
+    id: id.digest(),
+    generatedAt,
+    files,
+    counts: served.counts,
+    contracts: served.contracts,
+  };
+}
+
+/**
+ * The same release (same id, bytes and ETags) with `compressed`'s files, the same answers carrying
+ * their variants, in place of those at the same paths: a refresh's second swap.
+ */
+export function addVariants(
+  release: Release,
+  compressed: ReadonlyMap<string, ReleaseFile>,
+): Release {
+  const files = IndexedMap.of(release.files).with(compressed);
+  if (!files) throw new Error("bug: variants for a path the release has not");
+  return { ...release, files };
+}
+
+/** The same release, its files indexed so that replaceFiles shares the index rather than making one. */
+export function indexedRelease(release: Release): Release {
+  const files = IndexedMap.of(release.files);
+  return files === release.files ? release : { ...release, files };
+}
+
+/** A release's id: the SHA-1 of every path and ETag, in path order. */
+class ReleaseId {
+  private readonly hash = crypto.createHash("sha1");
   // Hashed in batches: one call per answer costs more than the hashing itself.
-  let batch = "";
-  let count = 0;
-  for (const path of sortedPaths(files)) {
-    batch += `${path} ${(files.get(path) as ReleaseFile).etag}\n`;
-    if (++count % ID_BATCH === 0) {
-      hash.update(batch);
-      batch = "";
+  private batch = "";
+  private count = 0;
+
+  add(path: string, etag: string): void {
+    this.batch += `${path} ${etag}\n`;
+    if (++this.count % ID_BATCH === 0) {
+      this.hash.update(this.batch);
+      this.batch = "";
     }
   }
-  hash.update(batch);
-  const byName = new Map(contracts.map((contract) => [contract.name.toLowerCase(), contract]));
-  return { id: hash.digest("hex").slice(0, 16), generatedAt, files, counts, contracts: byName };
+
+  digest(): string {
+    return this.hash.update(this.batch).digest("hex").slice(0, 16);
+  }
 }
 
 const ID_BATCH = 4096;
@@ -139,6 +226,16 @@ function sortedPaths(files: ReadonlyMap<string, ReleaseFile>): readonly string[]
   lastOrder = [...files.keys()].sort();
   return lastOrder;
 }
+
+/** Positions in `paths` in the paths' code-unit order, sorted once per list of paths. */
+const sortedPositions = oncePerObject(
+  (paths: readonly string[]): Uint32Array =>
+    Uint32Array.from(paths.keys()).sort((a, b) => {
+      const left = paths[a] as string;
+      const right = paths[b] as string;
+      return left < right ? -1 : left > right ? 1 : 0;
+    }),
+);
 
 /**
  * The same answer carrying compressed variants. Property descriptors are copied rather than
