@@ -1,5 +1,7 @@
 // One benchmark phase in its own process (so its peak RSS is its own), timed step by step; prints JSON.
 // Usage: node scripts/bench/phases.js build|server-refresh SOURCE OUT
+import { copyFile, mkdir, rename, rm } from "node:fs/promises";
+import { join } from "node:path";
 import { memoryOutput } from "../../dist/commands/output.js";
 import { readValidDataset } from "../../dist/commands/read-source.js";
 import { compressRelease } from "../../dist/publish/compress.js";
@@ -38,12 +40,21 @@ if (mode === "build") {
   // and state source: "read" is the state source's read (the file, its checks, the missing
   // stations), "render" from there to the refresher's swap of live.release, "compress" the
   // variants of what changed, made after the swap while the new release is already served.
+  // As a server does, one states file path read at start and at each refresh; the feed replaces
+  // it with the next minute's (rename), between the two.
+  // (Beside the tree, not in it: the tree is served by the serving benchmark afterwards.)
+  const statesDir = `${out}-states`;
+  const statesPath = join(statesDir, "states.json");
+  await mkdir(statesDir, { recursive: true });
+  await copyFile(join(source, "states.json"), statesPath);
   const staticRead = await readStatic(source);
-  const initial = await readStates(staticRead, `${source}/states.json`);
+  const initial = await readStates(staticRead, statesPath);
   const dataset = assembleDataset(staticRead.source, initial.states);
   const first = await publish(dataset, { generatedAt: new Date() });
   const served = await compressRelease(first.release, { budget: "build" });
-  const states = stateFile(`${source}/states-1.json`, staticRead, {
+  await copyFile(join(source, "states-1.json"), `${statesPath}.next`);
+  await rename(`${statesPath}.next`, statesPath);
+  const states = stateFile(statesPath, staticRead, {
     maxMissingShare: DEFAULT_MAX_MISSING_SHARE,
     log: () => {},
     known: initial.known,
@@ -84,6 +95,7 @@ if (mode === "build") {
   const outcome = await refresher.refreshNow();
   const ended = performance.now();
   await refresher.stop();
+  await rm(statesDir, { recursive: true, force: true });
   if (!outcome.ok) throw new Error(`the refresh failed: ${outcome.error}`);
   if (live.release.counts.stations !== dataset.stations.length)
     throw new Error("the refresh did not swap a release of these stations");

@@ -187,9 +187,10 @@ export function addVariants(
   return { ...release, files };
 }
 
-/** The same release, its files indexed so that replaceFiles shares the index rather than making one. */
+/** The same release, its files indexed and sorted so that replaceFiles shares both rather than making them. */
 export function indexedRelease(release: Release): Release {
   const files = IndexedMap.of(release.files);
+  sortedPositions(files.keyList);
   return files === release.files ? release : { ...release, files };
 }
 
@@ -228,14 +229,12 @@ function sortedPaths(files: ReadonlyMap<string, ReleaseFile>): readonly string[]
 }
 
 /** Positions in `paths` in the paths' code-unit order, sorted once per list of paths. */
-const sortedPositions = oncePerObject(
-  (paths: readonly string[]): Uint32Array =>
-    Uint32Array.from(paths.keys()).sort((a, b) => {
-      const left = paths[a] as string;
-      const right = paths[b] as string;
-      return left < right ? -1 : left > right ? 1 : 0;
-    }),
-);
+const sortedPositions = oncePerObject((paths: readonly string[]): Uint32Array => {
+  // The engine's own string sort, then back to positions: a comparator called from the sort of a
+  // typed array cost six times as much.
+  const position = new Map(paths.map((path, at) => [path, at]));
+  return Uint32Array.from([...paths].sort(), (path) => position.get(path) as number);
+});
 
 /**
  * The same answer carrying compressed variants. Property descriptors are copied rather than
