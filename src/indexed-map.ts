@@ -54,6 +54,10 @@ export class IndexedMap<K, V> implements ReadonlyMap<K, V> {
     return other instanceof IndexedMap && other.positions === this.positions;
   }
 
+  positionOf(key: K): number | undefined {
+    return this.positions.get(key);
+  }
+
   valueAt(position: number): V {
     return this.valueList[position] as V;
   }

@@ -89,10 +89,13 @@ const HASH_BATCH = 1 << 16;
 // Reused: Hash.update consumes its input before returning.
 const hashBatch = Buffer.allocUnsafe(HASH_BATCH);
 // crypto.hash came with Node 20.12; the engines field says 20.
-const oneShotSha1: (bytes: Uint8Array) => string =
+const oneShot =
   typeof crypto.hash === "function"
-    ? (bytes) => crypto.hash("sha1", bytes, "base64url")
-    : (bytes) => crypto.createHash("sha1").update(bytes).digest("base64url");
+    ? (bytes: Uint8Array, encoding: "base64url" | "hex") => crypto.hash("sha1", bytes, encoding)
+    : (bytes: Uint8Array, encoding: "base64url" | "hex") =>
+        crypto.createHash("sha1").update(bytes).digest(encoding);
+const oneShotSha1 = (bytes: Uint8Array): string => oneShot(bytes, "base64url");
+const oneShotSha1Hex = (bytes: Uint8Array): string => oneShot(bytes, "hex");
 
 /** The answer of one endpoint: its content type and freshness come from the route table. */
 export function endpointFile(endpoint: Endpoint, body: readonly Uint8Array[]): ReleaseFile {
@@ -158,20 +161,11 @@ export function replaceFiles(
   changed: ReadonlyMap<string, ReleaseFile>,
   generatedAt: Date,
 ): Release | undefined {
-  const files = IndexedMap.of(served.files).with(changed);
+  const before = IndexedMap.of(served.files);
+  const files = before.with(changed);
   if (!files) return undefined;
-  const id = new ReleaseId();
-  const paths = files.keyList;
-  for (const position of sortedPositions(paths)) {
-    id.add(paths[position] as string, files.valueAt(position).etag);
-  }
-  return {
-    id: id.digest(),
-    generatedAt,
-    files,
-    counts: served.counts,
-    contracts: served.contracts,
-  };
+  const id = replacedId(before, files, changed.keys());
+  return { id, generatedAt, files, counts: served.counts, contracts: served.contracts };
 }
 
 /**
@@ -182,15 +176,18 @@ export function addVariants(
   release: Release,
   compressed: ReadonlyMap<string, ReleaseFile>,
 ): Release {
-  const files = IndexedMap.of(release.files).with(compressed);
+  const before = IndexedMap.of(release.files);
+  const files = before.with(compressed);
   if (!files) throw new Error("bug: variants for a path the release has not");
+  // The same ETags: the id's lines stay right for the next refresh.
+  if (latestIdLines?.files === before) latestIdLines = { ...latestIdLines, files };
   return { ...release, files };
 }
 
 /** The same release, its files indexed and sorted so that replaceFiles shares both rather than making them. */
 export function indexedRelease(release: Release): Release {
   const files = IndexedMap.of(release.files);
-  sortedPositions(files.keyList);
+  latestIdLines = idLinesOf(files);
   return files === release.files ? release : { ...release, files };
 }
 
@@ -227,6 +224,72 @@ function sortedPaths(files: ReadonlyMap<string, ReleaseFile>): readonly string[]
   lastOrder = [...files.keys()].sort();
   return lastOrder;
 }
+
+/**
+ * The id's input (ReleaseId's lines, as bytes) of the latest release replaceFiles made, with where
+ * each file's ETag sits in it: the next refresh rewrites only the ETags that changed and hashes it
+ * in one call, instead of formatting 200,000 lines again (~12 MB kept at 100,000 stations).
+ */
+interface IdLines {
+  readonly files: IndexedMap<string, ReleaseFile>;
+  readonly bytes: Buffer;
+  /** By position in `files`. */
+  readonly tagAt: Uint32Array;
+}
+
+let latestIdLines: IdLines | undefined;
+
+/** makeRelease's id of `files`, made from `before`'s by replacing the files at `changed`. */
+function replacedId(
+  before: IndexedMap<string, ReleaseFile>,
+  files: IndexedMap<string, ReleaseFile>,
+  changed: Iterable<string>,
+): string {
+  let lines = latestIdLines?.files === before ? latestIdLines : undefined;
+  if (lines) {
+    for (const path of changed) {
+      const position = files.positionOf(path) as number;
+      const tag = files.valueAt(position).etag;
+      // In place only where the new tag takes the bytes of the old one (ASCII, the same length).
+      const old = before.valueAt(position).etag;
+      if (tag.length !== old.length || !PRINTABLE_ASCII.test(tag) || !PRINTABLE_ASCII.test(old)) {
+        lines = undefined;
+        break;
+      }
+      lines.bytes.write(tag, lines.tagAt[position] as number, "latin1");
+    }
+  }
+  const made = lines ? { ...lines, files } : idLinesOf(files);
+  latestIdLines = made;
+  return oneShotSha1Hex(made.bytes).slice(0, 16);
+}
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/** ReleaseId's lines, `path etag\n` in path order, as UTF-8 bytes, and where each tag sits. */
+function idLinesOf(files: IndexedMap<string, ReleaseFile>): IdLines {
+  const paths = files.keyList;
+  const order = sortedPositions(paths);
+  let size = 0;
+  for (const position of order) {
+    size += Buffer.byteLength(paths[position] as string);
+    size += Buffer.byteLength(files.valueAt(position).etag) + 2;
+  }
+  const bytes = Buffer.allocUnsafe(size);
+  const tagAt = new Uint32Array(paths.length);
+  let at = 0;
+  for (const position of order) {
+    at += bytes.write(paths[position] as string, at);
+    bytes[at++] = SPACE;
+    tagAt[position] = at;
+    at += bytes.write(files.valueAt(position).etag, at);
+    bytes[at++] = NEW_LINE;
+  }
+  return { files, bytes, tagAt };
+}
+
+const SPACE = 0x20;
+const NEW_LINE = 0x0a;
 
 /** Positions in `paths` in the paths' code-unit order, sorted once per list of paths. */
 const sortedPositions = oncePerObject((paths: readonly string[]): Uint32Array => {

@@ -126,6 +126,34 @@ describe("replaceFiles", () => {
     expect(again?.id).toBe(makeRelease(new Map(expected).set("/c", member("5")), COUNTS, AT).id);
   });
 
+  it("keeps giving makeRelease's id from refresh to refresh, whatever the ETags", () => {
+    let files = new Map(first);
+    let served = makeRelease(files, COUNTS, AT);
+    const variants = { gzip: Buffer.from("g"), br: Buffer.from("b") };
+    const odd = (etag: string): ReleaseFile => ({ ...member("9"), etag });
+    const steps: [string, ReleaseFile][][] = [
+      [["/a", member("4")]],
+      [
+        ["/a", member("5")],
+        ["/c", member("6")],
+      ],
+      [["/b", odd('"short"')]], // another length: the lines are made again
+      [["/b", odd('"évidemment"')]],
+      [["/b", member("7")]],
+      [],
+    ];
+    for (const step of steps) {
+      const changed = new Map(step);
+      const replaced = replaceFiles(served, changed, AT);
+      files = new Map([...files, ...changed]);
+      expect(replaced?.id).toBe(makeRelease(files, COUNTS, AT).id);
+      // The server's second swap: the same files with variants.
+      const withTheirs = new Map([...changed].map(([path, file]) => [path, { ...file, variants }]));
+      served = addVariants(replaced ?? served, withTheirs);
+      expect(served.id).toBe(replaced?.id);
+    }
+  });
+
   it("declines a path the served release has not", () => {
     const served = makeRelease(first, COUNTS, AT);
     expect(replaceFiles(served, new Map([["/d", member("4")]]), AT)).toBeUndefined();
