@@ -32,6 +32,7 @@ describe("releaseFile", () => {
       [big(1), big(2)],
       [...Array.from({ length: 90 }, (_, n) => small(n)), big(7), small(8)],
       [Buffer.alloc(0), small(1), Buffer.alloc(0)],
+      Array.from({ length: 500 }, (_, n) => (n % 2 ? Buffer.from(",") : small(n))),
       [],
     ];
     for (const body of bodies) {
