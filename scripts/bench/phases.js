@@ -1,10 +1,14 @@
 // One benchmark phase in its own process (so its peak RSS is its own), timed step by step; prints JSON.
 // Usage: node scripts/bench/phases.js build|server-refresh SOURCE OUT
+import { copyFile, mkdir, rename, rm } from "node:fs/promises";
+import { join } from "node:path";
 import { memoryOutput } from "../../dist/commands/output.js";
 import { readValidDataset } from "../../dist/commands/read-source.js";
 import { compressRelease } from "../../dist/publish/compress.js";
 import { publish } from "../../dist/publish/publish.js";
-import { refreshRelease } from "../../dist/publish/refresh-release.js";
+import { startRefresher } from "../../dist/serve/refresher.js";
+import { DEFAULT_MAX_MISSING_SHARE, stateFile } from "../../dist/serve/state-source.js";
+import { assembleDataset } from "../../dist/source/dataset.js";
 import { readStates, readStatic } from "../../dist/source/read-dataset.js";
 import { writeTreeAsMade } from "../../dist/tree/write-tree.js";
 
@@ -43,31 +47,75 @@ if (mode === "build") {
   const { rss, heapUsed, arrayBuffers } = process.memoryUsage();
   memory.write = [rss, heapUsed, arrayBuffers].map((bytes) => Math.round(bytes / 2 ** 20));
 } else if (mode === "server-refresh") {
-  // What `velodata serve` does at start (not timed), then one refresh: states read to swap.
+  // What `velodata serve` does at start (not timed), then one refresh by the server's own refresher
+  // and state source: "read" is the state source's read (the file, its checks, the missing
+  // stations), "render" from there to the refresher's swap of live.release, "compress" the
+  // variants of what changed, made after the swap while the new release is already served.
+  // As a server does, one states file path read at start and at each refresh; the feed replaces
+  // it with the next minute's (rename), between the two.
+  // (Beside the tree, not in it: the tree is served by the serving benchmark afterwards.)
+  const statesDir = `${out}-states`;
+  const statesPath = join(statesDir, "states.json");
+  await mkdir(statesDir, { recursive: true });
+  await copyFile(join(source, "states.json"), statesPath);
   const staticRead = await readStatic(source);
-  const initial = await readStates(staticRead, `${source}/states.json`);
-  const { assembleDataset } = await import("../../dist/source/dataset.js");
+  const initial = await readStates(staticRead, statesPath);
   const dataset = assembleDataset(staticRead.source, initial.states);
   const first = await publish(dataset, { generatedAt: new Date() });
-  const previous = await compressRelease(first.release, { budget: "build" });
-  // As the server's state source: the records equal to the last accepted ones are not checked again.
-  const next = await step("read", () =>
-    readStates(staticRead, `${source}/states-1.json`, initial.known),
-  );
-  // What the refresher does: the served release with the changed station answers replaced (the
-  // unchanged ones keep their variants); the swap ends the timed part, and the variants of what
-  // changed are made after it, while the new release is already served.
-  const refreshed = await step("render", () =>
-    refreshRelease(previous, { ...dataset, states: next.states }, first.cache, {
-      generatedAt: new Date(),
-      refreshSeconds: 60,
-    }),
-  );
-  if (!refreshed) throw new Error("the cache does not match the dataset: nothing to measure");
-  const fresh = refreshed.release;
-  const total = Object.values(steps).reduce((sum, seconds) => sum + seconds, 0);
-  await step("compress", () => compressRelease(fresh, { budget: "refresh" }));
-  report(total);
+  const served = await compressRelease(first.release, { budget: "build" });
+  await copyFile(join(source, "states-1.json"), `${statesPath}.next`);
+  await rename(`${statesPath}.next`, statesPath);
+  const states = stateFile(statesPath, staticRead, {
+    maxMissingShare: DEFAULT_MAX_MISSING_SHARE,
+    log: () => {},
+    known: initial.known,
+  });
+  const marks = {};
+  const timedSource = {
+    name: states.name,
+    async read(current, now) {
+      marks.started = performance.now();
+      const read = await states.read(current, now);
+      marks.read = performance.now();
+      return read;
+    },
+  };
+  let release = served;
+  const live = {
+    get release() {
+      return release;
+    },
+    set release(next) {
+      if (marks.read !== undefined && marks.swapped === undefined)
+        marks.swapped = performance.now();
+      release = next;
+    },
+    refreshSeconds: 3600,
+    nextRefreshAt: null,
+    lastRefresh: null,
+  };
+  const refresher = startRefresher({
+    live,
+    dataset,
+    cache: first.cache,
+    staticFiles: new Map([...served.files].filter(([, file]) => file.freshness === "static")),
+    source: timedSource,
+    seconds: 3600,
+    log: () => {},
+  });
+  const outcome = await refresher.refreshNow();
+  const ended = performance.now();
+  await refresher.stop();
+  await rm(statesDir, { recursive: true, force: true });
+  if (!outcome.ok) throw new Error(`the refresh failed: ${outcome.error}`);
+  if (live.release.counts.stations !== dataset.stations.length)
+    throw new Error("the refresh did not swap a release of these stations");
+  steps.read = (marks.read - marks.started) / 1000;
+  steps.render = (marks.swapped - marks.read) / 1000;
+  steps.compress = (ended - marks.swapped) / 1000;
+  const { rss, heapUsed, arrayBuffers } = process.memoryUsage();
+  memory.compress = [rss, heapUsed, arrayBuffers].map((bytes) => Math.round(bytes / 2 ** 20));
+  report(steps.read + steps.render);
 } else throw new Error(`unknown phase ${mode}`);
 
 if (mode === "build") report(steps.read + steps.render + steps.write);

@@ -2,7 +2,7 @@
 // replaced, every other file (static or not, with its compressed variants) kept as it is.
 import type { Dataset } from "../source/dataset.js";
 import type { Published } from "./publish.js";
-import { makeRelease, type Release, type ReleaseFile } from "./release.js";
+import { makeRelease, type Release, type ReleaseFile, replaceFiles } from "./release.js";
 import { renderStationChanges, type StationCache } from "./station-files.js";
 
 export interface RefreshedRelease extends Published {
@@ -22,11 +22,21 @@ export function refreshRelease(
 ): RefreshedRelease | undefined {
   if (cache.inOrder?.of !== dataset.stations) return undefined;
   const { changed, cache: next } = renderStationChanges(dataset, cache, options.refreshSeconds);
-  // One copy of the served index; the changed answers come without variants until they are made.
+  // The changed answers come without variants until they are made. The same stations give the
+  // same paths: the served release's index is shared, not copied.
+  const release =
+    replaceFiles(served, changed, options.generatedAt) ??
+    copied(served, changed, options.generatedAt);
+  return { release, cache: next, changed };
+}
+
+/** A release `served` was not made for (other paths): a new index. */
+function copied(
+  served: Release,
+  changed: ReadonlyMap<string, ReleaseFile>,
+  generatedAt: Date,
+): Release {
   const files = new Map(served.files);
   for (const [path, file] of changed) files.set(path, file);
-  const release = makeRelease(files, served.counts, options.generatedAt, [
-    ...served.contracts.values(),
-  ]);
-  return { release, cache: next, changed };
+  return makeRelease(files, served.counts, generatedAt, [...served.contracts.values()]);
 }

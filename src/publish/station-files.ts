@@ -1,5 +1,7 @@
 // The dynamic answers of every station API (v3, v1, GBFS): each station, each contract's list and
 // GBFS station_status, the list of all, re-rendered only where a state changed.
+
+import { IndexedMap } from "../indexed-map.js";
 import type { Availabilities } from "../model/api.js";
 import type { Station } from "../model/station.js";
 import { oncePerObject } from "../once-per-object.js";
@@ -114,6 +116,7 @@ function renderStations(
 ): StationCache {
   const { stations } = dataset;
   const keys = keysOf(stations);
+  const stateAt = statesByPosition(stations, dataset.states);
   // Same static data as last time: each station's previous rendering is at its own position.
   const before = previous?.inOrder?.of === stations ? previous.inOrder.rendered : undefined;
   const byKey = before ? undefined : previous?.stations;
@@ -130,7 +133,7 @@ function renderStations(
     for (const index of members) {
       const station = stations[index] as Station;
       const key = keys[index] as string;
-      const state = dataset.states.get(key);
+      const state = stateAt(index, key);
       const prior = before ? before[index] : byKey?.get(key);
       let done: RenderedStation;
       if (prior && prior.station === station && sameState(prior.state, state)) {
@@ -255,6 +258,32 @@ const membersOf = oncePerObject(
 const allPositions = oncePerObject((stations: readonly Station[]): readonly number[] =>
   stations.map((_, index) => index),
 );
+
+/**
+ * Each station's state by its position in `stations`. States read by the server share one index
+ * of keys from minute to minute (an IndexedMap): where each station's state sits in it is found
+ * once, and a refresh looks 100,000 states up by position, hashing no key.
+ */
+function statesByPosition(
+  stations: readonly Station[],
+  states: ReadonlyMap<string, LiveState>,
+): (index: number, key: string) => LiveState | undefined {
+  if (!(states instanceof IndexedMap)) return (_, key) => states.get(key);
+  const slots = slotsOf(states.keyList)(stations);
+  return (index) => {
+    const slot = slots[index] as number;
+    return slot < 0 ? undefined : states.valueAt(slot);
+  };
+}
+
+/** For each station, the position of its key in `keyList`, or -1. */
+const slotsOf = oncePerObject((keyList: readonly string[]) => {
+  const positions = new Map(keyList.map((key, at) => [key, at]));
+  return oncePerObject(
+    (stations: readonly Station[]): Int32Array =>
+      Int32Array.from(keysOf(stations), (key) => positions.get(key) ?? -1),
+  );
+});
 
 function sameState(a: LiveState | undefined, b: LiveState | undefined): boolean {
   if (a === b) return true;

@@ -2,10 +2,11 @@
 import { compressRelease, reuseVariants } from "../publish/compress.js";
 import { publish } from "../publish/publish.js";
 import { refreshRelease } from "../publish/refresh-release.js";
-import type { Release, ReleaseFile } from "../publish/release.js";
+import { addVariants, indexedRelease, type Release, type ReleaseFile } from "../publish/release.js";
 import type { StationCache } from "../publish/station-files.js";
 import type { Dataset } from "../source/dataset.js";
 import { formatProblem } from "../source/problems.js";
+import { changedVariants } from "./changed-variants.js";
 import { feedHealth } from "./feed-health.js";
 import { followOnDisk } from "./follow-on-disk.js";
 import type { Live, RefreshOutcome } from "./live.js";
@@ -40,6 +41,8 @@ export function startRefresher(options: RefresherOptions): Refresher {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<RefreshOutcome> | undefined;
   let stopped = false;
+  // The same answers: indexed now, the first refresh shares the index instead of making it.
+  live.release = indexedRelease(live.release);
 
   const fail = (at: Date, error: string): RefreshOutcome => {
     const kept = `keeping release ${live.release.id} of ${live.release.generatedAt.toISOString()}`;
@@ -77,7 +80,9 @@ export function startRefresher(options: RefresherOptions): Refresher {
     // ETags) that adds them: no request waits for compression, none is compressed per request.
     let release = fresh.release;
     try {
-      release = await compressRelease(fresh.release, { budget: "refresh" });
+      release = fresh.changed
+        ? addVariants(fresh.release, await changedVariants(fresh.changed, "refresh"))
+        : await compressRelease(fresh.release, { budget: "refresh" });
       if (live.release === fresh.release) live.release = release;
     } catch (cause) {
       // The new release is served already, whole: only its changed answers stay uncompressed.
@@ -85,8 +90,9 @@ export function startRefresher(options: RefresherOptions): Refresher {
         `refresh: variants not made (${(cause as Error).message}); changed answers are sent uncompressed`,
       );
     }
-    let changed = 0;
-    for (const [path, file] of release.files) if (previous.files.get(path) !== file) changed++;
+    let changed = fresh.changed?.size ?? 0;
+    if (!fresh.changed)
+      for (const [path, file] of release.files) if (previous.files.get(path) !== file) changed++;
     log(`refreshed from ${options.source.name}: release ${release.id}, ${changed} answers changed`);
     return { at, ok: true, error: null };
   }
@@ -96,7 +102,12 @@ export function startRefresher(options: RefresherOptions): Refresher {
     served: Release,
     next: Dataset,
     at: Date,
-  ): Promise<{ release: Release; cache: StationCache }> {
+  ): Promise<{
+    release: Release;
+    cache: StationCache;
+    /** The answers that differ from `served`'s, when only those were rendered. */
+    changed?: ReadonlyMap<string, ReleaseFile>;
+  }> {
     const timing = { generatedAt: at, refreshSeconds: options.seconds };
     const refreshed = refreshRelease(served, next, cache, timing);
     if (refreshed) return refreshed;

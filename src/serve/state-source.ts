@@ -1,6 +1,8 @@
 // Where a refresh gets new station states: a state file read again each time, or the simulator.
+
+import { IndexedMap } from "../indexed-map.js";
 import type { Dataset, LiveState } from "../source/dataset.js";
-import type { KnownStates } from "../source/known-states.js";
+import { type KnownStates, knownTexts } from "../source/known-states.js";
 import { error, type Problem } from "../source/problems.js";
 import { readStates, type StaticRead } from "../source/read-dataset.js";
 import { type Random, simulate } from "./simulator.js";
@@ -12,7 +14,7 @@ export interface StateSource {
   read(
     current: Dataset,
     now: Date,
-  ): Promise<{ states?: Map<string, LiveState>; problems: Problem[] }>;
+  ): Promise<{ states?: ReadonlyMap<string, LiveState>; problems: Problem[] }>;
 }
 
 export interface StateFileOptions {
@@ -31,8 +33,10 @@ export function stateFile(
   staticRead: StaticRead,
   options: StateFileOptions,
 ): StateSource {
-  // The records of the last accepted file: most of the next minute's are the same.
+  // The records of the last accepted file: most of the next minute's are the same. Their texts are
+  // found now, at start, rather than by the first refresh.
   let known = options.known;
+  if (known) knownTexts(known);
   return {
     name: path,
     async read(current) {
@@ -59,11 +63,13 @@ export function stateFile(
 function checkMissing(
   path: string,
   current: Dataset,
-  states: Map<string, LiveState>,
+  states: ReadonlyMap<string, LiveState>,
   options: StateFileOptions,
   problems: Problem[],
-): { states?: Map<string, LiveState>; problems: Problem[] } {
-  const missing = [...current.states.keys()].filter((key) => !states.has(key));
+): { states?: ReadonlyMap<string, LiveState>; problems: Problem[] } {
+  // The same stations at the same places as the states served (see readStates): none is missing.
+  const same = states instanceof IndexedMap && states.sameKeys(current.states);
+  const missing = same ? [] : [...current.states.keys()].filter((key) => !states.has(key));
   if (missing.length === 0) return { states, problems };
   const had = current.states.size;
   const share = missing.length / had;

@@ -1,9 +1,12 @@
 // What an accepted states file leaves for the next read against the same static data: its records
 // as read and as checked, so that a record equal to last minute's is neither parsed nor checked again.
+import type { IndexedMap } from "../indexed-map.js";
 import type { StationState } from "../model/station-state.js";
+import { oncePerObject } from "../once-per-object.js";
 import type { LiveState } from "./dataset.js";
 import type { StaticSource } from "./load-source.js";
-import type { Sourced } from "./problems.js";
+import type { Problem, Sourced } from "./problems.js";
+import { recordTexts } from "./states-text.js";
 
 export interface KnownStates {
   /** The static data the records were checked against: known records count only for the same. */
@@ -13,7 +16,36 @@ export interface KnownStates {
   readonly records: readonly Sourced<StationState>[];
   readonly keys: readonly string[];
   readonly live: readonly LiveState[];
+  /** The records' texts, when the file was split into them (see splitStatesText). */
+  readonly texts?: readonly string[];
+  /** Else the file's whole text, when the records were parsed from it: split when first needed. */
+  readonly text?: string;
+  /** The states by key, `keys` aligned with `live`: the next file with the same keys shares its index. */
+  readonly states: IndexedMap<string, LiveState>;
+  /**
+   * What the rules across records found (warnings only: the file was accepted). A next file with
+   * the same keys at the same places gets the same from them, with nothing to run.
+   */
+  readonly across: StatesAcross;
 }
+
+/** The problems of the rules that see every state at once, in the order checkStates reports them. */
+export interface StatesAcross {
+  /** oneStatePerStation */
+  readonly duplicates: readonly Problem[];
+  /** stationsHaveStates */
+  readonly unreported: readonly Problem[];
+}
+
+/** The known records' texts, to compare the next file's with; undefined when its layout is not split. */
+export const knownTexts = (known: KnownStates): readonly string[] | undefined =>
+  known.texts ?? textsOf(known);
+
+// Once per accepted file, at its first use: the cron refresh reads one file and never needs them.
+const textsOf = oncePerObject((known: KnownStates): readonly string[] | undefined => {
+  const texts = known.text === undefined ? undefined : recordTexts(known.text);
+  return texts?.length === known.records.length ? texts : undefined;
+});
 
 /**
  * The same JSON value (object keys in any order): a record equal to an accepted one has the same

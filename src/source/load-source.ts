@@ -1,5 +1,7 @@
 // Finds and reads the source files of a source folder into located, schema-checked records.
+import { isAscii } from "node:buffer";
 import { existsSync, statSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { z } from "zod";
 import { UserError } from "../errors.js";
@@ -8,13 +10,14 @@ import { Parking } from "../model/parking.js";
 import type { PortalSettings } from "../model/portal.js";
 import { Station } from "../model/station.js";
 import { StationState } from "../model/station-state.js";
-import type { KnownStates } from "./known-states.js";
-import { sameJson } from "./known-states.js";
+import { type KnownStates, knownTexts, sameJson } from "./known-states.js";
 import { loadPortalSettings } from "./load-portal.js";
 import { parseRecords } from "./parse-records.js";
 import { hasErrors, type Problem, type Sourced } from "./problems.js";
 import { readCsvRecords } from "./read-csv.js";
 import { readJsonRecords } from "./read-json.js";
+import { readSourceText } from "./read-text.js";
+import { splitStatesText } from "./states-text.js";
 
 export interface StaticSource {
   contracts: Sourced<Contract>[];
@@ -71,11 +74,17 @@ export interface LoadedStates extends Loaded<Sourced<StationState>[]> {
   raw: readonly unknown[];
   /** For each record of `value`: its position in `known` when equal to it there, else -1 (parsed anew). */
   knownAt: readonly number[];
+  /** The records' texts, when the file was split into them against `known`'s. */
+  texts?: readonly string[];
+  /** Else the file's text, when the records were parsed from it whole. */
+  text?: string;
 }
 
 /**
  * Reads a states file (`{ "states": [...] }`); `file` is the name used in messages. A record equal
- * to the one at the same position in `known` (accepted last time) is taken as it was, unparsed.
+ * to the one at the same position in `known` (accepted last time) is taken as it was, unparsed:
+ * recognised by its text when both files hold one record per line or so (see splitStatesText), by
+ * its value otherwise.
  */
 export async function loadStates(
   path: string,
@@ -83,28 +92,66 @@ export async function loadStates(
   known?: KnownStates,
 ): Promise<LoadedStates> {
   if (!existsSync(path)) throw new UserError(`state file not found: ${path}`);
-  const read = await readJsonRecords(path, file, "states");
+  const read = await readStatesText(path, file);
+  if ("problem" in read) return { value: [], problems: [read.problem], raw: [], knownAt: [] };
+  const previous = known && knownTexts(known);
+  const split = previous ? splitStatesText(read.text, previous) : undefined;
+  const whole = split ? undefined : statesList(read.text);
+  // A file that is not JSON: read again by the reader that says where it is wrong.
+  const located = split || whole ? undefined : await readJsonRecords(path, file, "states");
+  const raw = split?.raw ?? whole ?? located?.records.map((record) => record.raw) ?? [];
   const value: Sourced<StationState>[] = [];
-  const problems = [...read.problems];
+  const problems = [...(located?.problems ?? [])];
   const knownAt: number[] = [];
-  const raw = read.records.map((record) => record.raw);
-  read.records.forEach((record, index) => {
+  raw.forEach((record, index) => {
     const before = known?.records[index];
-    if (before && sameJson(known.raw[index], record.raw)) {
+    // From the split, undefined: the same text as the known record's.
+    const same = split && record === undefined;
+    if (same) raw[index] = known?.raw[index];
+    if (before && (same || sameJson(known.raw[index], record))) {
       // Same record, same place: only the file name may differ.
       const at = before.at.file === file ? before.at : { ...before.at, file };
       value.push({ value: before.value, at });
       knownAt.push(index);
       return;
     }
-    const parsed = parseRecords(StationState, [record]);
+    const parsed = parseRecords(StationState, [{ raw: record, at: { file, index } }]);
     problems.push(...parsed.problems);
     for (const one of parsed.records) {
       value.push(one);
       knownAt.push(-1);
     }
   });
-  return { value, problems, raw, knownAt };
+  return {
+    value,
+    problems,
+    raw,
+    knownAt,
+    ...(split ? { texts: split.texts } : whole ? { text: read.text } : {}),
+  };
+}
+
+/**
+ * As readSourceText, faster for the usual states file, all ASCII (names are in the static data):
+ * its bytes are its text, where a strict UTF-8 decoder took a quarter of a refresh's read.
+ */
+async function readStatesText(path: string, file: string): ReturnType<typeof readSourceText> {
+  const bytes = await readFile(path);
+  if (bytes.length < MAX_ASCII_TEXT && isAscii(bytes)) return { text: bytes.toString("latin1") };
+  return readSourceText(path, file);
+}
+
+// Longer: readSourceText says the file is too long for a string.
+const MAX_ASCII_TEXT = 1 << 28;
+
+/** The records of a states file parsed whole, or undefined when it is not `{"states": [...]}` JSON. */
+function statesList(text: string): unknown[] | undefined {
+  try {
+    const list = (JSON.parse(text) as Record<string, unknown> | null)?.states;
+    return Array.isArray(list) ? list : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 async function loadResource<T>(

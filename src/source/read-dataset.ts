@@ -1,8 +1,9 @@
 // The whole source pipeline: read → schema → rules → Dataset, or every problem found.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { IndexedMap } from "../indexed-map.js";
 import type { StationState } from "../model/station-state.js";
-import { checkStates, checkStaticSource } from "./check.js";
+import { checkStatesWithAcross, checkStaticSource } from "./check.js";
 import {
   assembleDataset,
   type Dataset,
@@ -39,7 +40,7 @@ export async function readDataset(dir: string, stateFile?: string): Promise<Read
   const read = await readStatic(dir);
   const statesPath = stateFile ?? join(dir, STATES_FILE);
   const problems = [...read.problems];
-  let states = new Map<string, LiveState>();
+  let states: ReadonlyMap<string, LiveState> = new Map();
   if (stateFile !== undefined || existsSync(statesPath)) {
     const result = await readStates(read, statesPath);
     problems.push(...result.problems);
@@ -65,7 +66,7 @@ export async function readStatic(dir: string): Promise<StaticRead> {
 
 export interface StatesRead {
   /** Undefined when any problem is an error. */
-  states?: Map<string, LiveState>;
+  states?: ReadonlyMap<string, LiveState>;
   problems: Problem[];
   /** With the states: hand it to the next readStates against the same static data. */
   known?: KnownStates;
@@ -75,7 +76,8 @@ export interface StatesRead {
  * Reads and checks a states file against the static data; the states only when there is no error.
  * With `known` (what the last accepted read of the same static data left), a record equal to the
  * one at its position there is neither parsed nor checked again, record by record: only the
- * rules across records (one state per station, stations without a state) see them all.
+ * rules across records (one state per station, stations without a state) see them all, and when
+ * every station's state is at the same place as last time, they find what they found then.
  */
 export async function readStates(
   read: Pick<StaticRead, "source" | "complete">,
@@ -96,23 +98,41 @@ export async function readStates(
         ? stationKey(record.value.contract, record.value.number)
         : (usable.keys[at] as string);
   });
-  const problems = [
-    ...loaded.problems,
-    ...checkStates(read.source, records, read.complete, readWhole, { keys, fresh }),
-  ];
+  // Read whole, the records are the file's, in its order: the known ones are at their own place.
+  const sameKeys =
+    usable !== undefined &&
+    readWhole &&
+    records.length === usable.keys.length &&
+    fresh.every((position) => keys[position] === usable.keys[position]);
+  const checked = checkStatesWithAcross(read.source, records, read.complete, readWhole, {
+    keys,
+    fresh,
+    ...(sameKeys ? { across: usable.across } : {}),
+  });
+  const problems = [...loaded.problems, ...checked.problems];
   if (hasErrors(problems)) return { problems };
   const live = loaded.knownAt.map((at, position) =>
     at < 0 || !usable
       ? toLiveState((records[position] as Sourced<StationState>).value)
       : (usable.live[at] as LiveState),
   );
-  const states = new Map<string, LiveState>();
-  keys.forEach((key, position) => {
-    states.set(key, live[position] as LiveState);
-  });
+  // No error: no key twice (oneStatePerStation).
+  const states = sameKeys
+    ? usable.states.withValues(live)
+    : (IndexedMap.fromLists(keys, live) as IndexedMap<string, LiveState>);
   return {
     states,
     problems,
-    known: { source: read.source, raw: loaded.raw, records, keys, live },
+    known: {
+      source: read.source,
+      raw: loaded.raw,
+      records,
+      keys: states.keyList,
+      live,
+      states,
+      across: checked.across,
+      ...(loaded.texts ? { texts: loaded.texts } : {}),
+      ...(loaded.text === undefined ? {} : { text: loaded.text }),
+    },
   };
 }

@@ -1,7 +1,14 @@
 // Release files and ids: list ETags derived from their members', release ids from the content alone.
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { listFile, makeRelease, type ReleaseFile, releaseFile } from "../../src/publish/release.js";
+import {
+  addVariants,
+  listFile,
+  makeRelease,
+  type ReleaseFile,
+  releaseFile,
+  replaceFiles,
+} from "../../src/publish/release.js";
 
 const COUNTS = { contracts: 0, stations: 0, parkings: 0 };
 const AT = new Date("2026-11-20T08:16:00Z");
@@ -9,6 +16,32 @@ const member = (text: string): ReleaseFile =>
   releaseFile([Buffer.from(text)], "application/json", "dynamic");
 const bytes = (file: ReleaseFile): string => Buffer.concat(file.body).toString();
 const LIST = { name: "contractStations", contract: "lyon" } as const;
+
+describe("releaseFile", () => {
+  const sha1 = (bytes: Buffer) => `"${createHash("sha1").update(bytes).digest("base64url")}"`;
+
+  it("tags a body with the SHA-1 of its bytes, however they are cut into chunks", () => {
+    // Small chunks are hashed in batches of 64 KiB, big ones as they are: every order of both.
+    const small = (n: number) => Buffer.alloc(700, n);
+    const big = (n: number) => Buffer.alloc(40_000, n);
+    const bodies = [
+      [small(1)],
+      [small(1), small(2)],
+      Array.from({ length: 300 }, (_, n) => small(n)),
+      [small(1), big(2), small(3)],
+      [big(1), big(2)],
+      [...Array.from({ length: 90 }, (_, n) => small(n)), big(7), small(8)],
+      [Buffer.alloc(0), small(1), Buffer.alloc(0)],
+      Array.from({ length: 500 }, (_, n) => (n % 2 ? Buffer.from(",") : small(n))),
+      [],
+    ];
+    for (const body of bodies) {
+      const file = releaseFile(body, "application/json", "dynamic");
+      expect(file.etag).toBe(sha1(Buffer.concat(body)));
+      expect(file.size).toBe(Buffer.concat(body).byteLength);
+    }
+  });
+});
 
 describe("listFile", () => {
   it("is [a,b,c] of its members' bytes, its size counted", () => {
@@ -67,5 +100,73 @@ describe("makeRelease", () => {
     expect(makeRelease(next, COUNTS, AT).id).toBe(expectedId(next));
     const changed = new Map(next).set("/b", member("4"));
     expect(makeRelease(changed, COUNTS, AT).id).toBe(expectedId(changed));
+  });
+});
+
+describe("replaceFiles", () => {
+  const first = new Map([
+    ["/b", member("1")],
+    ["/a", member("2")],
+    ["/c", member("3")],
+  ]);
+
+  it("gives the files, order and id of makeRelease over the same files", () => {
+    const served = makeRelease(first, COUNTS, AT);
+    const changed = new Map([["/a", member("4")]]);
+    const replaced = replaceFiles(served, changed, AT);
+    const expected = new Map(first).set("/a", changed.get("/a") as ReleaseFile);
+    expect(replaced?.id).toBe(makeRelease(expected, COUNTS, AT).id);
+    expect([...(replaced?.files ?? [])]).toEqual([...expected]);
+    expect(replaced?.files.get("/a")).toBe(changed.get("/a"));
+    expect(replaced?.files.get("/b")).toBe(first.get("/b"));
+    expect(replaced?.files.get("/z")).toBeUndefined();
+    // The served release is left as it was; the next refresh starts from this one.
+    expect(served.files.get("/a")).toBe(first.get("/a"));
+    const again = replaceFiles(replaced ?? served, new Map([["/c", member("5")]]), AT);
+    expect(again?.files.get("/a")).toBe(changed.get("/a"));
+    expect(again?.id).toBe(makeRelease(new Map(expected).set("/c", member("5")), COUNTS, AT).id);
+  });
+
+  it("keeps giving makeRelease's id from refresh to refresh, whatever the ETags", () => {
+    let files = new Map(first);
+    let served = makeRelease(files, COUNTS, AT);
+    const variants = { gzip: Buffer.from("g"), br: Buffer.from("b") };
+    const odd = (etag: string): ReleaseFile => ({ ...member("9"), etag });
+    const steps: [string, ReleaseFile][][] = [
+      [["/a", member("4")]],
+      [
+        ["/a", member("5")],
+        ["/c", member("6")],
+      ],
+      [["/b", odd('"short"')]], // another length: the lines are made again
+      [["/b", odd('"évidemment"')]],
+      [["/b", member("7")]],
+      [],
+    ];
+    for (const step of steps) {
+      const changed = new Map(step);
+      const replaced = replaceFiles(served, changed, AT);
+      files = new Map([...files, ...changed]);
+      expect(replaced?.id).toBe(makeRelease(files, COUNTS, AT).id);
+      // The server's second swap: the same files with variants.
+      const withTheirs = new Map([...changed].map(([path, file]) => [path, { ...file, variants }]));
+      served = addVariants(replaced ?? served, withTheirs);
+      expect(served.id).toBe(replaced?.id);
+    }
+  });
+
+  it("declines a path the served release has not", () => {
+    const served = makeRelease(first, COUNTS, AT);
+    expect(replaceFiles(served, new Map([["/d", member("4")]]), AT)).toBeUndefined();
+  });
+
+  it("adds variants under the same id", () => {
+    const served = makeRelease(first, COUNTS, AT);
+    const variants = { gzip: Buffer.from("g"), br: Buffer.from("b") };
+    const compressed = { ...(first.get("/a") as ReleaseFile), variants };
+    const added = addVariants(served, new Map([["/a", compressed]]));
+    expect(added.id).toBe(served.id);
+    expect(added.files.get("/a")?.variants).toBe(variants);
+    expect(served.files.get("/a")?.variants).toBeUndefined();
   });
 });

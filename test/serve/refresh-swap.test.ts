@@ -2,7 +2,8 @@
 // are (identity), none waits for compression; a second swap adds the variants.
 import { request } from "node:http";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Release } from "../../src/publish/release.js";
+import type { CompressionBudget } from "../../src/publish/compress.js";
+import type { Release, ReleaseFile } from "../../src/publish/release.js";
 import { editStates, startTestServer, type TestServer } from "./serve-helpers.js";
 
 // The refresh's compression is held until the test releases it; the start-up's runs as it is.
@@ -13,18 +14,26 @@ const held = vi.hoisted(() => ({
 }));
 vi.mock("../../src/publish/compress.js", async (original) => {
   const real = await original<typeof import("../../src/publish/compress.js")>();
+  // A refresh compresses its changed answers one by one (a whole publish, the whole release).
+  const hold = async (budget: string) => {
+    if (budget === "refresh" && held.fail) throw new Error("out of memory");
+    if (budget === "refresh" && held.started) {
+      held.started();
+      await held.release;
+    }
+  };
   return {
     ...real,
     compressRelease: async (
       release: Release,
       options: Parameters<typeof real.compressRelease>[1],
     ) => {
-      if (options.budget === "refresh" && held.fail) throw new Error("out of memory");
-      if (options.budget === "refresh" && held.started) {
-        held.started();
-        await held.release;
-      }
+      await hold(options.budget);
       return real.compressRelease(release, options);
+    },
+    compressFile: async (file: ReleaseFile, budget: CompressionBudget) => {
+      await hold(budget);
+      return real.compressFile(file, budget);
     },
   };
 });

@@ -1,8 +1,9 @@
 // Reading a states file against what the last accepted one left: equal records are taken as they
 // were, and a bad record among them is still reported with its file, record and field.
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { IndexedMap } from "../../src/indexed-map.js";
 import { sameJson } from "../../src/source/known-states.js";
 import { formatProblem } from "../../src/source/problems.js";
 import { readStates, readStatic, type StaticRead } from "../../src/source/read-dataset.js";
@@ -112,6 +113,82 @@ describe("readStates with the last accepted file", () => {
     expect(again.problems.map(formatProblem)).toContain(
       `${join(dir, "a.json")}[0] (lyon #1) number: no station 1 in contract "lyon"`,
     );
+  });
+});
+
+/** As a feed usually writes it: one record per line. */
+async function linesFile(dir: string, name: string, states: unknown[]): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(
+    path,
+    `{"states":[\n${states.map((one) => JSON.stringify(one)).join(",\n")}\n]}\n`,
+  );
+  return path;
+}
+
+describe("readStates with the last accepted file's texts", () => {
+  it("takes a record whose text is the same as it was, and reads a changed one anew", async () => {
+    const { dir, read } = await source();
+    const first = await readStates(read, await linesFile(dir, "a.json", [state(1), state(2)]));
+    expect(first.known?.texts ?? first.known?.text).toBeDefined();
+    const second = await readStates(
+      read,
+      await linesFile(dir, "a.json", [state(1), state(2, 5)]),
+      first.known,
+    );
+    expect(second.problems.map(formatProblem)).toEqual([
+      expect.stringMatching(/\(lyon #3\): no state: published as CLOSED/),
+    ]);
+    expect(second.states?.get("lyon/1")).toBe(first.states?.get("lyon/1"));
+    expect(second.states?.get("lyon/2")?.main.bikes).toBe(5);
+    expect(second.known?.texts).toEqual([JSON.stringify(state(1)), JSON.stringify(state(2, 5))]);
+  });
+
+  it("reports a broken record among unchanged ones with its file and line", async () => {
+    const { dir, read } = await source();
+    const first = await readStates(read, await linesFile(dir, "a.json", [state(1), state(2)]));
+    const path = await linesFile(dir, "b.json", [state(1), state(2, 5)]);
+    await writeFile(path, (await readFile(path, "utf8")).replace('"number":2,', '"number":2,,'));
+    const second = await readStates(read, path, first.known);
+    expect(second.states).toBeUndefined();
+    expect(second.problems.map(formatProblem)).toEqual([
+      expect.stringMatching(new RegExp(`^${path}:3: is not valid JSON`)),
+    ]);
+  });
+
+  it("runs the rules across records again when a station's state moved", async () => {
+    const { dir, read } = await source();
+    const first = await readStates(
+      read,
+      await linesFile(dir, "a.json", [state(1), state(2), state(3)]),
+    );
+    // The record of lyon #3 now states lyon #2 again: a second state, and none for lyon #3.
+    const path = await linesFile(dir, "b.json", [state(1), state(2), state(2, 5)]);
+    const second = await readStates(read, path, first.known);
+    expect(second.states).toBeUndefined();
+    const lines = second.problems.map(formatProblem);
+    expect(lines).toContain(`${path}[2] (lyon #2) number: a second state for this station`);
+    expect(lines).toContainEqual(expect.stringMatching(/\(lyon #3\): no state: published/));
+  });
+
+  it("finds no station missing from a file with the same stations at the same places", async () => {
+    const { dir, read } = await source();
+    const first = await readStates(read, await linesFile(dir, "a.json", [state(2), state(1)]));
+    const second = await readStates(
+      read,
+      await linesFile(dir, "a.json", [state(2, 4), state(1)]),
+      first.known,
+    );
+    const states = second.states as IndexedMap<string, unknown>;
+    expect(states.sameKeys(first.states as ReadonlyMap<string, unknown>)).toBe(true);
+    expect([...states.keys()]).toEqual(["lyon/2", "lyon/1"]);
+    const third = await readStates(
+      read,
+      await linesFile(dir, "a.json", [state(1), state(2)]),
+      second.known,
+    );
+    expect((third.states as IndexedMap<string, unknown>).sameKeys(states)).toBe(false);
+    expect(third.states?.get("lyon/2")?.main.bikes).toBe(2);
   });
 });
 
