@@ -5,10 +5,7 @@
 import type { Station } from "../../model/station.js";
 import { pathOf } from "../../routes/routes.js";
 import { type Dataset, stationKey } from "../../source/dataset.js";
-import { gbfsStatusFiles, stationStatusEntries } from "../gbfs-files.js";
 import { endpointFile, listFileOf, type ReleaseFile } from "../release.js";
-import { GBFS_VERSIONS } from "../render/gbfs/feed.js";
-import { vehicleTypesOf } from "../render/gbfs/vehicle-types.js";
 import { encodeJson, jsonList } from "../render/json-body.js";
 import type { StationSurface } from "../station-files.js";
 import {
@@ -16,9 +13,10 @@ import {
   type PackedState,
   pack,
   packsTo,
-  pathOfStatus,
   type RefreshState,
 } from "./refresh-state.js";
+import { spliceStatus } from "./splice-status.js";
+import { itemsOf, type Span } from "./spliced-items.js";
 
 /** What the previous run published, as far as the stations' answers go. */
 export interface PublishedBytes {
@@ -37,14 +35,6 @@ export interface Spliced {
   /** How many stations were rendered again. */
   stations: number;
   minute: Omit<MinuteState, "format" | "release" | "static">;
-}
-
-/** The items of a list `[…]`: a station rendered again, or a run of unchanged ones as published. */
-interface Items {
-  items: Uint8Array[];
-  /** Per item: the first station it holds (a position in the dataset's stations). */
-  firsts: number[];
-  size: number;
 }
 
 /**
@@ -163,14 +153,6 @@ export function spliceStations(
   return { changed, stations: rendered, minute };
 }
 
-/** Where the stations' bytes sit in one published list: start and size per station. */
-interface Span {
-  bytes: Buffer;
-  starts: readonly number[];
-  /** Sizes as published; a station rendered again gets its new size. */
-  sizes: number[];
-}
-
 function publishedSpans(
   state: RefreshState,
   published: PublishedBytes,
@@ -188,146 +170,4 @@ function publishedSpans(
     sizes[index] = end - start;
   }
   return { bytes, starts, sizes };
-}
-
-/**
- * The items of a list of `members` (positions, in order): a station rendered again is its own
- * item; consecutive unchanged stations that are neighbours in the published bytes (`adjacent`:
- * the next position) are one slice of them, commas between them included.
- */
-function itemsOf(
-  members: readonly number[],
-  fresh: readonly boolean[],
-  rendering: (index: number) => Uint8Array,
-  span: Span,
-  adjacent: boolean,
-): Items {
-  const items: Uint8Array[] = [];
-  const firsts: number[] = [];
-  let size = 2 + Math.max(0, members.length - 1);
-  let runFirst = -1;
-  let runLast = -1;
-  const closeRun = () => {
-    if (runFirst < 0) return;
-    const start = span.starts[runFirst] as number;
-    const end = (span.starts[runLast] as number) + (span.sizes[runLast] as number);
-    items.push(span.bytes.subarray(start, end));
-    firsts.push(runFirst);
-    runFirst = -1;
-  };
-  for (const index of members) {
-    size += span.sizes[index] as number;
-    if (fresh[index]) {
-      closeRun();
-      items.push(rendering(index));
-      firsts.push(index);
-    } else if (runFirst >= 0 && (!adjacent || index === runLast + 1)) runLast = index;
-    else {
-      closeRun();
-      runFirst = index;
-      runLast = index;
-    }
-  }
-  closeRun();
-  return { items, firsts, size };
-}
-
-/** A contract's station_status, both versions, spliced the same way; null when out of range. */
-function spliceStatus(
-  contract: Dataset["contracts"][number],
-  group: readonly number[],
-  dataset: Dataset,
-  fresh: readonly boolean[],
-  published: PublishedBytes,
-  state: RefreshState,
-  minute: Pick<MinuteState, "statusStarts" | "statusSizes">,
-  changed: Map<string, ReleaseFile>,
-  refreshSeconds: number,
-): boolean {
-  const types = vehicleTypesOf(contract);
-  const feeds = published.statusFeeds.get(contract.name);
-  let newest: string | null = null;
-  const renderedEntries = new Map<number, readonly Uint8Array[]>();
-  for (const index of group) {
-    const station = dataset.stations[index] as Station;
-    const live = dataset.states.get(stationKey(station.contract, station.number));
-    // Published form `YYYY-MM-DDTHH:MM:SSZ`, all UTC: text order is time order.
-    if (live?.lastUpdate && (newest === null || live.lastUpdate > newest)) newest = live.lastUpdate;
-    if (fresh[index]) renderedEntries.set(index, stationStatusEntries(station, live, types));
-  }
-  // In a contract's feed its stations are neighbours in group order: every run is one slice.
-  const runs = GBFS_VERSIONS.map((_, version) => {
-    const bytes = feeds?.[version];
-    const starts = state.statusStarts[version] ?? [];
-    const sizes = (minute.statusSizes[version] as number[]).slice();
-    for (const index of group) {
-      const start = starts[index] ?? -1;
-      const size = sizes[index] ?? -1;
-      if (fresh[index]) sizes[index] = renderedEntries.get(index)?.[version]?.byteLength ?? 0;
-      else if (!bytes || !(start > 0 && size > 0 && start + size <= bytes.length)) return null;
-    }
-    const rendering = (index: number) => renderedEntries.get(index)?.[version] as Uint8Array;
-    return itemsOf(group, fresh, rendering, { bytes: bytes as Buffer, starts, sizes }, false);
-  });
-  if (runs.some((run) => run === null)) return false;
-  const items = runs as Items[];
-  // gbfsStatusFiles joins its entries with commas: a run, commas inside, is one entry to it.
-  const entries = (items[0] as Items).items.map((_, at) =>
-    items.map((version) => version.items[at] as Uint8Array),
-  );
-  const files = gbfsStatusFiles(contract.name, entries, newest, refreshSeconds);
-  for (const [path, file] of files) changed.set(path, file);
-  GBFS_VERSIONS.forEach((version, versionIndex) => {
-    locateEntries(
-      files.get(pathOfStatus(contract.name, version)),
-      items[versionIndex] as Items,
-      group,
-      fresh,
-      state.statusStarts[versionIndex] ?? [],
-      minute.statusStarts[versionIndex] as number[],
-      minute.statusSizes[versionIndex] as number[],
-      (index) => renderedEntries.get(index)?.[versionIndex]?.byteLength ?? 0,
-    );
-  });
-  return true;
-}
-
-/**
- * Where each station's entry sits in a new station_status file: each item found in its body by
- * identity; a station inside a run keeps its distance from the run's first.
- */
-function locateEntries(
-  file: ReleaseFile | undefined,
-  list: Items,
-  group: readonly number[],
-  fresh: readonly boolean[],
-  oldStarts: readonly number[],
-  starts: number[],
-  sizes: number[],
-  renderedSize: (index: number) => number,
-): void {
-  const itemAt = new Map<Uint8Array, number>();
-  let next = 0;
-  let at = 0;
-  for (const chunk of file?.body ?? []) {
-    if (chunk === list.items[next]) {
-      itemAt.set(chunk, at);
-      next++;
-    }
-    at += chunk.byteLength;
-  }
-  let item = -1;
-  let runStart = 0;
-  let runOldStart = 0;
-  for (const index of group) {
-    if (list.firsts[item + 1] === index) {
-      item++;
-      runStart = itemAt.get(list.items[item] as Uint8Array) ?? -1;
-      runOldStart = oldStarts[index] ?? 0;
-    }
-    if (fresh[index]) {
-      starts[index] = runStart;
-      sizes[index] = renderedSize(index);
-    } else starts[index] = runStart + ((oldStarts[index] ?? 0) - runOldStart);
-  }
 }
