@@ -17,7 +17,8 @@ import {
   storeStatic,
 } from "../publish/incremental/refresh-state.js";
 import { type PublishedBytes, spliceStations } from "../publish/incremental/splice-stations.js";
-import { type Release, type ReleaseFile, releaseIdOf } from "../publish/release.js";
+import type { Release, ReleaseFile } from "../publish/release.js";
+import { releaseIdOf } from "../publish/release-id.js";
 import { GBFS_VERSIONS } from "../publish/render/gbfs/feed.js";
 import { type StationCache, SURFACES } from "../publish/station-files.js";
 import { DEFAULT_REFRESH_SECONDS } from "../routes/max-age.js";
