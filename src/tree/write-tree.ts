@@ -13,7 +13,6 @@ import {
   type Stats,
   statSync,
   symlinkSync,
-  writeFileSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
 import { UserError } from "../errors.js";
@@ -221,26 +220,18 @@ function* withoutSiblings(files: ReadonlyMap<string, ReleaseFile>): Generator<Fi
     if (!worthCompressing(file)) yield [fileOf(path), bodyToWrite(file.body)];
 }
 
-/** Writes one file, creating its folder once; the error names the file (write errors do not). */
+/** Writes one file, creating its folder once; the error names the file (writeChunks's). */
 export function writeWhole(
   destination: string,
   body: readonly Uint8Array[],
   folders: Set<string>,
 ): void {
-  try {
-    const folder = dirname(destination);
-    if (!folders.has(folder)) {
-      mkdirSync(folder, { recursive: true });
-      folders.add(folder);
-    }
-    // One chunk (most files) needs no writev; a list is written without joining its chunks.
-    if (body.length === 1) writeFileSync(destination, body[0] as Uint8Array);
-    else writeChunks(destination, body);
-  } catch (cause) {
-    const error = cause as NodeJS.ErrnoException;
-    if (error && typeof error === "object" && !error.path) error.path = destination;
-    throw cause;
+  const folder = dirname(destination);
+  if (!folders.has(folder)) {
+    mkdirSync(folder, { recursive: true });
+    folders.add(folder);
   }
+  writeChunks(destination, body);
 }
 
 /** Most files are one chunk: handing writeFile the buffer itself spares it the iterable path. */
