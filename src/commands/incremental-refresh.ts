@@ -1,7 +1,7 @@
 // The cron refresh's fast path: the previous run's state beside the tree, the new states file, and
 // only the stations that changed rendered again. Anything doubtful means null: render everything.
 
-import { lstatSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_PORTAL } from "../model/portal.js";
 import { compressRelease } from "../publish/compress.js";
@@ -30,7 +30,7 @@ import { currentRelease, layoutOf, releasePaths } from "../tree/layout.js";
 import { type Manifest, patchedManifest } from "../tree/manifest.js";
 import type { Tree } from "../tree/read-tree.js";
 import { REFRESH_STATIC_FILE, readRefreshCache, writeRefreshCache } from "../tree/refresh-cache.js";
-import { untrustedFiles } from "../tree/trust-test.js";
+import { trustedOnDisk, untrustedFiles } from "../tree/trust-test.js";
 import { type Finished, type UpdateStats, updateTreeChanges } from "../tree/update-tree.js";
 import { type Output, reportProblems } from "./output.js";
 
@@ -227,23 +227,18 @@ function trustedState(
   return { state: { ...fixed, ...minute }, checksum: fixedRead.checksum };
 }
 
-/** Passes the updater's own trust test: the manifest's size, not changed since it was sealed. */
-function intact(tree: Tree, path: string): boolean {
-  const stats = lstatSync(join(tree.release.tree, fileOf(path)), { throwIfNoEntry: false });
-  const size = tree.manifest?.entry(path)?.size;
-  return stats?.isFile() === true && stats.size === size && stats.ctimeMs <= tree.sealedAt;
-}
-
 /**
- * A file of the tree whose bytes are the manifest's, by the same test, or null. Not hashed again:
- * a file that passes it was written by the run that sealed the manifest, whole (a killed run
- * leaves the dirty mark, and the tree is then not trusted at all).
+ * A file of the tree whose bytes are the manifest's, by the updater's trust test (its siblings
+ * too), or null. Not hashed again: a file that passes it was written by the run that sealed the
+ * manifest, whole (a killed run leaves the dirty mark, and the tree is then not trusted at all).
  */
 function verifiedFile(tree: Tree, path: string): Buffer | null {
-  if (!intact(tree, path)) return null;
+  const known = tree.manifest?.entry(path);
+  const onDisk = join(tree.release.tree, fileOf(path));
+  if (!known || !trustedOnDisk(onDisk, known, tree.sealedAt)) return null;
   try {
-    const bytes = readFileSync(join(tree.release.tree, fileOf(path)));
-    return bytes.length === tree.manifest?.entry(path)?.size ? bytes : null;
+    const bytes = readFileSync(onDisk);
+    return bytes.length === known.size ? bytes : null;
   } catch {
     return null;
   }

@@ -1,9 +1,15 @@
 // `velodata refresh`: one regeneration of the dynamic answers into an existing tree, for static hosting from cron.
+import { compressRelease } from "../publish/compress.js";
 import { DEFAULT_BASE_URL } from "../publish/default-base-url.js";
 import { staticSourceFingerprint } from "../source/source-fingerprint.js";
 import { readTree, type Tree } from "../tree/read-tree.js";
-import type { UpdateStats } from "../tree/update-tree.js";
-import { type FastRefresh, incrementalRefresh, type RefreshInputs } from "./incremental-refresh.js";
+import { type UpdateStats, updateTree } from "../tree/update-tree.js";
+import {
+  type FastRefresh,
+  incrementalRefresh,
+  type RefreshInputs,
+  saveRefreshState,
+} from "./incremental-refresh.js";
 import { type Output, terminalOutput } from "./output.js";
 
 export interface RefreshOptions {
@@ -58,23 +64,13 @@ async function fullRefresh(
   tree: Tree,
   output: Output,
 ): Promise<FastRefresh> {
-  const [
-    { compressRelease },
-    { publish },
-    { staticSourceUpdatedAt },
-    { readValidDataset },
-    { updateTree },
-    { variantsOnDisk },
-    { saveRefreshState },
-  ] = await Promise.all([
-    import("../publish/compress.js"),
-    import("../publish/publish.js"),
-    import("../source/source-time.js"),
-    import("./read-source.js"),
-    import("../tree/update-tree.js"),
-    import("../tree/variants-on-disk.js"),
-    import("./incremental-refresh.js"),
-  ]);
+  const [{ publish }, { staticSourceUpdatedAt }, { readValidDataset }, { variantsOnDisk }] =
+    await Promise.all([
+      import("../publish/publish.js"),
+      import("../source/source-time.js"),
+      import("./read-source.js"),
+      import("../tree/variants-on-disk.js"),
+    ]);
   const { dataset, staticRead } = await readValidDataset(options.source, options.state, output);
   const { release: made, cache } = await publish(dataset, {
     generatedAt: inputs.generatedAt,
