@@ -57,13 +57,11 @@ export const MANIFEST_FORMAT = 2;
 
 export function manifestOf(release: Release): Manifest {
   const paths = [...release.files.keys()].sort();
-  const types: string[] = [];
-  const typeIndex = new Map<string, number>();
   const file: ManifestFile = {
     format: MANIFEST_FORMAT,
     release: release.id,
     generatedAt: release.generatedAt.toISOString(),
-    types,
+    types: [],
     paths,
     etags: [],
     sizes: [],
@@ -71,19 +69,8 @@ export function manifestOf(release: Release): Manifest {
     gzip: [],
     br: [],
   };
-  for (const path of paths) {
-    const entry = release.files.get(path) as ReleaseFile;
-    let type = typeIndex.get(entry.contentType);
-    if (type === undefined) {
-      type = types.push(entry.contentType) - 1;
-      typeIndex.set(entry.contentType, type);
-    }
-    file.etags.push(entry.etag);
-    file.sizes.push(entry.size);
-    file.type.push(type);
-    file.gzip.push(entry.variants ? entry.variants.gzip.byteLength : -1);
-    file.br.push(entry.variants ? entry.variants.br.byteLength : -1);
-  }
+  for (let at = 0; at < paths.length; at++)
+    setColumns(file, at, release.files.get(paths[at] as string) as ReleaseFile);
   return manifestFrom(file);
 }
 
@@ -120,15 +107,21 @@ export function patchedManifest(
   for (const { path, file: entry } of changed) {
     const at = manifest.positionOf(path);
     if (at < 0) return null;
-    let type = file.types.indexOf(entry.contentType);
-    if (type < 0) type = file.types.push(entry.contentType) - 1;
-    file.etags[at] = entry.etag;
-    file.sizes[at] = entry.size;
-    file.type[at] = type;
-    file.gzip[at] = entry.variants ? entry.variants.gzip.byteLength : -1;
-    file.br[at] = entry.variants ? entry.variants.br.byteLength : -1;
+    setColumns(file, at, entry);
   }
   return manifestFrom(file, index);
+}
+
+/** One answer's columns, at its path's position (a content type is added to `types` once). */
+function setColumns(file: ManifestFile, at: number, entry: ReleaseFile): void {
+  // A handful of content types: a look along the list costs less than a Map.
+  let type = file.types.indexOf(entry.contentType);
+  if (type < 0) type = file.types.push(entry.contentType) - 1;
+  file.etags[at] = entry.etag;
+  file.sizes[at] = entry.size;
+  file.type[at] = type;
+  file.gzip[at] = entry.variants ? entry.variants.gzip.byteLength : -1;
+  file.br[at] = entry.variants ? entry.variants.br.byteLength : -1;
 }
 
 /** Written beside and renamed over: a reader gets the old manifest or the new one, whole. */
