@@ -44,6 +44,7 @@ function chooseContract() {
       map.hidden = map.dataset.contract !== select.value;
       if (!map.hidden) drawOnce(map);
     }
+    readStale();
   };
   select.addEventListener("change", show);
   show();
@@ -217,11 +218,31 @@ function describeMarks() {
   }
 }
 
-async function refreshLive() {
-  const maps = [...document.querySelectorAll(".contract-map")].filter((m) => m.dataset.status);
+// Live numbers are read only where someone can see them: the contracts whose totals row is on
+// (or near) the screen, and the contract whose map is shown, and not while the page is hidden. A
+// network of 500 contracts would otherwise cost every open page 500 feeds a minute.
+const rowsOnScreen = new Set();
+// When each contract's feed was last asked for (ms), so a row scrolled back into view is read
+// again only once its feed may have changed.
+const askedAt = new Map();
+let ttlSeconds = 60;
+let latest = 0;
+let timer;
+
+const liveMaps = () =>
+  [...document.querySelectorAll(".contract-map")].filter((map) => map.dataset.status);
+
+const wanted = (map) => !map.hidden || rowsOnScreen.has(map.dataset.contract);
+
+/** Asked for longer ago than this share of the feed's ttl (never asked: stale). */
+const stale = (map, share = 1) =>
+  Date.now() - (askedAt.get(map.dataset.contract) ?? Number.NEGATIVE_INFINITY) >=
+  share * ttlSeconds * 1000;
+
+/** Reads these contracts' station_status feeds and shows them; says how many could not be read. */
+async function readStatus(maps) {
   if (maps.length === 0) return;
-  let latest = 0;
-  let ttl = 60;
+  for (const map of maps) askedAt.set(map.dataset.contract, Date.now());
   const results = await Promise.allSettled(
     maps.map(async (map) => {
       const response = await fetch(map.dataset.status, { cache: "no-cache" });
@@ -229,7 +250,7 @@ async function refreshLive() {
       const feed = await response.json();
       showStatus(map, feed);
       latest = Math.max(latest, Date.parse(feed.last_updated));
-      ttl = Math.min(ttl, feed.ttl ?? ttl);
+      ttlSeconds = Math.max(REFRESH_FLOOR_SECONDS, feed.ttl ?? ttlSeconds);
     }),
   );
   const failed = results.filter((r) => r.status === "rejected").length;
@@ -237,19 +258,55 @@ async function refreshLive() {
   if (note) {
     note.textContent = failed
       ? `Live data could not be read for ${failed} of ${maps.length} contracts.`
-      : "Live totals from each contract's GBFS station_status feed.";
+      : "Live totals from each contract's GBFS station_status feed, read while it is on screen.";
   }
   if (latest > 0) {
     const refreshed = document.getElementById("refreshed");
     refreshed.textContent = new Date(latest).toLocaleString();
     refreshed.dataset.at = new Date(latest).toISOString();
   }
-  setTimeout(refreshLive, Math.max(REFRESH_FLOOR_SECONDS, ttl) * 1000);
+}
+
+/** What is on screen and may have changed, read now. */
+const readStale = () => readStatus(liveMaps().filter((map) => wanted(map) && stale(map)));
+
+/** Every feed's ttl, the feeds on screen read again; nothing while the page is hidden. */
+async function refreshLive() {
+  clearTimeout(timer);
+  if (document.hidden) return; // taken up again when the page is shown
+  // A row scrolled into view moments ago was just read: it waits for the next round.
+  await readStatus(liveMaps().filter((map) => wanted(map) && stale(map, 0.5)));
+  timer = setTimeout(refreshLive, ttlSeconds * 1000);
+}
+
+function watchRows() {
+  const rows = [...document.querySelectorAll("#contracts tbody tr")];
+  const contractOf = (row) => row.querySelector("td[data-contract]")?.dataset.contract;
+  if (!("IntersectionObserver" in window)) {
+    for (const row of rows) rowsOnScreen.add(contractOf(row));
+    return;
+  }
+  const observer = new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) {
+        const contract = contractOf(entry.target);
+        if (entry.isIntersecting) rowsOnScreen.add(contract);
+        else rowsOnScreen.delete(contract);
+      }
+      if (!document.hidden) readStale();
+    },
+    { rootMargin: "200px 0px" },
+  );
+  for (const row of rows) observer.observe(row);
 }
 
 document.addEventListener("DOMContentLoaded", () => {
   showRequests();
+  watchRows();
   chooseContract();
   describeMarks();
   refreshLive();
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden) refreshLive();
+  });
 });
