@@ -33,6 +33,13 @@ export interface Refresher {
 
 const PROBLEMS_LOGGED = 5;
 
+interface Rendered {
+  release: Release;
+  cache: StationCache;
+  /** The answers that differ from the served release's, when only those were rendered. */
+  changed?: ReadonlyMap<string, ReleaseFile>;
+}
+
 export function startRefresher(options: RefresherOptions): Refresher {
   const now = options.now ?? (() => new Date());
   const { live, log } = options;
@@ -67,28 +74,31 @@ export function startRefresher(options: RefresherOptions): Refresher {
     const previous = live.release;
     // Unchanged files keep their variants; the changed ones are served as they are until theirs are made.
     const fresh = await render(previous, next, at);
-    // Disk first, then memory: when the tree cannot follow, both keep the release they had.
+    let release = fresh.release;
     if (options.out) {
-      const failure = await followOnDisk(fresh.release, options.out, live);
+      // The tree gets each file with its .gz/.br siblings at once (nginx sends those as they are),
+      // so with --out the variants are made first; disk first, then memory: when the tree cannot
+      // follow, both keep the release they had.
+      release = await withVariants(fresh);
+      const failure = await followOnDisk(release, options.out, live);
       if (failure) return fail(at, failure);
     }
-    live.release = fresh.release; // the swap: requests from now on see the new release only
+    live.release = release; // the swap: requests from now on see the new release only
     live.feed = feedHealth(next.stations, states);
     dataset = next;
     cache = fresh.cache;
-    // Then the variants, in the thread pool, and a second swap of the same bytes (same id, same
-    // ETags) that adds them: no request waits for compression, none is compressed per request.
-    let release = fresh.release;
-    try {
-      release = fresh.changed
-        ? addVariants(fresh.release, await changedVariants(fresh.changed, "refresh"))
-        : await compressRelease(fresh.release, { budget: "refresh" });
-      if (live.release === fresh.release) live.release = release;
-    } catch (cause) {
-      // The new release is served already, whole: only its changed answers stay uncompressed.
-      log(
-        `refresh: variants not made (${(cause as Error).message}); changed answers are sent uncompressed`,
-      );
+    if (!options.out) {
+      // Then the variants, in the thread pool, and a second swap of the same bytes (same id, same
+      // ETags) that adds them: no request waits for compression, none is compressed per request.
+      try {
+        release = await withVariants(fresh);
+        if (live.release === fresh.release) live.release = release;
+      } catch (cause) {
+        // The new release is served already, whole: only its changed answers stay uncompressed.
+        log(
+          `refresh: variants not made (${(cause as Error).message}); changed answers are sent uncompressed`,
+        );
+      }
     }
     let changed = fresh.changed?.size ?? 0;
     if (!fresh.changed)
@@ -97,17 +107,15 @@ export function startRefresher(options: RefresherOptions): Refresher {
     return { at, ok: true, error: null };
   }
 
+  /** The same release with the variants of what changed (the rest kept theirs). */
+  async function withVariants(fresh: Rendered): Promise<Release> {
+    return fresh.changed
+      ? addVariants(fresh.release, await changedVariants(fresh.changed, "refresh"))
+      : await compressRelease(fresh.release, { budget: "refresh" });
+  }
+
   /** The served release with the changed station answers replaced; a whole publish when the cache cannot say. */
-  async function render(
-    served: Release,
-    next: Dataset,
-    at: Date,
-  ): Promise<{
-    release: Release;
-    cache: StationCache;
-    /** The answers that differ from `served`'s, when only those were rendered. */
-    changed?: ReadonlyMap<string, ReleaseFile>;
-  }> {
+  async function render(served: Release, next: Dataset, at: Date): Promise<Rendered> {
     const timing = { generatedAt: at, refreshSeconds: options.seconds };
     const refreshed = refreshRelease(served, next, cache, timing);
     if (refreshed) return refreshed;

@@ -1,6 +1,7 @@
 // `serve --out` when the tree cannot follow a refresh: memory and disk stay on the same release, and the log and /status say so.
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir } from "../helpers.js";
 import { editStates, startTestServer, type TestServer } from "./serve-helpers.js";
@@ -9,6 +10,36 @@ let server: TestServer | undefined;
 afterEach(async () => {
   await server?.handle.stop();
   server = undefined;
+});
+
+describe("serve --out, a refresh", () => {
+  // Lists and feeds a station's change rewrites, big enough to get compressed variants.
+  const rewritten = ["vls/v3/stations.json", "contracts/dublin/gbfs/v3/station_status.json"];
+
+  /** The file's bytes, and those its .gz and .br siblings decode to. */
+  const withSiblings = async (out: string, file: string): Promise<string[]> => {
+    const path = join(out, file);
+    return [
+      await readFile(path, "utf8"),
+      gunzipSync(await readFile(`${path}.gz`)).toString("utf8"),
+      brotliDecompressSync(await readFile(`${path}.br`)).toString("utf8"),
+    ];
+  };
+
+  it("writes each changed file with its .gz and .br siblings, which nginx sends as they are", async () => {
+    const out = join(await tempDir(), "out");
+    server = await startTestServer({ out });
+    const before = await Promise.all(rewritten.map((file) => withSiblings(out, file)));
+    await editStates(server.source, (text) =>
+      text.replace('"lastUpdate": "2025-02-08T16:44:06Z"', '"lastUpdate": "2025-02-08T16:49:00Z"'),
+    );
+    expect((await server.handle.refreshNow()).ok).toBe(true);
+    for (const [at, file] of rewritten.entries()) {
+      const [body, gzip, br] = await withSiblings(out, file);
+      expect(body, file).not.toBe(before[at]?.[0]);
+      expect([gzip, br], file).toEqual([body, body]);
+    }
+  });
 });
 
 describe("serve --out, tree update failing", () => {
