@@ -5,7 +5,7 @@ import { createServer, type Server } from "node:http";
 import sirv from "sirv";
 import { UserError } from "../errors.js";
 import { matchRoute } from "../routes/match-route.js";
-import { pathOf } from "../routes/routes.js";
+import { fileOf, pathOf } from "../routes/routes.js";
 import { type Output, terminalOutput } from "./output.js";
 
 export interface PreviewOptions {
@@ -19,8 +19,17 @@ export async function preview(options: PreviewOptions): Promise<Server> {
   const output = options.output ?? terminalOutput();
   if (!existsSync(options.out))
     throw new UserError(`no tree at ${options.out}: run velodata build first`);
-  // dev mode: the tree may be rebuilt while we serve it, so sirv must not index it once.
-  const serveFile = sirv(options.out, { dev: true, extensions: ["json"], dotfiles: false });
+  // dev mode: the tree may be rebuilt while we serve it, so sirv must not index it once. As
+  // `npm run serve:static` (sirv-cli --cors --etag): CORS, ETags, the .gz/.br siblings.
+  const serveFile = sirv(options.out, {
+    dev: true,
+    extensions: ["json"],
+    dotfiles: false,
+    etag: true,
+    gzip: true,
+    brotli: true,
+    setHeaders: (response) => response.setHeader("Access-Control-Allow-Origin", "*"),
+  });
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://preview");
     let segments: string[];
@@ -30,9 +39,10 @@ export async function preview(options: PreviewOptions): Promise<Server> {
       response.writeHead(400).end();
       return;
     }
-    // A static host cannot see the query; show the file its path form would serve.
+    // A static host cannot see the query; show the file its path form would serve (`/` and
+    // `/docs/` are folders' index.html, which sirv's json extension would not find).
     const match = matchRoute(segments, url.searchParams, url.pathname.endsWith("/"));
-    if (match.kind === "endpoint") request.url = pathOf(match.endpoint);
+    if (match.kind === "endpoint") request.url = `/${fileOf(pathOf(match.endpoint))}`;
     serveFile(request, response, () => {
       response.writeHead(404).end();
     });
@@ -45,7 +55,7 @@ export async function preview(options: PreviewOptions): Promise<Server> {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : options.port;
   output.info(
-    `previewing ${options.out} at http://${host}:${port}/vls/v3/contracts (Ctrl-C to stop)`,
+    `previewing ${options.out} at http://${host}:${port}/ (the portal; the API at /vls/v3/contracts; Ctrl-C to stop)`,
   );
   return server;
 }

@@ -41,6 +41,25 @@ describe("velodata preview", () => {
     });
   });
 
+  it("serves the portal at / and the API reference at /docs/, as a static host would", async () => {
+    for (const path of ["/", "/docs/"]) {
+      const response = await fetch(base + path);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get("content-type"), path).toMatch(/^text\/html/);
+      expect(await response.text(), path).toContain("<!doctype html>");
+    }
+  });
+
+  it("sends a list's precompressed sibling, with CORS and an ETag", async () => {
+    const response = await fetch(`${base}/vls/v3/stations`, {
+      headers: { "Accept-Encoding": "br" },
+    });
+    expect(response.headers.get("content-encoding")).toBe("br");
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    expect(response.headers.get("etag")).toBeTruthy();
+    expect(await response.json()).toEqual(await (await fetch(`${base}/vls/v3/stations`)).json());
+  });
+
   it("answers 404 for what is not in the tree", async () => {
     expect((await fetch(`${base}/vls/v3/nothing`)).status).toBe(404);
     expect((await fetch(`${base}/vls/v3/stations/dublin/999999`)).status).toBe(404);
