@@ -24,17 +24,35 @@ function hostPattern(path: string): string {
 const publicFiles = (routes: readonly AnyRoute[]) =>
   routes.filter((route) => route.access === "public" && route.served === "release");
 
-/** One block per public file of the tree: its type, CORS and cache lifetime. */
+/**
+ * The route's file, each parameter of a fixed set of values written out (`{feed}.json` as
+ * `system_information.json`, …): Cloudflare Pages and Netlify apply every `_headers` rule a path
+ * matches and join a header given twice (`Access-Control-Allow-Origin: *, *`, which browsers
+ * refuse), so a `*.json` beside `station_status.json` would give that feed two lifetimes.
+ */
+function filesOf(route: AnyRoute): string[] {
+  let files = [`/${fileOf(route.path)}`];
+  for (const [name, param] of Object.entries(route.params)) {
+    if (param.kind !== "oneOf") continue;
+    files = files.flatMap((file) =>
+      param.values.map((value) => file.replaceAll(`{${name}}`, value)),
+    );
+  }
+  return files;
+}
+
+/** One block per public file of the tree: its type, CORS and cache lifetime; no file matches two. */
 export function headersFile(routes: readonly AnyRoute[]): string {
-  const blocks = publicFiles(routes).map((route) => {
-    const file = `/${fileOf(route.path)}`;
-    return [
-      hostPattern(file),
-      `  Content-Type: ${route.contentType}`,
-      "  Access-Control-Allow-Origin: *",
-      `  Cache-Control: ${CACHE_CONTROL[route.freshness]}`,
-    ].join("\n");
-  });
+  const blocks = publicFiles(routes).flatMap((route) =>
+    filesOf(route).map((file) =>
+      [
+        hostPattern(file),
+        `  Content-Type: ${route.contentType}`,
+        "  Access-Control-Allow-Origin: *",
+        `  Cache-Control: ${CACHE_CONTROL[route.freshness]}`,
+      ].join("\n"),
+    ),
+  );
   return `# Written by velodata from its route table: the public answers' headers for static hosts.\n${blocks.join("\n\n")}\n`;
 }
 

@@ -1,8 +1,28 @@
 // `_headers` and `_redirects` derived from the route table: public rows only, their types and lifetimes.
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { headersFile, redirectsFile } from "../../../src/host/static-host/host-rules.js";
+import { build } from "../../../src/commands/build.js";
+import { memoryOutput } from "../../../src/commands/output.js";
+import {
+  HEADERS_FILE,
+  headersFile,
+  redirectsFile,
+} from "../../../src/host/static-host/host-rules.js";
 import type { AnyRoute } from "../../../src/routes/route.js";
 import { ROUTE_LIST } from "../../../src/routes/routes.js";
+import { filesUnder } from "../../../src/tree/files-under.js";
+import { FIXTURES, tempDir } from "../../helpers.js";
+
+/** A `_headers` path rule as Cloudflare Pages and Netlify read it: `:name` one segment, `*` anything. */
+function ruleMatcher(rule: string): RegExp {
+  const parts = rule.split(/(:\w+|\*)/).map((part) => {
+    if (part === "*") return ".*";
+    if (part.startsWith(":")) return "[^/]+";
+    return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  });
+  return new RegExp(`^${parts.join("")}$`);
+}
 
 const row = (extra: Partial<AnyRoute>): AnyRoute => ({
   name: "feed",
@@ -35,5 +55,25 @@ describe("static host rules", () => {
       "/gbfs/:contract/gbfs  /gbfs/:contract/gbfs.json  200",
     );
     expect(redirectsFile([row({ access: "key" })])).not.toContain("/gbfs/");
+  });
+
+  it("match each file of a built tree once at most: hosts join the headers of every rule that matches", async () => {
+    const out = join(await tempDir(), "out");
+    await build({ source: FIXTURES, out, output: memoryOutput() });
+    const text = await readFile(join(out, HEADERS_FILE), "utf8");
+    const rules = text.split("\n").filter((line) => line.startsWith("/"));
+    const matchers = rules.map((rule) => [rule, ruleMatcher(rule)] as const);
+    const files = filesUnder(out).map((file) => `/${file}`);
+    const twice = files
+      .map((file) => ({ file, rules: matchers.filter(([, m]) => m.test(file)).map(([r]) => r) }))
+      .filter(({ rules }) => rules.length > 1);
+    expect(twice).toEqual([]);
+    // Every public feed is covered, station_status with the dynamic lifetime.
+    const status = "/contracts/dublin/gbfs/v3/station_status.json";
+    const block = text
+      .split("\n\n")
+      .find((b) => ruleMatcher(b.split("\n")[0] as string).test(status));
+    expect(block).toContain("Cache-Control: public, max-age=60");
+    expect(files).toContain(status);
   });
 });
