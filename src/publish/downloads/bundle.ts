@@ -47,17 +47,43 @@ function tableEntries<T>(table: Table<T>, records: readonly T[]) {
   };
 }
 
-function licensesOf(dataset: Dataset) {
-  const seen = new Map<string, { name?: string; path?: string }>();
-  for (const { license } of dataset.contracts) {
-    if (!license) continue;
-    const key = `${license.id ?? ""} ${license.url ?? ""}`;
-    seen.set(key, {
-      ...(license.id ? { name: license.id } : {}),
-      ...(license.url ? { path: license.url } : {}),
-    });
+type PackageLicense = { name?: string; path?: string };
+
+/**
+ * The package's licence when every contract states the same one; otherwise none is claimed for
+ * the whole and the description says which contracts state which (the tables mix contracts, and
+ * data whose owner stated no licence must not be shown under another contract's).
+ */
+function licensesOf(dataset: Dataset): { licenses: PackageLicense[]; note: string | null } {
+  const byLicense = new Map<string, { license: PackageLicense | null; contracts: string[] }>();
+  for (const { name, license } of dataset.contracts) {
+    const key = license ? `${license.id ?? ""} ${license.url ?? ""}` : "";
+    const group = byLicense.get(key) ?? {
+      license: license
+        ? {
+            ...(license.id ? { name: license.id } : {}),
+            ...(license.url ? { path: license.url } : {}),
+          }
+        : null,
+      contracts: [],
+    };
+    group.contracts.push(name);
+    byLicense.set(key, group);
   }
-  return [...seen.values()];
+  const groups = [...byLicense.values()];
+  const only = groups.length === 1 ? groups[0]?.license : null;
+  if (only) return { licenses: [only], note: null };
+  if (groups.length <= 1) return { licenses: [], note: null };
+  const stated = groups.map(({ license, contracts }) => {
+    const what = license
+      ? [license.name, license.path].filter(Boolean).join(", ")
+      : "no licence stated";
+    return `${contracts.join(", ")}: ${what}`;
+  });
+  return {
+    licenses: [],
+    note: `Licences differ by contract (each record is under its contract's): ${stated.join("; ")}.`,
+  };
 }
 
 // Deflate streams pay per write: hand them megabytes, not one small buffer per station.

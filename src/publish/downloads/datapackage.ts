@@ -7,16 +7,22 @@ export interface BundleTable {
   jsonPath: string;
 }
 
+const DESCRIPTION =
+  "Contracts, the static description of their stations, and their bike parkings. Live availability is served by the API.";
+
+/** `licenses` for the whole package, or none with a `note` saying which contract states which. */
 export function dataPackage(
   tables: readonly BundleTable[],
-  licenses: readonly { name?: string; path?: string }[],
+  {
+    licenses,
+    note,
+  }: { licenses: readonly { name?: string; path?: string }[]; note: string | null },
 ) {
   return {
     $schema: "https://datapackage.org/profiles/2.0/datapackage.json",
     name: "velodata-static",
     title: "Bike-sharing stations and bike parkings: static data",
-    description:
-      "Contracts, the static description of their stations, and their bike parkings. Live availability is served by the API.",
+    description: note ? `${DESCRIPTION} ${note}` : DESCRIPTION,
     ...(licenses.length > 0 ? { licenses } : {}),
     resources: tables.flatMap(({ table, csvPath, jsonPath }) => [
       {

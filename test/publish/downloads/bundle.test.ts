@@ -63,9 +63,25 @@ describe("static bundle", () => {
       const header = entryText(table.path).split("\r\n")[0];
       expect(header).toBe(table.schema.fields.map((field: Field) => field.name).join(","));
     }
-    expect(descriptor.licenses).toEqual([
+  });
+
+  it("claims a licence for the whole package only when every contract states that one", async () => {
+    // The fixtures: lyon and nantes state ODbL, the three others no licence.
+    const descriptor = JSON.parse(entryText("datapackage.json"));
+    expect(descriptor.licenses).toBeUndefined();
+    expect(descriptor.description).toContain(
+      "lyon, nantes: ODbL-1.0, https://opendatacommons.org/licenses/odbl/1-0/",
+    );
+    expect(descriptor.description).toContain("dublin, toulouse, besancon: no licence stated");
+
+    const odbl = dataset.contracts.find((contract) => contract.license)?.license;
+    const all = { ...dataset, contracts: dataset.contracts.map((c) => ({ ...c, license: odbl })) };
+    const shared = unzipSync(Buffer.concat(await renderBundle(all)))["datapackage.json"];
+    const sharedDescriptor = JSON.parse(Buffer.from(shared as Uint8Array).toString("utf8"));
+    expect(sharedDescriptor.licenses).toEqual([
       { name: "ODbL-1.0", path: "https://opendatacommons.org/licenses/odbl/1-0/" },
     ]);
+    expect(sharedDescriptor.description).not.toContain("Licences differ");
   });
 
   it("parses back: each CSV, read with its schema's types, gives the same records as its JSON", () => {
