@@ -1,5 +1,6 @@
 // A contract: the service area of one agglomeration, as maintainers write it in contracts.json.
 import { z } from "zod";
+import { webUrl } from "./web-url.js";
 
 // GBFS Language: IETF BCP 47 as the feeds' schemas restrict it (fr, en, pt-BR).
 const language = z
@@ -8,7 +9,7 @@ const language = z
 
 const Operator = z.strictObject({
   name: z.string().min(1),
-  url: z.url().optional(),
+  url: webUrl().optional(),
   email: z.email().optional(),
   phone: z
     .string()
@@ -18,7 +19,7 @@ const Operator = z.strictObject({
 
 const License = z.strictObject({
   id: z.string().min(1).optional().describe("SPDX identifier, e.g. ODbL-1.0"),
-  url: z.url().optional(),
+  url: webUrl().optional(),
 });
 
 /** One kind of bike the contract runs. Fields named as in GBFS go to `vehicle_types` as they are. */

@@ -1,5 +1,6 @@
 // The operator's words on the portal page (`portal.json` in the source folder, optional): name, intro, how to get a key.
 import { z } from "zod";
+import { webUrl } from "./web-url.js";
 
 const DEFAULT_KEYS_TEXT =
   "The API needs a key, free of charge: ask the operator of this deployment for one. " +
@@ -16,7 +17,7 @@ export const PortalSettings = z.strictObject({
   keys: z
     .strictObject({
       text: z.string().min(1).describe("How a developer obtains an API key, in plain text"),
-      url: z.url().optional().describe("Where to ask for a key (a form, an account page)"),
+      url: webUrl().optional().describe("Where to ask for a key (a form, an account page)"),
     })
     .default({ text: DEFAULT_KEYS_TEXT }),
 });

@@ -180,6 +180,23 @@ describe("readDataset", () => {
     ]);
   });
 
+  it("refuses a contract's link that is not http(s) (the portal and GBFS publish it as a link)", async () => {
+    const dir = await fixtureCopy();
+    const path = join(dir, "contracts.json");
+    const text = await readFile(path, "utf8");
+    await writeFile(
+      path,
+      text.replace(
+        '"url": "https://opendatacommons.org/licenses/odbl/1-0/"',
+        '"url": "javascript:alert(1)"',
+      ),
+    );
+    const errors = (await readDataset(dir)).problems.filter((p) => p.severity === "error");
+    expect(errors.map(formatProblem)).toEqual([
+      `${path}[2] (lyon) license.url: must be an http or https URL, e.g. https://example.org/open-data`,
+    ]);
+  });
+
   it("refuses a source with both stations.json and stations.csv", async () => {
     const dir = await sourceDir({
       "contracts.json": contracts,

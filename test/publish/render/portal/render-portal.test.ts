@@ -149,4 +149,15 @@ describe("portal.json", () => {
       expect.stringMatching(/portal\.json keys\.url: .*URL/i),
     ]);
   });
+
+  it("refuses a link that is not http(s): it would be written into the page as it is", async () => {
+    const source = await fixtureCopy();
+    const keys = { text: "Write to us.", url: "javascript:alert(1)" };
+    await writeFile(join(source, "portal.json"), JSON.stringify({ keys }));
+    const { dataset, problems } = await readDataset(source);
+    expect(dataset).toBeUndefined();
+    expect(problems.filter((p) => p.severity === "error").map(formatProblem)).toEqual([
+      `${join(source, "portal.json")} keys.url: must be an http or https URL, e.g. https://example.org/open-data`,
+    ]);
+  });
 });
