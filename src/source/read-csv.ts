@@ -34,6 +34,18 @@ export async function readCsvRecords(
       trim: true,
     });
   } catch (cause) {
+    const unclosed = unclosedQuoteLine(text);
+    if (unclosed)
+      return {
+        records: [],
+        problems: [
+          error(
+            { file, line: unclosed },
+            undefined,
+            'has a cell that opens a quote (") and never closes it on its line: close it, or double a quote inside a cell ("")',
+          ),
+        ],
+      };
     const line = (cause as { lines?: number }).lines;
     const reason = cause instanceof Error ? cause.message : String(cause);
     return {
@@ -92,7 +104,13 @@ function checkHeader(file: string, header: string[], columns: Map<string, Column
         'the columns are separated by ";": velodata reads comma-separated CSV; export it again with "," as the separator',
       ),
     ];
+  const seen = new Set<string>();
   for (const name of header) {
+    if (seen.has(name)) {
+      problems.push(error({ file, line: 1 }, excerpt(name), "column appears twice in the header"));
+      continue;
+    }
+    seen.add(name);
     if (!columns.has(name))
       problems.push(error({ file, line: 1 }, excerpt(name), "unknown column (check its spelling)"));
   }
@@ -102,6 +120,19 @@ function checkHeader(file: string, header: string[], columns: Map<string, Column
     }
   }
   return problems;
+}
+
+/**
+ * The first line with an odd count of quotes, when the parse failed: source cells hold no line
+ * breaks, so that is where a quoted cell runs away (the parser only notices lines later).
+ */
+function unclosedQuoteLine(text: string): number | null {
+  const lines = text.split("\n");
+  for (let at = 0; at < lines.length; at++) {
+    const quotes = (lines[at] as string).split('"').length - 1;
+    if (quotes % 2 === 1) return at + 1;
+  }
+  return null;
 }
 
 const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;

@@ -18,8 +18,20 @@ export async function readSourceText(
     throw new UserError(
       `${file} is ${Math.round(bytes.length / 2 ** 20)} MB, more than the 511 MB a source file can have: split it`,
     );
+  const utf16 = utf16Order(bytes);
+  if (utf16)
+    return {
+      problem: error(
+        { file, line: 1 },
+        undefined,
+        `is UTF-16 text (${utf16}), not UTF-8: re-save it as UTF-8 (in a spreadsheet: "CSV UTF-8")`,
+      ),
+    };
   try {
-    return { text: UTF8.decode(bytes) };
+    const text = UTF8.decode(bytes);
+    if (text.trim() === "")
+      return { problem: error({ file }, undefined, "is empty: an export that wrote nothing?") };
+    return { text };
   } catch {
     const at = firstInvalidByte(bytes);
     const byte = bytes[at]?.toString(16).padStart(2, "0") ?? "?";
@@ -28,6 +40,20 @@ export async function readSourceText(
       're-save it as UTF-8 (in a spreadsheet: "CSV UTF-8")';
     return { problem: error({ file, line: lineAt(bytes, at) }, undefined, message) };
   }
+}
+
+/**
+ * "little-endian" or "big-endian" when the bytes are UTF-16 (Windows' "Unicode text" export): a
+ * byte order mark, or ASCII text with every other byte zero. Its zero bytes are valid UTF-8.
+ */
+function utf16Order(bytes: Buffer): string | null {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return "little-endian";
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return "big-endian";
+  if (bytes.length >= 4 && bytes[0] !== 0 && bytes[1] === 0 && bytes[2] !== 0 && bytes[3] === 0)
+    return "little-endian";
+  if (bytes.length >= 4 && bytes[0] === 0 && bytes[1] !== 0 && bytes[2] === 0 && bytes[3] !== 0)
+    return "big-endian";
+  return null;
 }
 
 /** The offset of the first byte a strict decoder refuses (a real U+FFFD in the file is valid). */

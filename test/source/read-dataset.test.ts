@@ -5,12 +5,14 @@ import { formatProblem } from "../../src/source/problems.js";
 import { readDataset } from "../../src/source/read-dataset.js";
 import { FIXTURES, fixtureCopy, tempDir } from "../helpers.js";
 
-async function sourceDir(files: Record<string, string>): Promise<string> {
+async function sourceDir(files: Record<string, string | Buffer>): Promise<string> {
   const dir = join(await tempDir(), "source");
   await mkdir(dir);
   for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
   return dir;
 }
+
+const isError = (problem: { severity: string }) => problem.severity === "error";
 
 const contracts = JSON.stringify({
   contracts: [
@@ -105,6 +107,43 @@ describe("readDataset", () => {
     );
     expect(lines).toContain(
       `${join(dir, "stations.csv")}:1 banking: required column is missing from the header`,
+    );
+  });
+
+  it("says a column comes twice, rather than what the second one spoils", async () => {
+    const bad = stationsCsv.replace(",overflowCapacity", ",capacity");
+    const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": bad });
+    const lines = (await readDataset(dir)).problems.filter(isError).map(formatProblem);
+    expect(lines).toEqual([
+      `${join(dir, "stations.csv")}:1 capacity: column appears twice in the header`,
+    ]);
+  });
+
+  it("finds the line of a quote that is never closed, not where the parser gave up", async () => {
+    const rows = stationsCsv.split("\r\n");
+    const more = Array.from(
+      { length: 20 },
+      (_, at) => `lyon,${at + 3},"NAME ${at}",,45.7,4.8,false,false,false,10,`,
+    );
+    const bad = [rows[0], rows[1], rows[2]?.replace("BELLECOUR", '"BELLECOUR'), ...more].join(
+      "\r\n",
+    );
+    const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": bad });
+    const lines = (await readDataset(dir)).problems.filter(isError).map(formatProblem);
+    expect(lines).toEqual([
+      `${join(dir, "stations.csv")}:3: has a cell that opens a quote (") and never closes it on its line: close it, or double a quote inside a cell ("")`,
+    ]);
+  });
+
+  it("says a file is UTF-16 or empty, rather than what that makes of its content", async () => {
+    const utf16 = Buffer.from(`\ufeff${stationsCsv}`, "utf16le");
+    let dir = await sourceDir({ "contracts.json": contracts, "stations.csv": utf16 });
+    expect((await readDataset(dir)).problems.filter(isError).map(formatProblem)).toEqual([
+      `${join(dir, "stations.csv")}:1: is UTF-16 text (little-endian), not UTF-8: re-save it as UTF-8 (in a spreadsheet: "CSV UTF-8")`,
+    ]);
+    dir = await sourceDir({ "contracts.json": "\n", "stations.csv": stationsCsv });
+    expect((await readDataset(dir)).problems.filter(isError).map(formatProblem)).toContain(
+      `${join(dir, "contracts.json")}: is empty: an export that wrote nothing?`,
     );
   });
 
