@@ -41,8 +41,29 @@ function messageOf(issue: z.core.$ZodIssue, value: unknown): string {
   if (issue.code === "unrecognized_keys") return "unknown field (check its spelling)";
   if (issue.code === "invalid_type" && value === undefined) return "is required";
   if (issue.code === "invalid_type") return `expected ${issue.expected}, got ${shortJson(value)}`;
+  // zod's own wording ("Too small: expected number to be >=0") reads as a programmer's; a
+  // schema's own message is kept as written.
+  if (!ZOD_WORDING.test(issue.message)) return issue.message;
+  const got = `, got ${shortJson(value)}`;
+  if (issue.code === "invalid_value")
+    return `must be ${issue.values.length === 1 ? "" : "one of "}${issue.values.map((v) => JSON.stringify(v)).join(", ")}${got}`;
+  if (issue.code === "too_small" || issue.code === "too_big") {
+    const bound = issue.code === "too_small" ? issue.minimum : issue.maximum;
+    const word = issue.code === "too_small" ? "least" : "most";
+    const limit = issue.inclusive
+      ? `at ${word} ${bound}`
+      : `${word === "least" ? "more" : "less"} than ${bound}`;
+    if (issue.origin === "string")
+      return Number(bound) === 1 && issue.code === "too_small"
+        ? "must not be empty"
+        : `must have ${limit} characters${got}`;
+    if (issue.origin === "array") return `must have ${limit} items`;
+    return `must be ${limit}${got}`;
+  }
   return issue.message;
 }
+
+const ZOD_WORDING = /^(Too small|Too big|Invalid option|Invalid input)\b/;
 
 function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
   let value = raw;

@@ -110,6 +110,27 @@ describe("readDataset", () => {
     );
   });
 
+  it("words bounds and choices for people, not in zod's terms", async () => {
+    const bad = stationsCsv.replace(",10,", ",-1,");
+    const states = JSON.stringify({
+      states: [
+        { contract: "lyon", number: 1, status: "", connected: true, lastUpdate: null, main: null },
+      ],
+    });
+    const dir = await sourceDir({
+      "contracts.json": contracts,
+      "stations.csv": bad,
+      "states.json": states,
+    });
+    const lines = (await readDataset(dir)).problems.filter(isError).map(formatProblem);
+    expect(lines).toContain(
+      `${join(dir, "stations.csv")}:3 (lyon #2) capacity: must be at least 0, got -1`,
+    );
+    expect(lines).toContain(
+      `${join(dir, "states.json")}[0] (lyon #1) status: must be one of "OPEN", "CLOSED", got ""`,
+    );
+  });
+
   it("says a column comes twice, rather than what the second one spoils", async () => {
     const bad = stationsCsv.replace(",overflowCapacity", ",capacity");
     const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": bad });
