@@ -45,8 +45,15 @@ export function memoryOutput(): Output & { lines: string[] } {
 
 const WARNINGS_SHOWN = 20;
 
-/** Prints warnings (the first few of many); throws with every error when there is one. */
-export function reportProblems(problems: readonly Problem[], output: Output): void {
+/**
+ * Prints warnings (the first few of many); throws with every error when there is one, saying
+ * what that means for the command (`validate` publishes nothing either way: it says nothing).
+ */
+export function reportProblems(
+  problems: readonly Problem[],
+  output: Output,
+  consequence: string | null = "nothing was published",
+): void {
   const warnings = problems.filter((problem) => problem.severity === "warning");
   const errors = problems.filter((problem) => problem.severity === "error").sort(byPlace);
   for (const problem of warnings.slice(0, WARNINGS_SHOWN))
@@ -56,7 +63,7 @@ export function reportProblems(problems: readonly Problem[], output: Output): vo
   if (errors.length > 0) {
     const noun = errors.length === 1 ? "error" : "errors";
     throw new UserError(
-      `the source data has ${errors.length} ${noun}; nothing was published`,
+      `the source data has ${errors.length} ${noun}${consequence ? `; ${consequence}` : ""}`,
       errors.map((problem) => `error: ${formatProblem(problem)}`),
     );
   }

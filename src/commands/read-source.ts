@@ -7,9 +7,10 @@ export async function readValidDataset(
   source: string,
   state: string | undefined,
   output: Output,
+  consequence?: string | null,
 ): Promise<{ dataset: Dataset; warnings: number; staticRead: StaticRead }> {
   const { dataset, problems, staticRead } = await readDataset(source, state);
-  reportProblems(problems, output); // throws when any problem is an error
+  reportProblems(problems, output, consequence); // throws when any problem is an error
   if (!dataset || !staticRead) throw new Error("readDataset returned no dataset and no error");
   return { dataset, warnings: problems.length, staticRead };
 }

@@ -10,7 +10,12 @@ export interface ValidateOptions {
 
 export async function validate(options: ValidateOptions): Promise<void> {
   const output = options.output ?? terminalOutput();
-  const { dataset, warnings } = await readValidDataset(options.source, options.state, output);
+  const { dataset, warnings } = await readValidDataset(
+    options.source,
+    options.state,
+    output,
+    null, // it publishes nothing, valid or not
+  );
   output.info(
     `${options.source} is valid: ${dataset.contracts.length} contracts, ${dataset.stations.length} stations, ` +
       `${dataset.states.size} states, ${dataset.parkings.length} parkings` +

@@ -194,4 +194,14 @@ describe("velodata validate", () => {
       "(dublin #42): no state: published as CLOSED and disconnected, with lastUpdate null",
     );
   });
+
+  it("says how many errors, without speaking of publishing (it never publishes)", async () => {
+    const source = await fixtureCopy();
+    const csv = join(source, "stations.csv");
+    await writeFile(csv, (await readFile(csv, "utf8")).replace("\ntoulouse,55,", "\ntoulose,55,"));
+    const result = await runCli(["validate", "--source", source]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("velodata: the source data has 2 errors\n");
+    expect(result.stderr).toContain('unknown contract "toulose"');
+  });
 });

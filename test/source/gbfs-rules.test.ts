@@ -104,6 +104,12 @@ describe("bikesOfDeclaredTypes", () => {
     expect(bikesOfDeclaredTypes(contracts, sourced("states.json", [state("Lyon")]))).toEqual([]);
   });
 
+  it("checks against the first contract of a name given twice (the duplicate is reported elsewhere)", () => {
+    const renamed = { ...complete, name: "LYON", bikeTypes: { mechanical: {} } };
+    const contracts = sourced("contracts.json", [complete, renamed]);
+    expect(bikesOfDeclaredTypes(contracts, sourced("states.json", [state("lyon")]))).toEqual([]);
+  });
+
   it("reports bikes of a kind the contract does not run, in main and overflow stands", () => {
     const mechanicalOnly = { ...complete, bikeTypes: { mechanical: {} } };
     const problems = bikesOfDeclaredTypes(

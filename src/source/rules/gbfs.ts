@@ -85,9 +85,13 @@ export function bikesOfDeclaredTypes(
   contracts: readonly Sourced<Contract>[],
   states: readonly Sourced<StationState>[],
 ): Problem[] {
-  const declared = new Map(
-    contracts.map(({ value }) => [contractKey(value.name), value.bikeTypes ?? {}]),
-  );
+  // A name given twice is reported as such; its stations are checked against the first contract
+  // of that name, as every other rule finds it (not a later one's kinds of bike).
+  const declared = new Map<string, NonNullable<Contract["bikeTypes"]>>();
+  for (const { value } of contracts) {
+    const key = contractKey(value.name);
+    if (!declared.has(key)) declared.set(key, value.bikeTypes ?? {});
+  }
   const problems: Problem[] = [];
   for (const { value, at } of states) {
     const types = declared.get(contractKey(value.contract));
