@@ -16,7 +16,7 @@ import { parseRecords } from "./parse-records.js";
 import { hasErrors, type Problem, type Sourced } from "./problems.js";
 import { readCsvRecords } from "./read-csv.js";
 import { readJsonRecords } from "./read-json.js";
-import { readSourceText } from "./read-text.js";
+import { readSourceBytes, readSourceText } from "./read-text.js";
 import { splitStatesText } from "./states-text.js";
 
 export interface StaticSource {
@@ -42,9 +42,11 @@ export const STATES_FILE = "states.json";
 export async function loadStaticSource(
   dir: string,
 ): Promise<Loaded<StaticSource> & { complete: Completeness }> {
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    throw new UserError(`source folder not found: ${dir}`);
-  }
+  if (!existsSync(dir)) throw new UserError(`source folder not found: ${dir}`);
+  if (!statSync(dir).isDirectory())
+    throw new UserError(
+      `${dir} is a file: --source takes the folder holding contracts.json and stations.csv (or .json)`,
+    );
   const contracts = await loadResource(dir, "contracts", Contract, { csv: false, required: true });
   const stations = await loadResource(dir, "stations", Station, { csv: true, required: true });
   const parkings = await loadResource(dir, "parkings", Parking, { csv: true, required: false });
@@ -136,7 +138,7 @@ export async function loadStates(
  * its bytes are its text, where a strict UTF-8 decoder took a quarter of a refresh's read.
  */
 async function readStatesText(path: string, file: string): ReturnType<typeof readSourceText> {
-  const bytes = await readFile(path);
+  const bytes = await readSourceBytes(path, file);
   if (bytes.length < MAX_ASCII_TEXT && isAscii(bytes)) return { text: bytes.toString("latin1") };
   return readSourceText(path, file);
 }

@@ -8,12 +8,21 @@ const LENIENT = new TextDecoder("utf-8");
 // V8 cannot hold a longer string; past it there is no text to parse.
 const MAX_TEXT = 0x1fffffe8;
 
+/** The file's bytes; Node names no path when it is a folder: this says which file it is. */
+export function readSourceBytes(path: string, file: string): Promise<Buffer> {
+  return readFile(path).catch((cause: NodeJS.ErrnoException) => {
+    if (cause.code === "EISDIR")
+      throw new UserError(`${file} is a folder where a file is expected: give the path of a file`);
+    throw cause;
+  });
+}
+
 /** The file's text, or the problem that prevents reading it (its first byte that is not UTF-8). */
 export async function readSourceText(
   path: string,
   file: string,
 ): Promise<{ text: string } | { problem: Problem }> {
-  const bytes = await readFile(path);
+  const bytes = await readSourceBytes(path, file);
   if (bytes.length > MAX_TEXT)
     throw new UserError(
       `${file} is ${Math.round(bytes.length / 2 ** 20)} MB, more than the 511 MB a source file can have: split it`,

@@ -1,6 +1,6 @@
 // The CLI as a user meets it: real processes, real folders.
 import { createHash } from "node:crypto";
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROUTE_LIST } from "../../src/routes/routes.js";
@@ -167,6 +167,24 @@ describe("velodata build", () => {
     ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe("velodata: source folder not found: /nonexistent/velodata\n");
+  });
+
+  it("says which path is a file or a folder where the other is expected", async () => {
+    const source = await fixtureCopy();
+    const csv = join(source, "stations.csv");
+    let result = await runCli(["validate", "--source", csv]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `velodata: ${csv} is a file: --source takes the folder holding contracts.json and stations.csv (or .json)\n`,
+    );
+    const states = join(source, "states.json");
+    await rm(states);
+    await mkdir(states);
+    result = await runCli(["validate", "--source", source]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `velodata: ${states} is a folder where a file is expected: give the path of a file\n`,
+    );
   });
 });
 
