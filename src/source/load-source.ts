@@ -1,7 +1,6 @@
 // Finds and reads the source files of a source folder into located, schema-checked records.
 import { isAscii } from "node:buffer";
 import { existsSync, statSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { z } from "zod";
 import { UserError } from "../errors.js";
