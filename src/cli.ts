@@ -20,7 +20,20 @@ function baseUrl(value: string): string {
   }
   if (url.protocol !== "http:" && url.protocol !== "https:")
     throw new InvalidArgumentError("must start with http:// or https://");
+  // Paths are appended to it: `https://x.org/v?a=1` would publish `https://x.org/v?a=1/gbfs/…`.
+  if (url.search || url.hash || url.username || url.password)
+    throw new InvalidArgumentError(
+      "must be a plain base URL, with no query (?), fragment (#) or credentials, e.g. https://api.example.org/bikes",
+    );
   return url.href.replace(/\/+$/, "");
+}
+
+/** nginx's `listen`: a port, or an IPv4 address, a [IPv6] address or a host name and a port. */
+function listenAddress(value: string): string {
+  const found = /^(?:(?:\[[0-9a-fA-F:.]+\]|[\w.-]+):)?(\d{1,5})$/.exec(value);
+  if (!found || Number(found[1]) < 1 || Number(found[1]) > 65535)
+    throw new InvalidArgumentError("must be PORT or ADDR:PORT, e.g. 80, 127.0.0.1:8081 or [::]:80");
+  return value;
 }
 
 const baseUrlOption = (defaultText: string) =>
@@ -177,7 +190,7 @@ export function program(): Command {
     )
     .requiredOption("--tree <dir>", "the published tree (velodata serve --out DIR)")
     .requiredOption("--upstream <url>", "where velodata serve listens, e.g. http://127.0.0.1:8080")
-    .option("--listen <addr>", "nginx listen address: PORT or ADDR:PORT", "80")
+    .option("--listen <addr>", "nginx listen address: PORT or ADDR:PORT", listenAddress, "80")
     .option("--cache-dir <dir>", "nginx's cache of key checks", "/var/cache/nginx/velodata")
     .option(
       "--key-cache <seconds>",

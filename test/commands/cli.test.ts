@@ -155,6 +155,17 @@ describe("velodata build", () => {
     ]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain("must be an absolute URL");
+    const query = await runCli([
+      "build",
+      "-s",
+      FIXTURES,
+      "-o",
+      out,
+      "--base-url",
+      "https://x.org/v?a=1",
+    ]);
+    expect(query.code).toBe(1);
+    expect(query.stderr).toContain("must be a plain base URL, with no query");
   });
 
   it("says plainly when the source folder does not exist", async () => {

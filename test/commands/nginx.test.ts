@@ -53,6 +53,14 @@ describe("velodata nginx", () => {
       "30",
     ]);
     expect(long.stderr).toContain("--key-cache must be at most 10 seconds");
-    for (const result of [path, long]) expect(result.stderr).not.toContain("internal error");
+    const listen = (address: string) =>
+      runCli(["nginx", "--tree", out, "--upstream", "http://127.0.0.1:8080", "--listen", address]);
+    const word = await listen("abc");
+    expect(word.code).toBe(1);
+    expect(word.stderr).toContain("must be PORT or ADDR:PORT");
+    expect((await listen("99999")).code).toBe(1);
+    const ipv6 = await listen("[::]:8081");
+    expect(ipv6.stdout).toContain("listen [::]:8081;");
+    for (const result of [path, long, word]) expect(result.stderr).not.toContain("internal error");
   });
 });
