@@ -12,7 +12,7 @@ import { StationState } from "../model/station-state.js";
 import { type KnownStates, knownTexts, sameJson } from "./known-states.js";
 import { loadPortalSettings } from "./load-portal.js";
 import { parseRecords } from "./parse-records.js";
-import { hasErrors, type Problem, type Sourced } from "./problems.js";
+import { hasErrors, type Problem, type Sourced, warning } from "./problems.js";
 import { readCsvRecords } from "./read-csv.js";
 import { readJsonRecords } from "./read-json.js";
 import { readSourceBytes, readSourceText } from "./read-text.js";
@@ -61,6 +61,7 @@ export async function loadStaticSource(
       ...contracts.problems,
       ...stations.problems,
       ...parkings.problems,
+      ...noParkingsFile(dir, contracts.value),
       ...portal.problems,
     ],
     complete: {
@@ -68,6 +69,24 @@ export async function loadStaticSource(
       stations: !hasErrors(stations.problems),
     },
   };
+}
+
+/**
+ * The parkings file is optional, so a misspelt one (`parking.json`) would publish empty parking
+ * answers for the contracts that offer them, silently: said once.
+ */
+function noParkingsFile(dir: string, contracts: readonly Sourced<Contract>[]): Problem[] {
+  if (existsSync(join(dir, "parkings.json")) || existsSync(join(dir, "parkings.csv"))) return [];
+  const offering = contracts.filter(({ value }) => value.parkingApi).map(({ value }) => value.name);
+  if (offering.length === 0) return [];
+  const shown = offering.slice(0, 5).join(", ") + (offering.length > 5 ? ", …" : "");
+  return [
+    warning(
+      { file: join(dir, "parkings.json") },
+      undefined,
+      `not found (nor parkings.csv), yet ${offering.length === 1 ? "1 contract offers" : `${offering.length} contracts offer`} the parking API (${shown}): their parking answers are empty lists; check the file's name`,
+    ),
+  ];
 }
 
 export interface LoadedStates extends Loaded<Sourced<StationState>[]> {

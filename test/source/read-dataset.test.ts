@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatProblem } from "../../src/source/problems.js";
@@ -55,6 +55,7 @@ describe("readDataset", () => {
     const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": stationsCsv });
     const { dataset, problems } = await readDataset(dir);
     expect(problems.map(formatProblem)).toEqual([
+      `${join(dir, "parkings.json")}: not found (nor parkings.csv), yet 1 contract offers the parking API (lyon): their parking answers are empty lists; check the file's name`,
       `${join(dir, "states.json")}: no state file: every station is published as CLOSED and disconnected`,
     ]);
     expect(dataset?.stations).toEqual([
@@ -128,6 +129,16 @@ describe("readDataset", () => {
     );
     expect(lines).toContain(
       `${join(dir, "states.json")}[0] (lyon #1) status: must be one of "OPEN", "CLOSED", got ""`,
+    );
+  });
+
+  it("warns when contracts offer the parking API and no parkings file is found (a misspelt name)", async () => {
+    const dir = await fixtureCopy();
+    await rename(join(dir, "parkings.json"), join(dir, "parking.json"));
+    const { dataset, problems } = await readDataset(dir);
+    expect(dataset?.parkings).toEqual([]);
+    expect(problems.map(formatProblem)).toContain(
+      `${join(dir, "parkings.json")}: not found (nor parkings.csv), yet 2 contracts offer the parking API (lyon, nantes): their parking answers are empty lists; check the file's name`,
     );
   });
 
