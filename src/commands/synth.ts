@@ -1,4 +1,5 @@
 // `velodata synth`: a seeded synthetic network and minutes of states, as a source folder, for sizing and benchmarks.
+import { existsSync, readdirSync } from "node:fs";
 import { UserError } from "../errors.js";
 import { seededRandom } from "../serve/simulator.js";
 import { firstMinute, nextMinute } from "../synth/minutes.js";
@@ -24,6 +25,27 @@ export interface SynthOptions {
 export const STATIONS_PER_CONTRACT = 2000;
 const DEFAULT_START = new Date("2026-01-05T08:00:00Z");
 
+/**
+ * A folder already holding a source would mix with the new network (an earlier `stations.csv`
+ * beside the new `stations.json`, earlier `states-N.json` past `--minutes`): refused, never
+ * cleared, as it may be someone's real data.
+ */
+function refuseMixing(out: string): void {
+  if (!existsSync(out)) return;
+  const source = readdirSync(out)
+    .sort()
+    .filter((name) =>
+      /^(contracts\.json|(stations|parkings)\.(json|csv)|portal\.json|states(-\d+)?\.json)$/.test(
+        name,
+      ),
+    );
+  if (source.length === 0) return;
+  const shown = source.slice(0, 4).join(", ") + (source.length > 4 ? ", …" : "");
+  throw new UserError(
+    `${out} already holds a source (${shown}): give a new or empty folder (or remove it first)`,
+  );
+}
+
 export async function synth(options: SynthOptions): Promise<{ files: string[] }> {
   const output = options.output ?? terminalOutput();
   const contracts =
@@ -37,6 +59,8 @@ export async function synth(options: SynthOptions): Promise<{ files: string[] }>
     throw new UserError(
       `--contracts ${contracts} is more than --stations ${options.stations}: every contract needs a station`,
     );
+
+  refuseMixing(options.out);
 
   const random = seededRandom(options.seed ?? 1);
   const network = synthNetwork(options.stations, contracts, random);

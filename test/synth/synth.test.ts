@@ -31,6 +31,17 @@ describe("synth", () => {
     expect(await read(other, "stations.json")).not.toBe(await read(one, "stations.json"));
   });
 
+  it("refuses a folder that already holds a source, and changes nothing in it", async () => {
+    const out = await written({ seed: 7 });
+    const before = await read(out, "stations.json");
+    await expect(
+      synth({ stations: 100, contracts: 1, out, output: memoryOutput() }),
+    ).rejects.toThrow(
+      `${out} already holds a source (contracts.json, parkings.json, states-1.json, states-2.json, …): give a new or empty folder (or remove it first)`,
+    );
+    expect(await read(out, "stations.json")).toBe(before);
+  });
+
   it("writes a source folder that validates with every minute's states", async () => {
     const out = await written({ seed: 3 });
     for (const state of ["states.json", "states-1.json", "states-2.json"]) {
