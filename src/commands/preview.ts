@@ -5,6 +5,7 @@ import { createServer, type Server } from "node:http";
 import sirv from "sirv";
 import { UserError } from "../errors.js";
 import { matchRoute } from "../routes/match-route.js";
+import { EXPOSED_HEADERS } from "../routes/methods.js";
 import { fileOf, pathOf } from "../routes/routes.js";
 import { type Output, terminalOutput } from "./output.js";
 
@@ -28,7 +29,10 @@ export async function preview(options: PreviewOptions): Promise<Server> {
     etag: true,
     gzip: true,
     brotli: true,
-    setHeaders: (response) => response.setHeader("Access-Control-Allow-Origin", "*"),
+    setHeaders: (response) => {
+      response.setHeader("Access-Control-Allow-Origin", "*");
+      response.setHeader("Access-Control-Expose-Headers", EXPOSED_HEADERS);
+    },
   });
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://preview");

@@ -1,12 +1,20 @@
 // Writing responses: the headers every answer carries, JSON errors, and release files from prepared headers and bytes.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { JSON_TYPE, type ReleaseFile, type Variants } from "../publish/release.js";
-import { ALLOWED_METHODS, PREFLIGHT_MAX_AGE } from "../routes/methods.js";
+import {
+  ALLOWED_METHODS,
+  EXPOSED_HEADERS,
+  PREFLIGHT_ALLOWED_HEADERS,
+  PREFLIGHT_MAX_AGE,
+} from "../routes/methods.js";
 import { type Encoding, etagFor, negotiate, notModified } from "./encoding.js";
 
 export const ALLOW = ALLOWED_METHODS;
 
-const COMMON = { "Access-Control-Allow-Origin": "*" };
+const COMMON = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Expose-Headers": EXPOSED_HEADERS,
+};
 
 /** An error answer: `{"error": "..."}` as real clients expect, or no body where the specification says so. */
 export function sendError(
@@ -46,6 +54,7 @@ export function sendOptions(response: ServerResponse): void {
       ...COMMON,
       Allow: ALLOW,
       "Access-Control-Allow-Methods": ALLOW,
+      "Access-Control-Allow-Headers": PREFLIGHT_ALLOWED_HEADERS,
       "Access-Control-Max-Age": String(PREFLIGHT_MAX_AGE),
     })
     .end();
@@ -105,6 +114,8 @@ function headFor(file: ReleaseFile, encoding: Encoding, head: Head, cacheControl
   const notModified = [
     "Access-Control-Allow-Origin",
     "*",
+    "Access-Control-Expose-Headers",
+    EXPOSED_HEADERS,
     "Content-Type",
     file.contentType,
     "Vary",

@@ -173,6 +173,9 @@ for (const [name, start, skipped] of deployments) {
       );
       expect((await get("/vls/v3/nothing")).headers.get("cache-control")).toBe("no-store");
       expect((await get("/vls/v3/contracts")).headers.get("access-control-allow-origin")).toBe("*");
+      // Readable by a page's script, for its own revalidation.
+      for (const answer of [first, await get("/vls/v3/contracts")])
+        expect(answer.headers.get("access-control-expose-headers")).toBe("ETag, Retry-After");
     });
 
     it("sends the precompressed bytes clients ask for, which decode to the plain answer", async () => {

@@ -65,9 +65,16 @@ describe("validators and encodings", () => {
     expect((await server.get("/vls/v3/nothing")).headers.get("cache-control")).toBe("no-store");
   });
 
-  it("allows any origin", async () => {
-    expect((await server.get("/vls/v3/contracts")).headers.get("access-control-allow-origin")).toBe(
-      "*",
+  it("allows any origin, and lets its scripts read the ETag (and a 429's Retry-After)", async () => {
+    const answer = await server.get("/vls/v3/contracts");
+    expect(answer.headers.get("access-control-allow-origin")).toBe("*");
+    expect(answer.headers.get("access-control-expose-headers")).toBe("ETag, Retry-After");
+    const etag = answer.headers.get("etag") as string;
+    const unchanged = await server.get("/vls/v3/contracts", { headers: { "If-None-Match": etag } });
+    expect(unchanged.status).toBe(304);
+    expect(unchanged.headers.get("access-control-expose-headers")).toBe("ETag, Retry-After");
+    expect((await server.get("/vls/v3/nothing")).headers.get("access-control-expose-headers")).toBe(
+      "ETag, Retry-After",
     );
     expect(
       (await fetch(`${server.base}/vls/v3/contracts`)).headers.get("access-control-allow-origin"),
@@ -95,6 +102,8 @@ describe("methods", () => {
     expect(response.headers.get("access-control-allow-methods")).toBe("GET, HEAD, OPTIONS");
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
     expect(response.headers.get("access-control-max-age")).toBe("86400");
+    // A page revalidating with its own If-None-Match sends a header the preflight must allow.
+    expect(response.headers.get("access-control-allow-headers")).toBe("*");
     expect(await response.text()).toBe("");
   });
 

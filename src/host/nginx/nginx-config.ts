@@ -2,6 +2,7 @@
 
 import { KEY_CHECK_PATH } from "../../routes/key-check.js";
 import { STATIC_MAX_AGE } from "../../routes/max-age.js";
+import { EXPOSED_HEADERS } from "../../routes/methods.js";
 import type { AnyRoute } from "../../routes/route.js";
 import { answerLines, typesOf } from "./answer-map.js";
 
@@ -126,6 +127,7 @@ ${options.brotli ? "    brotli_static on;" : "    # brotli_static: not loaded he
         # refresh is sent with no-cache, to be revalidated with its ETag (304).
         expires modified +${options.refreshSeconds}s;
         add_header Access-Control-Allow-Origin "*";
+        add_header Access-Control-Expose-Headers "${EXPOSED_HEADERS}";
     }
 
     location ^~ /_velodata/static/ {
@@ -138,6 +140,7 @@ ${options.brotli ? "    brotli_static on;" : "    # brotli_static: not loaded he
         log_not_found off;
         add_header Cache-Control "${STATIC_CACHE_CONTROL}";
         add_header Access-Control-Allow-Origin "*";
+        add_header Access-Control-Expose-Headers "${EXPOSED_HEADERS}";
     }
 
     location = /_velodata_auth {

@@ -1,5 +1,6 @@
 // `_headers` and `_redirects` (Netlify, Cloudflare Pages) for the public parts of the tree, derived from the route table.
 import { DEFAULT_REFRESH_SECONDS, STATIC_MAX_AGE } from "../../routes/max-age.js";
+import { EXPOSED_HEADERS } from "../../routes/methods.js";
 import type { AnyRoute } from "../../routes/route.js";
 import { fileOf } from "../../routes/routes.js";
 
@@ -49,6 +50,7 @@ export function headersFile(routes: readonly AnyRoute[]): string {
         hostPattern(file),
         `  Content-Type: ${route.contentType}`,
         "  Access-Control-Allow-Origin: *",
+        `  Access-Control-Expose-Headers: ${EXPOSED_HEADERS}`,
         `  Cache-Control: ${CACHE_CONTROL[route.freshness]}`,
       ].join("\n"),
     ),

@@ -8,7 +8,11 @@ import {
 } from "@asteasolutions/zod-to-openapi";
 import { type ZodType, z } from "zod";
 import { ErrorBody } from "../../model/server-status.js";
-import { ALLOWED_METHODS, PREFLIGHT_MAX_AGE } from "../../routes/methods.js";
+import {
+  ALLOWED_METHODS,
+  PREFLIGHT_ALLOWED_HEADERS,
+  PREFLIGHT_MAX_AGE,
+} from "../../routes/methods.js";
 import { BAD_REQUEST } from "../../routes/outcomes.js";
 import { placeholdersOf } from "../../routes/pattern.js";
 import type { AnyRoute, Outcome, ParamType } from "../../routes/route.js";
@@ -113,6 +117,10 @@ function preflight(get: RouteConfig): RouteConfig {
           Allow: text("the methods every path answers", ALLOWED_METHODS),
           "Access-Control-Allow-Origin": text("any origin", "*"),
           "Access-Control-Allow-Methods": text("the methods a browser may use", ALLOWED_METHODS),
+          "Access-Control-Allow-Headers": text(
+            "any request header (If-None-Match for a page's own revalidation…)",
+            PREFLIGHT_ALLOWED_HEADERS,
+          ),
           "Access-Control-Max-Age": text(
             "seconds a browser may keep this answer",
             PREFLIGHT_MAX_AGE,

@@ -207,6 +207,24 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
     expect(problems).toEqual([]);
   });
 
+  it("lets a page of another origin read an answer's ETag and revalidate with it", async () => {
+    const { page } = await open(`${sirv.url}/`);
+    const target = `${server.base.replace(/\/$/, "")}/vls/v3/stations?contract=dublin&apiKey=${server.key}`;
+    const seen = await page.evaluate(async (url) => {
+      const first = await fetch(url, { cache: "no-store" });
+      const etag = first.headers.get("etag");
+      // A header of its own: the browser asks the server first (a CORS preflight).
+      const again = await fetch(url, {
+        cache: "no-store",
+        headers: { "If-None-Match": etag ?? "" },
+      });
+      return { etag, status: again.status };
+    }, target);
+    expect(new URL(target).origin).not.toBe(sirv.url);
+    expect(seen.etag).toMatch(/^"[^"]+"$/);
+    expect(seen.status).toBe(304);
+  });
+
   it("renders from `velodata serve` too, its links and requests answering 200", async () => {
     const { page, problems } = await open(server.base);
     expect(problems).toEqual([]);
