@@ -19,6 +19,7 @@ import {
 } from "./rules/records.js";
 import {
   availabilitiesConsistent,
+  lastUpdateInRange,
   lastUpdateIsUtcInstant,
   oneStatePerStation,
   stateKeys,
@@ -102,6 +103,7 @@ export function checkStatesWithAcross(
   const problems = [
     ...across.duplicates,
     ...lastUpdateIsUtcInstant(checked),
+    ...lastUpdateInRange(checked),
     ...references,
     ...bikeTypes,
   ];

@@ -142,6 +142,40 @@ describe("readDataset", () => {
     );
   });
 
+  it("refuses a lastUpdate that cannot be true (GBFS would be invalid, /status fooled)", async () => {
+    const states = JSON.stringify({
+      states: [
+        {
+          contract: "lyon",
+          number: 1,
+          status: "OPEN",
+          connected: true,
+          lastUpdate: "9999-12-31T23:59:59Z",
+          mainStands: {
+            stands: 10,
+            mechanicalBikes: 10,
+            electricalInternalBatteryBikes: 0,
+            electricalRemovableBatteryBikes: 0,
+          },
+          overflowStands: null,
+        },
+      ],
+    });
+    const dir = await sourceDir({
+      "contracts.json": contracts,
+      "stations.csv": stationsCsv,
+      "states.json": states,
+    });
+    const lines = (await readDataset(dir)).problems.filter(isError).map(formatProblem);
+    expect(lines).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^${join(dir, "states.json")}\\[0\\] \\(lyon #1\\) lastUpdate: "9999-12-31T23:59:59Z" is more than a day ahead of this machine's clock`,
+        ),
+      ),
+    ]);
+  });
+
   it("says a column comes twice, rather than what the second one spoils", async () => {
     const bad = stationsCsv.replace(",overflowCapacity", ",capacity");
     const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": bad });

@@ -13,6 +13,7 @@ import {
 } from "../../src/source/rules/records.js";
 import {
   availabilitiesConsistent,
+  lastUpdateInRange,
   lastUpdateIsUtcInstant,
   oneStatePerStation,
   statesForKnownStations,
@@ -261,5 +262,45 @@ describe("lastUpdateIsUtcInstant", () => {
   });
   it("publishes instants in UTC, whole seconds", () => {
     expect(toUtcSeconds("2025-02-08T17:44:06.999+01:00")).toBe("2025-02-08T16:44:06Z");
+  });
+});
+
+describe("lastUpdateInRange", () => {
+  const now = Date.parse("2026-11-23T07:00:00Z");
+  const problemsOf = (...lastUpdates: (string | null)[]) =>
+    lastUpdateInRange(
+      sourced(
+        "states.json",
+        lastUpdates.map((lastUpdate) => state("a", 1, { lastUpdate })),
+      ),
+      now,
+    ).map((problem) => [problem.severity, problem.at.index, problem.message]);
+
+  it("accepts null, the past since GBFS began, and a station's clock a little ahead", () => {
+    expect(
+      problemsOf(null, "2015-12-15T05:00:00Z", "2026-11-23T06:59:00Z", "2026-11-23T07:14:00Z"),
+    ).toEqual([]);
+  });
+
+  it("refuses a placeholder before GBFS's earliest time and a date days ahead; warns of hours ahead", () => {
+    expect(
+      problemsOf("1970-01-01T00:00:00Z", "9999-12-31T23:59:59Z", "2026-11-23T09:00:00+01:00"),
+    ).toEqual([
+      [
+        "error",
+        0,
+        '"1970-01-01T00:00:00Z" is before 2015-12-15, the earliest time GBFS accepts: a placeholder? give null for a station that never reported',
+      ],
+      [
+        "error",
+        1,
+        '"9999-12-31T23:59:59Z" is more than a day ahead of this machine\'s clock (2026-11-23T07:00:00Z): a wrong date?',
+      ],
+      [
+        "warning",
+        2,
+        '"2026-11-23T08:00:00Z" is 1 h ahead of this machine\'s clock (2026-11-23T07:00:00Z): a local time written with Z (UTC), or a clock set wrong? published as given',
+      ],
+    ]);
   });
 });

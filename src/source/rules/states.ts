@@ -164,6 +164,51 @@ function convertToUtcSeconds(text: string): string | undefined {
   return `${new Date(time).toISOString().slice(0, 19)}Z`;
 }
 
+// GBFS's earliest `last_reported` (2015-12-15T05:00:00Z): before it, a placeholder (1970-01-01).
+const EARLIEST_MS = 1_450_155_600_000;
+// Ahead of the clock by more than a station's clock drift: a time zone mistake (local time
+// written with Z) is a warning, days ahead a wrong date.
+const AHEAD_WARNING_MS = 15 * 60_000;
+const AHEAD_ERROR_MS = 24 * 3_600_000;
+
+/** A lastUpdate that cannot be true: before GBFS's earliest time, or ahead of this machine's clock. */
+export function lastUpdateInRange(
+  states: readonly Sourced<StationState>[],
+  now: number = Date.now(),
+): Problem[] {
+  const problems: Problem[] = [];
+  const clock = `this machine's clock (${new Date(now).toISOString().slice(0, 19)}Z)`;
+  for (const { value, at } of states) {
+    const published = value.lastUpdate === null ? undefined : toUtcSeconds(value.lastUpdate);
+    if (published === undefined) continue; // null, or reported by lastUpdateIsUtcInstant
+    const time = Date.parse(published);
+    const text = `"${published}"`;
+    if (time < EARLIEST_MS)
+      problems.push(
+        error(
+          at,
+          "lastUpdate",
+          `${text} is before 2015-12-15, the earliest time GBFS accepts: a placeholder? give null for a station that never reported`,
+        ),
+      );
+    else if (time - now > AHEAD_ERROR_MS)
+      problems.push(
+        error(at, "lastUpdate", `${text} is more than a day ahead of ${clock}: a wrong date?`),
+      );
+    else if (time - now > AHEAD_WARNING_MS) {
+      const hours = Math.round(((time - now) / 3_600_000) * 10) / 10;
+      problems.push(
+        warning(
+          at,
+          "lastUpdate",
+          `${text} is ${hours} h ahead of ${clock}: a local time written with Z (UTC), or a clock set wrong? published as given`,
+        ),
+      );
+    }
+  }
+  return problems;
+}
+
 export function lastUpdateIsUtcInstant(states: readonly Sourced<StationState>[]): Problem[] {
   return states
     .filter(
