@@ -24,7 +24,14 @@ describe("velodata keys", () => {
     expect([revoked, label]).toEqual(["-", "city app"]);
     expect(listed.stdout).not.toContain(key);
 
-    expect((await runCli(["keys", "revoke", id as string, "--keys", file])).code).toBe(0);
+    const first = await runCli(["keys", "revoke", id as string, "--keys", file]);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(new RegExp(`^key ${id} revoked at \\S+Z\\n$`));
+    const again = await runCli(["keys", "revoke", id as string, "--keys", file]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(
+      new RegExp(`^key ${id} was already revoked, at \\S+Z: nothing changed\\n$`),
+    );
     const after = (await runCli(["keys", "list", "--keys", file])).stdout;
     // The same row, now with a revocation date: an empty listing must fail here.
     expect(after).toMatch(new RegExp(`^${id}\t\\S+\t\\d{4}-\\d\\d-\\d\\dT\\S+Z\tcity app$`, "m"));
