@@ -99,7 +99,9 @@ describe("readStates with the last accepted file", () => {
     );
     expect(lines).toContainEqual(expect.stringMatching(/\[2\] \(lyon #3\) status: /));
     // A record equal to a known one is still checked against the others: a second state for lyon #1.
-    expect(lines).toContain(`${path}[3] (lyon #1) number: a second state for this station`);
+    expect(lines).toContain(
+      `${path}[3] (lyon #1) number: a second state for this station (first at [0])`,
+    );
   });
 
   it("checks everything again against other static data", async () => {
@@ -167,7 +169,9 @@ describe("readStates with the last accepted file's texts", () => {
     const second = await readStates(read, path, first.known);
     expect(second.states).toBeUndefined();
     const lines = second.problems.map(formatProblem);
-    expect(lines).toContain(`${path}[2] (lyon #2) number: a second state for this station`);
+    expect(lines).toContain(
+      `${path}[2] (lyon #2) number: a second state for this station (first at [1])`,
+    );
     expect(lines).toContainEqual(expect.stringMatching(/\(lyon #3\): no state: published/));
   });
 

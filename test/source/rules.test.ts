@@ -181,7 +181,9 @@ describe("oneStatePerStation", () => {
     const problems = oneStatePerStation(
       sourced("states.json", [state("a", 1), state("a", 2), state("A", 1)]),
     );
-    expect(problems.map((p) => p.at.index)).toEqual([2]);
+    expect(problems.map((p) => [p.at.index, p.message])).toEqual([
+      [2, "a second state for this station (first at [0])"],
+    ]);
   });
 });
 

@@ -107,7 +107,8 @@ export function coordinatesInRange(
   return problems;
 }
 
-function placeOf(record: Sourced<unknown>): string {
+/** Where an earlier record of the same file is, for "… (first at [3])". */
+export function placeOf(record: Sourced<unknown>): string {
   if (record.at.line !== undefined) return `on line ${record.at.line}`;
   return record.at.index === undefined ? "above" : `at [${record.at.index}]`;
 }

@@ -4,7 +4,7 @@ import type { Station } from "../../model/station.js";
 import type { StandsState, StationState } from "../../model/station-state.js";
 import { oncePerObject } from "../../once-per-object.js";
 import { error, type Problem, type Sourced, warning } from "../problems.js";
-import { contractKey } from "./records.js";
+import { contractKey, placeOf } from "./records.js";
 
 export const stationKey = (contract: string, number: number): string =>
   `${contractKey(contract)}/${number}`;
@@ -48,13 +48,17 @@ export function oneStatePerStation(
   states: readonly Sourced<StationState>[],
   keys: readonly string[] = stateKeys(states),
 ): Problem[] {
-  const seen = new Set<string>();
+  const seen = new Map<string, Sourced<StationState>>();
   const problems: Problem[] = [];
   for (let position = 0; position < states.length; position++) {
     const state = states[position] as Sourced<StationState>;
     const key = keys[position] as string;
-    if (seen.has(key)) problems.push(error(state.at, "number", "a second state for this station"));
-    seen.add(key);
+    const first = seen.get(key);
+    if (first)
+      problems.push(
+        error(state.at, "number", `a second state for this station (first ${placeOf(first)})`),
+      );
+    else seen.set(key, state);
   }
   return problems;
 }
