@@ -162,6 +162,10 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   log(
     `serving ${release.counts.stations} stations of ${release.counts.contracts} contracts at ${running.url}, refreshed every ${seconds} s from ${source.name}`,
   );
+  if (!options.baseUrl && ANY_ADDRESS.has(host))
+    log(
+      `warning: the GBFS discovery files and the OpenAPI document name ${running.url}, which no other machine can reach: give --base-url (the public address clients use)`,
+    );
   if (options.demoKey) {
     log(`demo key enabled: ${DEMO_KEY} (do not use --demo-key in production)`);
     for (const line of curlExamples(running.url, DEMO_KEY)) output.info(line);
@@ -181,8 +185,12 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   };
 }
 
+// Listening on every interface: the address is no place a client can be sent to.
+const ANY_ADDRESS = new Set(["0.0.0.0", "::", "[::]"]);
+
 function curlExamples(url: string, key: string): string[] {
   return [
+    `open ${url}/ in a browser: the portal (contracts, maps, live totals; the API reference at /docs/)`,
     "try:",
     `  curl '${url}/vls/v3/contracts?apiKey=${key}'`,
     `  curl '${url}/vls/v3/stations?contract=Dublin&apiKey=${key}'`,

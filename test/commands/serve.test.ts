@@ -77,6 +77,21 @@ describe("velodata serve", () => {
     expect(await exited).toBe(0);
     expect(output()).toContain("SIGTERM: stopping after the requests in flight");
     expect(output()).toContain("GET /vls/v3/contracts?apiKey=<redacted> 200");
+    expect(output()).toContain(`open ${url}/ in a browser: the portal`);
+    expect(output()).not.toContain("no other machine can reach");
+  });
+
+  it("warns that a server on every interface publishes an address no client can use, without --base-url", async () => {
+    const keys = join(await tempDir(), "keys.json");
+    const args = ["--source", FIXTURES, "--keys", keys, "--port", "0", "--simulate"];
+    const { child, url, output } = await startServe([...args, "--host", "0.0.0.0"]);
+    await waitFor(child, output, "give --base-url");
+    expect(output()).toContain(
+      `warning: the GBFS discovery files and the OpenAPI document name ${url}, which no other machine can reach`,
+    );
+    const exited = new Promise((resolve) => child.on("exit", resolve));
+    child.kill("SIGTERM");
+    await exited;
   });
 
   it("refuses to start on a broken state file, saying where", async () => {
