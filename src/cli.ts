@@ -143,6 +143,8 @@ export function program(): Command {
     .action(async (options: Omit<ServeOptions, "output">) => {
       if (options.simulate && options.state)
         throw new UserError("--state and --simulate exclude each other: choose one");
+      if (options.seed !== undefined && !options.simulate)
+        throw new UserError("--seed seeds the simulator: it goes with --simulate");
       const { serve } = await import("./commands/serve.js");
       stopOnSignals(await serve(options));
     });

@@ -234,3 +234,20 @@ describe("velodata validate", () => {
     expect(result.stderr).toContain('unknown contract "toulose"');
   });
 });
+
+describe("velodata serve options", () => {
+  it("refuses options that would be silently ignored or contradict each other", async () => {
+    const keys = join(await tempDir(), "keys.json");
+    const serve = ["serve", "--source", FIXTURES, "--keys", keys, "--port", "0"];
+    const seed = await runCli([...serve, "--seed", "3"]);
+    expect([seed.code, seed.stderr]).toEqual([
+      1,
+      "velodata: --seed seeds the simulator: it goes with --simulate\n",
+    ]);
+    const both = await runCli([...serve, "--simulate", "--state", join(FIXTURES, "states.json")]);
+    expect([both.code, both.stderr]).toEqual([
+      1,
+      "velodata: --state and --simulate exclude each other: choose one\n",
+    ]);
+  });
+});
