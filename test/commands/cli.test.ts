@@ -144,26 +144,12 @@ describe("velodata build", () => {
     ];
     expect((await runCli(flag, undefined, env)).code).toBe(0);
     expect(await servers()).toEqual([{ url: "https://bikes.example.org/api" }]);
-    const bad = await runCli([
-      "build",
-      "-s",
-      FIXTURES,
-      "-o",
-      out,
-      "--base-url",
-      "bikes.example.org",
-    ]);
+    const buildAt = (baseUrl: string) =>
+      runCli(["build", "-s", FIXTURES, "-o", out, "--base-url", baseUrl]);
+    const bad = await buildAt("bikes.example.org");
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain("must be an absolute URL");
-    const query = await runCli([
-      "build",
-      "-s",
-      FIXTURES,
-      "-o",
-      out,
-      "--base-url",
-      "https://x.org/v?a=1",
-    ]);
+    const query = await buildAt("https://x.org/v?a=1");
     expect(query.code).toBe(1);
     expect(query.stderr).toContain("must be a plain base URL, with no query");
   });
