@@ -15,13 +15,10 @@ import {
   type GbfsUrls,
   type GbfsVersion,
 } from "./render/gbfs/feed.js";
-import {
-  NEVER_REPORTED_AT,
-  stationStatusBody,
-  stationStatusEntry,
-} from "./render/gbfs/station-status.js";
+import { NEVER_REPORTED_AT, stationStatusBody } from "./render/gbfs/station-status.js";
 import type { VehicleType } from "./render/gbfs/vehicle-types.js";
 import { encodeJson } from "./render/json-body.js";
+import { stationStatusEntryJson } from "./render/station-json.js";
 
 type Files = Map<string, ReleaseFile>;
 
@@ -110,7 +107,7 @@ export function stationStatusEntries(
   types: readonly VehicleType[],
 ): Uint8Array[] {
   return GBFS_VERSIONS.map((version) =>
-    encodeJson(stationStatusEntry(station, state, types, version)),
+    Buffer.from(stationStatusEntryJson(station, state, types, version)),
   );
 }
 

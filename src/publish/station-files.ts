@@ -10,13 +10,15 @@ import { type Dataset, type LiveState, stationKey } from "../source/dataset.js";
 import { gbfsStatusFiles, stationStatusEntries } from "./gbfs-files.js";
 import { endpointFile, listFile, type ReleaseFile } from "./release.js";
 import { vehicleTypesOf } from "./render/gbfs/vehicle-types.js";
-import { encodeJson } from "./render/json-body.js";
+import { stationV1Json, stationV3Json } from "./render/station-json.js";
 import { renderStationV1 } from "./render/v1.js";
 import { renderStationV3 } from "./render/v3.js";
 
 /** One station API: how a station renders, and the endpoints of a station, a contract's list, all. */
 export interface StationSurface {
   render(station: Station, state: LiveState | undefined): unknown;
+  /** `JSON.stringify(render(station, state))`, written without the object (see station-json.ts). */
+  json(station: Station, state: LiveState | undefined): string;
   station(contract: string, number: number): Endpoint;
   contractList(contract: string): Endpoint;
   all: Endpoint;
@@ -25,12 +27,14 @@ export interface StationSurface {
 export const SURFACES: readonly StationSurface[] = [
   {
     render: renderStationV3,
+    json: stationV3Json,
     station: (contract, number) => ({ name: "station", contract, number }),
     contractList: (contract) => ({ name: "contractStations", contract }),
     all: { name: "stations" },
   },
   {
     render: renderStationV1,
+    json: stationV1Json,
     station: (contract, number) => ({ name: "stationV1", contract, number }),
     contractList: (contract) => ({ name: "contractStationsV1", contract }),
     all: { name: "stationsV1" },
@@ -151,7 +155,7 @@ function renderStations(
           state,
           files: SURFACES.map((surface, surfaceIndex) =>
             endpointFile(endpoints[surfaceIndex] as Endpoint, [
-              encodeJson(surface.render(station, state)),
+              Buffer.from(surface.json(station, state)),
             ]),
           ),
           paths: prior?.station === station ? prior.paths : endpoints.map(pathOf),
