@@ -4,7 +4,7 @@ import { IndexedMap } from "../indexed-map.js";
 import { type Endpoint, type Freshness, routeOf } from "../routes/routes.js";
 import { keepIdLines, releaseIdOfFiles, replacedId, sameIdLines } from "./release-id.js";
 import { jsonList } from "./render/json-body.js";
-import { sha1Of } from "./sha1.js";
+import { oneShotSha1, sha1Of } from "./sha1.js";
 
 export { CSV_TYPE, JSON_TYPE, ZIP_TYPE } from "../routes/routes.js";
 
@@ -85,12 +85,49 @@ export function listFile(endpoint: Endpoint, members: readonly ReleaseFile[]): R
   }
   // `[`, `]` and a comma between members.
   size += 2 + Math.max(0, members.length - 1);
-  return listFileOf(
-    endpoint,
-    jsonList(items),
-    size,
-    members.map((member) => member.etag),
-  );
+  const body = jsonList(items);
+  const tags = memberTagsOf(members);
+  if (!tags)
+    return listFileOf(
+      endpoint,
+      body,
+      size,
+      members.map((member) => member.etag),
+    );
+  const list = taggedList(endpoint, body, size, tags);
+  listTags.set(list, tags);
+  return list;
+}
+
+/**
+ * `list` (made by listFile or by this) with the members at these positions replaced: listFile's
+ * bytes and tag for the new members, from the list's own chunks and members' tags, copied and
+ * patched; undefined when the list was not made so or a tag is not of its members' length.
+ */
+export function withMembers(
+  list: ReleaseFile,
+  endpoint: Endpoint,
+  replaced: readonly (readonly [position: number, member: ReleaseFile])[],
+): ReleaseFile | undefined {
+  const kept = listTags.get(list);
+  if (!kept) return undefined;
+  const body = list.body.slice();
+  const tags = Buffer.from(kept.bytes);
+  let size = list.size;
+  for (const [position, member] of replaced) {
+    const chunk = 1 + 2 * position;
+    const old = body[chunk];
+    const tag = member.etag;
+    if (member.body.length !== 1 || !old || tag.length !== kept.width || !isAscii(tag))
+      return undefined;
+    body[chunk] = member.body[0] as Uint8Array;
+    size += member.size - old.byteLength;
+    tags.write(tag, LIST_TAG.length + position * kept.width, "latin1");
+  }
+  const patched = { bytes: tags, width: kept.width };
+  const next = taggedList(endpoint, body, size, patched);
+  listTags.set(next, patched);
+  return next;
 }
 
 /**
@@ -122,6 +159,41 @@ export function listFileOf(
 // Tells a list's tag from that of a file whose bytes would be its members' tags.
 const LIST_TAG = "velodata list [a,b,c] of these answers:\n";
 const TAGS_BATCH = 1 << 16;
+
+/** What listFileOf hashes (LIST_TAG, then the members' tags), when every tag has the same length. */
+interface ListTags {
+  readonly bytes: Buffer;
+  readonly width: number;
+}
+
+// Kept beside the lists listFile made (one chunk per member): a refresh patches them (withMembers).
+const listTags = new WeakMap<ReleaseFile, ListTags>();
+
+function memberTagsOf(members: readonly ReleaseFile[]): ListTags | undefined {
+  const width = members[0]?.etag.length ?? 0;
+  const bytes = Buffer.allocUnsafe(LIST_TAG.length + members.length * width);
+  let at = bytes.write(LIST_TAG, 0, "latin1");
+  for (const member of members) {
+    // Tags are ASCII: one byte per character, so each sits at its position's offset.
+    if (member.etag.length !== width || !isAscii(member.etag)) return undefined;
+    at += bytes.write(member.etag, at, "latin1");
+  }
+  return { bytes, width };
+}
+
+const isAscii = (text: string): boolean => /^[\x00-\x7f]*$/.test(text);
+
+/** listFileOf's file, its tag hashed in one call from `tags` (the same bytes it hashes). */
+function taggedList(
+  endpoint: Endpoint,
+  body: readonly Uint8Array[],
+  size: number,
+  tags: ListTags,
+): ReleaseFile {
+  const route = routeOf(endpoint);
+  const etag = `"${oneShotSha1(tags.bytes)}"`;
+  return { body, size, contentType: route.contentType, freshness: route.freshness, etag };
+}
 
 export function makeRelease(
   files: ReadonlyMap<string, ReleaseFile>,

@@ -37,5 +37,5 @@ const oneShot =
     ? (bytes: Uint8Array, encoding: "base64url" | "hex") => crypto.hash("sha1", bytes, encoding)
     : (bytes: Uint8Array, encoding: "base64url" | "hex") =>
         crypto.createHash("sha1").update(bytes).digest(encoding);
-const oneShotSha1 = (bytes: Uint8Array): string => oneShot(bytes, "base64url");
+export const oneShotSha1 = (bytes: Uint8Array): string => oneShot(bytes, "base64url");
 export const oneShotSha1Hex = (bytes: Uint8Array): string => oneShot(bytes, "hex");

@@ -7,12 +7,19 @@ import type { Station } from "../model/station.js";
 import { oncePerObject } from "../once-per-object.js";
 import { type Endpoint, pathOf } from "../routes/routes.js";
 import { type Dataset, type LiveState, stationKey } from "../source/dataset.js";
-import { gbfsStatusFiles, stationStatusEntries } from "./gbfs-files.js";
-import { endpointFile, listFile, type ReleaseFile } from "./release.js";
+import {
+  gbfsStatusFiles,
+  gbfsStatusFilesOf,
+  stationStatusEntries,
+  statusFreshness,
+} from "./gbfs-files.js";
+import { endpointFile, listFile, type ReleaseFile, withMembers } from "./release.js";
+import { GBFS_VERSIONS } from "./render/gbfs/feed.js";
 import { vehicleTypesOf } from "./render/gbfs/vehicle-types.js";
-import { stationV1Json, stationV3Json } from "./render/station-json.js";
+import { stationStatusEntryJson, stationV1Json, stationV3Json } from "./render/station-json.js";
 import { renderStationV1 } from "./render/v1.js";
 import { renderStationV3 } from "./render/v3.js";
+import { type StatusFeed, statusFeed } from "./status-feed.js";
 
 /** One station API: how a station renders, and the endpoints of a station, a contract's list, all. */
 export interface StationSurface {
@@ -50,7 +57,8 @@ export interface RenderedStation {
   paths: readonly string[];
   /**
    * Its GBFS station_status entry, encoded, per version (see stationStatusEntries): each contract's
-   * feed is assembled from these. Absent when the rendering was read back from disk.
+   * feed is assembled from these. Absent when the rendering was read back from disk, or made by a
+   * refresh (its contract's feeds, StationCache.statusFeeds, hold it).
    */
   status?: readonly Uint8Array[];
 }
@@ -62,6 +70,11 @@ export interface StationCache {
   readonly lists: ReadonlyMap<string, ReleaseFile>;
   /** Each contract's GBFS station_status files (both versions, every path), by contract name. */
   readonly gbfsStatus: ReadonlyMap<string, ReadonlyMap<string, ReleaseFile>>;
+  /**
+   * The feeds a refresh assembled (per version), by contract name: the next one copies their
+   * unchanged entries. A contract without them has each station's entries in `status`.
+   */
+  readonly statusFeeds?: ReadonlyMap<string, readonly StatusFeed[]>;
   /**
    * The same renderings in the order of the stations they were made for: a refresh over the same
    * static data (the server's, every minute) finds each by position, formatting no key.
@@ -92,32 +105,51 @@ export function renderStationFiles(
     files.set(path, file);
     if (fresh) changed.set(path, file);
   };
-  const cache = renderStations(dataset, previous, refreshSeconds, put);
-  return { files, changed, cache };
+  const steps = renderStations(dataset, previous, refreshSeconds, put, false);
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return { files, changed, cache: step.value };
 }
 
-/** Only the answers that differ from `previous`'s, for a refresh that starts from the release it served. */
-export function renderStationChanges(
+/**
+ * Only the answers that differ from `previous`'s, for a refresh that starts from the release it
+ * served. In steps, one contract at a time: the caller may let other work run between two
+ * (`pause`), as a server does to keep answering while it refreshes.
+ */
+export async function renderStationChanges(
   dataset: Dataset,
   previous: StationCache,
   refreshSeconds: number,
-): Omit<StationFiles, "files"> {
+  pause: () => Promise<void>,
+): Promise<Omit<StationFiles, "files">> {
   const changed = new Map<string, ReleaseFile>();
   const put = (path: string, file: ReleaseFile, fresh: boolean) => {
     if (fresh) changed.set(path, file);
   };
-  return { changed, cache: renderStations(dataset, previous, refreshSeconds, put) };
+  const steps = renderStations(dataset, previous, refreshSeconds, put, true);
+  let step = steps.next();
+  while (!step.done) {
+    await pause();
+    step = steps.next();
+  }
+  return { changed, cache: step.value };
 }
 
 type Put = (path: string, file: ReleaseFile, fresh: boolean) => void;
 
-/** Hands every dynamic answer to `put`, in a fixed order, saying which were rendered again. */
-function renderStations(
+/**
+ * Hands every dynamic answer to `put`, in a fixed order, saying which were rendered again; yields
+ * after each contract. With `feeds` (a server's refresh), station_status is assembled as one buffer
+ * per version (statusFeed) and kept so, rather than from each station's encoded entries; a build
+ * keeps the entries, which the cron refresh's state locates in the feeds it writes.
+ */
+function* renderStations(
   dataset: Dataset,
   previous: StationCache | undefined,
   refreshSeconds: number,
   put: Put,
-): StationCache {
+  feeds: boolean,
+): Generator<void, StationCache> {
   const { stations } = dataset;
   const keys = keysOf(stations);
   const stateAt = statesByPosition(stations, dataset.states);
@@ -127,23 +159,33 @@ function renderStations(
   const rendered: RenderedStation[] = new Array(stations.length);
   const lists = new Map<string, ReleaseFile>();
   const gbfsStatus = new Map<string, ReadonlyMap<string, ReleaseFile>>();
+  const statusFeeds = new Map<string, readonly StatusFeed[]>();
   let anyChanged = false;
+  // Where stations were rendered again: by position in the list of all, and in their contract's.
+  const freshInAll: number[] = [];
 
   for (const contract of dataset.contracts) {
     const members = membersOf(stations).get(contract.name) ?? [];
     const types = vehicleTypesOf(contract);
     let changed = false;
+    const fresh: number[] = [];
     let newest: string | null = null;
-    for (const index of members) {
+    // Kept feeds are by position: only for the same stations.
+    const priorFeeds = before && feeds ? previous?.statusFeeds?.get(contract.name) : undefined;
+    // With feeds: the changed stations' entries, by version, by position in the contract.
+    const written = feeds ? GBFS_VERSIONS.map(() => new Array<string>(members.length)) : undefined;
+    for (let position = 0; position < members.length; position++) {
+      const index = members[position] as number;
       const station = stations[index] as Station;
       const key = keys[index] as string;
       const state = stateAt(index, key);
       const prior = before ? before[index] : byKey?.get(key);
       let done: RenderedStation;
       if (prior && prior.station === station && sameState(prior.state, state)) {
-        done = prior.status
-          ? prior
-          : { ...prior, status: stationStatusEntries(station, state, types) };
+        done =
+          prior.status || priorFeeds
+            ? prior
+            : { ...prior, status: stationStatusEntries(station, state, types) };
         for (let surface = 0; surface < done.paths.length; surface++)
           put(done.paths[surface] as string, done.files[surface] as ReleaseFile, false);
       } else {
@@ -159,9 +201,20 @@ function renderStations(
             ]),
           ),
           paths: prior?.station === station ? prior.paths : endpoints.map(pathOf),
-          status: stationStatusEntries(station, state, types),
         };
+        if (written)
+          GBFS_VERSIONS.forEach((version, index) => {
+            (written[index] as string[])[position] = stationStatusEntryJson(
+              station,
+              state,
+              types,
+              version,
+            );
+          });
+        else done.status = stationStatusEntries(station, state, types);
         changed = true;
+        fresh.push(position);
+        freshInAll.push(index);
         for (let surface = 0; surface < done.paths.length; surface++)
           put(done.paths[surface] as string, done.files[surface] as ReleaseFile, true);
       }
@@ -174,38 +227,70 @@ function renderStations(
       const endpoint = surface.contractList(contract.name);
       const path = pathOf(endpoint);
       const prior = previous?.lists.get(path);
-      const list = !changed && prior ? prior : listOf(endpoint, members, rendered, surfaceIndex);
+      const list =
+        !changed && prior
+          ? prior
+          : ((before &&
+              prior &&
+              patched(prior, endpoint, fresh, members, rendered, surfaceIndex)) ??
+            listOf(endpoint, members, rendered, surfaceIndex));
       anyChanged ||= list !== prior;
       lists.set(path, list);
       put(path, list, list !== prior);
     });
     // Like the lists: a contract whose stations did not change keeps its file.
     const priorStatus = previous?.gbfsStatus.get(contract.name);
-    const status =
-      !changed && priorStatus
-        ? priorStatus
-        : gbfsStatusFiles(
-            contract.name,
-            members.map((index) => (rendered[index] as RenderedStation).status ?? []),
-            newest,
-            refreshSeconds,
-          );
+    let status: ReadonlyMap<string, ReleaseFile>;
+    if (!changed && priorStatus) {
+      status = priorStatus;
+      if (priorFeeds) statusFeeds.set(contract.name, priorFeeds);
+    } else if (written) {
+      const freshness = statusFreshness(newest, refreshSeconds);
+      const made = GBFS_VERSIONS.map((version, index) =>
+        statusFeed(
+          version,
+          freshness,
+          members.length,
+          written[index] as string[],
+          priorFeeds?.[index],
+          (position) =>
+            rendered[members[position] as number]?.status?.[index] ?? bug("an entry to keep"),
+        ),
+      );
+      statusFeeds.set(contract.name, made);
+      status = gbfsStatusFilesOf(contract.name, made);
+    } else
+      status = gbfsStatusFiles(
+        contract.name,
+        members.map((index) => (rendered[index] as RenderedStation).status ?? []),
+        newest,
+        refreshSeconds,
+      );
     gbfsStatus.set(contract.name, status);
     for (const [path, file] of status) put(path, file, status !== priorStatus);
+    yield;
   }
 
   SURFACES.forEach((surface, surfaceIndex) => {
     const path = pathOf(surface.all);
     const prior = previous?.lists.get(path);
     const sameStations = before !== undefined || previous?.stations.size === stations.length;
+    const positions = allPositions(stations);
     const all =
       !anyChanged && prior && sameStations
         ? prior
-        : listOf(surface.all, allPositions(stations), rendered, surfaceIndex);
+        : ((before &&
+            prior &&
+            patched(prior, surface.all, freshInAll, positions, rendered, surfaceIndex)) ??
+          listOf(surface.all, positions, rendered, surfaceIndex));
     lists.set(path, all);
     put(path, all, all !== prior);
   });
-  return cacheOf(stations, rendered, lists, gbfsStatus);
+  return cacheOf(stations, rendered, lists, gbfsStatus, statusFeeds);
+}
+
+function bug(what: string): never {
+  throw new Error(`bug: ${what}`);
 }
 
 /** `[a,b,c]` of the members' own bytes: single-station files are one chunk, shared by every list. */
@@ -221,11 +306,31 @@ function listOf(
   );
 }
 
+/**
+ * The list `prior` (of the same members, in the same order) with those at `fresh` (positions in
+ * it) rendered again: its chunks and tags copied and patched, not gathered and hashed again.
+ */
+function patched(
+  prior: ReleaseFile,
+  endpoint: Endpoint,
+  fresh: readonly number[],
+  members: readonly number[],
+  rendered: readonly RenderedStation[],
+  surface: number,
+): ReleaseFile | undefined {
+  const replaced = fresh.map(
+    (position) =>
+      [position, rendered[members[position] as number]?.files[surface] as ReleaseFile] as const,
+  );
+  return withMembers(prior, endpoint, replaced);
+}
+
 function cacheOf(
   stations: readonly Station[],
   rendered: readonly RenderedStation[],
   lists: ReadonlyMap<string, ReleaseFile>,
   gbfsStatus: ReadonlyMap<string, ReadonlyMap<string, ReleaseFile>>,
+  statusFeeds: ReadonlyMap<string, readonly StatusFeed[]>,
 ): StationCache {
   let byKey: Map<string, RenderedStation> | undefined;
   const keys = keysOf(stations);
@@ -237,6 +342,7 @@ function cacheOf(
     },
     lists,
     gbfsStatus,
+    ...(statusFeeds.size > 0 ? { statusFeeds } : {}),
     inOrder: { of: stations, rendered },
   };
 }
