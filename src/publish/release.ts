@@ -118,7 +118,7 @@ export function withMembers(
     const chunk = 1 + 2 * position;
     const old = body[chunk];
     const tag = member.etag;
-    if (member.body.length !== 1 || !old || tag.length !== kept.width || !isAscii(tag))
+    if (member.body.length !== 1 || !old || tag.length !== kept.width || !isPrintableAscii(tag))
       return undefined;
     body[chunk] = member.body[0] as Uint8Array;
     size += member.size - old.byteLength;
@@ -175,13 +175,14 @@ function memberTagsOf(members: readonly ReleaseFile[]): ListTags | undefined {
   let at = bytes.write(LIST_TAG, 0, "latin1");
   for (const member of members) {
     // Tags are ASCII: one byte per character, so each sits at its position's offset.
-    if (member.etag.length !== width || !isAscii(member.etag)) return undefined;
+    if (member.etag.length !== width || !isPrintableAscii(member.etag)) return undefined;
     at += bytes.write(member.etag, at, "latin1");
   }
   return { bytes, width };
 }
 
-const isAscii = (text: string): boolean => /^[\x00-\x7f]*$/.test(text);
+// Printable ASCII: one byte per character, as latin1 writes it and UTF-8 hashes it.
+const isPrintableAscii = (text: string): boolean => /^[\x20-\x7e]*$/.test(text);
 
 /** listFileOf's file, its tag hashed in one call from `tags` (the same bytes it hashes). */
 function taggedList(

@@ -353,7 +353,7 @@ const keysOf = oncePerObject((stations: readonly Station[]): readonly string[] =
 );
 
 /** Each contract's stations, as positions in `stations`, in source order. */
-const membersOf = oncePerObject(
+export const membersOf = oncePerObject(
   (stations: readonly Station[]): ReadonlyMap<string, readonly number[]> => {
     const groups = new Map<string, number[]>();
     stations.forEach((station, index) => {
