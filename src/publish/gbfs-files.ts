@@ -19,7 +19,6 @@ import { NEVER_REPORTED_AT, stationStatusBody } from "./render/gbfs/station-stat
 import type { VehicleType } from "./render/gbfs/vehicle-types.js";
 import { encodeJson } from "./render/json-body.js";
 import { stationStatusEntryJson } from "./render/station-json.js";
-import type { StatusFeed } from "./status-feed.js";
 
 type Files = Map<string, ReleaseFile>;
 
@@ -89,28 +88,14 @@ export function gbfsStatusFiles(
   newest: string | null,
   ttl: number,
 ): Files {
-  const freshness = statusFreshness(newest, ttl);
+  const freshness: Freshness = {
+    lastUpdated: newest === null ? NEVER_REPORTED_AT : new Date(newest),
+    ttl,
+  };
   const files: Files = new Map();
   GBFS_VERSIONS.forEach((version, index) => {
     const own = entries.map((station) => station[index] as Uint8Array);
     putFile(files, contract, version, "station_status", stationStatusBody(version, freshness, own));
-  });
-  return files;
-}
-
-/** station_status's `last_updated` and `ttl` (see gbfsStatusFiles). */
-export const statusFreshness = (newest: string | null, ttl: number): Freshness => ({
-  lastUpdated: newest === null ? NEVER_REPORTED_AT : new Date(newest),
-  ttl,
-});
-
-/** gbfsStatusFiles's files, from each version's feed already assembled (GBFS_VERSIONS order). */
-export function gbfsStatusFilesOf(contract: string, feeds: readonly StatusFeed[]): Files {
-  const files: Files = new Map();
-  GBFS_VERSIONS.forEach((version, index) => {
-    const feed = feeds[index];
-    if (!feed) throw new Error("bug: a station_status feed per version");
-    putFile(files, contract, version, "station_status", [feed.bytes]);
   });
   return files;
 }

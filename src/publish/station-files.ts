@@ -7,19 +7,12 @@ import type { Station } from "../model/station.js";
 import { oncePerObject } from "../once-per-object.js";
 import { type Endpoint, pathOf } from "../routes/routes.js";
 import { type Dataset, type LiveState, stationKey } from "../source/dataset.js";
-import {
-  gbfsStatusFiles,
-  gbfsStatusFilesOf,
-  stationStatusEntries,
-  statusFreshness,
-} from "./gbfs-files.js";
+import { gbfsStatusFiles, stationStatusEntries } from "./gbfs-files.js";
 import { endpointFile, listFile, type ReleaseFile, withMembers } from "./release.js";
-import { GBFS_VERSIONS } from "./render/gbfs/feed.js";
 import { vehicleTypesOf } from "./render/gbfs/vehicle-types.js";
-import { stationStatusEntryJson, stationV1Json, stationV3Json } from "./render/station-json.js";
+import { stationV1Json, stationV3Json } from "./render/station-json.js";
 import { renderStationV1 } from "./render/v1.js";
 import { renderStationV3 } from "./render/v3.js";
-import { type StatusFeed, statusFeed } from "./status-feed.js";
 
 /** One station API: how a station renders, and the endpoints of a station, a contract's list, all. */
 export interface StationSurface {
@@ -57,8 +50,7 @@ export interface RenderedStation {
   paths: readonly string[];
   /**
    * Its GBFS station_status entry, encoded, per version (see stationStatusEntries): each contract's
-   * feed is assembled from these. Absent when the rendering was read back from disk, or made by a
-   * refresh (its contract's feeds, StationCache.statusFeeds, hold it).
+   * feed is assembled from these. Absent when the rendering was read back from disk.
    */
   status?: readonly Uint8Array[];
 }
@@ -70,11 +62,6 @@ export interface StationCache {
   readonly lists: ReadonlyMap<string, ReleaseFile>;
   /** Each contract's GBFS station_status files (both versions, every path), by contract name. */
   readonly gbfsStatus: ReadonlyMap<string, ReadonlyMap<string, ReleaseFile>>;
-  /**
-   * The feeds a refresh assembled (per version), by contract name: the next one copies their
-   * unchanged entries. A contract without them has each station's entries in `status`.
-   */
-  readonly statusFeeds?: ReadonlyMap<string, readonly StatusFeed[]>;
   /**
    * The same renderings in the order of the stations they were made for: a refresh over the same
    * static data (the server's, every minute) finds each by position, formatting no key.
@@ -105,7 +92,7 @@ export function renderStationFiles(
     files.set(path, file);
     if (fresh) changed.set(path, file);
   };
-  const steps = renderStations(dataset, previous, refreshSeconds, put, false);
+  const steps = renderStations(dataset, previous, refreshSeconds, put);
   let step = steps.next();
   while (!step.done) step = steps.next();
   return { files, changed, cache: step.value };
@@ -126,7 +113,7 @@ export async function renderStationChanges(
   const put = (path: string, file: ReleaseFile, fresh: boolean) => {
     if (fresh) changed.set(path, file);
   };
-  const steps = renderStations(dataset, previous, refreshSeconds, put, true);
+  const steps = renderStations(dataset, previous, refreshSeconds, put);
   let step = steps.next();
   while (!step.done) {
     await pause();
@@ -139,16 +126,13 @@ type Put = (path: string, file: ReleaseFile, fresh: boolean) => void;
 
 /**
  * Hands every dynamic answer to `put`, in a fixed order, saying which were rendered again; yields
- * after each contract. With `feeds` (a server's refresh), station_status is assembled as one buffer
- * per version (statusFeed) and kept so, rather than from each station's encoded entries; a build
- * keeps the entries, which the cron refresh's state locates in the feeds it writes.
+ * after each contract.
  */
 function* renderStations(
   dataset: Dataset,
   previous: StationCache | undefined,
   refreshSeconds: number,
   put: Put,
-  feeds: boolean,
 ): Generator<void, StationCache> {
   const { stations } = dataset;
   const keys = keysOf(stations);
@@ -159,7 +143,6 @@ function* renderStations(
   const rendered: RenderedStation[] = new Array(stations.length);
   const lists = new Map<string, ReleaseFile>();
   const gbfsStatus = new Map<string, ReadonlyMap<string, ReleaseFile>>();
-  const statusFeeds = new Map<string, readonly StatusFeed[]>();
   let anyChanged = false;
   // Where stations were rendered again: by position in the list of all, and in their contract's.
   const freshInAll: number[] = [];
@@ -170,10 +153,6 @@ function* renderStations(
     let changed = false;
     const fresh: number[] = [];
     let newest: string | null = null;
-    // Kept feeds are by position: only for the same stations.
-    const priorFeeds = before && feeds ? previous?.statusFeeds?.get(contract.name) : undefined;
-    // With feeds: the changed stations' entries, by version, by position in the contract.
-    const written = feeds ? GBFS_VERSIONS.map(() => new Array<string>(members.length)) : undefined;
     for (let position = 0; position < members.length; position++) {
       const index = members[position] as number;
       const station = stations[index] as Station;
@@ -182,10 +161,9 @@ function* renderStations(
       const prior = before ? before[index] : byKey?.get(key);
       let done: RenderedStation;
       if (prior && prior.station === station && sameState(prior.state, state)) {
-        done =
-          prior.status || priorFeeds
-            ? prior
-            : { ...prior, status: stationStatusEntries(station, state, types) };
+        done = prior.status
+          ? prior
+          : { ...prior, status: stationStatusEntries(station, state, types) };
         for (let surface = 0; surface < done.paths.length; surface++)
           put(done.paths[surface] as string, done.files[surface] as ReleaseFile, false);
       } else {
@@ -201,17 +179,8 @@ function* renderStations(
             ]),
           ),
           paths: prior?.station === station ? prior.paths : endpoints.map(pathOf),
+          status: stationStatusEntries(station, state, types),
         };
-        if (written)
-          GBFS_VERSIONS.forEach((version, index) => {
-            (written[index] as string[])[position] = stationStatusEntryJson(
-              station,
-              state,
-              types,
-              version,
-            );
-          });
-        else done.status = stationStatusEntries(station, state, types);
         changed = true;
         fresh.push(position);
         freshInAll.push(index);
@@ -240,32 +209,15 @@ function* renderStations(
     });
     // Like the lists: a contract whose stations did not change keeps its file.
     const priorStatus = previous?.gbfsStatus.get(contract.name);
-    let status: ReadonlyMap<string, ReleaseFile>;
-    if (!changed && priorStatus) {
-      status = priorStatus;
-      if (priorFeeds) statusFeeds.set(contract.name, priorFeeds);
-    } else if (written) {
-      const freshness = statusFreshness(newest, refreshSeconds);
-      const made = GBFS_VERSIONS.map((version, index) =>
-        statusFeed(
-          version,
-          freshness,
-          members.length,
-          written[index] as string[],
-          priorFeeds?.[index],
-          (position) =>
-            rendered[members[position] as number]?.status?.[index] ?? bug("an entry to keep"),
-        ),
-      );
-      statusFeeds.set(contract.name, made);
-      status = gbfsStatusFilesOf(contract.name, made);
-    } else
-      status = gbfsStatusFiles(
-        contract.name,
-        members.map((index) => (rendered[index] as RenderedStation).status ?? []),
-        newest,
-        refreshSeconds,
-      );
+    const status =
+      !changed && priorStatus
+        ? priorStatus
+        : gbfsStatusFiles(
+            contract.name,
+            members.map((index) => (rendered[index] as RenderedStation).status ?? []),
+            newest,
+            refreshSeconds,
+          );
     gbfsStatus.set(contract.name, status);
     for (const [path, file] of status) put(path, file, status !== priorStatus);
     yield;
@@ -286,11 +238,7 @@ function* renderStations(
     lists.set(path, all);
     put(path, all, all !== prior);
   });
-  return cacheOf(stations, rendered, lists, gbfsStatus, statusFeeds);
-}
-
-function bug(what: string): never {
-  throw new Error(`bug: ${what}`);
+  return cacheOf(stations, rendered, lists, gbfsStatus);
 }
 
 /** `[a,b,c]` of the members' own bytes: single-station files are one chunk, shared by every list. */
@@ -330,7 +278,6 @@ function cacheOf(
   rendered: readonly RenderedStation[],
   lists: ReadonlyMap<string, ReleaseFile>,
   gbfsStatus: ReadonlyMap<string, ReadonlyMap<string, ReleaseFile>>,
-  statusFeeds: ReadonlyMap<string, readonly StatusFeed[]>,
 ): StationCache {
   let byKey: Map<string, RenderedStation> | undefined;
   const keys = keysOf(stations);
@@ -342,7 +289,6 @@ function cacheOf(
     },
     lists,
     gbfsStatus,
-    ...(statusFeeds.size > 0 ? { statusFeeds } : {}),
     inOrder: { of: stations, rendered },
   };
 }
@@ -353,7 +299,7 @@ const keysOf = oncePerObject((stations: readonly Station[]): readonly string[] =
 );
 
 /** Each contract's stations, as positions in `stations`, in source order. */
-export const membersOf = oncePerObject(
+const membersOf = oncePerObject(
   (stations: readonly Station[]): ReadonlyMap<string, readonly number[]> => {
     const groups = new Map<string, number[]>();
     stations.forEach((station, index) => {

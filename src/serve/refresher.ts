@@ -5,7 +5,6 @@ import { publish } from "../publish/publish.js";
 import { refreshRelease } from "../publish/refresh-release.js";
 import { addVariants, indexedRelease, type Release, type ReleaseFile } from "../publish/release.js";
 import type { StationCache } from "../publish/station-files.js";
-import { withStatusFeeds } from "../publish/status-feeds-of.js";
 import type { Dataset } from "../source/dataset.js";
 import { formatProblem } from "../source/problems.js";
 import { changedVariants } from "./changed-variants.js";
@@ -39,8 +38,7 @@ export function startRefresher(options: RefresherOptions): Refresher {
   const now = options.now ?? (() => new Date());
   const { live, log } = options;
   let dataset = options.dataset;
-  // Each contract's station_status as one buffer, made now rather than by the first refresh.
-  let cache = withStatusFeeds(options.cache, options.dataset);
+  let cache = options.cache;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<RefreshOutcome> | undefined;
   let stopped = false;

@@ -96,14 +96,17 @@ describe("withMembers", () => {
       expect(patched?.etag).toBe(whole.etag);
       list = patched as ReleaseFile;
     }
-    // Several at once, the first list untouched.
+    // Several at once, the first list's bytes and tag untouched; patched once only.
     const first = listFile(LIST, texts.map(member));
+    const tag = first.etag;
     const both = withMembers(first, LIST, [
       [1, member("7")],
       [2, member("8")],
     ]);
     expect(both?.etag).toBe(listFile(LIST, ["1", "7", "8", '"four"', "5"].map(member)).etag);
     expect(bytes(first)).toBe('[1,{"b":2},[3],"four",5]');
+    expect(first.etag).toBe(tag);
+    expect(withMembers(first, LIST, [[0, member("9")]])).toBeUndefined();
   });
 
   it("refuses a list listFile did not make, or a member tagged otherwise", () => {

@@ -87,14 +87,8 @@ export function stationStatusBody(
   freshness: Freshness,
   entries: readonly Uint8Array[],
 ): Uint8Array[] {
-  const [head, tail] = stationStatusFrame(version, freshness);
-  return [Buffer.from(head), ...jsonList(entries), Buffer.from(tail)];
-}
-
-/** The text of station_status before the list of its entries `[...]`, and after it. */
-export function stationStatusFrame(version: GbfsVersion, freshness: Freshness): [string, string] {
   // The header as JSON.stringify writes it: the list is the last value, so it ends the text.
   const empty = JSON.stringify(gbfsFile(version, freshness, { stations: [] }));
   const at = empty.lastIndexOf("[]");
-  return [empty.slice(0, at), empty.slice(at + 2)];
+  return [Buffer.from(empty.slice(0, at)), ...jsonList(entries), Buffer.from(empty.slice(at + 2))];
 }
