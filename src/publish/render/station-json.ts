@@ -4,6 +4,7 @@
 // A minute's refresh encodes ~40,000 of these; building and stringifying the objects was most of it.
 import type { Availabilities } from "../../model/api.js";
 import type { Station } from "../../model/station.js";
+import { oncePerObject } from "../../once-per-object.js";
 import type { LiveState } from "../../source/dataset.js";
 import { type GbfsVersion, timestamp } from "./gbfs/feed.js";
 import { NEVER_REPORTED_AT } from "./gbfs/station-status.js";
@@ -62,23 +63,41 @@ export function stationStatusEntryJson(
   const { main, overflow } = live;
   const total = (count: (a: Availabilities) => number) =>
     overflow ? count(main) + count(overflow) : count(main);
+  const keys = typeKeysOf(types);
   let counts = "";
-  for (const type of types) {
-    if (counts) counts += ",";
-    counts += `{"vehicle_type_id":${JSON.stringify(type.id)},"count":${number(total(type.count))}}`;
+  for (let at = 0; at < types.length; at++) {
+    if (at > 0) counts += ",";
+    counts += `${keys[at]}${number(total((types[at] as VehicleType).count))}}`;
   }
   const working = live.status === "OPEN" && live.connected;
-  const reported = timestamp(
-    version,
-    live.lastUpdate === null ? NEVER_REPORTED_AT : new Date(live.lastUpdate),
-  );
   const bikes = version === "2.3" ? "num_bikes_available" : "num_vehicles_available";
   return (
     `{"station_id":${JSON.stringify(String(station.number))},"${bikes}":${number(total(bikesOf))}` +
     `,"vehicle_types_available":[${counts}],"num_docks_available":${number(total(standsOf))}` +
     `,"is_installed":${state !== undefined},"is_renting":${working},"is_returning":${working}` +
-    `,"last_reported":${JSON.stringify(reported)}}`
+    `,"last_reported":${lastReportedJson(version, live.lastUpdate)}}`
   );
+}
+
+/** Each type's `{"vehicle_type_id":…,"count":`, once per list of types (a contract's, per refresh). */
+const typeKeysOf = oncePerObject((types: readonly VehicleType[]): readonly string[] =>
+  types.map((type) => `{"vehicle_type_id":${JSON.stringify(type.id)},"count":`),
+);
+
+// The stations of a minute report a few hundred distinct instants: each converted once.
+const reportedJson = { "2.3": new Map<string, string>(), "3.0": new Map<string, string>() };
+const REPORTED_KEPT = 4096;
+
+function lastReportedJson(version: GbfsVersion, lastUpdate: string | null): string {
+  if (lastUpdate === null) return JSON.stringify(timestamp(version, NEVER_REPORTED_AT));
+  const known = reportedJson[version];
+  let text = known.get(lastUpdate);
+  if (text === undefined) {
+    text = JSON.stringify(timestamp(version, new Date(lastUpdate)));
+    if (known.size >= REPORTED_KEPT) known.clear();
+    known.set(lastUpdate, text);
+  }
+  return text;
 }
 
 const bikesOf = (a: Availabilities) => a.bikes;
