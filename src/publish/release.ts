@@ -62,10 +62,21 @@ export function releaseFile(
   return { body, size, contentType, freshness, etag: `"${sha1Of(body)}"` };
 }
 
-/** The answer of one endpoint: its content type and freshness come from the route table. */
-export function endpointFile(endpoint: Endpoint, body: readonly Uint8Array[]): ReleaseFile {
+/**
+ * The answer of one endpoint: its content type and freshness come from the route table. `sha1`:
+ * the bytes' SHA-1 (base64url) when already made (sha1InPool), else made now.
+ */
+export function endpointFile(
+  endpoint: Endpoint,
+  body: readonly Uint8Array[],
+  sha1?: string,
+): ReleaseFile {
   const route = routeOf(endpoint);
-  return releaseFile(body, route.contentType, route.freshness);
+  if (sha1 === undefined) return releaseFile(body, route.contentType, route.freshness);
+  let size = 0;
+  for (const chunk of body) size += chunk.byteLength;
+  const { contentType, freshness } = route;
+  return { body, size, contentType, freshness, etag: `"${sha1}"` };
 }
 
 /**

@@ -7,12 +7,13 @@ import type { Station } from "../model/station.js";
 import { oncePerObject } from "../once-per-object.js";
 import { type Endpoint, pathOf } from "../routes/routes.js";
 import { type Dataset, type LiveState, stationKey } from "../source/dataset.js";
-import { gbfsStatusFiles, stationStatusEntries } from "./gbfs-files.js";
+import { gbfsStatusFiles, gbfsStatusFilesHashed, stationStatusEntries } from "./gbfs-files.js";
 import { endpointFile, listFile, type ReleaseFile, withMembers } from "./release.js";
 import { vehicleTypesOf } from "./render/gbfs/vehicle-types.js";
 import { stationV1Json, stationV3Json } from "./render/station-json.js";
 import { renderStationV1 } from "./render/v1.js";
 import { renderStationV3 } from "./render/v3.js";
+import { sha1InPool } from "./sha1.js";
 
 /** One station API: how a station renders, and the endpoints of a station, a contract's list, all. */
 export interface StationSurface {
@@ -94,6 +95,7 @@ export function renderStationFiles(
   };
   const steps = renderStations(dataset, previous, refreshSeconds, put);
   let step = steps.next();
+  // Without `hash`, nothing is waited for: the steps only pause.
   while (!step.done) step = steps.next();
   return { files, changed, cache: step.value };
 }
@@ -101,7 +103,8 @@ export function renderStationFiles(
 /**
  * Only the answers that differ from `previous`'s, for a refresh that starts from the release it
  * served. In steps, one contract at a time: the caller may let other work run between two
- * (`pause`), as a server does to keep answering while it refreshes.
+ * (`pause`), as a server does to keep answering while it refreshes; station_status feeds are
+ * hashed in the thread pool meanwhile (sha1InPool).
  */
 export async function renderStationChanges(
   dataset: Dataset,
@@ -113,10 +116,10 @@ export async function renderStationChanges(
   const put = (path: string, file: ReleaseFile, fresh: boolean) => {
     if (fresh) changed.set(path, file);
   };
-  const steps = renderStations(dataset, previous, refreshSeconds, put);
+  const steps = renderStations(dataset, previous, refreshSeconds, put, sha1InPool);
   let step = steps.next();
   while (!step.done) {
-    await pause();
+    await (step.value ?? pause());
     step = steps.next();
   }
   return { changed, cache: step.value };
@@ -125,15 +128,17 @@ export async function renderStationChanges(
 type Put = (path: string, file: ReleaseFile, fresh: boolean) => void;
 
 /**
- * Hands every dynamic answer to `put`, in a fixed order, saying which were rendered again; yields
- * after each contract.
+ * Hands every dynamic answer to `put`, saying which were rendered again; yields after each
+ * contract. With `hash`, the station_status feeds' SHA-1s are made by it, and handed to `put` when
+ * made: the last step yields the promise of all of them, to be awaited before going on.
  */
 function* renderStations(
   dataset: Dataset,
   previous: StationCache | undefined,
   refreshSeconds: number,
   put: Put,
-): Generator<void, StationCache> {
+  hash?: (body: readonly Uint8Array[]) => Promise<string>,
+): Generator<Promise<unknown> | undefined, StationCache> {
   const { stations } = dataset;
   const keys = keysOf(stations);
   const stateAt = statesByPosition(stations, dataset.states);
@@ -143,6 +148,7 @@ function* renderStations(
   const rendered: RenderedStation[] = new Array(stations.length);
   const lists = new Map<string, ReleaseFile>();
   const gbfsStatus = new Map<string, ReadonlyMap<string, ReleaseFile>>();
+  const hashing: Promise<void>[] = [];
   let anyChanged = false;
   // Where stations were rendered again: by position in the list of all, and in their contract's.
   const freshInAll: number[] = [];
@@ -209,19 +215,20 @@ function* renderStations(
     });
     // Like the lists: a contract whose stations did not change keeps its file.
     const priorStatus = previous?.gbfsStatus.get(contract.name);
-    const status =
-      !changed && priorStatus
-        ? priorStatus
-        : gbfsStatusFiles(
-            contract.name,
-            members.map((index) => (rendered[index] as RenderedStation).status ?? []),
-            newest,
-            refreshSeconds,
-          );
-    gbfsStatus.set(contract.name, status);
-    for (const [path, file] of status) put(path, file, status !== priorStatus);
+    const entries = () => members.map((index) => (rendered[index] as RenderedStation).status ?? []);
+    const done = (status: ReadonlyMap<string, ReleaseFile>) => {
+      gbfsStatus.set(contract.name, status);
+      for (const [path, file] of status) put(path, file, status !== priorStatus);
+    };
+    if (!changed && priorStatus) done(priorStatus);
+    else if (hash)
+      hashing.push(
+        gbfsStatusFilesHashed(contract.name, entries(), newest, refreshSeconds, hash).then(done),
+      );
+    else done(gbfsStatusFiles(contract.name, entries(), newest, refreshSeconds));
     yield;
   }
+  if (hashing.length > 0) yield Promise.all(hashing);
 
   SURFACES.forEach((surface, surfaceIndex) => {
     const path = pathOf(surface.all);
