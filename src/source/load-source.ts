@@ -3,6 +3,7 @@ import { isAscii } from "node:buffer";
 import { existsSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { setImmediate } from "node:timers/promises";
 import type { z } from "zod";
 import { UserError } from "../errors.js";
 import { Contract } from "../model/contract.js";
@@ -103,7 +104,11 @@ export async function loadStates(
   const value: Sourced<StationState>[] = [];
   const problems = [...(located?.problems ?? [])];
   const knownAt: number[] = [];
-  raw.forEach((record, index) => {
+  // The text split, the records compared and parsed: in stretches, letting a server answer between.
+  await setImmediate();
+  for (let index = 0; index < raw.length; index++) {
+    if (index > 0 && index % RECORDS_PER_STRETCH === 0) await setImmediate();
+    const record = raw[index];
     const before = known?.records[index];
     // From the split, undefined: the same text as the known record's.
     const same = split && record === undefined;
@@ -115,7 +120,7 @@ export async function loadStates(
         before.at.file === file ? before : { value: before.value, at: { ...before.at, file } },
       );
       knownAt.push(index);
-      return;
+      continue;
     }
     const parsed = parseRecords(StationState, [{ raw: record, at: { file, index } }]);
     problems.push(...parsed.problems);
@@ -123,7 +128,7 @@ export async function loadStates(
       value.push(one);
       knownAt.push(-1);
     }
-  });
+  }
   return {
     value,
     problems,
@@ -132,6 +137,8 @@ export async function loadStates(
     ...(split ? { texts: split.texts } : whole ? { text: read.text } : {}),
   };
 }
+
+const RECORDS_PER_STRETCH = 25_000;
 
 /**
  * As readSourceText, faster for the usual states file, all ASCII (names are in the static data):
