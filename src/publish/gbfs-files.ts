@@ -15,13 +15,10 @@ import {
   type GbfsUrls,
   type GbfsVersion,
 } from "./render/gbfs/feed.js";
-import {
-  NEVER_REPORTED_AT,
-  stationStatusBody,
-  stationStatusEntry,
-} from "./render/gbfs/station-status.js";
+import { NEVER_REPORTED_AT, stationStatusBody } from "./render/gbfs/station-status.js";
 import type { VehicleType } from "./render/gbfs/vehicle-types.js";
 import { encodeJson } from "./render/json-body.js";
+import { stationStatusEntryJson } from "./render/station-json.js";
 
 type Files = Map<string, ReleaseFile>;
 
@@ -103,6 +100,36 @@ export function gbfsStatusFiles(
   return files;
 }
 
+/**
+ * gbfsStatusFiles, each feed's SHA-1 made by `sha1` (sha1InPool: a server's refresh hashes its
+ * ~100 MB of station_status in the thread pool while it renders the next contract).
+ */
+export async function gbfsStatusFilesHashed(
+  contract: string,
+  entries: readonly (readonly Uint8Array[])[],
+  newest: string | null,
+  ttl: number,
+  sha1: (body: readonly Uint8Array[]) => Promise<string>,
+): Promise<Files> {
+  const freshness: Freshness = {
+    lastUpdated: newest === null ? NEVER_REPORTED_AT : new Date(newest),
+    ttl,
+  };
+  const bodies = GBFS_VERSIONS.map((_, index) =>
+    stationStatusBody(
+      GBFS_VERSIONS[index] as GbfsVersion,
+      freshness,
+      entries.map((station) => station[index] as Uint8Array),
+    ),
+  );
+  const tags = await Promise.all(bodies.map(sha1));
+  const files: Files = new Map();
+  GBFS_VERSIONS.forEach((version, index) => {
+    putFile(files, contract, version, "station_status", bodies[index] ?? [], tags[index]);
+  });
+  return files;
+}
+
 /** One station's station_status entry, encoded, in each version (GBFS_VERSIONS order). */
 export function stationStatusEntries(
   station: Station,
@@ -110,7 +137,7 @@ export function stationStatusEntries(
   types: readonly VehicleType[],
 ): Uint8Array[] {
   return GBFS_VERSIONS.map((version) =>
-    encodeJson(stationStatusEntry(station, state, types, version)),
+    Buffer.from(stationStatusEntryJson(station, state, types, version)),
   );
 }
 
@@ -125,9 +152,10 @@ function putFile(
   version: GbfsVersion,
   feed: GbfsFeedName,
   body: readonly Uint8Array[],
+  sha1?: string,
 ): void {
   const endpoints = gbfsEndpoints(contract, version, feed);
   // One file for every path: the aliases share its bytes and ETag.
-  const file = endpointFile(endpoints[0], body);
+  const file = endpointFile(endpoints[0], body, sha1);
   for (const endpoint of endpoints) files.set(pathOf(endpoint), file);
 }

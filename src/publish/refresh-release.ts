@@ -12,16 +12,24 @@ export interface RefreshedRelease extends Published {
 
 /**
  * `served` and `cache` come from the same publish (or refresh) of `dataset`'s static data; when
- * `cache` was made for other stations, undefined: publish the whole release instead.
+ * `cache` was made for other stations, undefined: publish the whole release instead. The work is
+ * done in steps with `pause` awaited between two (default: none), so that a server keeps answering.
  */
-export function refreshRelease(
+export async function refreshRelease(
   served: Release,
   dataset: Dataset,
   cache: StationCache,
-  options: { generatedAt: Date; refreshSeconds: number },
-): RefreshedRelease | undefined {
+  options: { generatedAt: Date; refreshSeconds: number; pause?: () => Promise<void> },
+): Promise<RefreshedRelease | undefined> {
   if (cache.inOrder?.of !== dataset.stations) return undefined;
-  const { changed, cache: next } = renderStationChanges(dataset, cache, options.refreshSeconds);
+  const pause = options.pause ?? (async () => {});
+  const { changed, cache: next } = await renderStationChanges(
+    dataset,
+    cache,
+    options.refreshSeconds,
+    pause,
+  );
+  await pause();
   // The changed answers come without variants until they are made. The same stations give the
   // same paths: the served release's index is shared, not copied.
   const release =

@@ -4,7 +4,7 @@ import { IndexedMap } from "../indexed-map.js";
 import { type Endpoint, type Freshness, routeOf } from "../routes/routes.js";
 import { keepIdLines, releaseIdOfFiles, replacedId, sameIdLines } from "./release-id.js";
 import { jsonList } from "./render/json-body.js";
-import { sha1Of } from "./sha1.js";
+import { oneShotSha1, sha1Of } from "./sha1.js";
 
 export { CSV_TYPE, JSON_TYPE, ZIP_TYPE } from "../routes/routes.js";
 
@@ -62,10 +62,21 @@ export function releaseFile(
   return { body, size, contentType, freshness, etag: `"${sha1Of(body)}"` };
 }
 
-/** The answer of one endpoint: its content type and freshness come from the route table. */
-export function endpointFile(endpoint: Endpoint, body: readonly Uint8Array[]): ReleaseFile {
+/**
+ * The answer of one endpoint: its content type and freshness come from the route table. `sha1`:
+ * the bytes' SHA-1 (base64url) when already made (sha1InPool), else made now.
+ */
+export function endpointFile(
+  endpoint: Endpoint,
+  body: readonly Uint8Array[],
+  sha1?: string,
+): ReleaseFile {
   const route = routeOf(endpoint);
-  return releaseFile(body, route.contentType, route.freshness);
+  if (sha1 === undefined) return releaseFile(body, route.contentType, route.freshness);
+  let size = 0;
+  for (const chunk of body) size += chunk.byteLength;
+  const { contentType, freshness } = route;
+  return { body, size, contentType, freshness, etag: `"${sha1}"` };
 }
 
 /**
@@ -85,12 +96,52 @@ export function listFile(endpoint: Endpoint, members: readonly ReleaseFile[]): R
   }
   // `[`, `]` and a comma between members.
   size += 2 + Math.max(0, members.length - 1);
-  return listFileOf(
-    endpoint,
-    jsonList(items),
-    size,
-    members.map((member) => member.etag),
-  );
+  const body = jsonList(items);
+  const tags = memberTagsOf(members);
+  if (!tags)
+    return listFileOf(
+      endpoint,
+      body,
+      size,
+      members.map((member) => member.etag),
+    );
+  const list = taggedList(endpoint, body, size, tags);
+  listTags.set(list, tags);
+  return list;
+}
+
+/**
+ * `list` (made by listFile or by this) with the members at these positions replaced: listFile's
+ * bytes and tag for the new members, from the list's own chunks (copied) and members' tags,
+ * patched; undefined when the list was not made so or a tag is not of its members' length. The
+ * tags move to the new list (patched in place: ~12 MB a minute not allocated at 100,000 stations),
+ * so `list` can be patched once: again, undefined (the caller makes it whole with listFile).
+ */
+export function withMembers(
+  list: ReleaseFile,
+  endpoint: Endpoint,
+  replaced: readonly (readonly [position: number, member: ReleaseFile])[],
+): ReleaseFile | undefined {
+  const kept = listTags.get(list);
+  if (!kept) return undefined;
+  listTags.delete(list);
+  const body = list.body.slice();
+  const tags = kept.bytes;
+  let size = list.size;
+  for (const [position, member] of replaced) {
+    const chunk = 1 + 2 * position;
+    const old = body[chunk];
+    const tag = member.etag;
+    if (member.body.length !== 1 || !old || tag.length !== kept.width || !isPrintableAscii(tag))
+      return undefined;
+    body[chunk] = member.body[0] as Uint8Array;
+    size += member.size - old.byteLength;
+    tags.write(tag, LIST_TAG.length + position * kept.width, "latin1");
+  }
+  const patched = { bytes: tags, width: kept.width };
+  const next = taggedList(endpoint, body, size, patched);
+  listTags.set(next, patched);
+  return next;
 }
 
 /**
@@ -122,6 +173,42 @@ export function listFileOf(
 // Tells a list's tag from that of a file whose bytes would be its members' tags.
 const LIST_TAG = "velodata list [a,b,c] of these answers:\n";
 const TAGS_BATCH = 1 << 16;
+
+/** What listFileOf hashes (LIST_TAG, then the members' tags), when every tag has the same length. */
+interface ListTags {
+  readonly bytes: Buffer;
+  readonly width: number;
+}
+
+// Kept beside the lists listFile made (one chunk per member): a refresh patches them (withMembers).
+const listTags = new WeakMap<ReleaseFile, ListTags>();
+
+function memberTagsOf(members: readonly ReleaseFile[]): ListTags | undefined {
+  const width = members[0]?.etag.length ?? 0;
+  const bytes = Buffer.allocUnsafe(LIST_TAG.length + members.length * width);
+  let at = bytes.write(LIST_TAG, 0, "latin1");
+  for (const member of members) {
+    // Tags are ASCII: one byte per character, so each sits at its position's offset.
+    if (member.etag.length !== width || !isPrintableAscii(member.etag)) return undefined;
+    at += bytes.write(member.etag, at, "latin1");
+  }
+  return { bytes, width };
+}
+
+// Printable ASCII: one byte per character, as latin1 writes it and UTF-8 hashes it.
+const isPrintableAscii = (text: string): boolean => /^[\x20-\x7e]*$/.test(text);
+
+/** listFileOf's file, its tag hashed in one call from `tags` (the same bytes it hashes). */
+function taggedList(
+  endpoint: Endpoint,
+  body: readonly Uint8Array[],
+  size: number,
+  tags: ListTags,
+): ReleaseFile {
+  const route = routeOf(endpoint);
+  const etag = `"${oneShotSha1(tags.bytes)}"`;
+  return { body, size, contentType: route.contentType, freshness: route.freshness, etag };
+}
 
 export function makeRelease(
   files: ReadonlyMap<string, ReleaseFile>,

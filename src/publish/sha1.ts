@@ -37,5 +37,28 @@ const oneShot =
     ? (bytes: Uint8Array, encoding: "base64url" | "hex") => crypto.hash("sha1", bytes, encoding)
     : (bytes: Uint8Array, encoding: "base64url" | "hex") =>
         crypto.createHash("sha1").update(bytes).digest(encoding);
-const oneShotSha1 = (bytes: Uint8Array): string => oneShot(bytes, "base64url");
+export const oneShotSha1 = (bytes: Uint8Array): string => oneShot(bytes, "base64url");
 export const oneShotSha1Hex = (bytes: Uint8Array): string => oneShot(bytes, "hex");
+
+/**
+ * sha1Of's digest, made in the thread pool (WebCrypto): the calling thread only gathers the bytes,
+ * into a scratch buffer reused from call to call (Node copies a job's input before it returns).
+ */
+export async function sha1InPool(body: readonly Uint8Array[]): Promise<string> {
+  let size = 0;
+  for (const chunk of body) size += chunk.byteLength;
+  if (scratch.byteLength < size)
+    scratch = Buffer.allocUnsafeSlow(Math.max(size, 2 * scratch.byteLength));
+  let at = 0;
+  for (const chunk of body) {
+    if (chunk.byteLength === 1) scratch[at++] = chunk[0] as number;
+    else {
+      scratch.set(chunk, at);
+      at += chunk.byteLength;
+    }
+  }
+  const digest = await crypto.subtle.digest("SHA-1", scratch.subarray(0, size));
+  return Buffer.from(digest).toString("base64url");
+}
+
+let scratch = Buffer.allocUnsafeSlow(1 << 20);

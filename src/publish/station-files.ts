@@ -7,16 +7,19 @@ import type { Station } from "../model/station.js";
 import { oncePerObject } from "../once-per-object.js";
 import { type Endpoint, pathOf } from "../routes/routes.js";
 import { type Dataset, type LiveState, stationKey } from "../source/dataset.js";
-import { gbfsStatusFiles, stationStatusEntries } from "./gbfs-files.js";
-import { endpointFile, listFile, type ReleaseFile } from "./release.js";
+import { gbfsStatusFiles, gbfsStatusFilesHashed, stationStatusEntries } from "./gbfs-files.js";
+import { endpointFile, listFile, type ReleaseFile, withMembers } from "./release.js";
 import { vehicleTypesOf } from "./render/gbfs/vehicle-types.js";
-import { encodeJson } from "./render/json-body.js";
+import { stationV1Json, stationV3Json } from "./render/station-json.js";
 import { renderStationV1 } from "./render/v1.js";
 import { renderStationV3 } from "./render/v3.js";
+import { sha1InPool } from "./sha1.js";
 
 /** One station API: how a station renders, and the endpoints of a station, a contract's list, all. */
 export interface StationSurface {
   render(station: Station, state: LiveState | undefined): unknown;
+  /** `JSON.stringify(render(station, state))`, written without the object (see station-json.ts). */
+  json(station: Station, state: LiveState | undefined): string;
   station(contract: string, number: number): Endpoint;
   contractList(contract: string): Endpoint;
   all: Endpoint;
@@ -25,12 +28,14 @@ export interface StationSurface {
 export const SURFACES: readonly StationSurface[] = [
   {
     render: renderStationV3,
+    json: stationV3Json,
     station: (contract, number) => ({ name: "station", contract, number }),
     contractList: (contract) => ({ name: "contractStations", contract }),
     all: { name: "stations" },
   },
   {
     render: renderStationV1,
+    json: stationV1Json,
     station: (contract, number) => ({ name: "stationV1", contract, number }),
     contractList: (contract) => ({ name: "contractStationsV1", contract }),
     all: { name: "stationsV1" },
@@ -88,32 +93,52 @@ export function renderStationFiles(
     files.set(path, file);
     if (fresh) changed.set(path, file);
   };
-  const cache = renderStations(dataset, previous, refreshSeconds, put);
-  return { files, changed, cache };
+  const steps = renderStations(dataset, previous, refreshSeconds, put);
+  let step = steps.next();
+  // Without `hash`, nothing is waited for: the steps only pause.
+  while (!step.done) step = steps.next();
+  return { files, changed, cache: step.value };
 }
 
-/** Only the answers that differ from `previous`'s, for a refresh that starts from the release it served. */
-export function renderStationChanges(
+/**
+ * Only the answers that differ from `previous`'s, for a refresh that starts from the release it
+ * served. In steps, one contract at a time: the caller may let other work run between two
+ * (`pause`), as a server does to keep answering while it refreshes; station_status feeds are
+ * hashed in the thread pool meanwhile (sha1InPool).
+ */
+export async function renderStationChanges(
   dataset: Dataset,
   previous: StationCache,
   refreshSeconds: number,
-): Omit<StationFiles, "files"> {
+  pause: () => Promise<void>,
+): Promise<Omit<StationFiles, "files">> {
   const changed = new Map<string, ReleaseFile>();
   const put = (path: string, file: ReleaseFile, fresh: boolean) => {
     if (fresh) changed.set(path, file);
   };
-  return { changed, cache: renderStations(dataset, previous, refreshSeconds, put) };
+  const steps = renderStations(dataset, previous, refreshSeconds, put, sha1InPool);
+  let step = steps.next();
+  while (!step.done) {
+    await (step.value ?? pause());
+    step = steps.next();
+  }
+  return { changed, cache: step.value };
 }
 
 type Put = (path: string, file: ReleaseFile, fresh: boolean) => void;
 
-/** Hands every dynamic answer to `put`, in a fixed order, saying which were rendered again. */
-function renderStations(
+/**
+ * Hands every dynamic answer to `put`, saying which were rendered again; yields after each
+ * contract. With `hash`, the station_status feeds' SHA-1s are made by it, and handed to `put` when
+ * made: the last step yields the promise of all of them, to be awaited before going on.
+ */
+function* renderStations(
   dataset: Dataset,
   previous: StationCache | undefined,
   refreshSeconds: number,
   put: Put,
-): StationCache {
+  hash?: (body: readonly Uint8Array[]) => Promise<string>,
+): Generator<Promise<unknown> | undefined, StationCache> {
   const { stations } = dataset;
   const keys = keysOf(stations);
   const stateAt = statesByPosition(stations, dataset.states);
@@ -123,14 +148,19 @@ function renderStations(
   const rendered: RenderedStation[] = new Array(stations.length);
   const lists = new Map<string, ReleaseFile>();
   const gbfsStatus = new Map<string, ReadonlyMap<string, ReleaseFile>>();
+  const hashing: Promise<void>[] = [];
   let anyChanged = false;
+  // Where stations were rendered again: by position in the list of all, and in their contract's.
+  const freshInAll: number[] = [];
 
   for (const contract of dataset.contracts) {
     const members = membersOf(stations).get(contract.name) ?? [];
     const types = vehicleTypesOf(contract);
     let changed = false;
+    const fresh: number[] = [];
     let newest: string | null = null;
-    for (const index of members) {
+    for (let position = 0; position < members.length; position++) {
+      const index = members[position] as number;
       const station = stations[index] as Station;
       const key = keys[index] as string;
       const state = stateAt(index, key);
@@ -151,13 +181,15 @@ function renderStations(
           state,
           files: SURFACES.map((surface, surfaceIndex) =>
             endpointFile(endpoints[surfaceIndex] as Endpoint, [
-              encodeJson(surface.render(station, state)),
+              Buffer.from(surface.json(station, state)),
             ]),
           ),
           paths: prior?.station === station ? prior.paths : endpoints.map(pathOf),
           status: stationStatusEntries(station, state, types),
         };
         changed = true;
+        fresh.push(position);
+        freshInAll.push(index);
         for (let surface = 0; surface < done.paths.length; surface++)
           put(done.paths[surface] as string, done.files[surface] as ReleaseFile, true);
       }
@@ -170,34 +202,46 @@ function renderStations(
       const endpoint = surface.contractList(contract.name);
       const path = pathOf(endpoint);
       const prior = previous?.lists.get(path);
-      const list = !changed && prior ? prior : listOf(endpoint, members, rendered, surfaceIndex);
+      const list =
+        !changed && prior
+          ? prior
+          : ((before &&
+              prior &&
+              patched(prior, endpoint, fresh, members, rendered, surfaceIndex)) ??
+            listOf(endpoint, members, rendered, surfaceIndex));
       anyChanged ||= list !== prior;
       lists.set(path, list);
       put(path, list, list !== prior);
     });
     // Like the lists: a contract whose stations did not change keeps its file.
     const priorStatus = previous?.gbfsStatus.get(contract.name);
-    const status =
-      !changed && priorStatus
-        ? priorStatus
-        : gbfsStatusFiles(
-            contract.name,
-            members.map((index) => (rendered[index] as RenderedStation).status ?? []),
-            newest,
-            refreshSeconds,
-          );
-    gbfsStatus.set(contract.name, status);
-    for (const [path, file] of status) put(path, file, status !== priorStatus);
+    const entries = () => members.map((index) => (rendered[index] as RenderedStation).status ?? []);
+    const done = (status: ReadonlyMap<string, ReleaseFile>) => {
+      gbfsStatus.set(contract.name, status);
+      for (const [path, file] of status) put(path, file, status !== priorStatus);
+    };
+    if (!changed && priorStatus) done(priorStatus);
+    else if (hash)
+      hashing.push(
+        gbfsStatusFilesHashed(contract.name, entries(), newest, refreshSeconds, hash).then(done),
+      );
+    else done(gbfsStatusFiles(contract.name, entries(), newest, refreshSeconds));
+    yield;
   }
+  if (hashing.length > 0) yield Promise.all(hashing);
 
   SURFACES.forEach((surface, surfaceIndex) => {
     const path = pathOf(surface.all);
     const prior = previous?.lists.get(path);
     const sameStations = before !== undefined || previous?.stations.size === stations.length;
+    const positions = allPositions(stations);
     const all =
       !anyChanged && prior && sameStations
         ? prior
-        : listOf(surface.all, allPositions(stations), rendered, surfaceIndex);
+        : ((before &&
+            prior &&
+            patched(prior, surface.all, freshInAll, positions, rendered, surfaceIndex)) ??
+          listOf(surface.all, positions, rendered, surfaceIndex));
     lists.set(path, all);
     put(path, all, all !== prior);
   });
@@ -215,6 +259,25 @@ function listOf(
     endpoint,
     members.map((index) => rendered[index]?.files[surface] as ReleaseFile),
   );
+}
+
+/**
+ * The list `prior` (of the same members, in the same order) with those at `fresh` (positions in
+ * it) rendered again: its chunks and tags copied and patched, not gathered and hashed again.
+ */
+function patched(
+  prior: ReleaseFile,
+  endpoint: Endpoint,
+  fresh: readonly number[],
+  members: readonly number[],
+  rendered: readonly RenderedStation[],
+  surface: number,
+): ReleaseFile | undefined {
+  const replaced = fresh.map(
+    (position) =>
+      [position, rendered[members[position] as number]?.files[surface] as ReleaseFile] as const,
+  );
+  return withMembers(prior, endpoint, replaced);
 }
 
 function cacheOf(

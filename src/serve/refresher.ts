@@ -1,4 +1,5 @@
 // The minute refresh: new states → a new Release built from what changed → swapped in whole; failures keep the last good one.
+import { setImmediate } from "node:timers/promises";
 import { compressRelease, reuseVariants } from "../publish/compress.js";
 import { publish } from "../publish/publish.js";
 import { refreshRelease } from "../publish/refresh-release.js";
@@ -117,7 +118,8 @@ export function startRefresher(options: RefresherOptions): Refresher {
   /** The served release with the changed station answers replaced; a whole publish when the cache cannot say. */
   async function render(served: Release, next: Dataset, at: Date): Promise<Rendered> {
     const timing = { generatedAt: at, refreshSeconds: options.seconds };
-    const refreshed = refreshRelease(served, next, cache, timing);
+    // Between two contracts, the requests that came meanwhile are answered (from `served`).
+    const refreshed = await refreshRelease(served, next, cache, { ...timing, pause: setImmediate });
     if (refreshed) return refreshed;
     const published = await publish(next, { ...timing, cache }, options.staticFiles);
     return { release: reuseVariants(published.release, served), cache: published.cache };

@@ -1,6 +1,7 @@
 // The whole source pipeline: read → schema → rules → Dataset, or every problem found.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { setImmediate } from "node:timers/promises";
 import { IndexedMap } from "../indexed-map.js";
 import type { StationState } from "../model/station-state.js";
 import { checkStatesWithAcross, checkStaticSource } from "./check.js";
@@ -86,6 +87,7 @@ export async function readStates(
 ): Promise<StatesRead> {
   const usable = known?.source === read.source ? known : undefined;
   const loaded = await loadStates(path, path, usable);
+  await setImmediate(); // between reading and checking: a server answers meanwhile
   const readWhole = !hasErrors(loaded.problems);
   const records = loaded.value;
   const keys: string[] = new Array(records.length);

@@ -34,7 +34,7 @@ describe("refreshRelease", () => {
     const first = await publish(dataset, { generatedAt: GENERATED_AT });
     const before = served(first.release);
     const next = withChangedStation(dataset);
-    const refreshed = refreshRelease(before, next, first.cache, TIMING);
+    const refreshed = await refreshRelease(before, next, first.cache, TIMING);
     if (!refreshed) throw new Error("the cache was made for these stations");
     // The static answers are dated by the static source, which did not change.
     const at = { generatedAt: LATER, staticUpdatedAt: GENERATED_AT };
@@ -63,15 +63,70 @@ describe("refreshRelease", () => {
       else expect(file, path).toBe(before.files.get(path));
     }
     // And the next refresh starts from this one's cache.
-    const again = refreshRelease(refreshed.release, next, refreshed.cache, TIMING);
+    const again = await refreshRelease(refreshed.release, next, refreshed.cache, TIMING);
     expect(again?.changed.size).toBe(0);
     expect(again?.release.id).toBe(whole.id);
+  });
+
+  it("stays what a whole publish answers over successive refreshes", async () => {
+    const dataset = await fixtureDataset();
+    const first = await publish(dataset, { generatedAt: GENERATED_AT });
+    let release = served(first.release);
+    let cache = first.cache;
+    let states = dataset.states;
+    for (let round = 1; round <= 4; round++) {
+      // Every station whose number falls on this round's step changes: runs of changed and
+      // unchanged entries of every length, the first and last of a contract among them.
+      const next = new Map(states);
+      for (const [key, state] of states) {
+        const number = Number(key.split("/")[1]);
+        if ((number + round) % (round + 1) !== 0) continue;
+        next.set(key, {
+          ...state,
+          lastUpdate: `2026-11-20T08:${String(16 + round).padStart(2, "0")}:00Z`,
+          main: { ...state.main, stands: state.main.stands + round },
+        });
+      }
+      states = next;
+      const dataset2 = { ...dataset, states };
+      const at = new Date(LATER.getTime() + round * 60_000);
+      const refreshed = await refreshRelease(release, dataset2, cache, {
+        ...TIMING,
+        generatedAt: at,
+      });
+      if (!refreshed) throw new Error("the cache was made for these stations");
+      const whole = (await publish(dataset2, { generatedAt: at, staticUpdatedAt: GENERATED_AT }))
+        .release;
+      for (const [path, file] of whole.files) {
+        const got = refreshed.release.files.get(path);
+        expect(got?.etag, `${path} at round ${round}`).toBe(file.etag);
+        expect(Buffer.concat(got?.body ?? []).equals(Buffer.concat(file.body)), path).toBe(true);
+      }
+      expect(refreshed.release.id).toBe(whole.id);
+      release = refreshed.release;
+      cache = refreshed.cache;
+    }
+  });
+
+  it("works in steps, one contract at a time, pausing between two for the caller", async () => {
+    const dataset = await fixtureDataset();
+    const first = await publish(dataset, { generatedAt: GENERATED_AT });
+    const next = withChangedStation(dataset);
+    let pauses = 0;
+    const pause = async () => {
+      pauses++;
+    };
+    const stepped = await refreshRelease(first.release, next, first.cache, { ...TIMING, pause });
+    const whole = await refreshRelease(first.release, next, first.cache, TIMING);
+    // After each contract, and once more before the new release is assembled.
+    expect(pauses).toBe(dataset.contracts.length + 1);
+    expect(stepped?.release.id).toBe(whole?.release.id);
   });
 
   it("declines a cache made for other stations: the caller publishes the whole release", async () => {
     const dataset = await fixtureDataset();
     const first = await publish(dataset, { generatedAt: GENERATED_AT });
     const other = { ...dataset, stations: [...dataset.stations] };
-    expect(refreshRelease(first.release, other, first.cache, TIMING)).toBeUndefined();
+    expect(await refreshRelease(first.release, other, first.cache, TIMING)).toBeUndefined();
   });
 });

@@ -4,10 +4,12 @@ import { describe, expect, it } from "vitest";
 import {
   addVariants,
   listFile,
+  listFileOf,
   makeRelease,
   type ReleaseFile,
   releaseFile,
   replaceFiles,
+  withMembers,
 } from "../../src/publish/release.js";
 
 const COUNTS = { contracts: 0, stations: 0, parkings: 0 };
@@ -59,6 +61,60 @@ describe("listFile", () => {
     expect(tag("1", "2")).not.toBe(tag("2", "1"));
     expect(tag("1", "2")).not.toBe(tag("1", "3"));
     expect(tag("1", "2")).not.toBe(tag("1"));
+  });
+
+  it("is listFileOf's list of the same bytes and member tags", () => {
+    const members = ["1", '{"b":2}', "[3]"].map(member);
+    const list = listFile(LIST, members);
+    const assembled = listFileOf(
+      LIST,
+      [Buffer.from('[1,{"b":2},[3]]')],
+      list.size,
+      members.map((one) => one.etag),
+    );
+    expect(list.etag).toBe(assembled.etag);
+  });
+});
+
+describe("withMembers", () => {
+  const texts = ["1", '{"b":2}', "[3]", '"four"', "5"];
+
+  it("gives listFile's bytes, size and tag for the list with those members replaced", () => {
+    let list = listFile(LIST, texts.map(member));
+    const now = texts.slice();
+    for (const [position, text] of [
+      [0, "10"],
+      [3, '{"longer":"member"}'],
+      [4, "6"],
+      [3, "[]"],
+    ] as const) {
+      const patched = withMembers(list, LIST, [[position, member(text)]]);
+      now[position] = text;
+      const whole = listFile(LIST, now.map(member));
+      expect(patched && bytes(patched)).toBe(bytes(whole));
+      expect(patched?.size).toBe(whole.size);
+      expect(patched?.etag).toBe(whole.etag);
+      list = patched as ReleaseFile;
+    }
+    // Several at once, the first list's bytes and tag untouched; patched once only.
+    const first = listFile(LIST, texts.map(member));
+    const tag = first.etag;
+    const both = withMembers(first, LIST, [
+      [1, member("7")],
+      [2, member("8")],
+    ]);
+    expect(both?.etag).toBe(listFile(LIST, ["1", "7", "8", '"four"', "5"].map(member)).etag);
+    expect(bytes(first)).toBe('[1,{"b":2},[3],"four",5]');
+    expect(first.etag).toBe(tag);
+    expect(withMembers(first, LIST, [[0, member("9")]])).toBeUndefined();
+  });
+
+  it("refuses a list listFile did not make, or a member tagged otherwise", () => {
+    const spliced = listFileOf(LIST, [Buffer.from("[1]")], 3, [member("1").etag]);
+    expect(withMembers(spliced, LIST, [[0, member("2")]])).toBeUndefined();
+    const list = listFile(LIST, texts.map(member));
+    const odd = { ...member("2"), etag: '"short"' };
+    expect(withMembers(list, LIST, [[0, odd]])).toBeUndefined();
   });
 });
 
