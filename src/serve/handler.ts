@@ -1,5 +1,7 @@
 // The request handler: method, path safety, route, key, contract, then the answer from the current Release.
 import type { IncomingMessage, ServerResponse } from "node:http";
+// Imported: the global `performance` is an accessor looked up at every use.
+import { performance } from "node:perf_hooks";
 import { STATIC_MAX_AGE } from "../routes/max-age.js";
 import {
   INTERNAL_ERROR,
@@ -115,31 +117,41 @@ export function createHandler(options: HandlerOptions): Handler {
     return maxAgeHeader;
   }
 
+  /** What the log names a request by. Only what the handler parsed reaches the log: the method too is a client's raw bytes. */
+  const lineOf = (request: IncomingMessage, asked: Asked | undefined) =>
+    `${shownMethod(request.method)} ${asked?.logged ?? "(target not read)"}`;
+
+  const failed = (
+    request: IncomingMessage,
+    response: ServerResponse,
+    asked: Asked | undefined,
+    cause: unknown,
+  ) => {
+    const message = redactText((cause as Error)?.message ?? String(cause));
+    options.log(`error: ${lineOf(request, asked)}: ${message}`);
+    if (!response.headersSent) sendOutcome(response, INTERNAL_ERROR);
+    else response.destroy();
+  };
+
+  // One closure per request (the close listener); the error path's are made only when it is taken.
   return (request, response) => {
     const started = performance.now();
     let asked: Asked | undefined;
-    // Only what the handler parsed reaches the log: the method too is a client's raw bytes.
-    const line = () => `${shownMethod(request.method)} ${asked?.logged ?? "(target not read)"}`;
     // Logged when the connection is done with this answer, so the line says whether it arrived.
     response.on("close", () => {
       options.closed?.(request);
-      const ms = (performance.now() - started).toFixed(1);
+      const ms = tenths(performance.now() - started);
       // A reset connection may still count the bytes as written: its error says they were lost.
       const delivered = response.writableFinished && !request.socket.errored;
       const outcome = delivered ? `${ms}ms` : `not delivered: the connection closed after ${ms}ms`;
-      options.log(`${line()} ${response.statusCode} ${outcome}`);
+      options.log(`${lineOf(request, asked)} ${response.statusCode} ${outcome}`);
     });
-    const failed = (cause: unknown) => {
-      options.log(`error: ${line()}: ${redactText((cause as Error)?.message ?? String(cause))}`);
-      if (!response.headersSent) sendOutcome(response, INTERNAL_ERROR);
-      else response.destroy();
-    };
     try {
       asked = askedOf(request.url ?? "/");
       const sending = answer(request, response, asked);
-      if (sending) return sending.catch(failed);
+      if (sending) return sending.catch((cause) => failed(request, response, asked, cause));
     } catch (cause) {
-      failed(cause);
+      failed(request, response, asked, cause);
     }
     return undefined;
   };
@@ -148,6 +160,16 @@ export function createHandler(options: HandlerOptions): Handler {
 function locate(contracts: Parameters<typeof resolveContract>[0], endpoint: Endpoint): Located {
   const resolved = resolveContract(contracts, endpoint);
   return "outcome" in resolved ? resolved : { path: pathOf(resolved.endpoint) };
+}
+
+/**
+ * Milliseconds rounded to a tenth, written with one decimal (`12.0`, `0.4`) from integers, which
+ * V8 turns into strings cheaply: toFixed went through printf, ~0.5 µs of each request.
+ */
+export function tenths(ms: number): string {
+  const tenthsOf = Math.round(ms * 10);
+  if (!(tenthsOf >= 0 && tenthsOf < Number.MAX_SAFE_INTEGER)) return ms.toFixed(1);
+  return `${Math.floor(tenthsOf / 10)}.${tenthsOf % 10}`;
 }
 
 /** The methods the server knows are logged as they are; anything else is a client's raw bytes. */

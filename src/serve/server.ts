@@ -84,22 +84,35 @@ interface Connections {
  * and when `max` are open a newcomer takes the place of the longest idle one.
  */
 function boundConnections(server: Server, max: number): Connections {
-  // Oldest first (a Map keeps insertion order); the value counts the socket's requests in progress.
-  const open = new Map<Socket, number>();
+  // Each open socket's requests in progress, and when it last became idle (a counter: the longest
+  // idle has the smallest). Changed in place per request: no Map entry is moved.
+  const open = new Map<Socket, { busy: number; idleSince: number }>();
+  let idleCount = 0;
   let stopping = false;
   let drained: () => void = () => {};
-  const idle = (socket: Socket) => {
+  const idle = (socket: Socket, entry: { busy: number; idleSince: number }) => {
     // Once stopping, a connection whose last answer went out is done: it must not hold the exit.
     if (stopping) {
       socket.destroy();
       return;
     }
-    open.delete(socket); // re-inserted last: the longest idle come first
-    open.set(socket, 0);
+    entry.busy = 0;
+    entry.idleSince = ++idleCount;
+  };
+  /** The connection idle the longest, if any is idle (scanned only when the limit is reached). */
+  const longestIdle = (): Socket | undefined => {
+    let found: Socket | undefined;
+    let since = Number.POSITIVE_INFINITY;
+    for (const [socket, entry] of open)
+      if (entry.busy === 0 && entry.idleSince < since) {
+        found = socket;
+        since = entry.idleSince;
+      }
+    return found;
   };
   server.on("connection", (socket: Socket) => {
     if (open.size >= max) {
-      const victim = [...open].find(([, busy]) => busy === 0)?.[0];
+      const victim = longestIdle();
       if (!victim) {
         socket.destroy();
         return;
@@ -107,7 +120,9 @@ function boundConnections(server: Server, max: number): Connections {
       victim.destroy();
       open.delete(victim);
     }
-    idle(socket);
+    const entry = { busy: 0, idleSince: 0 };
+    open.set(socket, entry);
+    idle(socket, entry);
     socket.once("close", () => {
       open.delete(socket);
       if (stopping && open.size === 0) drained();
@@ -116,16 +131,16 @@ function boundConnections(server: Server, max: number): Connections {
   return {
     // Before the handler: a request arriving while stopping is told the connection closes after it.
     asked(socket, response) {
-      const busy = open.get(socket);
-      if (busy === undefined) return;
-      open.set(socket, busy + 1);
+      const entry = open.get(socket);
+      if (entry === undefined) return;
+      entry.busy++;
       if (stopping && !response.headersSent) response.setHeader("Connection", "close");
     },
     answered(socket) {
-      const busy = open.get(socket);
-      if (busy === undefined) return;
-      if (busy <= 1 && !socket.destroyed) idle(socket);
-      else open.set(socket, busy - 1);
+      const entry = open.get(socket);
+      if (entry === undefined) return;
+      if (entry.busy <= 1 && !socket.destroyed) idle(socket, entry);
+      else entry.busy--;
     },
     stopping() {
       stopping = true;

@@ -77,6 +77,12 @@ describe("velodata serve", () => {
     expect(await exited).toBe(0);
     expect(output()).toContain("SIGTERM: stopping after the requests in flight");
     expect(output()).toContain("GET /vls/v3/contracts?apiKey=<redacted> 200");
+    // Written off the main thread, the lines keep the order they were logged in.
+    const at = (text: string) => output().indexOf(text);
+    expect(at("serving ")).toBeGreaterThanOrEqual(0);
+    expect(at("demo key enabled")).toBeGreaterThan(at("serving "));
+    expect(at("try:")).toBeGreaterThan(at("demo key enabled"));
+    expect(at("GET /vls/v3/contracts?apiKey=<redacted> 200")).toBeGreaterThan(at("try:"));
     expect(output()).toContain(`open ${url}/ in a browser: the portal`);
     expect(output()).not.toContain("no other machine can reach");
   });
