@@ -9,6 +9,7 @@ import { pathOf } from "../../routes/routes.js";
 import { type Dataset, type LiveState, stationKey } from "../../source/dataset.js";
 import type { StaticSource } from "../../source/load-source.js";
 import type { Problem, RecordRef, Sourced } from "../../source/problems.js";
+import type { KeptStatesFile } from "../../tree/accepted-states.js";
 import { gbfsEndpoints } from "../gbfs-files.js";
 import type { Release } from "../release.js";
 import { GBFS_VERSIONS } from "../render/gbfs/feed.js";
@@ -95,6 +96,8 @@ export type MinuteState = Pick<
   "format" | "release" | "states" | "offsets" | "statusStarts" | "statusSizes"
 > & {
   static: string;
+  /** The states file this state was made from, kept beside the tree, and its records' stations. */
+  accepted?: KeptStatesFile & { stations: number[] };
 };
 
 /** The two parts of a state, each written to its own file. */

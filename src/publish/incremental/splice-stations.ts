@@ -4,7 +4,7 @@
 // chunks, not 100,000).
 import type { Station } from "../../model/station.js";
 import { pathOf } from "../../routes/routes.js";
-import { type Dataset, stationKey } from "../../source/dataset.js";
+import { type Dataset, type LiveState, stationKey } from "../../source/dataset.js";
 import { endpointFile, listFileOf, type ReleaseFile } from "../release.js";
 import { encodeJson, jsonList } from "../render/json-body.js";
 import type { StationSurface } from "../station-files.js";
@@ -47,23 +47,21 @@ export function spliceStations(
   published: PublishedBytes,
   surfaces: readonly StationSurface[],
   refreshSeconds: number,
+  candidates: Candidates = allStations(dataset),
 ): Spliced | null {
   const { stations } = dataset;
   const count = stations.length;
-  const states: (PackedState | null)[] = new Array(count);
+  // Every station keeps its kept state but those whose new one differs.
+  const states: (PackedState | null)[] = state.states.slice();
   const fresh: boolean[] = new Array(count).fill(false);
-  let rendered = 0;
-  for (let index = 0; index < count; index++) {
-    const station = stations[index] as Station;
-    const live = dataset.states.get(stationKey(station.contract, station.number));
-    const before = state.states[index] ?? null;
-    if (packsTo(live, before)) states[index] = before;
-    else {
-      states[index] = live ? pack(live) : null;
-      fresh[index] = true;
-      rendered++;
-    }
+  const lives = new Map<number, LiveState | undefined>();
+  for (const [index, live] of candidates) {
+    if (packsTo(live, state.states[index] ?? null)) continue;
+    states[index] = live ? pack(live) : null;
+    fresh[index] = true;
+    lives.set(index, live);
   }
+  const rendered = lives.size;
   const changed = new Map<string, ReleaseFile>();
   const minute = {
     states,
@@ -97,8 +95,7 @@ export function spliceStations(
       const path = pathOf(endpoint);
       // The kept positions are the manifest's only if this station's path is where they say.
       if (published.pathAt(state.positions[surface]?.[index] ?? -1) !== path) return null;
-      const live = dataset.states.get(stationKey(station.contract, station.number));
-      const file = endpointFile(endpoint, [encodeJson(at.render(station, live))]);
+      const file = endpointFile(endpoint, [encodeJson(at.render(station, lives.get(index)))]);
       changed.set(path, file);
       (rendering[surface] as Uint8Array[])[index] = file.body[0] as Uint8Array;
       (etags[surface] as string[])[index] = file.etag;
@@ -123,6 +120,7 @@ export function spliceStations(
         group,
         dataset,
         fresh,
+        lives,
         published,
         state,
         minute,
@@ -151,6 +149,20 @@ export function spliceStations(
     }
   });
   return { changed, stations: rendered, minute };
+}
+
+/**
+ * The stations whose state may have changed, by position in the dataset's stations, with their
+ * new state (undefined: none); every other station keeps the state the kept one holds.
+ */
+export type Candidates = Iterable<readonly [number, LiveState | undefined]>;
+
+/** Every station, its state looked up in the dataset's. */
+function* allStations(dataset: Dataset): Generator<readonly [number, LiveState | undefined]> {
+  for (let index = 0; index < dataset.stations.length; index++) {
+    const station = dataset.stations[index] as Station;
+    yield [index, dataset.states.get(stationKey(station.contract, station.number))];
+  }
 }
 
 function publishedSpans(

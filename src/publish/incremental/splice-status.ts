@@ -1,7 +1,7 @@
 // A contract's GBFS station_status, both versions, spliced from the published feed: the entries
 // of the stations whose state changed rendered again, each run of unchanged ones one slice.
 import type { Station } from "../../model/station.js";
-import { type Dataset, stationKey } from "../../source/dataset.js";
+import type { Dataset, LiveState } from "../../source/dataset.js";
 import { gbfsStatusFiles, stationStatusEntries } from "../gbfs-files.js";
 import type { ReleaseFile } from "../release.js";
 import { GBFS_VERSIONS } from "../render/gbfs/feed.js";
@@ -16,9 +16,10 @@ export function spliceStatus(
   group: readonly number[],
   dataset: Dataset,
   fresh: readonly boolean[],
+  lives: ReadonlyMap<number, LiveState | undefined>,
   published: PublishedBytes,
   state: RefreshState,
-  minute: Pick<MinuteState, "statusStarts" | "statusSizes">,
+  minute: Pick<MinuteState, "states" | "statusStarts" | "statusSizes">,
   changed: Map<string, ReleaseFile>,
   refreshSeconds: number,
 ): boolean {
@@ -27,11 +28,14 @@ export function spliceStatus(
   let newest: string | null = null;
   const renderedEntries = new Map<number, readonly Uint8Array[]>();
   for (const index of group) {
-    const station = dataset.stations[index] as Station;
-    const live = dataset.states.get(stationKey(station.contract, station.number));
+    // Each station's new state, packed (its lastUpdate third).
+    const lastUpdate = minute.states[index]?.[2];
     // Published form `YYYY-MM-DDTHH:MM:SSZ`, all UTC: text order is time order.
-    if (live?.lastUpdate && (newest === null || live.lastUpdate > newest)) newest = live.lastUpdate;
-    if (fresh[index]) renderedEntries.set(index, stationStatusEntries(station, live, types));
+    if (lastUpdate && (newest === null || lastUpdate > newest)) newest = lastUpdate;
+    if (fresh[index]) {
+      const station = dataset.stations[index] as Station;
+      renderedEntries.set(index, stationStatusEntries(station, lives.get(index), types));
+    }
   }
   // In a contract's feed its stations are neighbours in group order: every run is one slice.
   const runs = GBFS_VERSIONS.map((_, version) => {
