@@ -5,8 +5,8 @@ import { isAscii } from "node:buffer";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_PORTAL } from "../model/portal.js";
-import { compressRelease } from "../publish/compress.js";
 import { changedRecords, stationsOfRecords } from "../publish/incremental/changed-records.js";
+import { ChangedVariants } from "../publish/incremental/changed-variants.js";
 import {
   type MinuteState,
   pathOfStatus,
@@ -96,18 +96,22 @@ export async function incrementalRefresh(
   if (!published) return null;
 
   const states = await newStates(state, kept.accepted, tree.release.folder, inputs.state, output);
+  // Variants are made in the thread pool as each list is made, and while the main thread stages
+  // the other changed files.
+  const variants = new ChangedVariants();
   const spliced = spliceStations(
     state,
     states.dataset,
     published,
     SURFACES,
     DEFAULT_REFRESH_SECONDS,
-    states.candidates,
+    {
+      ...(states.candidates ? { candidates: states.candidates } : {}),
+      onList: (path, file, kind) => variants.add(path, file, kind),
+    },
   );
   if (!spliced) return null;
-
-  // Variants are made in the thread pool while the main thread stages the other changed files.
-  const compressing = compressChanged(spliced.changed, inputs.generatedAt);
+  const compressing = variants.finish(spliced.lists);
   compressing.catch(() => {}); // awaited in `finished`, unless the trust test failed first
   const id = releaseIdOf(manifest.paths, (at) => {
     const path = manifest.paths[at] as string;
@@ -116,7 +120,11 @@ export async function incrementalRefresh(
   const finished = (async (): Promise<Finished | null> => {
     const untrusted = await trust;
     if (untrusted === null || untrusted.some((path) => !spliced.changed.has(path))) return null;
-    const files = await compressing;
+    const compressed = new Map(await compressing);
+    const files = [...spliced.changed].map(([path, file]): [string, ReleaseFile] => [
+      path,
+      compressed.get(path) ?? file,
+    ]);
     const patched = patchedManifest(
       manifest,
       { id, generatedAt: inputs.generatedAt },
@@ -204,17 +212,6 @@ async function newStates(
   const stations = stationsOfRecords(dataset.stations, read.states);
   const same = bytes && bytesIfUnchanged(seen);
   return { dataset, ...(stations && same ? { keep: { bytes: same, stations } } : {}) };
-}
-
-/** The changed answers with their compressed variants (refresh levels), in the thread pool. */
-async function compressChanged(
-  changed: ReadonlyMap<string, ReleaseFile>,
-  generatedAt: Date,
-): Promise<[string, ReleaseFile][]> {
-  const counts = { contracts: 0, stations: 0, parkings: 0 };
-  const release = { id: "", generatedAt, files: changed, counts, contracts: new Map() };
-  const compressed = await compressRelease(release, { budget: "refresh" });
-  return [...compressed.files];
 }
 
 /** The published bytes the kept state points into, each passing the trust test, or null. */

@@ -112,6 +112,47 @@ describe("velodata refresh from the previous run's state", () => {
     );
   });
 
+  it("matches a full build when the contracts' stations are mixed in the list of all stations", async () => {
+    // That list's gzip variant cannot be assembled from the contracts' lists then: made whole.
+    const copy = join(await tempDir(), "source");
+    await synth({
+      stations: 300,
+      contracts: 2,
+      changed: 0.1,
+      minutes: 1,
+      out: copy,
+      output: memoryOutput(),
+    });
+    const stations = join(copy, "stations.json");
+    const { stations: records } = JSON.parse(await readFile(stations, "utf8")) as {
+      stations: { contract: string }[];
+    };
+    const [first, second] = [...new Set(records.map((record) => record.contract))];
+    const ofFirst = records.filter((record) => record.contract === first);
+    const ofSecond = records.filter((record) => record.contract === second);
+    const mixed = ofFirst.flatMap((record, at) => [
+      record,
+      ...(ofSecond[at] ? [ofSecond[at]] : []),
+    ]);
+    mixed.push(...ofSecond.slice(ofFirst.length));
+    expect(mixed).toHaveLength(records.length);
+    await writeFile(stations, JSON.stringify({ stations: mixed }));
+    const out = join(await tempDir(), "out");
+    await build({ source: copy, out, now: NOW, output: memoryOutput() });
+    const output = memoryOutput();
+    await refresh({ source: copy, state: join(copy, "states-1.json"), out, now: NOW, output });
+    expect(output.lines).toEqual([expect.stringContaining(FAST)]);
+    const fresh = join(await tempDir(), "out");
+    await build({
+      source: copy,
+      state: join(copy, "states-1.json"),
+      out: fresh,
+      now: NOW,
+      output: memoryOutput(),
+    });
+    expect(served(out)).toEqual(served(fresh));
+  });
+
   it("renders everything, and repairs it, when a file it would leave as it is was changed by hand", async () => {
     const out = join(dir, "hand-edit");
     await build({ source, out, now: NOW, output: memoryOutput() });

@@ -29,12 +29,32 @@ export interface PublishedBytes {
   pathAt(position: number): string | undefined;
 }
 
+export interface SpliceOptions {
+  /** The stations whose state may have changed; default: every station, from the dataset's states. */
+  candidates?: Candidates;
+  /** Told of each list or feed as soon as it is made (to compress it meanwhile). */
+  onList?: (path: string, file: ReleaseFile, kind: ListKind) => void;
+}
+
+/** A list of all stations, a contract's list of stations, or another feed (station_status). */
+export type ListKind = "all" | "contract" | "feed";
+
+/**
+ * Per station surface, when each contract's stations are neighbours in the list of all stations:
+ * that list's path and each contract's list's, in its order (`[a,b]` and `[c]` make `[a,b,c]`).
+ */
+export interface ListLayout {
+  all: string;
+  contracts: string[];
+}
+
 export interface Spliced {
   /** The answers that differ from the previous run's, by URL path. */
   changed: Map<string, ReleaseFile>;
   /** How many stations were rendered again. */
   stations: number;
   minute: Omit<MinuteState, "format" | "release" | "static">;
+  lists?: ListLayout[];
 }
 
 /**
@@ -47,8 +67,9 @@ export function spliceStations(
   published: PublishedBytes,
   surfaces: readonly StationSurface[],
   refreshSeconds: number,
-  candidates: Candidates = allStations(dataset),
+  options: SpliceOptions = {},
 ): Spliced | null {
+  const candidates = options.candidates ?? allStations(dataset);
   const { stations } = dataset;
   const count = stations.length;
   // Every station keeps its kept state but those whose new one differs.
@@ -63,6 +84,10 @@ export function spliceStations(
   }
   const rendered = lives.size;
   const changed = new Map<string, ReleaseFile>();
+  const add = (path: string, file: ReleaseFile, kind: ListKind) => {
+    changed.set(path, file);
+    options.onList?.(path, file, kind);
+  };
   const minute = {
     states,
     offsets: state.offsets.map((starts) => starts.slice()),
@@ -96,13 +121,32 @@ export function spliceStations(
       // The kept positions are the manifest's only if this station's path is where they say.
       if (published.pathAt(state.positions[surface]?.[index] ?? -1) !== path) return null;
       const file = endpointFile(endpoint, [encodeJson(at.render(station, lives.get(index)))]);
-      changed.set(path, file);
+      changed.set(path, file); // a station's own answer: no list
       (rendering[surface] as Uint8Array[])[index] = file.body[0] as Uint8Array;
       (etags[surface] as string[])[index] = file.etag;
       span.sizes[index] = file.size;
     }
   }
 
+  const everyStation = Array.from({ length: count }, (_, index) => index);
+  surfaces.forEach((surface, at) => {
+    const span = spans[at] as Span;
+    const own = rendering[at] as Uint8Array[];
+    const list = itemsOf(everyStation, fresh, (index) => own[index] as Uint8Array, span, true);
+    // First: the biggest answers, compressed the longest.
+    add(
+      pathOf(surface.all),
+      listFileOf(surface.all, jsonList(list.items), list.size, etags[at] as string[]),
+      "all",
+    );
+    // `[a,b,c]`: each station's bytes follow `[` or a comma.
+    const starts = minute.offsets[at] as number[];
+    let offset = 1;
+    for (let index = 0; index < count; index++) {
+      starts[index] = offset;
+      offset += (span.sizes[index] as number) + 1;
+    }
+  });
   for (const contract of dataset.contracts) {
     const group = byContract.get(contract.name) ?? [];
     if (!group.some((index) => fresh[index])) continue;
@@ -112,7 +156,11 @@ export function spliceStations(
       const list = itemsOf(group, fresh, (index) => own[index] as Uint8Array, span, true);
       const tags = group.map((index) => (etags[at] as string[])[index] as string);
       const endpoint = surface.contractList(contract.name);
-      changed.set(pathOf(endpoint), listFileOf(endpoint, jsonList(list.items), list.size, tags));
+      add(
+        pathOf(endpoint),
+        listFileOf(endpoint, jsonList(list.items), list.size, tags),
+        "contract",
+      );
     });
     if (
       !spliceStatus(
@@ -124,31 +172,28 @@ export function spliceStations(
         published,
         state,
         minute,
-        changed,
+        (path, file) => add(path, file, "feed"),
         refreshSeconds,
       )
     )
       return null;
   }
+  // The lists of all stations are their contracts' lists joined when each contract's stations are
+  // neighbours there, in the order of their first: what their compression can be made of.
+  const groups = [...byContract.values()].sort((a, b) => (a[0] as number) - (b[0] as number));
+  const joined = groups.every(
+    (group) => (group.at(-1) as number) - (group[0] as number) === group.length - 1,
+  );
+  const lists = joined
+    ? surfaces.map((surface) => ({
+        all: pathOf(surface.all),
+        contracts: groups.map((group) =>
+          pathOf(surface.contractList((stations[group[0] as number] as Station).contract)),
+        ),
+      }))
+    : undefined;
 
-  const everyStation = Array.from({ length: count }, (_, index) => index);
-  surfaces.forEach((surface, at) => {
-    const span = spans[at] as Span;
-    const own = rendering[at] as Uint8Array[];
-    const list = itemsOf(everyStation, fresh, (index) => own[index] as Uint8Array, span, true);
-    changed.set(
-      pathOf(surface.all),
-      listFileOf(surface.all, jsonList(list.items), list.size, etags[at] as string[]),
-    );
-    // `[a,b,c]`: each station's bytes follow `[` or a comma.
-    const starts = minute.offsets[at] as number[];
-    let offset = 1;
-    for (let index = 0; index < count; index++) {
-      starts[index] = offset;
-      offset += (span.sizes[index] as number) + 1;
-    }
-  });
-  return { changed, stations: rendered, minute };
+  return { changed, stations: rendered, minute, ...(lists ? { lists } : {}) };
 }
 
 /**

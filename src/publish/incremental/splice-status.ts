@@ -20,7 +20,7 @@ export function spliceStatus(
   published: PublishedBytes,
   state: RefreshState,
   minute: Pick<MinuteState, "states" | "statusStarts" | "statusSizes">,
-  changed: Map<string, ReleaseFile>,
+  add: (path: string, file: ReleaseFile) => void,
   refreshSeconds: number,
 ): boolean {
   const types = vehicleTypesOf(contract);
@@ -58,7 +58,7 @@ export function spliceStatus(
     items.map((version) => version.items[at] as Uint8Array),
   );
   const files = gbfsStatusFiles(contract.name, entries, newest, refreshSeconds);
-  for (const [path, file] of files) changed.set(path, file);
+  for (const [path, file] of files) add(path, file);
   GBFS_VERSIONS.forEach((version, versionIndex) => {
     locateEntries(
       files.get(pathOfStatus(contract.name, version)),
