@@ -165,12 +165,15 @@ function wellFormed(file: ManifestFile): boolean {
 const stored = new WeakMap<Manifest, { file: ManifestFile; index: ReadonlyMap<string, number> }>();
 
 function manifestFrom(file: ManifestFile, known?: ReadonlyMap<string, number>): Manifest {
-  let index = known;
-  if (!index) {
-    const made = new Map<string, number>();
-    for (let at = 0; at < file.paths.length; at++) made.set(file.paths[at] as string, at);
-    index = made;
-  }
+  // Made on first use: the trust test's worker walks the columns and never looks a path up.
+  let made = known;
+  const index = (): ReadonlyMap<string, number> => {
+    if (made) return made;
+    const map = new Map<string, number>();
+    for (let at = 0; at < file.paths.length; at++) map.set(file.paths[at] as string, at);
+    made = map;
+    return map;
+  };
   const entryAt = (at: number): ManifestEntry => {
     const etag = file.etags[at] as string;
     const entry: ManifestEntry = {
@@ -205,16 +208,32 @@ function manifestFrom(file: ManifestFile, known?: ReadonlyMap<string, number>): 
     generatedAt: file.generatedAt,
     paths: file.paths,
     entry: (path) => {
-      const at = index.get(path);
+      const at = index().get(path);
       return at === undefined ? undefined : entryAt(at);
     },
-    positionOf: (path) => index.get(path) ?? -1,
+    positionOf: (path) => index().get(path) ?? -1,
     etagAt: (at) => file.etags[at],
     get files() {
       files ??= Object.fromEntries(file.paths.map((path, at) => [path, entryAt(at)]));
       return files;
     },
   };
-  stored.set(manifest, { file, index });
+  stored.set(manifest, {
+    file,
+    get index() {
+      return index();
+    },
+  });
   return manifest;
+}
+
+/** Each path's size and its siblings' (-1: none), aligned with `paths`: for walks over every file. */
+export function manifestSizes(manifest: Manifest): {
+  sizes: readonly number[];
+  gzip: readonly number[];
+  br: readonly number[];
+} {
+  const file = stored.get(manifest)?.file;
+  if (!file) throw new Error("bug: a manifest not made by manifestFrom");
+  return { sizes: file.sizes, gzip: file.gzip, br: file.br };
 }
