@@ -1,7 +1,6 @@
 // The updater's trust test of the files a refresh leaves as they are: each still has the
 // manifest's size and was not changed after the manifest was sealed (one lstat per file).
 import { existsSync, lstatSync } from "node:fs";
-import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { fileOf } from "../routes/routes.js";
 import { type Manifest, type ManifestEntry, manifestSizes } from "./manifest.js";
