@@ -19,10 +19,13 @@ import {
   storeStatic,
 } from "../publish/incremental/refresh-state.js";
 import {
-  type Candidates,
+  datasetInput,
   type PublishedBytes,
+  type SplicedStations,
+  type SpliceInput,
   spliceStations,
 } from "../publish/incremental/splice-stations.js";
+import { allRecords } from "../publish/incremental/station-records.js";
 import type { Release, ReleaseFile } from "../publish/release.js";
 import { releaseIdOf } from "../publish/release-id.js";
 import { GBFS_VERSIONS } from "../publish/render/gbfs/feed.js";
@@ -101,14 +104,11 @@ export async function incrementalRefresh(
   const variants = new ChangedVariants();
   const spliced = spliceStations(
     state,
-    states.dataset,
+    states.input,
     published,
     SURFACES,
     DEFAULT_REFRESH_SECONDS,
-    {
-      ...(states.candidates ? { candidates: states.candidates } : {}),
-      onList: (path, file, kind) => variants.add(path, file, kind),
-    },
+    { onList: (path, file, kind) => variants.add(path, file, kind) },
   );
   if (!spliced) return null;
   const compressing = variants.finish(spliced.lists);
@@ -160,9 +160,7 @@ export async function incrementalRefresh(
 
 /** The stations' new states, and what to keep of the states file for the next refresh. */
 interface NewStates {
-  dataset: Dataset;
-  /** The stations whose state may have changed (see spliceStations). */
-  candidates?: Candidates;
+  input: SpliceInput;
   /** The file's bytes and each record's station, when they can be kept. */
   keep?: { bytes: Buffer; stations: number[] };
 }
@@ -178,13 +176,6 @@ async function newStates(
   path: string,
   output: Output,
 ): Promise<NewStates> {
-  // The portal page is a static answer kept as it is (portal.json is in the source fingerprint).
-  const source = {
-    contracts: state.contracts,
-    stations: state.stations,
-    parkings: [],
-    portal: DEFAULT_PORTAL,
-  };
   const seen = statesSeen(path);
   const bytes = bytesIfUnchanged(seen);
   const before = accepted && bytes && readKeptStates(folder, accepted);
@@ -198,12 +189,22 @@ async function newStates(
     if (lives) {
       reportProblems(state.staticProblems, output);
       return {
-        dataset: assembleDataset(source, new Map()),
-        candidates: lives,
+        input: {
+          contracts: state.contracts.map(({ value }) => value),
+          stations: kept(state),
+          candidates: lives,
+        },
         keep: { bytes, stations: accepted.stations },
       };
     }
   }
+  // The portal page is a static answer kept as it is (portal.json is in the source fingerprint).
+  const source = {
+    contracts: state.contracts,
+    stations: allRecords(state.stations),
+    parkings: [],
+    portal: DEFAULT_PORTAL,
+  };
   const read = await readStates({ source, complete: { contracts: true, stations: true } }, path);
   reportProblems([...state.staticProblems, ...read.problems], output); // throws on any error
   if (!read.states) throw new Error("readStates returned no states and no error");
@@ -211,7 +212,28 @@ async function newStates(
   // What was read is what was kept only if the file did not change meanwhile.
   const stations = stationsOfRecords(dataset.stations, read.states);
   const same = bytes && bytesIfUnchanged(seen);
-  return { dataset, ...(stations && same ? { keep: { bytes: same, stations } } : {}) };
+  return {
+    input: datasetInput(dataset),
+    ...(stations && same ? { keep: { bytes: same, stations } } : {}),
+  };
+}
+
+/** The kept station records as spliced, parsed only for the stations rendered again. */
+function kept(state: RefreshState): SplicedStations {
+  const records = state.stations;
+  const contractName = (index: number): string =>
+    state.contracts[records.contractOf(index)]?.value.name ?? "";
+  return {
+    count: records.count,
+    contractName,
+    station(index) {
+      const value = records.record(index)?.value;
+      if (!value) throw new Error(`bug: no kept station record ${index}`);
+      // As assembleDataset spells it: the contract's own name.
+      const contract = contractName(index);
+      return value.contract === contract ? value : { ...value, contract };
+    },
+  };
 }
 
 /** The published bytes the kept state points into, each passing the trust test, or null. */
@@ -269,7 +291,9 @@ export function saveRefreshState(
   const folder = releasePaths(layout, name).folder;
   // The static part is written first: a run killed between the two leaves a minute part naming
   // the previous static part, which the next run then finds missing (and renders everything).
-  const fixedSum = writeRefreshCache(folder, storeStatic(fixed), REFRESH_STATIC_FILE);
+  const stored = storeStatic(fixed);
+  if (!stored) return;
+  const fixedSum = writeRefreshCache(folder, stored.value, REFRESH_STATIC_FILE, stored.lines);
   if (fixedSum === null) return;
   // The states file is kept only if it is still the file read (its bytes read again, with a stat).
   const stations = inputs.states
@@ -298,12 +322,12 @@ function trustedState(
   const stored = fixedRead?.value as StoredStaticState | undefined;
   if (!fixedRead || fixedRead.checksum !== minute.static || stored?.format !== REFRESH_STATE_FORMAT)
     return null;
-  const fixed = restoreStatic(stored);
+  const fixed = restoreStatic(stored, fixedRead.line);
   if (
     !fixed ||
     fixed.baseUrl !== inputs.baseUrl ||
     fixed.source !== inputs.fingerprint ||
-    minute.states.length !== fixed.stations.length
+    minute.states.length !== fixed.stations.count
   )
     return null;
   return {

@@ -197,16 +197,14 @@ describe("velodata refresh from the previous run's state", () => {
     await refreshed(out, 1);
     const folder = readTree(out).release.folder;
     // Whole and checksummed, but other records: a static part left by another run.
-    // The station records are stored in columns, one array per field.
-    const fixed = readRefreshCache(folder, REFRESH_STATIC_FILE)?.value as {
-      stations: { values: { fields: string[]; values: string[][] } };
-    };
-    const { fields, values } = fixed.stations.values;
-    const names = values[fields.indexOf("name")] as string[];
-    names.forEach((name, index) => {
-      names[index] = `Autre ${name}`;
-    });
-    expect(writeRefreshCache(folder, fixed, REFRESH_STATIC_FILE)).not.toBeNull();
+    // Each station's record is stored on a line of its own after the value.
+    const read = readRefreshCache(folder, REFRESH_STATIC_FILE);
+    const fixed = read?.value as { stations: { contracts: number[] } };
+    const records = fixed.stations.contracts.map((_, index) =>
+      (read?.line(index) as string).replace('"name":"', '"name":"Autre '),
+    );
+    expect(records.every((line) => line.includes('"name":"Autre '))).toBe(true);
+    expect(writeRefreshCache(folder, fixed, REFRESH_STATIC_FILE, records)).not.toBeNull();
     const lines = await refreshed(out, 2);
     expect(lines.join("\n")).not.toContain(FAST);
     expect(served(out)).toEqual(await fullBuild(2));

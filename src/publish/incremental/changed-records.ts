@@ -10,6 +10,7 @@ import { type LiveState, stationKey, toLiveState } from "../../source/dataset.js
 import { parseRecords, type RawRecord } from "../../source/parse-records.js";
 import type { Sourced } from "../../source/problems.js";
 import { recordTexts, splitStatesText } from "../../source/states-text.js";
+import type { StationRecords } from "./station-records.js";
 
 /** The last accepted states file: its text, and for each of its records the station it is of. */
 export interface AcceptedStates {
@@ -21,7 +22,7 @@ export interface AcceptedStates {
 /** The static records the states are checked against, as the refresh state keeps them. */
 export interface StaticRecords {
   contracts: readonly Sourced<Contract>[];
-  stations: readonly Sourced<Station>[];
+  stations: StationRecords;
 }
 
 /**
@@ -39,7 +40,7 @@ export function changedRecords(
   records: StaticRecords,
   file: string,
 ): Map<number, LiveState> | null {
-  if (accepted.stations.length !== records.stations.length) return null;
+  if (accepted.stations.length !== records.stations.count) return null;
   const before = recordTexts(accepted.text);
   if (before?.length !== accepted.stations.length) return null;
   const split = splitStatesText(text, before);
@@ -58,7 +59,7 @@ export function changedRecords(
   for (let at = 0; at < raws.length; at++) {
     const { value } = parsed.records[at] as Sourced<StationState>;
     const position = accepted.stations[(raws[at] as RawRecord).at.index ?? -1] ?? -1;
-    const station = records.stations[position];
+    const station = records.stations.record(position);
     const key = stationKey(value.contract, value.number);
     if (!station || key !== stationKey(station.value.contract, station.value.number)) return null;
     keys.push(key);

@@ -4,20 +4,24 @@
 
 import type { Availabilities } from "../../model/api.js";
 import type { Contract } from "../../model/contract.js";
-import type { Station } from "../../model/station.js";
 import { pathOf } from "../../routes/routes.js";
 import { type Dataset, type LiveState, stationKey } from "../../source/dataset.js";
 import type { StaticSource } from "../../source/load-source.js";
-import type { Problem, RecordRef, Sourced } from "../../source/problems.js";
+import type { Problem, Sourced } from "../../source/problems.js";
 import type { KeptStatesFile } from "../../tree/accepted-states.js";
 import { gbfsEndpoints } from "../gbfs-files.js";
 import type { Release } from "../release.js";
 import { GBFS_VERSIONS } from "../render/gbfs/feed.js";
 import type { StationCache } from "../station-files.js";
-import { type Columns, fromColumns, toColumns } from "./columns.js";
+import {
+  recordsOfList,
+  type StationRecords,
+  storedRecords,
+  storeRecords,
+} from "./station-records.js";
 
 /** Another format (an older velodata's) is ignored: the next refresh renders everything. */
-export const REFRESH_STATE_FORMAT = 3;
+export const REFRESH_STATE_FORMAT = 4;
 
 export interface RefreshState {
   format: typeof REFRESH_STATE_FORMAT;
@@ -28,7 +32,7 @@ export interface RefreshState {
   source: string;
   parkings: number;
   contracts: Sourced<Contract>[];
-  stations: Sourced<Station>[];
+  stations: StationRecords;
   /** Warnings about the static source, printed again by each refresh as a full read would. */
   staticProblems: Problem[];
   /** Aligned with `stations`: its state in that release (packed), null when it had none. */
@@ -68,26 +72,30 @@ export type StaticState = Pick<
 >;
 
 /**
- * The static part as written: the station records in columns (`toColumns`), their values and
- * their places apart, since the next refresh parses them every minute.
+ * The static part as written: each station's contract (a position in `contracts`) in the value,
+ * each station's record on a line of its own after it (storeRecords), parsed only when rendered.
  */
 export type StoredStaticState = Omit<StaticState, "stations"> & {
-  stations: { values: Columns; at: Columns };
+  stations: { contracts: number[] };
 };
 
-export function storeStatic(fixed: StaticState): StoredStaticState {
-  const values = toColumns(fixed.stations.map((station) => station.value));
-  const at = toColumns(fixed.stations.map((station) => station.at));
-  return { ...fixed, stations: { values, at } };
+/** Null when a station's contract is not among the contracts (a build refuses that source). */
+export function storeStatic(
+  fixed: StaticState,
+): { value: StoredStaticState; lines: string[] } | null {
+  const stored = storeRecords(fixed.stations);
+  if (!stored) return null;
+  return { value: { ...fixed, stations: { contracts: stored.contracts } }, lines: stored.lines };
 }
 
-/** Null when the stored station records are malformed. */
-export function restoreStatic(stored: StoredStaticState): StaticState | null {
-  const values = fromColumns<Station>(stored.stations?.values);
-  const at = fromColumns<RecordRef>(stored.stations?.at);
-  if (!values || !at || values.length !== at.length) return null;
-  const stations = values.map((value, index) => ({ value, at: at[index] as RecordRef }));
-  return { ...stored, stations };
+/** Null when the stored station records are malformed; `line` gives a station's line. */
+export function restoreStatic(
+  stored: StoredStaticState,
+  line: (index: number) => string | undefined,
+): StaticState | null {
+  const contracts = stored.stations?.contracts;
+  if (!Array.isArray(contracts)) return null;
+  return { ...stored, stations: storedRecords(contracts, line) };
 }
 
 /** The part each run writes again; `static` is the checksum of the static part it goes with. */
@@ -227,7 +235,7 @@ export function refreshStateOf(input: RefreshStateInput): RefreshState {
     source: input.source,
     parkings: dataset.parkings.length,
     contracts: input.staticSource.contracts,
-    stations: input.staticSource.stations,
+    stations: recordsOfList(input.staticSource.stations, input.staticSource.contracts),
     staticProblems: input.staticProblems.filter((problem) => problem.severity === "warning"),
     states,
     staticPaths: [...release.files]

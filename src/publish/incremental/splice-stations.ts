@@ -2,6 +2,7 @@
 // lists and station_status feeds holding them are spliced from the previous run's published bytes,
 // each run of unchanged stations one slice of them (a list of 100,000 stations is a few thousand
 // chunks, not 100,000).
+import type { Contract } from "../../model/contract.js";
 import type { Station } from "../../model/station.js";
 import { pathOf } from "../../routes/routes.js";
 import { type Dataset, type LiveState, stationKey } from "../../source/dataset.js";
@@ -30,8 +31,6 @@ export interface PublishedBytes {
 }
 
 export interface SpliceOptions {
-  /** The stations whose state may have changed; default: every station, from the dataset's states. */
-  candidates?: Candidates;
   /** Told of each list or feed as soon as it is made (to compress it meanwhile). */
   onList?: (path: string, file: ReleaseFile, kind: ListKind) => void;
 }
@@ -63,15 +62,14 @@ export interface Spliced {
  */
 export function spliceStations(
   state: RefreshState,
-  dataset: Dataset,
+  input: SpliceInput,
   published: PublishedBytes,
   surfaces: readonly StationSurface[],
   refreshSeconds: number,
   options: SpliceOptions = {},
 ): Spliced | null {
-  const candidates = options.candidates ?? allStations(dataset);
-  const { stations } = dataset;
-  const count = stations.length;
+  const { stations, candidates } = input;
+  const count = stations.count;
   // Every station keeps its kept state but those whose new one differs.
   const states: (PackedState | null)[] = state.states.slice();
   const fresh: boolean[] = new Array(count).fill(false);
@@ -103,10 +101,10 @@ export function spliceStations(
   const etags: string[][] = surfaces.map(() => new Array(count));
   const byContract = new Map<string, number[]>();
   for (let index = 0; index < count; index++) {
-    const station = stations[index] as Station;
-    const group = byContract.get(station.contract);
+    const contract = stations.contractName(index);
+    const group = byContract.get(contract);
     if (group) group.push(index);
-    else byContract.set(station.contract, [index]);
+    else byContract.set(contract, [index]);
     for (let surface = 0; surface < surfaces.length; surface++) {
       const span = spans[surface] as Span;
       if (!fresh[index]) {
@@ -116,6 +114,7 @@ export function spliceStations(
         continue;
       }
       const at = surfaces[surface] as StationSurface;
+      const station = stations.station(index);
       const endpoint = at.station(station.contract, station.number);
       const path = pathOf(endpoint);
       // The kept positions are the manifest's only if this station's path is where they say.
@@ -147,7 +146,7 @@ export function spliceStations(
       offset += (span.sizes[index] as number) + 1;
     }
   });
-  for (const contract of dataset.contracts) {
+  for (const contract of input.contracts) {
     const group = byContract.get(contract.name) ?? [];
     if (!group.some((index) => fresh[index])) continue;
     surfaces.forEach((surface, at) => {
@@ -166,7 +165,7 @@ export function spliceStations(
       !spliceStatus(
         contract,
         group,
-        dataset,
+        stations,
         fresh,
         lives,
         published,
@@ -188,7 +187,7 @@ export function spliceStations(
     ? surfaces.map((surface) => ({
         all: pathOf(surface.all),
         contracts: groups.map((group) =>
-          pathOf(surface.contractList((stations[group[0] as number] as Station).contract)),
+          pathOf(surface.contractList(stations.contractName(group[0] as number))),
         ),
       }))
     : undefined;
@@ -197,17 +196,42 @@ export function spliceStations(
 }
 
 /**
- * The stations whose state may have changed, by position in the dataset's stations, with their
- * new state (undefined: none); every other station keeps the state the kept one holds.
+ * The stations whose state may have changed, by position among the stations, with their new state
+ * (undefined: none); every other station keeps the state the kept one holds.
  */
 export type Candidates = Iterable<readonly [number, LiveState | undefined]>;
 
-/** Every station, its state looked up in the dataset's. */
-function* allStations(dataset: Dataset): Generator<readonly [number, LiveState | undefined]> {
-  for (let index = 0; index < dataset.stations.length; index++) {
-    const station = dataset.stations[index] as Station;
-    yield [index, dataset.states.get(stationKey(station.contract, station.number))];
-  }
+/** The stations as a refresh splices them: each one's contract, and its record when rendered. */
+export interface SplicedStations {
+  readonly count: number;
+  /** The contract's own spelling of its name. */
+  contractName(index: number): string;
+  /** Its record, `contract` spelt as the contract spells its name. */
+  station(index: number): Station;
+}
+
+export interface SpliceInput {
+  contracts: readonly Contract[];
+  stations: SplicedStations;
+  candidates: Candidates;
+}
+
+/** A whole dataset: every station a candidate, its state looked up in the dataset's. */
+export function datasetInput(dataset: Dataset): SpliceInput {
+  const { stations } = dataset;
+  const at = (index: number) => stations[index] as Station;
+  return {
+    contracts: dataset.contracts,
+    stations: {
+      count: stations.length,
+      contractName: (index) => at(index).contract,
+      station: at,
+    },
+    candidates: stations.map(
+      (station, index) =>
+        [index, dataset.states.get(stationKey(station.contract, station.number))] as const,
+    ),
+  };
 }
 
 function publishedSpans(

@@ -1,20 +1,21 @@
 // A contract's GBFS station_status, both versions, spliced from the published feed: the entries
 // of the stations whose state changed rendered again, each run of unchanged ones one slice.
-import type { Station } from "../../model/station.js";
-import type { Dataset, LiveState } from "../../source/dataset.js";
+
+import type { Contract } from "../../model/contract.js";
+import type { LiveState } from "../../source/dataset.js";
 import { gbfsStatusFiles, stationStatusEntries } from "../gbfs-files.js";
 import type { ReleaseFile } from "../release.js";
 import { GBFS_VERSIONS } from "../render/gbfs/feed.js";
 import { vehicleTypesOf } from "../render/gbfs/vehicle-types.js";
 import { type MinuteState, pathOfStatus, type RefreshState } from "./refresh-state.js";
-import type { PublishedBytes } from "./splice-stations.js";
+import type { PublishedBytes, SplicedStations } from "./splice-stations.js";
 import { type Items, itemsOf } from "./spliced-items.js";
 
 /** A contract's station_status, both versions, spliced the same way; null when out of range. */
 export function spliceStatus(
-  contract: Dataset["contracts"][number],
+  contract: Contract,
   group: readonly number[],
-  dataset: Dataset,
+  stations: SplicedStations,
   fresh: readonly boolean[],
   lives: ReadonlyMap<number, LiveState | undefined>,
   published: PublishedBytes,
@@ -33,7 +34,7 @@ export function spliceStatus(
     // Published form `YYYY-MM-DDTHH:MM:SSZ`, all UTC: text order is time order.
     if (lastUpdate && (newest === null || lastUpdate > newest)) newest = lastUpdate;
     if (fresh[index]) {
-      const station = dataset.stations[index] as Station;
+      const station = stations.station(index);
       renderedEntries.set(index, stationStatusEntries(station, lives.get(index), types));
     }
   }
