@@ -166,8 +166,8 @@ const stored = new WeakMap<Manifest, { file: ManifestFile; index: ReadonlyMap<st
 
 function manifestFrom(file: ManifestFile, known?: ReadonlyMap<string, number>): Manifest {
   // Made once paths are looked up often: the trust test's worker walks the columns and never
-  // looks one up, a cron refresh looks up its ~20,000 changed paths among 200,000 (a binary search
-  // in the sorted paths each), a full refresh every path (a Map then).
+  // looks one up, a cron refresh looks up its ~20,000 changed paths among 200,000 twice (a binary
+  // search in the sorted paths each), a full refresh every path (a Map after the first half).
   let made = known;
   let lookups = 0;
   const index = (): ReadonlyMap<string, number> => {
@@ -178,7 +178,7 @@ function manifestFrom(file: ManifestFile, known?: ReadonlyMap<string, number>): 
     return map;
   };
   const positionOf = (path: string): number => {
-    if (made || ++lookups > file.paths.length / 16) return index().get(path) ?? -1;
+    if (made || ++lookups > file.paths.length / 2) return index().get(path) ?? -1;
     return sortedPosition(file.paths, path);
   };
   const entryAt = (at: number): ManifestEntry => {

@@ -44,11 +44,12 @@ export function readRefreshCache(
       .digest("hex")
   )
     return null;
-  const text = bytes.toString("utf8", newline + 1);
-  const valueEnd = text.indexOf("\n");
+  const valueEnd = bytes.indexOf(NEW_LINE, newline + 1);
   try {
-    const value = JSON.parse(valueEnd < 0 ? text : text.slice(0, valueEnd)) as unknown;
-    return { value, checksum: sum, line: linesOf(text, valueEnd) };
+    const value = JSON.parse(
+      bytes.toString("utf8", newline + 1, valueEnd < 0 ? bytes.length : valueEnd),
+    ) as unknown;
+    return { value, checksum: sum, line: linesOf(bytes, valueEnd) };
   } catch {
     return null;
   }
@@ -56,18 +57,23 @@ export function readRefreshCache(
 
 const NEW_LINE = 10;
 
-/** The lines after the value's, each found by its position (all found at the first call). */
-function linesOf(text: string, valueEnd: number): (index: number) => string | undefined {
+/**
+ * The lines after the value's, each found by its position (all found at the first call) and
+ * decoded when asked for: a refresh reads a tenth of them.
+ */
+function linesOf(bytes: Buffer, valueEnd: number): (index: number) => string | undefined {
   let starts: number[] | undefined;
   return (index) => {
     if (!starts) {
       starts = [];
-      for (let at = valueEnd; at >= 0; at = text.indexOf("\n", at + 1)) starts.push(at + 1);
-      starts.push(text.length + 1);
+      for (let at = valueEnd; at >= 0; at = bytes.indexOf(NEW_LINE, at + 1)) starts.push(at + 1);
+      starts.push(bytes.length + 1);
     }
     const start = starts[index];
     const next = starts[index + 1];
-    return start === undefined || next === undefined ? undefined : text.slice(start, next - 1);
+    return start === undefined || next === undefined
+      ? undefined
+      : bytes.toString("utf8", start, next - 1);
   };
 }
 
