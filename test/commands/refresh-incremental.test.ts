@@ -199,9 +199,10 @@ describe("velodata refresh from the previous run's state", () => {
     // Whole and checksummed, but other records: a static part left by another run.
     // Each station's record is stored on a line of its own after the value.
     const read = readRefreshCache(folder, REFRESH_STATIC_FILE);
-    const fixed = read?.value as { stations: { contracts: number[] } };
+    if (!read) throw new Error("no static part");
+    const fixed = read.value as { stations: { contracts: number[] } };
     const records = fixed.stations.contracts.map((_, index) =>
-      (read?.line(index) as string).replace('"name":"', '"name":"Autre '),
+      (read.line(index) as string).replace('"name":"', '"name":"Autre '),
     );
     expect(records.every((line) => line.includes('"name":"Autre '))).toBe(true);
     expect(writeRefreshCache(folder, fixed, REFRESH_STATIC_FILE, records)).not.toBeNull();
