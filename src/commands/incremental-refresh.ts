@@ -25,6 +25,7 @@ import {
   type SpliceInput,
   spliceStations,
 } from "../publish/incremental/splice-stations.js";
+import { wellFormedColumns } from "../publish/incremental/state-columns.js";
 import { allRecords } from "../publish/incremental/station-records.js";
 import type { Release, ReleaseFile } from "../publish/release.js";
 import { releaseIdOf } from "../publish/release-id.js";
@@ -327,7 +328,7 @@ function trustedState(
     !fixed ||
     fixed.baseUrl !== inputs.baseUrl ||
     fixed.source !== inputs.fingerprint ||
-    minute.states.length !== fixed.stations.count
+    !wellFormedColumns(minute.states, fixed.stations.count)
   )
     return null;
   return {

@@ -216,7 +216,10 @@ describe("velodata refresh from the previous run's state", () => {
       "corrupt",
       async (file: string) => {
         const text = await readFile(file, "utf8");
-        await writeFile(file, text.replace(/"OPEN"/, '"CLOSED"'));
+        // A station's bikes, in the columns of states: the checksum no longer matches.
+        const spoilt = text.replace(/"main":\[(\d+)/, '"main":[9$1');
+        expect(spoilt).not.toBe(text);
+        await writeFile(file, spoilt);
       },
     ],
     ["missing", async (file: string) => writeFile(file, "")],

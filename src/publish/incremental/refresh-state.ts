@@ -2,10 +2,9 @@
 // each station's last state, and where each station's bytes sit in the published files: the lists
 // of all stations, its contract's GBFS station_status, and its own file's place in the manifest.
 
-import type { Availabilities } from "../../model/api.js";
 import type { Contract } from "../../model/contract.js";
 import { pathOf } from "../../routes/routes.js";
-import { type Dataset, type LiveState, stationKey } from "../../source/dataset.js";
+import { type Dataset, stationKey } from "../../source/dataset.js";
 import type { StaticSource } from "../../source/load-source.js";
 import type { Problem, Sourced } from "../../source/problems.js";
 import type { KeptStatesFile } from "../../tree/accepted-states.js";
@@ -13,6 +12,7 @@ import { gbfsEndpoints } from "../gbfs-files.js";
 import type { Release } from "../release.js";
 import { GBFS_VERSIONS } from "../render/gbfs/feed.js";
 import type { StationCache } from "../station-files.js";
+import { emptyColumns, type StateColumns, setState, timesIndex } from "./state-columns.js";
 import {
   recordsOfList,
   type StationRecords,
@@ -21,7 +21,7 @@ import {
 } from "./station-records.js";
 
 /** Another format (an older velodata's) is ignored: the next refresh renders everything. */
-export const REFRESH_STATE_FORMAT = 4;
+export const REFRESH_STATE_FORMAT = 5;
 
 export interface RefreshState {
   format: typeof REFRESH_STATE_FORMAT;
@@ -35,8 +35,8 @@ export interface RefreshState {
   stations: StationRecords;
   /** Warnings about the static source, printed again by each refresh as a full read would. */
   staticProblems: Problem[];
-  /** Aligned with `stations`: its state in that release (packed), null when it had none. */
-  states: (PackedState | null)[];
+  /** Each station's state in that release, in columns. */
+  states: StateColumns;
   /** The answers that are not the stations' (contracts, parkings, downloads…). */
   staticPaths: string[];
   /** Per station surface: the byte offset of each station in the list of all stations. */
@@ -120,71 +120,6 @@ export function splitState(state: RefreshState): {
   };
 }
 
-/** A LiveState as a short array: the file holds one per station. */
-export type PackedState = [string, boolean, string | null, number[], number[] | null];
-
-const AVAILABILITIES: readonly (keyof Availabilities)[] = [
-  "bikes",
-  "stands",
-  "mechanicalBikes",
-  "electricalBikes",
-  "electricalInternalBatteryBikes",
-  "electricalRemovableBatteryBikes",
-];
-
-const packAvailabilities = (a: Availabilities): number[] => AVAILABILITIES.map((key) => a[key]);
-
-function unpackAvailabilities(numbers: readonly number[]): Availabilities {
-  const a = {} as Availabilities;
-  AVAILABILITIES.forEach((key, index) => {
-    a[key] = numbers[index] ?? 0;
-  });
-  return a;
-}
-
-export function pack(state: LiveState): PackedState {
-  return [
-    state.status,
-    state.connected,
-    state.lastUpdate,
-    packAvailabilities(state.main),
-    state.overflow && packAvailabilities(state.overflow),
-  ];
-}
-
-/** `live` packs to `packed`, checked without packing it (a refresh compares every station). */
-export function packsTo(live: LiveState | undefined, packed: PackedState | null): boolean {
-  if (!live || !packed) return !live && !packed;
-  const [status, connected, lastUpdate, main, overflow] = packed;
-  return (
-    live.status === status &&
-    live.connected === connected &&
-    live.lastUpdate === lastUpdate &&
-    sameAvailabilities(live.main, main) &&
-    (live.overflow && overflow
-      ? sameAvailabilities(live.overflow, overflow)
-      : !live.overflow && !overflow)
-  );
-}
-
-function sameAvailabilities(a: Availabilities, numbers: readonly number[]): boolean {
-  for (let at = 0; at < AVAILABILITIES.length; at++)
-    if (a[AVAILABILITIES[at] as keyof Availabilities] !== (numbers[at] ?? 0)) return false;
-  return true;
-}
-
-export function unpackState(packed: PackedState | null | undefined): LiveState | undefined {
-  if (!packed) return undefined;
-  const [status, connected, lastUpdate, main, overflow] = packed;
-  return {
-    status: status as LiveState["status"],
-    connected,
-    lastUpdate,
-    main: unpackAvailabilities(main),
-    overflow: overflow && unpackAvailabilities(overflow),
-  };
-}
-
 export interface RefreshStateInput {
   release: Release;
   baseUrl: string;
@@ -199,9 +134,15 @@ export interface RefreshStateInput {
 
 export function refreshStateOf(input: RefreshStateInput): RefreshState {
   const { release, dataset } = input;
-  const states = dataset.stations.map((station) => {
-    const state = dataset.states.get(stationKey(station.contract, station.number));
-    return state ? pack(state) : null;
+  const states = emptyColumns(dataset.stations.length);
+  const timeAt = timesIndex(states);
+  dataset.stations.forEach((station, index) => {
+    setState(
+      states,
+      index,
+      dataset.states.get(stationKey(station.contract, station.number)),
+      timeAt,
+    );
   });
   const offsets: number[][] = [];
   for (let surface = 0; surface < input.surfaces; surface++) {

@@ -9,15 +9,10 @@ import { type Dataset, type LiveState, stationKey } from "../../source/dataset.j
 import { endpointFile, listFileOf, type ReleaseFile } from "../release.js";
 import { encodeJson, jsonList } from "../render/json-body.js";
 import type { StationSurface } from "../station-files.js";
-import {
-  type MinuteState,
-  type PackedState,
-  pack,
-  packsTo,
-  type RefreshState,
-} from "./refresh-state.js";
+import type { MinuteState, RefreshState } from "./refresh-state.js";
 import { spliceStatus } from "./splice-status.js";
 import { itemsOf, type Span } from "./spliced-items.js";
+import { copyColumns, holdsState, setState, timesIndex } from "./state-columns.js";
 
 /** What the previous run published, as far as the stations' answers go. */
 export interface PublishedBytes {
@@ -71,12 +66,13 @@ export function spliceStations(
   const { stations, candidates } = input;
   const count = stations.count;
   // Every station keeps its kept state but those whose new one differs.
-  const states: (PackedState | null)[] = state.states.slice();
+  const states = copyColumns(state.states);
+  const timeAt = timesIndex(states);
   const fresh: boolean[] = new Array(count).fill(false);
   const lives = new Map<number, LiveState | undefined>();
   for (const [index, live] of candidates) {
-    if (packsTo(live, state.states[index] ?? null)) continue;
-    states[index] = live ? pack(live) : null;
+    if (holdsState(state.states, index, live)) continue;
+    setState(states, index, live, timeAt);
     fresh[index] = true;
     lives.set(index, live);
   }

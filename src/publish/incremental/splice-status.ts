@@ -10,6 +10,7 @@ import { vehicleTypesOf } from "../render/gbfs/vehicle-types.js";
 import { type MinuteState, pathOfStatus, type RefreshState } from "./refresh-state.js";
 import type { PublishedBytes, SplicedStations } from "./splice-stations.js";
 import { type Items, itemsOf } from "./spliced-items.js";
+import { lastUpdateAt } from "./state-columns.js";
 
 /** A contract's station_status, both versions, spliced the same way; null when out of range. */
 export function spliceStatus(
@@ -29,8 +30,7 @@ export function spliceStatus(
   let newest: string | null = null;
   const renderedEntries = new Map<number, readonly Uint8Array[]>();
   for (const index of group) {
-    // Each station's new state, packed (its lastUpdate third).
-    const lastUpdate = minute.states[index]?.[2];
+    const lastUpdate = lastUpdateAt(minute.states, index);
     // Published form `YYYY-MM-DDTHH:MM:SSZ`, all UTC: text order is time order.
     if (lastUpdate && (newest === null || lastUpdate > newest)) newest = lastUpdate;
     if (fresh[index]) {
