@@ -34,7 +34,9 @@ describe("state columns", () => {
     const columns = emptyColumns(4);
     const timeAt = timesIndex(columns);
     const states = [open, withOverflow, closed, undefined];
-    states.forEach((live, index) => setState(columns, index, live, timeAt));
+    states.forEach((live, index) => {
+      setState(columns, index, live, timeAt);
+    });
     const variants: (LiveState | undefined)[] = [
       ...states,
       { ...open, connected: false },
