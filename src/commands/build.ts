@@ -1,9 +1,12 @@
 // `velodata build`: source folder → validated Dataset → Release → tree on disk, swapped in whole.
+import { join } from "node:path";
 import { compressRelease } from "../publish/compress.js";
 import { DEFAULT_BASE_URL, type Published, publish } from "../publish/publish.js";
 import type { Release } from "../publish/release.js";
+import { STATES_FILE } from "../source/load-source.js";
 import { staticSourceFingerprint } from "../source/source-fingerprint.js";
 import { staticSourceUpdatedAt } from "../source/source-time.js";
+import { statesSeen } from "../tree/accepted-states.js";
 import { writeTreeAsMade } from "../tree/write-tree.js";
 import { saveRefreshState } from "./incremental-refresh.js";
 import { formatBytes, type Output, terminalOutput, throttled } from "./output.js";
@@ -37,6 +40,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
   output.progress("reading source…");
   // Taken before reading, for the next cron refresh (see refresh.ts).
   const fingerprint = staticSourceFingerprint(options.source);
+  const states = statesSeen(options.state ?? join(options.source, STATES_FILE));
   const { dataset, staticRead } = await readValidDataset(options.source, options.state, output);
 
   output.progress("rendering…");
@@ -70,7 +74,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
   output.progress("");
   saveRefreshState(
     { release, dataset, stations: published.cache, staticRead },
-    { out: options.out, baseUrl: options.baseUrl ?? DEFAULT_BASE_URL, fingerprint },
+    { out: options.out, baseUrl: options.baseUrl ?? DEFAULT_BASE_URL, fingerprint, states },
   );
 
   const summary: BuildSummary = {

@@ -1,10 +1,12 @@
 // The cron refresh's fast path: the previous run's state beside the tree, the new states file, and
 // only the stations that changed rendered again. Anything doubtful means null: render everything.
 
+import { isAscii } from "node:buffer";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_PORTAL } from "../model/portal.js";
-import { compressRelease } from "../publish/compress.js";
+import { changedRecords, stationsOfRecords } from "../publish/incremental/changed-records.js";
+import { ChangedVariants } from "../publish/incremental/changed-variants.js";
 import {
   type MinuteState,
   pathOfStatus,
@@ -16,7 +18,15 @@ import {
   splitState,
   storeStatic,
 } from "../publish/incremental/refresh-state.js";
-import { type PublishedBytes, spliceStations } from "../publish/incremental/splice-stations.js";
+import {
+  datasetInput,
+  type PublishedBytes,
+  type SplicedStations,
+  type SpliceInput,
+  spliceStations,
+} from "../publish/incremental/splice-stations.js";
+import { wellFormedColumns } from "../publish/incremental/state-columns.js";
+import { allRecords } from "../publish/incremental/station-records.js";
 import type { Release, ReleaseFile } from "../publish/release.js";
 import { releaseIdOf } from "../publish/release-id.js";
 import { GBFS_VERSIONS } from "../publish/render/gbfs/feed.js";
@@ -26,6 +36,14 @@ import { fileOf, pathOf } from "../routes/routes.js";
 import { assembleDataset, type Dataset } from "../source/dataset.js";
 import type { StaticRead } from "../source/read-dataset.js";
 import { readStates } from "../source/read-dataset.js";
+import {
+  bytesIfUnchanged,
+  dropOtherKeptStates,
+  keepStates,
+  readKeptStates,
+  type StatesSeen,
+  statesSeen,
+} from "../tree/accepted-states.js";
 import { currentRelease, layoutOf, releasePaths } from "../tree/layout.js";
 import { type Manifest, patchedManifest } from "../tree/manifest.js";
 import type { Tree } from "../tree/read-tree.js";
@@ -81,25 +99,20 @@ export async function incrementalRefresh(
   const published = publishedBytes(tree, state);
   if (!published) return null;
 
-  // The portal page is a static answer kept as it is (portal.json is in the source fingerprint).
-  const source = {
-    contracts: state.contracts,
-    stations: state.stations,
-    parkings: [],
-    portal: DEFAULT_PORTAL,
-  };
-  const read = await readStates(
-    { source, complete: { contracts: true, stations: true } },
-    inputs.state,
+  const states = await newStates(state, kept.accepted, tree.release.folder, inputs.state, output);
+  // Variants are made in the thread pool as each list is made, and while the main thread stages
+  // the other changed files.
+  const variants = new ChangedVariants();
+  const spliced = spliceStations(
+    state,
+    states.input,
+    published,
+    SURFACES,
+    DEFAULT_REFRESH_SECONDS,
+    { onList: (path, file, kind) => variants.add(path, file, kind) },
   );
-  reportProblems([...state.staticProblems, ...read.problems], output); // throws on any error
-  if (!read.states) throw new Error("readStates returned no states and no error");
-  const dataset = assembleDataset(source, read.states);
-  const spliced = spliceStations(state, dataset, published, SURFACES, DEFAULT_REFRESH_SECONDS);
   if (!spliced) return null;
-
-  // Variants are made in the thread pool while the main thread stages the other changed files.
-  const compressing = compressChanged(spliced.changed, inputs.generatedAt);
+  const compressing = variants.finish(spliced.lists);
   compressing.catch(() => {}); // awaited in `finished`, unless the trust test failed first
   const id = releaseIdOf(manifest.paths, (at) => {
     const path = manifest.paths[at] as string;
@@ -108,7 +121,11 @@ export async function incrementalRefresh(
   const finished = (async (): Promise<Finished | null> => {
     const untrusted = await trust;
     if (untrusted === null || untrusted.some((path) => !spliced.changed.has(path))) return null;
-    const files = await compressing;
+    const compressed = new Map(await compressing);
+    const files = [...spliced.changed].map(([path, file]): [string, ReleaseFile] => [
+      path,
+      compressed.get(path) ?? file,
+    ]);
     const patched = patchedManifest(
       manifest,
       { id, generatedAt: inputs.generatedAt },
@@ -118,13 +135,20 @@ export async function incrementalRefresh(
   })();
   if (!(await updateTreeChanges(tree, inputs.out, spliced.changed, finished))) return null;
   const changed = [...spliced.changed.values()];
-  // The static part on disk is still this release's: only the minute part is written.
-  writeRefreshCache(tree.release.folder, {
+  // The static part on disk is still this release's: only the minute part is written, after the
+  // states file it names.
+  const folder = tree.release.folder;
+  const accepted = states.keep && keepStates(folder, states.keep.bytes);
+  writeRefreshCache(folder, {
     format: REFRESH_STATE_FORMAT,
     release: id,
     ...spliced.minute,
     static: kept.checksum,
+    ...(accepted && states.keep
+      ? { accepted: { ...accepted, stations: states.keep.stations } }
+      : {}),
   } satisfies MinuteState);
+  dropOtherKeptStates(folder, accepted ? accepted.file : undefined);
   const stats: UpdateStats = {
     files: changed.length,
     bytes: changed.reduce((total, file) => total + file.size, 0),
@@ -135,15 +159,82 @@ export async function incrementalRefresh(
   return { stats, total: manifest.paths.length, release: id };
 }
 
-/** The changed answers with their compressed variants (refresh levels), in the thread pool. */
-async function compressChanged(
-  changed: ReadonlyMap<string, ReleaseFile>,
-  generatedAt: Date,
-): Promise<[string, ReleaseFile][]> {
-  const counts = { contracts: 0, stations: 0, parkings: 0 };
-  const release = { id: "", generatedAt, files: changed, counts, contracts: new Map() };
-  const compressed = await compressRelease(release, { budget: "refresh" });
-  return [...compressed.files];
+/** The stations' new states, and what to keep of the states file for the next refresh. */
+interface NewStates {
+  input: SpliceInput;
+  /** The file's bytes and each record's station, when they can be kept. */
+  keep?: { bytes: Buffer; stations: number[] };
+}
+
+/**
+ * The states file read against the last accepted one (only the records that changed parsed and
+ * checked), or else whole, as a full read does. Throws on any error in it: the tree stays as it was.
+ */
+async function newStates(
+  state: RefreshState,
+  accepted: MinuteState["accepted"],
+  folder: string,
+  path: string,
+  output: Output,
+): Promise<NewStates> {
+  const seen = statesSeen(path);
+  const bytes = bytesIfUnchanged(seen);
+  const before = accepted && bytes && readKeptStates(folder, accepted);
+  if (accepted && bytes && before && isAscii(bytes)) {
+    const lives = changedRecords(
+      bytes.toString("latin1"),
+      { text: before, stations: accepted.stations },
+      state,
+      path,
+    );
+    if (lives) {
+      reportProblems(state.staticProblems, output);
+      return {
+        input: {
+          contracts: state.contracts.map(({ value }) => value),
+          stations: kept(state),
+          candidates: lives,
+        },
+        keep: { bytes, stations: accepted.stations },
+      };
+    }
+  }
+  // The portal page is a static answer kept as it is (portal.json is in the source fingerprint).
+  const source = {
+    contracts: state.contracts,
+    stations: allRecords(state.stations),
+    parkings: [],
+    portal: DEFAULT_PORTAL,
+  };
+  const read = await readStates({ source, complete: { contracts: true, stations: true } }, path);
+  reportProblems([...state.staticProblems, ...read.problems], output); // throws on any error
+  if (!read.states) throw new Error("readStates returned no states and no error");
+  const dataset = assembleDataset(source, read.states);
+  // What was read is what was kept only if the file did not change meanwhile.
+  const stations = stationsOfRecords(dataset.stations, read.states);
+  const same = bytes && bytesIfUnchanged(seen);
+  return {
+    input: datasetInput(dataset),
+    ...(stations && same ? { keep: { bytes: same, stations } } : {}),
+  };
+}
+
+/** The kept station records as spliced, parsed only for the stations rendered again. */
+function kept(state: RefreshState): SplicedStations {
+  const records = state.stations;
+  const contractName = (index: number): string =>
+    state.contracts[records.contractOf(index)]?.value.name ?? "";
+  return {
+    count: records.count,
+    contractName,
+    station(index) {
+      const value = records.record(index)?.value;
+      if (!value) throw new Error(`bug: no kept station record ${index}`);
+      // As assembleDataset spells it: the contract's own name.
+      const contract = contractName(index);
+      return value.contract === contract ? value : { ...value, contract };
+    },
+  };
 }
 
 /** The published bytes the kept state points into, each passing the trust test, or null. */
@@ -176,7 +267,10 @@ function publishedBytes(tree: Tree, state: RefreshState): PublishedBytes | null 
 /** Leaves this run's state beside the tree it just updated, for the next run. */
 export function saveRefreshState(
   made: Made,
-  inputs: Pick<RefreshInputs, "out" | "baseUrl" | "fingerprint">,
+  inputs: Pick<RefreshInputs, "out" | "baseUrl" | "fingerprint"> & {
+    /** The states file as seen before it was read (statesSeen): kept for the next refresh. */
+    states?: StatesSeen | null;
+  },
 ): void {
   // Another writer may have got there in between: then the state names a release the tree does
   // not hold, and the next refresh ignores it.
@@ -198,16 +292,29 @@ export function saveRefreshState(
   const folder = releasePaths(layout, name).folder;
   // The static part is written first: a run killed between the two leaves a minute part naming
   // the previous static part, which the next run then finds missing (and renders everything).
-  const fixedSum = writeRefreshCache(folder, storeStatic(fixed), REFRESH_STATIC_FILE);
+  const stored = storeStatic(fixed);
+  if (!stored) return;
+  const fixedSum = writeRefreshCache(folder, stored.value, REFRESH_STATIC_FILE, stored.lines);
   if (fixedSum === null) return;
-  writeRefreshCache(folder, { ...minute, static: fixedSum } satisfies MinuteState);
+  // The states file is kept only if it is still the file read (its bytes read again, with a stat).
+  const stations = inputs.states
+    ? stationsOfRecords(made.dataset.stations, made.dataset.states)
+    : null;
+  const bytes = stations && bytesIfUnchanged(inputs.states ?? null);
+  const accepted = stations && bytes && keepStates(folder, bytes);
+  writeRefreshCache(folder, {
+    ...minute,
+    static: fixedSum,
+    ...(accepted && stations ? { accepted: { ...accepted, stations } } : {}),
+  } satisfies MinuteState);
+  dropOtherKeptStates(folder, accepted ? accepted.file : undefined);
 }
 
 /** Both parts of the previous run's state, when they go together and with these inputs. */
 function trustedState(
   tree: Tree,
   inputs: RefreshInputs,
-): { state: RefreshState; checksum: string } | null {
+): { state: RefreshState; checksum: string; accepted: MinuteState["accepted"] } | null {
   const minuteRead = readRefreshCache(tree.release.folder);
   const minute = minuteRead?.value as MinuteState | undefined;
   if (minute?.format !== REFRESH_STATE_FORMAT || minute.release !== tree.manifest?.release)
@@ -216,15 +323,19 @@ function trustedState(
   const stored = fixedRead?.value as StoredStaticState | undefined;
   if (!fixedRead || fixedRead.checksum !== minute.static || stored?.format !== REFRESH_STATE_FORMAT)
     return null;
-  const fixed = restoreStatic(stored);
+  const fixed = restoreStatic(stored, fixedRead.line);
   if (
     !fixed ||
     fixed.baseUrl !== inputs.baseUrl ||
     fixed.source !== inputs.fingerprint ||
-    minute.states.length !== fixed.stations.length
+    !wellFormedColumns(minute.states, fixed.stations.count)
   )
     return null;
-  return { state: { ...fixed, ...minute }, checksum: fixedRead.checksum };
+  return {
+    state: { ...fixed, ...minute },
+    checksum: fixedRead.checksum,
+    accepted: minute.accepted,
+  };
 }
 
 /**

@@ -2,6 +2,7 @@
 import { compressRelease } from "../publish/compress.js";
 import { DEFAULT_BASE_URL } from "../publish/default-base-url.js";
 import { staticSourceFingerprint } from "../source/source-fingerprint.js";
+import { statesSeen } from "../tree/accepted-states.js";
 import { readTree, type Tree } from "../tree/read-tree.js";
 import { type UpdateStats, updateTree } from "../tree/update-tree.js";
 import {
@@ -71,6 +72,7 @@ async function fullRefresh(
       import("./read-source.js"),
       import("../tree/variants-on-disk.js"),
     ]);
+  const states = statesSeen(options.state); // before reading: kept only if unchanged since
   const { dataset, staticRead } = await readValidDataset(options.source, options.state, output);
   const { release: made, cache } = await publish(dataset, {
     generatedAt: inputs.generatedAt,
@@ -83,6 +85,6 @@ async function fullRefresh(
     previous: variantsOnDisk(made, tree),
   });
   const stats = await updateTree(release, options.out, { tree });
-  saveRefreshState({ release, dataset, stations: cache, staticRead }, inputs);
+  saveRefreshState({ release, dataset, stations: cache, staticRead }, { ...inputs, states });
   return { stats, total: release.files.size, release: release.id };
 }

@@ -2,7 +2,16 @@
 // Deterministic (fixed gzip header) so the same bytes can be written as `.gz`/`.br` siblings and uploaded.
 import { Readable, type Transform } from "node:stream";
 import { promisify } from "node:util";
-import { brotliCompress, constants, createBrotliCompress, createGzip, gzip } from "node:zlib";
+import {
+  brotliCompress,
+  constants,
+  crc32,
+  createBrotliCompress,
+  createGzip,
+  deflateRaw,
+  deflateRawSync,
+  gzip,
+} from "node:zlib";
 import {
   CSV_TYPE,
   HTML_TYPE,
@@ -15,6 +24,7 @@ import type { Release, ReleaseFile, Variants } from "./release.js";
 
 const brotliAsync = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
+const deflateRawAsync = promisify(deflateRaw);
 
 /**
  * Below this an answer fits in one TCP segment (MSS ~1460 B) with its headers whether compressed
@@ -103,6 +113,79 @@ export async function compressBody(body: readonly Uint8Array[], levels: Levels):
         ]);
   gzipped[GZIP_OS] = OS_UNKNOWN;
   return { gzip: gzipped, br };
+}
+
+/** The gzip variant alone (see compressBody), in the thread pool. */
+export async function gzipBody(body: readonly Uint8Array[], level: number): Promise<Buffer> {
+  const size = body.reduce((sum, chunk) => sum + chunk.byteLength, 0);
+  const options = { level, chunkSize: CHUNK };
+  let gzipped: Buffer;
+  if (size <= CHUNK) gzipped = await gzipAsync(joined(body), options);
+  else {
+    const stream = createGzip(options);
+    Readable.from(pieces(body), { objectMode: false }).pipe(stream);
+    const out: Buffer[] = [];
+    for await (const chunk of stream) out.push(chunk as Buffer);
+    gzipped = Buffer.concat(out);
+  }
+  gzipped[GZIP_OS] = OS_UNKNOWN;
+  return gzipped;
+}
+
+/** The brotli variant alone (see compressBody), in the thread pool. */
+export async function brotliBody(body: readonly Uint8Array[], quality: number): Promise<Buffer> {
+  const size = body.reduce((sum, chunk) => sum + chunk.byteLength, 0);
+  const options = {
+    chunkSize: CHUNK,
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: quality,
+      [constants.BROTLI_PARAM_SIZE_HINT]: size,
+    },
+  };
+  if (size <= CHUNK) return brotliAsync(joined(body), options);
+  const stream = createBrotliCompress(options);
+  Readable.from(pieces(body), { objectMode: false }).pipe(stream);
+  const out: Buffer[] = [];
+  for await (const chunk of stream) out.push(chunk as Buffer);
+  return Buffer.concat(out);
+}
+
+/**
+ * The body as raw deflate ending on a full flush (byte-aligned, no final block, nothing referred
+ * to before it): a piece that gzip streams can be assembled from (gzipOfPieces), in the thread pool.
+ */
+export function deflatePiece(body: readonly Uint8Array[], level: number): Promise<Buffer> {
+  return deflateRawAsync(joined(body), { level, finishFlush: constants.Z_FULL_FLUSH });
+}
+
+// `]`, deflated as the final block of a list's stream; `[` and `,` as pieces.
+const LIST_OPEN = deflateRawSync("[", { level: 1, finishFlush: constants.Z_FULL_FLUSH });
+const LIST_COMMA = deflateRawSync(",", { level: 1, finishFlush: constants.Z_FULL_FLUSH });
+const LIST_CLOSE = deflateRawSync("]", { level: 1 });
+// RFC 1952: magic, deflate, no flags, no time, XFL 4 (fastest, as zlib writes at level 1), OS unknown.
+const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 4, OS_UNKNOWN]);
+
+/**
+ * The gzip variant of a list `[i1,i2,…]` from its items' pieces (deflatePiece of each item's
+ * bytes, in order), and the list's bytes (`body`) for the checksum: no byte deflated again.
+ */
+export function gzipOfList(
+  items: readonly Uint8Array[],
+  body: readonly Uint8Array[],
+  size: number,
+): Buffer {
+  let crc = 0;
+  for (const chunk of body) crc = crc32(chunk, crc);
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(crc >>> 0, 0);
+  trailer.writeUInt32LE(size % 2 ** 32, 4);
+  const parts: Uint8Array[] = [GZIP_HEADER, LIST_OPEN];
+  items.forEach((item, index) => {
+    if (index > 0) parts.push(LIST_COMMA);
+    parts.push(item);
+  });
+  parts.push(LIST_CLOSE, trailer);
+  return Buffer.concat(parts);
 }
 
 const joined = (body: readonly Uint8Array[]): Uint8Array =>

@@ -1,10 +1,9 @@
 // The updater's trust test of the files a refresh leaves as they are: each still has the
 // manifest's size and was not changed after the manifest was sealed (one lstat per file).
 import { existsSync, lstatSync } from "node:fs";
-import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { fileOf } from "../routes/routes.js";
-import type { Manifest, ManifestEntry } from "./manifest.js";
+import { type Manifest, type ManifestEntry, manifestSizes } from "./manifest.js";
 import type { Tree } from "./read-tree.js";
 import { SIBLING_SUFFIXES, siblingSizes } from "./siblings.js";
 
@@ -20,14 +19,30 @@ export function trustedOnDisk(onDisk: string, known: ManifestEntry, sealedAt: nu
   });
 }
 
-/** The URL paths of the manifest whose files (or siblings) fail the test. */
+/**
+ * The URL paths of the manifest whose files (or siblings) fail the test. Straight from its
+ * columns: ~200,000 files at 100,000 stations, the lstat calls themselves are most of the time.
+ */
 export function untrustedPaths(root: string, manifest: Manifest, sealedAt: number): string[] {
   const failed: string[] = [];
-  for (const path of manifest.paths) {
-    const known = manifest.entry(path) as ManifestEntry;
-    if (!trustedOnDisk(join(root, fileOf(path)), known, sealedAt)) failed.push(path);
-  }
+  const { sizes, gzip, br } = manifestSizes(manifest);
+  const prefix = root.endsWith("/") ? root : `${root}/`;
+  manifest.paths.forEach((path, at) => {
+    const onDisk = prefix + fileOf(path);
+    const trusted =
+      trustedFile(onDisk, sizes[at] as number, sealedAt) &&
+      ((gzip[at] as number) < 0 ||
+        (br[at] as number) < 0 ||
+        (trustedFile(`${onDisk}.gz`, gzip[at] as number, sealedAt) &&
+          trustedFile(`${onDisk}.br`, br[at] as number, sealedAt)));
+    if (!trusted) failed.push(path);
+  });
   return failed;
+}
+
+function trustedFile(name: string, size: number, sealedAt: number): boolean {
+  const stats = lstatSync(name, { throwIfNoEntry: false });
+  return stats?.isFile() === true && stats.size === size && stats.ctimeMs <= sealedAt;
 }
 
 /** What the worker is asked: the tree's manifest file and the seal the caller read. */

@@ -112,6 +112,47 @@ describe("velodata refresh from the previous run's state", () => {
     );
   });
 
+  it("matches a full build when the contracts' stations are mixed in the list of all stations", async () => {
+    // That list's gzip variant cannot be assembled from the contracts' lists then: made whole.
+    const copy = join(await tempDir(), "source");
+    await synth({
+      stations: 300,
+      contracts: 2,
+      changed: 0.1,
+      minutes: 1,
+      out: copy,
+      output: memoryOutput(),
+    });
+    const stations = join(copy, "stations.json");
+    const { stations: records } = JSON.parse(await readFile(stations, "utf8")) as {
+      stations: { contract: string }[];
+    };
+    const [first, second] = [...new Set(records.map((record) => record.contract))];
+    const ofFirst = records.filter((record) => record.contract === first);
+    const ofSecond = records.filter((record) => record.contract === second);
+    const mixed = ofFirst.flatMap((record, at) => [
+      record,
+      ...(ofSecond[at] ? [ofSecond[at]] : []),
+    ]);
+    mixed.push(...ofSecond.slice(ofFirst.length));
+    expect(mixed).toHaveLength(records.length);
+    await writeFile(stations, JSON.stringify({ stations: mixed }));
+    const out = join(await tempDir(), "out");
+    await build({ source: copy, out, now: NOW, output: memoryOutput() });
+    const output = memoryOutput();
+    await refresh({ source: copy, state: join(copy, "states-1.json"), out, now: NOW, output });
+    expect(output.lines).toEqual([expect.stringContaining(FAST)]);
+    const fresh = join(await tempDir(), "out");
+    await build({
+      source: copy,
+      state: join(copy, "states-1.json"),
+      out: fresh,
+      now: NOW,
+      output: memoryOutput(),
+    });
+    expect(served(out)).toEqual(served(fresh));
+  });
+
   it("renders everything, and repairs it, when a file it would leave as it is was changed by hand", async () => {
     const out = join(dir, "hand-edit");
     await build({ source, out, now: NOW, output: memoryOutput() });
@@ -156,16 +197,15 @@ describe("velodata refresh from the previous run's state", () => {
     await refreshed(out, 1);
     const folder = readTree(out).release.folder;
     // Whole and checksummed, but other records: a static part left by another run.
-    // The station records are stored in columns, one array per field.
-    const fixed = readRefreshCache(folder, REFRESH_STATIC_FILE)?.value as {
-      stations: { values: { fields: string[]; values: string[][] } };
-    };
-    const { fields, values } = fixed.stations.values;
-    const names = values[fields.indexOf("name")] as string[];
-    names.forEach((name, index) => {
-      names[index] = `Autre ${name}`;
-    });
-    expect(writeRefreshCache(folder, fixed, REFRESH_STATIC_FILE)).not.toBeNull();
+    // Each station's record is stored on a line of its own after the value.
+    const read = readRefreshCache(folder, REFRESH_STATIC_FILE);
+    if (!read) throw new Error("no static part");
+    const fixed = read.value as { stations: { contracts: number[] } };
+    const records = fixed.stations.contracts.map((_, index) =>
+      (read.line(index) as string).replace('"name":"', '"name":"Autre '),
+    );
+    expect(records.every((line) => line.includes('"name":"Autre '))).toBe(true);
+    expect(writeRefreshCache(folder, fixed, REFRESH_STATIC_FILE, records)).not.toBeNull();
     const lines = await refreshed(out, 2);
     expect(lines.join("\n")).not.toContain(FAST);
     expect(served(out)).toEqual(await fullBuild(2));
@@ -176,7 +216,10 @@ describe("velodata refresh from the previous run's state", () => {
       "corrupt",
       async (file: string) => {
         const text = await readFile(file, "utf8");
-        await writeFile(file, text.replace(/"OPEN"/, '"CLOSED"'));
+        // A station's bikes, in the columns of states: the checksum no longer matches.
+        const spoilt = text.replace(/"main":\[(\d+)/, '"main":[9$1');
+        expect(spoilt).not.toBe(text);
+        await writeFile(file, spoilt);
       },
     ],
     ["missing", async (file: string) => writeFile(file, "")],

@@ -1,6 +1,12 @@
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
-import { compressBody, compressRelease, MIN_COMPRESSED_SIZE } from "../../src/publish/compress.js";
+import {
+  compressBody,
+  compressRelease,
+  deflatePiece,
+  gzipOfList,
+  MIN_COMPRESSED_SIZE,
+} from "../../src/publish/compress.js";
 import type { Release } from "../../src/publish/release.js";
 import { fixtureRelease } from "./publish-helpers.js";
 
@@ -102,5 +108,37 @@ describe("compressBody", () => {
     expect(one.br.equals(two.br)).toBe(true);
     expect([...one.gzip.subarray(4, 8)]).toEqual([0, 0, 0, 0]);
     expect(one.gzip[9]).toBe(255); // OS "unknown", whatever the platform
+  });
+});
+
+describe("gzipOfList", () => {
+  const item = (index: number): Buffer =>
+    Buffer.from(JSON.stringify({ number: index, name: `Station ${index} élan`, bikes: index % 7 }));
+  const listOf = (items: readonly Buffer[]): Buffer =>
+    Buffer.concat([Buffer.from("["), Buffer.from(items.join(",")), Buffer.from("]")]);
+
+  it("assembles a list's gzip from its parts' pieces, each part's commas inside it", async () => {
+    const parts = [0, 1, 2].map((part) =>
+      Array.from({ length: 2000 + part * 10 }, (_, at) => item(part * 10_000 + at)),
+    );
+    const pieces = await Promise.all(
+      parts.map((items) => deflatePiece([Buffer.from(items.join(","))], 1)),
+    );
+    const list = listOf(parts.flat());
+    const gzipped = gzipOfList(pieces, [list], list.length);
+    // gunzip checks the CRC and the length in the trailer.
+    expect(gunzipSync(gzipped).equals(list)).toBe(true);
+    expect(gzipped.length).toBeLessThan(list.length / 3);
+    // The same bytes every time, the gzip header fixed (no time, OS unknown).
+    expect(gzipOfList(pieces, [list], list.length).equals(gzipped)).toBe(true);
+    expect([...gzipped.subarray(0, 10)]).toEqual([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 4, 255]);
+  });
+
+  it("gives an empty list, and a list of one part, whole", async () => {
+    expect(gunzipSync(gzipOfList([], [Buffer.from("[]")], 2)).toString()).toBe("[]");
+    const items = [item(1), item(2)];
+    const list = listOf(items);
+    const piece = await deflatePiece([Buffer.from(items.join(","))], 1);
+    expect(gunzipSync(gzipOfList([piece], [list], list.length)).equals(list)).toBe(true);
   });
 });

@@ -2,21 +2,26 @@
 // each station's last state, and where each station's bytes sit in the published files: the lists
 // of all stations, its contract's GBFS station_status, and its own file's place in the manifest.
 
-import type { Availabilities } from "../../model/api.js";
 import type { Contract } from "../../model/contract.js";
-import type { Station } from "../../model/station.js";
 import { pathOf } from "../../routes/routes.js";
-import { type Dataset, type LiveState, stationKey } from "../../source/dataset.js";
+import { type Dataset, stationKey } from "../../source/dataset.js";
 import type { StaticSource } from "../../source/load-source.js";
-import type { Problem, RecordRef, Sourced } from "../../source/problems.js";
+import type { Problem, Sourced } from "../../source/problems.js";
+import type { KeptStatesFile } from "../../tree/accepted-states.js";
 import { gbfsEndpoints } from "../gbfs-files.js";
 import type { Release } from "../release.js";
 import { GBFS_VERSIONS } from "../render/gbfs/feed.js";
 import type { StationCache } from "../station-files.js";
-import { type Columns, fromColumns, toColumns } from "./columns.js";
+import { emptyColumns, type StateColumns, setState, timesIndex } from "./state-columns.js";
+import {
+  recordsOfList,
+  type StationRecords,
+  storedRecords,
+  storeRecords,
+} from "./station-records.js";
 
 /** Another format (an older velodata's) is ignored: the next refresh renders everything. */
-export const REFRESH_STATE_FORMAT = 3;
+export const REFRESH_STATE_FORMAT = 5;
 
 export interface RefreshState {
   format: typeof REFRESH_STATE_FORMAT;
@@ -27,11 +32,11 @@ export interface RefreshState {
   source: string;
   parkings: number;
   contracts: Sourced<Contract>[];
-  stations: Sourced<Station>[];
+  stations: StationRecords;
   /** Warnings about the static source, printed again by each refresh as a full read would. */
   staticProblems: Problem[];
-  /** Aligned with `stations`: its state in that release (packed), null when it had none. */
-  states: (PackedState | null)[];
+  /** Each station's state in that release, in columns. */
+  states: StateColumns;
   /** The answers that are not the stations' (contracts, parkings, downloads…). */
   staticPaths: string[];
   /** Per station surface: the byte offset of each station in the list of all stations. */
@@ -67,26 +72,30 @@ export type StaticState = Pick<
 >;
 
 /**
- * The static part as written: the station records in columns (`toColumns`), their values and
- * their places apart, since the next refresh parses them every minute.
+ * The static part as written: each station's contract (a position in `contracts`) in the value,
+ * each station's record on a line of its own after it (storeRecords), parsed only when rendered.
  */
 export type StoredStaticState = Omit<StaticState, "stations"> & {
-  stations: { values: Columns; at: Columns };
+  stations: { contracts: number[] };
 };
 
-export function storeStatic(fixed: StaticState): StoredStaticState {
-  const values = toColumns(fixed.stations.map((station) => station.value));
-  const at = toColumns(fixed.stations.map((station) => station.at));
-  return { ...fixed, stations: { values, at } };
+/** Null when a station's contract is not among the contracts (a build refuses that source). */
+export function storeStatic(
+  fixed: StaticState,
+): { value: StoredStaticState; lines: string[] } | null {
+  const stored = storeRecords(fixed.stations);
+  if (!stored) return null;
+  return { value: { ...fixed, stations: { contracts: stored.contracts } }, lines: stored.lines };
 }
 
-/** Null when the stored station records are malformed. */
-export function restoreStatic(stored: StoredStaticState): StaticState | null {
-  const values = fromColumns<Station>(stored.stations?.values);
-  const at = fromColumns<RecordRef>(stored.stations?.at);
-  if (!values || !at || values.length !== at.length) return null;
-  const stations = values.map((value, index) => ({ value, at: at[index] as RecordRef }));
-  return { ...stored, stations };
+/** Null when the stored station records are malformed; `line` gives a station's line. */
+export function restoreStatic(
+  stored: StoredStaticState,
+  line: (index: number) => string | undefined,
+): StaticState | null {
+  const contracts = stored.stations?.contracts;
+  if (!Array.isArray(contracts)) return null;
+  return { ...stored, stations: storedRecords(contracts, line) };
 }
 
 /** The part each run writes again; `static` is the checksum of the static part it goes with. */
@@ -95,6 +104,8 @@ export type MinuteState = Pick<
   "format" | "release" | "states" | "offsets" | "statusStarts" | "statusSizes"
 > & {
   static: string;
+  /** The states file this state was made from, kept beside the tree, and its records' stations. */
+  accepted?: KeptStatesFile & { stations: number[] };
 };
 
 /** The two parts of a state, each written to its own file. */
@@ -106,71 +117,6 @@ export function splitState(state: RefreshState): {
   return {
     fixed,
     minute: { format: state.format, release, states, offsets, statusStarts, statusSizes },
-  };
-}
-
-/** A LiveState as a short array: the file holds one per station. */
-export type PackedState = [string, boolean, string | null, number[], number[] | null];
-
-const AVAILABILITIES: readonly (keyof Availabilities)[] = [
-  "bikes",
-  "stands",
-  "mechanicalBikes",
-  "electricalBikes",
-  "electricalInternalBatteryBikes",
-  "electricalRemovableBatteryBikes",
-];
-
-const packAvailabilities = (a: Availabilities): number[] => AVAILABILITIES.map((key) => a[key]);
-
-function unpackAvailabilities(numbers: readonly number[]): Availabilities {
-  const a = {} as Availabilities;
-  AVAILABILITIES.forEach((key, index) => {
-    a[key] = numbers[index] ?? 0;
-  });
-  return a;
-}
-
-export function pack(state: LiveState): PackedState {
-  return [
-    state.status,
-    state.connected,
-    state.lastUpdate,
-    packAvailabilities(state.main),
-    state.overflow && packAvailabilities(state.overflow),
-  ];
-}
-
-/** `live` packs to `packed`, checked without packing it (a refresh compares every station). */
-export function packsTo(live: LiveState | undefined, packed: PackedState | null): boolean {
-  if (!live || !packed) return !live && !packed;
-  const [status, connected, lastUpdate, main, overflow] = packed;
-  return (
-    live.status === status &&
-    live.connected === connected &&
-    live.lastUpdate === lastUpdate &&
-    sameAvailabilities(live.main, main) &&
-    (live.overflow && overflow
-      ? sameAvailabilities(live.overflow, overflow)
-      : !live.overflow && !overflow)
-  );
-}
-
-function sameAvailabilities(a: Availabilities, numbers: readonly number[]): boolean {
-  for (let at = 0; at < AVAILABILITIES.length; at++)
-    if (a[AVAILABILITIES[at] as keyof Availabilities] !== (numbers[at] ?? 0)) return false;
-  return true;
-}
-
-export function unpackState(packed: PackedState | null | undefined): LiveState | undefined {
-  if (!packed) return undefined;
-  const [status, connected, lastUpdate, main, overflow] = packed;
-  return {
-    status: status as LiveState["status"],
-    connected,
-    lastUpdate,
-    main: unpackAvailabilities(main),
-    overflow: overflow && unpackAvailabilities(overflow),
   };
 }
 
@@ -188,9 +134,15 @@ export interface RefreshStateInput {
 
 export function refreshStateOf(input: RefreshStateInput): RefreshState {
   const { release, dataset } = input;
-  const states = dataset.stations.map((station) => {
-    const state = dataset.states.get(stationKey(station.contract, station.number));
-    return state ? pack(state) : null;
+  const states = emptyColumns(dataset.stations.length);
+  const timeAt = timesIndex(states);
+  dataset.stations.forEach((station, index) => {
+    setState(
+      states,
+      index,
+      dataset.states.get(stationKey(station.contract, station.number)),
+      timeAt,
+    );
   });
   const offsets: number[][] = [];
   for (let surface = 0; surface < input.surfaces; surface++) {
@@ -224,7 +176,7 @@ export function refreshStateOf(input: RefreshStateInput): RefreshState {
     source: input.source,
     parkings: dataset.parkings.length,
     contracts: input.staticSource.contracts,
-    stations: input.staticSource.stations,
+    stations: recordsOfList(input.staticSource.stations, input.staticSource.contracts),
     staticProblems: input.staticProblems.filter((problem) => problem.severity === "warning"),
     states,
     staticPaths: [...release.files]

@@ -2,21 +2,17 @@
 // lists and station_status feeds holding them are spliced from the previous run's published bytes,
 // each run of unchanged stations one slice of them (a list of 100,000 stations is a few thousand
 // chunks, not 100,000).
+import type { Contract } from "../../model/contract.js";
 import type { Station } from "../../model/station.js";
 import { pathOf } from "../../routes/routes.js";
-import { type Dataset, stationKey } from "../../source/dataset.js";
+import { type Dataset, type LiveState, stationKey } from "../../source/dataset.js";
 import { endpointFile, listFileOf, type ReleaseFile } from "../release.js";
 import { encodeJson, jsonList } from "../render/json-body.js";
 import type { StationSurface } from "../station-files.js";
-import {
-  type MinuteState,
-  type PackedState,
-  pack,
-  packsTo,
-  type RefreshState,
-} from "./refresh-state.js";
+import type { MinuteState, RefreshState } from "./refresh-state.js";
 import { spliceStatus } from "./splice-status.js";
 import { itemsOf, type Span } from "./spliced-items.js";
+import { copyColumns, holdsState, setState, timesIndex } from "./state-columns.js";
 
 /** What the previous run published, as far as the stations' answers go. */
 export interface PublishedBytes {
@@ -29,12 +25,30 @@ export interface PublishedBytes {
   pathAt(position: number): string | undefined;
 }
 
+export interface SpliceOptions {
+  /** Told of each list or feed as soon as it is made (to compress it meanwhile). */
+  onList?: (path: string, file: ReleaseFile, kind: ListKind) => void;
+}
+
+/** A list of all stations, a contract's list of stations, or another feed (station_status). */
+export type ListKind = "all" | "contract" | "feed";
+
+/**
+ * Per station surface, when each contract's stations are neighbours in the list of all stations:
+ * that list's path and each contract's list's, in its order (`[a,b]` and `[c]` make `[a,b,c]`).
+ */
+export interface ListLayout {
+  all: string;
+  contracts: string[];
+}
+
 export interface Spliced {
   /** The answers that differ from the previous run's, by URL path. */
   changed: Map<string, ReleaseFile>;
   /** How many stations were rendered again. */
   stations: number;
   minute: Omit<MinuteState, "format" | "release" | "static">;
+  lists?: ListLayout[];
 }
 
 /**
@@ -43,28 +57,31 @@ export interface Spliced {
  */
 export function spliceStations(
   state: RefreshState,
-  dataset: Dataset,
+  input: SpliceInput,
   published: PublishedBytes,
   surfaces: readonly StationSurface[],
   refreshSeconds: number,
+  options: SpliceOptions = {},
 ): Spliced | null {
-  const { stations } = dataset;
-  const count = stations.length;
-  const states: (PackedState | null)[] = new Array(count);
+  const { stations, candidates } = input;
+  const count = stations.count;
+  // Every station keeps its kept state but those whose new one differs.
+  const states = copyColumns(state.states);
+  const timeAt = timesIndex(states);
   const fresh: boolean[] = new Array(count).fill(false);
-  let rendered = 0;
-  for (let index = 0; index < count; index++) {
-    const station = stations[index] as Station;
-    const live = dataset.states.get(stationKey(station.contract, station.number));
-    const before = state.states[index] ?? null;
-    if (packsTo(live, before)) states[index] = before;
-    else {
-      states[index] = live ? pack(live) : null;
-      fresh[index] = true;
-      rendered++;
-    }
+  const lives = new Map<number, LiveState | undefined>();
+  for (const [index, live] of candidates) {
+    if (holdsState(state.states, index, live)) continue;
+    setState(states, index, live, timeAt);
+    fresh[index] = true;
+    lives.set(index, live);
   }
+  const rendered = lives.size;
   const changed = new Map<string, ReleaseFile>();
+  const add = (path: string, file: ReleaseFile, kind: ListKind) => {
+    changed.set(path, file);
+    options.onList?.(path, file, kind);
+  };
   const minute = {
     states,
     offsets: state.offsets.map((starts) => starts.slice()),
@@ -80,10 +97,10 @@ export function spliceStations(
   const etags: string[][] = surfaces.map(() => new Array(count));
   const byContract = new Map<string, number[]>();
   for (let index = 0; index < count; index++) {
-    const station = stations[index] as Station;
-    const group = byContract.get(station.contract);
+    const contract = stations.contractName(index);
+    const group = byContract.get(contract);
     if (group) group.push(index);
-    else byContract.set(station.contract, [index]);
+    else byContract.set(contract, [index]);
     for (let surface = 0; surface < surfaces.length; surface++) {
       const span = spans[surface] as Span;
       if (!fresh[index]) {
@@ -93,44 +110,17 @@ export function spliceStations(
         continue;
       }
       const at = surfaces[surface] as StationSurface;
+      const station = stations.station(index);
       const endpoint = at.station(station.contract, station.number);
       const path = pathOf(endpoint);
       // The kept positions are the manifest's only if this station's path is where they say.
       if (published.pathAt(state.positions[surface]?.[index] ?? -1) !== path) return null;
-      const live = dataset.states.get(stationKey(station.contract, station.number));
-      const file = endpointFile(endpoint, [encodeJson(at.render(station, live))]);
-      changed.set(path, file);
+      const file = endpointFile(endpoint, [encodeJson(at.render(station, lives.get(index)))]);
+      changed.set(path, file); // a station's own answer: no list
       (rendering[surface] as Uint8Array[])[index] = file.body[0] as Uint8Array;
       (etags[surface] as string[])[index] = file.etag;
       span.sizes[index] = file.size;
     }
-  }
-
-  for (const contract of dataset.contracts) {
-    const group = byContract.get(contract.name) ?? [];
-    if (!group.some((index) => fresh[index])) continue;
-    surfaces.forEach((surface, at) => {
-      const span = spans[at] as Span;
-      const own = rendering[at] as Uint8Array[];
-      const list = itemsOf(group, fresh, (index) => own[index] as Uint8Array, span, true);
-      const tags = group.map((index) => (etags[at] as string[])[index] as string);
-      const endpoint = surface.contractList(contract.name);
-      changed.set(pathOf(endpoint), listFileOf(endpoint, jsonList(list.items), list.size, tags));
-    });
-    if (
-      !spliceStatus(
-        contract,
-        group,
-        dataset,
-        fresh,
-        published,
-        state,
-        minute,
-        changed,
-        refreshSeconds,
-      )
-    )
-      return null;
   }
 
   const everyStation = Array.from({ length: count }, (_, index) => index);
@@ -138,9 +128,11 @@ export function spliceStations(
     const span = spans[at] as Span;
     const own = rendering[at] as Uint8Array[];
     const list = itemsOf(everyStation, fresh, (index) => own[index] as Uint8Array, span, true);
-    changed.set(
+    // First: the biggest answers, compressed the longest.
+    add(
       pathOf(surface.all),
       listFileOf(surface.all, jsonList(list.items), list.size, etags[at] as string[]),
+      "all",
     );
     // `[a,b,c]`: each station's bytes follow `[` or a comma.
     const starts = minute.offsets[at] as number[];
@@ -150,7 +142,92 @@ export function spliceStations(
       offset += (span.sizes[index] as number) + 1;
     }
   });
-  return { changed, stations: rendered, minute };
+  for (const contract of input.contracts) {
+    const group = byContract.get(contract.name) ?? [];
+    if (!group.some((index) => fresh[index])) continue;
+    surfaces.forEach((surface, at) => {
+      const span = spans[at] as Span;
+      const own = rendering[at] as Uint8Array[];
+      const list = itemsOf(group, fresh, (index) => own[index] as Uint8Array, span, true);
+      const tags = group.map((index) => (etags[at] as string[])[index] as string);
+      const endpoint = surface.contractList(contract.name);
+      add(
+        pathOf(endpoint),
+        listFileOf(endpoint, jsonList(list.items), list.size, tags),
+        "contract",
+      );
+    });
+    if (
+      !spliceStatus(
+        contract,
+        group,
+        stations,
+        fresh,
+        lives,
+        published,
+        state,
+        minute,
+        (path, file) => add(path, file, "feed"),
+        refreshSeconds,
+      )
+    )
+      return null;
+  }
+  // The lists of all stations are their contracts' lists joined when each contract's stations are
+  // neighbours there, in the order of their first: what their compression can be made of.
+  const groups = [...byContract.values()].sort((a, b) => (a[0] as number) - (b[0] as number));
+  const joined = groups.every(
+    (group) => (group.at(-1) as number) - (group[0] as number) === group.length - 1,
+  );
+  const lists = joined
+    ? surfaces.map((surface) => ({
+        all: pathOf(surface.all),
+        contracts: groups.map((group) =>
+          pathOf(surface.contractList(stations.contractName(group[0] as number))),
+        ),
+      }))
+    : undefined;
+
+  return { changed, stations: rendered, minute, ...(lists ? { lists } : {}) };
+}
+
+/**
+ * The stations whose state may have changed, by position among the stations, with their new state
+ * (undefined: none); every other station keeps the state the kept one holds.
+ */
+export type Candidates = Iterable<readonly [number, LiveState | undefined]>;
+
+/** The stations as a refresh splices them: each one's contract, and its record when rendered. */
+export interface SplicedStations {
+  readonly count: number;
+  /** The contract's own spelling of its name. */
+  contractName(index: number): string;
+  /** Its record, `contract` spelt as the contract spells its name. */
+  station(index: number): Station;
+}
+
+export interface SpliceInput {
+  contracts: readonly Contract[];
+  stations: SplicedStations;
+  candidates: Candidates;
+}
+
+/** A whole dataset: every station a candidate, its state looked up in the dataset's. */
+export function datasetInput(dataset: Dataset): SpliceInput {
+  const { stations } = dataset;
+  const at = (index: number) => stations[index] as Station;
+  return {
+    contracts: dataset.contracts,
+    stations: {
+      count: stations.length,
+      contractName: (index) => at(index).contract,
+      station: at,
+    },
+    candidates: stations.map(
+      (station, index) =>
+        [index, dataset.states.get(stationKey(station.contract, station.number))] as const,
+    ),
+  };
 }
 
 function publishedSpans(

@@ -1,25 +1,28 @@
 // A contract's GBFS station_status, both versions, spliced from the published feed: the entries
 // of the stations whose state changed rendered again, each run of unchanged ones one slice.
-import type { Station } from "../../model/station.js";
-import { type Dataset, stationKey } from "../../source/dataset.js";
+
+import type { Contract } from "../../model/contract.js";
+import type { LiveState } from "../../source/dataset.js";
 import { gbfsStatusFiles, stationStatusEntries } from "../gbfs-files.js";
 import type { ReleaseFile } from "../release.js";
 import { GBFS_VERSIONS } from "../render/gbfs/feed.js";
 import { vehicleTypesOf } from "../render/gbfs/vehicle-types.js";
 import { type MinuteState, pathOfStatus, type RefreshState } from "./refresh-state.js";
-import type { PublishedBytes } from "./splice-stations.js";
+import type { PublishedBytes, SplicedStations } from "./splice-stations.js";
 import { type Items, itemsOf } from "./spliced-items.js";
+import { lastUpdateAt } from "./state-columns.js";
 
 /** A contract's station_status, both versions, spliced the same way; null when out of range. */
 export function spliceStatus(
-  contract: Dataset["contracts"][number],
+  contract: Contract,
   group: readonly number[],
-  dataset: Dataset,
+  stations: SplicedStations,
   fresh: readonly boolean[],
+  lives: ReadonlyMap<number, LiveState | undefined>,
   published: PublishedBytes,
   state: RefreshState,
-  minute: Pick<MinuteState, "statusStarts" | "statusSizes">,
-  changed: Map<string, ReleaseFile>,
+  minute: Pick<MinuteState, "states" | "statusStarts" | "statusSizes">,
+  add: (path: string, file: ReleaseFile) => void,
   refreshSeconds: number,
 ): boolean {
   const types = vehicleTypesOf(contract);
@@ -27,11 +30,13 @@ export function spliceStatus(
   let newest: string | null = null;
   const renderedEntries = new Map<number, readonly Uint8Array[]>();
   for (const index of group) {
-    const station = dataset.stations[index] as Station;
-    const live = dataset.states.get(stationKey(station.contract, station.number));
+    const lastUpdate = lastUpdateAt(minute.states, index);
     // Published form `YYYY-MM-DDTHH:MM:SSZ`, all UTC: text order is time order.
-    if (live?.lastUpdate && (newest === null || live.lastUpdate > newest)) newest = live.lastUpdate;
-    if (fresh[index]) renderedEntries.set(index, stationStatusEntries(station, live, types));
+    if (lastUpdate && (newest === null || lastUpdate > newest)) newest = lastUpdate;
+    if (fresh[index]) {
+      const station = stations.station(index);
+      renderedEntries.set(index, stationStatusEntries(station, lives.get(index), types));
+    }
   }
   // In a contract's feed its stations are neighbours in group order: every run is one slice.
   const runs = GBFS_VERSIONS.map((_, version) => {
@@ -54,7 +59,7 @@ export function spliceStatus(
     items.map((version) => version.items[at] as Uint8Array),
   );
   const files = gbfsStatusFiles(contract.name, entries, newest, refreshSeconds);
-  for (const [path, file] of files) changed.set(path, file);
+  for (const [path, file] of files) add(path, file);
   GBFS_VERSIONS.forEach((version, versionIndex) => {
     locateEntries(
       files.get(pathOfStatus(contract.name, version)),

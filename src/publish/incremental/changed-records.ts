@@ -1,0 +1,111 @@
+// A cron refresh's states read against the last accepted states file (kept beside the tree): a
+// record whose text is the same at the same place is its station's kept state, neither parsed nor
+// checked; only the others are. Anything a whole read might say more about is left to it (null).
+import type { Contract } from "../../model/contract.js";
+import { DEFAULT_PORTAL } from "../../model/portal.js";
+import type { Station } from "../../model/station.js";
+import { StationState } from "../../model/station-state.js";
+import { checkStatesWithAcross } from "../../source/check.js";
+import { type LiveState, stationKey, toLiveState } from "../../source/dataset.js";
+import { parseRecords, type RawRecord } from "../../source/parse-records.js";
+import type { Sourced } from "../../source/problems.js";
+import { recordTexts, splitStatesText } from "../../source/states-text.js";
+import type { StationRecords } from "./station-records.js";
+
+/** The last accepted states file: its text, and for each of its records the station it is of. */
+export interface AcceptedStates {
+  text: string;
+  /** Aligned with the file's records: a position in the static state's stations. */
+  stations: readonly number[];
+}
+
+/** The static records the states are checked against, as the refresh state keeps them. */
+export interface StaticRecords {
+  contracts: readonly Sourced<Contract>[];
+  stations: StationRecords;
+}
+
+/**
+ * The new states of the stations whose record changed, by station position; null when the file
+ * cannot be read so: another layout or record count, a record of another station than the one at
+ * its place before, or any problem with a changed record (the whole read then says it as usual).
+ *
+ * The accepted file held one state per station (the caller checks it): with the same stations at
+ * the same places the rules across records (one state per station, every station reported) find
+ * again that nothing is wrong, and the rules of one record at a time passed the unchanged ones.
+ */
+export function changedRecords(
+  text: string,
+  accepted: AcceptedStates,
+  records: StaticRecords,
+  file: string,
+): Map<number, LiveState> | null {
+  if (accepted.stations.length !== records.stations.count) return null;
+  const before = recordTexts(accepted.text);
+  if (before?.length !== accepted.stations.length) return null;
+  const split = splitStatesText(text, before);
+  if (split?.texts.length !== before.length) return null;
+  const raws: RawRecord[] = [];
+  split.raw.forEach((raw, index) => {
+    // Undefined: the same text as the accepted record's at this place.
+    if (raw !== undefined) raws.push({ raw, at: { file, index } });
+  });
+  const parsed = parseRecords(StationState, raws);
+  if (parsed.problems.length > 0 || parsed.records.length !== raws.length) return null;
+
+  const keys: string[] = [];
+  const stations: Sourced<Station>[] = [];
+  const positions: number[] = [];
+  for (let at = 0; at < raws.length; at++) {
+    const { value } = parsed.records[at] as Sourced<StationState>;
+    const position = accepted.stations[(raws[at] as RawRecord).at.index ?? -1] ?? -1;
+    const station = records.stations.record(position);
+    const key = stationKey(value.contract, value.number);
+    if (!station || key !== stationKey(station.value.contract, station.value.number)) return null;
+    keys.push(key);
+    stations.push(station);
+    positions.push(position);
+  }
+  // The rules of one record at a time, against the stations these records are of.
+  const checked = checkStatesWithAcross(
+    {
+      contracts: records.contracts as Sourced<Contract>[],
+      stations,
+      parkings: [],
+      portal: DEFAULT_PORTAL,
+    },
+    parsed.records,
+    { contracts: true, stations: true },
+    true,
+    { keys, fresh: keys.map((_, at) => at), across: { duplicates: [], unreported: [] } },
+  );
+  if (checked.problems.length > 0) return null;
+  const lives = new Map<number, LiveState>();
+  parsed.records.forEach(({ value }, at) => {
+    lives.set(positions[at] as number, toLiveState(value));
+  });
+  return lives;
+}
+
+/**
+ * For each record of an accepted states file, the station it is of (a position in `stations`);
+ * null unless every station has exactly one. `states` are the accepted states in the file's order
+ * (readStates keeps it: they are its records, keyed, none twice).
+ */
+export function stationsOfRecords(
+  stations: readonly Station[],
+  states: ReadonlyMap<string, LiveState>,
+): number[] | null {
+  if (states.size !== stations.length) return null;
+  const positions = new Map<string, number>();
+  stations.forEach((station, position) => {
+    positions.set(stationKey(station.contract, station.number), position);
+  });
+  const found: number[] = [];
+  for (const key of states.keys()) {
+    const position = positions.get(key);
+    if (position === undefined) return null;
+    found.push(position);
+  }
+  return found;
+}

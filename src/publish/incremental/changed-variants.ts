@@ -1,0 +1,119 @@
+// A cron refresh's changed lists and feeds compressed in the thread pool as soon as each is made:
+// a contract's list is deflated once, as a piece that both its own gzip variant and that of the
+// list of all stations (its contracts' lists joined) are assembled from.
+import {
+  brotliBody,
+  compressBody,
+  deflatePiece,
+  gzipBody,
+  gzipOfList,
+  levelsFor,
+  worthCompressing,
+} from "../compress.js";
+import type { ReleaseFile, Variants } from "../release.js";
+import type { ListKind, ListLayout } from "./splice-stations.js";
+
+// As compressRelease: the pool has 4 threads; more in flight only holds more joined bodies.
+const IN_FLIGHT = 4;
+
+export class ChangedVariants {
+  #queue: (() => Promise<unknown>)[] = [];
+  #running = 0;
+  /** A contract's list: the piece of its items (between its brackets) and its brotli variant. */
+  #pieces = new Map<string, { piece: Promise<Buffer>; br: Promise<Buffer> }>();
+  /** A list of all stations: its brotli variant (its gzip variant is made last, of pieces). */
+  #allBrotli = new Map<string, Promise<Buffer>>();
+  /** Any other file, both variants; equal bytes once (GBFS serves each v2 feed at two paths). */
+  #whole = new Map<string, Promise<Variants>>();
+  #files = new Map<string, [ReleaseFile, ListKind]>();
+
+  /** Starts compressing a list or feed of the refresh (those not worth it are left as they are). */
+  add(path: string, file: ReleaseFile, kind: ListKind): void {
+    if (!worthCompressing(file)) return;
+    this.#files.set(path, [file, kind]);
+    const levels = levelsFor(file, "refresh");
+    if (kind === "contract") {
+      const piece = this.#later(() => deflatePiece(file.body.slice(1, -1), levels.gzip));
+      const br = this.#later(() => brotliBody(file.body, levels.brotli));
+      this.#pieces.set(path, { piece, br });
+    } else if (kind === "all") {
+      this.#allBrotli.set(
+        path,
+        this.#later(() => brotliBody(file.body, levels.brotli)),
+      );
+    } else {
+      const key = `${file.etag} ${levels.gzip} ${levels.brotli}`;
+      if (!this.#whole.has(key))
+        this.#whole.set(
+          key,
+          this.#later(() => compressBody(file.body, levels)),
+        );
+    }
+  }
+
+  /**
+   * Every file added, with its variants, once all are made. A list of all stations gets its gzip
+   * variant from its contracts' pieces when `lists` says how it is made of them and each was added;
+   * else it is compressed whole.
+   */
+  async finish(lists: readonly ListLayout[] = []): Promise<[string, ReleaseFile][]> {
+    const made: Promise<[string, ReleaseFile]>[] = [];
+    const layoutOf = new Map(lists.map((layout) => [layout.all, layout]));
+    for (const [path, [file, kind]] of this.#files) {
+      const levels = levelsFor(file, "refresh");
+      const withVariants = async (variants: Variants): Promise<[string, ReleaseFile]> => [
+        path,
+        { ...file, variants },
+      ];
+      if (kind === "contract") {
+        const { piece, br } = this.#pieces.get(path) as {
+          piece: Promise<Buffer>;
+          br: Promise<Buffer>;
+        };
+        made.push(
+          Promise.all([piece, br]).then(([one, brotli]) =>
+            withVariants({ gzip: gzipOfList([one], file.body, file.size), br: brotli }),
+          ),
+        );
+      } else if (kind === "all") {
+        const br = this.#allBrotli.get(path) as Promise<Buffer>;
+        const layout = layoutOf.get(path);
+        const pieces = layout?.contracts.map((contract) => this.#pieces.get(contract)?.piece);
+        const gzip =
+          pieces?.every((piece) => piece !== undefined) && pieces.length > 0
+            ? Promise.all(pieces as Promise<Buffer>[]).then((all) =>
+                gzipOfList(all, file.body, file.size),
+              )
+            : this.#later(() => gzipBody(file.body, levels.gzip));
+        made.push(
+          Promise.all([gzip, br]).then(([gz, brotli]) => withVariants({ gzip: gz, br: brotli })),
+        );
+      } else {
+        const key = `${file.etag} ${levels.gzip} ${levels.brotli}`;
+        made.push((this.#whole.get(key) as Promise<Variants>).then(withVariants));
+      }
+    }
+    return Promise.all(made);
+  }
+
+  /** `job` once fewer than IN_FLIGHT are running, in the order asked. */
+  #later<T>(job: () => Promise<T>): Promise<T> {
+    const done = new Promise<T>((resolve, reject) => {
+      this.#queue.push(() => job().then(resolve, reject));
+      this.#next();
+    });
+    done.catch(() => {}); // handled where finish awaits it
+    return done;
+  }
+
+  #next(): void {
+    while (this.#running < IN_FLIGHT && this.#queue.length > 0) {
+      const job = this.#queue.shift() as () => Promise<unknown>;
+      this.#running++;
+      job().finally(() => {
+        this.#running--;
+        this.#next();
+      });
+    }
+  }
+}

@@ -1,0 +1,123 @@
+// Each station's state in a release, in columns: the minute part of a cron refresh's state holds
+// 100,000 of them, read and written every minute. Arrays of numbers parse and print several times
+// faster than 100,000 small arrays, and leave no objects to the collector.
+import type { Availabilities } from "../../model/api.js";
+import type { LiveState } from "../../source/dataset.js";
+
+export interface StateColumns {
+  /** Per station: -1 when it has no state, else 2 when open + 1 when connected. */
+  status: number[];
+  /** The distinct `lastUpdate` texts; `time`, per station, a position in them (-1: null). */
+  times: string[];
+  time: number[];
+  /** Per station, six numbers (AVAILABILITIES order); in `overflow` the first is -1 when none. */
+  main: number[];
+  overflow: number[];
+}
+
+const AVAILABILITIES: readonly (keyof Availabilities)[] = [
+  "bikes",
+  "stands",
+  "mechanicalBikes",
+  "electricalBikes",
+  "electricalInternalBatteryBikes",
+  "electricalRemovableBatteryBikes",
+];
+const WIDTH = AVAILABILITIES.length;
+
+/** Columns for `count` stations, none with a state yet. */
+export function emptyColumns(count: number): StateColumns {
+  return {
+    status: new Array<number>(count).fill(-1),
+    times: [],
+    time: new Array<number>(count).fill(-1),
+    main: new Array<number>(count * WIDTH).fill(0),
+    overflow: new Array<number>(count * WIDTH).fill(-1),
+  };
+}
+
+export const copyColumns = (columns: StateColumns): StateColumns => ({
+  status: columns.status.slice(),
+  times: columns.times.slice(),
+  time: columns.time.slice(),
+  main: columns.main.slice(),
+  overflow: columns.overflow.slice(),
+});
+
+/** Columns of the right lengths for `count` stations (as read from a file: anything may be there). */
+export function wellFormedColumns(columns: StateColumns | undefined, count: number): boolean {
+  if (!columns) return false;
+  const { status, times, time, main, overflow } = columns;
+  return (
+    Array.isArray(status) &&
+    Array.isArray(times) &&
+    Array.isArray(time) &&
+    Array.isArray(main) &&
+    Array.isArray(overflow) &&
+    status.length === count &&
+    time.length === count &&
+    main.length === count * WIDTH &&
+    overflow.length === count * WIDTH
+  );
+}
+
+/** Writes station `index`'s state (its time added to `times` once, found through `timeAt`). */
+export function setState(
+  columns: StateColumns,
+  index: number,
+  live: LiveState | undefined,
+  timeAt: Map<string, number>,
+): void {
+  if (!live) {
+    columns.status[index] = -1;
+    columns.time[index] = -1;
+    columns.main.fill(0, index * WIDTH, (index + 1) * WIDTH);
+    columns.overflow.fill(-1, index * WIDTH, (index + 1) * WIDTH);
+    return;
+  }
+  columns.status[index] = (live.status === "OPEN" ? 2 : 0) + (live.connected ? 1 : 0);
+  let time = -1;
+  if (live.lastUpdate !== null) {
+    time = timeAt.get(live.lastUpdate) ?? -1;
+    if (time < 0) {
+      time = columns.times.push(live.lastUpdate) - 1;
+      timeAt.set(live.lastUpdate, time);
+    }
+  }
+  columns.time[index] = time;
+  for (let at = 0; at < WIDTH; at++) {
+    const key = AVAILABILITIES[at] as keyof Availabilities;
+    columns.main[index * WIDTH + at] = live.main[key];
+    columns.overflow[index * WIDTH + at] = live.overflow ? live.overflow[key] : -1;
+  }
+}
+
+/** The position of each of the columns' times, for setState. */
+export const timesIndex = (columns: StateColumns): Map<string, number> =>
+  new Map(columns.times.map((time, at) => [time, at]));
+
+/** Station `index` holds `live` (no state for undefined). */
+export function holdsState(
+  columns: StateColumns,
+  index: number,
+  live: LiveState | undefined,
+): boolean {
+  const status = columns.status[index] ?? -1;
+  if (!live || status < 0) return !live && status < 0;
+  if (status !== (live.status === "OPEN" ? 2 : 0) + (live.connected ? 1 : 0)) return false;
+  if (lastUpdateAt(columns, index) !== live.lastUpdate) return false;
+  const hasOverflow = (columns.overflow[index * WIDTH] ?? -1) >= 0;
+  if (hasOverflow !== Boolean(live.overflow)) return false;
+  for (let at = 0; at < WIDTH; at++) {
+    const key = AVAILABILITIES[at] as keyof Availabilities;
+    if (columns.main[index * WIDTH + at] !== live.main[key]) return false;
+    if (live.overflow && columns.overflow[index * WIDTH + at] !== live.overflow[key]) return false;
+  }
+  return true;
+}
+
+/** Station `index`'s `lastUpdate` (null when it has none or no state). */
+export function lastUpdateAt(columns: StateColumns, index: number): string | null {
+  const time = columns.time[index] ?? -1;
+  return time < 0 ? null : (columns.times[time] ?? null);
+}

@@ -1,0 +1,48 @@
+// The manifest's lookups: by binary search in its sorted paths while few are asked, by an index after.
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { Release, ReleaseFile } from "../../src/publish/release.js";
+import { manifestOf, readManifest, writeManifest } from "../../src/tree/manifest.js";
+
+const fileOf = (text: string): ReleaseFile => ({
+  body: [Buffer.from(text)],
+  size: text.length,
+  contentType: "application/json",
+  freshness: "dynamic",
+  etag: `"${text}"`,
+});
+
+// Code-unit order puts "/a/B" before "/a/a" and "/a/b" before "/a/b/c" and "/a/bé".
+const SPECIAL = ["/a/a", "/a/b", "/a/B", "/a/b/c", "/a/bé", "/z", "/", "/a/a1"];
+// Many: the first lookups (half as many as the paths) are binary searches.
+const PATHS = [...SPECIAL, ...Array.from({ length: 2000 }, (_, at) => `/s/${(at * 7919) % 2003}`)];
+
+function release(): Release {
+  return {
+    id: "r",
+    generatedAt: new Date(0),
+    files: new Map(PATHS.map((path, at) => [path, fileOf(`f${at}`)])),
+    counts: { contracts: 0, stations: 0, parkings: 0 },
+    contracts: new Map(),
+  };
+}
+
+describe("manifest lookups", () => {
+  it("finds every path at its place and no other, before and after it indexes them", async () => {
+    const path = join(await mkdtemp(join(tmpdir(), "velodata-manifest-")), "manifest.json");
+    writeManifest(path, manifestOf(release()));
+    const manifest = readManifest(path)?.manifest;
+    if (!manifest) throw new Error("no manifest read");
+    expect([...manifest.paths]).toEqual([...PATHS].sort());
+    // The special ones first (binary searches), then all (the index).
+    for (const asked of [...SPECIAL, ...PATHS]) {
+      const at = PATHS.indexOf(asked);
+      expect(manifest.positionOf(asked)).toBe(manifest.paths.indexOf(asked));
+      expect(manifest.entry(asked)?.etag).toBe(`"f${at}"`);
+      for (const missing of ["/a", "/a/c", "", "/zz", "/a/b/"])
+        expect(manifest.entry(missing)).toBeUndefined();
+    }
+  });
+});
