@@ -158,10 +158,24 @@ export function program(): Command {
     .requiredOption("--state <file>", "station states file")
     .option("-o, --out <dir>", "the tree to update", "out")
     .addOption(baseUrlOption(`${DEFAULT_BASE_URL}, as build`))
-    .action(async (options: { source: string; state: string; out: string; baseUrl?: string }) => {
-      const { refresh } = await import("./commands/refresh.js");
-      await refresh(options);
-    });
+    .option(
+      "--max-missing <percent>",
+      "refuse a states file leaving out more than this share of the stations reported before",
+      percent,
+      10,
+    )
+    .action(
+      async (options: {
+        source: string;
+        state: string;
+        out: string;
+        baseUrl?: string;
+        maxMissing: number;
+      }) => {
+        const { refresh } = await import("./commands/refresh.js");
+        await refresh(options);
+      },
+    );
 
   cli
     .command("publish")

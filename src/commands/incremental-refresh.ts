@@ -4,6 +4,7 @@
 import { isAscii } from "node:buffer";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { UserError } from "../errors.js";
 import { DEFAULT_PORTAL } from "../model/portal.js";
 import { changedRecords, stationsOfRecords } from "../publish/incremental/changed-records.js";
 import { ChangedVariants } from "../publish/incremental/changed-variants.js";
@@ -34,6 +35,7 @@ import { type StationCache, SURFACES } from "../publish/station-files.js";
 import { DEFAULT_REFRESH_SECONDS } from "../routes/max-age.js";
 import { fileOf, pathOf } from "../routes/routes.js";
 import { assembleDataset, type Dataset } from "../source/dataset.js";
+import { tooManyMissing } from "../source/missing-stations.js";
 import type { StaticRead } from "../source/read-dataset.js";
 import { readStates } from "../source/read-dataset.js";
 import {
@@ -59,6 +61,8 @@ export interface RefreshInputs {
   /** staticSourceFingerprint of the source folder, taken before anything is read from it. */
   fingerprint: string;
   generatedAt: Date;
+  /** The share of the stations reported before that the states file may leave out (0 to 1). */
+  maxMissingShare: number;
 }
 
 /** What the next cron refresh needs of this one, once its release is on disk. */
@@ -99,7 +103,7 @@ export async function incrementalRefresh(
   const published = publishedBytes(tree, state);
   if (!published) return null;
 
-  const states = await newStates(state, kept.accepted, tree.release.folder, inputs.state, output);
+  const states = await newStates(state, kept.accepted, tree.release.folder, inputs, output);
   // Variants are made in the thread pool as each list is made, and while the main thread stages
   // the other changed files.
   const variants = new ChangedVariants();
@@ -174,9 +178,10 @@ async function newStates(
   state: RefreshState,
   accepted: MinuteState["accepted"],
   folder: string,
-  path: string,
+  inputs: Pick<RefreshInputs, "state" | "maxMissingShare">,
   output: Output,
 ): Promise<NewStates> {
+  const path = inputs.state;
   const seen = statesSeen(path);
   const bytes = bytesIfUnchanged(seen);
   const before = accepted && bytes && readKeptStates(folder, accepted);
@@ -209,6 +214,17 @@ async function newStates(
   const read = await readStates({ source, complete: { contracts: true, stations: true } }, path);
   reportProblems([...state.staticProblems, ...read.problems], output); // throws on any error
   if (!read.states) throw new Error("readStates returned no states and no error");
+  // The last accepted file had a state for every station (else none is kept): those left out now
+  // are stations reported before. (A file of the same records as it never gets here.)
+  if (accepted) {
+    const stationCount = source.stations.length;
+    const refused = tooManyMissing(
+      stationCount - read.states.size,
+      stationCount,
+      inputs.maxMissingShare,
+    );
+    if (refused) throw new UserError(`${path} ${refused}; the tree is left as it was`);
+  }
   const dataset = assembleDataset(source, read.states);
   // What was read is what was kept only if the file did not change meanwhile.
   const stations = stationsOfRecords(dataset.stations, read.states);

@@ -1,6 +1,7 @@
 // `velodata refresh`: one regeneration of the dynamic answers into an existing tree, for static hosting from cron.
 import { compressRelease } from "../publish/compress.js";
 import { DEFAULT_BASE_URL } from "../publish/default-base-url.js";
+import { DEFAULT_MAX_MISSING_SHARE } from "../source/missing-stations.js";
 import { staticSourceFingerprint } from "../source/source-fingerprint.js";
 import { statesSeen } from "../tree/accepted-states.js";
 import { readTree, type Tree } from "../tree/read-tree.js";
@@ -19,6 +20,8 @@ export interface RefreshOptions {
   out: string;
   /** As given to `build`, so that the OpenAPI document and the GBFS files stay as they are. */
   baseUrl?: string;
+  /** Percent of the stations reported before that the states file may leave out; default 10. */
+  maxMissing?: number;
   now?: Date;
   output?: Output;
 }
@@ -32,6 +35,8 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
     // Before reading: a source edited meanwhile then reads as changed next time, never as unchanged.
     fingerprint: staticSourceFingerprint(options.source),
     generatedAt: options.now ?? new Date(),
+    maxMissingShare:
+      options.maxMissing === undefined ? DEFAULT_MAX_MISSING_SHARE : options.maxMissing / 100,
   };
   // The tree as the last run left it, read once for the fast path, the siblings to reuse and the
   // update (which reads it again under its lock only if another writer changed it meanwhile).

@@ -3,6 +3,7 @@
 import { IndexedMap } from "../indexed-map.js";
 import type { Dataset, LiveState } from "../source/dataset.js";
 import { type KnownStates, knownTexts } from "../source/known-states.js";
+import { tooManyMissing } from "../source/missing-stations.js";
 import { error, type Problem } from "../source/problems.js";
 import { readStates, type StaticRead } from "../source/read-dataset.js";
 import { type Random, simulate } from "./simulator.js";
@@ -25,7 +26,8 @@ export interface StateFileOptions {
   known?: KnownStates;
 }
 
-export const DEFAULT_MAX_MISSING_SHARE = 0.1;
+export { DEFAULT_MAX_MISSING_SHARE } from "../source/missing-stations.js";
+
 const NAMES_LOGGED = 10;
 
 export function stateFile(
@@ -71,15 +73,8 @@ function checkMissing(
   const same = states instanceof IndexedMap && states.sameKeys(current.states);
   const missing = same ? [] : [...current.states.keys()].filter((key) => !states.has(key));
   if (missing.length === 0) return { states, problems };
-  const had = current.states.size;
-  const share = missing.length / had;
-  const percent = (value: number) => `${Math.round(value * 1000) / 10}%`;
-  if (share > options.maxMissingShare) {
-    const message =
-      `leaves out ${missing.length} of the ${had} stations reported before (${percent(share)}), ` +
-      `more than --max-missing ${percent(options.maxMissingShare)} allows: fix the feed, or raise --max-missing if stations really left`;
-    return { problems: [...problems, error({ file: path }, undefined, message)] };
-  }
+  const refused = tooManyMissing(missing.length, current.states.size, options.maxMissingShare);
+  if (refused) return { problems: [...problems, error({ file: path }, undefined, refused)] };
   const shown = missing.slice(0, NAMES_LOGGED).map((key) => key.replace("/", " #"));
   const more = missing.length > NAMES_LOGGED ? ` and ${missing.length - NAMES_LOGGED} more` : "";
   options.log(

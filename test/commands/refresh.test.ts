@@ -49,6 +49,25 @@ describe("velodata refresh", () => {
     expect(await readFile(join(out, "vls/v3/stations.json"), "utf8")).toBe(before);
   });
 
+  it("refuses a states file that leaves out too many stations reported before (an empty export)", async () => {
+    const source = await fixtureCopy();
+    const out = join(await tempDir(), "out");
+    expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
+    const before = await readFile(join(out, "vls/v3/stations.json"), "utf8");
+    const states = join(source, "states-empty.json");
+    await writeFile(states, '{"states": []}');
+    const refresh = ["refresh", "--source", source, "--state", states, "--out", out];
+    const refused = await runCli(refresh);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      `${states} leaves out 413 of the 413 stations reported before (100%), more than --max-missing 10% allows`,
+    );
+    expect(await readFile(join(out, "vls/v3/stations.json"), "utf8")).toBe(before);
+    // Stations really left: the operator says so.
+    expect((await runCli([...refresh, "--max-missing", "100"])).code).toBe(0);
+    expect(await readFile(join(out, "vls/v3/stations.json"), "utf8")).not.toBe(before);
+  });
+
   it("repairs a tree mixed with another release's file, though its manifest says it is current", async () => {
     // The issue's reproduction: build A into out, B into outB, one file of outB over out's.
     const source = await fixtureCopy();

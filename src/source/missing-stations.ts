@@ -1,0 +1,16 @@
+// A feed that loses stations is news: `{"states":[]}` would publish every station CLOSED. The
+// refusal of a states file that leaves out too many of the stations reported before (serve's
+// minute refresh and the cron refresh alike).
+
+export const DEFAULT_MAX_MISSING_SHARE = 0.1;
+
+/** Why the file is refused, or null when `missing` of the `had` stations reported before is allowed. */
+export function tooManyMissing(missing: number, had: number, maxShare: number): string | null {
+  if (had === 0 || missing / had <= maxShare) return null;
+  return (
+    `leaves out ${missing} of the ${had} stations reported before (${percent(missing / had)}), ` +
+    `more than --max-missing ${percent(maxShare)} allows: fix the feed, or raise --max-missing if stations really left`
+  );
+}
+
+const percent = (value: number) => `${Math.round(value * 1000) / 10}%`;
