@@ -23,8 +23,8 @@ const NOW = new Date("2026-01-05T08:10:00Z");
 const FAST = "static source unchanged: only the changed stations rendered";
 let dir: string;
 let source: string;
-const states = (minute: number): string =>
-  join(source, minute === 0 ? "states.json" : `states-${minute}.json`);
+const states = (minute: number, from = source): string =>
+  join(from, minute === 0 ? "states.json" : `states-${minute}.json`);
 
 beforeAll(async () => {
   dir = await tempDir();
@@ -46,9 +46,9 @@ async function refreshed(out: string, minute: number): Promise<string[]> {
 }
 
 /** The tree and its manifest (without its time) after a full build of the same inputs. */
-async function fullBuild(minute: number): Promise<ReturnType<typeof served>> {
+async function fullBuild(minute: number, from = source): Promise<ReturnType<typeof served>> {
   const out = join(await tempDir(), "out");
-  await build({ source, state: states(minute), out, now: NOW, output: memoryOutput() });
+  await build({ source: from, state: states(minute, from), out, now: NOW, output: memoryOutput() });
   return served(out);
 }
 
@@ -98,15 +98,7 @@ describe("velodata refresh from the previous run's state", () => {
     const output = memoryOutput();
     await refresh({ source: copy, state: join(copy, "states-1.json"), out, now: NOW, output });
     expect(output.lines.join("\n")).not.toContain(FAST);
-    const fresh = join(await tempDir(), "out");
-    await build({
-      source: copy,
-      state: join(copy, "states-1.json"),
-      out: fresh,
-      now: NOW,
-      output: memoryOutput(),
-    });
-    expect(served(out)).toEqual(served(fresh));
+    expect(served(out)).toEqual(await fullBuild(1, copy));
     expect(await readFile(join(out, "vls/v3/stations.json"), "utf8")).toContain(
       '"name":"Nouvelle ',
     );
@@ -142,15 +134,7 @@ describe("velodata refresh from the previous run's state", () => {
     const output = memoryOutput();
     await refresh({ source: copy, state: join(copy, "states-1.json"), out, now: NOW, output });
     expect(output.lines).toEqual([expect.stringContaining(FAST)]);
-    const fresh = join(await tempDir(), "out");
-    await build({
-      source: copy,
-      state: join(copy, "states-1.json"),
-      out: fresh,
-      now: NOW,
-      output: memoryOutput(),
-    });
-    expect(served(out)).toEqual(served(fresh));
+    expect(served(out)).toEqual(await fullBuild(1, copy));
   });
 
   it("renders everything, and repairs it, when a file it would leave as it is was changed by hand", async () => {
