@@ -1,5 +1,4 @@
 // Finds and reads the source files of a source folder into located, schema-checked records.
-import { isAscii } from "node:buffer";
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { setImmediate } from "node:timers/promises";
@@ -16,7 +15,7 @@ import { parseRecords } from "./parse-records.js";
 import { hasErrors, type Problem, type Sourced, warning } from "./problems.js";
 import { readCsvRecords } from "./read-csv.js";
 import { readJsonRecords } from "./read-json.js";
-import { readSourceBytes, readSourceText } from "./read-text.js";
+import { readSourceText } from "./read-text.js";
 import { splitStatesText } from "./states-text.js";
 
 export interface StaticSource {
@@ -62,7 +61,7 @@ export async function loadStaticSource(
       ...contracts.problems,
       ...stations.problems,
       ...parkings.problems,
-      ...noParkingsFile(dir, contracts.value),
+      ...(parkings.file === null ? noParkingsFile(dir, contracts.value) : []),
       ...portal.problems,
     ],
     complete: {
@@ -77,7 +76,6 @@ export async function loadStaticSource(
  * answers for the contracts that offer them, silently: said once.
  */
 function noParkingsFile(dir: string, contracts: readonly Sourced<Contract>[]): Problem[] {
-  if (existsSync(join(dir, "parkings.json")) || existsSync(join(dir, "parkings.csv"))) return [];
   const offering = contracts.filter(({ value }) => value.parkingApi).map(({ value }) => value.name);
   if (offering.length === 0) return [];
   const shown = offering.slice(0, 5).join(", ") + (offering.length > 5 ? ", …" : "");
@@ -113,7 +111,7 @@ export async function loadStates(
   known?: KnownStates,
 ): Promise<LoadedStates> {
   if (!existsSync(path)) throw new UserError(`state file not found: ${path}`);
-  const read = await readStatesText(path, file);
+  const read = await readSourceText(path, file);
   if ("problem" in read) return { value: [], problems: [read.problem], raw: [], knownAt: [] };
   const previous = known && knownTexts(known);
   const split = previous ? splitStatesText(read.text, previous) : undefined;
@@ -160,19 +158,6 @@ export async function loadStates(
 
 const RECORDS_PER_STRETCH = 25_000;
 
-/**
- * As readSourceText, faster for the usual states file, all ASCII (names are in the static data):
- * its bytes are its text, where a strict UTF-8 decoder took a quarter of a refresh's read.
- */
-async function readStatesText(path: string, file: string): ReturnType<typeof readSourceText> {
-  const bytes = await readSourceBytes(path, file);
-  if (bytes.length < MAX_ASCII_TEXT && isAscii(bytes)) return { text: bytes.toString("latin1") };
-  return readSourceText(path, file);
-}
-
-// Longer: readSourceText says the file is too long for a string.
-const MAX_ASCII_TEXT = 1 << 28;
-
 /** The records of a states file parsed whole, or undefined when it is not `{"states": [...]}` JSON. */
 function statesList(text: string): unknown[] | undefined {
   try {
@@ -188,7 +173,7 @@ async function loadResource<T>(
   key: string,
   schema: z.ZodObject & z.ZodType<T>,
   options: { csv: boolean; required: boolean },
-): Promise<Loaded<Sourced<T>[]>> {
+): Promise<Loaded<Sourced<T>[]> & { file: string | null }> {
   const jsonName = join(dir, `${key}.json`);
   const csvName = join(dir, `${key}.csv`);
   const hasJson = existsSync(jsonName);
@@ -197,7 +182,7 @@ async function loadResource<T>(
     throw new UserError(`both ${jsonName} and ${csvName} exist: keep one of them`);
   }
   if (!hasJson && !hasCsv) {
-    if (!options.required) return { value: [], problems: [] };
+    if (!options.required) return { value: [], problems: [], file: null };
     const expected = options.csv ? `${jsonName} or ${csvName}` : jsonName;
     throw new UserError(`missing source file: ${expected}`);
   }
@@ -205,5 +190,9 @@ async function loadResource<T>(
     ? await readJsonRecords(jsonName, jsonName, key)
     : await readCsvRecords(csvName, csvName, schema);
   const parsed = parseRecords(schema, read.records);
-  return { value: parsed.records, problems: [...read.problems, ...parsed.problems] };
+  return {
+    value: parsed.records,
+    problems: [...read.problems, ...parsed.problems],
+    file: hasJson ? jsonName : csvName,
+  };
 }

@@ -211,6 +211,15 @@ describe("readDataset", () => {
     expect((await readDataset(dir)).problems.filter(isError).map(formatProblem)).toContain(
       `${join(dir, "contracts.json")}: is empty: an export that wrote nothing?`,
     );
+    // The states file too, though it is read by its all-ASCII fast path.
+    dir = await sourceDir({
+      "contracts.json": contracts,
+      "stations.csv": stationsCsv,
+      "states.json": "",
+    });
+    expect((await readDataset(dir)).problems.filter(isError).map(formatProblem)).toEqual([
+      `${join(dir, "states.json")}: is empty: an export that wrote nothing?`,
+    ]);
   });
 
   it("locates a JSON syntax error by line", async () => {
@@ -296,7 +305,7 @@ describe("readDataset", () => {
         '"url": "javascript:alert(1)"',
       ),
     );
-    const errors = (await readDataset(dir)).problems.filter((p) => p.severity === "error");
+    const errors = (await readDataset(dir)).problems.filter(isError);
     expect(errors.map(formatProblem)).toEqual([
       `${path}[2] (lyon) license.url: must be an http or https URL, e.g. https://example.org/open-data`,
     ]);
