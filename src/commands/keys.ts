@@ -43,13 +43,11 @@ export async function keysList(options: KeysOptions): Promise<void> {
 
 export async function keysRevoke(options: KeysOptions & { id: string }): Promise<void> {
   const output = options.output ?? terminalOutput();
-  const now = options.now ?? new Date();
-  const revoked = await revokeKey(options.keys, options.id, now);
+  const { key, already } = await revokeKey(options.keys, options.id, options.now ?? new Date());
   // Revoking twice changes nothing: the first time stays the one recorded, and is said.
-  const already = revoked.revoked !== now.toISOString();
   output.info(
     already
-      ? `key ${revoked.id} was already revoked, at ${revoked.revoked}: nothing changed`
-      : `key ${revoked.id} revoked at ${revoked.revoked}`,
+      ? `key ${key.id} was already revoked, at ${key.revoked}: nothing changed`
+      : `key ${key.id} revoked at ${key.revoked}`,
   );
 }

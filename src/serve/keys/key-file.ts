@@ -95,21 +95,30 @@ async function addKeyLocked(
   return { key, stored };
 }
 
-export async function revokeKey(path: string, id: string, now: Date): Promise<StoredKey> {
+/** The key as stored now; `already` when it was revoked before (its first revocation stays). */
+export async function revokeKey(
+  path: string,
+  id: string,
+  now: Date,
+): Promise<{ key: StoredKey; already: boolean }> {
   if (!existsSync(path)) throw new UserError(`no keys file at ${path}: check the path`);
   return withKeysLock(path, () => revokeKeyLocked(path, id, now));
 }
 
-async function revokeKeyLocked(path: string, id: string, now: Date): Promise<StoredKey> {
+async function revokeKeyLocked(
+  path: string,
+  id: string,
+  now: Date,
+): Promise<{ key: StoredKey; already: boolean }> {
   const keys = await readKeys(path);
   const target = keys.find((stored) => stored.id === id);
   if (!target)
     throw new UserError(`no key with id ${id} in ${path}`, ["velodata keys list shows the ids"]);
-  if (target.revoked) return target;
+  if (target.revoked) return { key: target, already: true };
   const revoked = { ...target, revoked: now.toISOString() };
   await writeKeys(
     path,
     keys.map((stored) => (stored.id === id ? revoked : stored)),
   );
-  return revoked;
+  return { key: revoked, already: false };
 }
