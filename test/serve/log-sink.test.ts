@@ -9,6 +9,18 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+/** A writer whose writes finish only when the test says so (`finish.shift()?.()`), in order. */
+function slowWriter() {
+  const writes: string[] = [];
+  const finish: Array<() => void> = [];
+  const write = (text: string) =>
+    new Promise<void>((resolve) => {
+      writes.push(text);
+      finish.push(resolve);
+    });
+  return { writes, finish, write };
+}
+
 describe("bufferedLog", () => {
   it("writes the lines gathered within its delay together, in order, once the delay is over", () => {
     vi.useFakeTimers();
@@ -55,15 +67,8 @@ describe("bufferedLog", () => {
 
   it("with a writer that finishes later, asks one write at a time and writes what gathered meanwhile after it, in order", async () => {
     vi.useFakeTimers();
-    const writes: string[] = [];
-    const finish: Array<() => void> = [];
-    const log = bufferedLog(
-      (text) =>
-        new Promise<void>((resolve) => {
-          writes.push(text);
-          finish.push(resolve);
-        }),
-    );
+    const { writes, finish, write } = slowWriter();
+    const log = bufferedLog(write);
     log("a");
     const first = log.flush();
     log("b");
@@ -86,16 +91,8 @@ describe("bufferedLog", () => {
 
   it("drops lines past its bound while a write does not finish, and says how many once it can", async () => {
     vi.useFakeTimers();
-    const writes: string[] = [];
-    const finish: Array<() => void> = [];
-    const log = bufferedLog(
-      (text) =>
-        new Promise<void>((resolve) => {
-          writes.push(text);
-          finish.push(resolve);
-        }),
-      10,
-    );
+    const { writes, finish, write } = slowWriter();
+    const log = bufferedLog(write, 10);
     log("first");
     void log.flush();
     log("12345"); // 6 characters waiting
