@@ -80,7 +80,7 @@ export function startRefresher(options: RefresherOptions): Refresher {
       // The tree gets each file with its .gz/.br siblings at once (nginx sends those as they are),
       // so with --out the variants are made first; disk first, then memory: when the tree cannot
       // follow, both keep the release they had.
-      release = await withVariants(fresh);
+      release = await withChangedVariants(fresh);
       const failure = await followOnDisk(release, options.out, live);
       if (failure) return fail(at, failure);
     }
@@ -92,7 +92,7 @@ export function startRefresher(options: RefresherOptions): Refresher {
       // Then the variants, in the thread pool, and a second swap of the same bytes (same id, same
       // ETags) that adds them: no request waits for compression, none is compressed per request.
       try {
-        release = await withVariants(fresh);
+        release = await withChangedVariants(fresh);
         if (live.release === fresh.release) live.release = release;
       } catch (cause) {
         // The new release is served already, whole: only its changed answers stay uncompressed.
@@ -109,7 +109,7 @@ export function startRefresher(options: RefresherOptions): Refresher {
   }
 
   /** The same release with the variants of what changed (the rest kept theirs). */
-  async function withVariants(fresh: Rendered): Promise<Release> {
+  async function withChangedVariants(fresh: Rendered): Promise<Release> {
     return fresh.changed
       ? addVariants(fresh.release, await changedVariants(fresh.changed, "refresh"))
       : await compressRelease(fresh.release, { budget: "refresh" });
