@@ -38,6 +38,17 @@ export class IndexedMap<K, V> implements ReadonlyMap<K, V> {
     return new IndexedMap(this.positions, this.keyList, values);
   }
 
+  /** The same keys and values, but `values[i]` at position `positions[i]`. */
+  withValuesAt(positions: readonly number[], values: readonly V[]): IndexedMap<K, V> {
+    const next = this.valueList.slice();
+    for (let at = 0; at < positions.length; at++) {
+      const position = positions[at] as number;
+      if (!(position >= 0 && position < next.length)) throw new Error("bug: no such position");
+      next[position] = values[at] as V;
+    }
+    return new IndexedMap(this.positions, this.keyList, next);
+  }
+
   /** The same keys, those of `changed` with its values; undefined when `changed` has a key this has not. */
   with(changed: ReadonlyMap<K, V>): IndexedMap<K, V> | undefined {
     const values = this.valueList.slice();

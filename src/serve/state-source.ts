@@ -1,6 +1,7 @@
 // Where a refresh gets new station states: a state file read again each time, or the simulator.
 
 import { IndexedMap } from "../indexed-map.js";
+import { type AcceptedStates, readChangedStates } from "../source/changed-states.js";
 import type { Dataset, LiveState } from "../source/dataset.js";
 import { type KnownStates, knownTexts } from "../source/known-states.js";
 import { tooManyMissing } from "../source/missing-stations.js";
@@ -38,15 +39,26 @@ export function stateFile(
   // The records of the last accepted file: most of the next minute's are the same. Their texts are
   // found now, at start, rather than by the first refresh.
   let known = options.known;
-  if (known) knownTexts(known);
+  // The same file as texts beside its states: the next read parses only the records that changed
+  // (readChangedStates); when it cannot vouch for a file, the whole read (against `known`) does.
+  let accepted = known && acceptedOf(known);
   return {
     name: path,
     async read(current) {
       try {
+        const changed = accepted && (await readChangedStates(path, accepted, staticRead));
+        if (changed) {
+          const checked = checkMissing(path, current, changed.states, options, changed.problems);
+          if (checked.states) accepted = changed.accepted;
+          return checked;
+        }
         const read = await readStates(staticRead, path, known);
         if (!read.states) return read;
         const checked = checkMissing(path, current, read.states, options, read.problems);
-        if (checked.states) known = read.known;
+        if (checked.states) {
+          known = read.known;
+          accepted = known && acceptedOf(known);
+        }
         return checked;
       } catch (cause) {
         // A missing file is a UserError from loadStates; report it like any problem of the file.
@@ -56,6 +68,13 @@ export function stateFile(
       }
     },
   };
+}
+
+/** What readChangedStates needs of a whole read's KnownStates; undefined when its layout is not split. */
+function acceptedOf(known: KnownStates): AcceptedStates | undefined {
+  const texts = knownTexts(known);
+  if (!texts) return undefined;
+  return { source: known.source, texts, states: known.states, across: known.across };
 }
 
 /**

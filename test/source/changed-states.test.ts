@@ -1,0 +1,188 @@
+// The server's states read against the file it accepted last: only changed records parsed and
+// checked; anything doubtful (a problem, a record moved or gone) left to the whole read, which
+// reports it as it always did.
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it, vi } from "vitest";
+import { stateFile } from "../../src/serve/state-source.js";
+import { type AcceptedStates, readChangedStates } from "../../src/source/changed-states.js";
+import { assembleDataset, type Dataset } from "../../src/source/dataset.js";
+import { type KnownStates, knownTexts } from "../../src/source/known-states.js";
+import { formatProblem } from "../../src/source/problems.js";
+import { readStates, readStatic, type StaticRead } from "../../src/source/read-dataset.js";
+import { tempDir } from "../helpers.js";
+
+// The whole read, counted: a server's refresh of a file with only changed records needs none.
+vi.mock("../../src/source/read-dataset.js", async (original) => {
+  const actual = await original<typeof import("../../src/source/read-dataset.js")>();
+  return { ...actual, readStates: vi.fn(actual.readStates) };
+});
+
+const contracts = JSON.stringify({
+  contracts: [
+    {
+      name: "lyon",
+      commercial_name: "Vélo'v",
+      country_code: "FR",
+      cities: ["Lyon"],
+      bikeTypes: { mechanical: {} },
+    },
+  ],
+});
+const stations = JSON.stringify({
+  stations: [1, 2, 3, 4].map((number) => ({
+    contract: "lyon",
+    number,
+    name: `S${number}`,
+    address: "",
+    latitude: 45.76,
+    longitude: 4.86,
+    banking: false,
+    bonus: false,
+    overflow: false,
+    capacity: 10,
+    overflowCapacity: null,
+  })),
+});
+const state = (number: number, bikes = 2): Record<string, unknown> => ({
+  contract: "lyon",
+  number,
+  status: "OPEN",
+  connected: true,
+  lastUpdate: "2026-11-20T08:16:00Z",
+  mainStands: {
+    stands: 3,
+    mechanicalBikes: bikes,
+    electricalInternalBatteryBikes: 0,
+    electricalRemovableBatteryBikes: 0,
+  },
+});
+
+/** As a feed usually writes it: one record per line. */
+const linesOf = (states: unknown[]): string =>
+  `{"states":[\n${states.map((one) => JSON.stringify(one)).join(",\n")}\n]}\n`;
+
+interface Setup {
+  path: string;
+  read: StaticRead;
+  accepted: AcceptedStates;
+  dataset: Dataset;
+  /** What the read of the accepted file left, as `velodata serve` hands it to its state source. */
+  known: KnownStates;
+  write(states: unknown[]): Promise<void>;
+}
+
+/** A source of 4 stations and an accepted states file (lyon #4 left out: a warning). */
+async function setup(): Promise<Setup> {
+  const dir = join(await tempDir(), "source");
+  await mkdir(dir);
+  await writeFile(join(dir, "contracts.json"), contracts);
+  await writeFile(join(dir, "stations.json"), stations);
+  const read = await readStatic(dir);
+  const path = join(dir, "states.json");
+  const write = (states: unknown[]) => writeFile(path, linesOf(states));
+  await write([state(1), state(2), state(3)]);
+  const first = await readStates(read, path);
+  const known = first.known;
+  const texts = known && knownTexts(known);
+  if (!known || !texts || !first.states) throw new Error("the first file was not accepted");
+  const accepted = { source: read.source, texts, states: known.states, across: known.across };
+  const dataset = assembleDataset(read.source, first.states);
+  return { path, read, accepted, dataset, known, write };
+}
+
+describe("readChangedStates", () => {
+  it("parses only the changed records and gives what a whole read gives", async () => {
+    const { path, read, accepted, write } = await setup();
+    await write([state(1), state(2, 5), state(3)]);
+    const changed = await readChangedStates(path, accepted, read);
+    const whole = await readStates(read, path);
+    expect(changed?.states.get("lyon/2")?.main.bikes).toBe(5);
+    expect(changed?.states.get("lyon/1")).toBe(accepted.states.get("lyon/1"));
+    expect(changed?.states.sameKeys(accepted.states)).toBe(true);
+    expect([...(changed?.states ?? [])]).toEqual([...(whole.states ?? [])]);
+    // The warnings a whole read says: lyon #4 has no state.
+    expect(changed?.problems.map(formatProblem)).toEqual(whole.problems.map(formatProblem));
+    expect(changed?.problems).toHaveLength(1);
+    // Read again against this file: nothing changed, the same states.
+    const again = await readChangedStates(path, changed?.accepted as AcceptedStates, read);
+    expect(again?.states.get("lyon/2")).toBe(changed?.states.get("lyon/2"));
+  });
+
+  it("leaves to the whole read a changed record with a problem, a record moved, added or gone", async () => {
+    const { path, read, accepted, write } = await setup();
+    const cases: unknown[][] = [
+      [state(1), state(2, 9), state(3)], // 9 bikes + 3 stands on 10 stands
+      [state(1), { ...state(2), status: "open" }, state(3)],
+      [state(1), state(3), state(2)], // the same records, moved
+      [state(1), state(2, 5), state(3), state(4)], // one more
+      [state(1), state(3)], // one gone
+      [state(1), state(4), state(3)], // another station at a record's place
+    ];
+    for (const states of cases) {
+      await write(states);
+      expect(await readChangedStates(path, accepted, read)).toBeNull();
+    }
+    await writeFile(path, linesOf([state(1), state(2), state(3)]).replace("[", "[ "));
+    expect(await readChangedStates(path, accepted, read)).not.toBeNull();
+    await writeFile(
+      path,
+      linesOf([state(1), state(2), state(3)]).replace('"number":2,', '"number":2,,'),
+    );
+    expect(await readChangedStates(path, accepted, read)).toBeNull();
+    await writeFile(path, "");
+    expect(await readChangedStates(path, accepted, read)).toBeNull();
+  });
+});
+
+describe("a server's states file", () => {
+  /** The server's state source, started from the accepted file as `velodata serve` starts it. */
+  const serverStates = ({ path, read, known }: Setup, log: string[] = []) =>
+    stateFile(path, read, { maxMissingShare: 0.5, log: (line) => log.push(line), known });
+
+  it("reads only the changed records of a file with the same stations at the same places", async () => {
+    const it = await setup();
+    const states = serverStates(it);
+    await it.write([state(1), state(2, 5), state(3)]);
+    vi.mocked(readStates).mockClear();
+    const read = await states.read(it.dataset, new Date());
+    expect(readStates).not.toHaveBeenCalled();
+    expect(read.states?.get("lyon/2")?.main.bikes).toBe(5);
+    expect([...(read.states ?? [])]).toEqual([
+      ...((await readStates(it.read, it.path)).states ?? []),
+    ]);
+  });
+
+  it("reports a changed record's problem with its file, record and field, as the whole read", async () => {
+    const it = await setup();
+    const states = serverStates(it);
+    await it.write([state(1), state(2, 9), state(3)]);
+    vi.mocked(readStates).mockClear();
+    const read = await states.read(it.dataset, new Date());
+    expect(readStates).toHaveBeenCalledTimes(1);
+    expect(read.states).toBeUndefined();
+    expect(read.problems.map(formatProblem)).toContain(
+      `${it.path}[1] (lyon #2) mainStands: bikes + stands is 12, more than the station's capacity of 10`,
+    );
+    expect(read.problems.map(formatProblem)).toEqual(
+      (await readStates(it.read, it.path)).problems.map(formatProblem),
+    );
+    // Then a good file: read against the last accepted one, as if the bad one had not come.
+    await it.write([state(1), state(2, 4), state(3)]);
+    const next = await states.read(it.dataset, new Date());
+    expect(next.states?.get("lyon/2")?.main.bikes).toBe(4);
+    expect(next.states?.get("lyon/1")).toBe(it.dataset.states.get("lyon/1"));
+  });
+
+  it("reads a file with records moved or gone whole, and says which stations are missing", async () => {
+    const it = await setup();
+    const log: string[] = [];
+    const states = serverStates(it, log);
+    await it.write([state(3), state(1, 5)]);
+    const read = await states.read(it.dataset, new Date());
+    const whole = await readStates(it.read, it.path);
+    expect([...(read.states ?? [])]).toEqual([...(whole.states ?? [])]);
+    expect(log).toEqual([expect.stringContaining("1 stations reported before are missing")]);
+    expect(log[0]).toContain("lyon #2");
+  });
+});
