@@ -88,7 +88,10 @@ export function gbfsStatusFiles(
   newest: string | null,
   ttl: number,
 ): Files {
-  const freshness = statusFreshness(newest, ttl);
+  const freshness: Freshness = {
+    lastUpdated: newest === null ? NEVER_REPORTED_AT : new Date(newest),
+    ttl,
+  };
   const files: Files = new Map();
   GBFS_VERSIONS.forEach((version, index) => {
     const own = entries.map((station) => station[index] as Uint8Array);
@@ -98,26 +101,34 @@ export function gbfsStatusFiles(
 }
 
 /**
- * station_status of one contract at every path it answers at, from its bodies per version
- * (GBFS_VERSIONS order) and, when made already, their SHA-1s (sha1InPool).
+ * gbfsStatusFiles, each feed's SHA-1 made by `sha1` (sha1InPool: a server's refresh hashes its
+ * ~100 MB of station_status in the thread pool while it renders the next contract).
  */
-export function gbfsStatusFilesOf(
+export async function gbfsStatusFilesHashed(
   contract: string,
-  bodies: readonly (readonly Uint8Array[])[],
-  sha1s?: readonly string[],
-): Files {
+  entries: readonly (readonly Uint8Array[])[],
+  newest: string | null,
+  ttl: number,
+  sha1: (body: readonly Uint8Array[]) => Promise<string>,
+): Promise<Files> {
+  const freshness: Freshness = {
+    lastUpdated: newest === null ? NEVER_REPORTED_AT : new Date(newest),
+    ttl,
+  };
+  const bodies = GBFS_VERSIONS.map((_, index) =>
+    stationStatusBody(
+      GBFS_VERSIONS[index] as GbfsVersion,
+      freshness,
+      entries.map((station) => station[index] as Uint8Array),
+    ),
+  );
+  const tags = await Promise.all(bodies.map(sha1));
   const files: Files = new Map();
   GBFS_VERSIONS.forEach((version, index) => {
-    putFile(files, contract, version, "station_status", bodies[index] ?? [], sha1s?.[index]);
+    putFile(files, contract, version, "station_status", bodies[index] ?? [], tags[index]);
   });
   return files;
 }
-
-/** A station_status feed's `last_updated` (the newest report of its stations) and `ttl`. */
-export const statusFreshness = (newest: string | null, ttl: number): Freshness => ({
-  lastUpdated: newest === null ? NEVER_REPORTED_AT : new Date(newest),
-  ttl,
-});
 
 /** One station's station_status entry, encoded, in each version (GBFS_VERSIONS order). */
 export function stationStatusEntries(

@@ -45,8 +45,6 @@ export const oneShotSha1Hex = (bytes: Uint8Array): string => oneShot(bytes, "hex
  * into a scratch buffer reused from call to call (Node copies a job's input before it returns).
  */
 export async function sha1InPool(body: readonly Uint8Array[]): Promise<string> {
-  // One chunk (a station_status feed patched in place): hashed as it is.
-  if (body.length === 1) return digestInPool(body[0] as Uint8Array);
   let size = 0;
   for (const chunk of body) size += chunk.byteLength;
   if (scratch.byteLength < size)
@@ -59,11 +57,7 @@ export async function sha1InPool(body: readonly Uint8Array[]): Promise<string> {
       at += chunk.byteLength;
     }
   }
-  return digestInPool(scratch.subarray(0, size));
-}
-
-async function digestInPool(bytes: Uint8Array): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-1", bytes);
+  const digest = await crypto.subtle.digest("SHA-1", scratch.subarray(0, size));
   return Buffer.from(digest).toString("base64url");
 }
 

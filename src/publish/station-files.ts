@@ -7,16 +7,13 @@ import type { Station } from "../model/station.js";
 import { oncePerObject } from "../once-per-object.js";
 import { type Endpoint, pathOf } from "../routes/routes.js";
 import { type Dataset, type LiveState, stationKey } from "../source/dataset.js";
-import { gbfsStatusFilesOf, statusFreshness } from "./gbfs-files.js";
+import { gbfsStatusFiles, gbfsStatusFilesHashed, stationStatusEntries } from "./gbfs-files.js";
 import { endpointFile, listFile, type ReleaseFile, withMembers } from "./release.js";
-import { GBFS_VERSIONS } from "./render/gbfs/feed.js";
-import { stationStatusFrame } from "./render/gbfs/station-status.js";
 import { vehicleTypesOf } from "./render/gbfs/vehicle-types.js";
-import { stationStatusEntryJson, stationV1Json, stationV3Json } from "./render/station-json.js";
+import { stationV1Json, stationV3Json } from "./render/station-json.js";
 import { renderStationV1 } from "./render/v1.js";
 import { renderStationV3 } from "./render/v3.js";
-import { oneShotSha1, sha1InPool } from "./sha1.js";
-import { patchedStatus, type StatusBytes, statusChunks, wholeStatus } from "./status-bytes.js";
+import { sha1InPool } from "./sha1.js";
 
 /** One station API: how a station renders, and the endpoints of a station, a contract's list, all. */
 export interface StationSurface {
@@ -53,9 +50,8 @@ export interface RenderedStation {
   /** Their URL paths, kept: formatting 200,000 paths at every refresh is a tenth of its time. */
   paths: readonly string[];
   /**
-   * Its GBFS station_status entry, encoded, per version (GBFS_VERSIONS order): views of its
-   * contract's feed when that was made whole. Absent for a station rendered again by a refresh
-   * that patched its contract's feeds (the entry is in their bytes, located by StatusBytes).
+   * Its GBFS station_status entry, encoded, per version (see stationStatusEntries): each contract's
+   * feed is assembled from these. Absent when the rendering was read back from disk.
    */
   status?: readonly Uint8Array[];
 }
@@ -171,7 +167,9 @@ function* renderStations(
       const prior = before ? before[index] : byKey?.get(key);
       let done: RenderedStation;
       if (prior && prior.station === station && sameState(prior.state, state)) {
-        done = prior;
+        done = prior.status
+          ? prior
+          : { ...prior, status: stationStatusEntries(station, state, types) };
         for (let surface = 0; surface < done.paths.length; surface++)
           put(done.paths[surface] as string, done.files[surface] as ReleaseFile, false);
       } else {
@@ -187,7 +185,7 @@ function* renderStations(
             ]),
           ),
           paths: prior?.station === station ? prior.paths : endpoints.map(pathOf),
-          // Its station_status entries: made with its contract's feeds, below.
+          status: stationStatusEntries(station, state, types),
         };
         changed = true;
         fresh.push(position);
@@ -217,55 +215,17 @@ function* renderStations(
     });
     // Like the lists: a contract whose stations did not change keeps its file.
     const priorStatus = previous?.gbfsStatus.get(contract.name);
+    const entries = () => members.map((index) => (rendered[index] as RenderedStation).status ?? []);
     const done = (status: ReadonlyMap<string, ReleaseFile>) => {
       gbfsStatus.set(contract.name, status);
       for (const [path, file] of status) put(path, file, status !== priorStatus);
     };
     if (!changed && priorStatus) done(priorStatus);
-    else {
-      const freshness = statusFreshness(newest, refreshSeconds);
-      // With the same stations as last time, the feeds are last minute's with the changed entries
-      // replaced; else made whole, each station keeping its entries (views of the feed's bytes).
-      const kept = before && priorStatus ? statusBytesOf.get(priorStatus) : undefined;
-      const feeds = GBFS_VERSIONS.map((version, v) => {
-        const [head, tail] = stationStatusFrame(version, freshness);
-        const prior = kept?.[v];
-        const texts = () =>
-          fresh.map((position) => {
-            const one = rendered[members[position] as number] as RenderedStation;
-            return stationStatusEntryJson(one.station, one.state, types, version);
-          });
-        const patched =
-          prior?.starts.length === members.length
-            ? patchedStatus(prior, head, tail, fresh, texts())
-            : undefined;
-        return (
-          patched ??
-          wholeStatus(
-            head,
-            tail,
-            members.map((index) => {
-              const one = rendered[index] as RenderedStation;
-              return (
-                one.status?.[v] ?? stationStatusEntryJson(one.station, one.state, types, version)
-              );
-            }),
-          )
-        );
-      });
-      const patchedAll = kept !== undefined && feeds.every((feed, v) => feed !== kept[v]);
-      // A whole feed is served and kept in chunks, each station's entry one of them, the same
-      // objects as the station's `status` (a cron refresh finds each station's place by them).
-      const bodies = feeds.map((feed) => (patchedAll ? [feed.bytes] : statusChunks(feed).chunks));
-      if (!patchedAll) keepEntries(members, fresh, rendered, bodies);
-      const made = (tags?: readonly string[]) => {
-        const files = gbfsStatusFilesOf(contract.name, bodies, tags);
-        statusBytesOf.set(files, feeds);
-        done(files);
-      };
-      if (hash) hashing.push(Promise.all(feeds.map((feed) => hash([feed.bytes]))).then(made));
-      else made(feeds.map((feed) => oneShotSha1(feed.bytes)));
-    }
+    else if (hash)
+      hashing.push(
+        gbfsStatusFilesHashed(contract.name, entries(), newest, refreshSeconds, hash).then(done),
+      );
+    else done(gbfsStatusFiles(contract.name, entries(), newest, refreshSeconds));
     yield;
   }
   if (hashing.length > 0) yield Promise.all(hashing);
@@ -286,34 +246,6 @@ function* renderStations(
     put(path, all, all !== prior);
   });
   return cacheOf(stations, rendered, lists, gbfsStatus);
-}
-
-// Each contract's station_status files (the value of StationCache.gbfsStatus), as one buffer per
-// version with each entry located: the next refresh patches them.
-const statusBytesOf = new WeakMap<ReadonlyMap<string, ReleaseFile>, readonly StatusBytes[]>();
-
-/**
- * Each member's entries, per version: the chunks of `bodies` (whole feeds) that are its entry. A
- * station rendered now (at `fresh`) gets them; a previous rendering, a copy with them (it is the
- * previous cache's too).
- */
-function keepEntries(
-  members: readonly number[],
-  fresh: readonly number[],
-  rendered: RenderedStation[],
-  bodies: readonly (readonly Uint8Array[])[],
-): void {
-  let next = 0;
-  members.forEach((index, position) => {
-    // Chunks: the head, then each entry after a comma (none before the first).
-    const status = bodies.map((body) => body[1 + 2 * position] as Uint8Array);
-    const done = rendered[index] as RenderedStation;
-    if (fresh[next] === position) {
-      next++;
-      // Made by this render (its status left for now): completed, not copied.
-      (done as { status?: readonly Uint8Array[] }).status = status;
-    } else rendered[index] = { ...done, status };
-  });
 }
 
 /** `[a,b,c]` of the members' own bytes: single-station files are one chunk, shared by every list. */
