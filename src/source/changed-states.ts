@@ -49,10 +49,10 @@ export async function readChangedStates(
 ): Promise<ChangedStatesRead | null> {
   if (accepted.source !== read.source || !read.complete.contracts || !read.complete.stations)
     return null;
-  const text = await readSourceText(path, path).catch(() => undefined);
-  if (!text || "problem" in text) return null;
+  const file = await readSourceText(path, path, true).catch(() => undefined);
+  if (!file || "problem" in file) return null;
   await setImmediate(); // between reading and splitting: a server answers meanwhile
-  const split = splitStatesText(text.text, accepted.texts);
+  const split = splitStatesText(file.text, accepted.texts);
   if (split?.texts.length !== accepted.texts.length) return null;
   const raws: RawRecord[] = [];
   split.raw.forEach((raw, index) => {

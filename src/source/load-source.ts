@@ -111,7 +111,8 @@ export async function loadStates(
   known?: KnownStates,
 ): Promise<LoadedStates> {
   if (!existsSync(path)) throw new UserError(`state file not found: ${path}`);
-  const read = await readSourceText(path, file);
+  // A server reads it every minute: into the same buffer each time.
+  const read = await readSourceText(path, file, true);
   if ("problem" in read) return { value: [], problems: [read.problem], raw: [], knownAt: [] };
   const previous = known && knownTexts(known);
   const split = previous ? splitStatesText(read.text, previous) : undefined;

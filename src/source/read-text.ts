@@ -1,6 +1,6 @@
 // Reads a source file as UTF-8, strictly: a Latin-1 export must be refused, not published as "M�diath�que".
 import { isAscii } from "node:buffer";
-import { readFile } from "node:fs/promises";
+import { open, readFile } from "node:fs/promises";
 import { UserError } from "../errors.js";
 import { error, type Problem } from "./problems.js";
 
@@ -10,20 +10,26 @@ const LENIENT = new TextDecoder("utf-8");
 const MAX_TEXT = 0x1fffffe8;
 
 /** The file's bytes; Node names no path when it is a folder: this says which file it is. */
-function readSourceBytes(path: string, file: string): Promise<Buffer> {
-  return readFile(path).catch((cause: NodeJS.ErrnoException) => {
+function readSourceBytes(path: string, file: string, reuse: boolean): Promise<Buffer> {
+  return (reuse ? readIntoKept(path) : readFile(path)).catch((cause: NodeJS.ErrnoException) => {
     if (cause.code === "EISDIR")
       throw new UserError(`${file} is a folder where a file is expected: give the path of a file`);
     throw cause;
   });
 }
 
-/** The file's text, or the problem that prevents reading it (its first byte that is not UTF-8). */
+/**
+ * The file's text, or the problem that prevents reading it (its first byte that is not UTF-8).
+ * `reuse`: its bytes read into the buffer the last such read used (a server's states file, every
+ * minute): a new 25 MB buffer a minute is external memory that makes V8 start marking its whole
+ * heap during the refresh. The text is a copy: the buffer is not held.
+ */
 export async function readSourceText(
   path: string,
   file: string,
+  reuse = false,
 ): Promise<{ text: string } | { problem: Problem }> {
-  const bytes = await readSourceBytes(path, file);
+  const bytes = await readSourceBytes(path, file, reuse);
   if (bytes.length > MAX_TEXT)
     throw new UserError(
       `${file} is ${Math.round(bytes.length / 2 ** 20)} MB, more than the 511 MB a source file can have: split it`,
@@ -53,6 +59,42 @@ export async function readSourceText(
   if (text.trim() === "")
     return { problem: error({ file }, undefined, "is empty: an export that wrote nothing?") };
   return { text };
+}
+
+let kept = Buffer.alloc(0);
+let keptInUse = false;
+
+/**
+ * The file's bytes in `kept` (made bigger when it must be): a view valid until the next call. A
+ * read while another is under way gets its own buffer.
+ */
+async function readIntoKept(path: string): Promise<Buffer> {
+  if (keptInUse) return readFile(path);
+  keptInUse = true;
+  let size = 0;
+  try {
+    const handle = await open(path, "r");
+    try {
+      const expected = (await handle.stat()).size;
+      for (;;) {
+        // Room for one byte more than expected: a file grown meanwhile is read to its end.
+        const needed = Math.max(expected, size) + 1;
+        if (kept.length < needed) {
+          const bigger = Buffer.allocUnsafeSlow(Math.ceil(needed * 1.25));
+          kept.copy(bigger, 0, 0, size);
+          kept = bigger;
+        }
+        const { bytesRead } = await handle.read(kept, size, kept.length - size, size);
+        if (bytesRead === 0) break;
+        size += bytesRead;
+      }
+    } finally {
+      await handle.close();
+    }
+  } finally {
+    keptInUse = false;
+  }
+  return kept.subarray(0, size);
 }
 
 /**

@@ -104,6 +104,15 @@ describe("readChangedStates", () => {
     // The warnings a whole read says: lyon #4 has no state.
     expect(changed?.problems.map(formatProblem)).toEqual(whole.problems.map(formatProblem));
     expect(changed?.problems).toHaveLength(1);
+    // A bigger file than any read before (the same records, spaced out): read to its end.
+    await writeFile(
+      path,
+      linesOf([state(1), state(2, 6), state(3)]).replace("[", `[${" ".repeat(1 << 20)}`),
+    );
+    expect((await readChangedStates(path, accepted, read))?.states.get("lyon/2")?.main.bikes).toBe(
+      6,
+    );
+    await write([state(1), state(2, 5), state(3)]);
     // Read again against this file: nothing changed, the same states.
     const again = await readChangedStates(path, changed?.accepted as AcceptedStates, read);
     expect(again?.states.get("lyon/2")).toBe(changed?.states.get("lyon/2"));
@@ -131,6 +140,13 @@ describe("readChangedStates", () => {
     );
     expect(await readChangedStates(path, accepted, read)).toBeNull();
     await writeFile(path, "");
+    expect(await readChangedStates(path, accepted, read)).toBeNull();
+    // Not UTF-8 (a Latin-1 export): the whole read says which byte.
+    const latin1 = Buffer.from(
+      linesOf([state(1), { ...state(2), lastUpdate: "é" }, state(3)]),
+      "latin1",
+    );
+    await writeFile(path, latin1);
     expect(await readChangedStates(path, accepted, read)).toBeNull();
   });
 });

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatProblem } from "../../src/source/problems.js";
 import { readDataset } from "../../src/source/read-dataset.js";
-import { fixtureCopy } from "../helpers.js";
+import { readSourceText } from "../../src/source/read-text.js";
+import { fixtureCopy, tempDir } from "../helpers.js";
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
@@ -114,5 +115,18 @@ describe("source text", () => {
     );
     const lines = (await readDataset(dir)).problems.map(formatProblem);
     expect(lines).toContain(`${path}[0] (nantes #89) zipCode: expected string, got an array`);
+  });
+});
+
+describe("a states file read into the kept buffer", () => {
+  it("gives each file its own text: bigger ones than before, and two read at once", async () => {
+    const dir = await tempDir();
+    const texts = [10, 3 << 20, 100, 1 << 20].map((size, n) => `${n}`.repeat(size));
+    const paths = texts.map((_, n) => join(dir, `states-${n}.json`));
+    await Promise.all(texts.map((text, n) => writeFile(paths[n] as string, text)));
+    for (const [n, path] of paths.entries())
+      expect(await readSourceText(path, path, true)).toEqual({ text: texts[n] });
+    const together = await Promise.all(paths.map((path) => readSourceText(path, path, true)));
+    expect(together).toEqual(texts.map((text) => ({ text })));
   });
 });
