@@ -6,7 +6,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../errors.js";
 import { DEFAULT_PORTAL } from "../model/portal.js";
-import { changedRecords, stationsOfRecords } from "../publish/incremental/changed-records.js";
+import {
+  changedRecordsOfBytes,
+  stationsOfRecords,
+} from "../publish/incremental/changed-records.js";
 import { ChangedVariants } from "../publish/incremental/changed-variants.js";
 import {
   type MinuteState,
@@ -27,6 +30,7 @@ import {
   spliceStations,
 } from "../publish/incremental/splice-stations.js";
 import { wellFormedColumns } from "../publish/incremental/state-columns.js";
+import { recordSizes } from "../publish/incremental/states-bytes.js";
 import { allRecords } from "../publish/incremental/station-records.js";
 import type { Release, ReleaseFile } from "../publish/release.js";
 import { releaseIdOf } from "../publish/release-id.js";
@@ -42,7 +46,7 @@ import {
   bytesIfUnchanged,
   dropOtherKeptStates,
   keepStates,
-  readKeptStates,
+  readKeptBytes,
   type StatesSeen,
   statesSeen,
 } from "../tree/accepted-states.js";
@@ -142,15 +146,13 @@ export async function incrementalRefresh(
   // The static part on disk is still this release's: only the minute part is written, after the
   // states file it names.
   const folder = tree.release.folder;
-  const accepted = states.keep && keepStates(folder, states.keep.bytes);
+  const accepted = states.keep && keptStates(folder, states.keep);
   writeRefreshCache(folder, {
     format: REFRESH_STATE_FORMAT,
     release: id,
     ...spliced.minute,
     static: kept.checksum,
-    ...(accepted && states.keep
-      ? { accepted: { ...accepted, stations: states.keep.stations } }
-      : {}),
+    ...(accepted ? { accepted } : {}),
   } satisfies MinuteState);
   dropOtherKeptStates(folder, accepted ? accepted.file : undefined);
   const stats: UpdateStats = {
@@ -166,8 +168,15 @@ export async function incrementalRefresh(
 /** The stations' new states, and what to keep of the states file for the next refresh. */
 interface NewStates {
   input: SpliceInput;
-  /** The file's bytes and each record's station, when they can be kept. */
-  keep?: { bytes: Buffer; stations: number[] };
+  /** The file's bytes and each record's station and size, when they can be kept. */
+  keep?: KeptRecords;
+}
+
+interface KeptRecords {
+  bytes: Buffer;
+  stations: number[];
+  /** Each record's size in bytes; undefined when not found (the next read then finds them). */
+  sizes?: number[];
 }
 
 /**
@@ -184,23 +193,27 @@ async function newStates(
   const path = inputs.state;
   const seen = statesSeen(path);
   const bytes = bytesIfUnchanged(seen);
-  const before = accepted && bytes && readKeptStates(folder, accepted);
+  const before = accepted && bytes && readKeptBytes(folder, accepted);
   if (accepted && bytes && before && isAscii(bytes)) {
-    const lives = changedRecords(
-      bytes.toString("latin1"),
-      { text: before, stations: accepted.stations },
-      state,
-      path,
-    );
-    if (lives) {
+    // A state written by a run that did not keep the sizes: found again, by the brackets.
+    const sizes = keptSizes(accepted) ?? recordSizes(before);
+    const read =
+      sizes &&
+      changedRecordsOfBytes(
+        bytes,
+        { bytes: before, sizes, stations: accepted.stations },
+        state,
+        path,
+      );
+    if (read) {
       reportProblems(state.staticProblems, output);
       return {
         input: {
           contracts: state.contracts.map(({ value }) => value),
           stations: kept(state),
-          candidates: lives,
+          candidates: read.lives,
         },
-        keep: { bytes, stations: accepted.stations },
+        keep: { bytes, stations: accepted.stations, sizes: read.sizes },
       };
     }
   }
@@ -233,6 +246,27 @@ async function newStates(
     input: datasetInput(dataset),
     ...(stations && same ? { keep: { bytes: same, stations } } : {}),
   };
+}
+
+/** The sizes kept with the accepted states file, if well formed (one per record). */
+function keptSizes(accepted: NonNullable<MinuteState["accepted"]>): number[] | undefined {
+  const { sizes, stations } = accepted;
+  return Array.isArray(sizes) &&
+    sizes.length === stations.length &&
+    sizes.every((size) => Number.isInteger(size) && size > 1)
+    ? sizes
+    : undefined;
+}
+
+/**
+ * What the next refresh keeps of the states file: its bytes (written now), records' stations and
+ * sizes; undefined when the bytes cannot be kept.
+ */
+function keptStates(folder: string, keep: KeptRecords): MinuteState["accepted"] {
+  const file = keepStates(folder, keep.bytes);
+  if (!file) return undefined;
+  const sizes = keep.sizes ?? recordSizes(keep.bytes);
+  return { ...file, stations: keep.stations, ...(sizes ? { sizes } : {}) };
 }
 
 /** The kept station records as spliced, parsed only for the stations rendered again. */
@@ -317,11 +351,11 @@ export function saveRefreshState(
     ? stationsOfRecords(made.dataset.stations, made.dataset.states)
     : null;
   const bytes = stations && bytesIfUnchanged(inputs.states ?? null);
-  const accepted = stations && bytes && keepStates(folder, bytes);
+  const accepted = stations && bytes && keptStates(folder, { bytes, stations });
   writeRefreshCache(folder, {
     ...minute,
     static: fixedSum,
-    ...(accepted && stations ? { accepted: { ...accepted, stations } } : {}),
+    ...(accepted ? { accepted } : {}),
   } satisfies MinuteState);
   dropOtherKeptStates(folder, accepted ? accepted.file : undefined);
 }
