@@ -111,7 +111,7 @@ export async function incrementalRefresh(
   // Variants are made in the thread pool as each list is made, and while the main thread stages
   // the other changed files.
   const variants = new ChangedVariants();
-  const spliced = spliceStations(
+  const spliced = await spliceStations(
     state,
     states.input,
     published,
