@@ -44,6 +44,7 @@ import type { StaticRead } from "../source/read-dataset.js";
 import { readStates } from "../source/read-dataset.js";
 import {
   bytesIfUnchanged,
+  dropKeptStates,
   dropOtherKeptStates,
   keepStates,
   readKeptBytes,
@@ -53,7 +54,13 @@ import {
 import { currentRelease, layoutOf, releasePaths } from "../tree/layout.js";
 import { type Manifest, patchedManifest } from "../tree/manifest.js";
 import type { Tree } from "../tree/read-tree.js";
-import { REFRESH_STATIC_FILE, readRefreshCache, writeRefreshCache } from "../tree/refresh-cache.js";
+import {
+  REFRESH_STATIC_FILE,
+  readRefreshCache,
+  type StagedCache,
+  stageRefreshCache,
+  writeRefreshCache,
+} from "../tree/refresh-cache.js";
 import { trustedOnDisk, untrustedFiles } from "../tree/trust-test.js";
 import { type Finished, type UpdateStats, updateTreeChanges } from "../tree/update-tree.js";
 import { type Output, reportProblems } from "./output.js";
@@ -126,9 +133,23 @@ export async function incrementalRefresh(
     const path = manifest.paths[at] as string;
     return spliced.changed.get(path)?.etag ?? manifest.etagAt(at);
   });
+  // The next run's state, written beside its place while the variants are made (renamed in once
+  // the tree holds this release): the states file it names kept first.
+  const folder = tree.release.folder;
+  let minute: StagedCache | null = null;
+  let keptFile: string | undefined;
   const finished = (async (): Promise<Finished | null> => {
     const untrusted = await trust;
     if (untrusted === null || untrusted.some((path) => !spliced.changed.has(path))) return null;
+    const accepted = states.keep && keptStates(folder, states.keep);
+    keptFile = accepted ? accepted.file : undefined;
+    minute = stageRefreshCache(folder, {
+      format: REFRESH_STATE_FORMAT,
+      release: id,
+      ...spliced.minute,
+      static: kept.checksum,
+      ...(accepted ? { accepted } : {}),
+    } satisfies MinuteState);
     const compressed = new Map(await compressing);
     const files = [...spliced.changed].map(([path, file]): [string, ReleaseFile] => [
       path,
@@ -141,20 +162,22 @@ export async function incrementalRefresh(
     );
     return patched && { files, manifest: patched };
   })();
-  if (!(await updateTreeChanges(tree, inputs.out, spliced.changed, finished))) return null;
+  // Without the release on disk, what was made for the next run goes (the last state stays).
+  const unused = () => {
+    (minute as StagedCache | null)?.discard();
+    if (keptFile) dropKeptStates(folder, keptFile);
+  };
+  const updated = await updateTreeChanges(tree, inputs.out, spliced.changed, finished).catch(
+    (cause) => {
+      unused();
+      throw cause;
+    },
+  );
+  // The static part on disk is still this release's: only the minute part is written.
+  if (updated && (minute as StagedCache | null)?.commit()) dropOtherKeptStates(folder, keptFile);
+  else unused();
+  if (!updated) return null;
   const changed = [...spliced.changed.values()];
-  // The static part on disk is still this release's: only the minute part is written, after the
-  // states file it names.
-  const folder = tree.release.folder;
-  const accepted = states.keep && keptStates(folder, states.keep);
-  writeRefreshCache(folder, {
-    format: REFRESH_STATE_FORMAT,
-    release: id,
-    ...spliced.minute,
-    static: kept.checksum,
-    ...(accepted ? { accepted } : {}),
-  } satisfies MinuteState);
-  dropOtherKeptStates(folder, accepted ? accepted.file : undefined);
   const stats: UpdateStats = {
     files: changed.length,
     bytes: changed.reduce((total, file) => total + file.size, 0),

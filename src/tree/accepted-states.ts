@@ -85,6 +85,12 @@ export function readKeptBytes(releaseFolder: string, kept: KeptStatesFile): Buff
   }
 }
 
+/** Deletes a kept file (one this run wrote, when its state was not written after all). */
+export function dropKeptStates(releaseFolder: string, file: string): void {
+  if (file.startsWith(PREFIX) && !file.includes("/"))
+    rmSync(join(releaseFolder, file), { force: true });
+}
+
 /** Deletes the kept files other than `current` (left by earlier runs, or a run killed meanwhile). */
 export function dropOtherKeptStates(releaseFolder: string, current: string | undefined): void {
   try {
