@@ -2,11 +2,15 @@
 // only the stations that changed rendered again. Anything doubtful means null: render everything.
 
 import { isAscii } from "node:buffer";
-import { readFileSync } from "node:fs";
+import { closeSync, openSync, read as readCallback, readSync } from "node:fs";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { UserError } from "../errors.js";
 import { DEFAULT_PORTAL } from "../model/portal.js";
-import { changedRecords, stationsOfRecords } from "../publish/incremental/changed-records.js";
+import {
+  changedRecordsOfBytes,
+  stationsOfRecords,
+} from "../publish/incremental/changed-records.js";
 import { ChangedVariants } from "../publish/incremental/changed-variants.js";
 import {
   type MinuteState,
@@ -27,6 +31,7 @@ import {
   spliceStations,
 } from "../publish/incremental/splice-stations.js";
 import { wellFormedColumns } from "../publish/incremental/state-columns.js";
+import { recordSizes } from "../publish/incremental/states-bytes.js";
 import { allRecords } from "../publish/incremental/station-records.js";
 import type { Release, ReleaseFile } from "../publish/release.js";
 import { releaseIdOf } from "../publish/release-id.js";
@@ -40,16 +45,23 @@ import type { StaticRead } from "../source/read-dataset.js";
 import { readStates } from "../source/read-dataset.js";
 import {
   bytesIfUnchanged,
+  dropKeptStates,
   dropOtherKeptStates,
   keepStates,
-  readKeptStates,
+  readKeptBytes,
   type StatesSeen,
   statesSeen,
 } from "../tree/accepted-states.js";
 import { currentRelease, layoutOf, releasePaths } from "../tree/layout.js";
 import { type Manifest, patchedManifest } from "../tree/manifest.js";
 import type { Tree } from "../tree/read-tree.js";
-import { REFRESH_STATIC_FILE, readRefreshCache, writeRefreshCache } from "../tree/refresh-cache.js";
+import {
+  REFRESH_STATIC_FILE,
+  readRefreshCache,
+  type StagedCache,
+  stageRefreshCache,
+  writeRefreshCache,
+} from "../tree/refresh-cache.js";
 import { trustedOnDisk, untrustedFiles } from "../tree/trust-test.js";
 import { type Finished, type UpdateStats, updateTreeChanges } from "../tree/update-tree.js";
 import { type Output, reportProblems } from "./output.js";
@@ -100,14 +112,17 @@ export async function incrementalRefresh(
   const kept = trustedState(tree, inputs);
   if (!kept || kept.state.pathCount !== manifest.paths.length) return null;
   const { state } = kept;
-  const published = publishedBytes(tree, state);
-  if (!published) return null;
+  // Read in the thread pool while this thread reads the states file.
+  const reading = publishedBytes(tree, state);
+  reading.catch(() => {}); // awaited below, after the states are read
 
   const states = await newStates(state, kept.accepted, tree.release.folder, inputs, output);
+  const published = await reading;
+  if (!published) return null;
   // Variants are made in the thread pool as each list is made, and while the main thread stages
   // the other changed files.
   const variants = new ChangedVariants();
-  const spliced = spliceStations(
+  const spliced = await spliceStations(
     state,
     states.input,
     published,
@@ -122,9 +137,23 @@ export async function incrementalRefresh(
     const path = manifest.paths[at] as string;
     return spliced.changed.get(path)?.etag ?? manifest.etagAt(at);
   });
+  // The next run's state, written beside its place while the variants are made (renamed in once
+  // the tree holds this release): the states file it names kept first.
+  const folder = tree.release.folder;
+  let minute: StagedCache | null = null;
+  let keptFile: string | undefined;
   const finished = (async (): Promise<Finished | null> => {
     const untrusted = await trust;
     if (untrusted === null || untrusted.some((path) => !spliced.changed.has(path))) return null;
+    const accepted = states.keep && keptStates(folder, states.keep);
+    keptFile = accepted ? accepted.file : undefined;
+    minute = stageRefreshCache(folder, {
+      format: REFRESH_STATE_FORMAT,
+      release: id,
+      ...spliced.minute,
+      static: kept.checksum,
+      ...(accepted ? { accepted } : {}),
+    } satisfies MinuteState);
     const compressed = new Map(await compressing);
     const files = [...spliced.changed].map(([path, file]): [string, ReleaseFile] => [
       path,
@@ -137,22 +166,22 @@ export async function incrementalRefresh(
     );
     return patched && { files, manifest: patched };
   })();
-  if (!(await updateTreeChanges(tree, inputs.out, spliced.changed, finished))) return null;
+  // Without the release on disk, what was made for the next run goes (the last state stays).
+  const unused = () => {
+    (minute as StagedCache | null)?.discard();
+    if (keptFile) dropKeptStates(folder, keptFile);
+  };
+  const updated = await updateTreeChanges(tree, inputs.out, spliced.changed, finished).catch(
+    (cause) => {
+      unused();
+      throw cause;
+    },
+  );
+  // The static part on disk is still this release's: only the minute part is written.
+  if (updated && (minute as StagedCache | null)?.commit()) dropOtherKeptStates(folder, keptFile);
+  else unused();
+  if (!updated) return null;
   const changed = [...spliced.changed.values()];
-  // The static part on disk is still this release's: only the minute part is written, after the
-  // states file it names.
-  const folder = tree.release.folder;
-  const accepted = states.keep && keepStates(folder, states.keep.bytes);
-  writeRefreshCache(folder, {
-    format: REFRESH_STATE_FORMAT,
-    release: id,
-    ...spliced.minute,
-    static: kept.checksum,
-    ...(accepted && states.keep
-      ? { accepted: { ...accepted, stations: states.keep.stations } }
-      : {}),
-  } satisfies MinuteState);
-  dropOtherKeptStates(folder, accepted ? accepted.file : undefined);
   const stats: UpdateStats = {
     files: changed.length,
     bytes: changed.reduce((total, file) => total + file.size, 0),
@@ -166,8 +195,15 @@ export async function incrementalRefresh(
 /** The stations' new states, and what to keep of the states file for the next refresh. */
 interface NewStates {
   input: SpliceInput;
-  /** The file's bytes and each record's station, when they can be kept. */
-  keep?: { bytes: Buffer; stations: number[] };
+  /** The file's bytes and each record's station and size, when they can be kept. */
+  keep?: KeptRecords;
+}
+
+interface KeptRecords {
+  bytes: Buffer;
+  stations: number[];
+  /** Each record's size in bytes; undefined when not found (the next read then finds them). */
+  sizes?: number[];
 }
 
 /**
@@ -184,23 +220,27 @@ async function newStates(
   const path = inputs.state;
   const seen = statesSeen(path);
   const bytes = bytesIfUnchanged(seen);
-  const before = accepted && bytes && readKeptStates(folder, accepted);
+  const before = accepted && bytes && readKeptBytes(folder, accepted);
   if (accepted && bytes && before && isAscii(bytes)) {
-    const lives = changedRecords(
-      bytes.toString("latin1"),
-      { text: before, stations: accepted.stations },
-      state,
-      path,
-    );
-    if (lives) {
+    // A state written by a run that did not keep the sizes: found again, by the brackets.
+    const sizes = keptSizes(accepted) ?? recordSizes(before);
+    const read =
+      sizes &&
+      changedRecordsOfBytes(
+        bytes,
+        { bytes: before, sizes, stations: accepted.stations },
+        state,
+        path,
+      );
+    if (read) {
       reportProblems(state.staticProblems, output);
       return {
         input: {
           contracts: state.contracts.map(({ value }) => value),
           stations: kept(state),
-          candidates: lives,
+          candidates: read.lives,
         },
-        keep: { bytes, stations: accepted.stations },
+        keep: { bytes, stations: accepted.stations, sizes: read.sizes },
       };
     }
   }
@@ -235,6 +275,27 @@ async function newStates(
   };
 }
 
+/** The sizes kept with the accepted states file, if well formed (one per record). */
+function keptSizes(accepted: NonNullable<MinuteState["accepted"]>): number[] | undefined {
+  const { sizes, stations } = accepted;
+  return Array.isArray(sizes) &&
+    sizes.length === stations.length &&
+    sizes.every((size) => Number.isInteger(size) && size > 1)
+    ? sizes
+    : undefined;
+}
+
+/**
+ * What the next refresh keeps of the states file: its bytes (written now), records' stations and
+ * sizes; undefined when the bytes cannot be kept.
+ */
+function keptStates(folder: string, keep: KeptRecords): MinuteState["accepted"] {
+  const file = keepStates(folder, keep.bytes);
+  if (!file) return undefined;
+  const sizes = keep.sizes ?? recordSizes(keep.bytes);
+  return { ...file, stations: keep.stations, ...(sizes ? { sizes } : {}) };
+}
+
 /** The kept station records as spliced, parsed only for the stations rendered again. */
 function kept(state: RefreshState): SplicedStations {
   const records = state.stations;
@@ -253,25 +314,28 @@ function kept(state: RefreshState): SplicedStations {
   };
 }
 
-/** The published bytes the kept state points into, each passing the trust test, or null. */
-function publishedBytes(tree: Tree, state: RefreshState): PublishedBytes | null {
+/**
+ * The published bytes the kept state points into, each passing the trust test, or null. Read in
+ * the thread pool (~170 MB at 100,000 stations), all at once.
+ */
+async function publishedBytes(tree: Tree, state: RefreshState): Promise<PublishedBytes | null> {
   const manifest = tree.manifest as Manifest;
-  const allLists: Buffer[] = [];
-  for (const surface of SURFACES) {
-    const bytes = verifiedFile(tree, pathOf(surface.all));
-    if (!bytes) return null;
-    allLists.push(bytes);
-  }
+  const [allLists, feeds] = await Promise.all([
+    Promise.all(SURFACES.map((surface) => verifiedFile(tree, pathOf(surface.all)))),
+    Promise.all(
+      state.contracts.map(({ value: contract }) =>
+        Promise.all(
+          GBFS_VERSIONS.map((version) => verifiedFile(tree, pathOfStatus(contract.name, version))),
+        ),
+      ),
+    ),
+  ]);
+  const whole = (files: (Buffer | null)[]): files is Buffer[] => files.every(Boolean);
+  if (!whole(allLists) || !feeds.every(whole)) return null;
   const statusFeeds = new Map<string, Buffer[]>();
-  for (const { value: contract } of state.contracts) {
-    const feeds: Buffer[] = [];
-    for (const version of GBFS_VERSIONS) {
-      const bytes = verifiedFile(tree, pathOfStatus(contract.name, version));
-      if (!bytes) return null;
-      feeds.push(bytes);
-    }
-    statusFeeds.set(contract.name, feeds);
-  }
+  state.contracts.forEach(({ value: contract }, at) => {
+    statusFeeds.set(contract.name, feeds[at] as Buffer[]);
+  });
   return {
     allLists,
     statusFeeds,
@@ -317,11 +381,11 @@ export function saveRefreshState(
     ? stationsOfRecords(made.dataset.stations, made.dataset.states)
     : null;
   const bytes = stations && bytesIfUnchanged(inputs.states ?? null);
-  const accepted = stations && bytes && keepStates(folder, bytes);
+  const accepted = stations && bytes && keptStates(folder, { bytes, stations });
   writeRefreshCache(folder, {
     ...minute,
     static: fixedSum,
-    ...(accepted && stations ? { accepted: { ...accepted, stations } } : {}),
+    ...(accepted ? { accepted } : {}),
   } satisfies MinuteState);
   dropOtherKeptStates(folder, accepted ? accepted.file : undefined);
 }
@@ -359,14 +423,29 @@ function trustedState(
  * too), or null. Not hashed again: a file that passes it was written by the run that sealed the
  * manifest, whole (a killed run leaves the dirty mark, and the tree is then not trusted at all).
  */
-function verifiedFile(tree: Tree, path: string): Buffer | null {
+async function verifiedFile(tree: Tree, path: string): Promise<Buffer | null> {
   const known = tree.manifest?.entry(path);
   const onDisk = join(tree.release.tree, fileOf(path));
   if (!known || !trustedOnDisk(onDisk, known, tree.sealedAt)) return null;
+  let fd: number | undefined;
   try {
-    const bytes = readFileSync(onDisk);
-    return bytes.length === known.size ? bytes : null;
+    // One read of the whole file, in the thread pool: it goes on while this thread is busy (a
+    // read in pieces would wait for it between two).
+    fd = openSync(onDisk, "r");
+    const bytes = Buffer.allocUnsafe(known.size);
+    let done = (await read(fd, bytes, 0, known.size, 0)).bytesRead;
+    while (done < known.size) {
+      const more = readSync(fd, bytes, done, known.size - done, done);
+      if (more === 0) return null;
+      done += more;
+    }
+    // Longer than the manifest says: not its bytes.
+    return readSync(fd, Buffer.alloc(1), 0, 1, done) === 0 ? bytes : null;
   } catch {
     return null;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
+
+const read = promisify(readCallback);

@@ -71,14 +71,24 @@ export function keepStates(releaseFolder: string, bytes: Buffer): KeptStatesFile
 
 /** The kept file's text, or null when it is missing or not the bytes that were kept. */
 export function readKeptStates(releaseFolder: string, kept: KeptStatesFile): string | null {
+  return readKeptBytes(releaseFolder, kept)?.toString("latin1") ?? null;
+}
+
+/** The kept file's bytes, or null when it is missing or not the bytes that were kept. */
+export function readKeptBytes(releaseFolder: string, kept: KeptStatesFile): Buffer | null {
   if (!kept.file?.startsWith(PREFIX) || kept.file.includes("/")) return null;
   try {
     const bytes = readFileSync(join(releaseFolder, kept.file));
-    if (bytes.length !== kept.size || crc32(bytes) !== kept.crc) return null;
-    return bytes.toString("latin1");
+    return bytes.length === kept.size && crc32(bytes) === kept.crc ? bytes : null;
   } catch {
     return null;
   }
+}
+
+/** Deletes a kept file (one this run wrote, when its state was not written after all). */
+export function dropKeptStates(releaseFolder: string, file: string): void {
+  if (file.startsWith(PREFIX) && !file.includes("/"))
+    rmSync(join(releaseFolder, file), { force: true });
 }
 
 /** Deletes the kept files other than `current` (left by earlier runs, or a run killed meanwhile). */

@@ -92,7 +92,7 @@ export function patchedManifest(
 ): Manifest | null {
   const kept = stored.get(manifest);
   if (!kept) return null;
-  const { file: before, index } = kept;
+  const before = kept.file;
   const file: ManifestFile = {
     ...before,
     release: release.id,
@@ -109,7 +109,8 @@ export function patchedManifest(
     if (at < 0) return null;
     setColumns(file, at, entry);
   }
-  return manifestFrom(file, index);
+  // The index of paths is handed over only if it was made: the paths are the same.
+  return manifestFrom(file, kept.made());
 }
 
 /** One answer's columns, at its path's position (a content type is added to `types` once). */
@@ -161,8 +162,11 @@ function wellFormed(file: ManifestFile): boolean {
   );
 }
 
-/** What was read or made, kept for writing it back as it is, and its index of paths. */
-const stored = new WeakMap<Manifest, { file: ManifestFile; index: ReadonlyMap<string, number> }>();
+/** What was read or made, kept for writing it back as it is, and its index of paths if made. */
+const stored = new WeakMap<
+  Manifest,
+  { file: ManifestFile; made: () => ReadonlyMap<string, number> | undefined }
+>();
 
 function manifestFrom(file: ManifestFile, known?: ReadonlyMap<string, number>): Manifest {
   // Made once paths are looked up often: the trust test's worker walks the columns and never
@@ -225,12 +229,8 @@ function manifestFrom(file: ManifestFile, known?: ReadonlyMap<string, number>): 
       return files;
     },
   };
-  stored.set(manifest, {
-    file,
-    get index() {
-      return index();
-    },
-  });
+  // Not `index()`: a cron refresh looks up a tenth of the paths and never needs the Map of all.
+  stored.set(manifest, { file, made: () => made });
   return manifest;
 }
 

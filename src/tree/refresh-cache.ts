@@ -1,7 +1,7 @@
 // What a build or refresh leaves beside the tree for the next cron refresh: JSON files in the
 // release folder (never in the served folder), checksummed, trusted only whole.
 import { createHash } from "node:crypto";
-import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** What changes every minute (the stations' states and where their bytes sit), written by every run. */
@@ -88,18 +88,67 @@ export function writeRefreshCache(
   name = REFRESH_CACHE_FILE,
   lines: readonly string[] = [],
 ): string | null {
+  const staged = stageRefreshCache(releaseFolder, value, name, lines);
+  return staged?.commit() ? staged.checksum : null;
+}
+
+/** A cache file written beside its place, not yet renamed over it. */
+export interface StagedCache {
+  checksum: string;
+  /** Renames it into place; false when that failed (nothing is left beside then). */
+  commit(): boolean;
+  /** Deletes it. */
+  discard(): void;
+}
+
+/**
+ * writeRefreshCache in two steps: written now (a run that makes it while it waits for other work
+ * spends no time on it later), renamed into place by `commit`. Null when it could not be written.
+ */
+export function stageRefreshCache(
+  releaseFolder: string,
+  value: unknown,
+  name = REFRESH_CACHE_FILE,
+  lines: readonly string[] = [],
+): StagedCache | null {
   const path = join(releaseFolder, name);
   const body =
     lines.length > 0 ? `${JSON.stringify(value)}\n${lines.join("\n")}` : JSON.stringify(value);
   const sum = checksum(body);
   const temporary = `${path}.tmp-${process.pid}`;
+  // Only a speed-up: without it the next refresh renders everything.
+  const discard = () => rmSync(temporary, { force: true });
   try {
     writeFileSync(temporary, `${sum}\n${body}`);
-    renameSync(temporary, path);
-    return sum;
   } catch {
-    // Only a speed-up: without it the next refresh renders everything.
-    rmSync(temporary, { force: true });
+    discard();
     return null;
+  }
+  return {
+    checksum: sum,
+    commit() {
+      try {
+        renameSync(temporary, path);
+        dropStaleCaches(releaseFolder, name);
+        return true;
+      } catch {
+        discard();
+        return false;
+      }
+    },
+    discard,
+  };
+}
+
+/**
+ * Deletes what runs killed between writing a cache file beside its place and renaming it left
+ * (`NAME.tmp-PID`): one writer holds the tree's lock at a time, so any other is stale.
+ */
+function dropStaleCaches(releaseFolder: string, name: string): void {
+  try {
+    for (const entry of readdirSync(releaseFolder))
+      if (entry.startsWith(`${name}.tmp-`)) rmSync(join(releaseFolder, entry), { force: true });
+  } catch {
+    // Only space: the next run tries again.
   }
 }

@@ -92,10 +92,11 @@ export interface Finished {
 
 /**
  * The changed answers of a cron refresh, whose release keeps every path of the tree's: written
- * like any update (staged, marked, moved in, sealed). The answers that get no variants are staged
- * while `finished` (their variants, the patched manifest) is being made. The caller has found
- * every other file trusted (`untrustedFiles`) under the tree's manifest; under the lock it must
- * still be the tree's, or nothing is written and false is returned (so too when `finished` is null).
+ * like any update (staged, marked, moved in, sealed). Every answer's own bytes are staged while
+ * `finished` (the variants, the patched manifest) is being made, only the siblings after. The
+ * caller has found every other file trusted (`untrustedFiles`) under the tree's manifest; under
+ * the lock it must still be the tree's, or nothing is written and false is returned (so too when
+ * `finished` is null).
  */
 export async function updateTreeChanges(
   tree: Tree,
@@ -108,9 +109,12 @@ export async function updateTreeChanges(
     if (!unchangedSince(tree, outDir)) return false;
     const incoming = tree.release.incoming;
     rmSync(incoming, { recursive: true, force: true });
-    const first = [...changed].filter(([, file]) => !worthCompressing(file));
+    // Those without variants first: they are all there is to them.
+    const bodies = [...changed].sort(
+      ([, a], [, b]) => Number(worthCompressing(a)) - Number(worthCompressing(b)),
+    );
     const folders = new Set<string>();
-    await stage(tree, first, 0, folders, true);
+    await stage(tree, bodies, 0, folders, { makeIncoming: true, siblings: false });
     const done = await finished.catch((cause) => {
       rmSync(incoming, { recursive: true, force: true });
       throw cause;
@@ -119,9 +123,17 @@ export async function updateTreeChanges(
       rmSync(incoming, { recursive: true, force: true });
       return false;
     }
-    const rest = done.files.filter(([, file]) => worthCompressing(file));
-    await stage(tree, rest, first.length, folders);
-    const plan: Plan = { write: [...first, ...rest], remove: [], repaired: 0 };
+    // Each answer as made, at the place its bytes were staged: its siblings staged beside them
+    // (and its bytes again, should they not be the ones staged).
+    const made = new Map(done.files);
+    const write = bodies.map(([path, file]): [string, ReleaseFile] => [
+      path,
+      made.get(path) ?? file,
+    ]);
+    await stage(tree, write, 0, folders, {
+      body: (index) => write[index]?.[1].body !== bodies[index]?.[1].body,
+    });
+    const plan: Plan = { write, remove: [], repaired: 0 };
     for (const [path, file] of plan.write)
       if (tree.manifest?.entry(path)?.variants && !file.variants)
         plan.remove.push(...siblingFiles(fileOf(path)));
@@ -135,22 +147,32 @@ export async function updateTreeChanges(
 /** Steps (1) to (4) of updateTree, for a plan made under the lock. */
 async function applyPlan(tree: Tree, plan: Plan, manifest: Manifest): Promise<void> {
   rmSync(tree.release.incoming, { recursive: true, force: true });
-  await stage(tree, plan.write, 0, new Set(), true);
+  await stage(tree, plan.write, 0, new Set(), { makeIncoming: true });
   await moveIn(tree, plan, manifest);
 }
 
+/** Which parts of each file `stage` writes (default: its bytes and its siblings). */
+interface StageParts {
+  /** Make `incoming/` first (the first call). */
+  makeIncoming?: boolean;
+  /** Whether the file at this position (`first` + its own) gets its bytes written. */
+  body?: (index: number) => boolean;
+  siblings?: boolean;
+}
+
 /**
- * Step (1): new bytes written into `incoming/` (as `first`, `first + 1`…; the folder made by the
- * first call), outside the served folder, so that a full disk fails here with the tree untouched.
+ * Step (1): new bytes written into `incoming/` (as `first`, `first + 1`…), outside the served
+ * folder, so that a full disk fails here with the tree untouched.
  */
 async function stage(
   tree: Tree,
   files: readonly [string, ReleaseFile][],
   first: number,
   folders: Set<string>,
-  makeIncoming = false,
+  parts: StageParts = {},
 ): Promise<void> {
   const { release: paths } = tree;
+  const { makeIncoming = false, body = () => true, siblings = true } = parts;
   try {
     if (makeIncoming) mkdirSync(paths.incoming);
     await inBatches(
@@ -163,9 +185,10 @@ async function stage(
           folders.add(folder);
         }
         const staged = join(paths.incoming, String(index));
-        writeChunks(staged, file.body);
-        for (const [suffix, variant] of siblingsOf(file))
-          writeChunks(`${staged}${suffix}`, [variant]);
+        if (body(index)) writeChunks(staged, file.body);
+        if (siblings)
+          for (const [suffix, variant] of siblingsOf(file))
+            writeChunks(`${staged}${suffix}`, [variant]);
       },
     );
   } catch (cause) {

@@ -8,7 +8,10 @@ import { memoryOutput } from "../../src/commands/output.js";
 import { refresh } from "../../src/commands/refresh.js";
 import { synth } from "../../src/commands/synth.js";
 import { UserError } from "../../src/errors.js";
+import type { MinuteState } from "../../src/publish/incremental/refresh-state.js";
+import { recordSizes } from "../../src/publish/incremental/states-bytes.js";
 import { readTree } from "../../src/tree/read-tree.js";
+import { readRefreshCache, writeRefreshCache } from "../../src/tree/refresh-cache.js";
 import { tempDir } from "../helpers.js";
 import { treeFiles } from "../tree/tree-helpers.js";
 
@@ -108,6 +111,42 @@ describe("the states file read against the last accepted one", () => {
       expect(said.join("\n")).toContain(FAST);
       expect(said.join("\n")).toContain("no state: published as CLOSED");
       expect(served(out)).toEqual(served(await built(file)));
+    }
+  });
+
+  it("reads a record changed into one of the same length (only its bytes tell it)", async () => {
+    const out = await built();
+    const file = join(await tempDir(), "same-length.json");
+    const changed = await lines(states(0));
+    // A second of its lastUpdate moved: as long as before, and valid.
+    changed[5] = (changed[5] as string).replace(/(:\d)(\d)Z"/, (_, head, unit) => {
+      return `${head}${(Number(unit) + 1) % 10}Z"`;
+    });
+    expect(changed[5]).not.toBe((await lines(states(0)))[5]);
+    await writeFile(file, changed.join("\n"));
+    expect(await refreshed(out, file)).toEqual([expect.stringContaining(FAST)]);
+    expect(served(out)).toEqual(served(await built(file)));
+  });
+
+  it("finds the accepted records' sizes again when the state has none or wrong ones", async () => {
+    for (const spoil of [
+      (_: number[]) => undefined,
+      (sizes: number[]) => sizes.map((size) => size + 1),
+      (sizes: number[]) => sizes.map((size, at) => (at === 7 ? size - 1 : size)),
+    ]) {
+      const out = await built();
+      const folder = readTree(out).release.folder;
+      const read = readRefreshCache(folder);
+      const minute = read?.value as MinuteState;
+      const sizes = minute.accepted?.sizes;
+      expect(sizes).toHaveLength(600);
+      const accepted = { ...minute.accepted, sizes: spoil(sizes as number[]) };
+      writeRefreshCache(folder, { ...minute, accepted });
+      expect(await refreshed(out, states(1))).toEqual([expect.stringContaining(FAST)]);
+      expect(served(out)).toEqual(served(await built(states(1))));
+      // Kept right for the next read.
+      const next = readRefreshCache(readTree(out).release.folder)?.value as MinuteState;
+      expect(next.accepted?.sizes).toEqual(recordSizes(await readFile(states(1))));
     }
   });
 

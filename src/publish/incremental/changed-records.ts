@@ -10,6 +10,7 @@ import { type LiveState, stationKey, toLiveState } from "../../source/dataset.js
 import { parseRecords, type RawRecord } from "../../source/parse-records.js";
 import type { Sourced } from "../../source/problems.js";
 import { recordTexts, splitStatesText } from "../../source/states-text.js";
+import { type AcceptedBytes, splitStatesBytes } from "./states-bytes.js";
 import type { StationRecords } from "./station-records.js";
 
 /** The last accepted states file: its text, and for each of its records the station it is of. */
@@ -50,6 +51,43 @@ export function changedRecords(
     // Undefined: the same text as the accepted record's at this place.
     if (raw !== undefined) raws.push({ raw, at: { file, index } });
   });
+  return checkedChanges(raws, accepted.stations, records);
+}
+
+/** The last accepted states file as bytes, each record's size, and the station of each record. */
+export interface AcceptedStatesBytes extends AcceptedBytes {
+  stations: readonly number[];
+}
+
+/**
+ * changedRecords of the file's bytes (all ASCII: the caller checks it), the unchanged records
+ * compared where they lie in both files: no text of either file is made but the changed records'.
+ * Also each record's size, to keep with the file for the next refresh.
+ */
+export function changedRecordsOfBytes(
+  bytes: Buffer,
+  accepted: AcceptedStatesBytes,
+  records: StaticRecords,
+  file: string,
+): { lives: Map<number, LiveState>; sizes: number[] } | null {
+  const count = accepted.stations.length;
+  if (count !== records.stations.count || accepted.sizes.length !== count) return null;
+  const split = splitStatesBytes(bytes, accepted);
+  if (split?.sizes.length !== count) return null;
+  const raws = split.changed.map(({ index, raw }): RawRecord => ({ raw, at: { file, index } }));
+  const lives = checkedChanges(raws, accepted.stations, records);
+  return lives && { lives, sizes: split.sizes };
+}
+
+/**
+ * The changed records parsed and checked, by their stations' positions; null when one is of
+ * another station than the accepted record at its place, or has any problem.
+ */
+function checkedChanges(
+  raws: readonly RawRecord[],
+  stationsOfAccepted: readonly number[],
+  records: StaticRecords,
+): Map<number, LiveState> | null {
   const parsed = parseRecords(StationState, raws);
   if (parsed.problems.length > 0 || parsed.records.length !== raws.length) return null;
 
@@ -58,7 +96,7 @@ export function changedRecords(
   const positions: number[] = [];
   for (let at = 0; at < raws.length; at++) {
     const { value } = parsed.records[at] as Sourced<StationState>;
-    const position = accepted.stations[(raws[at] as RawRecord).at.index ?? -1] ?? -1;
+    const position = stationsOfAccepted[(raws[at] as RawRecord).at.index ?? -1] ?? -1;
     const station = records.stations.record(position);
     const key = stationKey(value.contract, value.number);
     if (!station || key !== stationKey(station.value.contract, station.value.number)) return null;

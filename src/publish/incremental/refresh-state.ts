@@ -104,8 +104,11 @@ export type MinuteState = Pick<
   "format" | "release" | "states" | "offsets" | "statusStarts" | "statusSizes"
 > & {
   static: string;
-  /** The states file this state was made from, kept beside the tree, and its records' stations. */
-  accepted?: KeptStatesFile & { stations: number[] };
+  /**
+   * The states file this state was made from, kept beside the tree, its records' stations and
+   * sizes in bytes (sizes absent: found again from the file's bytes).
+   */
+  accepted?: KeptStatesFile & { stations: number[]; sizes?: number[] };
 };
 
 /** The two parts of a state, each written to its own file. */

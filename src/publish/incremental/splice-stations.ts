@@ -7,7 +7,7 @@ import type { Station } from "../../model/station.js";
 import { pathOf } from "../../routes/routes.js";
 import { type Dataset, type LiveState, stationKey } from "../../source/dataset.js";
 import { endpointFile, listFileOf, type ReleaseFile } from "../release.js";
-import { encodeJson, jsonList } from "../render/json-body.js";
+import { jsonList } from "../render/json-body.js";
 import type { StationSurface } from "../station-files.js";
 import type { MinuteState, RefreshState } from "./refresh-state.js";
 import { spliceStatus } from "./splice-status.js";
@@ -55,14 +55,14 @@ export interface Spliced {
  * Null when the kept state does not describe the published bytes (an offset out of range, a
  * station whose path is not at its recorded place): the caller then renders everything.
  */
-export function spliceStations(
+export async function spliceStations(
   state: RefreshState,
   input: SpliceInput,
   published: PublishedBytes,
   surfaces: readonly StationSurface[],
   refreshSeconds: number,
   options: SpliceOptions = {},
-): Spliced | null {
+): Promise<Spliced | null> {
   const { stations, candidates } = input;
   const count = stations.count;
   // Every station keeps its kept state but those whose new one differs.
@@ -115,7 +115,7 @@ export function spliceStations(
       const path = pathOf(endpoint);
       // The kept positions are the manifest's only if this station's path is where they say.
       if (published.pathAt(state.positions[surface]?.[index] ?? -1) !== path) return null;
-      const file = endpointFile(endpoint, [encodeJson(at.render(station, lives.get(index)))]);
+      const file = endpointFile(endpoint, [Buffer.from(at.json(station, lives.get(index)))]);
       changed.set(path, file); // a station's own answer: no list
       (rendering[surface] as Uint8Array[])[index] = file.body[0] as Uint8Array;
       (etags[surface] as string[])[index] = file.etag;
@@ -142,6 +142,8 @@ export function spliceStations(
       offset += (span.sizes[index] as number) + 1;
     }
   });
+  // Each contract's station_status is hashed in the thread pool while the next one renders.
+  const feeds: Promise<void>[] = [];
   for (const contract of input.contracts) {
     const group = byContract.get(contract.name) ?? [];
     if (!group.some((index) => fresh[index])) continue;
@@ -157,22 +159,25 @@ export function spliceStations(
         "contract",
       );
     });
-    if (
-      !spliceStatus(
-        contract,
-        group,
-        stations,
-        fresh,
-        lives,
-        published,
-        state,
-        minute,
-        (path, file) => add(path, file, "feed"),
-        refreshSeconds,
-      )
-    )
+    const feed = spliceStatus(
+      contract,
+      group,
+      stations,
+      fresh,
+      lives,
+      published,
+      state,
+      minute,
+      (path, file) => add(path, file, "feed"),
+      refreshSeconds,
+    );
+    if (!feed) {
+      await Promise.allSettled(feeds);
       return null;
+    }
+    feeds.push(feed);
   }
+  await Promise.all(feeds);
   // The lists of all stations are their contracts' lists joined when each contract's stations are
   // neighbours there, in the order of their first: what their compression can be made of.
   const groups = [...byContract.values()].sort((a, b) => (a[0] as number) - (b[0] as number));

@@ -3,16 +3,21 @@
 
 import type { Contract } from "../../model/contract.js";
 import type { LiveState } from "../../source/dataset.js";
-import { gbfsStatusFiles, stationStatusEntries } from "../gbfs-files.js";
+import { gbfsStatusFilesHashed, stationStatusEntries } from "../gbfs-files.js";
 import type { ReleaseFile } from "../release.js";
 import { GBFS_VERSIONS } from "../render/gbfs/feed.js";
 import { vehicleTypesOf } from "../render/gbfs/vehicle-types.js";
+import { sha1InPool } from "../sha1.js";
 import { type MinuteState, pathOfStatus, type RefreshState } from "./refresh-state.js";
 import type { PublishedBytes, SplicedStations } from "./splice-stations.js";
 import { type Items, itemsOf } from "./spliced-items.js";
 import { lastUpdateAt } from "./state-columns.js";
 
-/** A contract's station_status, both versions, spliced the same way; null when out of range. */
+/**
+ * A contract's station_status, both versions, spliced the same way: false when out of range, else
+ * the feeds handed to `add` once hashed (in the thread pool: the caller renders the next contract
+ * meanwhile), with their stations' places written into `minute`.
+ */
 export function spliceStatus(
   contract: Contract,
   group: readonly number[],
@@ -24,7 +29,7 @@ export function spliceStatus(
   minute: Pick<MinuteState, "states" | "statusStarts" | "statusSizes">,
   add: (path: string, file: ReleaseFile) => void,
   refreshSeconds: number,
-): boolean {
+): false | Promise<void> {
   const types = vehicleTypesOf(contract);
   const feeds = published.statusFeeds.get(contract.name);
   let newest: string | null = null;
@@ -42,7 +47,9 @@ export function spliceStatus(
   const runs = GBFS_VERSIONS.map((_, version) => {
     const bytes = feeds?.[version];
     const starts = state.statusStarts[version] ?? [];
-    const sizes = (minute.statusSizes[version] as number[]).slice();
+    // The new sizes, written where the minute state keeps them: only this contract's stations'
+    // (no copy of the 100,000 for each contract); an unchanged station keeps its size.
+    const sizes = minute.statusSizes[version] as number[];
     for (const index of group) {
       const start = starts[index] ?? -1;
       const size = sizes[index] ?? -1;
@@ -58,26 +65,25 @@ export function spliceStatus(
   const entries = (items[0] as Items).items.map((_, at) =>
     items.map((version) => version.items[at] as Uint8Array),
   );
-  const files = gbfsStatusFiles(contract.name, entries, newest, refreshSeconds);
-  for (const [path, file] of files) add(path, file);
-  GBFS_VERSIONS.forEach((version, versionIndex) => {
-    locateEntries(
-      files.get(pathOfStatus(contract.name, version)),
-      items[versionIndex] as Items,
-      group,
-      fresh,
-      state.statusStarts[versionIndex] ?? [],
-      minute.statusStarts[versionIndex] as number[],
-      minute.statusSizes[versionIndex] as number[],
-      (index) => renderedEntries.get(index)?.[versionIndex]?.byteLength ?? 0,
-    );
+  const hashed = gbfsStatusFilesHashed(contract.name, entries, newest, refreshSeconds, sha1InPool);
+  return hashed.then((files) => {
+    for (const [path, file] of files) add(path, file);
+    GBFS_VERSIONS.forEach((version, versionIndex) => {
+      locateEntries(
+        files.get(pathOfStatus(contract.name, version)),
+        items[versionIndex] as Items,
+        group,
+        fresh,
+        state.statusStarts[versionIndex] ?? [],
+        minute.statusStarts[versionIndex] as number[],
+      );
+    });
   });
-  return true;
 }
 
 /**
- * Where each station's entry sits in a new station_status file: each item found in its body by
- * identity; a station inside a run keeps its distance from the run's first.
+ * Where each station's entry starts in a new station_status file (its size is already kept): each
+ * item found in its body by identity; a station inside a run keeps its distance from the run's first.
  */
 function locateEntries(
   file: ReleaseFile | undefined,
@@ -86,8 +92,6 @@ function locateEntries(
   fresh: readonly boolean[],
   oldStarts: readonly number[],
   starts: number[],
-  sizes: number[],
-  renderedSize: (index: number) => number,
 ): void {
   const itemAt = new Map<Uint8Array, number>();
   let next = 0;
@@ -108,9 +112,6 @@ function locateEntries(
       runStart = itemAt.get(list.items[item] as Uint8Array) ?? -1;
       runOldStart = oldStarts[index] ?? 0;
     }
-    if (fresh[index]) {
-      starts[index] = runStart;
-      sizes[index] = renderedSize(index);
-    } else starts[index] = runStart + ((oldStarts[index] ?? 0) - runOldStart);
+    starts[index] = fresh[index] ? runStart : runStart + ((oldStarts[index] ?? 0) - runOldStart);
   }
 }

@@ -1,0 +1,45 @@
+// The cron refresh's state files beside the tree: written beside their place and renamed in, so
+// that a run killed in between leaves the last state whole, and its leftover goes at the next run.
+import { readdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  readRefreshCache,
+  stageRefreshCache,
+  writeRefreshCache,
+} from "../../src/tree/refresh-cache.js";
+import { tempDir } from "../helpers.js";
+
+describe("the refresh state's files", () => {
+  it("stay the last one written until a staged one is committed; leftovers of a killed run go", async () => {
+    const folder = await tempDir();
+    const first = writeRefreshCache(folder, { minute: 1 });
+    expect(readRefreshCache(folder)?.checksum).toBe(first);
+
+    // Staged, as a run does while its variants are made, then killed before the rename.
+    const killed = stageRefreshCache(folder, { minute: 2 });
+    expect(killed).not.toBeNull();
+    expect(readRefreshCache(folder)?.value).toEqual({ minute: 1 });
+    // Another process's, killed the same way (the lock makes any other one stale).
+    await writeFile(join(folder, "refresh-cache.json.tmp-999999"), "{}");
+    writeRefreshCache(folder, { other: true }, "refresh-static.json");
+    expect((await readdir(folder)).filter((name) => name.includes(".tmp-"))).toHaveLength(2);
+
+    const next = stageRefreshCache(folder, { minute: 4 });
+    expect(readRefreshCache(folder)?.value).toEqual({ minute: 1 });
+    expect(next?.commit()).toBe(true);
+    expect(readRefreshCache(folder)).toMatchObject({
+      value: { minute: 4 },
+      checksum: next?.checksum,
+    });
+    expect((await readdir(folder)).sort()).toEqual(["refresh-cache.json", "refresh-static.json"]);
+  });
+
+  it("discards a staged file without touching the last state", async () => {
+    const folder = await tempDir();
+    writeRefreshCache(folder, { minute: 1 });
+    stageRefreshCache(folder, { minute: 2 })?.discard();
+    expect(readRefreshCache(folder)?.value).toEqual({ minute: 1 });
+    expect(await readdir(folder)).toEqual(["refresh-cache.json"]);
+  });
+});
