@@ -11,7 +11,7 @@
 // minute refresh would land in one round of 3 s out of 20 and weigh on its p99, not its median).
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { cpus, totalmem } from "node:os";
 import { join, resolve } from "node:path";
@@ -295,6 +295,7 @@ if (nginx)
     name: "nginx with velodata key checks (1 worker)",
     gzip: true,
     start: (port) => startKeyedNginx(port),
+    companion: () => companions,
     url: (port, answer) => velodataPeer("", BIN).url(port, answer),
   });
 
@@ -423,6 +424,32 @@ function outputOf(command, args) {
   });
 }
 
+// Clock ticks per second of /proc/<pid>/stat's times (Linux; 100 nearly everywhere).
+const ticksPerSecond =
+  Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout) || 100;
+
+/**
+ * CPU seconds (user + system, every thread) used so far by a process and the processes it started
+ * (nginx's worker), from /proc; NaN where /proc is missing. Counted per round, it gives the CPU
+ * each answer costs, which the other processes sharing the machine disturb far less than the
+ * requests/s and p99 (they take cores away, not work from the server).
+ */
+async function cpuSeconds(pid) {
+  let ticks = 0;
+  const pending = [pid];
+  while (pending.length > 0) {
+    const at = pending.pop();
+    const stat = await readFile(`/proc/${at}/stat`, "utf8").catch(() => null);
+    if (stat === null) return Number.NaN;
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    ticks += Number(fields[11]) + Number(fields[12]);
+    const children = await readFile(`/proc/${at}/task/${at}/children`, "utf8").catch(() => "");
+    for (const child of children.split(" ").filter(Boolean)) pending.push(Number(child));
+  }
+  return ticks / ticksPerSecond;
+}
+
 /** One round: requests/s, p99 ms, bytes/s, and how many answers were not 2xx/3xx. */
 async function load(url, connections, gzip) {
   if (wrk) {
@@ -444,6 +471,7 @@ async function load(url, connections, gzip) {
       p99: p99 ? Number(p99[1]) * unit[p99[2]] : Number.NaN,
       bytesPerSecond: transfer ? Number(transfer[1]) * scale[transfer[2]] : Number.NaN,
       errors: Number(/Non-2xx or 3xx responses: (\d+)/.exec(text)?.[1] ?? 0),
+      requests: Number(/(\d+) requests in/.exec(text)?.[1]),
     };
   }
   const args = [
@@ -461,6 +489,7 @@ async function load(url, connections, gzip) {
     p99: result.latency.p99,
     bytesPerSecond: result.throughput.average,
     errors: result.non2xx,
+    requests: result.requests.total,
   };
 }
 
@@ -481,7 +510,14 @@ for (const gzip of [false, true])
         const { port } = running.get(peer.name);
         const key = `${answer.name}|${gzip}|${peer.name}`;
         const list = results.get(key) ?? [];
-        list.push(await load(peer.url(port, answer), answer.connections, gzip));
+        const { child } = running.get(peer.name);
+        // The peer's own processes, and the companion it answers through (nginx's key checker).
+        const pids = [child.pid, ...(peer.companion?.() ?? []).map((c) => c.pid)];
+        const cpuBefore = await Promise.all(pids.map(cpuSeconds));
+        const round = await load(peer.url(port, answer), answer.connections, gzip);
+        const cpuAfter = await Promise.all(pids.map(cpuSeconds));
+        const cpu = cpuAfter.reduce((sum, after, at) => sum + after - cpuBefore[at], 0);
+        list.push({ ...round, cpuMicros: (cpu * 1e6) / round.requests });
         results.set(key, list);
       }
 for (const { child } of running.values()) await stopProcess(child);
@@ -494,6 +530,7 @@ const summary = (answer, gzip, peer) => {
     rps: median(list.map((r) => r.rps)),
     p99: median(list.map((r) => r.p99)),
     mbps: median(list.map((r) => r.bytesPerSecond)) / 1e6,
+    cpuMicros: median(list.map((r) => r.cpuMicros)),
     errors: list.reduce((sum, r) => sum + r.errors, 0),
   };
 };
@@ -520,6 +557,29 @@ console.log(
   table(
     ["answer", ...peers.map((p) => p.name), ...others.map((p) => `velodata / ${p.name}`)],
     rows,
+  ),
+);
+
+// CPU per answer beside the table: requests/s and p99 move with whatever else runs on the machine.
+console.log(
+  "\n### CPU per request (µs, user + system, every thread of the server's processes; median of the rounds)\n",
+);
+console.log(
+  table(
+    ["answer", ...peers.map((p) => p.name), ...others.map((p) => `velodata / ${p.name}`)],
+    [false, true].flatMap((gzip) =>
+      answers.map((answer) => {
+        const mine = summary(answer, gzip, peers[0]);
+        return [
+          `${answer.name}${gzip ? ", gzip" : ""}`,
+          ...peers.map((peer) => fmt(summary(answer, gzip, peer)?.cpuMicros ?? Number.NaN, 1)),
+          ...others.map((peer) => {
+            const s = summary(answer, gzip, peer);
+            return s && mine ? `${fmt(mine.cpuMicros / s.cpuMicros, 2)}×` : "–";
+          }),
+        ];
+      }),
+    ),
   ),
 );
 

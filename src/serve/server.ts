@@ -33,9 +33,16 @@ export async function startServer(
     requestTimeout: Math.max(idleMs, 30_000),
     connectionsCheckingInterval: Math.min(idleMs, 30_000),
   });
-  // Node closes a connection after this long without a byte either way (kept alive or never used).
-  server.timeout = idleMs;
-  const connections = boundConnections(server, options.maxConnections ?? DEFAULT_MAX_CONNECTIONS);
+  // No `server.timeout`: Node would re-arm a socket timer at each request and refresh it at each
+  // read and write (~2 µs of every small answer). A connection is still closed after `idleMs`
+  // without a byte either way: never used (below, from its opening), kept alive (Node's
+  // keep-alive timer, refreshed by any byte of a next request), or stuck on a big body the client
+  // does not read (while the handler is writing it).
+  const connections = boundConnections(
+    server,
+    options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
+    idleMs,
+  );
   const handler = createHandler({
     ...options,
     closed: (request) => connections.answered(request.socket),
@@ -43,7 +50,8 @@ export async function startServer(
   // One request listener, and one close listener per response (the handler's): see HandlerOptions.closed.
   server.on("request", (request, response) => {
     connections.asked(request.socket, response);
-    void handler(request, response);
+    // A body still being written: Node's default is to destroy a socket that times out.
+    if (handler(request, response)) request.socket.setTimeout(idleMs);
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -83,7 +91,7 @@ interface Connections {
  * Idle connections cannot lock clients out: each is closed after `idleMs` without a request,
  * and when `max` are open a newcomer takes the place of the longest idle one.
  */
-function boundConnections(server: Server, max: number): Connections {
+function boundConnections(server: Server, max: number, idleMs: number): Connections {
   // Each open socket's requests in progress, and when it last became idle (a counter: the longest
   // idle has the smallest). Changed in place per request: no Map entry is moved.
   const open = new Map<Socket, { busy: number; idleSince: number }>();
@@ -120,6 +128,8 @@ function boundConnections(server: Server, max: number): Connections {
       victim.destroy();
       open.delete(victim);
     }
+    // Until its first answer (then Node's keep-alive timer takes over), and during that request.
+    socket.setTimeout(idleMs);
     const entry = { busy: 0, idleSince: 0 };
     open.set(socket, entry);
     idle(socket, entry);
