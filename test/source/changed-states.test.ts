@@ -1,7 +1,7 @@
 // The server's states read against the file it accepted last: only changed records parsed and
 // checked; anything doubtful (a problem, a record moved or gone) left to the whole read, which
 // reports it as it always did.
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { stateFile } from "../../src/serve/state-source.js";
@@ -10,52 +10,12 @@ import { assembleDataset, type Dataset } from "../../src/source/dataset.js";
 import { type KnownStates, knownTexts } from "../../src/source/known-states.js";
 import { formatProblem } from "../../src/source/problems.js";
 import { readStates, readStatic, type StaticRead } from "../../src/source/read-dataset.js";
-import { tempDir } from "../helpers.js";
+import { lyonSource, lyonState as state } from "./lyon-source.js";
 
 // The whole read, counted: a server's refresh of a file with only changed records needs none.
 vi.mock("../../src/source/read-dataset.js", async (original) => {
   const actual = await original<typeof import("../../src/source/read-dataset.js")>();
   return { ...actual, readStates: vi.fn(actual.readStates) };
-});
-
-const contracts = JSON.stringify({
-  contracts: [
-    {
-      name: "lyon",
-      commercial_name: "Vélo'v",
-      country_code: "FR",
-      cities: ["Lyon"],
-      bikeTypes: { mechanical: {} },
-    },
-  ],
-});
-const stations = JSON.stringify({
-  stations: [1, 2, 3, 4].map((number) => ({
-    contract: "lyon",
-    number,
-    name: `S${number}`,
-    address: "",
-    latitude: 45.76,
-    longitude: 4.86,
-    banking: false,
-    bonus: false,
-    overflow: false,
-    capacity: 10,
-    overflowCapacity: null,
-  })),
-});
-const state = (number: number, bikes = 2): Record<string, unknown> => ({
-  contract: "lyon",
-  number,
-  status: "OPEN",
-  connected: true,
-  lastUpdate: "2026-11-20T08:16:00Z",
-  mainStands: {
-    stands: 3,
-    mechanicalBikes: bikes,
-    electricalInternalBatteryBikes: 0,
-    electricalRemovableBatteryBikes: 0,
-  },
 });
 
 /** As a feed usually writes it: one record per line. */
@@ -74,10 +34,7 @@ interface Setup {
 
 /** A source of 4 stations and an accepted states file (lyon #4 left out: a warning). */
 async function setup(): Promise<Setup> {
-  const dir = join(await tempDir(), "source");
-  await mkdir(dir);
-  await writeFile(join(dir, "contracts.json"), contracts);
-  await writeFile(join(dir, "stations.json"), stations);
+  const dir = await lyonSource(4);
   const read = await readStatic(dir);
   const path = join(dir, "states.json");
   const write = (states: unknown[]) => writeFile(path, linesOf(states));

@@ -1,59 +1,16 @@
 // Reading a states file against what the last accepted one left: equal records are taken as they
 // were, and a bad record among them is still reported with its file, record and field.
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { IndexedMap } from "../../src/indexed-map.js";
 import { sameJson } from "../../src/source/known-states.js";
 import { formatProblem } from "../../src/source/problems.js";
 import { readStates, readStatic, type StaticRead } from "../../src/source/read-dataset.js";
-import { tempDir } from "../helpers.js";
-
-const contracts = JSON.stringify({
-  contracts: [
-    {
-      name: "lyon",
-      commercial_name: "Vélo'v",
-      country_code: "FR",
-      cities: ["Lyon"],
-      bikeTypes: { mechanical: {} },
-    },
-  ],
-});
-const stations = JSON.stringify({
-  stations: [1, 2, 3].map((number) => ({
-    contract: "lyon",
-    number,
-    name: `S${number}`,
-    address: "",
-    latitude: 45.76,
-    longitude: 4.86,
-    banking: false,
-    bonus: false,
-    overflow: false,
-    capacity: 10,
-    overflowCapacity: null,
-  })),
-});
-const state = (number: number, bikes = 2): Record<string, unknown> => ({
-  contract: "lyon",
-  number,
-  status: "OPEN",
-  connected: true,
-  lastUpdate: "2026-11-20T08:16:00Z",
-  mainStands: {
-    stands: 3,
-    mechanicalBikes: bikes,
-    electricalInternalBatteryBikes: 0,
-    electricalRemovableBatteryBikes: 0,
-  },
-});
+import { lyonSource, lyonState as state } from "./lyon-source.js";
 
 async function source(): Promise<{ dir: string; read: StaticRead }> {
-  const dir = join(await tempDir(), "source");
-  await mkdir(dir);
-  await writeFile(join(dir, "contracts.json"), contracts);
-  await writeFile(join(dir, "stations.json"), stations);
+  const dir = await lyonSource(3);
   return { dir, read: await readStatic(dir) };
 }
 

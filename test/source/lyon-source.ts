@@ -1,0 +1,59 @@
+// A small static source (one contract, Lyon, with stations numbered 1..count) written to a folder,
+// and a valid state of one of its stations: what the states-reading tests read against.
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { tempDir } from "../helpers.js";
+
+const contracts = JSON.stringify({
+  contracts: [
+    {
+      name: "lyon",
+      commercial_name: "Vélo'v",
+      country_code: "FR",
+      cities: ["Lyon"],
+      bikeTypes: { mechanical: {} },
+    },
+  ],
+});
+
+function stations(count: number): string {
+  return JSON.stringify({
+    stations: Array.from({ length: count }, (_, at) => at + 1).map((number) => ({
+      contract: "lyon",
+      number,
+      name: `S${number}`,
+      address: "",
+      latitude: 45.76,
+      longitude: 4.86,
+      banking: false,
+      bonus: false,
+      overflow: false,
+      capacity: 10,
+      overflowCapacity: null,
+    })),
+  });
+}
+
+/** A new folder `source` holding the contract and `count` stations. */
+export async function lyonSource(count: number): Promise<string> {
+  const dir = join(await tempDir(), "source");
+  await mkdir(dir);
+  await writeFile(join(dir, "contracts.json"), contracts);
+  await writeFile(join(dir, "stations.json"), stations(count));
+  return dir;
+}
+
+/** A valid state of Lyon's station `number`: 3 stands free, `bikes` mechanical bikes. */
+export const lyonState = (number: number, bikes = 2): Record<string, unknown> => ({
+  contract: "lyon",
+  number,
+  status: "OPEN",
+  connected: true,
+  lastUpdate: "2026-11-20T08:16:00Z",
+  mainStands: {
+    stands: 3,
+    mechanicalBikes: bikes,
+    electricalInternalBatteryBikes: 0,
+    electricalRemovableBatteryBikes: 0,
+  },
+});
