@@ -5,6 +5,7 @@ import { compressRelease } from "../publish/compress.js";
 import { publish, withBaseUrl } from "../publish/publish.js";
 import { failedKeyLimit } from "../serve/failed-key-limit.js";
 import { DEFAULT_FEED_LIMITS, feedHealth } from "../serve/feed-health.js";
+import { tuneHeapForServing } from "../serve/heap-tuning.js";
 import { watchKeyRing } from "../serve/keys/key-ring.js";
 import type { Live, RefreshOutcome } from "../serve/live.js";
 import { bufferedLog, fdWriter, timestamp } from "../serve/log-sink.js";
@@ -61,6 +62,7 @@ export interface ServeHandle extends RunningServer {
 }
 
 export async function serve(options: ServeOptions): Promise<ServeHandle> {
+  tuneHeapForServing();
   const output = options.output ?? terminalOutput();
   // On the process's stdout, the server's lines (requests and the rest, in order) are written by
   // the thread pool: a pipe whose reader is slow blocked the whole server in process.stdout.write
