@@ -6,6 +6,7 @@ import { memoryOutput } from "../../dist/commands/output.js";
 import { readValidDataset } from "../../dist/commands/read-source.js";
 import { compressRelease } from "../../dist/publish/compress.js";
 import { publish } from "../../dist/publish/publish.js";
+import { tuneHeapForServing } from "../../dist/serve/heap-tuning.js";
 import { startRefresher } from "../../dist/serve/refresher.js";
 import { DEFAULT_MAX_MISSING_SHARE, stateFile } from "../../dist/serve/state-source.js";
 import { assembleDataset } from "../../dist/source/dataset.js";
@@ -54,6 +55,7 @@ if (mode === "build") {
   // As a server does, one states file path read at start and at each refresh; the feed replaces
   // it with the next minute's (rename), between the two.
   // (Beside the tree, not in it: the tree is served by the serving benchmark afterwards.)
+  tuneHeapForServing(); // as \`velodata serve\` does first
   const statesDir = `${out}-states`;
   const statesPath = join(statesDir, "states.json");
   await mkdir(statesDir, { recursive: true });
