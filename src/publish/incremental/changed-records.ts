@@ -1,5 +1,5 @@
 // A cron refresh's states read against the last accepted states file (kept beside the tree): a
-// record whose text is the same at the same place is its station's kept state, neither parsed nor
+// record whose bytes are the same at the same place is its station's kept state, neither parsed nor
 // checked; only the others are. Anything a whole read might say more about is left to it (null).
 import type { Contract } from "../../model/contract.js";
 import { DEFAULT_PORTAL } from "../../model/portal.js";
@@ -9,49 +9,13 @@ import { checkStatesWithAcross } from "../../source/check.js";
 import { type LiveState, stationKey, toLiveState } from "../../source/dataset.js";
 import { parseRecords, type RawRecord } from "../../source/parse-records.js";
 import type { Sourced } from "../../source/problems.js";
-import { recordTexts, splitStatesText } from "../../source/states-text.js";
 import { type AcceptedBytes, splitStatesBytes } from "./states-bytes.js";
 import type { StationRecords } from "./station-records.js";
-
-/** The last accepted states file: its text, and for each of its records the station it is of. */
-export interface AcceptedStates {
-  text: string;
-  /** Aligned with the file's records: a position in the static state's stations. */
-  stations: readonly number[];
-}
 
 /** The static records the states are checked against, as the refresh state keeps them. */
 export interface StaticRecords {
   contracts: readonly Sourced<Contract>[];
   stations: StationRecords;
-}
-
-/**
- * The new states of the stations whose record changed, by station position; null when the file
- * cannot be read so: another layout or record count, a record of another station than the one at
- * its place before, or any problem with a changed record (the whole read then says it as usual).
- *
- * The accepted file held one state per station (the caller checks it): with the same stations at
- * the same places the rules across records (one state per station, every station reported) find
- * again that nothing is wrong, and the rules of one record at a time passed the unchanged ones.
- */
-export function changedRecords(
-  text: string,
-  accepted: AcceptedStates,
-  records: StaticRecords,
-  file: string,
-): Map<number, LiveState> | null {
-  if (accepted.stations.length !== records.stations.count) return null;
-  const before = recordTexts(accepted.text);
-  if (before?.length !== accepted.stations.length) return null;
-  const split = splitStatesText(text, before);
-  if (split?.texts.length !== before.length) return null;
-  const raws: RawRecord[] = [];
-  split.raw.forEach((raw, index) => {
-    // Undefined: the same text as the accepted record's at this place.
-    if (raw !== undefined) raws.push({ raw, at: { file, index } });
-  });
-  return checkedChanges(raws, accepted.stations, records);
 }
 
 /** The last accepted states file as bytes, each record's size, and the station of each record. */
@@ -60,9 +24,16 @@ export interface AcceptedStatesBytes extends AcceptedBytes {
 }
 
 /**
- * changedRecords of the file's bytes (all ASCII: the caller checks it), the unchanged records
- * compared where they lie in both files: no text of either file is made but the changed records'.
- * Also each record's size, to keep with the file for the next refresh.
+ * The new states of the stations whose record changed, by station position, and each record's
+ * size (kept with the file for the next refresh); null when the file cannot be read so: another
+ * layout or record count, a record of another station than the one at its place before, or any
+ * problem with a changed record (the whole read then says it as usual). The file's bytes are all
+ * ASCII (the caller checks it); the unchanged records are compared where they lie in both files:
+ * no text of either file is made but the changed records'.
+ *
+ * The accepted file held one state per station (the caller checks it): with the same stations at
+ * the same places the rules across records (one state per station, every station reported) find
+ * again that nothing is wrong, and the rules of one record at a time passed the unchanged ones.
  */
 export function changedRecordsOfBytes(
   bytes: Buffer,
