@@ -39,9 +39,14 @@ const { values } = parseArgs({
   },
 });
 const stations = values.million ? 1_000_000 : Number(values.stations);
+// tmpfs gives each small file a whole 4 KB page: a million stations' tree (2 files per station, and
+// a second release beside it while a build replaces it) needs ~20 GB of RAM there, beside the
+// build's own ~7 GB. Below this much RAM the million's tree goes on disk.
+const MILLION_ON_TMPFS = 40 * 2 ** 30;
+const onTmpfs = existsSync("/dev/shm") && !(values.million && totalmem() < MILLION_ON_TMPFS);
 // One folder per run unless given: other benchmarks may run on the same machine.
 const dir = resolve(
-  values.dir ?? join(existsSync("/dev/shm") ? "/dev/shm" : ROOT, `velodata-bench-${process.pid}`),
+  values.dir ?? join(onTmpfs ? "/dev/shm" : ROOT, `velodata-bench-${process.pid}`),
 );
 const source = join(dir, "source");
 const out = join(dir, "out");
@@ -80,6 +85,10 @@ function phase(mode, from = source, to = out) {
 
 // ---- the network
 console.log(`velodata bench: ${reuse ? "the network" : `${stations} stations`} under ${dir}`);
+if (values.million && values.dir === undefined && !onTmpfs)
+  console.log(
+    `(on disk: a million stations' tree needs ~20 GB of tmpfs, and this machine has ${fmt(totalmem() / 2 ** 30)} GB of RAM)`,
+  );
 console.log(
   `machine: ${cpus().length} × ${cpus()[0]?.model}, ${fmt(totalmem() / 2 ** 30)} GB RAM, Node ${process.version}`,
 );
@@ -113,7 +122,9 @@ async function measureBuildAndRefresh() {
     "--out",
     out,
   ]);
-  timed(process.execPath, [BIN, "build", "--source", source, "--out", out]); // back to minute 0
+  // Back to minute 0 for the servers (the server refresh phase needs no tree).
+  if (!values["no-serving"])
+    timed(process.execPath, [BIN, "build", "--source", source, "--out", out]);
   const server = phase("server-refresh");
   const split = (steps) =>
     ["read", "render", "compress", "write"].map((name) => fmt(steps?.[name], 2));
