@@ -183,7 +183,10 @@ async function measureBuildAndRefresh() {
   );
 }
 
-if (values["no-serving"]) process.exit(0);
+if (values["no-serving"]) {
+  if (!keepDir) await rm(dir, { recursive: true, force: true });
+  process.exit(0);
+}
 
 // ---- serving
 const freePort = () =>
