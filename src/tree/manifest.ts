@@ -1,6 +1,7 @@
 // The manifest: which release a tree holds and each file's ETag, size and type, kept outside the served folder.
 import { readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { type Release, type ReleaseFile, variantEtag } from "../publish/release.js";
+import type { Release, ReleaseFile } from "../publish/release.js";
+import { variantEtag } from "../publish/variant-etag.js";
 
 /** A precompressed sibling in the tree (`FILE.gz`, `FILE.br`): its own ETag and size. */
 export interface VariantEntry {
