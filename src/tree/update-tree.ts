@@ -22,7 +22,7 @@ import { readTree, type Tree } from "./read-tree.js";
 import { SIBLING_SUFFIXES, siblingsOf } from "./siblings.js";
 import { TREE_UNCHANGED, treeWriteError } from "./tree-error.js";
 import { trustedOnDisk } from "./trust-test.js";
-import { writeChunks } from "./write-chunks.js";
+import { writeChunks, writeChunksInPool } from "./write-chunks.js";
 import { bodyToWrite, type TreeStats } from "./write-tree.js";
 
 export interface UpdateStats extends TreeStats {
@@ -174,6 +174,7 @@ async function stage(
   const { release: paths } = tree;
   const { makeIncoming = false, body = () => true, siblings = true } = parts;
   const { tree: inTree, incoming } = prefixes(tree);
+  const inPool: Promise<void>[] = [];
   try {
     if (makeIncoming) mkdirSync(paths.incoming);
     await inBatches(
@@ -187,13 +188,19 @@ async function stage(
           folders.add(folder);
         }
         const staged = incoming + index;
-        if (body(index)) writeChunks(staged, file.body);
+        if (body(index) && file.size >= IN_POOL_SIZE) {
+          const written = writeChunksInPool(staged, file.body);
+          written.catch(() => {}); // awaited below
+          inPool.push(written);
+        } else if (body(index)) writeChunks(staged, file.body);
         if (siblings)
           for (const [suffix, variant] of siblingsOf(file))
             writeChunks(`${staged}${suffix}`, [variant]);
       },
     );
+    await Promise.all(inPool);
   } catch (cause) {
+    await Promise.allSettled(inPool); // none goes on writing once incoming/ is removed
     rmSync(paths.incoming, { recursive: true, force: true });
     throw treeWriteError(
       cause,
@@ -202,6 +209,10 @@ async function stage(
     );
   }
 }
+
+// Bigger bodies (a cron refresh's lists and feeds, ~300 MB) are written by the thread pool while
+// this thread writes the small ones: their copy into the file system is most of their cost.
+const IN_POOL_SIZE = 256 << 10;
 
 /** Steps (2) to (4): the dirty mark, the staged files moved in, gone ones deleted, the seal. */
 async function moveIn(tree: Tree, plan: Plan, manifest: Manifest): Promise<void> {
