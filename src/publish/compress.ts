@@ -20,6 +20,7 @@ import {
   STYLE_TYPE,
   TEXT_TYPE,
 } from "../routes/content-types.js";
+import { crc32Combine } from "./crc32-combine.js";
 import type { Release, ReleaseFile, Variants } from "./release.js";
 import { CHUNK, throughStreams, withJoined } from "./zlib-input.js";
 
@@ -179,27 +180,46 @@ const LIST_CLOSE = deflateRawSync("]", { level: 1 });
 // RFC 1952: magic, deflate, no flags, no time, XFL 4 (fastest, as zlib writes at level 1), OS unknown.
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 4, OS_UNKNOWN]);
 
-/**
- * The gzip variant of a list `[i1,i2,…]` from its items' pieces (deflatePiece of each item's
- * bytes, in order), and the list's bytes (`body`) for the checksum: no byte deflated again.
- */
-export function gzipOfList(
-  items: readonly Uint8Array[],
-  body: readonly Uint8Array[],
-  size: number,
-): Buffer {
+/** A part of a list: its deflatePiece, and the CRC-32 and size of its bytes. */
+export interface ListPart {
+  piece: Uint8Array;
+  crc: number;
+  size: number;
+}
+
+/** The CRC-32 of a body given in chunks. */
+export function crcOf(body: readonly Uint8Array[]): number {
   let crc = 0;
   for (const chunk of body) crc = crc32(chunk, crc);
-  const trailer = Buffer.alloc(8);
-  trailer.writeUInt32LE(crc >>> 0, 0);
-  trailer.writeUInt32LE(size % 2 ** 32, 4);
-  const parts: Uint8Array[] = [GZIP_HEADER, LIST_OPEN];
-  items.forEach((item, index) => {
-    if (index > 0) parts.push(LIST_COMMA);
-    parts.push(item);
+  return crc;
+}
+
+const CRC_OPEN = crc32("[");
+const CRC_COMMA = crc32(",");
+const CRC_CLOSE = crc32("]");
+
+/**
+ * The gzip variant of a list `[p1,p2,…]` of `size` bytes from its parts (each part's bytes held
+ * between the commas: an item, or a contract's list without its brackets), in order: no byte
+ * deflated again, and none read for the checksum, made of the parts' own.
+ */
+export function gzipOfList(parts: readonly ListPart[], size: number): Buffer {
+  let crc = CRC_OPEN;
+  const pieces: Uint8Array[] = [GZIP_HEADER, LIST_OPEN];
+  parts.forEach((part, index) => {
+    if (index > 0) {
+      pieces.push(LIST_COMMA);
+      crc = crc32Combine(crc, CRC_COMMA, 1);
+    }
+    pieces.push(part.piece);
+    crc = crc32Combine(crc, part.crc, part.size);
   });
-  parts.push(LIST_CLOSE, trailer);
-  return Buffer.concat(parts);
+  crc = crc32Combine(crc, CRC_CLOSE, 1);
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(crc, 0);
+  trailer.writeUInt32LE(size % 2 ** 32, 4);
+  pieces.push(LIST_CLOSE, trailer);
+  return Buffer.concat(pieces);
 }
 
 export async function compressFile(
