@@ -1,12 +1,12 @@
 // Precompressed variants: gzip and brotli bytes made once per file, off the main thread, before a release is served.
 // Deterministic (fixed gzip header) so the same bytes can be written as `.gz`/`.br` siblings and uploaded.
-import { Readable, type Transform } from "node:stream";
 import { promisify } from "node:util";
 import {
   brotliCompress,
   constants,
   crc32,
   createBrotliCompress,
+  createDeflateRaw,
   createGzip,
   deflateRaw,
   deflateRawSync,
@@ -20,7 +20,9 @@ import {
   STYLE_TYPE,
   TEXT_TYPE,
 } from "../routes/content-types.js";
+import { crc32Combine } from "./crc32-combine.js";
 import type { Release, ReleaseFile, Variants } from "./release.js";
+import { CHUNK, throughStreams, withJoined } from "./zlib-input.js";
 
 const brotliAsync = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -86,8 +88,21 @@ export function worthCompressing(file: ReleaseFile): boolean {
 // writes the platform's code; pinned to 255 ("unknown") so the bytes are the same wherever made.
 const GZIP_OS = 9;
 const OS_UNKNOWN = 255;
-// Fewer round trips between the thread pool and the main thread for big bodies.
-const CHUNK = 1 << 20;
+// zlib's own default size of an output buffer.
+const MIN_OUTPUT_CHUNK = 16 << 10;
+
+/**
+ * The size of the buffers zlib writes a body's output into: about what a list compresses to at
+ * level 1 (an eighth), so that one or two are filled. zlib allocates one as it starts and another
+ * each time one fills, and a one-shot result is a view of its buffer: at CHUNK each, the ~250
+ * bodies of a cron refresh allocated ~250 MB a minute for ~20 MB of output, which V8 counts as
+ * external memory and answers with a mark-compact every 64 MB. The bytes made do not depend on it.
+ */
+function outputChunk(size: number): number {
+  let chunk = MIN_OUTPUT_CHUNK;
+  while (chunk < CHUNK && chunk * 8 < size) chunk *= 2;
+  return chunk;
+}
 
 /**
  * Both variants of one body, compressed in the thread pool. A big body (a list of a million
@@ -97,20 +112,24 @@ const CHUNK = 1 << 20;
 export async function compressBody(body: readonly Uint8Array[], levels: Levels): Promise<Variants> {
   const size = body.reduce((sum, chunk) => sum + chunk.byteLength, 0);
   const brotliOptions = {
-    chunkSize: CHUNK,
+    chunkSize: outputChunk(size),
     params: {
       [constants.BROTLI_PARAM_QUALITY]: levels.brotli,
       [constants.BROTLI_PARAM_SIZE_HINT]: size,
     },
   };
-  const gzipOptions = { level: levels.gzip, chunkSize: CHUNK };
-  const [gzipped, br] =
-    size > CHUNK
-      ? await throughStreams(body, createGzip(gzipOptions), createBrotliCompress(brotliOptions))
-      : await Promise.all([
-          gzipAsync(joined(body), gzipOptions),
-          brotliAsync(joined(body), brotliOptions),
-        ]);
+  const gzipOptions = { level: levels.gzip, chunkSize: outputChunk(size) };
+  let gzipped: Buffer;
+  let br: Buffer;
+  if (size > CHUNK)
+    [gzipped, br] = (await throughStreams(body, [
+      createGzip(gzipOptions),
+      createBrotliCompress(brotliOptions),
+    ])) as [Buffer, Buffer];
+  else
+    [gzipped, br] = await withJoined(body, (whole) =>
+      Promise.all([gzipAsync(whole, gzipOptions), brotliAsync(whole, brotliOptions)]),
+    );
   gzipped[GZIP_OS] = OS_UNKNOWN;
   return { gzip: gzipped, br };
 }
@@ -118,16 +137,10 @@ export async function compressBody(body: readonly Uint8Array[], levels: Levels):
 /** The gzip variant alone (see compressBody), in the thread pool. */
 export async function gzipBody(body: readonly Uint8Array[], level: number): Promise<Buffer> {
   const size = body.reduce((sum, chunk) => sum + chunk.byteLength, 0);
-  const options = { level, chunkSize: CHUNK };
+  const options = { level, chunkSize: outputChunk(size) };
   let gzipped: Buffer;
-  if (size <= CHUNK) gzipped = await gzipAsync(joined(body), options);
-  else {
-    const stream = createGzip(options);
-    Readable.from(pieces(body), { objectMode: false }).pipe(stream);
-    const out: Buffer[] = [];
-    for await (const chunk of stream) out.push(chunk as Buffer);
-    gzipped = Buffer.concat(out);
-  }
+  if (size <= CHUNK) gzipped = await withJoined(body, (whole) => gzipAsync(whole, options));
+  else [gzipped] = (await throughStreams(body, [createGzip(options)])) as [Buffer];
   gzipped[GZIP_OS] = OS_UNKNOWN;
   return gzipped;
 }
@@ -136,26 +149,28 @@ export async function gzipBody(body: readonly Uint8Array[], level: number): Prom
 export async function brotliBody(body: readonly Uint8Array[], quality: number): Promise<Buffer> {
   const size = body.reduce((sum, chunk) => sum + chunk.byteLength, 0);
   const options = {
-    chunkSize: CHUNK,
+    chunkSize: outputChunk(size),
     params: {
       [constants.BROTLI_PARAM_QUALITY]: quality,
       [constants.BROTLI_PARAM_SIZE_HINT]: size,
     },
   };
-  if (size <= CHUNK) return brotliAsync(joined(body), options);
-  const stream = createBrotliCompress(options);
-  Readable.from(pieces(body), { objectMode: false }).pipe(stream);
-  const out: Buffer[] = [];
-  for await (const chunk of stream) out.push(chunk as Buffer);
-  return Buffer.concat(out);
+  if (size <= CHUNK) return withJoined(body, (whole) => brotliAsync(whole, options));
+  const [br] = (await throughStreams(body, [createBrotliCompress(options)])) as [Buffer];
+  return br;
 }
 
 /**
  * The body as raw deflate ending on a full flush (byte-aligned, no final block, nothing referred
  * to before it): a piece that gzip streams can be assembled from (gzipOfPieces), in the thread pool.
  */
-export function deflatePiece(body: readonly Uint8Array[], level: number): Promise<Buffer> {
-  return deflateRawAsync(joined(body), { level, finishFlush: constants.Z_FULL_FLUSH });
+export async function deflatePiece(body: readonly Uint8Array[], level: number): Promise<Buffer> {
+  const size = body.reduce((sum, chunk) => sum + chunk.byteLength, 0);
+  const options = { level, finishFlush: constants.Z_FULL_FLUSH, chunkSize: outputChunk(size) };
+  if (size <= CHUNK) return withJoined(body, (whole) => deflateRawAsync(whole, options));
+  // Deflate's bytes do not depend on where its input is cut: the same as the one-shot call's.
+  const [piece] = (await throughStreams(body, [createDeflateRaw(options)])) as [Buffer];
+  return piece;
 }
 
 // `]`, deflated as the final block of a list's stream; `[` and `,` as pieces.
@@ -165,73 +180,46 @@ const LIST_CLOSE = deflateRawSync("]", { level: 1 });
 // RFC 1952: magic, deflate, no flags, no time, XFL 4 (fastest, as zlib writes at level 1), OS unknown.
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 4, OS_UNKNOWN]);
 
-/**
- * The gzip variant of a list `[i1,i2,…]` from its items' pieces (deflatePiece of each item's
- * bytes, in order), and the list's bytes (`body`) for the checksum: no byte deflated again.
- */
-export function gzipOfList(
-  items: readonly Uint8Array[],
-  body: readonly Uint8Array[],
-  size: number,
-): Buffer {
+/** A part of a list: its deflatePiece, and the CRC-32 and size of its bytes. */
+export interface ListPart {
+  piece: Uint8Array;
+  crc: number;
+  size: number;
+}
+
+/** The CRC-32 of a body given in chunks. */
+export function crcOf(body: readonly Uint8Array[]): number {
   let crc = 0;
   for (const chunk of body) crc = crc32(chunk, crc);
+  return crc;
+}
+
+const CRC_OPEN = crc32("[");
+const CRC_COMMA = crc32(",");
+const CRC_CLOSE = crc32("]");
+
+/**
+ * The gzip variant of a list `[p1,p2,…]` of `size` bytes from its parts (each part's bytes held
+ * between the commas: an item, or a contract's list without its brackets), in order: no byte
+ * deflated again, and none read for the checksum, made of the parts' own.
+ */
+export function gzipOfList(parts: readonly ListPart[], size: number): Buffer {
+  let crc = CRC_OPEN;
+  const pieces: Uint8Array[] = [GZIP_HEADER, LIST_OPEN];
+  parts.forEach((part, index) => {
+    if (index > 0) {
+      pieces.push(LIST_COMMA);
+      crc = crc32Combine(crc, CRC_COMMA, 1);
+    }
+    pieces.push(part.piece);
+    crc = crc32Combine(crc, part.crc, part.size);
+  });
+  crc = crc32Combine(crc, CRC_CLOSE, 1);
   const trailer = Buffer.alloc(8);
-  trailer.writeUInt32LE(crc >>> 0, 0);
+  trailer.writeUInt32LE(crc, 0);
   trailer.writeUInt32LE(size % 2 ** 32, 4);
-  const parts: Uint8Array[] = [GZIP_HEADER, LIST_OPEN];
-  items.forEach((item, index) => {
-    if (index > 0) parts.push(LIST_COMMA);
-    parts.push(item);
-  });
-  parts.push(LIST_CLOSE, trailer);
-  return Buffer.concat(parts);
-}
-
-const joined = (body: readonly Uint8Array[]): Uint8Array =>
-  body.length === 1 ? (body[0] as Uint8Array) : Buffer.concat(body);
-
-/** Each piece of the body is cut once and handed to both streams: they see the same pieces. */
-async function throughStreams(
-  body: readonly Uint8Array[],
-  gzipStream: Transform,
-  brotliStream: Transform,
-): Promise<[Buffer, Buffer]> {
-  const source = Readable.from(pieces(body), { objectMode: false });
-  const made = async (stream: Transform) => {
-    const out: Buffer[] = [];
-    for await (const chunk of stream) out.push(chunk as Buffer);
-    return Buffer.concat(out);
-  };
-  const both = Promise.all([made(gzipStream), made(brotliStream)]);
-  source.once("error", (error) => {
-    gzipStream.destroy(error);
-    brotliStream.destroy(error);
-  });
-  source.pipe(gzipStream);
-  source.pipe(brotliStream);
-  return both;
-}
-
-/** The body cut at every CHUNK bytes, whatever its chunks: one piece joined at a time. */
-function* pieces(body: readonly Uint8Array[]): Generator<Buffer> {
-  let pending: Uint8Array[] = [];
-  let size = 0;
-  for (let chunk of body) {
-    while (size + chunk.byteLength >= CHUNK) {
-      const take = CHUNK - size;
-      pending.push(chunk.subarray(0, take));
-      yield Buffer.concat(pending, CHUNK);
-      chunk = chunk.subarray(take);
-      pending = [];
-      size = 0;
-    }
-    if (chunk.byteLength > 0) {
-      pending.push(chunk);
-      size += chunk.byteLength;
-    }
-  }
-  if (size > 0) yield Buffer.concat(pending, size);
+  pieces.push(LIST_CLOSE, trailer);
+  return Buffer.concat(pieces);
 }
 
 export async function compressFile(

@@ -18,6 +18,9 @@ import { NO_CONTRACT, NO_PARKING_API, NO_STATION } from "./outcomes.js";
 import { fillPattern } from "./pattern.js";
 import type { AnyRoute, Route } from "./route.js";
 
+// Its own module: the trust test's worker needs it without the route table and its schemas.
+export { fileOf } from "./file-of.js";
+
 export type { Access, Freshness } from "./route.js";
 
 export type Endpoint =
@@ -382,17 +385,4 @@ export function requestOf(endpoint: Endpoint): string {
  */
 export function pathOf(endpoint: Endpoint): string {
   return fillPattern(routeOf(endpoint).path, endpoint);
-}
-
-/**
- * Where an answer lives in the tree, relative to its root. An API answer is a `.json` file at its
- * URL path (a path cannot be both a file and a folder: `vls/v3/stations.json` sits beside the
- * folder `vls/v3/stations/`); a static server maps the extension-less URL to it. A path that
- * already ends in an extension keeps its name, and a folder's own page is its `index.html`.
- */
-export function fileOf(urlPath: string): string {
-  const relative = urlPath.replace(/^\/+/, "");
-  if (relative === "" || relative.endsWith("/")) return `${relative}index.html`;
-  const last = relative.slice(relative.lastIndexOf("/") + 1);
-  return last.includes(".") ? relative : `${relative}.json`;
 }

@@ -2,7 +2,7 @@
 // manifest's size and was not changed after the manifest was sealed (one lstat per file).
 import { existsSync, lstatSync } from "node:fs";
 import { Worker } from "node:worker_threads";
-import { fileOf } from "../routes/routes.js";
+import { fileOf } from "../routes/file-of.js";
 import { type Manifest, type ManifestEntry, manifestSizes } from "./manifest.js";
 import type { Tree } from "./read-tree.js";
 import { SIBLING_SUFFIXES, siblingSizes } from "./siblings.js";

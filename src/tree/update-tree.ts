@@ -8,7 +8,7 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { worthCompressing } from "../publish/compress.js";
 import type { Release, ReleaseFile } from "../publish/release.js";
 import { fileOf } from "../routes/routes.js";
@@ -22,7 +22,7 @@ import { readTree, type Tree } from "./read-tree.js";
 import { SIBLING_SUFFIXES, siblingsOf } from "./siblings.js";
 import { TREE_UNCHANGED, treeWriteError } from "./tree-error.js";
 import { trustedOnDisk } from "./trust-test.js";
-import { writeChunks } from "./write-chunks.js";
+import { writeChunks, writeChunksInPool } from "./write-chunks.js";
 import { bodyToWrite, type TreeStats } from "./write-tree.js";
 
 export interface UpdateStats extends TreeStats {
@@ -173,25 +173,34 @@ async function stage(
 ): Promise<void> {
   const { release: paths } = tree;
   const { makeIncoming = false, body = () => true, siblings = true } = parts;
+  const { tree: inTree, incoming } = prefixes(tree);
+  const inPool: Promise<void>[] = [];
   try {
     if (makeIncoming) mkdirSync(paths.incoming);
     await inBatches(
       files.map((entry, index) => [entry, first + index] as const),
       ([[path, file], index]) => {
         // Folders of new answers are made now: an empty folder in the tree harms no reader.
-        const folder = dirname(join(paths.tree, fileOf(path)));
+        const destination = inTree + fileOf(path);
+        const folder = destination.slice(0, destination.lastIndexOf("/"));
         if (!folders.has(folder)) {
           mkdirSync(folder, { recursive: true });
           folders.add(folder);
         }
-        const staged = join(paths.incoming, String(index));
-        if (body(index)) writeChunks(staged, file.body);
+        const staged = incoming + index;
+        if (body(index) && file.size >= IN_POOL_SIZE) {
+          const written = writeChunksInPool(staged, file.body);
+          written.catch(() => {}); // awaited below
+          inPool.push(written);
+        } else if (body(index)) writeChunks(staged, file.body);
         if (siblings)
           for (const [suffix, variant] of siblingsOf(file))
             writeChunks(`${staged}${suffix}`, [variant]);
       },
     );
+    await Promise.all(inPool);
   } catch (cause) {
+    await Promise.allSettled(inPool); // none goes on writing once incoming/ is removed
     rmSync(paths.incoming, { recursive: true, force: true });
     throw treeWriteError(
       cause,
@@ -201,16 +210,21 @@ async function stage(
   }
 }
 
+// Bigger bodies (a cron refresh's lists and feeds, ~300 MB) are written by the thread pool while
+// this thread writes the small ones: their copy into the file system is most of their cost.
+const IN_POOL_SIZE = 256 << 10;
+
 /** Steps (2) to (4): the dirty mark, the staged files moved in, gone ones deleted, the seal. */
 async function moveIn(tree: Tree, plan: Plan, manifest: Manifest): Promise<void> {
   const { release: paths } = tree;
+  const { tree: inTree, incoming } = prefixes(tree);
   try {
     writeFileSync(paths.dirty, JSON.stringify({ pid: process.pid, release: manifest.release }));
     await inBatches(
       plan.write.map((entry, index) => [entry, index] as const),
       ([[path, file], index]) => {
-        const staged = join(paths.incoming, String(index));
-        const destination = join(paths.tree, fileOf(path));
+        const staged = incoming + index;
+        const destination = inTree + fileOf(path);
         renameSync(staged, destination);
         // Siblings follow their file in the same dirty window: the mark covers a mix of both.
         for (const [suffix] of siblingsOf(file))
@@ -230,6 +244,15 @@ async function moveIn(tree: Tree, plan: Plan, manifest: Manifest): Promise<void>
   } finally {
     rmSync(paths.incoming, { recursive: true, force: true });
   }
+}
+
+/**
+ * The tree's and `incoming/`'s paths, each ending in a slash: a file's path is one of them and a
+ * relative name (`fileOf`), without `join`'s normalising, ~0.1 s of a cron refresh's ~20,000 files.
+ */
+function prefixes(tree: Tree): { tree: string; incoming: string } {
+  const slashed = (folder: string) => (folder.endsWith("/") ? folder : `${folder}/`);
+  return { tree: slashed(tree.release.tree), incoming: slashed(tree.release.incoming) };
 }
 
 /** The tree read before the lock is still what the published path holds, as it was then. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { matchRoute } from "../../src/routes/match-route.js";
-import { placeholdersOf } from "../../src/routes/pattern.js";
+import { fillPattern, placeholdersOf } from "../../src/routes/pattern.js";
 import {
   accessOf,
   type Endpoint,
@@ -109,6 +109,16 @@ describe("route table", () => {
     expect(pathOf(endpoint)).toBe(path);
     expect(fileOf(path)).toBe(file);
     expect(match(path)).toEqual({ kind: "endpoint", endpoint });
+  });
+
+  it("fills a pattern again and again with each value encoded as one segment, and throws for a missing one", () => {
+    const pattern = "/contracts/{contract}/gbfs/v3/{feed}.json";
+    for (const contract of ["lyon", "a b/é", "lyon"])
+      expect(fillPattern(pattern, { contract, feed: "x?y" })).toBe(
+        `/contracts/${encodeURIComponent(contract)}/gbfs/v3/x%3Fy.json`,
+      );
+    expect(fillPattern("/gbfs/manifest.json", {})).toBe("/gbfs/manifest.json");
+    expect(() => fillPattern(pattern, { contract: "lyon" })).toThrow("no value for {feed}");
   });
 
   it("maps the specification's query forms to the same answers as their path forms", () => {

@@ -1,5 +1,5 @@
 // The manifest's lookups: by binary search in its sorted paths while few are asked, by an index after.
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -44,5 +44,41 @@ describe("manifest lookups", () => {
       for (const missing of ["/a", "/a/c", "", "/zz", "/a/b/"])
         expect(manifest.entry(missing)).toBeUndefined();
     }
+  });
+});
+
+describe("the manifest on disk", () => {
+  async function written(): Promise<{ path: string; text: string }> {
+    const path = join(await mkdtemp(join(tmpdir(), "velodata-manifest-")), "manifest.json");
+    writeManifest(path, manifestOf(release()));
+    return { path, text: await readFile(path, "utf8") };
+  }
+
+  it("keeps the paths and ETags as lines of one string each, read back in order", async () => {
+    const { path, text } = await written();
+    const onDisk = JSON.parse(text);
+    expect(onDisk.paths).toBe([...PATHS].sort().join("\n"));
+    expect(typeof onDisk.etags).toBe("string");
+    const manifest = readManifest(path)?.manifest;
+    expect(manifest?.paths).toEqual([...PATHS].sort());
+    expect(manifest?.entry("/a/bé")?.etag).toBe(`"f${PATHS.indexOf("/a/bé")}"`);
+  });
+
+  it("reads as none when a column does not align with the paths, or is of the older format", async () => {
+    const { path, text } = await written();
+    const onDisk = JSON.parse(text);
+    const etagLost = { ...onDisk, etags: onDisk.etags.slice(onDisk.etags.indexOf("\n") + 1) };
+    await writeFile(path, JSON.stringify(etagLost));
+    expect(readManifest(path)).toBeNull();
+    const older = {
+      ...onDisk,
+      format: 2,
+      paths: onDisk.paths.split("\n"),
+      etags: onDisk.etags.split("\n"),
+    };
+    await writeFile(path, JSON.stringify(older));
+    expect(readManifest(path)).toBeNull();
+    await writeFile(path, JSON.stringify(onDisk));
+    expect(readManifest(path)?.manifest.paths).toHaveLength(PATHS.length);
   });
 });

@@ -21,6 +21,16 @@ beforeAll(async () => {
   reference = treeFiles(out);
 });
 
+/** The same answers but one, made `size` bytes of spaces (in many chunks, as a list is). */
+function oneBig(path: string, size: number): Release {
+  const files = new Map(release.files);
+  const file = release.files.get(path);
+  if (!file) throw new Error(`no ${path} in the fixtures' release`);
+  const chunks = Array.from({ length: Math.ceil(size / 4096) }, () => Buffer.alloc(4096, 32));
+  files.set(path, releaseFile(chunks, file.contentType, file.freshness));
+  return makeRelease(files, release.counts, new Date(0));
+}
+
 /** The same answers, each one `extra` bytes longer: every file changes. */
 function grown(extra: number): Release {
   const files = new Map(
@@ -135,6 +145,7 @@ describe("updateTree", () => {
 
 // A real full disk needs a small file system: a tmpfs mount, possible only as root with the right capability.
 // Sized to hold the fixtures' tree once and a half: a second whole copy (every file grown) cannot fit.
+let diskSize = "";
 const disk = await (async () => {
   const dir = await tempDir();
   const pages = [...(await fixtureRelease()).files.values()].reduce(
@@ -142,6 +153,7 @@ const disk = await (async () => {
     0,
   );
   const size = `${Math.ceil((pages * 4 * 3) / 2)}k`;
+  diskSize = size;
   try {
     execFileSync("mount", ["-t", "tmpfs", "-o", `size=${size}`, "tmpfs", dir], { stdio: "ignore" });
     return dir;
@@ -160,7 +172,13 @@ describe.skipIf(!disk)("on a full disk", () => {
     await writeTree(release, out);
     const link = readlinkSync(out);
     const big = grown(3000);
-    for (const attempt of [() => updateTree(big, out), () => writeTree(big, out)]) {
+    // More than the disk holds, in one answer: a big body is written by the thread pool.
+    const huge = oneBig("/vls/v3/stations", Number.parseInt(diskSize, 10) * 1024);
+    for (const attempt of [
+      () => updateTree(big, out),
+      () => updateTree(huge, out),
+      () => writeTree(big, out),
+    ]) {
       const error = await attempt().catch((cause) => cause);
       expect(error).toBeInstanceOf(UserError);
       expect(error.message).toMatch(

@@ -4,9 +4,11 @@
 import {
   brotliBody,
   compressBody,
+  crcOf,
   deflatePiece,
   gzipBody,
   gzipOfList,
+  type ListPart,
   levelsFor,
   worthCompressing,
 } from "../compress.js";
@@ -16,11 +18,27 @@ import type { ListKind, ListLayout } from "./splice-stations.js";
 // As compressRelease: the pool has 4 threads; more in flight only holds more joined bodies.
 const IN_FLIGHT = 4;
 
+interface ContractPiece {
+  piece: Promise<Buffer>;
+  br: Promise<Buffer>;
+  crc: number;
+  size: number;
+}
+
+const partOf = async ({ piece, crc, size }: ContractPiece): Promise<ListPart> => ({
+  piece: await piece,
+  crc,
+  size,
+});
+
 export class ChangedVariants {
   #queue: (() => Promise<unknown>)[] = [];
   #running = 0;
-  /** A contract's list: the piece of its items (between its brackets) and its brotli variant. */
-  #pieces = new Map<string, { piece: Promise<Buffer>; br: Promise<Buffer> }>();
+  /**
+   * A contract's list: the piece of its items (between its brackets), their CRC-32 and size, and
+   * its brotli variant.
+   */
+  #pieces = new Map<string, ContractPiece>();
   /** A list of all stations: its brotli variant (its gzip variant is made last, of pieces). */
   #allBrotli = new Map<string, Promise<Buffer>>();
   /** Any other file, both variants; equal bytes once (GBFS serves each v2 feed at two paths). */
@@ -33,9 +51,10 @@ export class ChangedVariants {
     this.#files.set(path, [file, kind]);
     const levels = levelsFor(file, "refresh");
     if (kind === "contract") {
-      const piece = this.#later(() => deflatePiece(file.body.slice(1, -1), levels.gzip));
+      const items = file.body.slice(1, -1);
+      const piece = this.#later(() => deflatePiece(items, levels.gzip));
       const br = this.#later(() => brotliBody(file.body, levels.brotli));
-      this.#pieces.set(path, { piece, br });
+      this.#pieces.set(path, { piece, br, crc: crcOf(items), size: file.size - 2 });
     } else if (kind === "all") {
       this.#allBrotli.set(
         path,
@@ -66,23 +85,20 @@ export class ChangedVariants {
         { ...file, variants },
       ];
       if (kind === "contract") {
-        const { piece, br } = this.#pieces.get(path) as {
-          piece: Promise<Buffer>;
-          br: Promise<Buffer>;
-        };
+        const contract = this.#pieces.get(path) as ContractPiece;
         made.push(
-          Promise.all([piece, br]).then(([one, brotli]) =>
-            withVariants({ gzip: gzipOfList([one], file.body, file.size), br: brotli }),
+          Promise.all([partOf(contract), contract.br]).then(([part, brotli]) =>
+            withVariants({ gzip: gzipOfList([part], file.size), br: brotli }),
           ),
         );
       } else if (kind === "all") {
         const br = this.#allBrotli.get(path) as Promise<Buffer>;
         const layout = layoutOf.get(path);
-        const pieces = layout?.contracts.map((contract) => this.#pieces.get(contract)?.piece);
+        const pieces = layout?.contracts.map((contract) => this.#pieces.get(contract));
         const gzip =
           pieces?.every((piece) => piece !== undefined) && pieces.length > 0
-            ? Promise.all(pieces as Promise<Buffer>[]).then((all) =>
-                gzipOfList(all, file.body, file.size),
+            ? Promise.all((pieces as ContractPiece[]).map(partOf)).then((parts) =>
+                gzipOfList(parts, file.size),
               )
             : this.#later(() => gzipBody(file.body, levels.gzip));
         made.push(

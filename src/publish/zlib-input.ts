@@ -1,0 +1,122 @@
+// How a body given in chunks is handed to zlib and brotli: joined, or cut into pieces of CHUNK
+// bytes, in buffers lent from a few kept ones rather than new ones per body and per piece.
+import type { Transform } from "node:stream";
+
+/** The size of a piece, and the most a body is joined into one buffer for a one-shot call. */
+export const CHUNK = 1 << 20;
+
+// A cron refresh compresses ~250 bodies a minute, ~400 MB: a new buffer per body and per piece is
+// memory V8 counts as external, and answers with a mark-compact every 64 MB of it. Four jobs run
+// at once (the thread pool's size), each holding up to two buffers.
+const KEPT = 8;
+const spare: Buffer[] = [];
+
+function borrow(): Buffer {
+  return spare.pop() ?? Buffer.allocUnsafeSlow(CHUNK);
+}
+
+function giveBack(buffer: Buffer): void {
+  if (spare.length < KEPT) spare.push(buffer);
+}
+
+/**
+ * `job` of the body's bytes as one buffer (the body's own when it has one chunk), lent until the
+ * job settles: zlib's one-shot calls have consumed their input when they call back.
+ */
+export async function withJoined<T>(
+  body: readonly Uint8Array[],
+  job: (bytes: Uint8Array) => Promise<T>,
+): Promise<T> {
+  if (body.length === 1) return job(body[0] as Uint8Array);
+  const size = body.reduce((sum, chunk) => sum + chunk.byteLength, 0);
+  if (size > CHUNK) return job(Buffer.concat(body, size));
+  const buffer = borrow();
+  try {
+    return await job(joinInto(buffer, body));
+  } finally {
+    giveBack(buffer);
+  }
+}
+
+function joinInto(buffer: Buffer, body: readonly Uint8Array[]): Buffer {
+  let at = 0;
+  for (const chunk of body) {
+    buffer.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return buffer.subarray(0, at);
+}
+
+/**
+ * The output of each stream, joined, once the body has gone through all of them in pieces of
+ * exactly CHUNK bytes (the last one shorter): the same pieces whatever the body's chunks, so the
+ * bytes made depend on the body's bytes alone (brotli's fastest levels cut blocks where its input
+ * ends).
+ */
+export async function throughStreams(
+  body: readonly Uint8Array[],
+  streams: readonly Transform[],
+): Promise<Buffer[]> {
+  const outputs = Promise.all(streams.map(joinedOutput));
+  outputs.catch(() => {}); // awaited below, once the body is written
+  try {
+    await writePieces(body, streams);
+  } catch (error) {
+    for (const stream of streams) stream.destroy(error as Error);
+  }
+  return outputs;
+}
+
+async function joinedOutput(stream: Transform): Promise<Buffer> {
+  const out: Buffer[] = [];
+  for await (const chunk of stream) out.push(chunk as Buffer);
+  return Buffer.concat(out);
+}
+
+/**
+ * Two lent buffers take turns: one is filled while the streams consume the other, which is filled
+ * again only once every stream has called back for it. A zlib stream calls back once it has
+ * consumed a piece, and neither deflate (which copies its input into its window) nor brotli
+ * (which compresses its fastest levels' input at once, and copies the others' into its ring
+ * buffer) keeps a reference to it.
+ */
+async function writePieces(body: readonly Uint8Array[], streams: readonly Transform[]) {
+  const buffers = [borrow(), borrow()] as const;
+  const consumed: Promise<unknown>[] = [Promise.resolve(), Promise.resolve()];
+  let turn = 0;
+  let filled = 0;
+  const send = async (size: number) => {
+    const piece = (buffers[turn] as Buffer).subarray(0, size);
+    const written = Promise.all(streams.map((stream) => write(stream, piece)));
+    written.catch(() => {}); // awaited before this buffer is filled again, or at the end
+    consumed[turn] = written;
+    turn = 1 - turn;
+    filled = 0;
+    await consumed[turn];
+  };
+  for (let chunk of body) {
+    while (chunk.byteLength > 0) {
+      const buffer = buffers[turn] as Buffer;
+      const take = Math.min(CHUNK - filled, chunk.byteLength);
+      // Most chunks fit whole; the commas between a list's items are half of them.
+      if (take === 1) buffer[filled] = chunk[0] as number;
+      else buffer.set(take === chunk.byteLength ? chunk : chunk.subarray(0, take), filled);
+      filled += take;
+      chunk = take === chunk.byteLength ? EMPTY : chunk.subarray(take);
+      if (filled === CHUNK) await send(CHUNK);
+    }
+  }
+  if (filled > 0) await send(filled);
+  await Promise.all(consumed);
+  // Not on an error: a stream may still be compressing a piece (the collector takes them then).
+  buffers.forEach(giveBack);
+  for (const stream of streams) stream.end();
+}
+
+const EMPTY = new Uint8Array(0);
+
+function write(stream: Transform, piece: Buffer): Promise<void> {
+  return new Promise((resolve, reject) =>
+    stream.write(piece, (error) => (error ? reject(error) : resolve())),
+  );
+}
