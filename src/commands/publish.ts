@@ -74,6 +74,13 @@ const pick = ({ endpoint, region }: PublishOptions) => ({
 /** The answers of the tree at `out` that go up: the public ones, and the keyed ones when asked. */
 async function treeAnswers(options: PublishOptions): Promise<PublishedAnswer[]> {
   const tree = readTree(options.out);
+  if (!tree.manifest && tree.otherFormat !== null)
+    throw new UserError(
+      `the tree at ${options.out} was written by another version of velodata (its manifest has format ${tree.otherFormat})`,
+      [
+        `run velodata refresh or velodata build --out ${options.out} once to rewrite it, then publish again`,
+      ],
+    );
   if (!tree.manifest)
     throw new UserError(
       `the tree at ${options.out} is being updated or its last update was interrupted`,

@@ -170,6 +170,19 @@ export function readManifest(path: string): { manifest: Manifest; sealedAt: numb
   }
 }
 
+/**
+ * The format a manifest file says it has when it is not this velodata's (an older velodata wrote
+ * it), or null: this format, or no manifest to read. Read only to say so when a tree is refused.
+ */
+export function otherManifestFormat(path: string): number | null {
+  try {
+    const format = (JSON.parse(readFileSync(path, "utf8")) as { format?: unknown } | null)?.format;
+    return typeof format === "number" && format !== MANIFEST_FORMAT ? format : null;
+  } catch {
+    return null;
+  }
+}
+
 const LINE = "\n";
 
 /** The columns of a manifest read, or null when it is of another format or they do not align. */

@@ -9,7 +9,7 @@ import {
   type TreeLayout,
 } from "./layout.js";
 import { isLegacyTree } from "./legacy.js";
-import { type Manifest, readManifest } from "./manifest.js";
+import { type Manifest, otherManifestFormat, readManifest } from "./manifest.js";
 
 export interface Tree {
   layout: TreeLayout;
@@ -21,6 +21,8 @@ export interface Tree {
   sealedAt: number;
   /** A refresh was interrupted (killed, or a failure while moving files in): the tree may be mixed. */
   interrupted: boolean;
+  /** The manifest's format when another velodata wrote it (not trusted either), else null. */
+  otherFormat: number | null;
 }
 
 /**
@@ -54,5 +56,6 @@ export function readTree(out: string): Tree {
     manifest: interrupted ? null : (read?.manifest ?? null),
     sealedAt: read?.sealedAt ?? 0,
     interrupted,
+    otherFormat: read === null ? otherManifestFormat(release.manifest) : null,
   };
 }

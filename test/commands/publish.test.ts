@@ -392,4 +392,35 @@ describe("velodata publish", () => {
     },
     SCENARIO,
   );
+
+  it(
+    "refuses a tree an older velodata wrote, saying so, until a refresh rewrites it",
+    async () => {
+      const { source, out } = await builtTree();
+      const manifestPath = readTree(out).release.manifest;
+      const manifest = JSON.parse(await readFile(manifestPath, "utf8"));
+      await writeFile(manifestPath, JSON.stringify({ ...manifest, format: 2 }));
+
+      const older = await runCli(publishArgs(out, "older"));
+      expect(older.code).toBe(1);
+      expect(older.stderr).toContain(
+        "was written by another version of velodata (its manifest has format 2)",
+      );
+      expect(older.stderr).toContain("run velodata refresh or velodata build");
+
+      const state = join(source, "states.json");
+      const refreshed = await runCli([
+        "refresh",
+        "--source",
+        source,
+        "--state",
+        state,
+        "--out",
+        out,
+      ]);
+      expect(refreshed.code).toBe(0);
+      await publishCli(out, "older");
+    },
+    SCENARIO,
+  );
 });
