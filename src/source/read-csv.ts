@@ -1,5 +1,5 @@
 // Reads a CSV source file (header row, UTF-8) into raw records typed after the zod schema's fields.
-import { parse } from "csv-parse/sync";
+import type { parse as CsvParse } from "csv-parse/sync";
 import type { z } from "zod";
 import { excerpt } from "../errors.js";
 import type { RawRecord } from "./parse-records.js";
@@ -20,8 +20,10 @@ export async function readCsvRecords(
   const read = await readSourceText(path, file);
   if ("problem" in read) return { records: [], problems: [read.problem] };
   const { text } = read;
+  // Loaded only for a CSV source: a cron refresh, which reads no station file, never loads it.
+  const { parse } = await import("csv-parse/sync");
   const columns = columnsOf(schema);
-  const header = headerOf(text);
+  const header = headerOf(parse, text);
   const problems = header ? checkHeader(file, header, columns) : [];
   if (problems.length > 0) return { records: [], problems };
   let rows: { record: Record<string, string>; info: { lines: number } }[];
@@ -84,7 +86,7 @@ function columnsOf(schema: z.ZodObject): Map<string, Column> {
 }
 
 /** The header row, or null when line 1 is not even CSV (the full parse then says why). */
-function headerOf(text: string): string[] | null {
+function headerOf(parse: typeof CsvParse, text: string): string[] | null {
   try {
     const rows: string[][] = parse(text, { to_line: 1, bom: true, trim: true });
     return rows[0] ?? [];
