@@ -24,8 +24,11 @@ export interface Manifest {
   paths: readonly string[];
   /** One path's entry; undefined when the tree does not hold it. */
   entry(path: string): ManifestEntry | undefined;
-  /** A path's position in `paths`, or -1. */
-  positionOf(path: string): number;
+  /**
+   * A path's position in `paths`, or -1. `hint`: where the caller believes it is (checked, and
+   * looked up as usual when wrong).
+   */
+  positionOf(path: string, hint?: number): number;
   /** The ETag of the path at this position of `paths`. */
   etagAt(position: number): string | undefined;
 
@@ -207,8 +210,8 @@ const stored = new WeakMap<
 
 function manifestFrom(file: ManifestFile, known?: ReadonlyMap<string, number>): Manifest {
   // Made once paths are looked up often: the trust test's worker walks the columns and never
-  // looks one up, a cron refresh looks up its ~20,000 changed paths among 200,000 twice (a binary
-  // search in the sorted paths each), a full refresh every path (a Map after the first half).
+  // looks one up, a cron refresh looks up its ~20,000 changed paths among 200,000 (a binary search
+  // each, or a hint it has), a full refresh every path (a Map after the first half).
   let made = known;
   let lookups = 0;
   const index = (): ReadonlyMap<string, number> => {
@@ -218,9 +221,19 @@ function manifestFrom(file: ManifestFile, known?: ReadonlyMap<string, number>): 
     made = map;
     return map;
   };
-  const positionOf = (path: string): number => {
-    if (made || ++lookups > file.paths.length / 2) return index().get(path) ?? -1;
-    return sortedPosition(file.paths, path);
+  // Positions searched or hinted, kept: a cron refresh asks for each changed path three times
+  // (its release id, the patched manifest, the update's check of the siblings).
+  const found = new Map<string, number>();
+  const positionOf = (path: string, hint?: number): number => {
+    if (made) return made.get(path) ?? -1;
+    const kept = found.get(path);
+    if (kept !== undefined) return kept;
+    let at: number;
+    if (hint !== undefined && file.paths[hint] === path) at = hint;
+    else if (++lookups > file.paths.length / 2) return index().get(path) ?? -1;
+    else at = sortedPosition(file.paths, path);
+    if (at >= 0) found.set(path, at);
+    return at;
   };
   const entryAt = (at: number): ManifestEntry => {
     const etag = file.etags[at] as string;

@@ -45,6 +45,24 @@ describe("manifest lookups", () => {
         expect(manifest.entry(missing)).toBeUndefined();
     }
   });
+
+  it("takes a caller's hint of a position only where it holds that path", async () => {
+    const path = join(await mkdtemp(join(tmpdir(), "velodata-manifest-")), "manifest.json");
+    writeManifest(path, manifestOf(release()));
+    const manifest = readManifest(path)?.manifest;
+    if (!manifest) throw new Error("no manifest read");
+    const place = (asked: string) => manifest.paths.indexOf(asked);
+    // Right, wrong (another path's place), out of range: the answer is the path's place.
+    expect(manifest.positionOf("/a/bé", place("/a/bé"))).toBe(place("/a/bé"));
+    expect(manifest.positionOf("/a/b/c", place("/z"))).toBe(place("/a/b/c"));
+    expect(manifest.positionOf("/s/5", manifest.paths.length + 3)).toBe(place("/s/5"));
+    // A path it does not hold is not found at a hinted place, nor later once positions are kept.
+    expect(manifest.positionOf("/a/c", place("/a/b"))).toBe(-1);
+    expect(manifest.positionOf("/a/c")).toBe(-1);
+    // Asked again, wrongly hinted: the place found first stands.
+    expect(manifest.positionOf("/a/b/c", place("/a/a"))).toBe(place("/a/b/c"));
+    expect(manifest.entry("/a/b/c")?.etag).toBe(`"f${PATHS.indexOf("/a/b/c")}"`);
+  });
 });
 
 describe("the manifest on disk", () => {

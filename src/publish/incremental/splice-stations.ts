@@ -45,6 +45,11 @@ export interface ListLayout {
 export interface Spliced {
   /** The answers that differ from the previous run's, by URL path. */
   changed: Map<string, ReleaseFile>;
+  /**
+   * Where the stations' own changed answers sit among the manifest's paths (checked here): the
+   * caller needs no search for 20,000 of them (the lists it looks up).
+   */
+  positions: Map<string, number>;
   /** How many stations were rendered again. */
   stations: number;
   minute: Omit<MinuteState, "format" | "release" | "static">;
@@ -78,6 +83,7 @@ export async function spliceStations(
   }
   const rendered = lives.size;
   const changed = new Map<string, ReleaseFile>();
+  const positions = new Map<string, number>();
   const add = (path: string, file: ReleaseFile, kind: ListKind) => {
     changed.set(path, file);
     options.onList?.(path, file, kind);
@@ -88,7 +94,7 @@ export async function spliceStations(
     statusStarts: state.statusStarts.map((starts) => starts.slice()),
     statusSizes: state.statusSizes.map((sizes) => sizes.slice()),
   };
-  if (rendered === 0) return { changed, stations: 0, minute };
+  if (rendered === 0) return { changed, positions, stations: 0, minute };
 
   // Per surface: where each station's bytes sit in the list of all stations, its size and ETag.
   const spans = surfaces.map((_, surface) => publishedSpans(state, published, surface, count));
@@ -114,9 +120,11 @@ export async function spliceStations(
       const endpoint = at.station(station.contract, station.number);
       const path = pathOf(endpoint);
       // The kept positions are the manifest's only if this station's path is where they say.
-      if (published.pathAt(state.positions[surface]?.[index] ?? -1) !== path) return null;
+      const position = state.positions[surface]?.[index] ?? -1;
+      if (published.pathAt(position) !== path) return null;
       const file = endpointFile(endpoint, [Buffer.from(at.json(station, lives.get(index)))]);
       changed.set(path, file); // a station's own answer: no list
+      positions.set(path, position);
       (rendering[surface] as Uint8Array[])[index] = file.body[0] as Uint8Array;
       (etags[surface] as string[])[index] = file.etag;
       span.sizes[index] = file.size;
@@ -193,7 +201,7 @@ export async function spliceStations(
       }))
     : undefined;
 
-  return { changed, stations: rendered, minute, ...(lists ? { lists } : {}) };
+  return { changed, positions, stations: rendered, minute, ...(lists ? { lists } : {}) };
 }
 
 /**
