@@ -136,9 +136,16 @@ export function stationStatusEntries(
   state: LiveState | undefined,
   types: readonly VehicleType[],
 ): Uint8Array[] {
-  return GBFS_VERSIONS.map((version) =>
-    Buffer.from(stationStatusEntryJson(station, state, types, version)),
-  );
+  return stationStatusTexts(station, state, types).map((text) => Buffer.from(text));
+}
+
+/** stationStatusEntries as text, for a caller that encodes them with other answers (encodedTogether). */
+export function stationStatusTexts(
+  station: Station,
+  state: LiveState | undefined,
+  types: readonly VehicleType[],
+): string[] {
+  return GBFS_VERSIONS.map((version) => stationStatusEntryJson(station, state, types, version));
 }
 
 function putRendered(files: Files, contract: string, rendered: readonly GbfsRendered[]): void {

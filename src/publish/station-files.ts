@@ -7,7 +7,13 @@ import type { Station } from "../model/station.js";
 import { oncePerObject } from "../once-per-object.js";
 import { type Endpoint, pathOf } from "../routes/routes.js";
 import { type Dataset, type LiveState, stationKey } from "../source/dataset.js";
-import { gbfsStatusFiles, gbfsStatusFilesHashed, stationStatusEntries } from "./gbfs-files.js";
+import { encodedTogether } from "./encoded-together.js";
+import {
+  gbfsStatusFiles,
+  gbfsStatusFilesHashed,
+  stationStatusEntries,
+  stationStatusTexts,
+} from "./gbfs-files.js";
 import { endpointFile, listFile, type ReleaseFile, withMembers } from "./release.js";
 import { vehicleTypesOf } from "./render/gbfs/vehicle-types.js";
 import { stationV1Json, stationV3Json } from "./render/station-json.js";
@@ -176,16 +182,17 @@ function* renderStations(
         const endpoints = SURFACES.map((surface) =>
           surface.station(station.contract, station.number),
         );
+        // Its answers and entries share one buffer: they are replaced together, and so is it.
+        const texts = SURFACES.map((surface) => surface.json(station, state));
+        const bytes = encodedTogether(texts.concat(stationStatusTexts(station, state, types)));
         done = {
           station,
           state,
-          files: SURFACES.map((surface, surfaceIndex) =>
-            endpointFile(endpoints[surfaceIndex] as Endpoint, [
-              Buffer.from(surface.json(station, state)),
-            ]),
+          files: endpoints.map((endpoint, surfaceIndex) =>
+            endpointFile(endpoint, [bytes[surfaceIndex] as Buffer]),
           ),
           paths: prior?.station === station ? prior.paths : endpoints.map(pathOf),
-          status: stationStatusEntries(station, state, types),
+          status: bytes.slice(SURFACES.length),
         };
         changed = true;
         fresh.push(position);

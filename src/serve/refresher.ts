@@ -42,10 +42,12 @@ interface Rendered {
 }
 
 export function startRefresher(options: RefresherOptions): Refresher {
+  // Taken out of `options`, which no function below reads: a closure reading it would keep the
+  // first dataset and cache (every station's first rendering, the first states) for as long as the
+  // server runs, growing its memory as the served ones replace them.
+  const { live, log, source, seconds, out, staticFiles } = options;
   const now = options.now ?? (() => new Date());
-  const { live, log } = options;
-  let dataset = options.dataset;
-  let cache = options.cache;
+  let { dataset, cache } = options;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<RefreshOutcome> | undefined;
   let stopped = false;
@@ -60,7 +62,7 @@ export function startRefresher(options: RefresherOptions): Refresher {
 
   async function refresh(): Promise<RefreshOutcome> {
     const at = now();
-    const { states, problems } = await options.source.read(dataset, at);
+    const { states, problems } = await source.read(dataset, at);
     if (!states) {
       const errors = problems.filter((problem) => problem.severity === "error");
       const shown = errors.slice(0, PROBLEMS_LOGGED).map(formatProblem).join("; ");
@@ -68,7 +70,7 @@ export function startRefresher(options: RefresherOptions): Refresher {
         errors.length > PROBLEMS_LOGGED ? ` (and ${errors.length - PROBLEMS_LOGGED} more)` : "";
       return fail(
         at,
-        `${options.source.name} has ${errors.length} error${errors.length === 1 ? "" : "s"}: ${shown}${more}`,
+        `${source.name} has ${errors.length} error${errors.length === 1 ? "" : "s"}: ${shown}${more}`,
       );
     }
     const next = { ...dataset, states };
@@ -76,19 +78,19 @@ export function startRefresher(options: RefresherOptions): Refresher {
     // Unchanged files keep their variants; the changed ones are served as they are until theirs are made.
     const fresh = await render(previous, next, at);
     let release = fresh.release;
-    if (options.out) {
+    if (out) {
       // The tree gets each file with its .gz/.br siblings at once (nginx sends those as they are),
       // so with --out the variants are made first; disk first, then memory: when the tree cannot
       // follow, both keep the release they had.
       release = await withChangedVariants(fresh);
-      const failure = await followOnDisk(release, options.out, live);
+      const failure = await followOnDisk(release, out, live);
       if (failure) return fail(at, failure);
     }
     live.release = release; // the swap: requests from now on see the new release only
     live.feed = feedHealth(next.stations, states);
     dataset = next;
     cache = fresh.cache;
-    if (!options.out) {
+    if (!out) {
       // Then the variants, in the thread pool, and a second swap of the same bytes (same id, same
       // ETags) that adds them: no request waits for compression, none is compressed per request.
       try {
@@ -104,7 +106,7 @@ export function startRefresher(options: RefresherOptions): Refresher {
     let changed = fresh.changed?.size ?? 0;
     if (!fresh.changed)
       for (const [path, file] of release.files) if (previous.files.get(path) !== file) changed++;
-    log(`refreshed from ${options.source.name}: release ${release.id}, ${changed} answers changed`);
+    log(`refreshed from ${source.name}: release ${release.id}, ${changed} answers changed`);
     return { at, ok: true, error: null };
   }
 
@@ -117,11 +119,11 @@ export function startRefresher(options: RefresherOptions): Refresher {
 
   /** The served release with the changed station answers replaced; a whole publish when the cache cannot say. */
   async function render(served: Release, next: Dataset, at: Date): Promise<Rendered> {
-    const timing = { generatedAt: at, refreshSeconds: options.seconds };
+    const timing = { generatedAt: at, refreshSeconds: seconds };
     // Between two contracts, the requests that came meanwhile are answered (from `served`).
     const refreshed = await refreshRelease(served, next, cache, { ...timing, pause: setImmediate });
     if (refreshed) return refreshed;
-    const published = await publish(next, { ...timing, cache }, options.staticFiles);
+    const published = await publish(next, { ...timing, cache }, staticFiles);
     return { release: reuseVariants(published.release, served), cache: published.cache };
   }
 
@@ -145,8 +147,8 @@ export function startRefresher(options: RefresherOptions): Refresher {
   // A timeout chain, not an interval: a slow refresh is never overlapped by the next one.
   const schedule = () => {
     if (stopped) return;
-    live.nextRefreshAt = new Date(now().getTime() + options.seconds * 1000);
-    timer = setTimeout(() => void refreshNow().finally(schedule), options.seconds * 1000);
+    live.nextRefreshAt = new Date(now().getTime() + seconds * 1000);
+    timer = setTimeout(() => void refreshNow().finally(schedule), seconds * 1000);
   };
   schedule();
 

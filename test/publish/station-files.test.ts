@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { publish } from "../../src/publish/publish.js";
+import type { RenderedStation } from "../../src/publish/station-files.js";
 import { stationKey } from "../../src/source/dataset.js";
 import { fixtureDataset, GENERATED_AT, text } from "./publish-helpers.js";
 
@@ -58,5 +59,44 @@ describe("incremental publishing", () => {
       last_update: Date.parse("2026-11-20T08:17:00Z"),
     });
     expect(second.release.id).not.toBe(first.release.id);
+  });
+});
+
+// A station's answers are replaced together: they share a buffer with no other station's.
+const chunksOf = (rendered: RenderedStation): Uint8Array[] => [
+  ...rendered.files.map((file) => file.body[0] as Uint8Array),
+  ...(rendered.status ?? []),
+];
+
+describe("the buffers of station answers", () => {
+  it("holds each rendered station's answers and GBFS entries in one buffer of their own", async () => {
+    const dataset = await fixtureDataset();
+    const first = await publish(dataset, { generatedAt: GENERATED_AT });
+    const key = stationKey("besancon", 2);
+    const states = new Map(dataset.states);
+    const old = states.get(key);
+    if (!old) throw new Error("fixture state missing");
+    states.set(key, { ...old, lastUpdate: "2026-11-20T08:17:00Z" });
+    const second = await publish(
+      { ...dataset, states },
+      { generatedAt: GENERATED_AT, cache: first.cache },
+      first.release.files,
+    );
+    const owners = new Map<ArrayBufferLike, string>();
+    for (const [stationAt, rendered] of second.cache.stations) {
+      const chunks = chunksOf(rendered);
+      expect(chunks.length).toBeGreaterThan(2);
+      const size = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
+      for (const chunk of chunks) {
+        expect(chunk.buffer.byteLength).toBe(size);
+        expect(owners.get(chunk.buffer) ?? stationAt).toBe(stationAt);
+        owners.set(chunk.buffer, stationAt);
+      }
+    }
+    expect(owners.size).toBe(second.cache.stations.size);
+    // The one station rendered again has a new buffer; the others kept theirs.
+    const before = first.cache.stations.get(key) as RenderedStation;
+    const after = second.cache.stations.get(key) as RenderedStation;
+    expect(chunksOf(after)[0]?.buffer).not.toBe(chunksOf(before)[0]?.buffer);
   });
 });
