@@ -1,8 +1,27 @@
 import { describe, expect, it } from "vitest";
 import { publish } from "../../src/publish/publish.js";
 import type { RenderedStation } from "../../src/publish/station-files.js";
-import { stationKey } from "../../src/source/dataset.js";
+import { type LiveState, stationKey } from "../../src/source/dataset.js";
 import { fixtureDataset, GENERATED_AT, text } from "./publish-helpers.js";
+
+// The station a second publish finds changed.
+const CHANGED = stationKey("besancon", 2);
+
+/** The fixtures published, then again from the first's cache with CHANGED's state changed. */
+async function publishedTwice(change: (old: LiveState) => LiveState) {
+  const dataset = await fixtureDataset();
+  const first = await publish(dataset, { generatedAt: GENERATED_AT });
+  const states = new Map(dataset.states);
+  const old = states.get(CHANGED);
+  if (!old) throw new Error("fixture state missing");
+  states.set(CHANGED, change(old));
+  const second = await publish(
+    { ...dataset, states },
+    { generatedAt: GENERATED_AT, cache: first.cache },
+    first.release.files,
+  );
+  return { first, second };
+}
 
 describe("incremental publishing", () => {
   it("reuses every rendering when no state changed, and the release id stays the same", async () => {
@@ -19,22 +38,11 @@ describe("incremental publishing", () => {
   });
 
   it("renders again only the changed station, its contract's list and GBFS station_status, and the list of all", async () => {
-    const dataset = await fixtureDataset();
-    const first = await publish(dataset, { generatedAt: GENERATED_AT });
-    const key = stationKey("besancon", 2);
-    const states = new Map(dataset.states);
-    const old = states.get(key);
-    if (!old) throw new Error("fixture state missing");
-    states.set(key, {
+    const { first, second } = await publishedTwice((old) => ({
       ...old,
       lastUpdate: "2026-11-20T08:17:00Z",
       main: { ...old.main, bikes: 2, mechanicalBikes: 2, stands: 9 },
-    });
-    const second = await publish(
-      { ...dataset, states },
-      { generatedAt: GENERATED_AT, cache: first.cache },
-      first.release.files,
-    );
+    }));
 
     const changed = [...second.release.files]
       .filter(([path, file]) => first.release.files.get(path) !== file)
@@ -70,18 +78,10 @@ const chunksOf = (rendered: RenderedStation): Uint8Array[] => [
 
 describe("the buffers of station answers", () => {
   it("holds each rendered station's answers and GBFS entries in one buffer of their own", async () => {
-    const dataset = await fixtureDataset();
-    const first = await publish(dataset, { generatedAt: GENERATED_AT });
-    const key = stationKey("besancon", 2);
-    const states = new Map(dataset.states);
-    const old = states.get(key);
-    if (!old) throw new Error("fixture state missing");
-    states.set(key, { ...old, lastUpdate: "2026-11-20T08:17:00Z" });
-    const second = await publish(
-      { ...dataset, states },
-      { generatedAt: GENERATED_AT, cache: first.cache },
-      first.release.files,
-    );
+    const { first, second } = await publishedTwice((old) => ({
+      ...old,
+      lastUpdate: "2026-11-20T08:17:00Z",
+    }));
     const owners = new Map<ArrayBufferLike, string>();
     for (const [stationAt, rendered] of second.cache.stations) {
       const chunks = chunksOf(rendered);
@@ -95,8 +95,8 @@ describe("the buffers of station answers", () => {
     }
     expect(owners.size).toBe(second.cache.stations.size);
     // The one station rendered again has a new buffer; the others kept theirs.
-    const before = first.cache.stations.get(key) as RenderedStation;
-    const after = second.cache.stations.get(key) as RenderedStation;
+    const before = first.cache.stations.get(CHANGED) as RenderedStation;
+    const after = second.cache.stations.get(CHANGED) as RenderedStation;
     expect(chunksOf(after)[0]?.buffer).not.toBe(chunksOf(before)[0]?.buffer);
   });
 });
