@@ -51,6 +51,8 @@ const dir = resolve(
 const source = join(dir, "source");
 const out = join(dir, "out");
 const roundSeconds = Number(values.seconds);
+// Each peer's unmeasured load on an answer before its rounds.
+const WARM_UP_SECONDS = 1;
 // Successive minutes the cron refresh is measured on (the first right after a build): its median.
 const CRON_MINUTES = 3;
 const rounds = Number(values.rounds);
@@ -478,12 +480,12 @@ async function cpuSeconds(pid) {
 }
 
 /** One round: requests/s, p99 ms, bytes/s, and how many answers were not 2xx/3xx. */
-async function load(url, connections, gzip) {
+async function load(url, connections, gzip, seconds = roundSeconds) {
   if (wrk) {
     const args = [
       "-t2",
       `-c${connections}`,
-      `-d${roundSeconds}s`,
+      `-d${seconds}s`,
       "--latency",
       ...(gzip ? ["-H", "Accept-Encoding: gzip"] : []),
       url,
@@ -505,7 +507,7 @@ async function load(url, connections, gzip) {
     "-c",
     String(connections),
     "-d",
-    String(roundSeconds),
+    String(seconds),
     "-j",
     ...(gzip ? ["-H", "accept-encoding=gzip"] : []),
     url,
@@ -530,7 +532,14 @@ for (const peer of peers) {
   running.set(peer.name, { port, child: await peer.start(port) });
 }
 for (const gzip of [false, true])
-  for (const answer of answers)
+  for (const answer of answers) {
+    // Not measured: a fresh server's first requests of an answer are its JIT's warm-up (and its
+    // young generation's growth), not the steady state the rounds compare.
+    for (const peer of peers) {
+      if (gzip && !peer.gzip) continue;
+      const { port } = running.get(peer.name);
+      await load(peer.url(port, answer), answer.connections, gzip, WARM_UP_SECONDS);
+    }
     for (let round = 0; round < rounds; round++)
       for (const peer of peers) {
         if (gzip && !peer.gzip) continue;
@@ -547,6 +556,7 @@ for (const gzip of [false, true])
         list.push({ ...round, cpuMicros: (cpu * 1e6) / round.requests });
         results.set(key, list);
       }
+  }
 for (const { child } of running.values()) await stopProcess(child);
 for (const child of companions) await stopProcess(child);
 
