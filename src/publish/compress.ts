@@ -1,5 +1,6 @@
 // Precompressed variants: gzip and brotli bytes made once per file, off the main thread, before a release is served.
 // Deterministic (fixed gzip header) so the same bytes can be written as `.gz`/`.br` siblings and uploaded.
+import type { Transform } from "node:stream";
 import { promisify } from "node:util";
 import {
   brotliCompress,
@@ -22,7 +23,7 @@ import {
 } from "../routes/content-types.js";
 import { crc32Combine } from "./crc32-combine.js";
 import type { Release, ReleaseFile, Variants } from "./release.js";
-import { CHUNK, throughStreams, withJoined } from "./zlib-input.js";
+import { CHUNK, sizeOf, throughStreams, withJoined } from "./zlib-input.js";
 
 const brotliAsync = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -110,7 +111,7 @@ function outputChunk(size: number): number {
  * exactly CHUNK bytes, so the bytes made depend on the body's bytes alone, not on its chunks.
  */
 export async function compressBody(body: readonly Uint8Array[], levels: Levels): Promise<Variants> {
-  const size = body.reduce((sum, chunk) => sum + chunk.byteLength, 0);
+  const size = sizeOf(body);
   const brotliOptions = {
     chunkSize: outputChunk(size),
     params: {
@@ -136,18 +137,21 @@ export async function compressBody(body: readonly Uint8Array[], levels: Levels):
 
 /** The gzip variant alone (see compressBody), in the thread pool. */
 export async function gzipBody(body: readonly Uint8Array[], level: number): Promise<Buffer> {
-  const size = body.reduce((sum, chunk) => sum + chunk.byteLength, 0);
+  const size = sizeOf(body);
   const options = { level, chunkSize: outputChunk(size) };
-  let gzipped: Buffer;
-  if (size <= CHUNK) gzipped = await withJoined(body, (whole) => gzipAsync(whole, options));
-  else [gzipped] = (await throughStreams(body, [createGzip(options)])) as [Buffer];
+  const gzipped = await oneForm(
+    body,
+    size,
+    (whole) => gzipAsync(whole, options),
+    () => createGzip(options),
+  );
   gzipped[GZIP_OS] = OS_UNKNOWN;
   return gzipped;
 }
 
 /** The brotli variant alone (see compressBody), in the thread pool. */
-export async function brotliBody(body: readonly Uint8Array[], quality: number): Promise<Buffer> {
-  const size = body.reduce((sum, chunk) => sum + chunk.byteLength, 0);
+export function brotliBody(body: readonly Uint8Array[], quality: number): Promise<Buffer> {
+  const size = sizeOf(body);
   const options = {
     chunkSize: outputChunk(size),
     params: {
@@ -155,22 +159,43 @@ export async function brotliBody(body: readonly Uint8Array[], quality: number): 
       [constants.BROTLI_PARAM_SIZE_HINT]: size,
     },
   };
-  if (size <= CHUNK) return withJoined(body, (whole) => brotliAsync(whole, options));
-  const [br] = (await throughStreams(body, [createBrotliCompress(options)])) as [Buffer];
-  return br;
+  return oneForm(
+    body,
+    size,
+    (whole) => brotliAsync(whole, options),
+    () => createBrotliCompress(options),
+  );
 }
 
 /**
  * The body as raw deflate ending on a full flush (byte-aligned, no final block, nothing referred
  * to before it): a piece that gzip streams can be assembled from (gzipOfPieces), in the thread pool.
  */
-export async function deflatePiece(body: readonly Uint8Array[], level: number): Promise<Buffer> {
-  const size = body.reduce((sum, chunk) => sum + chunk.byteLength, 0);
+export function deflatePiece(body: readonly Uint8Array[], level: number): Promise<Buffer> {
+  const size = sizeOf(body);
   const options = { level, finishFlush: constants.Z_FULL_FLUSH, chunkSize: outputChunk(size) };
-  if (size <= CHUNK) return withJoined(body, (whole) => deflateRawAsync(whole, options));
-  // Deflate's bytes do not depend on where its input is cut: the same as the one-shot call's.
-  const [piece] = (await throughStreams(body, [createDeflateRaw(options)])) as [Buffer];
-  return piece;
+  // Deflate's bytes do not depend on where its input is cut: streamed, the same as in one call.
+  return oneForm(
+    body,
+    size,
+    (whole) => deflateRawAsync(whole, options),
+    () => createDeflateRaw(options),
+  );
+}
+
+/**
+ * One compressed form of a body of `size` bytes, in the thread pool: up to CHUNK in one call on
+ * its bytes joined, a bigger body through a stream in pieces of CHUNK bytes, never joined.
+ */
+async function oneForm(
+  body: readonly Uint8Array[],
+  size: number,
+  inOneCall: (bytes: Uint8Array) => Promise<Buffer>,
+  stream: () => Transform,
+): Promise<Buffer> {
+  if (size <= CHUNK) return withJoined(body, inOneCall);
+  const [made] = (await throughStreams(body, [stream()])) as [Buffer];
+  return made;
 }
 
 // `]`, deflated as the final block of a list's stream; `[` and `,` as pieces.

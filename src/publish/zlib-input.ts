@@ -28,7 +28,7 @@ export async function withJoined<T>(
   job: (bytes: Uint8Array) => Promise<T>,
 ): Promise<T> {
   if (body.length === 1) return job(body[0] as Uint8Array);
-  const size = body.reduce((sum, chunk) => sum + chunk.byteLength, 0);
+  const size = sizeOf(body);
   if (size > CHUNK) return job(Buffer.concat(body, size));
   const buffer = borrow();
   try {
@@ -37,6 +37,10 @@ export async function withJoined<T>(
     giveBack(buffer);
   }
 }
+
+/** A body's size in bytes, from its chunks. */
+export const sizeOf = (body: readonly Uint8Array[]): number =>
+  body.reduce((sum, chunk) => sum + chunk.byteLength, 0);
 
 function joinInto(buffer: Buffer, body: readonly Uint8Array[]): Buffer {
   let at = 0;
