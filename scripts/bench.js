@@ -102,7 +102,7 @@ if (!reuse) {
     stations,
     contracts: values.contracts ? Number(values.contracts) : undefined,
     changed: Number(values.changed),
-    // The cron refresh runs on three successive minutes, as cron runs it.
+    // States for the cron refresh's successive minutes (and minute 1 for the server refresh).
     minutes: CRON_MINUTES,
     out: source,
     output: memoryOutput(),
