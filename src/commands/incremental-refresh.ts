@@ -31,7 +31,6 @@ import {
   spliceStations,
 } from "../publish/incremental/splice-stations.js";
 import { wellFormedColumns } from "../publish/incremental/state-columns.js";
-import { recordSizes } from "../publish/incremental/states-bytes.js";
 import { allRecords } from "../publish/incremental/station-records.js";
 import type { Release, ReleaseFile } from "../publish/release.js";
 import { releaseIdOf } from "../publish/release-id.js";
@@ -43,6 +42,7 @@ import { assembleDataset, type Dataset } from "../source/dataset.js";
 import { tooManyMissing } from "../source/missing-stations.js";
 import type { StaticRead } from "../source/read-dataset.js";
 import { readStates } from "../source/read-dataset.js";
+import { recordSizes } from "../source/states-bytes.js";
 import {
   bytesIfUnchanged,
   dropKeptStates,

@@ -9,7 +9,7 @@ import { refresh } from "../../src/commands/refresh.js";
 import { synth } from "../../src/commands/synth.js";
 import { UserError } from "../../src/errors.js";
 import type { MinuteState } from "../../src/publish/incremental/refresh-state.js";
-import { recordSizes } from "../../src/publish/incremental/states-bytes.js";
+import { recordSizes } from "../../src/source/states-bytes.js";
 import { readTree } from "../../src/tree/read-tree.js";
 import { readRefreshCache, writeRefreshCache } from "../../src/tree/refresh-cache.js";
 import { tempDir } from "../helpers.js";

@@ -9,7 +9,7 @@ import { checkStatesWithAcross } from "../../source/check.js";
 import { type LiveState, stationKey, toLiveState } from "../../source/dataset.js";
 import { parseRecords, type RawRecord } from "../../source/parse-records.js";
 import type { Sourced } from "../../source/problems.js";
-import { type AcceptedBytes, splitStatesBytes } from "./states-bytes.js";
+import { type AcceptedBytes, splitStatesBytes } from "../../source/states-bytes.js";
 import type { StationRecords } from "./station-records.js";
 
 /** The static records the states are checked against, as the refresh state keeps them. */

@@ -5,7 +5,7 @@ import {
   type AcceptedBytes,
   recordSizes,
   splitStatesBytes,
-} from "../../../src/publish/incremental/states-bytes.js";
+} from "../../src/source/states-bytes.js";
 
 const a = '{"contract":"lyon","number":1,"name":"a \\"}\\\\"}';
 const b = '{"contract":"lyon","number":2,"stands":{"bikes":[1,2]}}';
