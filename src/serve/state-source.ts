@@ -1,9 +1,9 @@
 // Where a refresh gets new station states: a state file read again each time, or the simulator.
 
 import { IndexedMap } from "../indexed-map.js";
-import { type AcceptedStates, readChangedStates } from "../source/changed-states.js";
+import { acceptedOf, readChangedStates } from "../source/changed-states.js";
 import type { Dataset, LiveState } from "../source/dataset.js";
-import { type KnownStates, knownTexts } from "../source/known-states.js";
+import type { KnownStates } from "../source/known-states.js";
 import { tooManyMissing } from "../source/missing-stations.js";
 import { error, type Problem } from "../source/problems.js";
 import { readStates, type StaticRead } from "../source/read-dataset.js";
@@ -36,10 +36,10 @@ export function stateFile(
   staticRead: StaticRead,
   options: StateFileOptions,
 ): StateSource {
-  // The records of the last accepted file: most of the next minute's are the same. Their texts are
-  // found now, at start, rather than by the first refresh.
+  // The records of the last accepted file: most of the next minute's are the same. Its bytes and
+  // their records are found now, at start, rather than by the first refresh.
   let known = options.known;
-  // The same file as texts beside its states: the next read parses only the records that changed
+  // The same file as bytes beside its states: the next read parses only the records that changed
   // (readChangedStates); when it cannot vouch for a file, the whole read (against `known`) does.
   let accepted = known && acceptedOf(known);
   return {
@@ -68,13 +68,6 @@ export function stateFile(
       }
     },
   };
-}
-
-/** What readChangedStates needs of a whole read's KnownStates; undefined when its layout is not split. */
-function acceptedOf(known: KnownStates): AcceptedStates | undefined {
-  const texts = knownTexts(known);
-  if (!texts) return undefined;
-  return { source: known.source, texts, states: known.states, across: known.across };
 }
 
 /**

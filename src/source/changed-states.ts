@@ -1,23 +1,34 @@
-// A server's states read against the file it accepted last: only the records whose text changed
+// A server's states read against the file it accepted last: only the records whose bytes changed
 // are parsed and checked, the others keep their states; anything doubtful is left to the whole read.
+import { isAscii } from "node:buffer";
 import { setImmediate } from "node:timers/promises";
 import type { IndexedMap } from "../indexed-map.js";
 import { StationState } from "../model/station-state.js";
 import { checkStatesWithAcross } from "./check.js";
 import { type LiveState, stationKey, toLiveState } from "./dataset.js";
-import type { StatesAcross } from "./known-states.js";
+import { FileBuffer } from "./file-buffer.js";
+import type { KnownStates, StatesAcross } from "./known-states.js";
 import type { Completeness, StaticSource } from "./load-source.js";
 import { parseRecords, type RawRecord } from "./parse-records.js";
 import type { Problem, Sourced } from "./problems.js";
-import { readSourceText } from "./read-text.js";
-import { splitStatesText } from "./states-text.js";
+import { recordSizes, splitStatesBytes } from "./states-bytes.js";
 
-/** The last accepted states file, as this read needs it. */
+/**
+ * The last accepted states file, as this read needs it. Its bytes are compared where they lie with
+ * the next file's, read into a buffer of its own that then holds the next accepted file's: no text
+ * is made of either file (at a million stations, a 250 MB string and a million slices a minute),
+ * and no buffer allocated. Read against once: the next read is against the one it returns.
+ */
 export interface AcceptedStates {
   /** The static data its records were checked against. */
   readonly source: StaticSource;
-  /** Its records' texts, in file order. */
-  readonly texts: readonly string[];
+  /** Its bytes (all ASCII) and each record's size in them, in file order. */
+  readonly bytes: Buffer;
+  readonly sizes: readonly number[];
+  /** The buffer the next file is read into (not the one holding `bytes`). */
+  readonly spare: FileBuffer;
+  /** The one holding `bytes`, the next read's spare; none when they are a buffer of their own. */
+  readonly holding?: FileBuffer;
   /** Its states, keyed in file order: `states.keyList[i]` is record i's station. */
   readonly states: IndexedMap<string, LiveState>;
   /** What the rules across records found for these keys at these places (warnings only). */
@@ -33,13 +44,28 @@ export interface ChangedStatesRead {
 }
 
 /**
+ * What a whole read left (readStates' KnownStates) as the next read needs it: the file's bytes
+ * from its text; undefined when the text is not all ASCII or not laid out as records.
+ */
+export function acceptedOf(known: KnownStates): AcceptedStates | undefined {
+  if (known.text === undefined) return undefined;
+  const bytes = Buffer.from(known.text, "utf8");
+  // As many bytes as characters: all ASCII.
+  if (bytes.length !== known.text.length) return undefined;
+  const sizes = recordSizes(bytes);
+  if (sizes?.length !== known.records.length) return undefined;
+  const { source, states, across } = known;
+  return { source, bytes, sizes, spare: new FileBuffer(), states, across };
+}
+
+/**
  * The file's states, or null when this read cannot vouch for them: the file unreadable or laid out
  * otherwise, another record count, a record of another station than the one at its place before,
  * or any problem (even a warning) with a changed record. Null means: read it whole (readStates),
  * which says what is wrong and where.
  *
  * With the same stations at the same places, the rules across records (one state per station,
- * stations without a state) find what they found last time; the records whose text did not change
+ * stations without a state) find what they found last time; the records whose bytes did not change
  * passed the rules of one record at a time against the same static data.
  */
 export async function readChangedStates(
@@ -49,16 +75,15 @@ export async function readChangedStates(
 ): Promise<ChangedStatesRead | null> {
   if (accepted.source !== read.source || !read.complete.contracts || !read.complete.stations)
     return null;
-  const file = await readSourceText(path, path, true).catch(() => undefined);
-  if (!file || "problem" in file) return null;
+  const spare = accepted.spare;
+  const bytes = await spare.read(path).catch(() => undefined);
+  // Not ASCII (a BOM, names with accents, not UTF-8): the whole read decodes it, or says why not.
+  if (!bytes || !isAscii(bytes)) return null;
   await setImmediate(); // between reading and splitting: a server answers meanwhile
-  const split = splitStatesText(file.text, accepted.texts);
-  if (split?.texts.length !== accepted.texts.length) return null;
+  const split = splitStatesBytes(bytes, accepted);
+  if (split?.sizes.length !== accepted.sizes.length) return null;
   const raws: RawRecord[] = [];
-  split.raw.forEach((raw, index) => {
-    // Undefined: the same text as the accepted record's at this place.
-    if (raw !== undefined) raws.push({ raw, at: { file: path, index } });
-  });
+  for (const { index, raw } of split.changed) raws.push({ raw, at: { file: path, index } });
   await setImmediate();
   const parsed = parseRecords(StationState, raws);
   if (parsed.problems.length > 0 || parsed.records.length !== raws.length) return null;
@@ -89,6 +114,15 @@ export async function readChangedStates(
   return {
     states,
     problems: [...across.duplicates, ...across.unreported],
-    accepted: { source: read.source, texts: split.texts, states, across },
+    // The accepted file's buffer takes the next file: this one's is kept.
+    accepted: {
+      source: read.source,
+      bytes,
+      sizes: split.sizes,
+      spare: accepted.holding ?? new FileBuffer(),
+      holding: spare,
+      states,
+      across,
+    },
   };
 }

@@ -18,7 +18,10 @@ export interface KnownStates {
   readonly live: readonly LiveState[];
   /** The records' texts, when the file was split into them (see splitStatesText). */
   readonly texts?: readonly string[];
-  /** Else the file's whole text, when the records were parsed from it: split when first needed. */
+  /**
+   * The file's whole text, when the records were parsed from it (whole or split): split when first
+   * needed, and the accepted file's bytes of a server's next read (see acceptedOf).
+   */
   readonly text?: string;
   /** The states by key, `keys` aligned with `live`: the next file with the same keys shares its index. */
   readonly states: IndexedMap<string, LiveState>;

@@ -95,7 +95,7 @@ export interface LoadedStates extends Loaded<Sourced<StationState>[]> {
   knownAt: readonly number[];
   /** The records' texts, when the file was split into them against `known`'s. */
   texts?: readonly string[];
-  /** Else the file's text, when the records were parsed from it whole. */
+  /** The file's text, when the records were parsed from it, whole or split. */
   text?: string;
 }
 
@@ -153,7 +153,8 @@ export async function loadStates(
     problems,
     raw,
     knownAt,
-    ...(split ? { texts: split.texts } : whole ? { text: read.text } : {}),
+    ...(split ? { texts: split.texts } : {}),
+    ...(split || whole ? { text: read.text } : {}),
   };
 }
 

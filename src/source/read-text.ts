@@ -1,7 +1,8 @@
 // Reads a source file as UTF-8, strictly: a Latin-1 export must be refused, not published as "M�diath�que".
 import { isAscii } from "node:buffer";
-import { open, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { UserError } from "../errors.js";
+import { FileBuffer } from "./file-buffer.js";
 import { error, type Problem } from "./problems.js";
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true }); // a leading BOM is dropped, as it should be
@@ -9,9 +10,12 @@ const LENIENT = new TextDecoder("utf-8");
 // V8 cannot hold a longer string; past it there is no text to parse.
 const MAX_TEXT = 0x1fffffe8;
 
+// One for every reuse: a server reads one states file whole at a time.
+const kept = new FileBuffer();
+
 /** The file's bytes; Node names no path when it is a folder: this says which file it is. */
 function readSourceBytes(path: string, file: string, reuse: boolean): Promise<Buffer> {
-  return (reuse ? readIntoKept(path) : readFile(path)).catch((cause: NodeJS.ErrnoException) => {
+  return (reuse ? kept.read(path) : readFile(path)).catch((cause: NodeJS.ErrnoException) => {
     if (cause.code === "EISDIR")
       throw new UserError(`${file} is a folder where a file is expected: give the path of a file`);
     throw cause;
@@ -59,42 +63,6 @@ export async function readSourceText(
   if (text.trim() === "")
     return { problem: error({ file }, undefined, "is empty: an export that wrote nothing?") };
   return { text };
-}
-
-let kept = Buffer.alloc(0);
-let keptInUse = false;
-
-/**
- * The file's bytes in `kept` (made bigger when it must be): a view valid until the next call. A
- * read while another is under way gets its own buffer.
- */
-async function readIntoKept(path: string): Promise<Buffer> {
-  if (keptInUse) return readFile(path);
-  keptInUse = true;
-  let size = 0;
-  try {
-    const handle = await open(path, "r");
-    try {
-      const expected = (await handle.stat()).size;
-      for (;;) {
-        // Room for one byte more than expected: a file grown meanwhile is read to its end.
-        const needed = Math.max(expected, size) + 1;
-        if (kept.length < needed) {
-          const bigger = Buffer.allocUnsafeSlow(Math.ceil(needed * 1.25));
-          kept.copy(bigger, 0, 0, size);
-          kept = bigger;
-        }
-        const { bytesRead } = await handle.read(kept, size, kept.length - size, size);
-        if (bytesRead === 0) break;
-        size += bytesRead;
-      }
-    } finally {
-      await handle.close();
-    }
-  } finally {
-    keptInUse = false;
-  }
-  return kept.subarray(0, size);
 }
 
 /**

@@ -5,9 +5,13 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { stateFile } from "../../src/serve/state-source.js";
-import { type AcceptedStates, readChangedStates } from "../../src/source/changed-states.js";
+import {
+  type AcceptedStates,
+  acceptedOf,
+  readChangedStates,
+} from "../../src/source/changed-states.js";
 import { assembleDataset, type Dataset } from "../../src/source/dataset.js";
-import { type KnownStates, knownTexts } from "../../src/source/known-states.js";
+import type { KnownStates } from "../../src/source/known-states.js";
 import { formatProblem } from "../../src/source/problems.js";
 import { readStates, readStatic, type StaticRead } from "../../src/source/read-dataset.js";
 import { lyonSource, lyonState as state } from "./lyon-source.js";
@@ -41,9 +45,8 @@ async function setup(): Promise<Setup> {
   await write([state(1), state(2), state(3)]);
   const first = await readStates(read, path);
   const known = first.known;
-  const texts = known && knownTexts(known);
-  if (!known || !texts || !first.states) throw new Error("the first file was not accepted");
-  const accepted = { source: read.source, texts, states: known.states, across: known.across };
+  const accepted = known && acceptedOf(known);
+  if (!known || !accepted || !first.states) throw new Error("the first file was not accepted");
   const dataset = assembleDataset(read.source, first.states);
   return { path, read, accepted, dataset, known, write };
 }
@@ -66,13 +69,35 @@ describe("readChangedStates", () => {
       path,
       linesOf([state(1), state(2, 6), state(3)]).replace("[", `[${" ".repeat(1 << 20)}`),
     );
-    expect((await readChangedStates(path, accepted, read))?.states.get("lyon/2")?.main.bikes).toBe(
-      6,
-    );
-    await write([state(1), state(2, 5), state(3)]);
+    const bigger = await readChangedStates(path, changed?.accepted as AcceptedStates, read);
+    expect(bigger?.states.get("lyon/2")?.main.bikes).toBe(6);
+    await write([state(1), state(2, 6), state(3)]);
     // Read again against this file: nothing changed, the same states.
-    const again = await readChangedStates(path, changed?.accepted as AcceptedStates, read);
-    expect(again?.states.get("lyon/2")).toBe(changed?.states.get("lyon/2"));
+    const again = await readChangedStates(path, bigger?.accepted as AcceptedStates, read);
+    expect(again?.states.get("lyon/2")).toBe(bigger?.states.get("lyon/2"));
+  });
+
+  it("reads file after file against the last, its buffers taking turns", async () => {
+    const it = await setup();
+    const { path, read, write } = it;
+    let accepted = it.accepted;
+    const minutes = [
+      [state(1, 1), state(2), state(3)],
+      [state(1, 1), state(2, 2), state(3)],
+      [state(1, 3), state(2, 2), state(3)],
+      [state(1, 3), state(2, 2), state(3, 4)],
+      [state(1, 3), state(2, 2), state(3, 4)],
+      [state(1), state(2), state(3)],
+    ];
+    for (const states of minutes) {
+      await write(states);
+      const changed = await readChangedStates(path, accepted, read);
+      // The minute's states, whatever the buffers held before.
+      expect([...(changed?.states ?? [])]).toEqual([
+        ...((await readStates(read, path)).states ?? []),
+      ]);
+      accepted = changed?.accepted as AcceptedStates;
+    }
   });
 
   it("leaves to the whole read a changed record with a problem, a record moved, added or gone", async () => {
@@ -157,5 +182,11 @@ describe("a server's states file", () => {
     expect([...(read.states ?? [])]).toEqual([...(whole.states ?? [])]);
     expect(log).toEqual([expect.stringContaining("1 stations reported before are missing")]);
     expect(log[0]).toContain("lyon #2");
+    // Then the next minute of this layout: read against the file the whole read accepted.
+    await it.write([state(3), state(1, 6)]);
+    vi.mocked(readStates).mockClear();
+    const next = await states.read(it.dataset, new Date());
+    expect(readStates).not.toHaveBeenCalled();
+    expect(next.states?.get("lyon/1")?.main.bikes).toBe(6);
   });
 });
