@@ -27,8 +27,8 @@ export interface AcceptedStates {
   readonly sizes: readonly number[];
   /** The buffer the next file is read into (not the one holding `bytes`). */
   readonly spare: FileBuffer;
-  /** The one holding `bytes`, the next read's spare; none when they are a buffer of their own. */
-  readonly holding?: FileBuffer;
+  /** The one holding `bytes`: the next read's spare. */
+  readonly holding: FileBuffer;
   /** Its states, keyed in file order: `states.keyList[i]` is record i's station. */
   readonly states: IndexedMap<string, LiveState>;
   /** What the rules across records found for these keys at these places (warnings only). */
@@ -48,14 +48,18 @@ export interface ChangedStatesRead {
  * from its text; undefined when the text is not all ASCII or not laid out as records.
  */
 export function acceptedOf(known: KnownStates): AcceptedStates | undefined {
-  if (known.text === undefined) return undefined;
-  const bytes = Buffer.from(known.text, "utf8");
-  // As many bytes as characters: all ASCII.
-  if (bytes.length !== known.text.length) return undefined;
+  const { text } = known;
+  // As many bytes in UTF-8 as characters: all ASCII.
+  if (text === undefined || Buffer.byteLength(text, "utf8") !== text.length) return undefined;
+  // In a buffer that a later read fills again, and the next read's made now: two buffers in all,
+  // allocated once (not by the first refreshes, where their external memory starts V8's marking).
+  const holding = new FileBuffer(text.length);
+  const bytes = holding.hold(text);
   const sizes = recordSizes(bytes);
   if (sizes?.length !== known.records.length) return undefined;
+  const spare = new FileBuffer(text.length);
   const { source, states, across } = known;
-  return { source, bytes, sizes, spare: new FileBuffer(), states, across };
+  return { source, bytes, sizes, spare, holding, states, across };
 }
 
 /**
@@ -119,7 +123,7 @@ export async function readChangedStates(
       source: read.source,
       bytes,
       sizes: split.sizes,
-      spare: accepted.holding ?? new FileBuffer(),
+      spare: accepted.holding,
       holding: spare,
       states,
       across,

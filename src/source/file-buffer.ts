@@ -6,6 +6,11 @@ export class FileBuffer {
   #buffer = Buffer.alloc(0);
   #reading = false;
 
+  /** `room`: the size of the files it is for, made now rather than at the first read. */
+  constructor(room = 0) {
+    this.#room(room + 1, 0);
+  }
+
   /**
    * The file's bytes in this buffer (made bigger when it must be): a view valid until the next
    * read. A read while another is under way gets a buffer of its own.
@@ -20,12 +25,7 @@ export class FileBuffer {
         const expected = (await handle.stat()).size;
         for (;;) {
           // Room for one byte more than expected: a file grown meanwhile is read to its end.
-          const needed = Math.max(expected, size) + 1;
-          if (this.#buffer.length < needed) {
-            const bigger = Buffer.allocUnsafeSlow(Math.ceil(needed * 1.25));
-            this.#buffer.copy(bigger, 0, 0, size);
-            this.#buffer = bigger;
-          }
+          this.#room(Math.max(expected, size) + 1, size);
           const { bytesRead } = await handle.read(
             this.#buffer,
             size,
@@ -42,5 +42,22 @@ export class FileBuffer {
       this.#reading = false;
     }
     return this.#buffer.subarray(0, size);
+  }
+
+  /**
+   * An ASCII text's bytes in this buffer, as if read from a file (with the same room to spare):
+   * a file accepted by a whole read, whose buffer a later read then fills again.
+   */
+  hold(text: string): Buffer {
+    this.#room(text.length + 1, 0);
+    return this.#buffer.subarray(0, this.#buffer.write(text, "latin1"));
+  }
+
+  /** At least `needed` bytes, the first `kept` of them kept; a quarter more when made bigger. */
+  #room(needed: number, kept: number): void {
+    if (this.#buffer.length >= needed) return;
+    const bigger = Buffer.allocUnsafeSlow(Math.ceil(needed * 1.25));
+    this.#buffer.copy(bigger, 0, 0, kept);
+    this.#buffer = bigger;
   }
 }
