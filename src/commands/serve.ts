@@ -18,6 +18,7 @@ import { STATES_FILE } from "../source/load-source.js";
 import { readStates, readStatic } from "../source/read-dataset.js";
 import { staticSourceUpdatedAt } from "../source/source-time.js";
 import { writeTree } from "../tree/write-tree.js";
+import { heapRoomWarning } from "./heap-room.js";
 import { type Output, reportProblems, terminalOutput } from "./output.js";
 
 /** Documented in the README; accepted only with --demo-key, for trying the API on a laptop. */
@@ -176,6 +177,8 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     log(
       `warning: the GBFS discovery files and the OpenAPI document name ${running.url}, which no other machine can reach: give --base-url (the public address clients use)`,
     );
+  const heapWarning = heapRoomWarning();
+  if (heapWarning) log(heapWarning);
   if (options.demoKey) {
     log(`demo key enabled: ${DEMO_KEY} (do not use --demo-key in production)`);
     for (const line of curlExamples(running.url, DEMO_KEY)) say(line);

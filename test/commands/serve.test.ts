@@ -8,10 +8,13 @@ import { FIXTURES, ROOT, tempDir } from "../helpers.js";
 
 function startServe(
   args: string[],
+  nodeOptions: string[] = [],
 ): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const child = spawn(process.execPath, [join(ROOT, "bin/velodata.js"), "serve", ...args], {
-    cwd: ROOT,
-  });
+  const child = spawn(
+    process.execPath,
+    [...nodeOptions, join(ROOT, "bin/velodata.js"), "serve", ...args],
+    { cwd: ROOT },
+  );
   let output = "";
   child.stderr?.on("data", (chunk) => (output += chunk));
   return new Promise((resolve, reject) => {
@@ -94,6 +97,22 @@ describe("velodata serve", () => {
     await waitFor(child, output, "give --base-url");
     expect(output()).toContain(
       `warning: the GBFS discovery files and the OpenAPI document name ${url}, which no other machine can reach`,
+    );
+    const exited = new Promise((resolve) => child.on("exit", resolve));
+    child.kill("SIGTERM");
+    await exited;
+  });
+
+  it("says at start when the data fills more than half of Node's heap limit, and how to give it more", async () => {
+    const keys = join(await tempDir(), "keys.json");
+    const args = ["--source", FIXTURES, "--keys", keys, "--port", "0", "--simulate"];
+    // The fixtures take ~16 MB of heap: a limit of ~27 MB is more than half full, as a million
+    // stations fill the 4 GB default.
+    const small = ["--max-old-space-size=24", "--max-semi-space-size=1"];
+    const { child, output } = await startServe(args, small);
+    await waitFor(child, output, "heap limit");
+    expect(output()).toMatch(
+      /warning: the data fills [\d.]+ MB of Node's [\d.]+ MB heap limit: refreshes slow down near it and the server stops past it\. Start it with NODE_OPTIONS=--max-old-space-size=1024/,
     );
     const exited = new Promise((resolve) => child.on("exit", resolve));
     child.kill("SIGTERM");
