@@ -82,10 +82,15 @@ function timed(command, args) {
   return { seconds, rssMB: rss ? Number(rss[1]) / 1024 : Number.NaN, stdout: run.stdout };
 }
 
-function phase(mode, from = source, to = out) {
-  const run = timed(process.execPath, [join(ROOT, "scripts/bench/phases.js"), mode, from, to]);
+function phase(mode, from = source, to = out, extra = [], nodeFlags = []) {
+  const script = join(ROOT, "scripts/bench/phases.js");
+  const run = timed(process.execPath, [...nodeFlags, script, mode, from, to, ...extra]);
   return JSON.parse(run.stdout.trim().split("\n").pop());
 }
+
+// A million stations fill ~3.5 GB of heap, near Node's 4 GB default limit, where V8 collects to
+// save memory at every turn: \`velodata serve\` says so at start and names this option.
+const SERVER_HEAP = values.million ? ["--max-old-space-size=12288"] : [];
 
 // ---- the network
 console.log(`velodata bench: ${reuse ? "the network" : `${stations} stations`} under ${dir}`);
@@ -102,7 +107,7 @@ if (!reuse) {
     stations,
     contracts: values.contracts ? Number(values.contracts) : undefined,
     changed: Number(values.changed),
-    // States for the cron refresh's successive minutes (and minute 1 for the server refresh).
+    // States for the cron and server refreshes' successive minutes.
     minutes: CRON_MINUTES,
     out: source,
     output: memoryOutput(),
@@ -140,7 +145,7 @@ async function measureBuildAndRefresh() {
   // Back to minute 0 for the servers (the server refresh phase needs no tree).
   if (!values["no-serving"])
     timed(process.execPath, [BIN, "build", "--source", source, "--out", out]);
-  const server = phase("server-refresh");
+  const server = phase("server-refresh", source, out, [String(CRON_MINUTES)], SERVER_HEAP);
   const split = (steps) =>
     ["read", "render", "compress", "write"].map((name) => fmt(steps?.[name], 2));
   console.log(
@@ -187,7 +192,7 @@ async function measureBuildAndRefresh() {
           `${fmt(wholeBuild.seconds / cron.seconds)}×`,
         ],
         [
-          "server refresh (states read → swap; compress after it)",
+          `server refresh (states read → swap, compress after it; median of ${CRON_MINUTES} successive minutes: ${server.each.map((seconds) => fmt(seconds, 2)).join(", ")}${SERVER_HEAP.length ? `; ${SERVER_HEAP.join(" ")}` : ""})`,
           fmt(server.total, 2),
           ...split(server.steps),
           fmt(server.maxRssMB, 0),

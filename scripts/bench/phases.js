@@ -1,5 +1,5 @@
 // One benchmark phase in its own process (so its peak RSS is its own), timed step by step; prints JSON.
-// Usage: node scripts/bench/phases.js build|server-refresh SOURCE OUT
+// Usage: node scripts/bench/phases.js build|server-refresh SOURCE OUT [MINUTES]
 import { copyFile, mkdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { memoryOutput } from "../../dist/commands/output.js";
@@ -13,7 +13,7 @@ import { assembleDataset } from "../../dist/source/dataset.js";
 import { readStates, readStatic } from "../../dist/source/read-dataset.js";
 import { writeTreeAsMade } from "../../dist/tree/write-tree.js";
 
-const [mode, source, out] = process.argv.slice(2);
+const [mode, source, out, minutes] = process.argv.slice(2);
 const steps = {};
 // Memory after each step (MB): what the process holds, to find what dominates its peak.
 const memory = {};
@@ -48,12 +48,14 @@ if (mode === "build") {
   const { rss, heapUsed, arrayBuffers } = process.memoryUsage();
   memory.write = [rss, heapUsed, arrayBuffers].map((bytes) => Math.round(bytes / 2 ** 20));
 } else if (mode === "server-refresh") {
-  // What `velodata serve` does at start (not timed), then one refresh by the server's own refresher
-  // and state source: "read" is the state source's read (the file, its checks, the missing
-  // stations), "render" from there to the refresher's swap of live.release, "compress" the
-  // variants of what changed, made after the swap while the new release is already served.
+  // What `velodata serve` does at start (not timed), then successive minutes refreshed by the
+  // server's own refresher and state source (`minutes`, states-1.json on): "read" is the state
+  // source's read (the file, its checks, the missing stations), "render" from there to the
+  // refresher's swap of live.release, "compress" the variants of what changed, made after the
+  // swap while the new release is already served. Each step is the median over the minutes: the
+  // first refresh is not the steady state (at a million stations later minutes were slower).
   // As a server does, one states file path read at start and at each refresh; the feed replaces
-  // it with the next minute's (rename), between the two.
+  // it with the next minute's (rename), between two.
   // (Beside the tree, not in it: the tree is served by the serving benchmark afterwards.)
   tuneHeapForServing(); // as \`velodata serve\` does first
   const statesDir = `${out}-states`;
@@ -65,14 +67,12 @@ if (mode === "build") {
   const dataset = assembleDataset(staticRead.source, initial.states);
   const first = await publish(dataset, { generatedAt: new Date() });
   const served = await compressRelease(first.release, { budget: "build" });
-  await copyFile(join(source, "states-1.json"), `${statesPath}.next`);
-  await rename(`${statesPath}.next`, statesPath);
   const states = stateFile(statesPath, staticRead, {
     maxMissingShare: DEFAULT_MAX_MISSING_SHARE,
     log: () => {},
     known: initial.known,
   });
-  const marks = {};
+  let marks = {};
   const timedSource = {
     name: states.name,
     async read(current, now) {
@@ -105,25 +105,35 @@ if (mode === "build") {
     seconds: 3600,
     log: () => {},
   });
-  const outcome = await refresher.refreshNow();
-  const ended = performance.now();
+  const each = { read: [], render: [], compress: [], total: [] };
+  for (let minute = 1; minute <= Number(minutes ?? 1); minute++) {
+    await copyFile(join(source, `states-${minute}.json`), `${statesPath}.next`);
+    await rename(`${statesPath}.next`, statesPath);
+    marks = {};
+    const outcome = await refresher.refreshNow();
+    const ended = performance.now();
+    if (!outcome.ok) throw new Error(`the refresh failed: ${outcome.error}`);
+    if (live.release.counts.stations !== dataset.stations.length)
+      throw new Error("the refresh did not swap a release of these stations");
+    each.read.push((marks.read - marks.started) / 1000);
+    each.render.push((marks.swapped - marks.read) / 1000);
+    each.compress.push((ended - marks.swapped) / 1000);
+    each.total.push((marks.swapped - marks.started) / 1000);
+  }
   await refresher.stop();
   await rm(statesDir, { recursive: true, force: true });
-  if (!outcome.ok) throw new Error(`the refresh failed: ${outcome.error}`);
-  if (live.release.counts.stations !== dataset.stations.length)
-    throw new Error("the refresh did not swap a release of these stations");
-  steps.read = (marks.read - marks.started) / 1000;
-  steps.render = (marks.swapped - marks.read) / 1000;
-  steps.compress = (ended - marks.swapped) / 1000;
+  const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+  steps.read = median(each.read);
+  steps.render = median(each.render);
+  steps.compress = median(each.compress);
   const { rss, heapUsed, arrayBuffers } = process.memoryUsage();
   memory.compress = [rss, heapUsed, arrayBuffers].map((bytes) => Math.round(bytes / 2 ** 20));
-  report(steps.read + steps.render);
+  report(median(each.total), { each: each.total });
 } else throw new Error(`unknown phase ${mode}`);
 
 if (mode === "build") report(steps.read + steps.render + steps.write);
 
-function report(total) {
-  process.stdout.write(
-    `${JSON.stringify({ steps, total, maxRssMB: process.resourceUsage().maxRSS / 1024, memory })}\n`,
-  );
+function report(total, more = {}) {
+  const maxRssMB = process.resourceUsage().maxRSS / 1024;
+  process.stdout.write(`${JSON.stringify({ steps, total, maxRssMB, memory, ...more })}\n`);
 }
