@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { memoryOutput } from "../../dist/commands/output.js";
 import { readValidDataset } from "../../dist/commands/read-source.js";
 import { compressRelease } from "../../dist/publish/compress.js";
+import { encodedInChunks } from "../../dist/publish/encoded-together.js";
 import { publish } from "../../dist/publish/publish.js";
 import { tuneHeapForServing } from "../../dist/serve/heap-tuning.js";
 import { startRefresher } from "../../dist/serve/refresher.js";
@@ -35,7 +36,11 @@ if (mode === "build") {
   let writeStarted = 0;
   await writeTreeAsMade(out, async (early) => {
     const { release } = await step("render", () =>
-      publish(dataset, { generatedAt: new Date(), onStationFiles: early }),
+      publish(dataset, {
+        generatedAt: new Date(),
+        onStationFiles: early,
+        encode: encodedInChunks(),
+      }),
     );
     writeStarted = performance.now();
     const compressing = compressRelease(release, { budget: "build" });

@@ -1,6 +1,7 @@
 // `velodata build`: source folder → validated Dataset → Release → tree on disk, swapped in whole.
 import { join } from "node:path";
 import { compressRelease } from "../publish/compress.js";
+import { encodedInChunks } from "../publish/encoded-together.js";
 import { DEFAULT_BASE_URL, type Published, publish } from "../publish/publish.js";
 import type { Release } from "../publish/release.js";
 import { STATES_FILE } from "../source/load-source.js";
@@ -60,6 +61,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
         baseUrl: options.baseUrl,
         staticUpdatedAt: await staticSourceUpdatedAt(options.source),
         onStationFiles: early,
+        encode: encodedInChunks(), // this process exits once they are written
       });
       output.progress("compressing and writing…");
       // The variants become the tree's `.gz`/`.br` siblings, the bytes a web server in front sends.

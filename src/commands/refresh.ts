@@ -70,19 +70,26 @@ async function fullRefresh(
   tree: Tree,
   output: Output,
 ): Promise<FastRefresh> {
-  const [{ publish }, { staticSourceUpdatedAt }, { readValidDataset }, { variantsOnDisk }] =
-    await Promise.all([
-      import("../publish/publish.js"),
-      import("../source/source-time.js"),
-      import("./read-source.js"),
-      import("../tree/variants-on-disk.js"),
-    ]);
+  const [
+    { publish },
+    { encodedInChunks },
+    { staticSourceUpdatedAt },
+    { readValidDataset },
+    { variantsOnDisk },
+  ] = await Promise.all([
+    import("../publish/publish.js"),
+    import("../publish/encoded-together.js"),
+    import("../source/source-time.js"),
+    import("./read-source.js"),
+    import("../tree/variants-on-disk.js"),
+  ]);
   const states = statesSeen(options.state); // before reading: kept only if unchanged since
   const { dataset, staticRead } = await readValidDataset(options.source, options.state, output);
   const { release: made, cache } = await publish(dataset, {
     generatedAt: inputs.generatedAt,
     baseUrl: inputs.baseUrl,
     staticUpdatedAt: await staticSourceUpdatedAt(options.source),
+    encode: encodedInChunks(), // this process exits once they are written
   });
   // Siblings of unchanged files are read back from the tree: only what changed is compressed.
   const release = await compressRelease(made, {

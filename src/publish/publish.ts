@@ -8,6 +8,7 @@ import { renderBundle } from "./downloads/bundle.js";
 import { csvChunks } from "./downloads/csv.js";
 import { jsonRows } from "./downloads/json-rows.js";
 import { contractStationsTable, rowOf } from "./downloads/tables.js";
+import type { Encode } from "./encoded-together.js";
 import { gbfsStaticFiles, gbfsUrls } from "./gbfs-files.js";
 import { groupByContract } from "./group.js";
 import { endpointFile, makeRelease, type Release, type ReleaseFile } from "./release.js";
@@ -42,6 +43,12 @@ export interface PublishOptions {
    * rendered, before the static answers: `build` writes them from another thread meanwhile.
    */
   onStationFiles?: (files: ReadonlyMap<string, ReleaseFile>) => void;
+  /**
+   * How the station answers are encoded: by default one buffer per station, as a server that
+   * replaces them a few at a time needs; a process that exits once it has written them passes
+   * encodedInChunks().
+   */
+  encode?: Encode;
 }
 
 export interface Published {
@@ -130,6 +137,7 @@ export async function publish(
     dataset,
     options.cache,
     options.refreshSeconds ?? DEFAULT_REFRESH_SECONDS,
+    options.encode,
   );
   options.onStationFiles?.(dynamic.files);
   // The static answers first in the release, as they always were.

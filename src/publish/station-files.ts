@@ -7,7 +7,7 @@ import type { Station } from "../model/station.js";
 import { oncePerObject } from "../once-per-object.js";
 import { type Endpoint, pathOf } from "../routes/routes.js";
 import { type Dataset, type LiveState, stationKey } from "../source/dataset.js";
-import { encodedTogether } from "./encoded-together.js";
+import { type Encode, encodedTogether } from "./encoded-together.js";
 import {
   gbfsStatusFiles,
   gbfsStatusFilesHashed,
@@ -87,11 +87,15 @@ export interface StationFiles {
   cache: StationCache;
 }
 
-/** `refreshSeconds`: how long GBFS consumers may keep station_status (its `ttl`). */
+/**
+ * `refreshSeconds`: how long GBFS consumers may keep station_status (its `ttl`); `encode`: how
+ * each rendering's texts become bytes (default one buffer per station, as a server needs).
+ */
 export function renderStationFiles(
   dataset: Dataset,
   previous: StationCache | undefined,
   refreshSeconds: number,
+  encode: Encode = encodedTogether,
 ): StationFiles {
   const files = new Map<string, ReleaseFile>();
   const changed = new Map<string, ReleaseFile>();
@@ -99,7 +103,7 @@ export function renderStationFiles(
     files.set(path, file);
     if (fresh) changed.set(path, file);
   };
-  const steps = renderStations(dataset, previous, refreshSeconds, put);
+  const steps = renderStations(dataset, previous, refreshSeconds, put, undefined, encode);
   let step = steps.next();
   // Without `hash`, nothing is waited for: the steps only pause.
   while (!step.done) step = steps.next();
@@ -136,7 +140,8 @@ type Put = (path: string, file: ReleaseFile, fresh: boolean) => void;
 /**
  * Hands every dynamic answer to `put`, saying which were rendered again; yields after each
  * contract. With `hash`, the station_status feeds' SHA-1s are made by it, and handed to `put` when
- * made: the last step yields the promise of all of them, to be awaited before going on.
+ * made: the last step yields the promise of all of them, to be awaited before going on. `encode`
+ * makes each rendering's bytes (see encoded-together.ts).
  */
 function* renderStations(
   dataset: Dataset,
@@ -144,6 +149,7 @@ function* renderStations(
   refreshSeconds: number,
   put: Put,
   hash?: (body: readonly Uint8Array[]) => Promise<string>,
+  encode: Encode = encodedTogether,
 ): Generator<Promise<unknown> | undefined, StationCache> {
   const { stations } = dataset;
   const keys = keysOf(stations);
@@ -184,7 +190,7 @@ function* renderStations(
         );
         // Its answers and entries share one buffer: they are replaced together, and so is it.
         const texts = SURFACES.map((surface) => surface.json(station, state));
-        const bytes = encodedTogether(texts.concat(stationStatusTexts(station, state, types)));
+        const bytes = encode(texts.concat(stationStatusTexts(station, state, types)));
         done = {
           station,
           state,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { encodedTogether } from "../../src/publish/encoded-together.js";
+import { encodedInChunks, encodedTogether } from "../../src/publish/encoded-together.js";
 
 describe("encodedTogether", () => {
   it("encodes each text as Buffer.from would, in one buffer of exactly their size", () => {
@@ -15,5 +15,33 @@ describe("encodedTogether", () => {
       expect(view.buffer).toBe(views[0]?.buffer);
       expect(view.buffer.byteLength).toBe(size);
     }
+  });
+});
+
+describe("encodedInChunks", () => {
+  it("encodes each rendering as Buffer.from would, as views of one shared chunk", () => {
+    const encode = encodedInChunks();
+    const first = encode(['{"name":"Église Saint-Pierre"}', '{"bikes":3}']);
+    const second = encode(["日本", ""]);
+    expect(first.map((view) => view.toString("utf8"))).toEqual([
+      '{"name":"Église Saint-Pierre"}',
+      '{"bikes":3}',
+    ]);
+    expect(second.map((view) => view.toString("utf8"))).toEqual(["日本", ""]);
+    // Back to back in one buffer of 64 MB: no external memory counted per rendering.
+    expect(second[0]?.buffer).toBe(first[0]?.buffer);
+    expect(second[0]?.byteOffset).toBe((first[1]?.byteOffset ?? 0) + (first[1]?.length ?? 0));
+    expect(first[0]?.buffer.byteLength).toBe(64 << 20);
+  });
+
+  it("starts a bigger chunk when a rendering does not fit, and never overwrites one given out", () => {
+    const encode = encodedInChunks();
+    const small = encode(["a".repeat(1000)]);
+    const big = encode(["b".repeat(64 << 20)]); // past the first chunk's room
+    expect(big[0]?.buffer).not.toBe(small[0]?.buffer);
+    expect(big[0]?.length).toBe(64 << 20);
+    const after = encode(["c".repeat(10)]);
+    expect(small[0]?.toString()).toBe("a".repeat(1000));
+    expect(after[0]?.toString()).toBe("c".repeat(10));
   });
 });
