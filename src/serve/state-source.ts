@@ -57,7 +57,7 @@ export function stateFile(
         const checked = checkMissing(path, current, read.states, options, read.problems);
         if (checked.states) {
           known = read.known;
-          accepted = known && acceptedOf(known);
+          accepted = known && acceptedOf(known, accepted);
         }
         return checked;
       } catch (cause) {

@@ -45,19 +45,24 @@ export interface ChangedStatesRead {
 
 /**
  * What a whole read left (readStates' KnownStates) as the next read needs it: the file's bytes
- * from its text; undefined when the text is not all ASCII or not laid out as records.
+ * from its text; undefined when the text is not all ASCII or not laid out as records. `replaced`:
+ * the file it replaces, whose buffers are taken over (a feed read whole every minute would
+ * otherwise allocate two a minute).
  */
-export function acceptedOf(known: KnownStates): AcceptedStates | undefined {
+export function acceptedOf(
+  known: KnownStates,
+  replaced?: AcceptedStates,
+): AcceptedStates | undefined {
   const { text } = known;
   // As many bytes in UTF-8 as characters: all ASCII.
   if (text === undefined || Buffer.byteLength(text, "utf8") !== text.length) return undefined;
   // In a buffer that a later read fills again, and the next read's made now: two buffers in all,
   // allocated once (not by the first refreshes, where their external memory starts V8's marking).
-  const holding = new FileBuffer(text.length);
+  const holding = replaced?.spare ?? new FileBuffer(text.length);
   const bytes = holding.hold(text);
   const sizes = recordSizes(bytes);
   if (sizes?.length !== known.records.length) return undefined;
-  const spare = new FileBuffer(text.length);
+  const spare = replaced?.holding ?? new FileBuffer(text.length);
   const { source, states, across } = known;
   return { source, bytes, sizes, spare, holding, states, across };
 }

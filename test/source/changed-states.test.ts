@@ -100,6 +100,21 @@ describe("readChangedStates", () => {
     }
   });
 
+  it("takes over the buffers of the file it replaces when a whole read is accepted, and reads on", async () => {
+    const { path, read, accepted, known, write } = await setup();
+    await write([state(3), state(1), state(2, 5)]); // moved: read whole
+    const whole = await readStates(read, path, known);
+    const next = whole.known && acceptedOf(whole.known, accepted);
+    expect(next?.holding).toBe(accepted.spare);
+    expect(next?.spare).toBe(accepted.holding);
+    await write([state(3, 4), state(1), state(2, 5)]);
+    const changed = await readChangedStates(path, next as AcceptedStates, read);
+    expect([...(changed?.states ?? [])]).toEqual([
+      ...((await readStates(read, path)).states ?? []),
+    ]);
+    expect(changed?.states.get("lyon/3")?.main.bikes).toBe(4);
+  });
+
   it("leaves to the whole read a changed record with a problem, a record moved, added or gone", async () => {
     const { path, read, accepted, write } = await setup();
     const cases: unknown[][] = [
