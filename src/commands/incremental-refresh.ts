@@ -1,7 +1,6 @@
 // The cron refresh's fast path: the previous run's state beside the tree, the new states file, and
 // only the stations that changed rendered again. Anything doubtful means null: render everything.
 
-import { isAscii } from "node:buffer";
 import { closeSync, openSync, read as readCallback, readSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -226,7 +225,7 @@ async function newStates(
   const seen = statesSeen(path);
   const bytes = bytesIfUnchanged(seen);
   const before = accepted && bytes && readKeptBytes(folder, accepted);
-  if (accepted && bytes && before && isAscii(bytes)) {
+  if (accepted && bytes && before) {
     // A state written by a run that did not keep the sizes: found again, by the brackets.
     const sizes = keptSizes(accepted) ?? recordSizes(before);
     const read =

@@ -1,6 +1,5 @@
 // A server's states read against the file it accepted last: only the records whose bytes changed
 // are parsed and checked, the others keep their states; anything doubtful is left to the whole read.
-import { isAscii } from "node:buffer";
 import { setImmediate } from "node:timers/promises";
 import type { IndexedMap } from "../indexed-map.js";
 import { StationState } from "../model/station-state.js";
@@ -86,8 +85,7 @@ export async function readChangedStates(
     return null;
   const spare = accepted.spare;
   const bytes = await spare.read(path).catch(() => undefined);
-  // Not ASCII (a BOM, names with accents, not UTF-8): the whole read decodes it, or says why not.
-  if (!bytes || !isAscii(bytes)) return null;
+  if (!bytes) return null;
   await setImmediate(); // between reading and splitting: a server answers meanwhile
   const split = splitStatesBytes(bytes, accepted);
   if (split?.sizes.length !== accepted.sizes.length) return null;

@@ -3,6 +3,8 @@
 // where it lies, no text made of it; only the others are decoded and parsed. The layouts and the
 // refusals are splitStatesText's: `{"states": [ objects ]}`, anything else left to the whole read.
 
+import { isAscii } from "node:buffer";
+
 /** The last accepted states file: its bytes and each of its records' size, in file order. */
 export interface AcceptedBytes {
   bytes: Buffer;
@@ -31,12 +33,15 @@ const HEADER = Buffer.from('"states"', "latin1");
 const COLON = 58;
 
 /**
- * The records of `bytes` (all ASCII: the caller checks it), or undefined when it is not laid out
- * as `{"states": [ objects ]}`, a record that changed is not valid JSON, or `accepted` does not
- * describe its bytes. When the glue between the records is right and each record is valid JSON
- * (parsed now, or the same bytes as a record accepted before), the whole file is the JSON so parsed.
+ * The records of `bytes`, or undefined when they are not all ASCII (a BOM, names with accents,
+ * not UTF-8: the whole read decodes them or says why not; records here are decoded as Latin-1),
+ * not laid out as `{"states": [ objects ]}`, a record that changed is not valid JSON, or
+ * `accepted` (all ASCII) does not describe its bytes. When the glue between the records is right
+ * and each record is valid JSON (parsed now, or the same bytes as a record accepted before), the
+ * whole file is the JSON so parsed.
  */
 export function splitStatesBytes(bytes: Buffer, accepted?: AcceptedBytes): SplitBytes | undefined {
+  if (!isAscii(bytes)) return undefined;
   const sizes: number[] = [];
   const changed: SplitBytes["changed"] = [];
   let at = afterHeader(bytes);

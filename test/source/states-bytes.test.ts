@@ -81,6 +81,18 @@ describe("splitStatesBytes", () => {
     }
   });
 
+  it("refuses bytes that are not all ASCII, which its Latin-1 decoding would misread", () => {
+    const known = accepted(lines(a, b, c));
+    for (const text of [
+      lines(a, '{"contract":"lyon","number":2,"name":"Église"}', c), // UTF-8 accents
+      `\ufeff${lines(a, b, c)}`, // a byte order mark
+    ]) {
+      const utf8 = Buffer.from(text, "utf8");
+      expect(splitStatesBytes(utf8, known), text).toBeUndefined();
+      expect(splitStatesBytes(utf8), text).toBeUndefined();
+    }
+  });
+
   it("does not take a longer record for the accepted one it starts with", () => {
     const known = accepted(lines('{"n":1}'));
     expect(splitStatesBytes(bytes(lines('{"n":12}')), known)?.changed).toEqual([

@@ -27,9 +27,9 @@ export interface AcceptedStatesBytes extends AcceptedBytes {
  * The new states of the stations whose record changed, by station position, and each record's
  * size (kept with the file for the next refresh); null when the file cannot be read so: another
  * layout or record count, a record of another station than the one at its place before, or any
- * problem with a changed record (the whole read then says it as usual). The file's bytes are all
- * ASCII (the caller checks it); the unchanged records are compared where they lie in both files:
- * no text of either file is made but the changed records'.
+ * problem with a changed record, or bytes not all ASCII (the whole read then says it as usual).
+ * The unchanged records are compared where they lie in both files: no text of either file is made
+ * but the changed records'.
  *
  * The accepted file held one state per station (the caller checks it): with the same stations at
  * the same places the rules across records (one state per station, every station reported) find
