@@ -8,7 +8,7 @@ import { DEFAULT_FEED_LIMITS, feedHealth } from "../serve/feed-health.js";
 import { tuneHeapForServing } from "../serve/heap-tuning.js";
 import { watchKeyRing } from "../serve/keys/key-ring.js";
 import type { Live, RefreshOutcome } from "../serve/live.js";
-import { bufferedLog, fdWriter, timestamp } from "../serve/log-sink.js";
+import { bufferedLog, fdWriter, linesOf, timestamp } from "../serve/log-sink.js";
 import { startRefresher } from "../serve/refresher.js";
 import { type RunningServer, startServer } from "../serve/server.js";
 import { seededRandom, simulate } from "../serve/simulator.js";
@@ -126,11 +126,12 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     log,
   });
   // One line per request: stamped when it happens, written in batches.
-  const requestLog = sink ?? bufferedLog((lines) => output.info(lines));
+  const requestLog = sink ?? bufferedLog((chunks) => output.info(linesOf(chunks)));
   const running = await startServer({
     live,
     keys,
     log: (line) => requestLog(`${timestamp()} ${line}`),
+    logRequest: requestLog.request,
     port,
     host,
     ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),

@@ -11,6 +11,8 @@ import { safePath } from "./safe-path.js";
 export type Asked = {
   /** The target as the log shows it: path escaped and scrubbed, query redacted as parsed. */
   readonly logged: string;
+  /** `logged` as bytes, for the log's buffer. */
+  readonly loggedBytes: Uint8Array;
   /** `apiKey` from the one parsing of the query. */
   readonly key: string | null;
 } & (
@@ -39,7 +41,8 @@ export function askedTargets(): (raw: string) => Asked {
 function workOut(raw: string): Asked {
   const target = parseTarget(raw);
   const { query } = target;
-  const facts = { logged: redactTarget(target.path, query), key: query.get("apiKey") };
+  const logged = redactTarget(target.path, query);
+  const facts = { logged, loggedBytes: Buffer.from(logged), key: query.get("apiKey") };
   const path = safePath(target.path);
   if (!path.ok)
     return { ...facts, kind: "bad request", message: `Bad request path: ${path.reason}` };

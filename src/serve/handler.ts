@@ -16,13 +16,17 @@ import { type Asked, askedTargets } from "./asked.js";
 import type { FailedKeyLimit } from "./failed-key-limit.js";
 import type { KeyRing } from "./keys/key-ring.js";
 import { type Live, statusOf } from "./live.js";
+import type { LogSink } from "./log-sink.js";
 import { redactText } from "./redact.js";
+import { requestLineText, shownMethod, shownTarget } from "./request-line.js";
 import { ALLOW, sendError, sendFile, sendJson, sendOptions } from "./respond.js";
 
 export interface HandlerOptions {
   live: Live;
   keys: KeyRing;
   log: (line: string) => void;
+  /** Each answered request's line, in parts (a LogSink's `request`); by default as text to `log`. */
+  logRequest?: LogSink["request"];
   now?: () => Date;
   /** Answers 429 to an address after too many wrong keys; never consulted for a valid key. */
   failedKeys?: FailedKeyLimit;
@@ -47,6 +51,10 @@ const LOCATED_KEPT = 10_000;
 
 export function createHandler(options: HandlerOptions): Handler {
   const now = options.now ?? (() => new Date());
+  const logRequest: LogSink["request"] =
+    options.logRequest ??
+    ((method, asked, status, ms, delivered) =>
+      options.log(requestLineText(method, asked, status, ms, delivered)));
   const clock = options.now ? () => now().getTime() : Date.now;
   const askedOf = askedTargets();
   // Where each asked endpoint is, for the contracts of the current release (a new release, a new memory).
@@ -119,7 +127,7 @@ export function createHandler(options: HandlerOptions): Handler {
 
   /** What the log names a request by. Only what the handler parsed reaches the log: the method too is a client's raw bytes. */
   const lineOf = (request: IncomingMessage, asked: Asked | undefined) =>
-    `${shownMethod(request.method)} ${asked?.logged ?? "(target not read)"}`;
+    `${shownMethod(request.method)} ${shownTarget(asked)}`;
 
   const failed = (
     request: IncomingMessage,
@@ -140,11 +148,10 @@ export function createHandler(options: HandlerOptions): Handler {
     // Logged when the connection is done with this answer, so the line says whether it arrived.
     response.on("close", () => {
       options.closed?.(request);
-      const ms = tenths(performance.now() - started);
       // A reset connection may still count the bytes as written: its error says they were lost.
       const delivered = response.writableFinished && !request.socket.errored;
-      const outcome = delivered ? `${ms}ms` : `not delivered: the connection closed after ${ms}ms`;
-      options.log(`${lineOf(request, asked)} ${response.statusCode} ${outcome}`);
+      const ms = performance.now() - started;
+      logRequest(request.method, asked, response.statusCode, ms, delivered);
     });
     try {
       asked = askedOf(request.url ?? "/");
@@ -160,23 +167,6 @@ export function createHandler(options: HandlerOptions): Handler {
 function locate(contracts: Parameters<typeof resolveContract>[0], endpoint: Endpoint): Located {
   const resolved = resolveContract(contracts, endpoint);
   return "outcome" in resolved ? resolved : { path: pathOf(resolved.endpoint) };
-}
-
-/**
- * Milliseconds rounded to a tenth, written with one decimal (`12.0`, `0.4`) from integers, which
- * V8 turns into strings cheaply: toFixed went through printf, ~0.5 µs of each request.
- */
-export function tenths(ms: number): string {
-  const tenthsOf = Math.round(ms * 10);
-  if (!(tenthsOf >= 0 && tenthsOf < Number.MAX_SAFE_INTEGER)) return ms.toFixed(1);
-  return `${Math.floor(tenthsOf / 10)}.${tenthsOf % 10}`;
-}
-
-/** The methods the server knows are logged as they are; anything else is a client's raw bytes. */
-function shownMethod(method: string | undefined): string {
-  return method === "GET" || method === "HEAD" || method === "OPTIONS"
-    ? method
-    : redactText(method ?? "");
 }
 
 const sendOutcome = (

@@ -1,41 +1,105 @@
-// The server's log: lines gathered and written together at most a tenth of a second later, so that
-// logging every request costs a string, not a write (a syscall, and a wake-up of the reader) each.
+// The server's log: lines gathered as bytes and written together at most a tenth of a second
+// later, so that logging a request costs a few bytes copied, not a write (a syscall, and a
+// wake-up of the reader) each.
 // Written off the main thread when the writer is asynchronous: a slow reader never stalls requests.
 import { write as writeFd } from "node:fs";
+import type { Asked } from "./asked.js";
+import { methodBytes, requestLineBound, targetBytes, writeRequestLine } from "./request-line.js";
 
 export interface LogSink {
+  /** A line as it is (no newline). */
   (line: string): void;
+  /**
+   * A request's line, stamped with the time (`2025-… GET /path 200 1.2ms`), written as bytes
+   * straight into the log's buffer (see request-line.ts).
+   */
+  request(
+    method: string | undefined,
+    asked: Asked | undefined,
+    status: number,
+    ms: number,
+    delivered: boolean,
+  ): void;
   /** Writes what is pending now (on shutdown, before exit); resolves once it is written. */
   flush(): Promise<void>;
 }
 
-/** Writes text and a newline; a promise when it finishes later (one write at a time is asked). */
-export type LogWriter = (text: string) => void | Promise<void>;
+/**
+ * Writes lines given as bytes, each ending with a newline, in order; a promise when it finishes
+ * later (one write at a time is asked). The bytes are lent: they are filled again once it returns
+ * or its promise settles.
+ */
+export type LogWriter = (chunks: readonly Uint8Array[]) => void | Promise<void>;
 
 // Past this many pending lines they are written at once, whatever the time.
 const MAX_PENDING = 1024;
 /** How long a line may wait for others before it is written. */
 export const LOG_DELAY_MS = 100;
 /**
- * Characters kept waiting at most while a write has not finished (the reader of the output is not
+ * Bytes kept waiting at most while a write has not finished (the reader of the output is not
  * reading): past it lines are counted and dropped rather than kept, and a line says how many.
  */
-export const MAX_WAITING_CHARS = 16 << 20;
+export const MAX_WAITING_BYTES = 16 << 20;
+// The lines are written into buffers of this size (MAX_PENDING request lines fit in one), kept
+// and filled again once written: a new one for each batch would be memory V8 counts as external.
+const CHUNK = 256 << 10;
+const KEPT = 4;
+const NEWLINE = 0x0a;
 
-/** `write` receives several lines joined by newlines, in the order they were logged. */
-export function bufferedLog(write: LogWriter, maxWaitingChars = MAX_WAITING_CHARS): LogSink {
-  let pending: string[] = [];
-  let pendingChars = 0;
+/** `write` receives the lines in the order they were logged, each ending with a newline. */
+export function bufferedLog(write: LogWriter, maxWaitingBytes = MAX_WAITING_BYTES): LogSink {
+  const spare: Buffer[] = [];
+  let chunk: Buffer = Buffer.allocUnsafeSlow(CHUNK);
+  let at = 0;
+  // Filled chunks waiting before `chunk`, and their size.
+  let sealed: Uint8Array[] = [];
+  let sealedBytes = 0;
+  let lines = 0;
   let dropped = 0;
   let scheduled: NodeJS.Timeout | null = null;
   // The write in progress; lines logged meanwhile wait for it, in order.
   let writing: Promise<void> | null = null;
 
+  const seal = () => {
+    if (at === 0) return;
+    sealed.push(chunk.subarray(0, at));
+    sealedBytes += at;
+    chunk = spare.pop() ?? Buffer.allocUnsafeSlow(CHUNK);
+    at = 0;
+  };
+  /** While a write has not finished and too much is waiting, lines are counted, not kept. */
+  const dropping = (): boolean => {
+    if (!writing || sealedBytes + at <= maxWaitingBytes) return false;
+    dropped++;
+    return true;
+  };
+  const appendText = (line: string) => {
+    const bytes = Buffer.byteLength(line) + 1;
+    if (bytes > CHUNK) {
+      seal();
+      sealed.push(Buffer.from(`${line}\n`));
+      sealedBytes += bytes;
+      return;
+    }
+    if (at + bytes > chunk.byteLength) seal();
+    at += chunk.write(line, at);
+    chunk[at++] = NEWLINE;
+  };
+  const logged = () => {
+    lines++;
+    schedule();
+  };
+  const recycle = (batch: readonly Uint8Array[]) => {
+    for (const bytes of batch)
+      if (bytes.buffer.byteLength === CHUNK && spare.length < KEPT)
+        spare.push(Buffer.from(bytes.buffer, 0, CHUNK));
+  };
+
   const schedule = () => {
     if (writing) return; // its end writes what gathered meanwhile
-    if (pending.length >= MAX_PENDING) void flush();
+    if (lines >= MAX_PENDING) void flush();
     // Unref'd: pending lines never hold the process open; stopping flushes them.
-    else if (!scheduled && (pending.length > 0 || dropped > 0))
+    else if (!scheduled && (lines > 0 || dropped > 0))
       scheduled = setTimeout(flush, LOG_DELAY_MS).unref();
   };
   const flush = (): Promise<void> => {
@@ -43,34 +107,56 @@ export function bufferedLog(write: LogWriter, maxWaitingChars = MAX_WAITING_CHAR
     scheduled = null;
     if (writing) return writing.then(flush);
     if (dropped > 0) {
-      pending.push(`log: ${dropped} lines dropped: the output was not read fast enough`);
+      appendText(`log: ${dropped} lines dropped: the output was not read fast enough`);
       dropped = 0;
     }
-    if (pending.length === 0) return Promise.resolve();
-    const lines = pending;
-    pending = [];
-    pendingChars = 0;
-    const written = write(lines.join("\n"));
+    seal();
+    if (sealed.length === 0) return Promise.resolve();
+    const batch = sealed;
+    sealed = [];
+    sealedBytes = 0;
+    lines = 0;
+    const written = write(batch);
     // A writer typed void may still return something (Array.prototype.push does): only a promise waits.
-    if (!(written instanceof Promise)) return Promise.resolve();
+    if (!(written instanceof Promise)) {
+      recycle(batch);
+      return Promise.resolve();
+    }
     writing = written.finally(() => {
       writing = null;
+      recycle(batch);
       schedule();
     });
     return writing;
   };
   const sink = (line: string) => {
-    if (writing && pendingChars > maxWaitingChars) {
-      dropped++;
-      return;
-    }
-    pending.push(line);
-    pendingChars += line.length + 1;
-    schedule();
+    if (dropping()) return;
+    appendText(line);
+    logged();
+  };
+  sink.request = (
+    method: string | undefined,
+    asked: Asked | undefined,
+    status: number,
+    ms: number,
+    delivered: boolean,
+  ) => {
+    if (dropping()) return;
+    const shown = methodBytes(method);
+    const target = targetBytes(asked);
+    const stamp = stampBytes();
+    // A target is at most Node's header size limit (16 KB): a line always fits in a chunk.
+    if (at + stamp.byteLength + requestLineBound(shown, target) > chunk.byteLength) seal();
+    at = writeRequestLine(chunk, at, stamp, shown, target, status, ms, delivered);
+    logged();
   };
   sink.flush = flush;
   return sink;
 }
+
+/** The lines a LogWriter is given, as text without the last newline (for an Output). */
+export const linesOf = (chunks: readonly Uint8Array[]): string =>
+  Buffer.concat(chunks).toString("utf8").replace(/\n$/, "");
 
 /**
  * Writes to a file descriptor from the thread pool (`fs.write`), so that a full pipe blocks a pool
@@ -78,25 +164,36 @@ export function bufferedLog(write: LogWriter, maxWaitingChars = MAX_WAITING_CHAR
  * goes to `failed` (EPIPE: nobody reads any more) and its lines are lost.
  */
 export function fdWriter(fd: number, failed: (error: NodeJS.ErrnoException) => void): LogWriter {
-  return (text) =>
-    new Promise<void>((resolve) => {
-      const bytes = Buffer.from(`${text}\n`);
-      const from = (offset: number) =>
-        writeFd(fd, bytes, offset, bytes.length - offset, null, (error, written) => {
-          // A descriptor left non-blocking by another process: try again shortly.
-          if (error?.code === "EAGAIN") setTimeout(() => from(offset), 10);
-          else if (error) {
-            failed(error);
-            resolve();
-          } else if (offset + written < bytes.length) from(offset + written);
-          else resolve();
-        });
-      from(0);
-    });
+  return async (chunks) => {
+    for (const bytes of chunks) if (!(await writeAll(fd, bytes, failed))) return;
+  };
+}
+
+/** True once all of `bytes` is written; false when a write failed. */
+function writeAll(
+  fd: number,
+  bytes: Uint8Array,
+  failed: (error: NodeJS.ErrnoException) => void,
+): Promise<boolean> {
+  return new Promise((resolve) => {
+    const from = (offset: number) =>
+      writeFd(fd, bytes, offset, bytes.byteLength - offset, null, (error, written) => {
+        // A descriptor left non-blocking by another process: try again shortly.
+        if (error?.code === "EAGAIN") setTimeout(() => from(offset), 10);
+        else if (error) {
+          failed(error);
+          resolve(false);
+        } else if (offset + written < bytes.byteLength) from(offset + written);
+        else resolve(true);
+      });
+    from(0);
+  });
 }
 
 let stampedAt = Number.NaN;
 let stamp = "";
+
+let stampBuffer = Buffer.alloc(0);
 
 /** The time as an ISO string, formatted once per millisecond however many requests share it. */
 export function timestamp(): string {
@@ -104,6 +201,13 @@ export function timestamp(): string {
   if (now !== stampedAt) {
     stampedAt = now;
     stamp = new Date(now).toISOString();
+    stampBuffer = Buffer.from(stamp);
   }
   return stamp;
+}
+
+/** timestamp() as bytes. */
+function stampBytes(): Uint8Array {
+  timestamp();
+  return stampBuffer;
 }

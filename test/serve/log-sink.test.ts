@@ -3,7 +3,16 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { bufferedLog, fdWriter, LOG_DELAY_MS } from "../../src/serve/log-sink.js";
+import { askedTargets } from "../../src/serve/asked.js";
+import {
+  bufferedLog,
+  fdWriter,
+  LOG_DELAY_MS,
+  type LogWriter,
+  linesOf,
+  timestamp,
+} from "../../src/serve/log-sink.js";
+import { requestLineText } from "../../src/serve/request-line.js";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -13,9 +22,9 @@ afterEach(() => {
 function slowWriter() {
   const writes: string[] = [];
   const finish: Array<() => void> = [];
-  const write = (text: string) =>
+  const write: LogWriter = (chunks) =>
     new Promise<void>((resolve) => {
-      writes.push(text);
+      writes.push(linesOf(chunks));
       finish.push(resolve);
     });
   return { writes, finish, write };
@@ -25,8 +34,8 @@ describe("bufferedLog", () => {
   it("writes the lines gathered within its delay together, in order, once the delay is over", () => {
     vi.useFakeTimers();
     const writes: string[] = [];
-    const log = bufferedLog((text) => {
-      writes.push(text);
+    const log = bufferedLog((chunks) => {
+      writes.push(linesOf(chunks));
     });
     log("GET /a 200");
     vi.advanceTimersByTime(LOG_DELAY_MS - 1);
@@ -42,8 +51,8 @@ describe("bufferedLog", () => {
   it("writes at once when many lines are pending, without waiting for the delay", () => {
     vi.useFakeTimers();
     const writes: string[] = [];
-    const log = bufferedLog((text) => {
-      writes.push(text);
+    const log = bufferedLog((chunks) => {
+      writes.push(linesOf(chunks));
     });
     for (let n = 0; n < 1024; n++) log(`GET /${n} 200`);
     expect(writes).toHaveLength(1);
@@ -55,8 +64,8 @@ describe("bufferedLog", () => {
   it("writes what is pending on flush, and nothing twice", () => {
     vi.useFakeTimers();
     const writes: string[] = [];
-    const log = bufferedLog((text) => {
-      writes.push(text);
+    const log = bufferedLog((chunks) => {
+      writes.push(linesOf(chunks));
     });
     log("GET /a 200");
     log.flush();
@@ -109,6 +118,86 @@ describe("bufferedLog", () => {
       "12345\n67890\nlog: 2 lines dropped: the output was not read fast enough",
     ]);
   });
+  it("writes a request's line as bytes, stamped, the same as its text", () => {
+    const asked = askedTargets();
+    const chunks: string[] = [];
+    const log = bufferedLog((written) => {
+      chunks.push(linesOf(written));
+    });
+    const lines: [string | undefined, string | undefined, number, number, boolean][] = [
+      [
+        "GET",
+        "/vls/v3/stations/42?contract=lyon&apiKey=0123456789abcdef0123456789abcdef01234567",
+        200,
+        1.26,
+        true,
+      ],
+      ["HEAD", "/vls/v3/contracts", 304, 0, true],
+      ["OPTIONS", "/vls/v1/stations", 204, 12345.65, true],
+      ["GET", "/vls/v3/stations?contract=toulouse", 200, 987.04, false],
+      ["PROPFIND", "/caf%C3%A9/x\u0001y", 405, Number.NaN, true],
+      [undefined, undefined, 400, -3, true],
+    ];
+    const before = timestamp();
+    for (const [method, target, status, ms, delivered] of lines)
+      log.request(method, target === undefined ? undefined : asked(target), status, ms, delivered);
+    void log.flush();
+    const after = timestamp();
+    const written = (chunks[0] ?? "").split("\n");
+    expect(written).toHaveLength(lines.length);
+    written.forEach((line, index) => {
+      const [method, target, status, ms, delivered] = lines[index] as (typeof lines)[number];
+      const stamp = line.slice(0, before.length);
+      expect(stamp >= before && stamp <= after, line).toBe(true);
+      const text = requestLineText(
+        method,
+        target === undefined ? undefined : asked(target),
+        status,
+        ms,
+        delivered,
+      );
+      expect(line).toBe(`${stamp} ${text}`);
+    });
+    expect(written[0]).toMatch(
+      / GET \/vls\/v3\/stations\/42\?contract=lyon&apiKey=<redacted> 200 1\.3ms$/,
+    );
+    expect(written[2]).toMatch(/ OPTIONS \/vls\/v1\/stations 204 12345\.7ms$/);
+    expect(written[3]).toMatch(/ 200 not delivered: the connection closed after 987\.0ms$/);
+    expect(written[5]).toMatch(/Z {2}\(target not read\) 400 -3\.0ms$/);
+  });
+
+  it("fills a buffer again only once the write that had it has finished", async () => {
+    // What each write was given, as it was when given and as it is when the write finishes.
+    const given: string[] = [];
+    const atFinish: string[] = [];
+    const finish: Array<() => void> = [];
+    const log = bufferedLog(
+      (chunks) =>
+        new Promise<void>((resolve) => {
+          given.push(linesOf(chunks));
+          finish.push(() => {
+            atFinish.push(linesOf(chunks));
+            resolve();
+          });
+        }),
+    );
+    const line = (n: number) => `line ${n} ${"x".repeat(200)}`;
+    let n = 0;
+    const batch = () => {
+      for (let count = 0; count < 2000; count++) log(line(n++));
+    };
+    batch(); // past MAX_PENDING: written at once
+    batch(); // waits for it, in other buffers
+    finish.shift()?.();
+    await vi.waitFor(() => expect(given).toHaveLength(2));
+    batch(); // may take the first write's buffers, now free, while the second is written
+    finish.shift()?.();
+    await vi.waitFor(() => expect(given).toHaveLength(3));
+    finish.shift()?.();
+    await log.flush();
+    expect(atFinish).toEqual(given);
+    expect(given.join("\n").split("\n")).toEqual(Array.from({ length: n }, (_, k) => line(k)));
+  });
 });
 
 describe("fdWriter", () => {
@@ -119,12 +208,12 @@ describe("fdWriter", () => {
       const fd = openSync(path, "w");
       const failures: string[] = [];
       const write = fdWriter(fd, (error) => failures.push(error.code ?? ""));
-      await write("line 1\nline 2");
-      await write("é ".repeat(100_000));
+      await write([Buffer.from("line 1\n"), Buffer.from("line 2\n")]);
+      await write([Buffer.from(`${"é ".repeat(100_000)}\n`)]);
       closeSync(fd);
       expect(readFileSync(path, "utf8")).toBe(`line 1\nline 2\n${"é ".repeat(100_000)}\n`);
       expect(failures).toEqual([]);
-      await fdWriter(fd, (error) => failures.push(error.code ?? ""))("after close");
+      await fdWriter(fd, (error) => failures.push(error.code ?? ""))([Buffer.from("after close")]);
       expect(failures).toEqual(["EBADF"]);
     } finally {
       await rm(dir, { recursive: true, force: true });
