@@ -52,7 +52,8 @@ function port(value: string): number {
   return number;
 }
 
-export function program(): Command {
+/** The command line; `argv` is what it parses (a `serve` reads it again in its own thread). */
+export function program(argv: readonly string[]): Command {
   const cli = new Command("velodata")
     .description(
       "Publish bike-sharing stations and bike parkings as a static API tree, a bundle and a keyed server.",
@@ -145,8 +146,13 @@ export function program(): Command {
         throw new UserError("--state and --simulate exclude each other: choose one");
       if (options.seed !== undefined && !options.simulate)
         throw new UserError("--seed seeds the simulator: it goes with --simulate");
+      const thread = await import("./commands/serving-thread.js");
+      if (!thread.inServingThread()) {
+        process.exitCode = await thread.serveInThread(argv);
+        return;
+      }
       const { serve } = await import("./commands/serve.js");
-      stopOnSignals(await serve(options));
+      stopOnSignals(await serve(options), thread.onStopSignal);
     });
 
   cli
@@ -311,7 +317,10 @@ function share(value: string): number {
 }
 
 /** SIGINT/SIGTERM: stop accepting, let requests in flight finish, exit 0. */
-function stopOnSignals(handle: ServeHandle): void {
+function stopOnSignals(
+  handle: ServeHandle,
+  onStopSignal: (stop: (signal: string) => void) => void,
+): void {
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -321,8 +330,7 @@ function stopOnSignals(handle: ServeHandle): void {
     );
     void handle.stop().then(() => process.exit(0));
   };
-  process.once("SIGINT", () => stop("SIGINT"));
-  process.once("SIGTERM", () => stop("SIGTERM"));
+  onStopSignal(stop);
 }
 
 /** The one place errors become exit codes: user errors print plainly, anything else is a bug. */
@@ -330,7 +338,7 @@ export async function main(argv: readonly string[]): Promise<void> {
   quietOnClosedPipe(process.stdout);
   quietOnClosedPipe(process.stderr);
   try {
-    await program().parseAsync(argv);
+    await program(argv).parseAsync(argv);
   } catch (thrown) {
     const cause = toUserError(thrown);
     if (cause instanceof UserError) {
