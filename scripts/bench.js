@@ -241,8 +241,10 @@ const stopProcess = (child) =>
     child.kill("SIGTERM");
   });
 
-await rm(join(dir, "keys.json"), { force: true });
-const { key } = await addKey(join(dir, "keys.json"), "bench", new Date());
+// A name of its own: `--dir` may name a folder that holds a deployment's keys.json.
+const keysFile = join(dir, "bench-keys.json");
+await rm(keysFile, { force: true });
+const { key } = await addKey(keysFile, "bench", new Date());
 const contract = "lyon";
 const number = 42;
 const answers = [
@@ -277,7 +279,7 @@ const velodataPeer = (name, bin) => ({
         "--source",
         source,
         "--keys",
-        join(dir, "keys.json"),
+        keysFile,
         "--port",
         String(port),
         "--refresh",
@@ -348,7 +350,7 @@ async function startKeyedNginx(port) {
       "--source",
       source,
       "--keys",
-      join(dir, "keys.json"),
+      keysFile,
       "--port",
       String(upstream),
       "--refresh",
