@@ -7,16 +7,12 @@
 // semi-spaces) that was ~40 scavenges a second under load: 1.1 µs of GC per request against
 // 0.36 µs with 64 MB semi-spaces, 15.9 against 13.9-14.4 µs of CPU per request in all. A running
 // isolate cannot be given a bigger young generation; a worker's is set when it is made.
-import { setFlagsFromString } from "node:v8";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 
-const SEMI_SPACE_MB = 64;
-/** Three parts: V8 makes a young generation of two semi-spaces and a large-object space. */
-export const SERVING_YOUNG_GENERATION_MB = 3 * SEMI_SPACE_MB;
+/** Three 64 MB parts: V8 makes a young generation of two semi-spaces and a large-object space. */
+export const SERVING_YOUNG_GENERATION_MB = 3 * 64;
 
 const STOP_SIGNALS = ["SIGINT", "SIGTERM"] as const;
-// V8 reads flags with dashes or underscores.
-const SEMI_SPACE_FLAG = /semi[-_]space[-_]size/;
 
 interface ServingData {
   servingThread: true;
@@ -38,12 +34,6 @@ export const servingArgv = (): readonly string[] => (workerData as ServingData).
  * A `--max-semi-space-size` given to Node overrides the size set here (Node's rule for workers).
  */
 export function serveInThread(argv: readonly string[]): Promise<number> {
-  // Also the size it starts at: V8 grows a young generation only while much of it survives, which
-  // a server's requests never do, and shrinks it when idle. Measured: 185 scavenges in the first
-  // 5 s of load at 100,000 stations, 200 after 45 s idle, 51 once grown. A flag, read by the
-  // isolates made after it is set (this thread's is made); none when Node is given its own.
-  if (!SEMI_SPACE_FLAG.test(`${process.execArgv.join(" ")} ${process.env.NODE_OPTIONS ?? ""}`))
-    setFlagsFromString(`--min-semi-space-size=${SEMI_SPACE_MB}`);
   const worker = new Worker(new URL("./serving-thread-main.js", import.meta.url), {
     workerData: { servingThread: true, argv } satisfies ServingData,
     resourceLimits: { maxYoungGenerationSizeMb: SERVING_YOUNG_GENERATION_MB },
