@@ -1,5 +1,5 @@
 // The keys file: only sha256 hashes of API keys, with labels and revocation dates; written atomically, mode 0600.
-import { createHash, randomBytes } from "node:crypto";
+import { hash, randomBytes } from "node:crypto";
 import { existsSync, statSync } from "node:fs";
 import { chmod, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
@@ -18,8 +18,7 @@ export type StoredKey = z.infer<typeof StoredKey>;
 
 const KeyFile = z.strictObject({ keys: z.array(StoredKey) });
 
-export const hashKey = (key: string): string =>
-  createHash("sha256").update(key, "utf8").digest("hex");
+export const hashKey = (key: string): string => hash("sha256", key, "hex");
 
 /** Reads the keys file; a missing file is an empty one. Throws a UserError saying what is wrong. */
 export async function readKeys(path: string): Promise<StoredKey[]> {
