@@ -1,4 +1,5 @@
 // What the server answers from: the current Release (swapped whole at each refresh) and how refreshing goes.
+import { getHeapStatistics } from "node:v8";
 import type { Release } from "../publish/release.js";
 import { type FeedHealth, type FeedLimits, feedStatus } from "./feed-health.js";
 
@@ -40,5 +41,19 @@ export function statusOf(live: Live, now: Date) {
     counts: release.counts,
     tree: live.tree ?? null,
     feed,
+    memory: memoryStatus(),
+  };
+}
+
+/**
+ * The process's resident memory, and the heap of the thread that serves against its limit: near
+ * the limit V8 collects at every turn and refreshes slow down (see heap-room.ts).
+ */
+function memoryStatus() {
+  const heap = getHeapStatistics();
+  return {
+    rssBytes: process.memoryUsage.rss(),
+    heapUsedBytes: heap.used_heap_size,
+    heapLimitBytes: heap.heap_size_limit,
   };
 }

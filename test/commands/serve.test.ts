@@ -1,5 +1,5 @@
 // `velodata serve` as a process: starts, answers, and stops cleanly on SIGTERM with a request in flight.
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -101,6 +101,27 @@ describe("velodata serve", () => {
     const exited = new Promise((resolve) => child.on("exit", resolve));
     child.kill("SIGTERM");
     await exited;
+  });
+
+  it("serves from a thread whose young generation is bigger than Node's default, as /status shows", async () => {
+    const keys = join(await tempDir(), "keys.json");
+    const args = ["--source", FIXTURES, "--keys", keys, "--port", "0", "--simulate"];
+    const { child, url } = await startServe(args);
+    const status = (await (await fetch(`${url}/status`)).json()) as {
+      memory: { heapLimitBytes: number };
+    };
+    const exited = new Promise((resolve) => child.on("exit", resolve));
+    child.kill("SIGTERM");
+    await exited;
+    // A plain Node process's limit: the same old generation, a young one of at most 3 × 16 MB
+    // (the thread's is 3 × 64 MB).
+    const plain = Number(
+      execFileSync(process.execPath, [
+        "-e",
+        "process.stdout.write(String(require('node:v8').getHeapStatistics().heap_size_limit))",
+      ]),
+    );
+    expect(status.memory.heapLimitBytes).toBeGreaterThanOrEqual(plain + 64 * 2 ** 20);
   });
 
   it("says at start when the data fills more than half of Node's heap limit, and how to give it more", async () => {

@@ -1,6 +1,7 @@
 // /status tells a stalled or shrinking feed apart from a healthy one; a feed that drops stations is refused.
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { getHeapStatistics } from "node:v8";
 import { afterEach, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "./serve-helpers.js";
 
@@ -24,6 +25,7 @@ interface Status {
     staleShare: number;
     maxStaleShare: number;
   };
+  memory: { rssBytes: number; heapUsedBytes: number; heapLimitBytes: number };
 }
 
 const statusOf = async (base: string) => (await (await fetch(`${base}/status`)).json()) as Status;
@@ -54,6 +56,20 @@ describe("/status", () => {
     const expectedAge = (Date.now() - Date.parse("2026-11-20T08:15:05Z")) / 1000;
     expect(Math.abs((status.feed.newestAgeSeconds as number) - expectedAge)).toBeLessThan(30);
     expect(status.ok).toBe(false);
+  });
+
+  it("shows the memory: the process's resident set, the serving heap and its limit", async () => {
+    server = await startTestServer();
+    const before = process.memoryUsage.rss();
+    const { memory } = await statusOf(server.base);
+    const after = process.memoryUsage.rss();
+    // This server runs in the test's own thread: its heap is this one.
+    expect(memory.heapLimitBytes).toBe(getHeapStatistics().heap_size_limit);
+    expect(memory.heapUsedBytes).toBeGreaterThan(0);
+    expect(memory.heapUsedBytes).toBeLessThan(memory.heapLimitBytes);
+    // The resident set moves between readings: it lies near the test's, read around the request.
+    expect(memory.rssBytes).toBeGreaterThan(Math.min(before, after) * 0.9);
+    expect(memory.rssBytes).toBeLessThan(Math.max(before, after) * 1.1);
   });
 
   // `npm start` serves the old fixtures with the simulator: the demo must look live from the start.
