@@ -18,7 +18,7 @@ import type { KeyRing } from "./keys/key-ring.js";
 import { type Live, statusOf } from "./live.js";
 import type { LogSink } from "./log-sink.js";
 import { redactText } from "./redact.js";
-import { requestLineText, shownMethod, shownTarget } from "./request-line.js";
+import { requestLineText, shownRequest } from "./request-line.js";
 import { ALLOW, sendError, sendFile, sendJson, sendOptions } from "./respond.js";
 
 export interface HandlerOptions {
@@ -125,10 +125,6 @@ export function createHandler(options: HandlerOptions): Handler {
     return maxAgeHeader;
   }
 
-  /** What the log names a request by. Only what the handler parsed reaches the log: the method too is a client's raw bytes. */
-  const lineOf = (request: IncomingMessage, asked: Asked | undefined) =>
-    `${shownMethod(request.method)} ${shownTarget(asked)}`;
-
   const failed = (
     request: IncomingMessage,
     response: ServerResponse,
@@ -136,7 +132,7 @@ export function createHandler(options: HandlerOptions): Handler {
     cause: unknown,
   ) => {
     const message = redactText((cause as Error)?.message ?? String(cause));
-    options.log(`error: ${lineOf(request, asked)}: ${message}`);
+    options.log(`error: ${shownRequest(request.method, asked)}: ${message}`);
     if (!response.headersSent) sendOutcome(response, INTERNAL_ERROR);
     else response.destroy();
   };

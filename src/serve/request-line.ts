@@ -26,6 +26,10 @@ export function shownMethod(method: string | undefined): string {
 /** What a line names a request by. Only what the handler parsed reaches the log. */
 export const shownTarget = (asked: Asked | undefined): string => asked?.logged ?? NOT_READ;
 
+/** What a line names a request by (`GET /path?query`): the line's start, and an error's. */
+export const shownRequest = (method: string | undefined, asked: Asked | undefined): string =>
+  `${shownMethod(method)} ${shownTarget(asked)}`;
+
 /** The line as text (no newline). */
 export function requestLineText(
   method: string | undefined,
@@ -35,7 +39,7 @@ export function requestLineText(
   delivered: boolean,
 ): string {
   const took = `${tenths(ms)}ms`;
-  return `${shownMethod(method)} ${shownTarget(asked)} ${status} ${delivered ? took : `${NOT_DELIVERED}${took}`}`;
+  return `${shownRequest(method, asked)} ${status} ${delivered ? took : `${NOT_DELIVERED}${took}`}`;
 }
 
 /** The bytes of the target as a line shows it. */
@@ -81,12 +85,14 @@ export function writeRequestLine(
     buffer.set(NOT_DELIVERED_BYTES, to);
     to += NOT_DELIVERED_BYTES.byteLength;
   }
-  const tenthsOf = Math.round(ms * 10);
-  if (tenthsOf >= 0 && tenthsOf < Number.MAX_SAFE_INTEGER) {
+  const tenthsOf = wholeTenths(ms);
+  if (tenthsOf === undefined)
+    for (const char of ms.toFixed(1)) buffer[to++] = char.charCodeAt(0); // NaN, -0.5
+  else {
     to = writeWhole(buffer, to, Math.floor(tenthsOf / 10));
     buffer[to++] = DOT;
     buffer[to++] = ZERO + (tenthsOf % 10);
-  } else for (const char of ms.toFixed(1)) buffer[to++] = char.charCodeAt(0); // NaN, -0.5
+  }
   buffer.set(MS, to);
   to += MS.byteLength;
   buffer[to++] = NEWLINE;
@@ -110,7 +116,13 @@ function writeWhole(buffer: Uint8Array, at: number, value: number): number {
  * V8 turns into strings cheaply: toFixed went through printf, ~0.5 µs of each request.
  */
 export function tenths(ms: number): string {
-  const tenthsOf = Math.round(ms * 10);
-  if (!(tenthsOf >= 0 && tenthsOf < Number.MAX_SAFE_INTEGER)) return ms.toFixed(1);
+  const tenthsOf = wholeTenths(ms);
+  if (tenthsOf === undefined) return ms.toFixed(1);
   return `${Math.floor(tenthsOf / 10)}.${tenthsOf % 10}`;
+}
+
+/** Milliseconds in whole tenths; undefined when that is no whole number ≥ 0 (NaN, negative, huge). */
+function wholeTenths(ms: number): number | undefined {
+  const tenthsOf = Math.round(ms * 10);
+  return tenthsOf >= 0 && tenthsOf < Number.MAX_SAFE_INTEGER ? tenthsOf : undefined;
 }

@@ -220,6 +220,10 @@ describe("internal errors", () => {
       live.release = release;
       expect((await fetch(`${running.url}/vls/v3/contracts?apiKey=k`)).status).toBe(200);
       expect(lines.some((line) => line.includes("disk on fire"))).toBe(true);
+      // The line names the request as the log does, its key redacted.
+      expect(lines).toContain(
+        "error: GET /vls/v3/contracts?apiKey=<redacted>: disk on fire at /secret/path",
+      );
     } finally {
       await running.close();
     }

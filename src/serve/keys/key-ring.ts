@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { UserError } from "../../errors.js";
-import { hashKey, readKeys } from "./key-file.js";
+import { keyDigest, readKeys } from "./key-file.js";
 
 export interface KeyRing {
   accepts(key: string): boolean;
@@ -17,7 +17,7 @@ export interface KeyRing {
  * time taken tells nothing about which key (or how much of one) was right.
  */
 export function acceptsKey(activeHashes: readonly Buffer[], key: string): boolean {
-  const presented = Buffer.from(hashKey(key), "hex");
+  const presented = keyDigest(key);
   let found = false;
   for (const hash of activeHashes) found = timingSafeEqual(hash, presented) || found;
   return found;
@@ -36,7 +36,7 @@ export interface KeyRingOptions {
 
 /** Loads the keys file and polls it; an unreadable or invalid file is reported once and the last good set stays. */
 export async function watchKeyRing(options: KeyRingOptions): Promise<KeyRing> {
-  const extra = (options.extraKeys ?? []).map((key) => Buffer.from(hashKey(key), "hex"));
+  const extra = (options.extraKeys ?? []).map(keyDigest);
   let active: Buffer[] = [...extra];
   let signature = "";
   let failing = false;
