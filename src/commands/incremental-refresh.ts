@@ -63,6 +63,7 @@ import {
 } from "../tree/refresh-cache.js";
 import { trustedOnDisk, untrustedFiles } from "../tree/trust-test.js";
 import { type Finished, type UpdateStats, updateTreeChanges } from "../tree/update-tree.js";
+import { withFields } from "../with-fields.js";
 import { type Output, reportProblems } from "./output.js";
 
 export interface RefreshInputs {
@@ -313,7 +314,7 @@ function kept(state: RefreshState): SplicedStations {
       if (!value) throw new Error(`bug: no kept station record ${index}`);
       // As assembleDataset spells it: the contract's own name.
       const contract = contractName(index);
-      return value.contract === contract ? value : { ...value, contract };
+      return value.contract === contract ? value : withFields(value, { contract });
     },
   };
 }

@@ -21,6 +21,7 @@ import {
   STYLE_TYPE,
   TEXT_TYPE,
 } from "../routes/content-types.js";
+import { withFields } from "../with-fields.js";
 import { crc32Combine } from "./crc32-combine.js";
 import type { Release, ReleaseFile, Variants } from "./release.js";
 import { CHUNK, sizeOf, throughStreams, withJoined } from "./zlib-input.js";
@@ -252,7 +253,7 @@ export async function compressFile(
   budget: CompressionBudget,
 ): Promise<ReleaseFile> {
   if (file.variants || !worthCompressing(file)) return file;
-  return { ...file, variants: await compressBody(file.body, levelsFor(file, budget)) };
+  return withFields(file, { variants: await compressBody(file.body, levelsFor(file, budget)) });
 }
 
 export interface CompressOptions {
@@ -304,7 +305,7 @@ export async function compressRelease(
         variants = compressBody(file.body, levels);
         made.set(key, variants);
       }
-      files.set(path, { ...file, variants: await variants });
+      files.set(path, withFields(file, { variants: await variants }));
     }
   };
   await Promise.all(Array.from({ length: IN_FLIGHT }, worker));

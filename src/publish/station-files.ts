@@ -7,6 +7,7 @@ import type { Station } from "../model/station.js";
 import { oncePerObject } from "../once-per-object.js";
 import { type Endpoint, pathOf } from "../routes/routes.js";
 import { type Dataset, type LiveState, stationKey } from "../source/dataset.js";
+import { withFields } from "../with-fields.js";
 import { type Encode, encodedTogether } from "./encoded-together.js";
 import {
   gbfsStatusFiles,
@@ -181,7 +182,7 @@ function* renderStations(
       if (prior && prior.station === station && sameState(prior.state, state)) {
         done = prior.status
           ? prior
-          : { ...prior, status: stationStatusEntries(station, state, types) };
+          : withFields(prior, { status: stationStatusEntries(station, state, types) });
         for (let surface = 0; surface < done.paths.length; surface++)
           put(done.paths[surface] as string, done.files[surface] as ReleaseFile, false);
       } else {

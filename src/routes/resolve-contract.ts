@@ -1,4 +1,6 @@
 // The contract rules of a route: the contract in the URL found without regard to case, or the row's answer.
+
+import { withFields } from "../with-fields.js";
 import { NOT_FOUND } from "./outcomes.js";
 import type { ContractFeature, Outcome } from "./route.js";
 import { type Endpoint, routeOf } from "./routes.js";
@@ -24,7 +26,7 @@ export function resolveContract(
   if (!contract) return { outcome: route.unknownContract ?? route.notFound ?? NOT_FOUND };
   const needs = route.contractNeeds;
   if (needs && !contract[needs.feature]) return { outcome: needs.outcome };
-  return { endpoint: { ...endpoint, contract: contract.name } };
+  return { endpoint: withFields(endpoint, { contract: contract.name }) };
 }
 
 /** The answer when the release holds no file for a matched endpoint. */

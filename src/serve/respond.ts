@@ -7,6 +7,7 @@ import {
   PREFLIGHT_ALLOWED_HEADERS,
   PREFLIGHT_MAX_AGE,
 } from "../routes/methods.js";
+import { withFields } from "../with-fields.js";
 import { type Encoding, etagFor, negotiate, notModified } from "./encoding.js";
 
 export const ALLOW = ALLOWED_METHODS;
@@ -15,6 +16,7 @@ const COMMON = {
   "Access-Control-Allow-Origin": "*",
   "Access-Control-Expose-Headers": EXPOSED_HEADERS,
 };
+const NOT_STORED = withFields<Record<string, string>>(COMMON, { "Cache-Control": "no-store" });
 
 /** An error answer: `{"error": "..."}` as real clients expect, or no body where the specification says so. */
 export function sendError(
@@ -23,41 +25,42 @@ export function sendError(
   message: string | null,
   extra: Record<string, string> = {},
 ): void {
-  const headers = { ...COMMON, "Cache-Control": "no-store", ...extra };
+  // withFields, not spreads: a hidden class of its own for each answer (see with-fields.ts).
+  const headers = withFields<Record<string, string>>(NOT_STORED, extra);
   if (message === null) {
-    response.writeHead(status, { ...headers, "Content-Length": "0" }).end();
+    response.writeHead(status, withFields(headers, { "Content-Length": "0" })).end();
     return;
   }
   const body = Buffer.from(JSON.stringify({ error: message }));
-  response.writeHead(status, {
-    ...headers,
-    "Content-Type": JSON_TYPE,
-    "Content-Length": String(body.length),
-  });
+  response.writeHead(
+    status,
+    withFields(headers, { "Content-Type": JSON_TYPE, "Content-Length": String(body.length) }),
+  );
   response.end(response.req.method === "HEAD" ? undefined : body);
 }
 
 export function sendJson(response: ServerResponse, value: unknown): void {
   const body = Buffer.from(JSON.stringify(value));
-  response.writeHead(200, {
-    ...COMMON,
-    "Cache-Control": "no-store",
-    "Content-Type": JSON_TYPE,
-    "Content-Length": String(body.length),
-  });
+  response.writeHead(
+    200,
+    withFields<Record<string, string>>(NOT_STORED, {
+      "Content-Type": JSON_TYPE,
+      "Content-Length": String(body.length),
+    }),
+  );
   response.end(response.req.method === "HEAD" ? undefined : body);
 }
 
+// The same for every preflight.
+const PREFLIGHT = withFields<Record<string, string>>(COMMON, {
+  Allow: ALLOW,
+  "Access-Control-Allow-Methods": ALLOW,
+  "Access-Control-Allow-Headers": PREFLIGHT_ALLOWED_HEADERS,
+  "Access-Control-Max-Age": String(PREFLIGHT_MAX_AGE),
+});
+
 export function sendOptions(response: ServerResponse): void {
-  response
-    .writeHead(204, {
-      ...COMMON,
-      Allow: ALLOW,
-      "Access-Control-Allow-Methods": ALLOW,
-      "Access-Control-Allow-Headers": PREFLIGHT_ALLOWED_HEADERS,
-      "Access-Control-Max-Age": String(PREFLIGHT_MAX_AGE),
-    })
-    .end();
+  response.writeHead(204, PREFLIGHT).end();
 }
 
 /** The head of one representation, for the Cache-Control it was last sent with. */

@@ -3,6 +3,7 @@ import type { Availabilities } from "../model/api.js";
 import { BIKE_KINDS, type BikeKind, type Contract } from "../model/contract.js";
 import { groupByContract } from "../publish/group.js";
 import { type Dataset, type LiveState, stationKey } from "../source/dataset.js";
+import { withFields } from "../with-fields.js";
 
 export type Random = () => number;
 
@@ -61,7 +62,7 @@ export function simulate(
   for (const station of stations) {
     const key = stationKey(station.contract, station.number);
     const state = states.get(key);
-    if (state) next.set(key, { ...state, main: { ...state.main } });
+    if (state) next.set(key, withFields(state, { main: withFields(state.main, {}) }));
   }
   const reported = new Set<string>();
   const scale = seconds / 60;

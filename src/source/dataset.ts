@@ -5,6 +5,7 @@ import type { Parking } from "../model/parking.js";
 import type { PortalSettings } from "../model/portal.js";
 import type { Station } from "../model/station.js";
 import type { StandsState, StationState } from "../model/station-state.js";
+import { withFields } from "../with-fields.js";
 import type { StaticSource } from "./load-source.js";
 import { contractKey } from "./rules/records.js";
 import { stationKey, toUtcSeconds } from "./rules/states.js";
@@ -39,7 +40,9 @@ export function assembleDataset(
   const names = new Map(source.contracts.map(({ value }) => [contractKey(value.name), value.name]));
   const canonical = <T extends { contract: string }>(record: T): T => {
     const name = names.get(contractKey(record.contract)) ?? record.contract;
-    return name === record.contract ? record : { ...record, contract: name };
+    return name === record.contract
+      ? record
+      : withFields<T>(record, { contract: name } as Partial<T>);
   };
   return {
     contracts: source.contracts.map(({ value }) => value),

@@ -9,6 +9,7 @@ import { Parking } from "../model/parking.js";
 import type { PortalSettings } from "../model/portal.js";
 import { Station } from "../model/station.js";
 import { StationState } from "../model/station-state.js";
+import { withFields } from "../with-fields.js";
 import { type KnownStates, knownTexts, sameJson } from "./known-states.js";
 import { loadPortalSettings } from "./load-portal.js";
 import { parseRecords } from "./parse-records.js";
@@ -136,7 +137,9 @@ export async function loadStates(
       // Same record, same place: only the file name may differ (else the same object, kept:
       // 100,000 records a minute not copied).
       value.push(
-        before.at.file === file ? before : { value: before.value, at: { ...before.at, file } },
+        before.at.file === file
+          ? before
+          : { value: before.value, at: withFields(before.at, { file }) },
       );
       knownAt.push(index);
       continue;

@@ -1,6 +1,7 @@
 // Turns raw records (from JSON or CSV) into typed ones with zod, one problem per zod issue.
 import type { z } from "zod";
 import { excerpt } from "../errors.js";
+import { withFields } from "../with-fields.js";
 import { error, type Problem, type RecordRef, recordLabel, type Sourced } from "./problems.js";
 
 export interface RawRecord {
@@ -16,7 +17,7 @@ export function parseRecords<T>(
   const problems: Problem[] = [];
   for (const { raw, at } of records) {
     const label = recordLabel(raw);
-    const ref: RecordRef = label === undefined ? at : { ...at, label };
+    const ref: RecordRef = label === undefined ? at : withFields<RecordRef>(at, { label });
     const result = schema.safeParse(raw);
     if (result.success) {
       parsed.push({ value: result.data, at: ref });

@@ -4,6 +4,7 @@
 import type { Station } from "../model/station.js";
 import type { StandsState, StationState } from "../model/station-state.js";
 import type { Random } from "../serve/simulator.js";
+import { withFields } from "../with-fields.js";
 
 // Real networks: a few stations are closed or offline at any time.
 const CLOSED_SHARE = 0.01;
@@ -49,15 +50,14 @@ function moveOneBike(main: StandsState, random: Random): StandsState {
   const bikes = main.mechanicalBikes + main.electricalInternalBatteryBikes;
   const take = main.stands === 0 || (bikes > 0 && random() < 0.5);
   if (take && main.mechanicalBikes > 0)
-    return { ...main, mechanicalBikes: main.mechanicalBikes - 1, stands: main.stands + 1 };
+    return withFields(main, { mechanicalBikes: main.mechanicalBikes - 1, stands: main.stands + 1 });
   if (take && main.electricalInternalBatteryBikes > 0)
-    return {
-      ...main,
+    return withFields(main, {
       electricalInternalBatteryBikes: main.electricalInternalBatteryBikes - 1,
       stands: main.stands + 1,
-    };
+    });
   if (main.stands > 0)
-    return { ...main, mechanicalBikes: main.mechanicalBikes + 1, stands: main.stands - 1 };
+    return withFields(main, { mechanicalBikes: main.mechanicalBikes + 1, stands: main.stands - 1 });
   return main; // full of removable-battery bikes and no free stand: only the report time changes
 }
 

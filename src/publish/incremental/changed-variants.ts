@@ -1,6 +1,8 @@
 // A cron refresh's changed lists and feeds compressed in the thread pool as soon as each is made:
 // a contract's list is deflated once, as a piece that both its own gzip variant and that of the
 // list of all stations (its contracts' lists joined) are assembled from.
+
+import { withFields } from "../../with-fields.js";
 import {
   brotliBody,
   compressBody,
@@ -82,7 +84,7 @@ export class ChangedVariants {
       const levels = levelsFor(file, "refresh");
       const withVariants = async (variants: Variants): Promise<[string, ReleaseFile]> => [
         path,
-        { ...file, variants },
+        withFields(file, { variants }),
       ];
       if (kind === "contract") {
         const contract = this.#pieces.get(path) as ContractPiece;

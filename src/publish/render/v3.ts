@@ -3,6 +3,7 @@ import type { Availabilities, ContractV3, Stands, StationV3 } from "../../model/
 import type { Contract } from "../../model/contract.js";
 import type { Station } from "../../model/station.js";
 import type { LiveState } from "../../source/dataset.js";
+import { withFields } from "../../with-fields.js";
 
 export function renderContractV3(contract: Contract): ContractV3 {
   return {
@@ -57,7 +58,7 @@ export function renderStationV3(station: Station, state: LiveState = NEVER_REPOR
 }
 
 function stands(availabilities: Availabilities, capacity: number): Stands {
-  return { availabilities: { ...availabilities }, capacity };
+  return { availabilities: withFields(availabilities, {}), capacity };
 }
 
 function sum(a: Stands, b: Stands): Stands {
