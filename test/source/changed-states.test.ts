@@ -3,6 +3,8 @@
 // reports it as it always did.
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { describe, expect, it, vi } from "vitest";
 import { stateFile } from "../../src/serve/state-source.js";
 import {
@@ -21,6 +23,14 @@ vi.mock("../../src/source/read-dataset.js", async (original) => {
   const actual = await original<typeof import("../../src/source/read-dataset.js")>();
   return { ...actual, readStates: vi.fn(actual.readStates) };
 });
+
+/** A full garbage collection, once the current job (which keeps WeakRef targets) is over. */
+async function collectGarbage(): Promise<void> {
+  setFlagsFromString("--expose-gc");
+  const gc = runInNewContext("gc") as () => void;
+  await new Promise((resolve) => setImmediate(resolve));
+  gc();
+}
 
 /** As a feed usually writes it: one record per line. */
 const linesOf = (states: unknown[]): string =>
@@ -185,6 +195,46 @@ describe("a server's states file", () => {
     const next = await states.read(it.dataset, new Date());
     expect(next.states?.get("lyon/2")?.main.bikes).toBe(4);
     expect(next.states?.get("lyon/1")).toBe(it.dataset.states.get("lyon/1"));
+  });
+
+  it("keeps the records a whole read left only while the feed is read whole", async () => {
+    const it = await setup();
+    const states = serverStates(it);
+    const knownOfWholeReads = () => vi.mocked(readStates).mock.calls.map((call) => call[2]);
+    // The first read's were let go at start: its bytes can vouch for the next file.
+    await it.write([state(3), state(1), state(2)]);
+    vi.mocked(readStates).mockClear();
+    await states.read(it.dataset, new Date());
+    expect(knownOfWholeReads()).toEqual([undefined]);
+    // Records moved again: this whole read gets those of the one before.
+    await it.write([state(2), state(3), state(1, 5)]);
+    vi.mocked(readStates).mockClear();
+    await states.read(it.dataset, new Date());
+    expect(knownOfWholeReads()).toEqual([expect.objectContaining({ source: it.read.source })]);
+    // The same layout: read as bytes. The next whole read, from nothing, gives what it always gave.
+    await it.write([state(2, 4), state(3), state(1, 5)]);
+    vi.mocked(readStates).mockClear();
+    await states.read(it.dataset, new Date());
+    expect(readStates).not.toHaveBeenCalled();
+    await it.write([state(1, 6), state(2, 4), state(3)]);
+    vi.mocked(readStates).mockClear();
+    const read = await states.read(it.dataset, new Date());
+    expect(knownOfWholeReads()).toEqual([undefined]);
+    expect([...(read.states ?? [])]).toEqual([
+      ...((await readStates(it.read, it.path)).states ?? []),
+    ]);
+  });
+
+  it("holds nothing of the first read's records once its bytes can vouch for the next file", async () => {
+    const it: Partial<Setup> & Setup = await setup();
+    const first = new WeakRef(it.known);
+    const states = serverStates(it);
+    it.known = undefined as unknown as KnownStates;
+    vi.mocked(readStates).mockClear(); // its record of the calls holds what they returned
+    await collectGarbage();
+    expect(first.deref()).toBeUndefined();
+    await it.write([state(1), state(2, 5), state(3)]);
+    expect((await states.read(it.dataset, new Date())).states?.get("lyon/2")?.main.bikes).toBe(5);
   });
 
   it("reads a file with records moved or gone whole, and says which stations are missing", async () => {
