@@ -68,7 +68,7 @@ if (mode === "build") {
   await mkdir(statesDir, { recursive: true });
   await copyFile(join(source, "states.json"), statesPath);
   const staticRead = await readStatic(source);
-  const initial = await readStates(staticRead, statesPath);
+  let initial = await readStates(staticRead, statesPath);
   const dataset = assembleDataset(staticRead.source, initial.states);
   const first = await publish(dataset, { generatedAt: new Date() });
   const served = await compressRelease(first.release, { budget: "build" });
@@ -77,6 +77,7 @@ if (mode === "build") {
     log: () => {},
     known: initial.known,
   });
+  initial = undefined; // as in \`velodata serve\`: only the state source decides what to keep of it
   let marks = {};
   const timedSource = {
     name: states.name,
