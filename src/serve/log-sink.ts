@@ -190,9 +190,9 @@ function writeAll(
   });
 }
 
+// The millisecond last stamped, and its stamp as text and as bytes (request lines copy those).
 let stampedAt = Number.NaN;
 let stamp = "";
-
 let stampBuffer = Buffer.alloc(0);
 
 /** The time as an ISO string, formatted once per millisecond however many requests share it. */
