@@ -105,8 +105,9 @@ export async function incrementalRefresh(
 ): Promise<FastRefresh | null> {
   const manifest = tree.manifest;
   if (!manifest) return null;
-  // Every file the refresh leaves as it is must pass the updater's trust test: in a worker
-  // thread, meanwhile. A file that fails it means a full render, which repairs it.
+  // Every file the refresh leaves as it is must pass the updater's trust test: by `find` in a
+  // child process (or a worker thread), meanwhile. A file that fails it means a full render,
+  // which repairs it.
   const trust = untrustedFiles(tree);
   trust.catch(() => {}); // awaited below, after the states are read
   const kept = trustedState(tree, inputs);
