@@ -26,6 +26,7 @@ import { currentRelease, layoutOf, linkTarget, releasePaths, type TreeLayout } f
 import { isLegacyTree, LEGACY_MARKER, recoverLegacySwap } from "./legacy.js";
 import { takeLock } from "./lock.js";
 import { manifestOf, writeManifest } from "./manifest.js";
+import { removeInBackground } from "./remove-in-background.js";
 import { removeTree } from "./remove-tree.js";
 import { siblingsOf } from "./siblings.js";
 import { TREE_UNCHANGED, treeWriteError } from "./tree-error.js";
@@ -130,9 +131,10 @@ export async function writeTreeAsMade(
       removeTree(paths.folder);
       throw treeWriteError(cause, layout.published, TREE_UNCHANGED);
     } finally {
-      // The previous release, kept until the switch was done; what is left goes at the next build.
+      // The previous release, kept until the switch was done, removed by another thread while
+      // this one goes on; what is left goes at the next build.
       try {
-        removeReleasesBut(layout, currentRelease(layout));
+        void removeInBackground(releasesBut(layout, currentRelease(layout)));
       } catch {}
     }
   } finally {
@@ -266,11 +268,16 @@ function restoreReplacedFolder(layout: TreeLayout): void {
 
 /** Under the lock, any release folder but the served one is a dead build's or the one replaced. */
 function removeReleasesBut(layout: TreeLayout, keep: string | null): void {
+  for (const folder of releasesBut(layout, keep)) removeTree(folder);
+}
+
+/** The release folders but `keep`, once the store's leftover links are removed. */
+function releasesBut(layout: TreeLayout, keep: string | null): string[] {
   for (const entry of readdirSync(layout.store)) {
     if (entry.startsWith("link-")) rmSync(join(layout.store, entry), { force: true });
   }
-  if (!existsSync(layout.releases)) return;
-  for (const name of readdirSync(layout.releases)) {
-    if (name !== keep) removeTree(join(layout.releases, name));
-  }
+  if (!existsSync(layout.releases)) return [];
+  return readdirSync(layout.releases)
+    .filter((name) => name !== keep)
+    .map((name) => join(layout.releases, name));
 }

@@ -12,7 +12,7 @@ import { fileOf } from "../../src/routes/routes.js";
 import { LEGACY_MARKER } from "../../src/tree/legacy.js";
 import { readTree } from "../../src/tree/read-tree.js";
 import { writeTree, writeTreeAsMade } from "../../src/tree/write-tree.js";
-import { tempDir } from "../helpers.js";
+import { FIXTURES, runCli, tempDir } from "../helpers.js";
 import { fixtureRelease, text } from "../publish/publish-helpers.js";
 import { brokenRelease, deadPid } from "./tree-helpers.js";
 
@@ -67,6 +67,18 @@ describe("writeTree", () => {
     expect(await readdir(join(parent, ".out.velodata/releases"))).toHaveLength(1);
     expect(existsSync(join(out, "vls/v3/stations.json"))).toBe(false);
     expect(await readFile(join(out, "vls/v3/contracts.json"), "utf8")).toBe("[]");
+  });
+
+  it("removes the release it replaced from another thread, before the command exits", async () => {
+    const parent = await tempDir();
+    const out = join(parent, "out");
+    const build = () => runCli(["build", "--source", FIXTURES, "--out", out]);
+    expect((await build()).code).toBe(0);
+    const first = readlinkSync(out);
+    expect((await build()).code).toBe(0);
+    expect(readlinkSync(out)).not.toBe(first);
+    expect(existsSync(join(parent, first))).toBe(false);
+    expect(await readdir(join(parent, ".out.velodata/releases"))).toHaveLength(1);
   });
 
   it("leaves the previous tree served and whole, and no debris, when writing fails", async () => {
