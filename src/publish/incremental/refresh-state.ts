@@ -213,11 +213,11 @@ function statusOffsets(
   const statusStarts = GBFS_VERSIONS.map(() => new Array<number>(count).fill(-1));
   const statusSizes = GBFS_VERSIONS.map(() => new Array<number>(count).fill(-1));
   const byEntry = GBFS_VERSIONS.map(() => new Map<Uint8Array, number>());
-  rendered.forEach((done, station) =>
+  rendered.forEach((done, station) => {
     done?.status?.forEach((entry, version) => {
       byEntry[version]?.set(entry, station);
-    }),
-  );
+    });
+  });
   for (const contract of dataset.contracts) {
     const files = cache.gbfsStatus.get(contract.name);
     GBFS_VERSIONS.forEach((version, versionIndex) => {
