@@ -645,7 +645,7 @@ console.log(
 const keyedPeer = peers.find((peer) => peer.name.startsWith("nginx with velodata"));
 const plainNginx = peers.find((peer) => peer.name === "nginx (1 worker)");
 if (keyedPeer && plainNginx) {
-  const ratio = (answer, gzip, peer) => {
+  const against = (answer, gzip, peer) => {
     const keyed = summary(answer, gzip, keyedPeer);
     const other = summary(answer, gzip, peer);
     return keyed && other ? `${ratio(keyed.rps / other.rps, "more")}×` : "–";
@@ -657,8 +657,8 @@ if (keyedPeer && plainNginx) {
       [false, true].flatMap((gzip) =>
         answers.map((answer) => [
           `${answer.name}${gzip ? ", gzip" : ""}`,
-          ratio(answer, gzip, plainNginx),
-          ratio(answer, gzip, peers[0]),
+          against(answer, gzip, plainNginx),
+          against(answer, gzip, peers[0]),
         ]),
       ),
     ),
