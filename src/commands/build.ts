@@ -90,5 +90,12 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     `built ${options.out}: ${summary.contracts} contracts, ${summary.stations} stations, ${summary.parkings} parkings` +
       ` → ${summary.files} files, ${formatBytes(summary.bytes)} in ${summary.seconds.toFixed(1)} s (release ${summary.release})`,
   );
+  // Its own thread has been at it since the switch; at a million stations on disk it can take
+  // a minute more.
+  if (tree.replaced) {
+    output.progress("removing the release it replaced…");
+    await tree.replaced;
+    output.progress("");
+  }
   return summary;
 }

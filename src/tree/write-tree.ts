@@ -35,6 +35,8 @@ import { writeChunks } from "./write-chunks.js";
 export interface TreeStats {
   files: number;
   bytes: number;
+  /** The release a new tree replaced, being removed by another thread: settles once it is gone. */
+  replaced?: Promise<void>;
 }
 
 export type Progress = (done: number, total: number) => void;
@@ -105,6 +107,8 @@ export async function writeTreeAsMade(
     // Each map handed over early: a file of the release that is the same object in one of them
     // and gets no siblings is the background writer's to write.
     const handed: ReadonlyMap<string, ReleaseFile>[] = [];
+    let written: TreeStats;
+    let replaced: Promise<void> | undefined;
     try {
       mkdirSync(paths.folder, { recursive: true });
       mkdirSync(paths.tree);
@@ -115,16 +119,16 @@ export async function writeTreeAsMade(
       });
       const early = (path: string, file: ReleaseFile) =>
         !worthCompressing(file) && handed.some((files) => files.get(path) === file);
-      const { stats, written } = await writeFiles(made.release, paths.tree, {
+      const files = await writeFiles(made.release, paths.tree, {
         ...options,
         compressed: made.compressed,
         early,
       });
       await background.finished();
       writeHostFiles(paths.tree);
-      writeManifest(paths.manifest, manifestOf(written));
+      writeManifest(paths.manifest, manifestOf(files.written));
       switchTo(layout, paths.name, served);
-      return stats;
+      written = files.stats;
     } catch (cause) {
       // Nothing may still be writing into the folder while it is removed.
       await background.stop();
@@ -134,9 +138,11 @@ export async function writeTreeAsMade(
       // The previous release, kept until the switch was done, removed by another thread while
       // this one goes on; what is left goes at the next build.
       try {
-        void removeInBackground(releasesBut(layout, currentRelease(layout)));
+        const previous = releasesBut(layout, currentRelease(layout));
+        if (previous.length > 0) replaced = removeInBackground(previous);
       } catch {}
     }
+    return { ...written, ...(replaced ? { replaced } : {}) };
   } finally {
     unlock();
   }

@@ -2,6 +2,8 @@ import { existsSync, lstatSync, readlinkSync, statSync } from "node:fs";
 import { chmod, mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { build } from "../../src/commands/build.js";
+import { memoryOutput } from "../../src/commands/output.js";
 import {
   makeRelease,
   type Release,
@@ -79,6 +81,19 @@ describe("writeTree", () => {
     expect(readlinkSync(out)).not.toBe(first);
     expect(existsSync(join(parent, first))).toBe(false);
     expect(await readdir(join(parent, ".out.velodata/releases"))).toHaveLength(1);
+  });
+
+  it("says, on a terminal, that a build is removing the release it replaced until it is gone", async () => {
+    const out = join(await tempDir(), "out");
+    const shown = async () => {
+      const progress: string[] = [];
+      const output = { ...memoryOutput(), progress: (text: string) => progress.push(text) };
+      await build({ source: FIXTURES, out, output });
+      return progress.filter((text) => text.includes("replaced"));
+    };
+    expect(await shown()).toEqual([]);
+    expect(await shown()).toEqual(["removing the release it replaced…"]);
+    expect(await readdir(join(out, "..", ".out.velodata/releases"))).toHaveLength(1);
   });
 
   it("leaves the previous tree served and whole, and no debris, when writing fails", async () => {
