@@ -107,7 +107,7 @@ export async function writeTreeAsMade(
     // Each map handed over early: a file of the release that is the same object in one of them
     // and gets no siblings is the background writer's to write.
     const handed: ReadonlyMap<string, ReleaseFile>[] = [];
-    let written: TreeStats;
+    let stats: TreeStats;
     let replaced: Promise<void> | undefined;
     try {
       mkdirSync(paths.folder, { recursive: true });
@@ -119,16 +119,16 @@ export async function writeTreeAsMade(
       });
       const early = (path: string, file: ReleaseFile) =>
         !worthCompressing(file) && handed.some((files) => files.get(path) === file);
-      const files = await writeFiles(made.release, paths.tree, {
+      const wrote = await writeFiles(made.release, paths.tree, {
         ...options,
         compressed: made.compressed,
         early,
       });
       await background.finished();
       writeHostFiles(paths.tree);
-      writeManifest(paths.manifest, manifestOf(files.written));
+      writeManifest(paths.manifest, manifestOf(wrote.written));
       switchTo(layout, paths.name, served);
-      written = files.stats;
+      stats = wrote.stats;
     } catch (cause) {
       // Nothing may still be writing into the folder while it is removed.
       await background.stop();
@@ -142,7 +142,7 @@ export async function writeTreeAsMade(
         if (previous.length > 0) replaced = removeInBackground(previous);
       } catch {}
     }
-    return { ...written, ...(replaced ? { replaced } : {}) };
+    return { ...stats, ...(replaced ? { replaced } : {}) };
   } finally {
     unlock();
   }
