@@ -48,14 +48,13 @@ export function untrustedAmong(
   if (changed.length === 0) return [];
   const { files, folders } = changedEntries(root, changed);
   const trusted = trustedAt(root, manifest, sealedAt);
-  const { gzip } = manifestSizes(manifest);
+  const sizes = manifestSizes(manifest);
   const failed: string[] = [];
   manifest.paths.forEach((path, at) => {
     const file = fileOf(path);
     const listed =
       files.has(file) ||
-      ((gzip[at] as number) >= 0 &&
-        SIBLING_SUFFIXES.some((suffix) => files.has(`${file}${suffix}`)));
+      (hasSiblings(sizes, at) && SIBLING_SUFFIXES.some((suffix) => files.has(`${file}${suffix}`)));
     if (listed || (inFolders(file, folders) && !trusted(file, at))) failed.push(path);
   });
   return failed;
@@ -67,18 +66,23 @@ function trustedAt(
   manifest: Manifest,
   sealedAt: number,
 ): (file: string, at: number) => boolean {
-  const { sizes, gzip, br } = manifestSizes(manifest);
+  const columns = manifestSizes(manifest);
+  const { sizes, gzip, br } = columns;
   const prefix = root.endsWith("/") ? root : `${root}/`;
   return (file, at) => {
     const onDisk = prefix + file;
     return (
       trustedFile(onDisk, sizes[at] as number, sealedAt) &&
-      ((gzip[at] as number) < 0 ||
-        (br[at] as number) < 0 ||
+      (!hasSiblings(columns, at) ||
         (trustedFile(`${onDisk}.gz`, gzip[at] as number, sealedAt) &&
           trustedFile(`${onDisk}.br`, br[at] as number, sealedAt)))
     );
   };
+}
+
+/** Whether the manifest promises `.gz`/`.br` siblings for the file at `at` (sizes of -1: none). */
+function hasSiblings(columns: ReturnType<typeof manifestSizes>, at: number): boolean {
+  return (columns.gzip[at] as number) >= 0 && (columns.br[at] as number) >= 0;
 }
 
 function trustedFile(name: string, size: number, sealedAt: number): boolean {
