@@ -3,13 +3,14 @@
 import * as crypto from "node:crypto";
 import type { IndexedMap } from "../indexed-map.js";
 import { oncePerObject } from "../once-per-object.js";
+import { pathsInOrder } from "./paths-in-order.js";
 import type { ReleaseFile } from "./release.js";
 import { oneShotSha1Hex } from "./sha1.js";
 
 /** makeRelease's id of `files`. */
 export function releaseIdOfFiles(files: ReadonlyMap<string, ReleaseFile>): string {
   const id = new ReleaseId();
-  for (const path of sortedPaths(files)) id.add(path, (files.get(path) as ReleaseFile).etag);
+  for (const path of pathsInOrder(files)) id.add(path, (files.get(path) as ReleaseFile).etag);
   return id.digest();
 }
 
@@ -48,18 +49,6 @@ class ReleaseId {
 }
 
 const ID_BATCH = 4096;
-
-// The last order made: a refresh keeps the same paths (new bytes under them), and sorting 200,000
-// paths every minute cost more than checking that the set is the same.
-let lastOrder: readonly string[] = [];
-
-/** The paths in code-unit order (as `<` compares them). */
-function sortedPaths(files: ReadonlyMap<string, ReleaseFile>): readonly string[] {
-  const known = lastOrder;
-  if (known.length === files.size && known.every((path) => files.has(path))) return known;
-  lastOrder = [...files.keys()].sort();
-  return lastOrder;
-}
 
 /**
  * The id's input (ReleaseId's lines, as bytes) of the latest release replaceFiles made, with where

@@ -1,5 +1,6 @@
 // The manifest: which release a tree holds and each file's ETag, size and type, kept outside the served folder.
 import { readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { pathsInOrder } from "../publish/paths-in-order.js";
 import type { Release, ReleaseFile } from "../publish/release.js";
 import { variantEtag } from "../publish/variant-etag.js";
 
@@ -47,7 +48,7 @@ interface ManifestFile {
   generatedAt: string;
   /** The content types, each once; `type` holds an index into it. */
   types: string[];
-  paths: string[];
+  paths: readonly string[];
   etags: string[];
   sizes: number[];
   type: number[];
@@ -68,7 +69,7 @@ type ManifestOnDisk = Omit<ManifestFile, "paths" | "etags"> & { paths: string; e
 export const MANIFEST_FORMAT = 3;
 
 export function manifestOf(release: Release): Manifest {
-  const paths = [...release.files.keys()].sort();
+  const paths = pathsInOrder(release.files);
   const file: ManifestFile = {
     format: MANIFEST_FORMAT,
     release: release.id,
