@@ -1,15 +1,21 @@
 // What a build or refresh leaves beside the tree for the next cron refresh: JSON files in the
 // release folder (never in the served folder), checksummed, trusted only whole.
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { TextChunks } from "./text-chunks.js";
+import { writeChunks } from "./write-chunks.js";
 
 /** What changes every minute (the stations' states and where their bytes sit), written by every run. */
 export const REFRESH_CACHE_FILE = "refresh-cache.json";
 /** What changes only with the static source (its records, the static answers), written when it does. */
 export const REFRESH_STATIC_FILE = "refresh-static.json";
 
-const checksum = (text: string): string => createHash("sha1").update(text).digest("hex");
+function checksum(chunks: readonly Uint8Array[]): string {
+  const hash = createHash("sha1");
+  for (const chunk of chunks) hash.update(chunk);
+  return hash.digest("hex");
+}
 
 /** A cache file's value and its checksum (which names that content, for another file to refer to). */
 export interface CacheRead {
@@ -37,13 +43,7 @@ export function readRefreshCache(
   if (newline < 0) return null;
   const sum = bytes.toString("latin1", 0, newline);
   // The bytes hashed as written: no second encoding of a text of tens of MB.
-  if (
-    sum !==
-    createHash("sha1")
-      .update(bytes.subarray(newline + 1))
-      .digest("hex")
-  )
-    return null;
+  if (sum !== checksum([bytes.subarray(newline + 1)])) return null;
   const valueEnd = bytes.indexOf(NEW_LINE, newline + 1);
   try {
     const value = JSON.parse(
@@ -86,7 +86,7 @@ export function writeRefreshCache(
   releaseFolder: string,
   value: unknown,
   name = REFRESH_CACHE_FILE,
-  lines: readonly string[] = [],
+  lines: Iterable<string> = [],
 ): string | null {
   const staged = stageRefreshCache(releaseFolder, value, name, lines);
   return staged?.commit() ? staged.checksum : null;
@@ -109,17 +109,16 @@ export function stageRefreshCache(
   releaseFolder: string,
   value: unknown,
   name = REFRESH_CACHE_FILE,
-  lines: readonly string[] = [],
+  lines: Iterable<string> = [],
 ): StagedCache | null {
   const path = join(releaseFolder, name);
-  const body =
-    lines.length > 0 ? `${JSON.stringify(value)}\n${lines.join("\n")}` : JSON.stringify(value);
+  const body = bodyChunks(JSON.stringify(value), lines);
   const sum = checksum(body);
   const temporary = `${path}.tmp-${process.pid}`;
   // Only a speed-up: without it the next refresh renders everything.
   const discard = () => rmSync(temporary, { force: true });
   try {
-    writeFileSync(temporary, `${sum}\n${body}`);
+    writeChunks(temporary, [Buffer.from(`${sum}\n`, "latin1"), ...body]);
   } catch {
     discard();
     return null;
@@ -138,6 +137,22 @@ export function stageRefreshCache(
     },
     discard,
   };
+}
+
+/**
+ * The file's bytes after its first line (the checksum's): the value's JSON, then each line. Made
+ * as text, the ~35 MB of a build's static part at 100,000 stations were ~90 MB of strings (the
+ * names' accents make two-byte strings), all alive until joined, then copied three more times
+ * (the join, the hash's and the write's encodings); ten times that at a million.
+ */
+function bodyChunks(json: string, lines: Iterable<string>): Buffer[] {
+  const text = new TextChunks();
+  text.add(json);
+  for (const line of lines) {
+    text.addByte(NEW_LINE);
+    text.add(line);
+  }
+  return text.done();
 }
 
 /**

@@ -42,4 +42,18 @@ describe("the refresh state's files", () => {
     expect(readRefreshCache(folder)?.value).toEqual({ minute: 1 });
     expect(await readdir(folder)).toEqual(["refresh-cache.json"]);
   });
+
+  it("reads back the value and each line as written, lines of several MB in all included", async () => {
+    const folder = await tempDir();
+    // ~5 MB with two- and four-byte characters: the file is written from several buffers.
+    const lines = Array.from({ length: 20_000 }, (_, index) =>
+      JSON.stringify([{ number: index, name: `Gare Saint-Lazare ${"é🚲".repeat(index % 50)}` }]),
+    );
+    const sum = writeRefreshCache(folder, { stations: lines.length }, "refresh-static.json", lines);
+    const read = readRefreshCache(folder, "refresh-static.json");
+    expect(read?.checksum).toBe(sum);
+    expect(read?.value).toEqual({ stations: lines.length });
+    for (const index of [0, 1, 4_999, 12_345, 19_999]) expect(read?.line(index)).toBe(lines[index]);
+    expect(read?.line(20_000)).toBeUndefined();
+  });
 });

@@ -9,6 +9,7 @@ import type { StaticSource } from "../../source/load-source.js";
 import type { Problem, Sourced } from "../../source/problems.js";
 import type { KeptStatesFile } from "../../tree/accepted-states.js";
 import { gbfsEndpoints } from "../gbfs-files.js";
+import { pathsInOrder } from "../paths-in-order.js";
 import type { Release } from "../release.js";
 import { GBFS_VERSIONS } from "../render/gbfs/feed.js";
 import type { RenderedStation, StationCache } from "../station-files.js";
@@ -82,7 +83,7 @@ export type StoredStaticState = Omit<StaticState, "stations"> & {
 /** Null when a station's contract is not among the contracts (a build refuses that source). */
 export function storeStatic(
   fixed: StaticState,
-): { value: StoredStaticState; lines: string[] } | null {
+): { value: StoredStaticState; lines: Iterable<string> } | null {
   const stored = storeRecords(fixed.stations);
   if (!stored) return null;
   return { value: { ...fixed, stations: { contracts: stored.contracts } }, lines: stored.lines };
@@ -161,8 +162,9 @@ export function refreshStateOf(input: RefreshStateInput): RefreshState {
     );
   }
   // The manifest lists the release's paths in code-unit order (manifestOf).
-  const sorted = [...release.files.keys()].sort();
-  const positionOf = new Map(sorted.map((path, position) => [path, position]));
+  const sorted = pathsInOrder(release.files);
+  const positionOf = new Map<string, number>();
+  sorted.forEach((path, position) => positionOf.set(path, position));
   const positions: number[][] = [];
   for (let surface = 0; surface < input.surfaces; surface++)
     positions.push(rendered.map((done) => positionOf.get(done?.paths[surface] ?? "") ?? -1));

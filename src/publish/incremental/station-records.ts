@@ -16,21 +16,27 @@ export interface StationRecords {
 /** The records as stored: each station's contract, and its record as one line of JSON text. */
 export interface StoredRecords {
   contracts: number[];
-  lines: string[];
+  /** Made as they are read (a million strings are not kept alive at once). */
+  lines: Iterable<string>;
 }
 
 /** Null when a station names a contract that is not among `contracts` (a build refuses it). */
 export function storeRecords(records: StationRecords): StoredRecords | null {
-  const stored: StoredRecords = { contracts: [], lines: [] };
+  const contracts: number[] = [];
   for (let index = 0; index < records.count; index++) {
     const contract = records.contractOf(index);
-    const record = records.record(index);
-    if (contract < 0 || !record) return null;
-    stored.contracts.push(contract);
-    // JSON text has no raw line break: one line each.
-    stored.lines.push(JSON.stringify([record.value, record.at]));
+    if (contract < 0 || !records.record(index)) return null;
+    contracts.push(contract);
   }
-  return stored;
+  return { contracts, lines: linesOf(records) };
+}
+
+function* linesOf(records: StationRecords): Generator<string> {
+  for (let index = 0; index < records.count; index++) {
+    const record = records.record(index) as Sourced<Station>;
+    // JSON text has no raw line break: one line each.
+    yield JSON.stringify([record.value, record.at]);
+  }
 }
 
 /** The stored records, each parsed when first asked for (`line` gives a station's text). */
