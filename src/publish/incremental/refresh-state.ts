@@ -164,7 +164,8 @@ export function refreshStateOf(input: RefreshStateInput): RefreshState {
   // The manifest lists the release's paths in code-unit order (manifestOf).
   const sorted = pathsInOrder(release.files);
   const positionOf = new Map<string, number>();
-  sorted.forEach((path, position) => positionOf.set(path, position));
+  for (let position = 0; position < sorted.length; position++)
+    positionOf.set(sorted[position] as string, position);
   const positions: number[][] = [];
   for (let surface = 0; surface < input.surfaces; surface++)
     positions.push(rendered.map((done) => positionOf.get(done?.paths[surface] ?? "") ?? -1));
