@@ -100,6 +100,10 @@ function phase(mode, from = source, to = out, extra = [], nodeFlags = []) {
   return JSON.parse(run.stdout.trim().split("\n").pop());
 }
 
+// `velodata build` runs in a thread whose young generation has 64 MB semi-spaces
+// (src/commands/command-thread.ts): the build by steps, in the main thread, is given the same.
+const BUILD_YOUNG = ["--max-semi-space-size=64"];
+
 // A million stations fill ~3.5 GB of heap, near Node's 4 GB default limit, where V8 collects to
 // save memory at every turn: \`velodata serve\` says so at start and names this option.
 const SERVER_HEAP = values.million ? ["--max-old-space-size=12288"] : [];
@@ -131,7 +135,7 @@ if (!servingOnly) await measureBuildAndRefresh();
 
 // ---- build and refresh
 async function measureBuildAndRefresh() {
-  const build = phase("build"); // also leaves the tree that the cron refresh and the servers use
+  const build = phase("build", source, out, [], BUILD_YOUNG); // also leaves the tree that the cron refresh and the servers use
   if (values.million) await tenthSideBySide(build);
   const wholeBuild = timed(process.execPath, [BIN, "build", "--source", source, "--out", out]);
   // Minute after minute on the tree just built, each its own process, as cron runs them.
@@ -671,7 +675,7 @@ async function tenthSideBySide(build) {
   const small = join(dir, "source-100k");
   const smallOut = join(dir, "out-100k");
   await synth({ stations: stations / 10, minutes: 0, out: small, output: memoryOutput() });
-  const tenth = phase("build", small, smallOut);
+  const tenth = phase("build", small, smallOut, [], BUILD_YOUNG);
   await rm(small, { recursive: true, force: true });
   await rm(smallOut, { recursive: true, force: true });
   await rm(join(dir, ".out-100k.velodata"), { recursive: true, force: true });

@@ -82,6 +82,11 @@ export function program(argv: readonly string[]): Command {
     .option("--state <file>", "station states file (default: <source>/states.json)")
     .addOption(baseUrlOption(DEFAULT_BASE_URL))
     .action(async (options: { source: string; out: string; state?: string; baseUrl?: string }) => {
+      const thread = await import("./commands/command-thread.js");
+      if (!thread.inCommandThread()) {
+        process.exitCode = await thread.runInThread(argv);
+        return;
+      }
       const { build } = await import("./commands/build.js");
       await build(options);
     });
@@ -146,9 +151,9 @@ export function program(argv: readonly string[]): Command {
         throw new UserError("--state and --simulate exclude each other: choose one");
       if (options.seed !== undefined && !options.simulate)
         throw new UserError("--seed seeds the simulator: it goes with --simulate");
-      const thread = await import("./commands/serving-thread.js");
-      if (!thread.inServingThread()) {
-        process.exitCode = await thread.serveInThread(argv);
+      const thread = await import("./commands/command-thread.js");
+      if (!thread.inCommandThread()) {
+        process.exitCode = await thread.runInThread(argv, { passStopSignals: true });
         return;
       }
       const { serve } = await import("./commands/serve.js");

@@ -1,6 +1,7 @@
 // Where commands write for people: lines on stdout/stderr, a progress line on terminals, problems.
 import { UserError } from "../errors.js";
 import { formatProblem, type Problem } from "../source/problems.js";
+import { stderrIsTerminal } from "./command-thread.js";
 
 export interface Output {
   info(line: string): void;
@@ -25,7 +26,8 @@ export function terminalOutput(stdout = process.stdout, stderr = process.stderr)
       stderr.write(`${line}\n`);
     },
     progress: (text) => {
-      if (!stderr.isTTY) return;
+      // A worker thread's stderr is a pipe to the process's, which may be a terminal.
+      if (!(stderr.isTTY || (stderr === process.stderr && stderrIsTerminal()))) return;
       stderr.write(`\r\x1b[K${text}`);
       shown = text !== "";
     },

@@ -4,7 +4,7 @@ import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROUTE_LIST } from "../../src/routes/routes.js";
-import { FIXTURES, fixtureCopy, runCli, tempDir } from "../helpers.js";
+import { BIN, FIXTURES, fixtureCopy, runCli, runShell, tempDir } from "../helpers.js";
 
 async function treeHashes(root: string): Promise<Map<string, string>> {
   const hashes = new Map<string, string>();
@@ -164,6 +164,20 @@ describe("velodata build", () => {
     ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe("velodata: source folder not found: /nonexistent/velodata\n");
+  });
+
+  it("shows its progress on a terminal only, though it builds in a thread of its own", async () => {
+    const out = join(await tempDir(), "out");
+    const command = `${process.execPath} ${BIN} build --source ${FIXTURES} --out ${out}`;
+    // `script` gives the command a terminal; with pipes it has none.
+    const onTerminal = await runShell(`script -qec '${command}' /dev/null`);
+    expect(onTerminal.code).toBe(0);
+    expect(onTerminal.stdout).toContain("\r\x1b[Kreading source…");
+    expect(onTerminal.stdout).toContain("built ");
+    const piped = await runCli(["build", "--source", FIXTURES, "--out", out]);
+    expect(piped.code).toBe(0);
+    expect(piped.stdout).toMatch(/^built .*\n$/);
+    expect(piped.stderr).toBe("");
   });
 
   it("says which path is a file or a folder where the other is expected", async () => {
