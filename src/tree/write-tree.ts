@@ -98,7 +98,7 @@ export async function writeTreeAsMade(
     restoreReplacedFolder(layout);
     recoverLegacySwap(layout.published);
     const served = inspectPublished(layout);
-    removeReleasesBut(layout, currentRelease(layout));
+    removeLeftovers(layout, currentRelease(layout));
     const paths = releasePaths(
       layout,
       `${Date.now().toString(36)}-${randomBytes(3).toString("hex")}`,
@@ -135,9 +135,10 @@ export async function writeTreeAsMade(
       removeTree(paths.folder);
       throw treeWriteError(cause, layout.published, TREE_UNCHANGED);
     } finally {
-      // The previous release, kept until the switch was done, removed by another thread while
+      // The previous release, kept until the switch was done, removed by worker threads while
       // this one goes on; what is left goes at the next build.
       try {
+        removeLeftoverLinks(layout);
         const previous = releasesBut(layout, currentRelease(layout));
         if (previous.length > 0) replaced = removeInBackground(previous);
       } catch {}
@@ -272,16 +273,23 @@ function restoreReplacedFolder(layout: TreeLayout): void {
   }
 }
 
-/** Under the lock, any release folder but the served one is a dead build's or the one replaced. */
-function removeReleasesBut(layout: TreeLayout, keep: string | null): void {
+/**
+ * Under the lock, any release folder but the served one is a dead build's or the one replaced,
+ * and any link of the store a dead build's that never became the published path.
+ */
+function removeLeftovers(layout: TreeLayout, keep: string | null): void {
+  removeLeftoverLinks(layout);
   for (const folder of releasesBut(layout, keep)) removeTree(folder);
 }
 
-/** The release folders but `keep`, once the store's leftover links are removed. */
-function releasesBut(layout: TreeLayout, keep: string | null): string[] {
+function removeLeftoverLinks(layout: TreeLayout): void {
   for (const entry of readdirSync(layout.store)) {
     if (entry.startsWith("link-")) rmSync(join(layout.store, entry), { force: true });
   }
+}
+
+/** The release folders but `keep`. */
+function releasesBut(layout: TreeLayout, keep: string | null): string[] {
   if (!existsSync(layout.releases)) return [];
   return readdirSync(layout.releases)
     .filter((name) => name !== keep)
