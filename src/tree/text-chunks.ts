@@ -4,7 +4,7 @@
 const CHUNK = 1 << 20;
 
 export class TextChunks {
-  readonly chunks: Buffer[] = [];
+  private readonly chunks: Buffer[] = [];
   private current = Buffer.allocUnsafe(0);
   private at = 0;
 
