@@ -65,6 +65,9 @@ function put(files: Files, endpoint: Endpoint, body: readonly Uint8Array[]): voi
 
 /** Answers that change only with the source data: contracts, parkings, downloads, OpenAPI, portal. */
 export async function publishStatic(dataset: Dataset, options: PublishOptions): Promise<Files> {
+  // Zipped by another thread while the rest renders (see zip.ts); the portal needs its size.
+  const bundle = renderBundle(dataset);
+  bundle.catch(() => {}); // awaited below
   const files: Files = new Map();
   put(files, { name: "contracts" }, [encodeJson(dataset.contracts.map(renderContractV3))]);
   put(files, { name: "contractsV1" }, [encodeJson(dataset.contracts.map(renderContractV1))]);
@@ -92,7 +95,7 @@ export async function publishStatic(dataset: Dataset, options: PublishOptions): 
       ]);
     });
   }
-  put(files, { name: "bundle" }, await renderBundle(dataset));
+  put(files, { name: "bundle" }, await bundle);
   for (const [path, file] of gbfsFiles(dataset, options)) files.set(path, file);
   // Last: the portal shows the sizes of the downloads above and links to what the table lists.
   for (const file of renderPortal(buildPortalInput(dataset, files, { paths: portalPaths() }))) {

@@ -1,19 +1,10 @@
 // The downloadable static bundle: one zip of contracts, stations and parkings as JSON and CSV, with a data package.
-import { Readable } from "node:stream";
-import { ZipArchive } from "archiver";
 import type { Dataset } from "../../source/dataset.js";
 import { csvChunks } from "./csv.js";
 import { dataPackage } from "./datapackage.js";
 import { jsonRows } from "./json-rows.js";
 import { contractsTable, parkingsTable, rowOf, stationsTable, type Table } from "./tables.js";
-
-// Entries carry a fixed date so that the same data always gives the same bytes (and ETag).
-const ENTRY_DATE = new Date("2000-01-01T00:00:00Z");
-
-interface Entry {
-  name: string;
-  body: readonly Uint8Array[];
-}
+import { type ZipEntry, zip } from "./zip.js";
 
 export async function renderBundle(dataset: Dataset): Promise<Uint8Array[]> {
   const tables = [
@@ -29,7 +20,7 @@ export async function renderBundle(dataset: Dataset): Promise<Uint8Array[]> {
     })),
     licensesOf(dataset),
   );
-  const entries: Entry[] = [
+  const entries: ZipEntry[] = [
     { name: "datapackage.json", body: [Buffer.from(`${JSON.stringify(descriptor, null, 2)}\n`)] },
     ...tables.flatMap(({ csv, json }) => [csv, json]),
   ];
@@ -84,42 +75,4 @@ function licensesOf(dataset: Dataset): { licenses: PackageLicense[]; note: strin
     licenses: [],
     note: `Licences differ by contract (each record is under its contract's): ${stated.join("; ")}.`,
   };
-}
-
-// Deflate streams pay per write: hand them megabytes, not one small buffer per station.
-const PIECE = 1 << 20;
-
-function* coalesce(chunks: readonly Uint8Array[]): Generator<Buffer> {
-  let pending: Uint8Array[] = [];
-  let size = 0;
-  for (const chunk of chunks) {
-    pending.push(chunk);
-    size += chunk.byteLength;
-    if (size >= PIECE) {
-      yield Buffer.concat(pending, size);
-      pending = [];
-      size = 0;
-    }
-  }
-  if (size > 0) yield Buffer.concat(pending, size);
-}
-
-async function zip(entries: readonly Entry[]): Promise<Uint8Array[]> {
-  const archive = new ZipArchive({ zlib: { level: 9 } });
-  const chunks: Uint8Array[] = [];
-  archive.on("data", (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise<void>((resolve, reject) => {
-    archive.on("end", resolve);
-    archive.on("error", reject);
-  });
-  for (const entry of entries) {
-    // A stream over the chunks: archiver reads entries one after the other, and nothing is copied whole.
-    archive.append(Readable.from(coalesce(entry.body), { objectMode: false }), {
-      name: entry.name,
-      date: ENTRY_DATE,
-    });
-  }
-  await archive.finalize();
-  await done;
-  return chunks;
 }

@@ -1,0 +1,32 @@
+// A zip of named bodies by archiver, in this thread, deterministic: the same pieces give the same bytes.
+import { Readable } from "node:stream";
+import { ZipArchive } from "archiver";
+
+// Entries carry a fixed date so that the same data always gives the same bytes (and ETag).
+const ENTRY_DATE = new Date("2000-01-01T00:00:00Z");
+
+export interface ZipEntry {
+  name: string;
+  /** In pieces of about a megabyte (see zip.ts): the deflate stream is given them as they are. */
+  body: readonly Uint8Array[];
+}
+
+export async function zipHere(entries: readonly ZipEntry[]): Promise<Uint8Array[]> {
+  const archive = new ZipArchive({ zlib: { level: 9 } });
+  const chunks: Uint8Array[] = [];
+  archive.on("data", (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise<void>((resolve, reject) => {
+    archive.on("end", resolve);
+    archive.on("error", reject);
+  });
+  for (const entry of entries) {
+    // A stream over the pieces: archiver reads entries one after the other.
+    archive.append(Readable.from(entry.body, { objectMode: false }), {
+      name: entry.name,
+      date: ENTRY_DATE,
+    });
+  }
+  await archive.finalize();
+  await done;
+  return chunks;
+}
