@@ -3,9 +3,10 @@ import { parentPort, workerData } from "node:worker_threads";
 import { type ZipEntry, zipHere } from "./zip-here.js";
 
 const zipped = Buffer.concat(await zipHere(workerData as ZipEntry[]));
-// Moved only if it is a buffer of its own (a zip this big never sits in Node's shared pool).
-const own =
-  zipped.byteOffset === 0 && zipped.buffer.byteLength === zipped.byteLength
-    ? zipped
-    : Buffer.from(zipped);
+// Moved in a buffer of its own: a small zip sits in Node's shared pool, which is never moved.
+let own = zipped;
+if (zipped.byteOffset !== 0 || zipped.buffer.byteLength !== zipped.byteLength) {
+  own = Buffer.allocUnsafeSlow(zipped.byteLength);
+  zipped.copy(own);
+}
 parentPort?.postMessage(own, [own.buffer as ArrayBuffer]);
