@@ -16,6 +16,7 @@ import { createServer } from "node:net";
 import { cpus, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { YOUNG_GENERATION_MB } from "../dist/commands/command-thread.js";
 import { memoryOutput } from "../dist/commands/output.js";
 import { synth } from "../dist/commands/synth.js";
 import { nginxConfig } from "../dist/host/nginx/nginx-config.js";
@@ -100,9 +101,10 @@ function phase(mode, from = source, to = out, extra = [], nodeFlags = []) {
   return JSON.parse(run.stdout.trim().split("\n").pop());
 }
 
-// `velodata build` runs in a thread whose young generation has 64 MB semi-spaces
-// (src/commands/command-thread.ts): the build by steps, in the main thread, is given the same.
-const BUILD_YOUNG = ["--max-semi-space-size=64"];
+// `velodata build` and `velodata serve` run in a thread whose young generation is three 64 MB parts,
+// two of them semi-spaces (src/commands/command-thread.ts): the build by steps and the server
+// refresh, each in a process's main thread, are given the same.
+const THREAD_YOUNG = [`--max-semi-space-size=${YOUNG_GENERATION_MB / 3}`];
 
 // A million stations fill ~3.5 GB of heap, near Node's 4 GB default limit, where V8 collects to
 // save memory at every turn: \`velodata serve\` says so at start and names this option.
@@ -135,7 +137,7 @@ if (!servingOnly) await measureBuildAndRefresh();
 
 // ---- build and refresh
 async function measureBuildAndRefresh() {
-  const build = phase("build", source, out, [], BUILD_YOUNG); // also leaves the tree that the cron refresh and the servers use
+  const build = phase("build", source, out, [], THREAD_YOUNG); // also leaves the tree that the cron refresh and the servers use
   if (values.million) await tenthSideBySide(build);
   const wholeBuild = timed(process.execPath, [BIN, "build", "--source", source, "--out", out]);
   // Minute after minute on the tree just built, each its own process, as cron runs them.
@@ -161,7 +163,13 @@ async function measureBuildAndRefresh() {
   // Back to minute 0 for the servers (the server refresh phase needs no tree).
   if (!values["no-serving"])
     timed(process.execPath, [BIN, "build", "--source", source, "--out", out]);
-  const server = phase("server-refresh", source, out, [String(CRON_MINUTES)], SERVER_HEAP);
+  const server = phase(
+    "server-refresh",
+    source,
+    out,
+    [String(CRON_MINUTES)],
+    [...SERVER_HEAP, ...THREAD_YOUNG],
+  );
   const split = (steps) =>
     ["read", "render", "compress", "write"].map((name) => fmt(steps?.[name], 2));
   console.log(
@@ -675,7 +683,7 @@ async function tenthSideBySide(build) {
   const small = join(dir, "source-100k");
   const smallOut = join(dir, "out-100k");
   await synth({ stations: stations / 10, minutes: 0, out: small, output: memoryOutput() });
-  const tenth = phase("build", small, smallOut, [], BUILD_YOUNG);
+  const tenth = phase("build", small, smallOut, [], THREAD_YOUNG);
   await rm(small, { recursive: true, force: true });
   await rm(smallOut, { recursive: true, force: true });
   await rm(join(dir, ".out-100k.velodata"), { recursive: true, force: true });
