@@ -30,3 +30,17 @@ export async function zipHere(entries: readonly ZipEntry[]): Promise<Uint8Array[
   await done;
   return chunks;
 }
+
+/**
+ * `chunks` copied into one buffer of `size` bytes with an ArrayBuffer of its own (never a view of
+ * Node's shared pool): one that can be moved to or from a worker thread.
+ */
+export function ownCopy(chunks: readonly Uint8Array[], size: number): Buffer {
+  const own = Buffer.allocUnsafeSlow(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    own.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return own;
+}

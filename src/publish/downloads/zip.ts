@@ -5,7 +5,7 @@
 // never lets it turn. The bytes are the same either way.
 import { existsSync } from "node:fs";
 import { Worker } from "node:worker_threads";
-import { type ZipEntry, zipHere } from "./zip-here.js";
+import { ownCopy, type ZipEntry, zipHere } from "./zip-here.js";
 
 export type { ZipEntry };
 
@@ -38,13 +38,7 @@ function pieces(chunks: readonly Uint8Array[]): Uint8Array[] {
   let pending: Uint8Array[] = [];
   let size = 0;
   const flush = () => {
-    const piece = Buffer.allocUnsafeSlow(size);
-    let at = 0;
-    for (const chunk of pending) {
-      piece.set(chunk, at);
-      at += chunk.byteLength;
-    }
-    made.push(piece);
+    made.push(ownCopy(pending, size));
     pending = [];
     size = 0;
   };

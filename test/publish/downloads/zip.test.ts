@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { unzipSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { type ZipEntry, zip as zipHere } from "../../../src/publish/downloads/zip.js";
+import { type ZipEntry, zip as zipInThread } from "../../../src/publish/downloads/zip.js";
 import { ROOT } from "../../helpers.js";
 
 function ownBuffer(text: string): Buffer {
@@ -32,13 +32,13 @@ function entries(): ZipEntry[] {
 describe("zip", () => {
   it("gives the same bytes from its worker as in this thread, and leaves the bodies whole", async () => {
     const module = pathToFileURL(join(ROOT, "dist/publish/downloads/zip.js")).href;
-    const { zip: zipInWorker } = (await import(module)) as { zip: typeof zipHere };
+    const { zip: zipInWorker } = (await import(module)) as { zip: typeof zipInThread };
     const given = entries();
     const before = given.map(({ body }) => Buffer.concat(body));
     const fromWorker = Buffer.concat(await zipInWorker(given));
     // Nothing of the caller's moved to the worker: still there, unchanged.
     expect(given.map(({ body }) => Buffer.concat(body))).toEqual(before);
-    expect(fromWorker.equals(Buffer.concat(await zipHere(entries())))).toBe(true);
+    expect(fromWorker.equals(Buffer.concat(await zipInThread(entries())))).toBe(true);
     const unzipped = unzipSync(fromWorker);
     expect(Object.keys(unzipped)).toEqual(["stations.json", "contracts.csv"]);
     expect(Buffer.from(unzipped["stations.json"] as Uint8Array).equals(before[0] as Buffer)).toBe(
