@@ -32,28 +32,39 @@ export type Encode = (texts: readonly string[]) => Buffer[];
 const FIRST_CHUNK = 64 << 20;
 const MOST_CHUNK = 1 << 30;
 
+// UTF-8 takes at most 3 bytes for each UTF-16 unit of a string.
+const MOST_BYTES_PER_UNIT = 3;
+
 /**
  * For a process that renders every station once and exits (`build`, a cron refresh rendering
- * everything): the texts written as views of big shared buffers, the first 64 MB, each next one
- * twice as big up to 1 GB. V8 counts buffers as external memory and starts marking its whole heap
- * each time 64 MB more of it is alive: a million stations' ~2.7 GB of answers in one buffer each
+ * everything): the texts written as views of big chunks, the first 64 MB, each next one twice as
+ * big up to 1 GB. V8 counts buffers as external memory and starts marking its whole heap each
+ * time 64 MB more of it is alive: a million stations' ~2.7 GB of answers in one buffer each
  * started 53 markings of a heap growing to 2.8 GB in a build. Not for a server: a chunk lives as
  * long as any answer in it, and a server replaces them a tenth at a time (see encodedTogether).
+ *
+ * The chunks are SharedArrayBuffers: another thread can write the answers to disk from the same
+ * memory, with no copy and nothing asked of this thread meanwhile (see background-writer.ts).
  */
 export function encodedInChunks(): Encode {
-  let chunk = Buffer.alloc(0);
+  let chunk: Buffer<ArrayBufferLike> = Buffer.alloc(0);
   let at = 0;
   let next = FIRST_CHUNK;
   return (texts) => {
-    const size = byteLengthOf(texts);
-    if (at + size > chunk.length) {
-      // Pages never written are never touched: the last chunk's unused end costs no memory.
-      chunk = Buffer.allocUnsafeSlow(Math.max(next, size));
-      next = Math.min(next * 2, MOST_CHUNK);
-      at = 0;
+    // Written at once where even the longest encoding fits; measured first only near a chunk's end.
+    let most = 0;
+    for (const text of texts) most += text.length * MOST_BYTES_PER_UNIT;
+    if (at + most > chunk.length) {
+      const size = byteLengthOf(texts);
+      if (at + size > chunk.length) {
+        // Zeroed pages never written are never touched: the last chunk's unused end costs nothing.
+        chunk = Buffer.from(new SharedArrayBuffer(Math.max(next, size)));
+        next = Math.min(next * 2, MOST_CHUNK);
+        at = 0;
+      }
     }
     const views = writtenInto(chunk, at, texts);
-    at += size;
+    for (const view of views) at += view.length;
     return views;
   };
 }

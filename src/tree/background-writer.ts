@@ -9,9 +9,8 @@ const { mkdirSync, writeFileSync } = require("node:fs");
 const { dirname, join } = require("node:path");
 const folders = new Set();
 let failed = false;
-parentPort.on("message", ({ id, names, ends, bytes }) => {
+parentPort.on("message", ({ id, names, memory, places }) => {
   if (failed) return parentPort.postMessage({ id });
-  let start = 0;
   let name;
   try {
     for (let index = 0; index < names.length; index++) {
@@ -21,8 +20,9 @@ parentPort.on("message", ({ id, names, ends, bytes }) => {
         mkdirSync(folder, { recursive: true });
         folders.add(folder);
       }
-      writeFileSync(name, new Uint8Array(bytes, start, ends[index] - start));
-      start = ends[index];
+      const at = 3 * index;
+      const start = places[at + 1];
+      writeFileSync(name, new Uint8Array(memory[places[at]], start, places[at + 2] - start));
     }
     parentPort.postMessage({ id });
   } catch (error) {
@@ -33,8 +33,10 @@ parentPort.on("message", ({ id, names, ends, bytes }) => {
 });
 `;
 
-// A batch is one message and one copy of its files' bytes; a few in flight keep the worker busy
-// through the stretches where this thread does not look at its messages, without holding much.
+// A batch is one message. Bytes in shared memory go as they are, so every batch of them is sent at
+// once: the worker then needs nothing of this thread, which may render for minutes without
+// looking at its messages (a million stations' static answers). Other bytes are copied, and only
+// a few batches of those are in flight, enough to keep the worker busy without holding much.
 const BATCH_FILES = 2048;
 const IN_FLIGHT_BYTES = 32 << 20;
 
@@ -98,22 +100,13 @@ export class BackgroundWriter {
     while (this.#failure === undefined && this.#inFlightBytes < IN_FLIGHT_BYTES) {
       const batch = this.#take();
       if (batch.length === 0) return;
-      let size = 0;
-      for (const [, body] of batch) size += body.byteLength;
-      const bytes = new ArrayBuffer(size);
-      const view = new Uint8Array(bytes);
-      const ends = new Array<number>(batch.length);
-      let at = 0;
-      batch.forEach(([, body], index) => {
-        view.set(body, at);
-        at += body.byteLength;
-        ends[index] = at;
-      });
+      const { memory, places, copied } = placesOf(batch);
       const id = this.#batches++;
-      this.#inFlight.set(id, size);
-      this.#inFlightBytes += size;
+      this.#inFlight.set(id, copied);
+      this.#inFlightBytes += copied;
       const names = batch.map(([name]) => name);
-      this.#start().postMessage({ id, names, ends, bytes }, [bytes]);
+      const moved = memory.filter((buffer) => buffer instanceof ArrayBuffer);
+      this.#start().postMessage({ id, names, memory, places }, moved);
     }
   }
 
@@ -144,4 +137,50 @@ export class BackgroundWriter {
     this.#inFlightBytes = 0;
     this.#drained?.();
   }
+}
+
+/**
+ * Where each file's bytes are for the worker: `places` holds, per file, an index into `memory`,
+ * then its start and end there. Views of SharedArrayBuffers point into them; the other bodies are
+ * copied back to back into one ArrayBuffer of `copied` bytes, the last of `memory`, to be moved.
+ */
+function placesOf(batch: readonly FileToWrite[]): {
+  memory: (ArrayBuffer | SharedArrayBuffer)[];
+  places: Float64Array;
+  copied: number;
+} {
+  const memory: (ArrayBuffer | SharedArrayBuffer)[] = [];
+  const shared = new Map<SharedArrayBuffer, number>();
+  const places = new Float64Array(3 * batch.length);
+  let copied = 0;
+  batch.forEach(([, body], index) => {
+    if (!(body.buffer instanceof SharedArrayBuffer)) {
+      copied += body.byteLength;
+      return;
+    }
+    let at = shared.get(body.buffer);
+    if (at === undefined) {
+      at = memory.push(body.buffer) - 1;
+      shared.set(body.buffer, at);
+    }
+    place(places, index, at, body.byteOffset, body.byteLength);
+  });
+  if (copied === 0) return { memory, places, copied };
+  const bytes = new ArrayBuffer(copied);
+  const view = new Uint8Array(bytes);
+  const at = memory.push(bytes) - 1;
+  let end = 0;
+  batch.forEach(([, body], index) => {
+    if (body.buffer instanceof SharedArrayBuffer) return;
+    view.set(body, end);
+    place(places, index, at, end, body.byteLength);
+    end += body.byteLength;
+  });
+  return { memory, places, copied };
+}
+
+function place(places: Float64Array, file: number, memory: number, start: number, size: number) {
+  places[3 * file] = memory;
+  places[3 * file + 1] = start;
+  places[3 * file + 2] = start + size;
 }

@@ -32,6 +32,19 @@ describe("encodedInChunks", () => {
     expect(second[0]?.buffer).toBe(first[0]?.buffer);
     expect(second[0]?.byteOffset).toBe((first[1]?.byteOffset ?? 0) + (first[1]?.length ?? 0));
     expect(first[0]?.buffer.byteLength).toBe(64 << 20);
+    // Shared memory: another thread writes the answers to disk from it as they are.
+    expect(first[0]?.buffer).toBeInstanceOf(SharedArrayBuffer);
+  });
+
+  it("fills a chunk to its last byte when a rendering fits by its size, if not by its longest encoding", () => {
+    const encode = encodedInChunks();
+    const [head] = encode(["a".repeat((64 << 20) - 10)]);
+    const [fits] = encode(["é".repeat(5)]); // 10 bytes: the room left
+    expect(fits?.buffer).toBe(head?.buffer);
+    expect(fits?.toString()).toBe("é".repeat(5));
+    const [next] = encode(["é"]);
+    expect(next?.buffer).not.toBe(head?.buffer);
+    expect(head?.toString()).toBe("a".repeat((64 << 20) - 10));
   });
 
   it("starts a bigger chunk when a rendering does not fit, and never overwrites one given out", () => {

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -23,6 +23,36 @@ describe("BackgroundWriter", () => {
       expect(
         await readFile(join(root, `vls/v3/stations/c${index % 7}/${index}.json`), "utf8"),
       ).toBe(`{"n":${index}}`);
+  });
+
+  it("writes views of shared memory with no help from this thread once they are handed over", async () => {
+    const root = await tempDir();
+    const writer = new BackgroundWriter(root);
+    // 64 MB in 4,096 files: twice what may be in flight as copies, in two batches.
+    const count = 4096;
+    const size = 16 << 10;
+    const memory = Buffer.from(new SharedArrayBuffer(count * size));
+    for (let index = 0; index < count; index++)
+      memory.fill(index % 251, index * size, (index + 1) * size);
+    writer.writeAll(
+      Array.from(
+        { length: count },
+        (_, index) =>
+          [`c/${index}.json`, memory.subarray(index * size, (index + 1) * size)] as const,
+      ),
+    );
+    // This thread never looks at its messages until the last file is whole on disk.
+    const last = join(root, `c/${count - 1}.json`);
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline && (statSync(last, { throwIfNoEntry: false })?.size ?? 0) < size);
+    expect(statSync(last).size).toBe(size);
+    await writer.finished();
+    for (const index of [0, 2047, 2048, count - 1])
+      expect(
+        (await readFile(join(root, `c/${index}.json`))).equals(
+          memory.subarray(index * size, (index + 1) * size),
+        ),
+      ).toBe(true);
   });
 
   it("rejects with the system error and the file it met, and writes nothing after it", async () => {
