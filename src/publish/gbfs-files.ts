@@ -4,6 +4,7 @@ import type { Station } from "../model/station.js";
 import { STATIC_MAX_AGE } from "../routes/max-age.js";
 import { type Endpoint, pathOf } from "../routes/routes.js";
 import type { Dataset, LiveState } from "../source/dataset.js";
+import { type Encode, encodedTogether } from "./encoded-together.js";
 import { groupByContract } from "./group.js";
 import { endpointFile, type ReleaseFile } from "./release.js";
 import { type GbfsRendered, renderGbfsStatic } from "./render/gbfs/contract-feeds.js";
@@ -58,14 +59,22 @@ export function gbfsUrls(baseUrl: string): GbfsUrls {
   };
 }
 
-/** Every file that changes only with the source (all but station_status), and the manifest. */
-export function gbfsStaticFiles(dataset: Dataset, urls: GbfsUrls, updatedAt: Date): Files {
+/**
+ * Every file that changes only with the source (all but station_status), and the manifest;
+ * `encode` makes the feeds' bytes (see encoded-together.ts).
+ */
+export function gbfsStaticFiles(
+  dataset: Dataset,
+  urls: GbfsUrls,
+  updatedAt: Date,
+  encode: Encode = encodedTogether,
+): Files {
   const freshness: Freshness = { lastUpdated: updatedAt, ttl: STATIC_MAX_AGE };
   const files: Files = new Map();
   const stations = groupByContract(dataset.stations);
   for (const contract of dataset.contracts) {
     const own = stations.get(contract.name) ?? [];
-    putRendered(files, contract.name, renderGbfsStatic(contract, own, freshness, urls));
+    putRendered(files, contract.name, renderGbfsStatic(contract, own, freshness, urls), encode);
   }
   const manifest: Endpoint = { name: "gbfsManifest" };
   files.set(
@@ -148,9 +157,14 @@ export function stationStatusTexts(
   return GBFS_VERSIONS.map((version) => stationStatusEntryJson(station, state, types, version));
 }
 
-function putRendered(files: Files, contract: string, rendered: readonly GbfsRendered[]): void {
+function putRendered(
+  files: Files,
+  contract: string,
+  rendered: readonly GbfsRendered[],
+  encode: Encode,
+): void {
   for (const { version, feed, body } of rendered)
-    putFile(files, contract, version, feed, [encodeJson(body)]);
+    putFile(files, contract, version, feed, encode([JSON.stringify(body)]));
 }
 
 function putFile(

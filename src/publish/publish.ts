@@ -8,7 +8,7 @@ import { renderBundle } from "./downloads/bundle.js";
 import { csvChunks } from "./downloads/csv.js";
 import { jsonRows } from "./downloads/json-rows.js";
 import { contractStationsTable, rowOf } from "./downloads/tables.js";
-import type { Encode } from "./encoded-together.js";
+import { type Encode, encodedTogether } from "./encoded-together.js";
 import { gbfsStaticFiles, gbfsUrls } from "./gbfs-files.js";
 import { groupByContract } from "./group.js";
 import { endpointFile, makeRelease, type Release, type ReleaseFile } from "./release.js";
@@ -44,9 +44,9 @@ export interface PublishOptions {
    */
   onStationFiles?: (files: ReadonlyMap<string, ReleaseFile>) => void;
   /**
-   * How the station answers are encoded: by default one buffer per station, as a server that
-   * replaces them a few at a time needs; a process that exits once it has written them passes
-   * encodedInChunks().
+   * How the answers are encoded: by default one buffer per station (and per chunk of a big static
+   * answer), as a server that replaces them a few at a time needs; a process that exits once it
+   * has written them passes encodedInChunks().
    */
   encode?: Encode;
 }
@@ -68,6 +68,8 @@ export async function publishStatic(dataset: Dataset, options: PublishOptions): 
   // Zipped by another thread while the rest renders (see zip.ts); the portal needs its size.
   const bundle = renderBundle(dataset);
   bundle.catch(() => {}); // awaited below
+  // The bundle's tables are not: they are copied for the zip, then let go.
+  const encode = options.encode ?? encodedTogether;
   const files: Files = new Map();
   put(files, { name: "contracts" }, [encodeJson(dataset.contracts.map(renderContractV3))]);
   put(files, { name: "contractsV1" }, [encodeJson(dataset.contracts.map(renderContractV1))]);
@@ -77,12 +79,12 @@ export async function publishStatic(dataset: Dataset, options: PublishOptions): 
   const parkingsByContract = groupByContract(dataset.parkings);
   for (const contract of dataset.contracts) {
     const stations = stationsByContract.get(contract.name) ?? [];
-    const rows = jsonRows(stations, (station) => rowOf(contractStationsTable, station));
+    const rows = jsonRows(stations, (station) => rowOf(contractStationsTable, station), encode);
     put(files, { name: "staticStations", contract: contract.name }, rows);
     put(
       files,
       { name: "staticStationsCsv", contract: contract.name },
-      csvChunks(contractStationsTable, stations),
+      csvChunks(contractStationsTable, stations, encode),
     );
 
     if (!contract.parkingApi) continue;
@@ -107,7 +109,8 @@ export async function publishStatic(dataset: Dataset, options: PublishOptions): 
 /** The static GBFS files: they name the base URL, so withBaseUrl renders them again too. */
 function gbfsFiles(dataset: Dataset, options: PublishOptions): Files {
   const urls = gbfsUrls(options.baseUrl ?? DEFAULT_BASE_URL);
-  return gbfsStaticFiles(dataset, urls, options.staticUpdatedAt ?? options.generatedAt);
+  const updatedAt = options.staticUpdatedAt ?? options.generatedAt;
+  return gbfsStaticFiles(dataset, urls, updatedAt, options.encode);
 }
 
 /** The same release with its OpenAPI document and GBFS files naming another base URL. */

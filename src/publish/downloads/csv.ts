@@ -1,5 +1,6 @@
 // RFC 4180 CSV (UTF-8, header row, CRLF, quoted where needed), produced in batches of rows.
 import { stringify } from "csv-stringify/sync";
+import { type Encode, encodedTogether } from "../encoded-together.js";
 import type { Cell, Table } from "./tables.js";
 
 const BATCH = 10_000;
@@ -17,15 +18,22 @@ function cellText(cell: Cell): string | number | boolean {
   return cell as string | number | boolean;
 }
 
-/** The CSV of a table as chunks, so a million rows never become one string. */
-export function csvChunks<T>(table: Table<T>, records: readonly T[]): Buffer[] {
+/**
+ * The CSV of a table as chunks, so a million rows never become one string; `encode` makes each
+ * chunk's bytes (see encoded-together.ts).
+ */
+export function csvChunks<T>(
+  table: Table<T>,
+  records: readonly T[],
+  encode: Encode = encodedTogether,
+): Buffer[] {
   const header = table.columns.map((column) => column.name);
-  const chunks = [Buffer.from(stringify([header], options), "utf8")];
+  const chunks: Buffer[] = [Buffer.from(stringify([header], options), "utf8")];
   for (let start = 0; start < records.length; start += BATCH) {
     const rows = records
       .slice(start, start + BATCH)
       .map((record) => table.columns.map((column) => cellText(column.value(record))));
-    chunks.push(Buffer.from(stringify(rows, options), "utf8"));
+    chunks.push(...encode([stringify(rows, options)]));
   }
   return chunks;
 }
