@@ -83,6 +83,10 @@ export interface StationCache {
 export interface StationFiles {
   /** Every dynamic answer. */
   files: Map<string, ReleaseFile>;
+  cache: StationCache;
+}
+
+export interface StationChanges {
   /** Only the answers rendered again: the ones that differ from the previous cache's. */
   changed: Map<string, ReleaseFile>;
   cache: StationCache;
@@ -99,16 +103,14 @@ export function renderStationFiles(
   encode: Encode = encodedTogether,
 ): StationFiles {
   const files = new Map<string, ReleaseFile>();
-  const changed = new Map<string, ReleaseFile>();
-  const put = (path: string, file: ReleaseFile, fresh: boolean) => {
+  const put = (path: string, file: ReleaseFile) => {
     files.set(path, file);
-    if (fresh) changed.set(path, file);
   };
   const steps = renderStations(dataset, previous, refreshSeconds, put, undefined, encode);
   let step = steps.next();
   // Without `hash`, nothing is waited for: the steps only pause.
   while (!step.done) step = steps.next();
-  return { files, changed, cache: step.value };
+  return { files, cache: step.value };
 }
 
 /**
@@ -122,7 +124,7 @@ export async function renderStationChanges(
   previous: StationCache,
   refreshSeconds: number,
   pause: () => Promise<void>,
-): Promise<Omit<StationFiles, "files">> {
+): Promise<StationChanges> {
   const changed = new Map<string, ReleaseFile>();
   const put = (path: string, file: ReleaseFile, fresh: boolean) => {
     if (fresh) changed.set(path, file);
