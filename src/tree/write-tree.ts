@@ -196,13 +196,15 @@ async function writeFiles(
   const total = release.files.size;
   let done = 0;
   let bytes = 0;
-  const write = ([path, file]: [string, ReleaseFile]) => {
-    const destination = join(root, fileOf(path));
-    writeWhole(destination, file.body, folders);
-    for (const [suffix, variant] of siblingsOf(file))
-      writeWhole(`${destination}${suffix}`, [variant], folders);
+  const writeBody = (path: string, file: ReleaseFile) => {
+    writeWhole(join(root, fileOf(path)), file.body, folders);
     bytes += file.size;
     options.onProgress?.(++done, total);
+  };
+  const writeSiblings = (path: string, file: ReleaseFile) => {
+    const destination = join(root, fileOf(path));
+    for (const [suffix, variant] of siblingsOf(file))
+      writeWhole(`${destination}${suffix}`, [variant], folders);
   };
   const waiting = (file: ReleaseFile) =>
     options.compressed !== undefined && !file.variants && worthCompressing(file);
@@ -213,12 +215,19 @@ async function writeFiles(
       // Written by the background writer, which is awaited before the manifest.
       bytes += file.size;
       options.onProgress?.(++done, total);
-    } else if (waiting(file)) later.push(path);
-    else now.push([path, file]);
+    } else {
+      now.push([path, file]);
+      if (waiting(file)) later.push(path);
+    }
   }
-  await inBatches(now, write);
+  // Every body now, while the thread pool compresses (a million stations' lists are ~4 GB);
+  // the siblings of those still compressed once their variants are made.
+  await inBatches(now, ([path, file]) => {
+    writeBody(path, file);
+    if (!waiting(file)) writeSiblings(path, file);
+  });
   const written = (await options.compressed) ?? release;
-  await inBatches(later, (path) => write([path, written.files.get(path) as ReleaseFile]));
+  await inBatches(later, (path) => writeSiblings(path, written.files.get(path) as ReleaseFile));
   return { stats: { files: total, bytes }, written };
 }
 

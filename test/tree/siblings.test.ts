@@ -57,30 +57,37 @@ describe("precompressed siblings", () => {
     expect(entry?.variants?.gzip.size).toBe(readFileSync(`${list}.gz`).byteLength);
   });
 
-  it("are written from variants still being made while the other files are written", async () => {
+  it("come last: every file's own bytes are written while the variants are made", async () => {
     const out = join(await tempDir(), "out");
     const plain = plainRelease({
-      "/vls/v3/stations": big("a"),
+      "/vls/v3/stations": big("c"),
       "/vls/v3/stations/lyon/1": Buffer.from("{}"),
     });
     const releases = layoutOf(out).releases;
-    const writtenBefore: boolean[] = [];
+    const seen: { plain: boolean; body: boolean; gzip: boolean }[] = [];
     let resolve = (_: Release) => {};
     const compressed = new Promise<Release>((done) => (resolve = done));
     await writeTree(plain, out, {
       compressed,
-      onProgress: (done) => {
-        if (done > 1) return;
-        // The answer that gets no variants is in the new release folder before they are ready;
-        // a writer waiting for them first would never get here, and this test would time out.
+      onProgress: (done, total) => {
+        if (done < total) return;
+        // Every body is written before the variants are ready: a writer that waited for them
+        // to write the list would never get here, and this test would time out.
         const [name] = readdirSync(releases);
-        writtenBefore.push(existsSync(join(releases, `${name}/tree/vls/v3/stations/lyon/1.json`)));
+        const tree = join(releases, `${name}/tree`);
+        const list = join(tree, "vls/v3/stations.json");
+        seen.push({
+          plain: existsSync(join(tree, "vls/v3/stations/lyon/1.json")),
+          body: existsSync(list),
+          gzip: existsSync(`${list}.gz`),
+        });
         compressRelease(plain, { budget: "refresh" }).then(resolve);
       },
     });
-    expect(writtenBefore).toEqual([true]);
+    expect(seen).toEqual([{ plain: true, body: true, gzip: false }]);
     const list = join(out, "vls/v3/stations.json");
-    expect(gunzipped(`${list}.gz`)).toBe(big("a").toString());
+    expect(readFileSync(list, "utf8")).toBe(big("c").toString());
+    expect(gunzipped(`${list}.gz`)).toBe(big("c").toString());
     expect(readTree(out).manifest?.files["/vls/v3/stations"]?.variants?.br.size).toBe(
       readFileSync(`${list}.br`).byteLength,
     );
