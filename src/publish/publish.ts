@@ -39,10 +39,11 @@ export interface PublishOptions {
   /** The previous release's station renderings, so that only changed stations are rendered again. */
   cache?: StationCache;
   /**
-   * Given every station answer (each station, the lists, GBFS station_status) as soon as they are
-   * rendered, before the static answers: `build` writes them from another thread meanwhile.
+   * Given the station answers (each station, the lists, GBFS station_status) a contract at a time
+   * as soon as they are rendered, before the static answers: `build` writes them from another
+   * thread meanwhile.
    */
-  onStationFiles?: (files: ReadonlyMap<string, ReleaseFile>) => void;
+  onStationFiles?: (files: Iterable<readonly [string, ReleaseFile]>) => void;
   /**
    * How the answers are encoded: by default one buffer per station (and per chunk of a big static
    * answer), as a server that replaces them a few at a time needs; a process that exits once it
@@ -144,8 +145,8 @@ export async function publish(
     options.cache,
     options.refreshSeconds ?? DEFAULT_REFRESH_SECONDS,
     options.encode,
+    options.onStationFiles,
   );
-  options.onStationFiles?.(dynamic.files);
   // The static answers first in the release, as they always were.
   const files: Files = new Map(staticFiles ?? (await publishStatic(dataset, options)));
   for (const [path, file] of dynamic.files) files.set(path, file);

@@ -94,22 +94,34 @@ export interface StationChanges {
 
 /**
  * `refreshSeconds`: how long GBFS consumers may keep station_status (its `ttl`); `encode`: how
- * each rendering's texts become bytes (default one buffer per station, as a server needs).
+ * each rendering's texts become bytes (default one buffer per station, as a server needs);
+ * `onContract`: given each contract's answers as soon as they are made, then the lists of all.
  */
 export function renderStationFiles(
   dataset: Dataset,
   previous: StationCache | undefined,
   refreshSeconds: number,
   encode: Encode = encodedTogether,
+  onContract?: (files: readonly (readonly [string, ReleaseFile])[]) => void,
 ): StationFiles {
   const files = new Map<string, ReleaseFile>();
+  let made: [string, ReleaseFile][] = [];
   const put = (path: string, file: ReleaseFile) => {
     files.set(path, file);
+    if (onContract) made.push([path, file]);
+  };
+  const handOver = () => {
+    if (made.length > 0) onContract?.(made);
+    made = [];
   };
   const steps = renderStations(dataset, previous, refreshSeconds, put, undefined, encode);
   let step = steps.next();
   // Without `hash`, nothing is waited for: the steps only pause.
-  while (!step.done) step = steps.next();
+  while (!step.done) {
+    handOver();
+    step = steps.next();
+  }
+  handOver();
   return { files, cache: step.value };
 }
 

@@ -69,7 +69,7 @@ export async function writeTree(
 }
 
 /** Hands files over before the release is whole: they are written at once, by a worker thread. */
-export type EarlyFiles = (files: ReadonlyMap<string, ReleaseFile>) => void;
+export type EarlyFiles = (files: Iterable<readonly [string, ReleaseFile]>) => void;
 
 /** What `make` gives back: the release and, when its files get siblings, the same with variants. */
 export interface Made {
@@ -104,9 +104,9 @@ export async function writeTreeAsMade(
       `${Date.now().toString(36)}-${randomBytes(3).toString("hex")}`,
     );
     const background = new BackgroundWriter(paths.tree);
-    // Each map handed over early: a file of the release that is the same object in one of them
-    // and gets no siblings is the background writer's to write.
-    const handed: ReadonlyMap<string, ReleaseFile>[] = [];
+    // The files handed over early that get no siblings, the background writer's to write: the
+    // release's file at one of these paths is its, when it is the same object.
+    const handed = new Map<string, ReleaseFile>();
     let stats: TreeStats;
     let replaced: Promise<void> | undefined;
     try {
@@ -114,11 +114,15 @@ export async function writeTreeAsMade(
       mkdirSync(paths.tree);
       keepAccess(paths.tree, served);
       const made = await make((files) => {
-        handed.push(files);
-        background.writeAll(withoutSiblings(files));
+        const toWrite: FileToWrite[] = [];
+        for (const [path, file] of files) {
+          if (worthCompressing(file)) continue;
+          handed.set(path, file);
+          toWrite.push([fileOf(path), bodyToWrite(file.body)]);
+        }
+        background.writeAll(toWrite);
       });
-      const early = (path: string, file: ReleaseFile) =>
-        !worthCompressing(file) && handed.some((files) => files.get(path) === file);
+      const early = (path: string, file: ReleaseFile) => handed.get(path) === file;
       const wrote = await writeFiles(made.release, paths.tree, {
         ...options,
         compressed: made.compressed,
@@ -231,13 +235,6 @@ async function writeFiles(
   return { stats: { files: total, bytes }, written };
 }
 
-/** The files that get no siblings, by their names in the tree, as the background writer reads them. */
-function* withoutSiblings(files: ReadonlyMap<string, ReleaseFile>): Generator<FileToWrite> {
-  // A list this small is a few chunks: joined, it is one write.
-  for (const [path, file] of files)
-    if (!worthCompressing(file)) yield [fileOf(path), bodyToWrite(file.body)];
-}
-
 /** Writes one file, creating its folder once; the error names the file (writeChunks's). */
 export function writeWhole(
   destination: string,
@@ -252,7 +249,10 @@ export function writeWhole(
   writeChunks(destination, body);
 }
 
-/** Most files are one chunk: handing writeFile the buffer itself spares it the iterable path. */
+/**
+ * Most files are one chunk: handing writeFile the buffer itself spares it the iterable path; a
+ * small list without siblings is a few chunks, joined into one write.
+ */
 export const bodyToWrite = (body: readonly Uint8Array[]): Uint8Array =>
   body.length === 1 ? (body[0] as Uint8Array) : Buffer.concat(body);
 

@@ -100,3 +100,32 @@ describe("the buffers of station answers", () => {
     expect(chunksOf(after)[0]?.buffer).not.toBe(chunksOf(before)[0]?.buffer);
   });
 });
+
+describe("the station answers handed over as they are made", () => {
+  it("gives each contract's answers on their own, then the lists of all, each once", async () => {
+    const dataset = await fixtureDataset();
+    const given: string[][] = [];
+    const { release } = await publish(dataset, {
+      generatedAt: GENERATED_AT,
+      onStationFiles: (files) => {
+        given.push([...files].map(([path]) => path));
+      },
+    });
+    const contracts = dataset.contracts.filter((contract) =>
+      dataset.stations.some((station) => station.contract === contract.name),
+    );
+    // One hand-over per contract, holding only its own answers, and one for the lists of all.
+    expect(given).toHaveLength(contracts.length + 1);
+    contracts.forEach((contract, index) => {
+      const paths = given[index] ?? [];
+      expect(paths).toContain(`/vls/v3/stations/${contract.name}`);
+      expect(paths.every((path) => path.split("/").includes(contract.name))).toBe(true);
+    });
+    expect(given.at(-1)).toEqual(["/vls/v3/stations", "/vls/v1/stations"]);
+    // Every station answer of the release was handed over, none twice.
+    const handed = given.flat();
+    expect(new Set(handed).size).toBe(handed.length);
+    for (const path of release.files.keys())
+      if (/^\/vls\/v[13]\/stations(\/|$)/.test(path)) expect(handed).toContain(path);
+  });
+});
