@@ -69,7 +69,8 @@ export async function publishStatic(dataset: Dataset, options: PublishOptions): 
   // Zipped by another thread while the rest renders (see zip.ts); the portal needs its size.
   const bundle = renderBundle(dataset);
   bundle.catch(() => {}); // awaited below
-  // The bundle's tables are not: they are copied for the zip, then let go.
+  // The answers kept in the release are encoded as the caller asks; the bundle's tables are not
+  // (they are copied for the zip, then let go).
   const encode = options.encode ?? encodedTogether;
   const files: Files = new Map();
   put(files, { name: "contracts" }, [encodeJson(dataset.contracts.map(renderContractV3))]);
