@@ -152,9 +152,11 @@ function placesOf(batch: readonly FileToWrite[]): {
   const memory: (ArrayBuffer | SharedArrayBuffer)[] = [];
   const shared = new Map<SharedArrayBuffer, number>();
   const places = new Float64Array(3 * batch.length);
+  let copies = 0;
   let copied = 0;
   batch.forEach(([, body], index) => {
     if (!(body.buffer instanceof SharedArrayBuffer)) {
+      copies++;
       copied += body.byteLength;
       return;
     }
@@ -165,7 +167,8 @@ function placesOf(batch: readonly FileToWrite[]): {
     }
     place(places, index, at, body.byteOffset, body.byteLength);
   });
-  if (copied === 0) return { memory, places, copied };
+  // Even empty bodies get their buffer (of no bytes), so that every place names one.
+  if (copies === 0) return { memory, places, copied };
   const bytes = new ArrayBuffer(copied);
   const view = new Uint8Array(bytes);
   const at = memory.push(bytes) - 1;

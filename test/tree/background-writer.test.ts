@@ -55,6 +55,24 @@ describe("BackgroundWriter", () => {
       ).toBe(true);
   });
 
+  it("writes copied bodies, empty ones too, beside views of shared memory", async () => {
+    const root = await tempDir();
+    const writer = new BackgroundWriter(root);
+    const memory = Buffer.from(new SharedArrayBuffer(4));
+    memory.write("{}[]");
+    writer.writeAll([
+      ["a.json", memory.subarray(0, 2)],
+      ["copied.json", Buffer.from('{"n":1}')],
+      ["empty.json", Buffer.alloc(0)],
+      ["b.json", memory.subarray(2, 4)],
+    ]);
+    await writer.finished();
+    expect(await readFile(join(root, "a.json"), "utf8")).toBe("{}");
+    expect(await readFile(join(root, "copied.json"), "utf8")).toBe('{"n":1}');
+    expect(await readFile(join(root, "empty.json"), "utf8")).toBe("");
+    expect(await readFile(join(root, "b.json"), "utf8")).toBe("[]");
+  });
+
   it("rejects with the system error and the file it met, and writes nothing after it", async () => {
     const root = await tempDir();
     await writeFile(join(root, "vls"), "a file where a folder is needed");
