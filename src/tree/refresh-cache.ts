@@ -1,10 +1,17 @@
 // What a build or refresh leaves beside the tree for the next cron refresh: JSON files in the
 // release folder (never in the served folder), checksummed, trusted only whole.
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import {
+  closeSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
-import { TextChunks } from "./text-chunks.js";
-import { writeChunks } from "./write-chunks.js";
+import { TextFile } from "./text-file.js";
 
 /** What changes every minute (the stations' states and where their bytes sit), written by every run. */
 export const REFRESH_CACHE_FILE = "refresh-cache.json";
@@ -112,13 +119,12 @@ export function stageRefreshCache(
   lines: Iterable<string> = [],
 ): StagedCache | null {
   const path = join(releaseFolder, name);
-  const body = bodyChunks(JSON.stringify(value), lines);
-  const sum = checksum(body);
   const temporary = `${path}.tmp-${process.pid}`;
   // Only a speed-up: without it the next refresh renders everything.
   const discard = () => rmSync(temporary, { force: true });
+  let sum: string;
   try {
-    writeChunks(temporary, [Buffer.from(`${sum}\n`, "latin1"), ...body]);
+    sum = writeCacheFile(temporary, JSON.stringify(value), lines);
   } catch {
     discard();
     return null;
@@ -139,20 +145,33 @@ export function stageRefreshCache(
   };
 }
 
+// A SHA-1 in hex, and the line break after it.
+const CHECKSUM_LINE = 41;
+
 /**
- * The file's bytes after its first line (the checksum's): the value's JSON, then each line. Made
- * as text, the ~35 MB of a build's static part at 100,000 stations were ~90 MB of strings (the
- * names' accents make two-byte strings), all alive until joined, then copied three more times
- * (the join, the hash's and the write's encodings); ten times that at a million.
+ * Writes the file: the checksum's line, the value's JSON, then each line; returns the checksum.
+ * The body is written as it is encoded and hashed on the way (the ~35 MB of a build's static part
+ * at 100,000 stations were once ~90 MB of strings alive until joined, as the names' accents make
+ * two-byte strings); the checksum goes in its place at the start once the body is written.
  */
-function bodyChunks(json: string, lines: Iterable<string>): Buffer[] {
-  const text = new TextChunks();
-  text.add(json);
-  for (const line of lines) {
-    text.addByte(NEW_LINE);
-    text.add(line);
+function writeCacheFile(path: string, json: string, lines: Iterable<string>): string {
+  const fd = openSync(path, "w");
+  try {
+    const hash = createHash("sha1");
+    const text = new TextFile(fd, CHECKSUM_LINE, hash);
+    text.add(json);
+    for (const line of lines) {
+      text.addByte(NEW_LINE);
+      text.add(line);
+    }
+    text.flush();
+    const sum = hash.digest("hex");
+    if (writeSync(fd, `${sum}\n`, 0, "latin1") !== CHECKSUM_LINE)
+      throw new Error(`${path}: the checksum was not written whole`);
+    return sum;
+  } finally {
+    closeSync(fd);
   }
-  return text.done();
 }
 
 /**
