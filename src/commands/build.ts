@@ -1,6 +1,7 @@
 // `velodata build`: source folder → validated Dataset → Release → tree on disk, swapped in whole.
 import { join } from "node:path";
 import { compressRelease } from "../publish/compress.js";
+import { CompressionWorker } from "../publish/compression-worker.js";
 import { encodedInChunks } from "../publish/encoded-together.js";
 import { DEFAULT_BASE_URL, type Published, publish } from "../publish/publish.js";
 import type { Release } from "../publish/release.js";
@@ -50,6 +51,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
   // one renders the static answers.
   let published: Published | undefined;
   let compressed: Promise<Release> | undefined;
+  const compressor = CompressionWorker.start();
   const onProgress = throttled(100, (done, total) =>
     output.progress(`writing ${done}/${total} files…`),
   );
@@ -66,11 +68,14 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
       output.progress("compressing and writing…");
       // The variants become the tree's `.gz`/`.br` siblings, the bytes a web server in front sends.
       // They are made in the thread pool while the files that get none are written.
-      compressed = compressRelease(published.release, { budget: "build" });
+      compressed = compressRelease(published.release, {
+        budget: "build",
+        compress: compressor?.compress,
+      });
       return { release: published.release, compressed };
     },
     { onProgress },
-  );
+  ).finally(() => compressor?.stop());
   if (!published || !compressed) throw new Error("bug: the tree was written without a release");
   const release = await compressed;
   output.progress("");

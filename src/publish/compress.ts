@@ -50,7 +50,7 @@ const COMPRESSIBLE = new Set([JSON_TYPE, CSV_TYPE, HTML_TYPE, SCRIPT_TYPE, STYLE
  */
 export type CompressionBudget = "build" | "refresh";
 
-interface Levels {
+export interface Levels {
   gzip: number;
   brotli: number;
 }
@@ -111,8 +111,19 @@ function outputChunk(size: number): number {
  * stations is ~700 MB in ~1M chunks) is never joined: it goes through the streams in pieces of
  * exactly CHUNK bytes, so the bytes made depend on the body's bytes alone, not on its chunks.
  */
-export async function compressBody(body: readonly Uint8Array[], levels: Levels): Promise<Variants> {
-  const size = sizeOf(body);
+export function compressBody(body: readonly Uint8Array[], levels: Levels): Promise<Variants> {
+  return compressChunks(body, sizeOf(body), levels);
+}
+
+/**
+ * compressBody of a body of `size` bytes whose chunks are read once, in order: a worker makes each
+ * view of shared memory as it is read (see compress-worker.ts).
+ */
+export async function compressChunks(
+  body: Iterable<Uint8Array>,
+  size: number,
+  levels: Levels,
+): Promise<Variants> {
   const brotliOptions = {
     chunkSize: outputChunk(size),
     params: {
@@ -129,7 +140,7 @@ export async function compressBody(body: readonly Uint8Array[], levels: Levels):
       createBrotliCompress(brotliOptions),
     ])) as [Buffer, Buffer];
   else
-    [gzipped, br] = await withJoined(body, (whole) =>
+    [gzipped, br] = await withJoined([...body], (whole) =>
       Promise.all([gzipAsync(whole, gzipOptions), brotliAsync(whole, brotliOptions)]),
     );
   gzipped[GZIP_OS] = OS_UNKNOWN;
@@ -260,6 +271,8 @@ export interface CompressOptions {
   budget: CompressionBudget;
   /** The release being replaced: a file with the same bytes there keeps its variants (and its object). */
   previous?: Release;
+  /** What makes a body's variants: compressBody unless given (CompressionWorker's, in a build). */
+  compress?: (body: readonly Uint8Array[], levels: Levels) => Promise<Variants>;
 }
 
 // The thread pool has 4 threads by default; more in flight only holds more joined bodies in memory.
@@ -302,7 +315,7 @@ export async function compressRelease(
       const key = `${file.etag} ${levels.gzip} ${levels.brotli}`;
       let variants = made.get(key);
       if (!variants) {
-        variants = compressBody(file.body, levels);
+        variants = (options.compress ?? compressBody)(file.body, levels);
         made.set(key, variants);
       }
       files.set(path, withFields(file, { variants: await variants }));

@@ -58,7 +58,7 @@ function joinInto(buffer: Buffer, body: readonly Uint8Array[]): Buffer {
  * ends).
  */
 export async function throughStreams(
-  body: readonly Uint8Array[],
+  body: Iterable<Uint8Array>,
   streams: readonly Transform[],
 ): Promise<Buffer[]> {
   const outputs = Promise.all(streams.map(joinedOutput));
@@ -84,7 +84,7 @@ async function joinedOutput(stream: Transform): Promise<Buffer> {
  * (which compresses its fastest levels' input at once, and copies the others' into its ring
  * buffer) keeps a reference to it.
  */
-async function writePieces(body: readonly Uint8Array[], streams: readonly Transform[]) {
+async function writePieces(body: Iterable<Uint8Array>, streams: readonly Transform[]) {
   const buffers = [borrow(), borrow()] as const;
   const consumed: Promise<unknown>[] = [Promise.resolve(), Promise.resolve()];
   let turn = 0;

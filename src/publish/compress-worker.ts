@@ -1,0 +1,60 @@
+// The worker thread of CompressionWorker: compresses each body it is sent (as compressBody does, in
+// the thread pool) and hands both variants back in shared memory.
+import { parentPort } from "node:worker_threads";
+import { compressChunks } from "./compress.js";
+import type { CompressionJob, CompressionReply } from "./compression-worker.js";
+
+// Variants are copied back to back into shared buffers of this size (or one of their own when
+// bigger): the main thread's views of them are memory V8 does not count as its own.
+const OUTPUT = 32 << 20;
+let output = new SharedArrayBuffer(0);
+let used = 0;
+
+/** `size` bytes of shared memory: its buffer, and where they start there. */
+function room(size: number): [SharedArrayBuffer, number] {
+  if (used + size > output.byteLength) {
+    output = new SharedArrayBuffer(Math.max(OUTPUT, size));
+    used = 0;
+  }
+  used += size;
+  return [output, used - size];
+}
+
+/** The body's chunks, each a view made as it is read: a list of a million stations is 2 million. */
+function* chunksOf({ memory, places }: CompressionJob): Generator<Uint8Array> {
+  for (let at = 0; at < places.length; at += 3) {
+    const start = places[at + 1] as number;
+    const buffer = memory[places[at] as number] as SharedArrayBuffer;
+    yield new Uint8Array(buffer, start, (places[at + 2] as number) - start);
+  }
+}
+
+function sizeOf({ places }: CompressionJob): number {
+  let size = 0;
+  for (let at = 0; at < places.length; at += 3)
+    size += (places[at + 2] as number) - (places[at + 1] as number);
+  return size;
+}
+
+parentPort?.on("message", async (job: CompressionJob) => {
+  try {
+    const { gzip, br } = await compressChunks(chunksOf(job), sizeOf(job), job.levels);
+    const [buffer, start] = room(gzip.byteLength + br.byteLength);
+    const bytes = new Uint8Array(buffer);
+    bytes.set(gzip, start);
+    bytes.set(br, start + gzip.byteLength);
+    const reply: CompressionReply = {
+      id: job.id,
+      buffer,
+      start,
+      gzipSize: gzip.byteLength,
+      brSize: br.byteLength,
+    };
+    parentPort?.postMessage(reply);
+  } catch (error) {
+    parentPort?.postMessage({
+      id: job.id,
+      error: (error as Error).message,
+    } satisfies CompressionReply);
+  }
+});

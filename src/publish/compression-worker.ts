@@ -1,0 +1,139 @@
+// A build's variants made from a worker thread. zlib compresses in the thread pool either way; what
+// moves is the JavaScript around it and the buffers it allocates. On this thread, at a million
+// stations, ~1.6 GB of zlib output buffers (joined, then kept) was memory V8 counts as external:
+// it started a marking of the whole ~2 GB heap every 64 MB of it, ~15 s of a build. A worker's
+// heap is small, and the variants come back in shared memory, which V8 does not count.
+import { existsSync } from "node:fs";
+import { Worker } from "node:worker_threads";
+import type { Levels } from "./compress.js";
+import type { Variants } from "./release.js";
+
+// Compiled beside this module; absent when running from the TypeScript sources (tests).
+const WORKER = new URL("./compress-worker.js", import.meta.url);
+
+/**
+ * A body to compress: its chunks as places in `memory` (index, start, end; a shared buffer is at
+ * most 1 GB, see encodedInChunks) and the levels.
+ */
+export interface CompressionJob {
+  id: number;
+  memory: SharedArrayBuffer[];
+  places: Uint32Array;
+  levels: Levels;
+}
+
+export type CompressionReply =
+  | { id: number; buffer: SharedArrayBuffer; start: number; gzipSize: number; brSize: number }
+  | { id: number; error: string };
+
+interface Pending {
+  resolve(variants: Variants): void;
+  reject(error: Error): void;
+}
+
+/** compressBody from a worker thread; null when the compiled worker is not there. */
+export class CompressionWorker {
+  readonly #worker: Worker;
+  readonly #pending = new Map<number, Pending>();
+  #jobs = 0;
+  /** Why the worker is gone, once it is. */
+  #ended: Error | undefined;
+
+  static start(): CompressionWorker | null {
+    return existsSync(WORKER) ? new CompressionWorker(new Worker(WORKER)) : null;
+  }
+
+  private constructor(worker: Worker) {
+    this.#worker = worker;
+    worker.on("message", (reply: CompressionReply) => this.#replied(reply));
+    worker.on("error", (error) => this.#failAll(error));
+    worker.on("exit", (code) =>
+      this.#failAll(new Error(`the compression worker ended with code ${code}`)),
+    );
+    // Referenced only while a body is out: an idle worker does not keep the process running.
+    worker.unref();
+  }
+
+  /** Both variants of `body` (see compressBody): the same bytes, made in the worker. */
+  compress = (body: readonly Uint8Array[], levels: Levels): Promise<Variants> => {
+    const id = this.#jobs++;
+    const { memory, places } = placesOf(body);
+    const job: CompressionJob = { id, memory, places, levels };
+    return new Promise<Variants>((resolve, reject) => {
+      if (this.#ended) return reject(this.#ended);
+      if (this.#pending.size === 0) this.#worker.ref();
+      this.#pending.set(id, { resolve, reject });
+      this.#worker.postMessage(job);
+    });
+  };
+
+  /** Ends the worker; bodies still out, and any sent after, are refused. */
+  async stop(): Promise<void> {
+    this.#ended ??= new Error("the compression worker was stopped (ended)");
+    await this.#worker.terminate();
+    this.#failAll(this.#ended);
+  }
+
+  #replied(reply: CompressionReply): void {
+    const pending = this.#pending.get(reply.id);
+    this.#pending.delete(reply.id);
+    if (this.#pending.size === 0) this.#worker.unref();
+    if (!pending) return;
+    if ("error" in reply) pending.reject(new Error(`compressing a file: ${reply.error}`));
+    else {
+      const { buffer, start, gzipSize, brSize } = reply;
+      pending.resolve({
+        gzip: Buffer.from(buffer, start, gzipSize),
+        br: Buffer.from(buffer, start + gzipSize, brSize),
+      });
+    }
+  }
+
+  #failAll(error: Error): void {
+    this.#ended ??= error;
+    for (const pending of this.#pending.values()) pending.reject(error);
+    this.#pending.clear();
+  }
+}
+
+/**
+ * Where each chunk of `body` is for the worker: views of shared memory as they are; other chunks
+ * copied, each distinct one once (a list's commas are one buffer), into shared memory of their own.
+ */
+function placesOf(body: readonly Uint8Array[]): {
+  memory: SharedArrayBuffer[];
+  places: Uint32Array;
+} {
+  const memory: SharedArrayBuffer[] = [];
+  const indexOf = new Map<SharedArrayBuffer, number>();
+  const copies = new Map<Uint8Array, number>();
+  let copied = 0;
+  for (const chunk of body) {
+    if (chunk.buffer instanceof SharedArrayBuffer || copies.has(chunk)) continue;
+    copies.set(chunk, copied);
+    copied += chunk.byteLength;
+  }
+  // The copies are memory[0], even when there are none.
+  const own = new Uint8Array(new SharedArrayBuffer(copied));
+  memory.push(own.buffer as SharedArrayBuffer);
+  for (const [chunk, at] of copies) own.set(chunk, at);
+  const places = new Uint32Array(new SharedArrayBuffer(3 * 4 * body.length));
+  body.forEach((chunk, index) => {
+    const shared = chunk.buffer instanceof SharedArrayBuffer ? chunk.buffer : undefined;
+    let buffer = 0;
+    let start = copies.get(chunk) ?? 0;
+    if (shared) {
+      let at = indexOf.get(shared);
+      if (at === undefined) {
+        at = memory.push(shared) - 1;
+        indexOf.set(shared, at);
+      }
+      buffer = at;
+      start = chunk.byteOffset;
+    }
+    places[3 * index] = buffer;
+    places[3 * index + 1] = start;
+    places[3 * index + 2] = start + chunk.byteLength;
+  });
+  return { memory, places };
+}

@@ -1,0 +1,80 @@
+// A build's variants made from a worker thread (the compiled one: it sits beside `dist`'s module):
+// the same bytes as compressBody makes here, for bodies in shared memory and in plain buffers,
+// small (compressed in one call) and big (streamed in pieces); the variants in shared memory.
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { compressBody } from "../../src/publish/compress.js";
+import type { CompressionWorker as Worker } from "../../src/publish/compression-worker.js";
+import { ROOT } from "../helpers.js";
+
+const LEVELS = { gzip: 6, brotli: 5 };
+
+/** `[row,row,…]` of `count` rows: rows in one shared buffer, brackets and commas in plain ones. */
+function listBody(count: number): Uint8Array[] {
+  const rows = Array.from(
+    { length: count },
+    (_, index) =>
+      `{"number":${index},"name":"Gare ${"é".repeat(index % 30)}","bikes":${index % 17}}`,
+  );
+  const shared = Buffer.from(new SharedArrayBuffer(Buffer.byteLength(rows.join(""))));
+  const comma = Buffer.from(",");
+  const body: Uint8Array[] = [Buffer.from("[")];
+  let at = 0;
+  rows.forEach((row, index) => {
+    if (index > 0) body.push(comma);
+    const size = shared.write(row, at);
+    body.push(shared.subarray(at, at + size));
+    at += size;
+  });
+  body.push(Buffer.from("]"));
+  return body;
+}
+
+async function startWorker(): Promise<Worker> {
+  const module = pathToFileURL(join(ROOT, "dist/publish/compression-worker.js")).href;
+  const { CompressionWorker } = (await import(module)) as { CompressionWorker: typeof Worker };
+  const worker = CompressionWorker.start();
+  if (!worker) throw new Error("no compiled compression worker beside dist's module");
+  return worker;
+}
+
+describe("CompressionWorker", () => {
+  it("makes compressBody's bytes, in shared memory, for small and big bodies", async () => {
+    const worker = await startWorker();
+    try {
+      // ~40 KB (one call) and ~4 MB (pieces of 1 MiB through streams), both at once.
+      const bodies = [listBody(500), listBody(50_000)];
+      const made = await Promise.all(bodies.map((body) => worker.compress(body, LEVELS)));
+      expect(Buffer.concat(bodies[1] as Uint8Array[]).length).toBeGreaterThan(3 << 20);
+      for (const [index, body] of bodies.entries()) {
+        const here = await compressBody(body, LEVELS);
+        const there = made[index];
+        expect(there?.gzip.equals(here.gzip)).toBe(true);
+        expect(there?.br.equals(here.br)).toBe(true);
+        expect(there?.gzip.buffer).toBeInstanceOf(SharedArrayBuffer);
+      }
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it("refuses what it cannot compress, saying so, and goes on with the next body", async () => {
+    const worker = await startWorker();
+    try {
+      await expect(worker.compress(listBody(10), { gzip: 42, brotli: 1 })).rejects.toThrow(
+        /compressing a file: .*level/,
+      );
+      const made = await worker.compress(listBody(10), LEVELS);
+      expect(made.gzip.equals((await compressBody(listBody(10), LEVELS)).gzip)).toBe(true);
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it("refuses a body once stopped", async () => {
+    const worker = await startWorker();
+    await worker.stop();
+    await expect(worker.compress(listBody(10), LEVELS)).rejects.toThrow(/ended/);
+  });
+});
