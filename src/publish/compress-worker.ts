@@ -54,7 +54,7 @@ parentPort?.on("message", async (job: CompressionJob) => {
   } catch (error) {
     parentPort?.postMessage({
       id: job.id,
-      error: (error as Error).message,
+      error: error instanceof Error ? error.message : String(error),
     } satisfies CompressionReply);
   }
 });

@@ -1,8 +1,9 @@
 // A build's variants made from a worker thread. zlib compresses in the thread pool either way; what
 // moves is the JavaScript around it and the buffers it allocates. On this thread, at a million
 // stations, ~1.6 GB of zlib output buffers (joined, then kept) was memory V8 counts as external:
-// it started a marking of the whole ~2 GB heap every 64 MB of it, ~15 s of a build. A worker's
-// heap is small, and the variants come back in shared memory, which V8 does not count.
+// it started a marking of the whole ~2 GB heap every 64 MB of it (allocating them took ~19 s of the
+// build's thread under the profiler, markings included). A worker's heap is small, and the
+// variants come back in shared memory, which V8 does not count.
 import { existsSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 import type { Levels } from "./compress.js";
@@ -31,7 +32,7 @@ interface Pending {
   reject(error: Error): void;
 }
 
-/** compressBody from a worker thread; null when the compiled worker is not there. */
+/** compressBody from a worker thread (`start`: none when the compiled worker is not there). */
 export class CompressionWorker {
   readonly #worker: Worker;
   readonly #pending = new Map<number, Pending>();
@@ -69,7 +70,7 @@ export class CompressionWorker {
 
   /** Ends the worker; bodies still out, and any sent after, are refused. */
   async stop(): Promise<void> {
-    this.#ended ??= new Error("the compression worker was stopped (ended)");
+    this.#ended ??= new Error("the compression worker was stopped");
     await this.#worker.terminate();
     this.#failAll(this.#ended);
   }

@@ -75,6 +75,6 @@ describe("CompressionWorker", () => {
   it("refuses a body once stopped", async () => {
     const worker = await startWorker();
     await worker.stop();
-    await expect(worker.compress(listBody(10), LEVELS)).rejects.toThrow(/ended/);
+    await expect(worker.compress(listBody(10), LEVELS)).rejects.toThrow(/stopped/);
   });
 });
