@@ -76,12 +76,14 @@ async function fullRefresh(
     { staticSourceUpdatedAt },
     { readValidDataset },
     { variantsOnDisk },
+    { CompressionWorker },
   ] = await Promise.all([
     import("../publish/publish.js"),
     import("../publish/encoded-together.js"),
     import("../source/source-time.js"),
     import("./read-source.js"),
     import("../tree/variants-on-disk.js"),
+    import("../publish/compression-worker.js"),
   ]);
   const states = statesSeen(options.state); // before reading: kept only if unchanged since
   const { dataset, staticRead } = await readValidDataset(options.source, options.state, output);
@@ -91,11 +93,14 @@ async function fullRefresh(
     staticUpdatedAt: await staticSourceUpdatedAt(options.source),
     encode: encodedInChunks(), // this process exits once they are written
   });
-  // Siblings of unchanged files are read back from the tree: only what changed is compressed.
+  // Siblings of unchanged files are read back from the tree: only what changed is compressed, from
+  // a worker thread as a build does.
+  const compressor = CompressionWorker.start();
   const release = await compressRelease(made, {
     budget: "refresh",
     previous: variantsOnDisk(made, tree),
-  });
+    compress: compressor?.compress,
+  }).finally(() => compressor?.stop());
   const stats = await updateTree(release, options.out, { tree });
   saveRefreshState({ release, dataset, stations: cache, staticRead }, { ...inputs, states });
   return { stats, total: release.files.size, release: release.id };

@@ -1,7 +1,8 @@
 // The CLI as a user meets it: real processes, real folders.
 import { createHash } from "node:crypto";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { extname, join, relative } from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { ROUTE_LIST } from "../../src/routes/routes.js";
 import { BIN, FIXTURES, fixtureCopy, runCli, runShell, tempDir } from "../helpers.js";
@@ -83,6 +84,22 @@ describe("velodata build", () => {
     const a = await treeHashes(join(parent, "a"));
     expect(a.size).toBeGreaterThan(400);
     expect(await treeHashes(join(parent, "b"))).toEqual(a);
+  });
+
+  it("writes `.gz` and `.br` siblings that decode to their file's bytes (made by its worker thread)", async () => {
+    const out = join(await tempDir(), "out");
+    await runCli(["build", "--source", FIXTURES, "--out", out]);
+    let siblings = 0;
+    for (const entry of await readdir(out, { recursive: true, withFileTypes: true })) {
+      const decode = { ".gz": gunzipSync, ".br": brotliDecompressSync }[extname(entry.name)];
+      if (!entry.isFile() || !decode) continue;
+      const sibling = join(entry.parentPath, entry.name);
+      const file = await readFile(sibling.slice(0, -3));
+      expect(decode(await readFile(sibling)).equals(file), sibling).toBe(true);
+      siblings++;
+    }
+    // Lists, feeds, the portal's page, the OpenAPI document, Swagger UI: both forms of each.
+    expect(siblings).toBeGreaterThan(80);
   });
 
   it("fails on bad data with every problem located, no stack trace, and leaves the previous tree intact", async () => {
