@@ -72,17 +72,28 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
         budget: "build",
         compress: compressor?.compress,
       });
-      return { release: published.release, compressed };
+      const { release, cache } = published;
+      // The next cron refresh's state goes in the new release folder while the variants are made
+      // (its paths and id are the release's with or without them): at a million stations ~20 s
+      // that once came after the switch, while this thread only waited.
+      const beside = (folder: string) =>
+        saveRefreshState(
+          { release, dataset, stations: cache, staticRead },
+          {
+            out: options.out,
+            baseUrl: options.baseUrl ?? DEFAULT_BASE_URL,
+            fingerprint,
+            states,
+            folder,
+          },
+        );
+      return { release, compressed, beside };
     },
     { onProgress },
   ).finally(() => compressor?.stop());
   if (!published || !compressed) throw new Error("bug: the tree was written without a release");
   const release = await compressed;
   output.progress("");
-  saveRefreshState(
-    { release, dataset, stations: published.cache, staticRead },
-    { out: options.out, baseUrl: options.baseUrl ?? DEFAULT_BASE_URL, fingerprint, states },
-  );
 
   const summary: BuildSummary = {
     release: release.id,

@@ -356,13 +356,19 @@ export function saveRefreshState(
   inputs: Pick<RefreshInputs, "out" | "baseUrl" | "fingerprint"> & {
     /** The states file as seen before it was read (statesSeen): kept for the next refresh. */
     states?: StatesSeen | null;
+    /**
+     * The folder of the release being written, under its writer's lock (a build's, before its
+     * switch); by default the served one's.
+     */
+    folder?: string;
   },
 ): void {
   // Another writer may have got there in between: then the state names a release the tree does
   // not hold, and the next refresh ignores it.
   const layout = layoutOf(inputs.out);
-  const name = currentRelease(layout);
-  if (name === null) return;
+  const name = inputs.folder === undefined ? currentRelease(layout) : null;
+  const folder = inputs.folder ?? (name === null ? null : releasePaths(layout, name).folder);
+  if (folder === null) return;
   const { fixed, minute } = splitState(
     refreshStateOf({
       release: made.release,
@@ -375,7 +381,6 @@ export function saveRefreshState(
       surfaces: SURFACES.length,
     }),
   );
-  const folder = releasePaths(layout, name).folder;
   // The static part is written first: a run killed between the two leaves a minute part naming
   // the previous static part, which the next run then finds missing (and renders everything).
   const stored = storeStatic(fixed);

@@ -75,6 +75,11 @@ export type EarlyFiles = (files: Iterable<readonly [string, ReleaseFile]>) => vo
 export interface Made {
   release: Release;
   compressed?: Promise<Release>;
+  /**
+   * Writes what goes beside the tree into the new release folder: called once every body is
+   * written, while the variants may still be being made (this thread would only wait for them).
+   */
+  beside?: (folder: string) => void;
 }
 
 /**
@@ -127,6 +132,7 @@ export async function writeTreeAsMade(
         ...options,
         compressed: made.compressed,
         early,
+        afterBodies: () => made.beside?.(paths.folder),
       });
       await background.finished();
       writeHostFiles(paths.tree);
@@ -194,7 +200,10 @@ function keepAccess(tree: string, served: Served): void {
 async function writeFiles(
   release: Release,
   root: string,
-  options: WriteOptions & { early: (path: string, file: ReleaseFile) => boolean },
+  options: WriteOptions & {
+    early: (path: string, file: ReleaseFile) => boolean;
+    afterBodies: () => void;
+  },
 ): Promise<{ stats: TreeStats; written: Release }> {
   const folders = new Set<string>();
   const total = release.files.size;
@@ -230,6 +239,7 @@ async function writeFiles(
     writeBody(path, file);
     if (!waiting(file)) writeSiblings(path, file);
   });
+  options.afterBodies();
   const written = (await options.compressed) ?? release;
   await inBatches(later, (path) => writeSiblings(path, written.files.get(path) as ReleaseFile));
   return { stats: { files: total, bytes }, written };
