@@ -1,9 +1,10 @@
-// A build's variants made from a worker thread. zlib compresses in the thread pool either way; what
-// moves is the JavaScript around it and the buffers it allocates. On this thread, at a million
-// stations, ~1.6 GB of zlib output buffers (joined, then kept) was memory V8 counts as external:
-// it started a marking of the whole ~2 GB heap every 64 MB of it (allocating them took ~19 s of the
-// build's thread under the profiler, markings included). A worker's heap is small, and the
-// variants come back in shared memory, which V8 does not count.
+// The variants of a build (and of a refresh that renders everything) made from a worker thread.
+// zlib compresses in the thread pool either way; what moves is the JavaScript around it and the
+// buffers it allocates. On the build's thread, at a million stations, ~1.6 GB of zlib output
+// buffers (joined, then kept) was memory V8 counts as external: it started a marking of the whole
+// ~2 GB heap every 64 MB of it (allocating them took ~19 s of that thread under the profiler,
+// markings included). A worker's heap is small, and the variants come back in shared memory,
+// which V8 does not count.
 import { existsSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 import type { Levels } from "./compress.js";
