@@ -7,20 +7,18 @@
 // which V8 does not count.
 import { existsSync } from "node:fs";
 import { Worker } from "node:worker_threads";
+import { placesOf } from "../shared-places.js";
 import type { Levels } from "./compress.js";
 import type { Variants } from "./release.js";
 
 // Compiled beside this module; absent when running from the TypeScript sources (tests).
 const WORKER = new URL("./compress-worker.js", import.meta.url);
 
-/**
- * A body to compress: its chunks as places in `memory` (index, start, end; a shared buffer is at
- * most 1 GB, see encodedInChunks) and the levels.
- */
+/** A body to compress: its chunks as places in shared memory (see placesOf) and the levels. */
 export interface CompressionJob {
   id: number;
   memory: SharedArrayBuffer[];
-  places: Uint32Array;
+  places: Float64Array;
   levels: Levels;
 }
 
@@ -59,8 +57,8 @@ export class CompressionWorker {
   /** Both variants of `body` (see compressBody): the same bytes, made in the worker. */
   compress = (body: readonly Uint8Array[], levels: Levels): Promise<Variants> => {
     const id = this.#jobs++;
-    const { memory, places } = placesOf(body);
-    const job: CompressionJob = { id, memory, places, levels };
+    const { memory, places } = placesOf(body, true);
+    const job: CompressionJob = { id, memory: memory as SharedArrayBuffer[], places, levels };
     return new Promise<Variants>((resolve, reject) => {
       if (this.#ended) return reject(this.#ended);
       if (this.#pending.size === 0) this.#worker.ref();
@@ -96,46 +94,4 @@ export class CompressionWorker {
     for (const pending of this.#pending.values()) pending.reject(error);
     this.#pending.clear();
   }
-}
-
-/**
- * Where each chunk of `body` is for the worker: views of shared memory as they are; other chunks
- * copied, each distinct one once (a list's commas are one buffer), into shared memory of their own.
- */
-function placesOf(body: readonly Uint8Array[]): {
-  memory: SharedArrayBuffer[];
-  places: Uint32Array;
-} {
-  const memory: SharedArrayBuffer[] = [];
-  const indexOf = new Map<SharedArrayBuffer, number>();
-  const copies = new Map<Uint8Array, number>();
-  let copied = 0;
-  for (const chunk of body) {
-    if (chunk.buffer instanceof SharedArrayBuffer || copies.has(chunk)) continue;
-    copies.set(chunk, copied);
-    copied += chunk.byteLength;
-  }
-  // The copies are memory[0], even when there are none.
-  const own = new Uint8Array(new SharedArrayBuffer(copied));
-  memory.push(own.buffer as SharedArrayBuffer);
-  for (const [chunk, at] of copies) own.set(chunk, at);
-  const places = new Uint32Array(new SharedArrayBuffer(3 * 4 * body.length));
-  body.forEach((chunk, index) => {
-    const shared = chunk.buffer instanceof SharedArrayBuffer ? chunk.buffer : undefined;
-    let buffer = 0;
-    let start = copies.get(chunk) ?? 0;
-    if (shared) {
-      let at = indexOf.get(shared);
-      if (at === undefined) {
-        at = memory.push(shared) - 1;
-        indexOf.set(shared, at);
-      }
-      buffer = at;
-      start = chunk.byteOffset;
-    }
-    places[3 * index] = buffer;
-    places[3 * index + 1] = start;
-    places[3 * index + 2] = start + chunk.byteLength;
-  });
-  return { memory, places };
 }

@@ -1,6 +1,7 @@
 // Writes small files from a worker thread: their system calls (open, write, close: ~15 µs a file
 // on tmpfs, 2 million files at a million stations) run on the other core while this one renders.
 import { Worker } from "node:worker_threads";
+import { placesOf } from "../shared-places.js";
 
 // The worker needs node:fs alone: given as text, it runs the same from src/ (tests) and dist/.
 const WORKER = `
@@ -100,7 +101,11 @@ export class BackgroundWriter {
     while (this.#failure === undefined && this.#inFlightBytes < IN_FLIGHT_BYTES) {
       const batch = this.#take();
       if (batch.length === 0) return;
-      const { memory, places, copied } = placesOf(batch);
+      // The bodies not in shared memory are copied into one buffer, moved to the worker.
+      const { memory, places, copied } = placesOf(
+        batch.map(([, body]) => body),
+        false,
+      );
       const id = this.#batches++;
       this.#inFlight.set(id, copied);
       this.#inFlightBytes += copied;
@@ -137,53 +142,4 @@ export class BackgroundWriter {
     this.#inFlightBytes = 0;
     this.#drained?.();
   }
-}
-
-/**
- * Where each file's bytes are for the worker: `places` holds, per file, an index into `memory`,
- * then its start and end there. Views of SharedArrayBuffers point into them; the other bodies are
- * copied back to back into one ArrayBuffer of `copied` bytes, the last of `memory`, to be moved.
- */
-function placesOf(batch: readonly FileToWrite[]): {
-  memory: (ArrayBuffer | SharedArrayBuffer)[];
-  places: Float64Array;
-  copied: number;
-} {
-  const memory: (ArrayBuffer | SharedArrayBuffer)[] = [];
-  const shared = new Map<SharedArrayBuffer, number>();
-  const places = new Float64Array(3 * batch.length);
-  let copies = 0;
-  let copied = 0;
-  batch.forEach(([, body], index) => {
-    if (!(body.buffer instanceof SharedArrayBuffer)) {
-      copies++;
-      copied += body.byteLength;
-      return;
-    }
-    let at = shared.get(body.buffer);
-    if (at === undefined) {
-      at = memory.push(body.buffer) - 1;
-      shared.set(body.buffer, at);
-    }
-    place(places, index, at, body.byteOffset, body.byteLength);
-  });
-  // Even empty bodies get their buffer (of no bytes), so that every place names one.
-  if (copies === 0) return { memory, places, copied };
-  const bytes = new ArrayBuffer(copied);
-  const view = new Uint8Array(bytes);
-  const at = memory.push(bytes) - 1;
-  let end = 0;
-  batch.forEach(([, body], index) => {
-    if (body.buffer instanceof SharedArrayBuffer) return;
-    view.set(body, end);
-    place(places, index, at, end, body.byteLength);
-    end += body.byteLength;
-  });
-  return { memory, places, copied };
-}
-
-function place(places: Float64Array, file: number, memory: number, start: number, size: number) {
-  places[3 * file] = memory;
-  places[3 * file + 1] = start;
-  places[3 * file + 2] = start + size;
 }
