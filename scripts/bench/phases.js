@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { memoryOutput } from "../../dist/commands/output.js";
 import { readValidDataset } from "../../dist/commands/read-source.js";
 import { compressRelease } from "../../dist/publish/compress.js";
-import { CompressionWorker } from "../../dist/publish/compression-worker.js";
+import { compressReleaseOffThread } from "../../dist/publish/compression-worker.js";
 import { encodedInChunks } from "../../dist/publish/encoded-together.js";
 import { publish } from "../../dist/publish/publish.js";
 import { tuneHeapForServing } from "../../dist/serve/heap-tuning.js";
@@ -36,7 +36,6 @@ if (mode === "build") {
   // the files with siblings are written as their variants come ("compress", inside "write"), made
   // from a worker thread.
   let writeStarted = 0;
-  const compressor = CompressionWorker.start();
   await writeTreeAsMade(out, async (early) => {
     const { release } = await step("render", () =>
       publish(dataset, {
@@ -46,15 +45,12 @@ if (mode === "build") {
       }),
     );
     writeStarted = performance.now();
-    const compressing = compressRelease(release, {
-      budget: "build",
-      compress: compressor?.compress,
-    });
+    const compressing = compressReleaseOffThread(release, { budget: "build" });
     compressing
       .then(() => (steps.compress = (performance.now() - writeStarted) / 1000))
       .catch(() => {});
     return { release, compressed: compressing };
-  }).finally(() => compressor?.stop());
+  });
   steps.write = (performance.now() - writeStarted) / 1000;
   const { rss, heapUsed, arrayBuffers } = process.memoryUsage();
   memory.write = [rss, heapUsed, arrayBuffers].map((bytes) => Math.round(bytes / 2 ** 20));

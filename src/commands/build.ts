@@ -1,7 +1,6 @@
 // `velodata build`: source folder → validated Dataset → Release → tree on disk, swapped in whole.
 import { join } from "node:path";
-import { compressRelease } from "../publish/compress.js";
-import { CompressionWorker } from "../publish/compression-worker.js";
+import { compressReleaseOffThread } from "../publish/compression-worker.js";
 import { encodedInChunks } from "../publish/encoded-together.js";
 import { DEFAULT_BASE_URL, type Published, publish } from "../publish/publish.js";
 import type { Release } from "../publish/release.js";
@@ -51,7 +50,6 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
   // one renders the static answers.
   let published: Published | undefined;
   let compressed: Promise<Release> | undefined;
-  const compressor = CompressionWorker.start();
   const onProgress = throttled(100, (done, total) =>
     output.progress(`writing ${done}/${total} files…`),
   );
@@ -68,10 +66,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
       output.progress("compressing and writing…");
       // The variants become the tree's `.gz`/`.br` siblings, the bytes a web server in front sends.
       // They are made in the thread pool while the files that get none are written.
-      compressed = compressRelease(published.release, {
-        budget: "build",
-        compress: compressor?.compress,
-      });
+      compressed = compressReleaseOffThread(published.release, { budget: "build" });
       const { release, cache } = published;
       // The next cron refresh's state goes in the new release folder while the variants are made
       // (its paths and id are the release's with or without them): at a million stations ~20 s
@@ -90,7 +85,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
       return { release, compressed, beside };
     },
     { onProgress },
-  ).finally(() => compressor?.stop());
+  );
   if (!published || !compressed) throw new Error("bug: the tree was written without a release");
   const release = await compressed;
   output.progress("");

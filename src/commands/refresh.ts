@@ -1,5 +1,4 @@
 // `velodata refresh`: one regeneration of the dynamic answers into an existing tree, for static hosting from cron.
-import { compressRelease } from "../publish/compress.js";
 import { DEFAULT_BASE_URL } from "../publish/default-base-url.js";
 import { DEFAULT_MAX_MISSING_SHARE } from "../source/missing-stations.js";
 import { staticSourceFingerprint } from "../source/source-fingerprint.js";
@@ -76,7 +75,7 @@ async function fullRefresh(
     { staticSourceUpdatedAt },
     { readValidDataset },
     { variantsOnDisk },
-    { CompressionWorker },
+    { compressReleaseOffThread },
   ] = await Promise.all([
     import("../publish/publish.js"),
     import("../publish/encoded-together.js"),
@@ -95,12 +94,10 @@ async function fullRefresh(
   });
   // Siblings of unchanged files are read back from the tree: only what changed is compressed, from
   // a worker thread as a build does.
-  const compressor = CompressionWorker.start();
-  const release = await compressRelease(made, {
+  const release = await compressReleaseOffThread(made, {
     budget: "refresh",
     previous: variantsOnDisk(made, tree),
-    compress: compressor?.compress,
-  }).finally(() => compressor?.stop());
+  });
   const stats = await updateTree(release, options.out, { tree });
   saveRefreshState({ release, dataset, stations: cache, staticRead }, { ...inputs, states });
   return { stats, total: release.files.size, release: release.id };

@@ -8,8 +8,8 @@
 import { existsSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 import { placesOf } from "../shared-places.js";
-import type { Levels } from "./compress.js";
-import type { Variants } from "./release.js";
+import { type CompressOptions, compressRelease, type Levels } from "./compress.js";
+import type { Release, Variants } from "./release.js";
 
 // Compiled beside this module; absent when running from the TypeScript sources (tests).
 const WORKER = new URL("./compress-worker.js", import.meta.url);
@@ -93,5 +93,18 @@ export class CompressionWorker {
     this.#ended ??= error;
     for (const pending of this.#pending.values()) pending.reject(error);
     this.#pending.clear();
+  }
+}
+
+/** compressRelease with its bodies compressed from a worker thread, started and ended with it. */
+export async function compressReleaseOffThread(
+  release: Release,
+  options: Omit<CompressOptions, "compress">,
+): Promise<Release> {
+  const worker = CompressionWorker.start();
+  try {
+    return await compressRelease(release, { ...options, compress: worker?.compress });
+  } finally {
+    await worker?.stop();
   }
 }

@@ -86,7 +86,7 @@ describe("velodata build", () => {
     expect(await treeHashes(join(parent, "b"))).toEqual(a);
   });
 
-  it("writes `.gz` and `.br` siblings that decode to their file's bytes (made by its worker thread)", async () => {
+  it("writes `.gz` and `.br` siblings that decode to their file's bytes", async () => {
     const out = join(await tempDir(), "out");
     await runCli(["build", "--source", FIXTURES, "--out", out]);
     let siblings = 0;
