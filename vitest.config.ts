@@ -3,6 +3,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    setupFiles: ["test/remove-temp-dirs.ts"],
     // CLI and server suites spawn processes and write trees; two cores are all we have.
     testTimeout: 30_000,
     // The S3 test server (s3rver) signs list continuation tokens with DES, which OpenSSL 3

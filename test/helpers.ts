@@ -1,6 +1,6 @@
 // Shared test helpers: temporary folders, a copy of the fixtures, and running the real CLI.
 import { spawn } from "node:child_process";
-import { cp, mkdtemp } from "node:fs/promises";
+import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -10,8 +10,21 @@ export const FIXTURES = join(ROOT, "fixtures");
 export const REFERENCE = join(ROOT, "test/reference");
 export const BIN = join(ROOT, "bin/velodata.js");
 
-export const tempDir = (prefix = "velodata-test-"): Promise<string> =>
-  mkdtemp(join(tmpdir(), prefix));
+// The folders tempDir made for this test file: removed once its tests are done (see
+// remove-temp-dirs.ts), or every run would leave trees of up to ~100 MB in the system's tmp.
+const made: string[] = [];
+
+export async function tempDir(prefix = "velodata-test-"): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
+/** Removes every folder tempDir made so far. */
+export async function removeTempDirs(): Promise<void> {
+  const dirs = made.splice(0);
+  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true, maxRetries: 3 })));
+}
 
 /** A writable copy of the fixtures, to break on purpose. */
 export async function fixtureCopy(): Promise<string> {

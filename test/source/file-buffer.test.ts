@@ -1,14 +1,14 @@
 // A buffer a file is read into again and again: each read gives the file's bytes, whatever the
 // buffer held before, and one buffer is reused as long as the files fit in it.
-import { mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { FileBuffer } from "../../src/source/file-buffer.js";
+import { tempDir } from "../helpers.js";
 
 describe("FileBuffer", () => {
   it("reads each file whole into the same buffer while it fits, a bigger one into a bigger buffer", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "velodata-file-buffer-"));
+    const dir = await tempDir("velodata-file-buffer-");
     const path = join(dir, "states.json");
     const buffer = new FileBuffer(100);
     await writeFile(path, "a".repeat(90));
@@ -25,7 +25,7 @@ describe("FileBuffer", () => {
   });
 
   it("holds a text as if read, and a later read fills the same buffer", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "velodata-file-buffer-"));
+    const dir = await tempDir("velodata-file-buffer-");
     const path = join(dir, "states.json");
     const buffer = new FileBuffer();
     const held = buffer.hold('{"states":[]}');

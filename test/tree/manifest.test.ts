@@ -1,10 +1,10 @@
 // The manifest's lookups: by binary search in its sorted paths while few are asked, by an index after.
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Release, ReleaseFile } from "../../src/publish/release.js";
 import { manifestOf, readManifest, writeManifest } from "../../src/tree/manifest.js";
+import { tempDir } from "../helpers.js";
 
 const fileOf = (text: string): ReleaseFile => ({
   body: [Buffer.from(text)],
@@ -31,7 +31,7 @@ function release(): Release {
 
 describe("manifest lookups", () => {
   it("finds every path at its place and no other, before and after it indexes them", async () => {
-    const path = join(await mkdtemp(join(tmpdir(), "velodata-manifest-")), "manifest.json");
+    const path = join(await tempDir("velodata-manifest-"), "manifest.json");
     writeManifest(path, manifestOf(release()));
     const manifest = readManifest(path)?.manifest;
     if (!manifest) throw new Error("no manifest read");
@@ -47,7 +47,7 @@ describe("manifest lookups", () => {
   });
 
   it("takes a caller's hint of a position only where it holds that path", async () => {
-    const path = join(await mkdtemp(join(tmpdir(), "velodata-manifest-")), "manifest.json");
+    const path = join(await tempDir("velodata-manifest-"), "manifest.json");
     writeManifest(path, manifestOf(release()));
     const manifest = readManifest(path)?.manifest;
     if (!manifest) throw new Error("no manifest read");
@@ -67,7 +67,7 @@ describe("manifest lookups", () => {
 
 describe("the manifest on disk", () => {
   async function written(): Promise<{ path: string; text: string }> {
-    const path = join(await mkdtemp(join(tmpdir(), "velodata-manifest-")), "manifest.json");
+    const path = join(await tempDir("velodata-manifest-"), "manifest.json");
     writeManifest(path, manifestOf(release()));
     return { path, text: await readFile(path, "utf8") };
   }
