@@ -8,6 +8,7 @@ import { compressRelease } from "../../dist/publish/compress.js";
 import { compressReleaseOffThread } from "../../dist/publish/compression-worker.js";
 import { encodedInChunks } from "../../dist/publish/encoded-together.js";
 import { publish } from "../../dist/publish/publish.js";
+import { publishOffThread } from "../../dist/publish/static-off-thread.js";
 import { tuneHeapForServing } from "../../dist/serve/heap-tuning.js";
 import { startRefresher } from "../../dist/serve/refresher.js";
 import { DEFAULT_MAX_MISSING_SHARE, stateFile } from "../../dist/serve/state-source.js";
@@ -31,14 +32,15 @@ const step = async (name, work) => {
 if (mode === "build") {
   // What `velodata build` does, plus the compression it will do once it writes .gz/.br siblings.
   const { dataset } = await step("read", () => readValidDataset(source, undefined, memoryOutput()));
-  // As `velodata build`: the station answers are rendered first and those without siblings are
-  // written by a worker thread while the static answers render ("render" overlaps that writing);
+  // As `velodata build`: the station answers are rendered here while a worker thread renders the
+  // static ones, and those without siblings are written by another as they are made ("render"
+  // overlaps that writing);
   // the files with siblings are written as their variants come ("compress", inside "write"), made
   // from a worker thread.
   let writeStarted = 0;
   await writeTreeAsMade(out, async (early) => {
     const { release } = await step("render", () =>
-      publish(dataset, {
+      publishOffThread(dataset, {
         generatedAt: new Date(),
         onStationFiles: early,
         encode: encodedInChunks(),

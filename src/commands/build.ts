@@ -2,8 +2,9 @@
 import { join } from "node:path";
 import { compressReleaseOffThread } from "../publish/compression-worker.js";
 import { encodedInChunks } from "../publish/encoded-together.js";
-import { DEFAULT_BASE_URL, type Published, publish } from "../publish/publish.js";
+import { DEFAULT_BASE_URL, type Published } from "../publish/publish.js";
 import type { Release } from "../publish/release.js";
+import { publishOffThread } from "../publish/static-off-thread.js";
 import { STATES_FILE } from "../source/load-source.js";
 import { staticSourceFingerprint } from "../source/source-fingerprint.js";
 import { staticSourceUpdatedAt } from "../source/source-time.js";
@@ -45,9 +46,9 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
   const { dataset, staticRead } = await readValidDataset(options.source, options.state, output);
 
   output.progress("rendering…");
-  // The station answers are rendered first; the files among them that get no compressed siblings
-  // (each station's, 2 million at a million stations) are written by another thread while this
-  // one renders the static answers.
+  // This thread renders the station answers while a worker renders the static ones; the files
+  // that get no compressed siblings (each station's, 2 million at a million stations) are written
+  // by a third thread as they are made.
   let published: Published | undefined;
   let compressed: Promise<Release> | undefined;
   const onProgress = throttled(100, (done, total) =>
@@ -56,7 +57,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
   const tree = await writeTreeAsMade(
     options.out,
     async (early) => {
-      published = await publish(dataset, {
+      published = await publishOffThread(dataset, {
         generatedAt: options.now ?? new Date(),
         baseUrl: options.baseUrl,
         staticUpdatedAt: await staticSourceUpdatedAt(options.source),

@@ -70,14 +70,14 @@ async function fullRefresh(
   output: Output,
 ): Promise<FastRefresh> {
   const [
-    { publish },
+    { publishOffThread },
     { encodedInChunks },
     { staticSourceUpdatedAt },
     { readValidDataset },
     { variantsOnDisk },
     { compressReleaseOffThread },
   ] = await Promise.all([
-    import("../publish/publish.js"),
+    import("../publish/static-off-thread.js"),
     import("../publish/encoded-together.js"),
     import("../source/source-time.js"),
     import("./read-source.js"),
@@ -86,7 +86,9 @@ async function fullRefresh(
   ]);
   const states = statesSeen(options.state); // before reading: kept only if unchanged since
   const { dataset, staticRead } = await readValidDataset(options.source, options.state, output);
-  const { release: made, cache } = await publish(dataset, {
+  // As a build does: the static answers rendered by a worker thread while this one renders the
+  // station answers.
+  const { release: made, cache } = await publishOffThread(dataset, {
     generatedAt: inputs.generatedAt,
     baseUrl: inputs.baseUrl,
     staticUpdatedAt: await staticSourceUpdatedAt(options.source),

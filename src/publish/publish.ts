@@ -135,11 +135,14 @@ export function openApiDocument(dataset: Dataset, options: PublishOptions): obje
   });
 }
 
-/** The whole release. With the static files of a previous release, only the dynamic part is redone. */
+/**
+ * The whole release. With the static files of a previous release, only the dynamic part is redone;
+ * they may also be a promise of them, rendered meanwhile by another thread (publishStaticOffThread).
+ */
 export async function publish(
   dataset: Dataset,
   options: PublishOptions,
-  staticFiles?: ReadonlyMap<string, ReleaseFile>,
+  staticFiles?: ReadonlyMap<string, ReleaseFile> | Promise<ReadonlyMap<string, ReleaseFile>>,
 ): Promise<Published> {
   const dynamic = renderStationFiles(
     dataset,
@@ -149,7 +152,7 @@ export async function publish(
     options.onStationFiles,
   );
   // The static answers first in the release, as they always were.
-  const files: Files = new Map(staticFiles ?? (await publishStatic(dataset, options)));
+  const files: Files = new Map(await (staticFiles ?? publishStatic(dataset, options)));
   for (const [path, file] of dynamic.files) files.set(path, file);
   // The rule parkingsOnParkingContracts guarantees that every parking is published.
   const counts = {
