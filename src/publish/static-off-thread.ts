@@ -8,8 +8,8 @@
 // thread writing the station files spends most of its time in the kernel), and both renders run
 // slower side by side. At 100,000 stations the time is within the noise.
 import { existsSync } from "node:fs";
-import { Worker } from "node:worker_threads";
 import type { Dataset } from "../source/dataset.js";
+import { workerAnswer } from "../worker-answer.js";
 import { type Published, type PublishOptions, publish, publishStatic } from "./publish.js";
 import type { ReleaseFile } from "./release.js";
 
@@ -30,7 +30,7 @@ export type StaticReply = { files: [string, ReleaseFile][] } | { error: string }
  * thread; in this one when the compiled worker is not there. For a process that exits once it
  * has written them (see encodedInChunks).
  */
-export function publishStaticOffThread(
+export async function publishStaticOffThread(
   dataset: Dataset,
   options: StaticJob["options"] & Pick<PublishOptions, "encode">,
 ): Promise<Map<string, ReleaseFile>> {
@@ -41,18 +41,11 @@ export function publishStaticOffThread(
     dataset: { contracts, stations, parkings, portal },
     options: { generatedAt, baseUrl, staticUpdatedAt },
   };
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER, { workerData: job });
-    worker.once("message", (reply: StaticReply) => {
-      if ("error" in reply) reject(new Error(`rendering the static answers: ${reply.error}`));
-      else resolve(new Map(reply.files));
-    });
-    worker.once("error", reject);
-    // After a reply this changes nothing; before one, the worker died (killed, out of memory).
-    worker.once("exit", (code) =>
-      reject(new Error(`the static answers' worker ended with code ${code} before answering`)),
-    );
+  const reply = await workerAnswer<StaticReply>(WORKER, "the static answers' worker", {
+    workerData: job,
   });
+  if ("error" in reply) throw new Error(`rendering the static answers: ${reply.error}`);
+  return new Map(reply.files);
 }
 
 /** publish, the static answers rendered by a worker thread meanwhile (publishStaticOffThread). */

@@ -2,8 +2,8 @@
 // manifest's size and was not changed after the manifest was sealed (one lstat per file, or a
 // `find` of what changed after the seal).
 import { existsSync, lstatSync } from "node:fs";
-import { Worker } from "node:worker_threads";
 import { fileOf } from "../routes/file-of.js";
+import { workerAnswer } from "../worker-answer.js";
 import { changedEntries, changedSince, inFolders } from "./changed-since-seal.js";
 import { type Manifest, type ManifestEntry, manifestSizes } from "./manifest.js";
 import type { Tree } from "./read-tree.js";
@@ -119,12 +119,5 @@ export async function untrustedFiles(tree: Tree, find = "find"): Promise<string[
   }
   const request: TrustRequest = { manifest: tree.release.manifest, root, sealedAt: tree.sealedAt };
   if (!existsSync(WORKER)) return untrustedPaths(root, manifest, request.sealedAt);
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER, { workerData: request });
-    worker.once("message", (failed: string[] | null) => resolve(failed));
-    worker.once("error", reject);
-    worker.once("exit", (code) => {
-      if (code !== 0) reject(new Error(`the trust test's worker exited with code ${code}`));
-    });
-  });
+  return workerAnswer<string[] | null>(WORKER, "the trust test's worker", { workerData: request });
 }

@@ -4,7 +4,7 @@
 // could not overlap: a zip stream moves one piece each time the event loop turns, and rendering
 // never lets it turn. The bytes are the same either way.
 import { existsSync } from "node:fs";
-import { Worker } from "node:worker_threads";
+import { workerAnswer } from "../../worker-answer.js";
 import { ownCopy, type ZipEntry, zipHere } from "./zip-here.js";
 
 export type { ZipEntry };
@@ -21,12 +21,9 @@ export async function zip(entries: readonly ZipEntry[]): Promise<Uint8Array[]> {
   const transferList = moved.flatMap(({ body }) =>
     body.map((piece) => piece.buffer as ArrayBuffer),
   );
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER, { workerData: moved, transferList });
-    worker.once("message", (zipped: Uint8Array) => resolve([zipped]));
-    worker.once("error", reject);
-    worker.once("exit", (code) => reject(new Error(`the zip worker ended with code ${code}`)));
-  });
+  return [
+    await workerAnswer<Uint8Array>(WORKER, "the zip worker", { workerData: moved, transferList }),
+  ];
 }
 
 // Deflate streams pay per write: hand them megabytes, not one small buffer per station.
