@@ -12,9 +12,10 @@
  * memory starts a marking of the whole heap, run in steps as buffers are allocated. A server of a
  * million stations renders ~100,000 a minute (~200 MB): three markings of its ~3 GB heap a minute,
  * 17.6 s of three minutes' refreshes under the profiler in allocating these buffers, and the
- * refresh took 19.1 s (now 13.3–15.4 s). A dead one is still freed by the next collection, which V8 now
- * starts for its heap's own growth only: at 100,000 stations over 12 refreshes the memory held in
- * buffers stayed the same (589 MB against 600 MB).
+ * refresh took 19.1 s (13.3–15.4 s once they were shared, on the same machine). A dead one is
+ * still freed by the next collection, which V8 now starts for its heap's own growth only: at
+ * 100,000 stations over 12 refreshes the memory held in buffers stayed the same (589 MB against
+ * 600 MB).
  */
 export function encodedTogether(texts: readonly string[]): Buffer[] {
   return writtenInto(Buffer.from(new SharedArrayBuffer(byteLengthOf(texts))), 0, texts);

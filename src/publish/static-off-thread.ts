@@ -10,6 +10,7 @@
 import { existsSync } from "node:fs";
 import type { Dataset } from "../source/dataset.js";
 import { workerAnswer } from "../worker-answer.js";
+import { encodedInChunks } from "./encoded-together.js";
 import { type Published, type PublishOptions, publish, publishStatic } from "./publish.js";
 import type { ReleaseFile } from "./release.js";
 
@@ -32,9 +33,9 @@ export type StaticReply = { files: [string, ReleaseFile][] } | { error: string }
  */
 export async function publishStaticOffThread(
   dataset: Dataset,
-  options: StaticJob["options"] & Pick<PublishOptions, "encode">,
+  options: StaticJob["options"],
 ): Promise<Map<string, ReleaseFile>> {
-  if (!existsSync(WORKER)) return publishStatic(dataset, options);
+  if (!existsSync(WORKER)) return publishStatic(dataset, { ...options, encode: encodedInChunks() });
   const { contracts, stations, parkings, portal } = dataset;
   const { generatedAt, baseUrl, staticUpdatedAt } = options;
   const job: StaticJob = {

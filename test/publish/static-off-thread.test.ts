@@ -28,7 +28,7 @@ const bytesOf = (body: readonly Uint8Array[]) => Buffer.concat(body).toString("b
 describe("publishStaticOffThread", () => {
   it("gives publishStatic's answers, in its order, from shared memory", async () => {
     const dataset = await fixtureDataset();
-    const there = await (await compiled())(dataset, { ...OPTIONS, encode: encodedInChunks() });
+    const there = await (await compiled())(dataset, OPTIONS);
     const here = await publishStatic(dataset, { ...OPTIONS, encode: encodedInChunks() });
     expect([...there.keys()]).toEqual([...here.keys()]);
     for (const [path, file] of here) {
@@ -52,8 +52,8 @@ describe("publishStaticOffThread", () => {
         { ...(dataset.contracts[0] as Dataset["contracts"][number]), cities: 7 as never },
       ],
     };
-    await expect(
-      (await compiled())(broken, { ...OPTIONS, encode: encodedInChunks() }),
-    ).rejects.toThrow(/^rendering the static answers: /);
+    await expect((await compiled())(broken, OPTIONS)).rejects.toThrow(
+      /^rendering the static answers: /,
+    );
   });
 });
