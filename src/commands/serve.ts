@@ -146,7 +146,16 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     live.release = await compressRelease(named, { budget: "build", previous: live.release });
   }
   if (options.out) {
-    await writeTree(live.release, options.out);
+    try {
+      await writeTree(live.release, options.out);
+    } catch (cause) {
+      // An --out it may not write (a folder of other files, no permission): nothing is served,
+      // and nothing is left listening or watching to keep the process alive.
+      await running.close();
+      keys.close();
+      await requestLog.flush();
+      throw cause;
+    }
     live.tree = { path: options.out, release: live.release.id, error: null };
   }
   const source = options.simulate

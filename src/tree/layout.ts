@@ -1,6 +1,6 @@
 // Where a tree lives: the published path (a symlink the host serves), and its bookkeeping store beside it.
-import { lstatSync, readlinkSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { basename, dirname, join, resolve, sep } from "node:path";
 import { UserError } from "../errors.js";
 
 /**
@@ -84,4 +84,26 @@ function ownLinkTarget(path: string): string | null {
     parts[1] === "releases" &&
     parts[3] === SERVED_FOLDER;
   return ours ? target : null;
+}
+
+/**
+ * The published path of the velodata tree whose served folder holds `folder` (an existing
+ * folder), or null. A tree made there would be deleted with the release that holds it, and its
+ * store would be served.
+ */
+export function enclosingTree(folder: string): string | null {
+  const parts = realpathSync(folder).split(sep);
+  for (let at = parts.length - 4; at >= 0; at--) {
+    const store = parts[at] as string;
+    const name = store.slice(1, -STORE_SUFFIX.length);
+    if (
+      store.startsWith(".") &&
+      store.endsWith(STORE_SUFFIX) &&
+      name.length > 0 &&
+      parts[at + 1] === "releases" &&
+      parts[at + 3] === SERVED_FOLDER
+    )
+      return [...parts.slice(0, at), name].join(sep);
+  }
+  return null;
 }

@@ -3,12 +3,13 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node
 import { join } from "node:path";
 import { UserError } from "../errors.js";
 import type { TreeLayout } from "./layout.js";
+import { treeWriteError } from "./tree-error.js";
 
 const heldHere = new Set<string>();
 
 /** Takes the lock or says who holds it; returns the release. A dead holder's lock is taken over. */
 export function takeLock(layout: TreeLayout): () => void {
-  mkdirSync(layout.store, { recursive: true, mode: 0o755 });
+  makeStore(layout);
   const path = join(layout.store, "lock");
   for (let attempt = 0; attempt < 3; attempt++) {
     if (!heldHere.has(path)) {
@@ -39,6 +40,19 @@ export function takeLock(layout: TreeLayout): () => void {
     } catch {}
   }
   throw new UserError(`cannot take the lock ${path}`, ["remove it if no velodata is running"]);
+}
+
+/**
+ * The store beside the published path, whose folder the caller made or found. Not a recursive
+ * mkdir: where mkdir says ENOENT under a folder that exists (/proc), Node's retried forever.
+ */
+function makeStore(layout: TreeLayout): void {
+  try {
+    mkdirSync(layout.store, { mode: 0o755 });
+  } catch (cause) {
+    if ((cause as NodeJS.ErrnoException).code === "EEXIST") return;
+    throw treeWriteError(cause, layout.published, "nothing was written");
+  }
 }
 
 function readHolder(path: string): number {

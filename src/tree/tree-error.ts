@@ -11,6 +11,7 @@ const REASONS: Record<string, [string, string]> = {
   EISDIR: ["a folder stands where a file is needed", "choose another --out"],
   EIO: ["an input/output error of the device", "check the disk"],
   EMFILE: ["too many open files", "raise the open files limit (ulimit -n)"],
+  ENOENT: ["a folder on the way is missing or cannot be made there", "choose another --out"],
   EXDEV: ["the tree and its store are on different file systems", "choose another --out"],
 };
 

@@ -22,7 +22,14 @@ import { fileOf } from "../routes/routes.js";
 import { BackgroundWriter, type FileToWrite } from "./background-writer.js";
 import { writeHostFiles } from "./host-files.js";
 import { inBatches } from "./in-batches.js";
-import { currentRelease, layoutOf, linkTarget, releasePaths, type TreeLayout } from "./layout.js";
+import {
+  currentRelease,
+  enclosingTree,
+  layoutOf,
+  linkTarget,
+  releasePaths,
+  type TreeLayout,
+} from "./layout.js";
 import { isLegacyTree, LEGACY_MARKER, recoverLegacySwap } from "./legacy.js";
 import { takeLock } from "./lock.js";
 import { manifestOf, writeManifest } from "./manifest.js";
@@ -98,6 +105,12 @@ export async function writeTreeAsMade(
   } catch (cause) {
     throw treeWriteError(cause, layout.published, "nothing was written");
   }
+  const enclosing = enclosingTree(dirname(layout.published));
+  if (enclosing !== null)
+    throw new UserError(
+      `--out ${layout.published} is inside the tree velodata publishes at ${enclosing}: its next build would delete it`,
+      ["choose an --out outside that tree"],
+    );
   const unlock = takeLock(layout);
   try {
     restoreReplacedFolder(layout);

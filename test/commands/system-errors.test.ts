@@ -1,6 +1,7 @@
 // System conditions read as what they are, with what to do, never as "internal error".
 import { spawn } from "node:child_process";
-import { writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -19,10 +20,12 @@ async function withBusyPort<T>(use: (port: number) => Promise<T>): Promise<T> {
 
 function runWithEnv(args: string[], env: Record<string, string>) {
   return new Promise<{ code: number | null; stderr: string }>((resolve) => {
-    // The timeout only ends a preview that should not have started, so it cannot outlive the test.
+    // The timeout only ends a command that should have stopped by itself, so it cannot outlive
+    // the test (SIGKILL: such a command may not heed a polite signal either).
     const child = spawn(process.execPath, [BIN, ...args], {
       env: { ...process.env, ...env },
       timeout: 20_000,
+      killSignal: "SIGKILL",
     });
     let stderr = "";
     child.stderr.on("data", (chunk) => (stderr += chunk));
@@ -73,6 +76,37 @@ describe("system errors", () => {
     expect(result.stderr).toBe(
       "velodata: cannot listen on 192.0.2.1: that address is not one of this machine's; pass --host\n",
     );
+  });
+
+  it("stops serve when its --out may not be replaced, leaving nothing listening", async () => {
+    const dir = await tempDir();
+    const out = join(dir, "site");
+    await mkdir(out);
+    await writeFile(join(out, "index.html"), "someone else's page");
+    const args = ["serve", "--source", FIXTURES, "--keys", join(dir, "keys.json")];
+    const result = await runWithEnv([...args, "--port", "0", "--simulate", "--out", out], {});
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`refusing to replace ${out}: it is not empty`);
+    expect(result.stderr).not.toContain("internal error");
+  });
+
+  it("says a folder cannot be made for --out, and stops", async () => {
+    // /proc takes no new folder: mkdir says ENOENT there, which Node's recursive mkdir retried forever.
+    const result = await runWithEnv(["build", "--source", FIXTURES, "--out", "/proc/out"], {});
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("cannot write the tree at /proc/out");
+    expect(result.stderr).not.toContain("internal error");
+  });
+
+  it("refuses an --out inside another tree's served folder, which that tree's next build would delete", async () => {
+    const outer = join(await tempDir(), "outer");
+    expect((await runCli(["build", "--source", FIXTURES, "--out", outer])).code).toBe(0);
+    const result = await runCli(["build", "--source", FIXTURES, "--out", join(outer, "inner")]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      `--out ${join(outer, "inner")} is inside the tree velodata publishes at ${outer}`,
+    );
+    expect(existsSync(join(outer, ".inner.velodata"))).toBe(false);
   });
 
   it("names the file when --out is a file", async () => {
