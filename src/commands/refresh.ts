@@ -17,7 +17,7 @@ export interface RefreshOptions {
   source: string;
   state: string;
   out: string;
-  /** As given to `build`, so that the OpenAPI document and the GBFS files stay as they are. */
+  /** By default the tree's (as given to `build`): the OpenAPI document and GBFS files keep it. */
   baseUrl?: string;
   /** Percent of the stations reported before that the states file may leave out; default 10. */
   maxMissing?: number;
@@ -27,19 +27,21 @@ export interface RefreshOptions {
 
 export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
   const output = options.output ?? terminalOutput();
+  // The tree as the last run left it, read once for the fast path, the siblings to reuse and the
+  // update (which reads it again under its lock only if another writer changed it meanwhile).
+  const tree = readTree(options.out);
   const inputs: RefreshInputs = {
     out: options.out,
     state: options.state,
-    baseUrl: options.baseUrl ?? DEFAULT_BASE_URL,
+    // Without --base-url, the one the tree's answers name: a cron line that leaves it out must not
+    // turn a public tree's GBFS and OpenAPI URLs into the default's.
+    baseUrl: options.baseUrl ?? tree.manifest?.baseUrl ?? DEFAULT_BASE_URL,
     // Before reading: a source edited meanwhile then reads as changed next time, never as unchanged.
     fingerprint: staticSourceFingerprint(options.source),
     generatedAt: options.now ?? new Date(),
     maxMissingShare:
       options.maxMissing === undefined ? DEFAULT_MAX_MISSING_SHARE : options.maxMissing / 100,
   };
-  // The tree as the last run left it, read once for the fast path, the siblings to reuse and the
-  // update (which reads it again under its lock only if another writer changed it meanwhile).
-  const tree = readTree(options.out);
   // Throws on any error in the source or the states: the tree stays as it was.
   const fast = await incrementalRefresh(inputs, tree, output);
   const { stats, total, release } = fast ?? (await fullRefresh(options, inputs, tree, output));

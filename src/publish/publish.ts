@@ -125,7 +125,8 @@ export function withBaseUrl(
   const at = { ...options, generatedAt: release.generatedAt };
   put(files, { name: "openapi" }, [encodeJson(openApiDocument(dataset, at))]);
   for (const [path, file] of gbfsFiles(dataset, at)) files.set(path, file);
-  return makeRelease(files, release.counts, release.generatedAt, [...release.contracts.values()]);
+  const contracts = [...release.contracts.values()];
+  return makeRelease(files, release.counts, release.generatedAt, contracts, options.baseUrl);
 }
 
 export function openApiDocument(dataset: Dataset, options: PublishOptions): object {
@@ -162,7 +163,13 @@ export async function publish(
   };
   const contracts = dataset.contracts.map(({ name, parkingApi }) => ({ name, parkingApi }));
   return {
-    release: makeRelease(files, counts, options.generatedAt, contracts),
+    release: makeRelease(
+      files,
+      counts,
+      options.generatedAt,
+      contracts,
+      options.baseUrl ?? DEFAULT_BASE_URL,
+    ),
     cache: dynamic.cache,
   };
 }

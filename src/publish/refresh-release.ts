@@ -46,5 +46,6 @@ function copied(
 ): Release {
   const files = new Map(served.files);
   for (const [path, file] of changed) files.set(path, file);
-  return makeRelease(files, served.counts, generatedAt, [...served.contracts.values()]);
+  const contracts = [...served.contracts.values()];
+  return makeRelease(files, served.counts, generatedAt, contracts, served.baseUrl);
 }

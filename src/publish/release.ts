@@ -49,6 +49,11 @@ export interface Release {
   readonly counts: ReleaseCounts;
   /** By lower-case name: clients send `Dublin` for `dublin`. */
   readonly contracts: ReadonlyMap<string, ReleaseContract>;
+  /**
+   * The public base URL its OpenAPI document and GBFS files name, recorded in a tree's manifest so
+   * that a refresh keeps it; absent for a release made without one (test fixtures).
+   */
+  readonly baseUrl?: string;
 }
 
 export function releaseFile(
@@ -214,9 +219,11 @@ export function makeRelease(
   counts: ReleaseCounts,
   generatedAt: Date,
   contracts: readonly ReleaseContract[] = [],
+  baseUrl?: string,
 ): Release {
   const byName = new Map(contracts.map((contract) => [contract.name.toLowerCase(), contract]));
-  return { id: releaseIdOfFiles(files), generatedAt, files, counts, contracts: byName };
+  const release = { id: releaseIdOfFiles(files), generatedAt, files, counts, contracts: byName };
+  return baseUrl === undefined ? release : { ...release, baseUrl };
 }
 
 /**
@@ -234,7 +241,9 @@ export function replaceFiles(
   const files = before.with(changed);
   if (!files) return undefined;
   const id = replacedId(before, files, changed.keys());
-  return { id, generatedAt, files, counts: served.counts, contracts: served.contracts };
+  const { counts, contracts, baseUrl } = served;
+  const release = { id, generatedAt, files, counts, contracts };
+  return baseUrl === undefined ? release : { ...release, baseUrl };
 }
 
 /**

@@ -123,7 +123,11 @@ export function startRefresher(options: RefresherOptions): Refresher {
     // Between two contracts, the requests that came meanwhile are answered (from `served`).
     const refreshed = await refreshRelease(served, next, cache, { ...timing, pause: setImmediate });
     if (refreshed) return refreshed;
-    const published = await publish(next, { ...timing, cache }, staticFiles);
+    const published = await publish(
+      next,
+      { ...timing, cache, baseUrl: served.baseUrl },
+      staticFiles,
+    );
     return { release: reuseVariants(published.release, served), cache: published.cache };
   }
 

@@ -21,6 +21,8 @@ export interface ManifestEntry {
 export interface Manifest {
   release: string;
   generatedAt: string;
+  /** The public base URL the tree's answers name (see Release.baseUrl), when recorded. */
+  baseUrl: string | undefined;
   /** Every URL path the tree holds (`fileOf(path)` gives the file in the tree), sorted. */
   paths: readonly string[];
   /** One path's entry; undefined when the tree does not hold it. */
@@ -46,6 +48,8 @@ interface ManifestFile {
   format: typeof MANIFEST_FORMAT;
   release: string;
   generatedAt: string;
+  /** Absent in the manifests of older velodata versions, and of releases made without one. */
+  baseUrl?: string;
   /** The content types, each once; `type` holds an index into it. */
   types: string[];
   paths: readonly string[];
@@ -74,6 +78,7 @@ export function manifestOf(release: Release): Manifest {
     format: MANIFEST_FORMAT,
     release: release.id,
     generatedAt: release.generatedAt.toISOString(),
+    ...(release.baseUrl === undefined ? {} : { baseUrl: release.baseUrl }),
     types: [],
     paths,
     etags: [],
@@ -268,6 +273,7 @@ function manifestFrom(file: ManifestFile, known?: ReadonlyMap<string, number>): 
   const manifest: Manifest = {
     release: file.release,
     generatedAt: file.generatedAt,
+    baseUrl: typeof file.baseUrl === "string" ? file.baseUrl : undefined,
     paths: file.paths,
     entry: (path) => {
       const at = positionOf(path);

@@ -49,6 +49,41 @@ describe("velodata refresh", () => {
     expect(await readFile(join(out, "vls/v3/stations.json"), "utf8")).toBe(before);
   });
 
+  it("keeps the base URL the tree names when --base-url is left out, on the fast path and a full one", async () => {
+    const source = await fixtureCopy();
+    const out = join(await tempDir(), "out");
+    const build = ["build", "--source", source, "--out", out];
+    expect((await runCli([...build, "--base-url", "https://bikes.example.org"])).code).toBe(0);
+    const states = join(source, "states.json");
+    const original = await readFile(states, "utf8");
+    const refreshAt = (lastUpdate: string, ...more: string[]) =>
+      writeFile(states, original.replace("2025-02-08T16:44:06Z", lastUpdate)).then(() =>
+        runCli(["refresh", "--source", source, "--state", states, "--out", out, ...more]),
+      );
+    const named = async () => {
+      const discovery = await readFile(join(out, "contracts/dublin/gbfs/gbfs.json"), "utf8");
+      const servers = JSON.parse(await readFile(join(out, "openapi.json"), "utf8")).servers;
+      return { feed: JSON.parse(discovery).data.en.feeds[0].url, servers };
+    };
+
+    const fast = await refreshAt("2025-02-08T16:59:00Z");
+    expect(fast.stdout).toContain("static source unchanged: only the changed stations rendered");
+    expect(await named()).toEqual({
+      feed: expect.stringMatching(/^https:\/\/bikes\.example\.org\/contracts\/dublin\/gbfs\//),
+      servers: [{ url: "https://bikes.example.org" }],
+    });
+    // Given, it is the new one, and kept from then on, also when everything is rendered again.
+    const moved = await refreshAt("2025-02-08T17:00:00Z", "--base-url", "https://api.example.net");
+    expect(moved.code).toBe(0);
+    expect((await named()).servers).toEqual([{ url: "https://api.example.net" }]);
+    const contracts = join(source, "contracts.json");
+    await writeFile(contracts, `${await readFile(contracts, "utf8")}\n`);
+    const full = await refreshAt("2025-02-08T17:01:00Z");
+    expect(full.code).toBe(0);
+    expect(full.stdout).not.toContain("static source unchanged");
+    expect((await named()).servers).toEqual([{ url: "https://api.example.net" }]);
+  });
+
   it("refuses a states file that leaves out too many stations reported before (an empty export)", async () => {
     const source = await fixtureCopy();
     const out = join(await tempDir(), "out");
