@@ -38,6 +38,19 @@ export function nginx(options: NginxCommandOptions): string {
   }
   if (upstream.protocol !== "http:" || (upstream.pathname !== "/" && upstream.pathname !== ""))
     throw new UserError(`--upstream ${options.upstream} must be http://HOST:PORT, with no path`);
+  const tree = resolve(options.tree);
+  const cacheDir = resolve(options.cacheDir ?? "/var/cache/nginx/velodata");
+  const accessLog = options.accessLog ?? "/var/log/nginx/velodata-access.log";
+  for (const [option, path] of [
+    ["--tree", tree],
+    ["--cache-dir", cacheDir],
+    ["--access-log", accessLog],
+  ] as const)
+    if (/[$\p{Cc}]/u.test(path))
+      throw new UserError(
+        `${option} ${JSON.stringify(path)}: nginx reads "$" in a path as a variable, and a control character ends the line`,
+        ["choose a path without them"],
+      );
   const keyCacheSeconds = options.keyCache ?? 5;
   if (keyCacheSeconds > 10)
     throw new UserError(
@@ -45,13 +58,13 @@ export function nginx(options: NginxCommandOptions): string {
     );
   const config = nginxConfig(ROUTE_LIST, {
     // The published path itself (the symlink), not where it leads now: rebuilds switch it.
-    tree: resolve(options.tree),
+    tree,
     upstream,
     listen: options.listen ?? "80",
-    cacheDir: resolve(options.cacheDir ?? "/var/cache/nginx/velodata"),
+    cacheDir,
     keyCacheSeconds,
     refreshSeconds: options.refresh ?? 60,
-    accessLog: options.accessLog ?? "/var/log/nginx/velodata-access.log",
+    accessLog,
     brotli: options.brotli ?? existsSync(BROTLI_ENABLED),
     generatedBy: `velodata nginx --tree ${options.tree} --upstream ${upstream.origin}`,
   });

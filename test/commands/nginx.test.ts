@@ -24,10 +24,10 @@ describe("velodata nginx", () => {
       "--no-brotli",
     ]);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toContain(`root ${out};`);
+    expect(result.stdout).toContain(`root "${out}";`);
     expect(result.stdout).toContain("server 127.0.0.1:8080;");
     expect(result.stdout).toContain("listen 127.0.0.1:8081;");
-    expect(result.stdout).toContain("proxy_cache_path /tmp/velodata-keys ");
+    expect(result.stdout).toContain('proxy_cache_path "/tmp/velodata-keys" ');
     expect(result.stdout).not.toContain("brotli_static on;");
   });
 
@@ -61,6 +61,18 @@ describe("velodata nginx", () => {
     expect((await listen("99999")).code).toBe(1);
     const ipv6 = await listen("[::]:8081");
     expect(ipv6.stdout).toContain("listen [::]:8081;");
-    for (const result of [path, long, word]) expect(result.stderr).not.toContain("internal error");
+    const variable = await runCli([
+      "nginx",
+      "--tree",
+      out,
+      "--upstream",
+      "http://127.0.0.1:8080",
+      "--access-log",
+      "/var/log/nginx/$host.log",
+    ]);
+    expect(variable.code).toBe(1);
+    expect(variable.stderr).toContain('--access-log "/var/log/nginx/$host.log": nginx reads "$"');
+    for (const result of [path, long, word, variable])
+      expect(result.stderr).not.toContain("internal error");
   });
 });

@@ -44,7 +44,8 @@ export async function serveAlone(): Promise<Deployment> {
 }
 
 export async function nginxInFront(nginx: string): Promise<Deployment> {
-  const dir = await tempDir("velodata-nginx-");
+  // A space in every path: the configuration must quote them (an operator's folders may have one).
+  const dir = await tempDir("velodata nginx-");
   const out = join(dir, "out");
   const server = await startTestServer({ refresh: REFRESH_SECONDS, out });
   const prefix = join(dir, "nginx");
@@ -70,14 +71,21 @@ export async function nginxInFront(nginx: string): Promise<Deployment> {
       brotli ? `load_module ${BROTLI_MODULE};` : "",
       // Workers of a root master run as nobody, who cannot read a private temporary folder.
       process.getuid?.() === 0 ? "user root;" : "",
-      `error_log ${join(prefix, "error.log")} warn;`,
+      `error_log "${join(prefix, "error.log")}" warn;`,
       "events {}",
-      `http { include ${join(prefix, "velodata.conf")}; }`,
+      `http { include "${join(prefix, "velodata.conf")}"; }`,
     ].join("\n"),
   );
   const child = spawn(
     nginx,
-    ["-p", prefix, "-c", join(prefix, "nginx.conf"), "-g", `daemon off; pid ${prefix}/nginx.pid;`],
+    [
+      "-p",
+      prefix,
+      "-c",
+      join(prefix, "nginx.conf"),
+      "-g",
+      `daemon off; pid "${prefix}/nginx.pid";`,
+    ],
     { stdio: ["ignore", "ignore", "pipe"] },
   );
   let stderr = "";

@@ -79,7 +79,7 @@ log_format velodata '$remote_addr - $remote_user [$time_local] "$request_method 
                     '$status $body_bytes_sent "$http_referer" "$http_user_agent" $request_time';
 
 # Answers of the key check, by key: a valid key costs one round trip per ${options.keyCacheSeconds} s.
-proxy_cache_path ${options.cacheDir} levels=1:2 keys_zone=velodata_keys:1m max_size=16m inactive=1m use_temp_path=off;
+proxy_cache_path ${quote(options.cacheDir)} levels=1:2 keys_zone=velodata_keys:1m max_size=16m inactive=1m use_temp_path=off;
 
 upstream velodata_serve {
     server ${upstream};
@@ -88,8 +88,8 @@ upstream velodata_serve {
 
 server {
     listen ${options.listen};
-    root ${options.tree};
-    access_log ${options.accessLog === "off" ? "off" : `${options.accessLog} velodata`};
+    root ${quote(options.tree)};
+    access_log ${options.accessLog === "off" ? "off" : `${quote(options.accessLog)} velodata`};
     server_tokens off;
     # The tree's own path is a symlink switched at each rebuild: resolve it per request.
     disable_symlinks off;
@@ -117,7 +117,7 @@ ${options.brotli ? "    brotli_static on;" : "    # brotli_static: not loaded he
 
     location ^~ /_velodata/dynamic/ {
         internal;
-        alias ${options.tree}/;
+        alias ${quote(`${options.tree}/`)};
         auth_request /_velodata_auth;
         # A refused key (velodata serve gives the refusal itself, 403 or 429, with its body), or no
         # such file (no such station: velodata serve knows the status and body the route gives).
@@ -132,7 +132,7 @@ ${options.brotli ? "    brotli_static on;" : "    # brotli_static: not loaded he
 
     location ^~ /_velodata/static/ {
         internal;
-        alias ${options.tree}/;
+        alias ${quote(`${options.tree}/`)};
         auth_request /_velodata_auth;
         # A refused key (velodata serve gives the refusal itself, 403 or 429, with its body), or no
         # such file (no such station: velodata serve knows the status and body the route gives).
