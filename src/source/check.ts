@@ -8,6 +8,8 @@ import {
   bikesOfDeclaredTypes,
   electricalBikesHaveRange,
   gbfsFieldsPresent,
+  languagesUnique,
+  licenseIdsKnown,
   timezonesKnown,
 } from "./rules/gbfs.js";
 import {
@@ -47,6 +49,8 @@ export function checkStaticSource(
     ...contractNamesPathSafe(contracts),
     ...gbfsFieldsPresent(contracts),
     ...timezonesKnown(contracts),
+    ...licenseIdsKnown(contracts),
+    ...languagesUnique(contracts),
     ...electricalBikesHaveRange(contracts),
     ...references,
     ...stationNumbersUniqueInContract(stations),

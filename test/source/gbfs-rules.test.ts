@@ -8,6 +8,8 @@ import {
   bikesOfDeclaredTypes,
   electricalBikesHaveRange,
   gbfsFieldsPresent,
+  languagesUnique,
+  licenseIdsKnown,
   timezonesKnown,
 } from "../../src/source/rules/gbfs.js";
 import { fixtureCopy, runCli } from "../helpers.js";
@@ -62,6 +64,26 @@ describe("timezonesKnown", () => {
     }));
     expect(timezonesKnown(sourced("contracts.json", contracts)).map((p) => p.at.index)).toEqual([
       2, 3, 4,
+    ]);
+  });
+});
+
+describe("licenseIdsKnown", () => {
+  it("takes the SPDX ids GBFS 3.0 lists, says how to spell one in another case, refuses the rest", () => {
+    const licensed = (id: string) => ({ ...complete, license: { id } });
+    const contracts = [complete, licensed("ODbL-1.0"), licensed("odbl-1.0"), licensed("ODbL")];
+    expect(licenseIdsKnown(sourced("contracts.json", contracts)).map(formatProblem)).toEqual([
+      'contracts.json[2] (#2) license.id: "odbl-1.0" is not an SPDX licence id GBFS accepts: write it "ODbL-1.0"',
+      'contracts.json[3] (#3) license.id: "ODbL" is not an SPDX licence id GBFS accepts: give the licence\'s SPDX id, e.g. "ODbL-1.0", "CC-BY-4.0", "etalab-2.0", or, for a licence without one, its "url" alone',
+    ]);
+  });
+});
+
+describe("languagesUnique", () => {
+  it("refuses a language listed twice, which would name everything twice in GBFS 3.0", () => {
+    const contracts = [complete, { ...complete, languages: ["fr", "en", "fr"] }];
+    expect(languagesUnique(sourced("contracts.json", contracts)).map(formatProblem)).toEqual([
+      'contracts.json[1] (#1) languages: "fr" is listed twice: name each language once',
     ]);
   });
 });

@@ -1,5 +1,6 @@
 // Rules for GBFS, which every contract publishes: what the feeds require and the source must say.
 import type { BikeKind, Contract } from "../../model/contract.js";
+import { GBFS_LICENSE_IDS } from "../../model/gbfs-license-ids.js";
 import type { StationState } from "../../model/station-state.js";
 import { error, type Problem, type Sourced } from "../problems.js";
 import { contractKey } from "./records.js";
@@ -50,6 +51,40 @@ function isTimeZone(name: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * GBFS 3.0 takes `license_id` from a fixed list of SPDX ids (v2.3 makes an spdx.org URL of it): any
+ * other id would make the feeds invalid. A licence that has none is given by its `url`.
+ */
+export function licenseIdsKnown(contracts: readonly Sourced<Contract>[]): Problem[] {
+  const problems: Problem[] = [];
+  for (const { value, at } of contracts) {
+    const id = value.license?.id;
+    if (id === undefined || GBFS_LICENSE_IDS.has(id)) continue;
+    const spelt = [...GBFS_LICENSE_IDS].find((known) => known.toLowerCase() === id.toLowerCase());
+    const fix = spelt
+      ? `write it "${spelt}"`
+      : `give the licence's SPDX id, e.g. "ODbL-1.0", "CC-BY-4.0", "etalab-2.0", or, for a licence without one, its "url" alone`;
+    problems.push(
+      error(
+        at,
+        "license.id",
+        `"${value.license?.id}" is not an SPDX licence id GBFS accepts: ${fix}`,
+      ),
+    );
+  }
+  return problems;
+}
+
+/** Each language once: GBFS 3.0 gives every name once per language. */
+export function languagesUnique(contracts: readonly Sourced<Contract>[]): Problem[] {
+  return contracts.flatMap(({ value, at }) => {
+    const twice = (value.languages ?? []).filter((code, index, all) => all.indexOf(code) !== index);
+    return twice.length === 0
+      ? []
+      : [error(at, "languages", `"${twice[0]}" is listed twice: name each language once`)];
+  });
 }
 
 const ELECTRICAL: readonly BikeKind[] = ["electricalInternalBattery", "electricalRemovableBattery"];
