@@ -26,7 +26,7 @@ export async function readCsvRecords(
   const header = headerOf(parse, text);
   const problems = header ? checkHeader(file, header, columns) : [];
   if (problems.length > 0) return { records: [], problems };
-  let rows: { record: Record<string, string>; info: { lines: number } }[];
+  let rows: { record: Record<string, string>; info: { bytes: number } }[];
   try {
     rows = parse(text, {
       columns: true,
@@ -61,9 +61,13 @@ export async function readCsvRecords(
       ],
     };
   }
-  const records = rows.map(({ record, info }, index) => ({
+  const lines = startLines(
+    text,
+    rows.map(({ info }) => info.bytes),
+  );
+  const records = rows.map(({ record }, index) => ({
     raw: typedRow(record, columns),
-    at: { file, index, line: info.lines },
+    at: { file, index, line: lines[index] as number },
   }));
   return { records, problems: [] };
 }
@@ -122,6 +126,36 @@ function checkHeader(file: string, header: string[], columns: Map<string, Column
     }
   }
   return problems;
+}
+
+const LF = 0x0a;
+const CR = 0x0d;
+
+/**
+ * The line each record starts on, from where each ends (csv-parse's `info.bytes`: UTF-8 bytes, a
+ * BOM included). Its `info.lines` is the line a record ends on, and counts a CRLF inside a quoted
+ * cell as two lines. A line ends with LF, CRLF or a lone CR, as csv-parse reads them.
+ */
+function startLines(text: string, ends: readonly number[]): number[] {
+  const bytes = Buffer.from(text);
+  const isBreak = (at: number) => bytes[at] === LF || bytes[at] === CR;
+  let line = 1;
+  let at = 0;
+  const countTo = (until: number) => {
+    for (; at < until; at++)
+      if (bytes[at] === LF || (bytes[at] === CR && bytes[at + 1] !== LF)) line++;
+  };
+  // The first record follows the header's line, whose cells hold no line break.
+  let start = 0;
+  while (start < bytes.length && !isBreak(start)) start++;
+  const lines: number[] = [];
+  for (const end of ends) {
+    while (start < bytes.length && isBreak(start)) start++; // its line break, and empty lines
+    countTo(start);
+    lines.push(line);
+    start = end;
+  }
+  return lines;
 }
 
 /**

@@ -99,6 +99,25 @@ describe("readDataset", () => {
     expect(lines[1]).toMatch(/stations\.csv:3 \(lyon #2\) capacity: expected number, got "ten"/);
   });
 
+  it("counts a record's line where it starts, past cells holding CRLF, LF and empty lines", async () => {
+    const rows = stationsCsv.split("\r\n");
+    const csv = [
+      "\uFEFF" + rows[0],
+      rows[1]?.replace("Place Béraudier", '"Place\r\nBéraudier"'),
+      "",
+      'lyon,3,"PARNELL\r\nSQUARE\nNORTH",,45.75,4.83,nope,false,false,10,',
+      rows[2]?.replace(",10,", ",ten,"),
+    ].join("\r\n");
+    const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": csv });
+    const { problems } = await readDataset(dir);
+    const lines = problems.filter((p) => p.severity === "error").map(formatProblem);
+    // As an editor numbers them: the header 1, station 1 on 2–3, an empty line, station 3 on 5–7.
+    expect(lines).toEqual([
+      expect.stringMatching(/stations\.csv:5 \(lyon #3\) banking: expected boolean, got "nope"/),
+      expect.stringMatching(/stations\.csv:8 \(lyon #2\) capacity: expected number, got "ten"/),
+    ]);
+  });
+
   it("reports unknown and missing CSV columns once, on the header line", async () => {
     const bad = stationsCsv.replace("banking,", "bankng,");
     const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": bad });
