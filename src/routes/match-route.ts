@@ -1,4 +1,5 @@
 // The route table read backwards: which endpoint a request (decoded path segments + query) asks for.
+import { excerpt } from "../errors.js";
 import { type CompiledPattern, compilePattern, readPattern } from "./pattern.js";
 import type { AnyRoute } from "./route.js";
 import { type Endpoint, ROUTE_LIST } from "./routes.js";
@@ -84,7 +85,7 @@ function typed(
     }
     if (type.kind === "number") {
       if (!WHOLE_NUMBER.test(text))
-        return invalid(`${type.what} must be a whole number, got "${text}"`);
+        return invalid(`${type.what} must be a whole number, got "${excerpt(text)}"`);
       endpoint[name] = Number(text);
     } else if (type.kind === "oneOf" && !type.values.includes(text)) {
       return undefined;

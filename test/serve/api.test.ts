@@ -108,6 +108,12 @@ describe("statuses of the specification", () => {
     expect(((await malformed.json()) as { error: string }).error).toContain(
       "station number must be a whole number",
     );
+    // A long one is quoted in part, as every message quotes a bad value.
+    const long = await server.get(`/vls/v3/stations/${"9".repeat(2999)}x?contract=dublin`);
+    expect(long.status).toBe(400);
+    expect(((await long.json()) as { error: string }).error).toBe(
+      `station number must be a whole number, got "${"9".repeat(60)}… (3000 characters)"`,
+    );
     const noContract = await server.get("/vls/v3/stations/42");
     expect(noContract.status).toBe(400);
     expect(((await noContract.json()) as { error: string }).error).toContain(
