@@ -20,12 +20,40 @@ function baseUrl(value: string): string {
   }
   if (url.protocol !== "http:" && url.protocol !== "https:")
     throw new InvalidArgumentError("must start with http:// or https://");
+  // Not an InvalidArgumentError: commander would print the value, password and all.
+  if (url.username || url.password)
+    throw new UserError(
+      "--base-url must not hold credentials (user:password@): every GBFS file and the OpenAPI document publish it",
+      ["give the public URL clients use, e.g. https://api.example.org/bikes"],
+    );
   // Paths are appended to it: `https://x.org/v?a=1` would publish `https://x.org/v?a=1/gbfs/…`.
-  if (url.search || url.hash || url.username || url.password)
+  if (url.search || url.hash)
     throw new InvalidArgumentError(
-      "must be a plain base URL, with no query (?), fragment (#) or credentials, e.g. https://api.example.org/bikes",
+      "must be a plain base URL, with no query (?) or fragment (#), e.g. https://api.example.org/bikes",
     );
   return url.href.replace(/\/+$/, "");
+}
+
+/** An S3-API store's URL: checked here, where a wrong one would otherwise read as a store's failure. */
+function storeEndpoint(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError(
+      "must be the store's URL, e.g. https://ACCOUNT.r2.cloudflarestorage.com",
+    );
+  }
+  // Not an InvalidArgumentError: commander would print the value, secret and all.
+  if (url.username || url.password)
+    throw new UserError("--endpoint must not hold credentials (user:password@)", [
+      "give them as AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, as any AWS client reads them",
+    ]);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new InvalidArgumentError(
+      "must start with https:// (or http:// for a store on this network)",
+    );
+  return value;
 }
 
 /** nginx's `listen`: a port, or an IPv4 address, a [IPv6] address or a host name and a port. */
@@ -168,7 +196,9 @@ export function program(argv: readonly string[]): Command {
     .requiredOption("-s, --source <dir>", "source folder")
     .requiredOption("--state <file>", "station states file")
     .option("-o, --out <dir>", "the tree to update", "out")
-    .addOption(baseUrlOption(`${DEFAULT_BASE_URL}, as build`))
+    .addOption(
+      baseUrlOption(`the one the tree names, as build was given it; else ${DEFAULT_BASE_URL}`),
+    )
     .option(
       "--max-missing <percent>",
       "refuse a states file leaving out more than this share of the stations reported before",
@@ -195,7 +225,11 @@ export function program(argv: readonly string[]): Command {
     )
     .option("-o, --out <dir>", "the tree to publish", "out")
     .requiredOption("--to <url>", "where: s3://BUCKET/PREFIX")
-    .option("--endpoint <url>", "a non-AWS store's URL (R2, GCS, MinIO…); path-style addressing")
+    .option(
+      "--endpoint <url>",
+      "a non-AWS store's URL (R2, GCS, MinIO…); path-style addressing",
+      storeEndpoint,
+    )
     .option("--region <region>", "the store's region (default: AWS_REGION)")
     .option("--include-keyed", "also upload the keyed API (the CDN must then check the keys)")
     .option(

@@ -169,6 +169,10 @@ describe("velodata build", () => {
     const query = await buildAt("https://x.org/v?a=1");
     expect(query.code).toBe(1);
     expect(query.stderr).toContain("must be a plain base URL, with no query");
+    const secret = await buildAt("https://publisher:hunter2@x.org");
+    expect(secret.code).toBe(1);
+    expect(secret.stderr).toContain("--base-url must not hold credentials");
+    expect(secret.stderr).not.toContain("hunter2");
   });
 
   it("says plainly when the source folder does not exist", async () => {

@@ -389,6 +389,18 @@ describe("velodata publish", () => {
       const bad = await runCli(["publish", "--out", out, "--to", "https://example/x"]);
       expect(bad.code).toBe(1);
       expect(bad.stderr).toContain("--to must read s3://BUCKET/PREFIX");
+
+      const to = ["publish", "--out", out, "--to", "s3://bucket/x", "--endpoint"];
+      const ftp = await runCli([...to, "ftp://store.example.org"]);
+      expect(ftp.code).toBe(1);
+      expect(ftp.stderr).toContain(
+        "must start with https:// (or http:// for a store on this network)",
+      );
+      expect(ftp.stderr).not.toContain("nothing was lost");
+      const inline = await runCli([...to, "https://AKID:s3cr3t@store.example.org"]);
+      expect(inline.code).toBe(1);
+      expect(inline.stderr).toContain("--endpoint must not hold credentials");
+      expect(inline.stderr).not.toContain("s3cr3t");
     },
     SCENARIO,
   );
