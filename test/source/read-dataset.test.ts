@@ -102,7 +102,7 @@ describe("readDataset", () => {
   it("counts a record's line where it starts, past cells holding CRLF, LF and empty lines", async () => {
     const rows = stationsCsv.split("\r\n");
     const csv = [
-      "\uFEFF" + rows[0],
+      `\uFEFF${rows[0]}`,
       rows[1]?.replace("Place Béraudier", '"Place\r\nBéraudier"'),
       "",
       'lyon,3,"PARNELL\r\nSQUARE\nNORTH",,45.75,4.83,nope,false,false,10,',
