@@ -24,7 +24,7 @@ export function parseRecords<T>(
       continue;
     }
     for (const issue of result.error.issues) {
-      problems.push(error(ref, fieldOf(issue), messageOf(issue, valueAt(raw, issue.path))));
+      problems.push(error(ref, fieldOf(issue), issueMessage(issue, raw)));
     }
   }
   return { records: parsed, problems };
@@ -38,14 +38,22 @@ function fieldOf(issue: z.core.$ZodIssue): string | undefined {
   return path || undefined;
 }
 
-function messageOf(issue: z.core.$ZodIssue, value: unknown): string {
+/**
+ * What is wrong with the value at the issue's path of `raw`, for people: zod's own wording ("Too
+ * small: expected number to be >=0", "Invalid email address") reads as a programmer's. A schema's
+ * own message is kept as written.
+ */
+export function issueMessage(issue: z.core.$ZodIssue, raw: unknown): string {
+  const value = valueAt(raw, issue.path);
   if (issue.code === "unrecognized_keys") return "unknown field (check its spelling)";
   if (issue.code === "invalid_type" && value === undefined) return "is required";
-  if (issue.code === "invalid_type") return `expected ${issue.expected}, got ${shortJson(value)}`;
-  // zod's own wording ("Too small: expected number to be >=0") reads as a programmer's; a
-  // schema's own message is kept as written.
-  if (!ZOD_WORDING.test(issue.message)) return issue.message;
   const got = `, got ${shortJson(value)}`;
+  if (issue.code === "invalid_type" && issue.expected === "int" && typeof value === "number")
+    return `must be a whole number${got}`;
+  if (issue.code === "invalid_type") return `expected ${issue.expected}${got}`;
+  if (!ZOD_WORDING.test(issue.message)) return issue.message;
+  if (issue.code === "invalid_format")
+    return `${FORMATS[issue.format] ?? "has the wrong form"}${got}`;
   if (issue.code === "invalid_value")
     return `must be ${issue.values.length === 1 ? "" : "one of "}${issue.values.map((v) => JSON.stringify(v)).join(", ")}${got}`;
   if (issue.code === "too_small" || issue.code === "too_big") {
@@ -64,7 +72,15 @@ function messageOf(issue: z.core.$ZodIssue, value: unknown): string {
   return issue.message;
 }
 
-const ZOD_WORDING = /^(Too small|Too big|Invalid option|Invalid input)\b/;
+const ZOD_WORDING = /^(Too small|Too big|Invalid)\b/;
+
+// What a value of each format zod checks looks like.
+const FORMATS: Record<string, string> = {
+  email: "must be an email address, e.g. opendata@example.org",
+  datetime: "must be a UTC date and time, e.g. 2025-02-08T16:44:06Z",
+  url: "must be a URL, e.g. https://example.org",
+  regex: "has the wrong form",
+};
 
 function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
   let value = raw;

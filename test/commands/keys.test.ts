@@ -1,4 +1,4 @@
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { hashKey } from "../../src/serve/keys/key-file.js";
@@ -98,5 +98,22 @@ describe("velodata keys", () => {
     const result = await runCli(["keys", "revoke", "deadbeef", "--keys", file]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`no key with id deadbeef in ${file}`);
+  });
+
+  it("says what is wrong with a keys file edited by hand, field by field, in plain words", async () => {
+    const file = join(await tempDir(), "keys.json");
+    const key = { id: "xyz", sha256: "0".repeat(64), created: "2025", revoked: null };
+    await writeFile(file, JSON.stringify({ keys: [key] }));
+    const result = await runCli(["keys", "list", "--keys", file]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      [
+        `velodata: keys file ${file} is not valid`,
+        `  ${file} keys.0.id: has the wrong form, got "xyz"`,
+        `  ${file} keys.0.label: is required`,
+        `  ${file} keys.0.created: must be a UTC date and time, e.g. 2025-02-08T16:44:06Z, got "2025"`,
+        "",
+      ].join("\n"),
+    );
   });
 });

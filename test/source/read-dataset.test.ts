@@ -131,20 +131,26 @@ describe("readDataset", () => {
   });
 
   it("words bounds and choices for people, not in zod's terms", async () => {
-    const bad = stationsCsv.replace(",10,", ",-1,");
+    const bad = stationsCsv.replace(",10,", ",-1,").replace(",20,", ",20.5,");
     const states = JSON.stringify({
       states: [
         { contract: "lyon", number: 1, status: "", connected: true, lastUpdate: null, main: null },
       ],
     });
     const dir = await sourceDir({
-      "contracts.json": contracts,
+      "contracts.json": contracts.replace("gbfs@example.org", "gbfs at example.org"),
       "stations.csv": bad,
       "states.json": states,
     });
     const lines = (await readDataset(dir)).problems.filter(isError).map(formatProblem);
     expect(lines).toContain(
       `${join(dir, "stations.csv")}:3 (lyon #2) capacity: must be at least 0, got -1`,
+    );
+    expect(lines).toContain(
+      `${join(dir, "stations.csv")}:2 (Lyon #1) capacity: must be a whole number, got 20.5`,
+    );
+    expect(lines).toContain(
+      `${join(dir, "contracts.json")}[0] (lyon) feed_contact_email: must be an email address, e.g. opendata@example.org, got "gbfs at example.org"`,
     );
     expect(lines).toContain(
       `${join(dir, "states.json")}[0] (lyon #1) status: must be one of "OPEN", "CLOSED", got ""`,

@@ -5,6 +5,7 @@ import { chmod, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { z } from "zod";
 import { excerpt, UserError } from "../../errors.js";
+import { issueMessage } from "../../source/parse-records.js";
 import { withKeysLock } from "./key-lock.js";
 
 export const StoredKey = z.strictObject({
@@ -41,7 +42,7 @@ export async function readKeys(path: string): Promise<StoredKey[]> {
   const parsed = KeyFile.safeParse(document);
   if (!parsed.success) {
     const details = parsed.error.issues.map(
-      (issue) => `${path} ${issue.path.join(".")}: ${issue.message}`,
+      (issue) => `${path} ${issue.path.join(".")}: ${issueMessage(issue, document)}`,
     );
     throw new UserError(`keys file ${path} is not valid`, details);
   }
