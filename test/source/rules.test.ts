@@ -256,6 +256,17 @@ describe("lastUpdateIsUtcInstant", () => {
     expect(problems).toHaveLength(1);
     expect(problems[0]?.field).toBe("lastUpdate");
   });
+  it("says whether the form is wrong or the date does not exist", () => {
+    const messages = ["2025-02-08T16:44Z", "2025-02-30T16:44:06Z", "2025-02-08T24:30:00Z"].map(
+      (lastUpdate) =>
+        lastUpdateIsUtcInstant(sourced("s", [state("a", 1, { lastUpdate })]))[0]?.message,
+    );
+    expect(messages).toEqual([
+      '"2025-02-08T16:44Z" is not a date and time of the form 2025-02-08T16:44:06Z (with seconds, and Z or an offset such as +01:00)',
+      '"2025-02-30T16:44:06Z" has the right form, but no such date or time of day exists',
+      '"2025-02-08T24:30:00Z" has the right form, but no such date or time of day exists',
+    ]);
+  });
   it("accepts null (never reported) and instants with any offset", () => {
     const states = [null, "2025-02-08T16:44:06Z", "2025-02-08T17:44:06.999+01:00"].map(
       (lastUpdate) => state("a", 1, { lastUpdate }),

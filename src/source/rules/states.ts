@@ -219,11 +219,15 @@ export function lastUpdateIsUtcInstant(states: readonly Sourced<StationState>[])
       (state) =>
         state.value.lastUpdate !== null && toUtcSeconds(state.value.lastUpdate) === undefined,
     )
-    .map((state) =>
-      error(
-        state.at,
-        "lastUpdate",
-        `"${excerpt(String(state.value.lastUpdate))}" is not an ISO 8601 instant with a time zone, e.g. 2025-02-08T16:44:06Z`,
-      ),
-    );
+    .map((state) => {
+      const text = String(state.value.lastUpdate);
+      return error(state.at, "lastUpdate", `"${excerpt(text)}" ${whyNotInstant(text)}`);
+    });
+}
+
+/** Of a lastUpdate toUtcSeconds refused: its form, or a date or time of day that does not exist. */
+function whyNotInstant(text: string): string {
+  if (!INSTANT.test(text))
+    return "is not a date and time of the form 2025-02-08T16:44:06Z (with seconds, and Z or an offset such as +01:00)";
+  return "has the right form, but no such date or time of day exists";
 }
