@@ -43,33 +43,19 @@ describe("velodata nginx", () => {
     expect(missing.stderr).toContain("no velodata tree at /nonexistent/out");
     const path = await runCli(["nginx", "--tree", out, "--upstream", "http://127.0.0.1:8080/api"]);
     expect(path.stderr).toContain("must be http://HOST:PORT, with no path");
-    const long = await runCli([
-      "nginx",
-      "--tree",
-      out,
-      "--upstream",
-      "http://127.0.0.1:8080",
-      "--key-cache",
-      "30",
-    ]);
+    // The tree and a good upstream, with the options under test.
+    const nginxWith = (...options: string[]) =>
+      runCli(["nginx", "--tree", out, "--upstream", "http://127.0.0.1:8080", ...options]);
+    const long = await nginxWith("--key-cache", "30");
     expect(long.stderr).toContain("--key-cache must be at most 10 seconds");
-    const listen = (address: string) =>
-      runCli(["nginx", "--tree", out, "--upstream", "http://127.0.0.1:8080", "--listen", address]);
+    const listen = (address: string) => nginxWith("--listen", address);
     const word = await listen("abc");
     expect(word.code).toBe(1);
     expect(word.stderr).toContain("must be PORT or ADDR:PORT");
     expect((await listen("99999")).code).toBe(1);
     const ipv6 = await listen("[::]:8081");
     expect(ipv6.stdout).toContain("listen [::]:8081;");
-    const variable = await runCli([
-      "nginx",
-      "--tree",
-      out,
-      "--upstream",
-      "http://127.0.0.1:8080",
-      "--access-log",
-      "/var/log/nginx/$host.log",
-    ]);
+    const variable = await nginxWith("--access-log", "/var/log/nginx/$host.log");
     expect(variable.code).toBe(1);
     expect(variable.stderr).toContain('--access-log "/var/log/nginx/$host.log": nginx reads "$"');
     for (const result of [path, long, word, variable])
