@@ -74,12 +74,11 @@ export function issueMessage(issue: z.core.$ZodIssue, raw: unknown): string {
 
 const ZOD_WORDING = /^(Too small|Too big|Invalid)\b/;
 
-// What a value of each format zod checks looks like.
+// What a value of each format zod checks looks like (of a pattern, only that it has the wrong form).
 const FORMATS: Record<string, string> = {
   email: "must be an email address, e.g. opendata@example.org",
   datetime: "must be a UTC date and time, e.g. 2025-02-08T16:44:06Z",
   url: "must be a URL, e.g. https://example.org",
-  regex: "has the wrong form",
 };
 
 function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {

@@ -1,4 +1,5 @@
 // Rules for GBFS, which every contract publishes: what the feeds require and the source must say.
+import { excerpt } from "../../errors.js";
 import type { BikeKind, Contract } from "../../model/contract.js";
 import { GBFS_LICENSE_IDS } from "../../model/gbfs-license-ids.js";
 import type { StationState } from "../../model/station-state.js";
@@ -67,11 +68,7 @@ export function licenseIdsKnown(contracts: readonly Sourced<Contract>[]): Proble
       ? `write it "${spelt}"`
       : `give the licence's SPDX id, e.g. "ODbL-1.0", "CC-BY-4.0", "etalab-2.0", or, for a licence without one, its "url" alone`;
     problems.push(
-      error(
-        at,
-        "license.id",
-        `"${value.license?.id}" is not an SPDX licence id GBFS accepts: ${fix}`,
-      ),
+      error(at, "license.id", `"${excerpt(id)}" is not an SPDX licence id GBFS accepts: ${fix}`),
     );
   }
   return problems;
