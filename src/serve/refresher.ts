@@ -65,6 +65,10 @@ export function startRefresher(options: RefresherOptions): Refresher {
     const { states, problems } = await source.read(dataset, at);
     if (!states) {
       const errors = problems.filter((problem) => problem.severity === "error");
+      // The file itself (missing, unreadable): said once, not as "has 1 error: <the file>: …".
+      const [only] = errors;
+      if (errors.length === 1 && only && only.at.index === undefined && only.at.line === undefined)
+        return fail(at, formatProblem(only));
       const shown = errors.slice(0, PROBLEMS_LOGGED).map(formatProblem).join("; ");
       const more =
         errors.length > PROBLEMS_LOGGED ? ` (and ${errors.length - PROBLEMS_LOGGED} more)` : "";

@@ -1,5 +1,6 @@
 // Where a refresh gets new station states: a state file read again each time, or the simulator.
 
+import { existsSync } from "node:fs";
 import { IndexedMap } from "../indexed-map.js";
 import { acceptedOf, readChangedStates } from "../source/changed-states.js";
 import type { Dataset, LiveState } from "../source/dataset.js";
@@ -71,9 +72,8 @@ export function stateFile(
         return checked;
       } catch (cause) {
         // A missing file is a UserError from loadStates; report it like any problem of the file.
-        return {
-          problems: [{ severity: "error", at: { file: path }, message: (cause as Error).message }],
-        };
+        const message = existsSync(path) ? (cause as Error).message : "not found";
+        return { problems: [{ severity: "error", at: { file: path }, message }] };
       }
     },
   };

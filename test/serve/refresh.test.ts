@@ -54,7 +54,9 @@ describe("refresh from a state file", () => {
     );
 
     await rm(join(server.source, "states.json"));
-    expect((await server.handle.refreshNow()).error).toContain("state file not found");
+    expect((await server.handle.refreshNow()).error).toBe(
+      `${join(server.source, "states.json")}: not found`,
+    );
     expect(await (await server.get("/vls/v3/stations?contract=dublin")).text()).toBe(before);
   });
 
