@@ -1,7 +1,7 @@
 // Reads a JSON source file `{ "<key>": [ ...records ] }` into raw records, with located syntax errors.
 import { excerpt } from "../errors.js";
 import type { RawRecord } from "./parse-records.js";
-import { error, type Problem } from "./problems.js";
+import { error, type Problem, warning } from "./problems.js";
 import { readSourceText } from "./read-text.js";
 
 export async function readJsonRecords(
@@ -27,7 +27,14 @@ export async function readJsonRecords(
     return { records: [], problems: [error({ file }, undefined, message)] };
   }
   const records = list.map((raw, index) => ({ raw, at: { file, index } }));
-  return { records, problems: [] };
+  // Records are strict; beside the list a misspelt or misplaced field is said, not refused: an
+  // exporter may add its own (a date, a version).
+  const problems = Object.keys(document)
+    .filter((field) => field !== key)
+    .map((field) =>
+      warning({ file }, excerpt(field), `is not read: only "${key}" is (a misplaced field?)`),
+    );
+  return { records, problems };
 }
 
 function syntaxMessage(cause: unknown): string {

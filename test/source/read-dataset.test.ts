@@ -118,6 +118,17 @@ describe("readDataset", () => {
     ]);
   });
 
+  it("warns of a field beside a file's list, which is not read, and reads the list", async () => {
+    const withVersion = JSON.stringify({ ...JSON.parse(contracts), version: 2 });
+    const dir = await sourceDir({ "contracts.json": withVersion, "stations.csv": stationsCsv });
+    const { dataset, problems } = await readDataset(dir);
+    expect(dataset?.contracts.map((contract) => contract.name)).toEqual(["lyon"]);
+    expect(problems.map(formatProblem)).toContain(
+      `${join(dir, "contracts.json")} version: is not read: only "contracts" is (a misplaced field?)`,
+    );
+    expect(problems.find((p) => p.message.startsWith("is not read"))?.severity).toBe("warning");
+  });
+
   it("reports unknown and missing CSV columns once, on the header line", async () => {
     const bad = stationsCsv.replace("banking,", "bankng,");
     const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": bad });
