@@ -222,8 +222,7 @@ export function makeRelease(
   baseUrl?: string,
 ): Release {
   const byName = new Map(contracts.map((contract) => [contract.name.toLowerCase(), contract]));
-  const release = { id: releaseIdOfFiles(files), generatedAt, files, counts, contracts: byName };
-  return baseUrl === undefined ? release : { ...release, baseUrl };
+  return { id: releaseIdOfFiles(files), generatedAt, files, counts, contracts: byName, baseUrl };
 }
 
 /**
@@ -242,8 +241,7 @@ export function replaceFiles(
   if (!files) return undefined;
   const id = replacedId(before, files, changed.keys());
   const { counts, contracts, baseUrl } = served;
-  const release = { id, generatedAt, files, counts, contracts };
-  return baseUrl === undefined ? release : { ...release, baseUrl };
+  return { id, generatedAt, files, counts, contracts, baseUrl };
 }
 
 /**

@@ -78,7 +78,7 @@ export function manifestOf(release: Release): Manifest {
     format: MANIFEST_FORMAT,
     release: release.id,
     generatedAt: release.generatedAt.toISOString(),
-    ...(release.baseUrl === undefined ? {} : { baseUrl: release.baseUrl }),
+    baseUrl: release.baseUrl, // JSON leaves it out when there is none
     types: [],
     paths,
     etags: [],
