@@ -87,7 +87,8 @@ export function program(argv: readonly string[]): Command {
       "Publish bike-sharing stations and bike parkings as a static API tree, a bundle and a keyed server.",
     )
     .version("0.1.0")
-    .showHelpAfterError();
+    // A pointer, not the whole usage text: the error is the line that matters.
+    .showHelpAfterError("(add --help to see the options)");
 
   cli
     .command("validate")

@@ -256,6 +256,22 @@ describe("velodata validate", () => {
   });
 });
 
+describe("velodata options", () => {
+  it("says what is wrong with an option in one line and where to look, not the whole usage", async () => {
+    const port = await runCli(["serve", "--source", FIXTURES, "--port", "99999"]);
+    expect([port.code, port.stderr]).toEqual([
+      1,
+      "error: option '-p, --port <n>' argument '99999' is invalid. must be a port number from 0 to 65535\n" +
+        "(add --help to see the options)\n",
+    ]);
+    const missing = await runCli(["build"]);
+    expect([missing.code, missing.stderr]).toEqual([
+      1,
+      "error: required option '-s, --source <dir>' not specified\n(add --help to see the options)\n",
+    ]);
+  });
+});
+
 describe("velodata serve options", () => {
   it("refuses options that would be silently ignored or contradict each other", async () => {
     const keys = join(await tempDir(), "keys.json");
