@@ -1,12 +1,12 @@
 // `velodata preview`: serves a built tree as a plain static host would (sirv), to look at it locally.
 
-import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import sirv from "sirv";
-import { UserError } from "../errors.js";
 import { matchRoute } from "../routes/match-route.js";
 import { EXPOSED_HEADERS } from "../routes/methods.js";
 import { fileOf, pathOf } from "../routes/routes.js";
+import { HOST_FILES } from "../tree/host-files.js";
+import { readTree } from "../tree/read-tree.js";
 import { type Output, terminalOutput } from "./output.js";
 
 export interface PreviewOptions {
@@ -18,8 +18,9 @@ export interface PreviewOptions {
 
 export async function preview(options: PreviewOptions): Promise<Server> {
   const output = options.output ?? terminalOutput();
-  if (!existsSync(options.out))
-    throw new UserError(`no tree at ${options.out}: run velodata build first`);
+  // Only a tree velodata built (says plainly when there is none): another folder would be served
+  // as if it were the API.
+  readTree(options.out);
   // dev mode: the tree may be rebuilt while we serve it, so sirv must not index it once. As
   // `npm run serve:static` (sirv-cli --cors --etag): CORS, ETags, the .gz/.br siblings.
   const serveFile = sirv(options.out, {
@@ -45,6 +46,11 @@ export async function preview(options: PreviewOptions): Promise<Server> {
     }
     // A static host cannot see the query; show the file its path form would serve (`/` and
     // `/docs/` are folders' index.html, which sirv's json extension would not find).
+    // The host's own rules are read by Netlify and Cloudflare Pages, never served by them.
+    if (segments.length === 1 && HOST_FILES.includes(segments[0] as (typeof HOST_FILES)[number])) {
+      response.writeHead(404).end();
+      return;
+    }
     const match = matchRoute(segments, url.searchParams, url.pathname.endsWith("/"));
     if (match.kind === "endpoint") request.url = `/${fileOf(pathOf(match.endpoint))}`;
     serveFile(request, response, () => {

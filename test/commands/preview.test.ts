@@ -1,3 +1,4 @@
+import { writeFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -63,5 +64,18 @@ describe("velodata preview", () => {
   it("answers 404 for what is not in the tree", async () => {
     expect((await fetch(`${base}/vls/v3/nothing`)).status).toBe(404);
     expect((await fetch(`${base}/vls/v3/stations/dublin/999999`)).status).toBe(404);
+  });
+
+  it("keeps the static host's rules to itself, as Netlify and Cloudflare Pages do", async () => {
+    expect((await fetch(`${base}/_headers`)).status).toBe(404);
+    expect((await fetch(`${base}/_redirects`)).status).toBe(404);
+  });
+
+  it("refuses a folder that holds no velodata tree, saying what to run", async () => {
+    const folder = await tempDir();
+    await writeFile(join(folder, "index.html"), "<p>not a tree</p>");
+    await expect(preview({ out: folder, port: 0, output: memoryOutput() })).rejects.toThrow(
+      `no velodata tree at ${folder}`,
+    );
   });
 });
