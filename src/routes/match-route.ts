@@ -15,6 +15,13 @@ const invalid = (message: string): RouteMatch => ({ kind: "invalid", message });
 
 const WHOLE_NUMBER = /^\d{1,15}$/;
 
+/** What is wrong with a number that is not WHOLE_NUMBER: its sign, its length, or its form. */
+function notWholeNumber(text: string): string {
+  if (/^-\d+$/.test(text)) return "must be 0 or more";
+  if (/^\d+$/.test(text)) return "must have at most 15 digits";
+  return "must be a whole number";
+}
+
 interface Compiled {
   route: AnyRoute;
   path: CompiledPattern;
@@ -47,6 +54,9 @@ export function matchRoute(
     if (!raw) continue;
     const empty = form.params.find((name) => query.get(name) === "");
     if (empty) return invalid(`the ${empty} parameter is empty: ?${empty}=NAME`);
+    // Two values: which one was meant cannot be told (the same value twice says no more than once).
+    const twice = form.params.find((name) => new Set(query.getAll(name)).size > 1);
+    if (twice) return invalid(`the ${twice} parameter is given twice with different values`);
     for (const name of form.params) raw[name] = query.get(name) as string;
     const match = typed(route, raw);
     if (match) return match;
@@ -85,7 +95,7 @@ function typed(
     }
     if (type.kind === "number") {
       if (!WHOLE_NUMBER.test(text))
-        return invalid(`${type.what} must be a whole number, got "${excerpt(text)}"`);
+        return invalid(`${type.what} ${notWholeNumber(text)}, got "${excerpt(text)}"`);
       endpoint[name] = Number(text);
     } else if (type.kind === "oneOf" && !type.values.includes(text)) {
       return undefined;

@@ -120,6 +120,11 @@ for (const [name, start, skipped] of deployments) {
           400,
           '{"error":"the contract parameter is empty: ?contract=NAME"}',
         ],
+        [
+          "/vls/v3/stations?contract=dublin&contract=lyon",
+          400,
+          '{"error":"the contract parameter is given twice with different values"}',
+        ],
         ["/vls/v3/nothing", 404, '{"error":"Resource Not Found"}'],
       ];
       for (const [path, status, body] of cases) {

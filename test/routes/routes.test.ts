@@ -145,7 +145,22 @@ describe("route table", () => {
       kind: "invalid",
       message: expect.stringContaining("whole number"),
     });
-    expect(match("/vls/v3/stations/dublin/-1")).toMatchObject({ kind: "invalid" });
+    expect(match("/vls/v3/stations/dublin/-1")).toMatchObject({
+      kind: "invalid",
+      message: 'station number must be 0 or more, got "-1"',
+    });
+    expect(match("/vls/v3/stations/dublin/1234567890123456")).toMatchObject({
+      kind: "invalid",
+      message: 'station number must have at most 15 digits, got "1234567890123456"',
+    });
+    expect(match("/vls/v3/stations", "contract=dublin&contract=lyon")).toMatchObject({
+      kind: "invalid",
+      message: "the contract parameter is given twice with different values",
+    });
+    expect(match("/vls/v3/stations", "contract=dublin&contract=dublin")).toEqual({
+      kind: "endpoint",
+      endpoint: { name: "contractStations", contract: "dublin" },
+    });
     expect(match("/vls/v3/stations", "contract=")).toMatchObject({
       kind: "invalid",
       message: expect.stringContaining("empty"),
