@@ -1,26 +1,31 @@
 // Reads the optional `portal.json` of a source folder: the operator's words on the portal page.
-import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { existsSync, lstatSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_PORTAL, PortalSettings } from "../model/portal.js";
 import type { Loaded } from "./load-source.js";
 import { parseRecords } from "./parse-records.js";
-import { error } from "./problems.js";
+import { error, type Problem } from "./problems.js";
+import { readSourceText } from "./read-text.js";
 
 export const PORTAL_FILE = "portal.json";
 
 export async function loadPortalSettings(dir: string): Promise<Loaded<PortalSettings>> {
   const file = join(dir, PORTAL_FILE);
-  if (!existsSync(file)) return { value: DEFAULT_PORTAL, problems: [] };
+  const unread = (problem: Problem) => ({ value: DEFAULT_PORTAL, problems: [problem] });
+  if (!lstatSync(file, { throwIfNoEntry: false })) return { value: DEFAULT_PORTAL, problems: [] };
+  // A link that leads nowhere is a mistake to say, not an absent file to do without.
+  if (!existsSync(file))
+    return unread(
+      error({ file }, undefined, `is a link to ${readlinkSync(file)}, which does not exist`),
+    );
+  const read = await readSourceText(file, file);
+  if ("problem" in read) return unread(read.problem);
   let raw: unknown;
   try {
-    raw = JSON.parse(await readFile(file, "utf8"));
+    raw = JSON.parse(read.text);
   } catch (cause) {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    return {
-      value: DEFAULT_PORTAL,
-      problems: [error({ file }, undefined, `is not valid JSON: ${reason}`)],
-    };
+    return unread(error({ file }, undefined, `is not valid JSON: ${reason}`));
   }
   const parsed = parseRecords(PortalSettings, [{ raw, at: { file } }]);
   return { value: parsed.records[0]?.value ?? DEFAULT_PORTAL, problems: parsed.problems };

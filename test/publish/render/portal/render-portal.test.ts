@@ -1,5 +1,5 @@
 // The portal renderer: deterministic, escaped, no inline code, GBFS auto-discovery, a size that does not grow with the stations.
-import { writeFile } from "node:fs/promises";
+import { symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { publish } from "../../../../src/publish/publish.js";
@@ -147,6 +147,16 @@ describe("portal.json", () => {
     expect(lines).toEqual([
       `${join(source, "portal.json")} keys.text: is required`,
       expect.stringMatching(/portal\.json keys\.url: .*URL/i),
+    ]);
+  });
+
+  it("reports a portal.json that links to no file, instead of doing without it", async () => {
+    const source = await fixtureCopy();
+    await symlink("settings/portal.json", join(source, "portal.json"));
+    const { dataset, problems } = await readDataset(source);
+    expect(dataset).toBeUndefined();
+    expect(problems.filter((p) => p.severity === "error").map(formatProblem)).toEqual([
+      `${join(source, "portal.json")}: is a link to settings/portal.json, which does not exist`,
     ]);
   });
 
