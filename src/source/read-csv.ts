@@ -32,6 +32,9 @@ export async function readCsvRecords(
       columns: true,
       info: true,
       bom: true,
+      // Each line's own end: a CRLF export with rows added in an editor that writes LF is read
+      // whole, not as one record of every row. As startLines counts them.
+      record_delimiter: ["\r\n", "\n", "\r"],
       skip_empty_lines: true,
       trim: true,
     });

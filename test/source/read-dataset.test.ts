@@ -129,6 +129,16 @@ describe("readDataset", () => {
     expect(problems.find((p) => p.message.startsWith("is not read"))?.severity).toBe("warning");
   });
 
+  it("reads rows whose lines end differently (CRLF, LF, CR), counting each line once", async () => {
+    const rows = stationsCsv.split("\r\n");
+    const csv = `${rows[0]}\r\n${rows[1]}\n${rows[2]?.replace(",10,", ",ten,")}\r`;
+    const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": csv });
+    const { problems } = await readDataset(dir);
+    expect(problems.filter(isError).map(formatProblem)).toEqual([
+      expect.stringMatching(/stations\.csv:3 \(lyon #2\) capacity: expected number, got "ten"/),
+    ]);
+  });
+
   it("reports unknown and missing CSV columns once, on the header line", async () => {
     const bad = stationsCsv.replace("banking,", "bankng,");
     const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": bad });
@@ -344,6 +354,19 @@ describe("readDataset", () => {
     const errors = (await readDataset(dir)).problems.filter(isError);
     expect(errors.map(formatProblem)).toEqual([
       `${path}[2] (lyon) license.url: must be an http or https URL, e.g. https://example.org/open-data`,
+    ]);
+  });
+
+  it("checks a state against the first of two stations with one number, not also the second", async () => {
+    const dir = await fixtureCopy();
+    const path = join(dir, "stations.csv");
+    const csv = await readFile(path, "utf8");
+    // dublin #42 again, with a capacity its state does not fit.
+    const again = "dublin,42,AGAIN,Again,53.3,-6.2,false,false,false,1,";
+    await writeFile(path, `${csv.trimEnd()}\r\n${again}\r\n`);
+    const errors = (await readDataset(dir)).problems.filter(isError).map(formatProblem);
+    expect(errors).toEqual([
+      expect.stringMatching(/stations\.csv:\d+ \(dublin #42\) number: station 42 appears twice/),
     ]);
   });
 

@@ -10,10 +10,17 @@ export const stationKey = (contract: string, number: number): string =>
   `${contractKey(contract)}/${number}`;
 
 // Kept per list of stations: a server checks every minute's states against the same static data.
+// A number given twice in a contract is an error of its own (stationNumbersUniqueInContract): the
+// state is checked against the first station only, not again against the second's capacity.
 const stationIndex = oncePerObject(
   (stations: readonly Sourced<Station>[]): ReadonlyMap<string, Sourced<Station>> => {
     const keys = stationKeys(stations);
-    return new Map(stations.map((station, position) => [keys[position] as string, station]));
+    const index = new Map<string, Sourced<Station>>();
+    stations.forEach((station, position) => {
+      const key = keys[position] as string;
+      if (!index.has(key)) index.set(key, station);
+    });
+    return index;
   },
 );
 
