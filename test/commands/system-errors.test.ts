@@ -50,7 +50,8 @@ describe("system errors", () => {
       expect(served.stderr).toBe(
         `velodata: port ${port} is in use: pass --port or set PORT to a free port\n`,
       );
-      const out = await tempDir();
+      const out = join(await tempDir(), "out");
+      expect((await runCli(["build", "--source", FIXTURES, "--out", out])).code).toBe(0);
       const previewed = await runWithEnv(["preview", "--out", out], { PORT: String(port) });
       expect(previewed.code).toBe(1);
       expect(previewed.stderr).toBe(
