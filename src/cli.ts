@@ -141,10 +141,10 @@ export function program(argv: readonly string[]): Command {
     .option("-o, --out <dir>", "also keep this tree on disk up to date")
     .addOption(new Option("-p, --port <n>", "port").env("PORT").argParser(port).default(8080))
     .option("--host <host>", "interface to listen on", "127.0.0.1")
-    .option("--refresh <seconds>", "seconds between refreshes", positive, 60)
+    .option("--refresh <seconds>", "seconds between refreshes", timerSeconds, 60)
     .option("--state <file>", "states file read at each refresh (default: <source>/states.json)")
     .option("--simulate", "simulate the network's activity instead of reading a states file")
-    .option("--seed <n>", "seed of the simulator, for a repeatable run", positive)
+    .option("--seed <n>", "seed of the simulator, for a repeatable run", whole)
     .option(
       "--demo-key",
       "also accept the documented demo key (for trying it out, never in production)",
@@ -169,7 +169,7 @@ export function program(argv: readonly string[]): Command {
       positive,
       1000,
     )
-    .option("--idle-timeout <seconds>", "close a connection idle this long", positive, 10)
+    .option("--idle-timeout <seconds>", "close a connection idle this long", timerSeconds, 10)
     .option(
       "--max-key-failures <n>",
       "answer 429 to an address after n wrong keys within a minute (default: no limit)",
@@ -339,6 +339,18 @@ function positive(value: string): number {
   const number = Number(value);
   if (!Number.isInteger(number) || number < 1)
     throw new InvalidArgumentError("must be a whole number above 0");
+  return number;
+}
+
+// Node's timers count milliseconds in 32 bits: a longer delay fires at once, every time.
+const MAX_TIMER_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
+
+function timerSeconds(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1 || number > MAX_TIMER_SECONDS)
+    throw new InvalidArgumentError(
+      `must be a whole number of seconds from 1 to ${MAX_TIMER_SECONDS} (about 24 days)`,
+    );
   return number;
 }
 

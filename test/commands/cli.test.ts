@@ -264,6 +264,13 @@ describe("velodata options", () => {
       "error: option '-p, --port <n>' argument '99999' is invalid. must be a port number from 0 to 65535\n" +
         "(add --help to see the options)\n",
     ]);
+    // Past Node's longest timer (2^31 - 1 ms) a refresh would fire at once, again and again.
+    const refresh = await runCli(["serve", "--source", FIXTURES, "--refresh", "3000000"]);
+    expect([refresh.code, refresh.stderr]).toEqual([
+      1,
+      "error: option '--refresh <seconds>' argument '3000000' is invalid. must be a whole number of seconds from 1 to 2147483 (about 24 days)\n" +
+        "(add --help to see the options)\n",
+    ]);
     const missing = await runCli(["build"]);
     expect([missing.code, missing.stderr]).toEqual([
       1,
