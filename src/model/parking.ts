@@ -1,13 +1,14 @@
 // A bike parking: all static, one record per parking, every field of the parking resource.
 import { z } from "zod";
 import { latitude, longitude } from "./position.js";
+import { recordNumber } from "./record-number.js";
 
 export const AccessType = z.enum(["FREE_ACCESS", "SECURED"]);
 export const LockerType = z.enum(["SINGLE", "COLLECTIVE"]);
 
 export const Parking = z.strictObject({
   contract: z.string().min(1),
-  number: z.number().int().nonnegative(),
+  number: recordNumber,
   name: z.string().min(1),
   status: z.enum(["OPEN", "CLOSED"]),
   latitude,

@@ -1,5 +1,6 @@
 // The live state of one station, sent every minute, kept apart from the static description.
 import { z } from "zod";
+import { recordNumber } from "./record-number.js";
 
 const count = z.number().int().nonnegative();
 
@@ -16,7 +17,7 @@ export type StandsState = z.infer<typeof StandsState>;
 
 export const StationState = z.strictObject({
   contract: z.string().min(1),
-  number: z.number().int().nonnegative(),
+  number: recordNumber,
   status: z.enum(["OPEN", "CLOSED"]),
   connected: z.boolean(),
   // Parsed by the rule `lastUpdateIsUtcInstant`, which insists on an explicit offset.

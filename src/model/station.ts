@@ -1,13 +1,13 @@
 // A station's static description: what changes only when the network is rebuilt.
 import { z } from "zod";
 import { latitude, longitude } from "./position.js";
+import { recordNumber } from "./record-number.js";
 
-const stationNumber = z.number().int().nonnegative();
 const capacity = z.number().int().nonnegative();
 
 export const Station = z.strictObject({
   contract: z.string().min(1),
-  number: stationNumber,
+  number: recordNumber,
   name: z.string().min(1),
   address: z.string(),
   latitude,

@@ -1,5 +1,6 @@
 // The route table read backwards: which endpoint a request (decoded path segments + query) asks for.
 import { excerpt } from "../errors.js";
+import { MAX_NUMBER_DIGITS } from "../model/record-number.js";
 import { type CompiledPattern, compilePattern, readPattern } from "./pattern.js";
 import type { AnyRoute } from "./route.js";
 import { type Endpoint, ROUTE_LIST } from "./routes.js";
@@ -13,12 +14,12 @@ export type RouteMatch =
 const NONE: RouteMatch = { kind: "none" };
 const invalid = (message: string): RouteMatch => ({ kind: "invalid", message });
 
-const WHOLE_NUMBER = /^\d{1,15}$/;
+const WHOLE_NUMBER = new RegExp(`^\\d{1,${MAX_NUMBER_DIGITS}}$`);
 
 /** What is wrong with a number that is not WHOLE_NUMBER: its sign, its length, or its form. */
 function notWholeNumber(text: string): string {
   if (/^-\d+$/.test(text)) return "must be 0 or more";
-  if (/^\d+$/.test(text)) return "must have at most 15 digits";
+  if (/^\d+$/.test(text)) return `must have at most ${MAX_NUMBER_DIGITS} digits`;
   return "must be a whole number";
 }
 

@@ -139,6 +139,18 @@ describe("readDataset", () => {
     ]);
   });
 
+  it("refuses a station number longer than the API's URLs take (15 digits)", async () => {
+    const csv = stationsCsv.replace("lyon,2,", "lyon,1000000000000000,");
+    const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": csv });
+    const { dataset, problems } = await readDataset(dir);
+    expect(dataset).toBeUndefined();
+    expect(problems.filter(isError).map(formatProblem)).toEqual([
+      expect.stringMatching(
+        /stations\.csv:3 \(lyon #1000000000000000\) number: must have at most 15 digits: the API's URLs take no more$/,
+      ),
+    ]);
+  });
+
   it("reports unknown and missing CSV columns once, on the header line", async () => {
     const bad = stationsCsv.replace("banking,", "bankng,");
     const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": bad });

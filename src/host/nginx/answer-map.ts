@@ -1,4 +1,5 @@
 // The route table as nginx `map` lines: which raw request URIs a file of the tree answers, with the route's access and freshness.
+import { MAX_NUMBER_DIGITS } from "../../model/record-number.js";
 import { placeholdersOf } from "../../routes/pattern.js";
 import type { AnyRoute, ParamType } from "../../routes/route.js";
 import { fileOf } from "../../routes/routes.js";
@@ -13,7 +14,7 @@ export interface AnswerLine {
 // spelling (upper case, percent-escapes, leading zeros, extra parameters) goes to `velodata serve`,
 // which knows the contract names without regard to case and every status rule.
 const CONTRACT = "[a-z][a-z0-9_-]*";
-const NUMBER = "0|[1-9][0-9]{0,14}";
+const NUMBER = `0|[1-9][0-9]{0,${MAX_NUMBER_DIGITS - 1}}`;
 const KEY_PARAM = "apiKey=[^&#]*";
 const METHODS = "(?:GET|HEAD):";
 
