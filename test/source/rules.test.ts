@@ -94,8 +94,14 @@ describe("contractNamesPathSafe", () => {
       expect(problems[0]?.field).toBe("name");
     },
   );
-  it.each(["dublin", "Bruxelles-Capitale", "cergy_pontoise", "lyon2"])("accepts %j", (name) => {
+  it.each(["dublin", "bruxelles-capitale", "cergy_pontoise", "lyon2"])("accepts %j", (name) => {
     expect(contractNamesPathSafe(sourced("c", [contract(name)]))).toEqual([]);
+  });
+  it("asks for a name in lower case: a static host would not find its files by another spelling", () => {
+    const [problem] = contractNamesPathSafe(sourced("c", [contract("Bruxelles-Capitale")]));
+    expect(problem?.message).toBe(
+      '"Bruxelles-Capitale" has capitals: write it "bruxelles-capitale" (static hosts match paths case-sensitively; a client asking for "Bruxelles-Capitale" is still answered)',
+    );
   });
 });
 

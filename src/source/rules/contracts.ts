@@ -25,17 +25,23 @@ export function contractNamesUnique(contracts: readonly Sourced<Contract>[]): Pr
 }
 
 // A letter first, so a contract can never be mistaken for a station number in a URL.
-const PATH_SAFE = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+// Lower case: a static host or a CDN matches paths case-sensitively, and the tree's paths are the
+// names as written (a client asking for `Dublin` is answered by velodata serve, without regard to case).
+const PATH_SAFE = /^[a-z][a-z0-9_-]{0,63}$/;
 
 /** The name becomes a folder and a URL segment: no dots, slashes, spaces or accents. */
 export function contractNamesPathSafe(contracts: readonly Sourced<Contract>[]): Problem[] {
   return contracts
     .filter((contract) => !PATH_SAFE.test(contract.value.name))
-    .map((contract) =>
-      error(
+    .map((contract) => {
+      const { name } = contract.value;
+      const lower = name.toLowerCase();
+      return error(
         contract.at,
         "name",
-        `"${excerpt(contract.value.name)}" cannot be used in URLs: use 1 to 64 ASCII letters, digits, "-" or "_", starting with a letter (put the display name in commercial_name)`,
-      ),
-    );
+        PATH_SAFE.test(lower)
+          ? `"${name}" has capitals: write it "${lower}" (static hosts match paths case-sensitively; a client asking for "${name}" is still answered)`
+          : `"${excerpt(name)}" cannot be used in URLs: use 1 to 64 lower-case ASCII letters, digits, "-" or "_", starting with a letter (put the display name in commercial_name)`,
+      );
+    });
 }
