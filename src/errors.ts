@@ -47,6 +47,9 @@ const FIXES: Record<string, (where: string, error: SystemError) => string> = {
   EMFILE: (where) => `too many open files at ${where}: raise the limit (ulimit -n)`,
   ENFILE: (where) => `too many open files at ${where}: raise the limit (ulimit -n)`,
   EIO: (where) => `input/output error on ${where}: check the disk`,
+  ENAMETOOLONG: (where) =>
+    `the path ${excerpt(where)} is too long for the file system: choose a shorter one`,
+  ELOOP: (where) => `${where} is a symbolic link that leads back to itself: fix the link`,
 };
 
 function placeOf(error: SystemError): string {

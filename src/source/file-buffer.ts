@@ -26,11 +26,12 @@ export class FileBuffer {
         for (;;) {
           // Room for one byte more than expected: a file grown meanwhile is read to its end.
           this.#room(Math.max(expected, size) + 1, size);
+          // From where the last read ended (no position): a pipe (`--state /dev/stdin`) cannot seek.
           const { bytesRead } = await handle.read(
             this.#buffer,
             size,
             this.#buffer.length - size,
-            size,
+            null,
           );
           if (bytesRead === 0) break;
           size += bytesRead;

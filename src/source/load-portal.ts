@@ -1,7 +1,7 @@
 // Reads the optional `portal.json` of a source folder: the operator's words on the portal page.
-import { existsSync, lstatSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_PORTAL, PortalSettings } from "../model/portal.js";
+import { isPresent } from "./file-present.js";
 import type { Loaded } from "./load-source.js";
 import { parseRecords } from "./parse-records.js";
 import { error, type Problem } from "./problems.js";
@@ -12,12 +12,7 @@ export const PORTAL_FILE = "portal.json";
 export async function loadPortalSettings(dir: string): Promise<Loaded<PortalSettings>> {
   const file = join(dir, PORTAL_FILE);
   const unread = (problem: Problem) => ({ value: DEFAULT_PORTAL, problems: [problem] });
-  if (!lstatSync(file, { throwIfNoEntry: false })) return { value: DEFAULT_PORTAL, problems: [] };
-  // A link that leads nowhere is a mistake to say, not an absent file to do without.
-  if (!existsSync(file))
-    return unread(
-      error({ file }, undefined, `is a link to ${readlinkSync(file)}, which does not exist`),
-    );
+  if (!isPresent(file)) return { value: DEFAULT_PORTAL, problems: [] };
   const read = await readSourceText(file, file);
   if ("problem" in read) return unread(read.problem);
   let raw: unknown;

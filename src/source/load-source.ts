@@ -10,6 +10,7 @@ import type { PortalSettings } from "../model/portal.js";
 import { Station } from "../model/station.js";
 import { StationState } from "../model/station-state.js";
 import { withFields } from "../with-fields.js";
+import { isPresent } from "./file-present.js";
 import { type KnownStates, knownTexts, sameJson } from "./known-states.js";
 import { loadPortalSettings } from "./load-portal.js";
 import { parseRecords } from "./parse-records.js";
@@ -111,7 +112,7 @@ export async function loadStates(
   file = path,
   known?: KnownStates,
 ): Promise<LoadedStates> {
-  if (!existsSync(path)) throw new UserError(`state file not found: ${path}`);
+  if (!isPresent(path)) throw new UserError(`state file not found: ${path}`);
   // A server reads it every minute: into the same buffer each time.
   const read = await readSourceText(path, file, true);
   if ("problem" in read) return { value: [], problems: [read.problem], raw: [], knownAt: [] };
@@ -181,8 +182,8 @@ async function loadResource<T>(
 ): Promise<Loaded<Sourced<T>[]> & { file: string | null }> {
   const jsonName = join(dir, `${key}.json`);
   const csvName = join(dir, `${key}.csv`);
-  const hasJson = existsSync(jsonName);
-  const hasCsv = options.csv && existsSync(csvName);
+  const hasJson = isPresent(jsonName);
+  const hasCsv = options.csv && isPresent(csvName);
   if (hasJson && hasCsv) {
     throw new UserError(`both ${jsonName} and ${csvName} exist: keep one of them`);
   }

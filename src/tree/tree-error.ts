@@ -13,6 +13,7 @@ const REASONS: Record<string, [string, string]> = {
   EMFILE: ["too many open files", "raise the open files limit (ulimit -n)"],
   ENOENT: ["a folder on the way is missing or cannot be made there", "choose another --out"],
   EXDEV: ["the tree and its store are on different file systems", "choose another --out"],
+  ENAMETOOLONG: ["a path is too long for the file system", "choose a shorter --out"],
 };
 
 /** Wraps a system error of a tree write; anything else (a bug) passes through unchanged. */

@@ -1,11 +1,11 @@
 // System conditions read as what they are, with what to do, never as "internal error".
 import { spawn } from "node:child_process";
 import { existsSync, realpathSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BIN, FIXTURES, runCli, tempDir } from "../helpers.js";
+import { BIN, FIXTURES, fixtureCopy, runCli, runShell, tempDir } from "../helpers.js";
 
 /** A port some other process holds for the duration of `use`. */
 async function withBusyPort<T>(use: (port: number) => Promise<T>): Promise<T> {
@@ -110,6 +110,43 @@ describe("system errors", () => {
       `--out ${join(outer, "inner")} is inside the tree velodata publishes at ${published}`,
     );
     expect(existsSync(join(outer, ".inner.velodata"))).toBe(false);
+  });
+
+  it("says a path is too long for the file system", async () => {
+    const out = join(await tempDir(), "o".repeat(300));
+    const result = await runCli(["build", "--source", FIXTURES, "--out", out]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /^velodata: the path .+… \(\d+ characters\) is too long for the file system: choose a shorter one\n$/,
+    );
+  });
+
+  it("says a source file is a link that leads nowhere or back to itself, not that it is missing", async () => {
+    const source = await fixtureCopy();
+    const contracts = join(source, "contracts.json");
+    await rm(contracts);
+    await symlink("contracts.json", contracts);
+    const looping = await runCli(["validate", "--source", source]);
+    expect([looping.code, looping.stderr]).toEqual([
+      1,
+      `velodata: ${contracts} is a link to contracts.json that leads back to itself: fix the link\n`,
+    ]);
+    const states = join(source, "states-link.json");
+    await symlink("gone.json", states);
+    const dangling = await runCli(["validate", "--source", FIXTURES, "--state", states]);
+    expect([dangling.code, dangling.stderr]).toEqual([
+      1,
+      `velodata: ${states} is a link to gone.json, which does not exist: fix the link\n`,
+    ]);
+  });
+
+  it("reads a states file from a pipe", async () => {
+    const states = join(FIXTURES, "states.json");
+    const result = await runShell(
+      `cat '${states}' | '${process.execPath}' '${BIN}' validate --source '${FIXTURES}' --state /dev/stdin`,
+    );
+    expect([result.code, result.stderr]).toEqual([0, ""]);
+    expect(result.stdout).toContain("413 states");
   });
 
   it("names the file when --out is a file", async () => {
