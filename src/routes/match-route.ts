@@ -7,12 +7,19 @@ import { type Endpoint, ROUTE_LIST } from "./routes.js";
 
 export type RouteMatch =
   | { kind: "endpoint"; endpoint: Endpoint }
-  /** A known route asked for wrongly: a clear 400. */
-  | { kind: "invalid"; message: string }
+  /**
+   * A known route asked for wrongly: a clear 400, after the key when the route needs one (a
+   * request without a valid key learns nothing of the API but 403).
+   */
+  | { kind: "invalid"; message: string; keyed: boolean }
   | { kind: "none" };
 
 const NONE: RouteMatch = { kind: "none" };
-const invalid = (message: string): RouteMatch => ({ kind: "invalid", message });
+const invalid = (route: AnyRoute, message: string): RouteMatch => ({
+  kind: "invalid",
+  message,
+  keyed: route.access === "key",
+});
 
 const WHOLE_NUMBER = new RegExp(`^\\d{1,${MAX_NUMBER_DIGITS}}$`);
 
@@ -54,10 +61,10 @@ export function matchRoute(
     const raw = readPattern(form.path, path);
     if (!raw) continue;
     const empty = form.params.find((name) => query.get(name) === "");
-    if (empty) return invalid(`the ${empty} parameter is empty: ?${empty}=NAME`);
+    if (empty) return invalid(route, `the ${empty} parameter is empty: ?${empty}=NAME`);
     // Two values: which one was meant cannot be told (the same value twice says no more than once).
     const twice = form.params.find((name) => new Set(query.getAll(name)).size > 1);
-    if (twice) return invalid(`the ${twice} parameter is given twice with different values`);
+    if (twice) return invalid(route, `the ${twice} parameter is given twice with different values`);
     for (const name of form.params) raw[name] = query.get(name) as string;
     const match = typed(route, raw);
     if (match) return match;
@@ -70,7 +77,7 @@ export function matchRoute(
     const missing = form.params.filter((name) => !query.has(name));
     if (missing.length === 0 || typed(route, raw, false)?.kind !== "endpoint") continue;
     const wanted = missing.map((name) => `${name}=NAME`).join("&");
-    return invalid(`the ${missing.join(", ")} parameter is required: ${path}?${wanted}`);
+    return invalid(route, `the ${missing.join(", ")} parameter is required: ${path}?${wanted}`);
   }
   for (const { route, path: pattern } of COMPILED) {
     const asked = route.path.endsWith("/") ? folderPath : path;
@@ -96,7 +103,7 @@ function typed(
     }
     if (type.kind === "number") {
       if (!WHOLE_NUMBER.test(text))
-        return invalid(`${type.what} ${notWholeNumber(text)}, got "${excerpt(text)}"`);
+        return invalid(route, `${type.what} ${notWholeNumber(text)}, got "${excerpt(text)}"`);
       endpoint[name] = Number(text);
     } else if (type.kind === "oneOf" && !type.values.includes(text)) {
       return undefined;

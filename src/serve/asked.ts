@@ -16,7 +16,7 @@ export type Asked = {
   /** `apiKey` from the one parsing of the query. */
   readonly key: string | null;
 } & (
-  | { readonly kind: "bad request"; readonly message: string }
+  | { readonly kind: "bad request"; readonly message: string; readonly keyed: boolean }
   | { readonly kind: "not found" }
   | { readonly kind: "key check" }
   | { readonly kind: "endpoint"; readonly endpoint: Endpoint; readonly keyed: boolean }
@@ -54,12 +54,20 @@ function workOut(raw: string): Asked {
       key,
       kind: "bad request",
       message: `Bad request path: ${path.reason}`,
+      keyed: false,
     };
   if (target.path === KEY_CHECK_PATH) return { logged, loggedBytes, key, kind: "key check" };
   const match = matchRoute(path.segments, query, path.folder);
   if (match.kind === "none") return { logged, loggedBytes, key, kind: "not found" };
   if (match.kind === "invalid")
-    return { logged, loggedBytes, key, kind: "bad request", message: match.message };
+    return {
+      logged,
+      loggedBytes,
+      key,
+      kind: "bad request",
+      message: match.message,
+      keyed: match.keyed,
+    };
   const { endpoint } = match;
   const keyed = routeOf(endpoint).access === "key";
   return { logged, loggedBytes, key, kind: "endpoint", endpoint, keyed };

@@ -71,7 +71,12 @@ export function createHandler(options: HandlerOptions): Handler {
     if (method !== "GET" && method !== "HEAD") {
       return sendError(response, 405, "Method Not Allowed", { Allow: ALLOW });
     }
-    if (asked.kind === "bad request") return sendError(response, 400, asked.message);
+    if (asked.kind === "bad request") {
+      // The key first, as for a well-formed request to the same route.
+      if (asked.keyed && !(asked.key && options.keys.accepts(asked.key)))
+        return refuseKey(request, response);
+      return sendError(response, 400, asked.message);
+    }
     if (asked.kind === "key check") return checkKey(request, response, asked.key);
     if (asked.kind === "not found") return sendOutcome(response, NOT_FOUND);
 

@@ -29,6 +29,22 @@ describe("keys", () => {
     }
   });
 
+  it("checks the key before what else is wrong with an API request, as for a well-formed one", async () => {
+    const malformed = [
+      "/vls/v3/stations/abc?contract=dublin",
+      "/vls/v3/stations/42",
+      "/vls/v1/stations?contract=",
+      "/parking/v1/contracts/nantes/parks/abc",
+    ];
+    for (const path of malformed) {
+      const response = await fetch(`${server.base}${path}`);
+      expect(response.status, path).toBe(403);
+      expect(await response.json()).toEqual({ error: "Unauthorized" });
+    }
+    // A path that is no API request at all stays a 400 whatever the key.
+    expect((await fetch(`${server.base}/vls/v3/stations%2Fdublin`)).status).toBe(400);
+  });
+
   it("asks no key for the static downloads and the status", async () => {
     const csv = await fetch(`${server.base}/rest/vls/stations/dublin.csv`);
     expect(csv.status).toBe(200);
