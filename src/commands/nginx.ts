@@ -36,6 +36,11 @@ export function nginx(options: NginxCommandOptions): string {
       "give the address velodata serve listens on, e.g. http://127.0.0.1:8080",
     ]);
   }
+  // Said without the value: it would show the password.
+  if (upstream.username || upstream.password)
+    throw new UserError("--upstream must not hold credentials (user:password@)", [
+      "velodata serve is reached without them: give http://HOST:PORT",
+    ]);
   if (upstream.protocol !== "http:" || (upstream.pathname !== "/" && upstream.pathname !== ""))
     throw new UserError(`--upstream ${options.upstream} must be http://HOST:PORT, with no path`);
   const tree = resolve(options.tree);

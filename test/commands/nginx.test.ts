@@ -43,6 +43,18 @@ describe("velodata nginx", () => {
     expect(missing.stderr).toContain("no velodata tree at /nonexistent/out");
     const path = await runCli(["nginx", "--tree", out, "--upstream", "http://127.0.0.1:8080/api"]);
     expect(path.stderr).toContain("must be http://HOST:PORT, with no path");
+    const secret = "s3cr3t-pass";
+    const credentials = await runCli([
+      "nginx",
+      "--tree",
+      out,
+      "--upstream",
+      `http://user:${secret}@127.0.0.1:8080`,
+    ]);
+    expect([credentials.code, credentials.stderr]).toEqual([
+      1,
+      "velodata: --upstream must not hold credentials (user:password@)\n  velodata serve is reached without them: give http://HOST:PORT\n",
+    ]);
     // The tree and a good upstream, with the options under test.
     const nginxWith = (...options: string[]) =>
       runCli(["nginx", "--tree", out, "--upstream", "http://127.0.0.1:8080", ...options]);
