@@ -141,7 +141,7 @@ export async function renderStationChanges(
   const put = (path: string, file: ReleaseFile, fresh: boolean) => {
     if (fresh) changed.set(path, file);
   };
-  const steps = renderStations(dataset, previous, refreshSeconds, put, sha1InPool);
+  const steps = renderStations(dataset, previous, refreshSeconds, put, sha1InPool, undefined, true);
   let step = steps.next();
   while (!step.done) {
     await (step.value ?? pause());
@@ -156,7 +156,9 @@ type Put = (path: string, file: ReleaseFile, fresh: boolean) => void;
  * Hands every dynamic answer to `put`, saying which were rendered again; yields after each
  * contract. With `hash`, the station_status feeds' SHA-1s are made by it, and handed to `put` when
  * made: the last step yields the promise of all of them, to be awaited before going on. `encode`
- * makes each rendering's bytes (see encoded-together.ts).
+ * makes each rendering's bytes (see encoded-together.ts). `freshOnly`: the single-station answers
+ * kept as they were are not handed over (a refresh wants only what changed: at a million
+ * stations, three calls per station that did nothing took ~0.4 s of each minute).
  */
 function* renderStations(
   dataset: Dataset,
@@ -165,6 +167,7 @@ function* renderStations(
   put: Put,
   hash?: (body: readonly Uint8Array[]) => Promise<string>,
   encode: Encode = encodedTogether,
+  freshOnly = false,
 ): Generator<Promise<unknown> | undefined, StationCache> {
   const { stations } = dataset;
   const keys = keysOf(stations);
@@ -197,8 +200,9 @@ function* renderStations(
         done = prior.status
           ? prior
           : withFields(prior, { status: stationStatusEntries(station, state, types) });
-        for (let surface = 0; surface < done.paths.length; surface++)
-          put(done.paths[surface] as string, done.files[surface] as ReleaseFile, false);
+        if (!freshOnly)
+          for (let surface = 0; surface < done.paths.length; surface++)
+            put(done.paths[surface] as string, done.files[surface] as ReleaseFile, false);
       } else {
         const endpoints = SURFACES.map((surface) =>
           surface.station(station.contract, station.number),
