@@ -1,7 +1,6 @@
 // `velodata keys add | list | revoke`: API keys, stored hashed; a running server sees changes within seconds.
-import { existsSync } from "node:fs";
-import { UserError } from "../errors.js";
-import { addKey, readKeys, revokeKey } from "../serve/keys/key-file.js";
+import { escapeControls, UserError } from "../errors.js";
+import { addKey, readKeysIfAny, revokeKey } from "../serve/keys/key-file.js";
 import { type Output, terminalOutput } from "./output.js";
 
 export interface KeysOptions {
@@ -27,18 +26,20 @@ export async function keysAdd(options: KeysOptions & { label?: string }): Promis
 export async function keysList(options: KeysOptions): Promise<void> {
   const output = options.output ?? terminalOutput();
   // A mistyped path must not read as "no keys": only an existing file can be empty.
-  if (!existsSync(options.keys))
+  const keys = await readKeysIfAny(options.keys);
+  if (keys === undefined)
     throw new UserError(
       `no keys file at ${options.keys}: check the path, or create it with velodata keys add`,
     );
-  const keys = await readKeys(options.keys);
   if (keys.length === 0) {
     output.warn(`no keys in ${options.keys}`);
     return;
   }
   output.info(["id", "created", "revoked", "label"].join("\t"));
+  // A label edited by hand into the file may hold a tab, a newline or an escape sequence: each
+  // row stays one row of four columns, and text.
   for (const key of keys)
-    output.info([key.id, key.created, key.revoked ?? "-", key.label].join("\t"));
+    output.info([key.id, key.created, key.revoked ?? "-", escapeControls(key.label)].join("\t"));
 }
 
 export async function keysRevoke(options: KeysOptions & { id: string }): Promise<void> {

@@ -1,11 +1,12 @@
 // The keys file: only sha256 hashes of API keys, with labels and revocation dates; written atomically, mode 0600.
 import { hash, randomBytes } from "node:crypto";
-import { existsSync, statSync } from "node:fs";
-import { chmod, readFile, rename, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
+import { existsSync } from "node:fs";
+import { chmod, rename, writeFile } from "node:fs/promises";
 import { z } from "zod";
-import { excerpt, UserError } from "../../errors.js";
-import { issueMessage } from "../../source/parse-records.js";
+import { escapeControls, excerpt, UserError } from "../../errors.js";
+import { checkFolder, realKeysPath } from "./key-file-path.js";
+import { keyIssueMessage, readKeysDocument } from "./key-file-text.js";
+import { checkLabel } from "./key-label.js";
 import { withKeysLock } from "./key-lock.js";
 
 export const StoredKey = z.strictObject({
@@ -26,23 +27,17 @@ export const keyDigest = (key: string): Buffer => hash("sha256", key, "buffer");
 
 /** Reads the keys file; a missing file is an empty one. Throws a UserError saying what is wrong. */
 export async function readKeys(path: string): Promise<StoredKey[]> {
-  if (!existsSync(path)) return [];
-  let document: unknown;
-  try {
-    document = JSON.parse(await readFile(path, "utf8"));
-  } catch (cause) {
-    throw new UserError(
-      `keys file ${path} cannot be read: ${excerpt((cause as Error).message, 200)}`,
-      [],
-      {
-        cause,
-      },
-    );
-  }
+  return (await readKeysIfAny(path)) ?? [];
+}
+
+/** The keys in the file, or undefined when there is no file. */
+export async function readKeysIfAny(path: string): Promise<StoredKey[] | undefined> {
+  const document = await readKeysDocument(path);
+  if (document === undefined) return undefined;
   const parsed = KeyFile.safeParse(document);
   if (!parsed.success) {
     const details = parsed.error.issues.map(
-      (issue) => `${path} ${issue.path.join(".")}: ${issueMessage(issue, document)}`,
+      (issue) => `${path} ${issue.path.join(".")}: ${keyIssueMessage(issue, document)}`,
     );
     throw new UserError(`keys file ${path} is not valid`, details);
   }
@@ -57,29 +52,22 @@ async function writeKeys(path: string, keys: readonly StoredKey[]): Promise<void
   await rename(temporary, path);
 }
 
-/** A new keys file goes in an existing folder: a typo in the folder must not read as "no keys". */
-function checkFolder(path: string): void {
-  const folder = dirname(path);
-  if (!existsSync(folder))
-    throw new UserError(
-      `the folder of the keys file ${path} does not exist: create ${folder} first`,
-    );
-  if (!statSync(folder).isDirectory())
-    throw new UserError(`${folder} is a file, not a folder: the keys file ${path} cannot go there`);
-}
-
 /** Creates a key of 40 hex characters, like the original service's; only its hash is stored. */
 export async function addKey(
   path: string,
   label: string,
   now: Date,
 ): Promise<{ key: string; stored: StoredKey }> {
-  checkFolder(path);
-  return withKeysLock(path, () => addKeyLocked(path, label, now));
+  checkLabel(label);
+  const file = await realKeysPath(path);
+  checkFolder(file);
+  return withKeysLock(file, () => addKeyLocked(path, file, label, now));
 }
 
+/** Reads by the path given (messages name it), writes the file at the end of its links. */
 async function addKeyLocked(
   path: string,
+  file: string,
   label: string,
   now: Date,
 ): Promise<{ key: string; stored: StoredKey }> {
@@ -94,7 +82,7 @@ async function addKeyLocked(
     created: now.toISOString(),
     revoked: null,
   };
-  await writeKeys(path, [...keys, stored]);
+  await writeKeys(file, [...keys, stored]);
   return { key, stored };
 }
 
@@ -104,23 +92,27 @@ export async function revokeKey(
   id: string,
   now: Date,
 ): Promise<{ key: StoredKey; already: boolean }> {
-  if (!existsSync(path)) throw new UserError(`no keys file at ${path}: check the path`);
-  return withKeysLock(path, () => revokeKeyLocked(path, id, now));
+  const file = await realKeysPath(path);
+  if (!existsSync(file)) throw new UserError(`no keys file at ${path}: check the path`);
+  return withKeysLock(file, () => revokeKeyLocked(path, file, id, now));
 }
 
 async function revokeKeyLocked(
   path: string,
+  file: string,
   id: string,
   now: Date,
 ): Promise<{ key: StoredKey; already: boolean }> {
   const keys = await readKeys(path);
   const target = keys.find((stored) => stored.id === id);
   if (!target)
-    throw new UserError(`no key with id ${id} in ${path}`, ["velodata keys list shows the ids"]);
+    throw new UserError(`no key with id ${escapeControls(excerpt(id))} in ${path}`, [
+      "velodata keys list shows the ids",
+    ]);
   if (target.revoked) return { key: target, already: true };
   const revoked = { ...target, revoked: now.toISOString() };
   await writeKeys(
-    path,
+    file,
     keys.map((stored) => (stored.id === id ? revoked : stored)),
   );
   return { key: revoked, already: false };

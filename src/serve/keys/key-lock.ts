@@ -35,7 +35,7 @@ export async function withKeysLock<T>(path: string, change: () => Promise<T>): P
 
 /** A lock left by a process that died (kill -9) must not block every later command. */
 async function removedIfStale(lock: string): Promise<boolean> {
-  const pid = Number(await readFile(lock, "utf8").catch(() => ""));
+  const pid = Number(await lockHolder(lock));
   // An empty lock is one being written this very moment: not stale.
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
@@ -44,9 +44,15 @@ async function removedIfStale(lock: string): Promise<boolean> {
   } catch (cause) {
     if ((cause as NodeJS.ErrnoException).code !== "ESRCH") return false;
     // Another waiter may have removed it and taken a new lock already: only unlink what we read.
-    const again = await readFile(lock, "utf8").catch(() => "");
-    if (again !== String(pid)) return false;
+    if ((await lockHolder(lock)) !== String(pid)) return false;
     await unlink(lock).catch(() => {});
     return true;
   }
 }
+
+/** The pid in the lock, as text; trimmed, as a lock written by hand (`echo PID >`) ends in a newline. */
+const lockHolder = (lock: string): Promise<string> =>
+  readFile(lock, "utf8").then(
+    (text) => text.trim(),
+    () => "",
+  );

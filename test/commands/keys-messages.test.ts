@@ -1,0 +1,99 @@
+// What `velodata keys` says about a bad keys file or a bad label: one line each, no secret, no flood.
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli, tempDir } from "../helpers.js";
+
+const RAW_KEY = "ab00db14c1909fd439a4859ad0a600fc508e1c7b";
+const stored = (sha256: unknown) => ({
+  id: "abcdef01",
+  label: "",
+  sha256,
+  created: "2025-01-01T00:00:00Z",
+  revoked: null,
+});
+
+describe("velodata keys messages", () => {
+  it("never quotes a sha256 field, and says when it holds what looks like a key itself", async () => {
+    const file = join(await tempDir(), "keys.json");
+    await writeFile(file, JSON.stringify({ keys: [stored(RAW_KEY), stored("ab00db14c19")] }));
+    const result = await runCli(["keys", "list", "--keys", file]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      [
+        `velodata: keys file ${file} is not valid`,
+        `  ${file} keys.0.sha256: holds what looks like a key itself (40 hex characters, not shown): the keys file keeps only a key's SHA-256, as 64 hex digits in sha256 (printf %s KEY | sha256sum)`,
+        `  ${file} keys.1.sha256: must be the SHA-256 of a key, as 64 lower-case hex digits (the value is not shown: it may be secret)`,
+        "",
+      ].join("\n"),
+    );
+    // Written as if the file were a list of keys: no field is named sha256, the key is not shown.
+    await writeFile(file, JSON.stringify({ keys: [RAW_KEY] }));
+    const listed = await runCli(["keys", "list", "--keys", file]);
+    expect(listed.stderr).toContain(`  ${file} keys.0: holds what looks like a key itself`);
+    expect(listed.stderr).not.toContain(RAW_KEY);
+  });
+
+  it("says in one line that a keys file is not JSON, without quoting its text", async () => {
+    const dir = await tempDir();
+    const garbage = join(dir, "garbage.json");
+    await writeFile(garbage, "garbage\n");
+    expect((await runCli(["keys", "list", "--keys", garbage])).stderr).toBe(
+      `velodata: keys file ${garbage} cannot be read: it is not valid JSON (Unexpected token 'g'): fix it, or restore it from a backup\n`,
+    );
+    // V8 would quote the text around the error: here, the start of a key pasted unquoted.
+    const pasted = join(dir, "pasted.json");
+    await writeFile(pasted, `{"keys": [{"sha256": ${RAW_KEY}}]}`);
+    const result = await runCli(["keys", "add", "--keys", pasted]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).not.toContain(RAW_KEY.slice(0, 6));
+    expect(result.stderr.split("\n")).toHaveLength(2);
+    const trailing = join(dir, "trailing.json");
+    await writeFile(trailing, '{"keys": []}\nx');
+    expect((await runCli(["keys", "list", "--keys", trailing])).stderr).toBe(
+      `velodata: keys file ${trailing} cannot be read: it is not valid JSON (Unexpected non-whitespace character after JSON at line 2, column 1): fix it, or restore it from a backup\n`,
+    );
+  });
+
+  it("says a keys file that is a folder is one", async () => {
+    const dir = await tempDir();
+    const result = await runCli(["keys", "list", "--keys", dir]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `velodata: the keys file ${dir} is a folder where a file is expected: give the path of a file\n`,
+    );
+  });
+
+  it("refuses a label with control characters, quoting it escaped, and stores nothing", async () => {
+    const file = join(await tempDir(), "keys.json");
+    const result = await runCli(["keys", "add", "--keys", file, "--label", "a\nb\tc\x1b[31m"]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toBe(
+      'velodata: a key\'s label must not hold control characters (tab, newline, escape…), got "a\\x0ab\\x09c\\x1b[31m": give plain text\n',
+    );
+    await expect(readFile(file)).rejects.toThrow(/ENOENT/);
+  });
+
+  it("refuses a label of more than 200 characters, quoting 40 of them", async () => {
+    const file = join(await tempDir(), "keys.json");
+    expect((await runCli(["keys", "add", "--keys", file, "--label", "x".repeat(200)])).code).toBe(
+      0,
+    );
+    const result = await runCli(["keys", "add", "--keys", file, "--label", "y".repeat(100_000)]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `velodata: a key's label must have at most 200 characters, got "${"y".repeat(40)}… (100000 characters)": give a shorter one\n`,
+    );
+  });
+
+  it("lists a label edited by hand with control characters as one escaped row", async () => {
+    const file = join(await tempDir(), "keys.json");
+    const key = { ...stored("0".repeat(64)), label: "a\tb\nc\x1b[2J" };
+    await writeFile(file, JSON.stringify({ keys: [key] }));
+    const result = await runCli(["keys", "list", "--keys", file]);
+    expect(result.stdout.split("\n")[1]).toBe(
+      "abcdef01\t2025-01-01T00:00:00Z\t-\ta\\x09b\\x0ac\\x1b[2J",
+    );
+  });
+});

@@ -1,0 +1,31 @@
+// The key ring's reports on a keys file that turns bad while the server runs.
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { addKey } from "../../src/serve/keys/key-file.js";
+import { watchKeyRing } from "../../src/serve/keys/key-ring.js";
+import { tempDir } from "../helpers.js";
+
+const RAW_KEY = "ab00db14c1909fd439a4859ad0a600fc508e1c7b";
+
+describe("watchKeyRing", () => {
+  it("logs a raw key pasted into sha256 as such, never the key, and keeps the good keys", async () => {
+    const file = join(await tempDir(), "keys.json");
+    const { key } = await addKey(file, "", new Date());
+    const lines: string[] = [];
+    const ring = await watchKeyRing({ path: file, pollMs: 20, log: (line) => lines.push(line) });
+    try {
+      const [stored] = JSON.parse(await readFile(file, "utf8")).keys;
+      await writeFile(file, JSON.stringify({ keys: [{ ...stored, sha256: RAW_KEY }] }));
+      const deadline = Date.now() + 5000;
+      while (lines.length === 0 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(lines).toEqual([
+        `keys: keys file ${file} is not valid; ${file} keys.0.sha256: holds what looks like a key itself (40 hex characters, not shown): the keys file keeps only a key's SHA-256, as 64 hex digits in sha256 (printf %s KEY | sha256sum); keeping the last good set of keys`,
+      ]);
+      expect(ring.accepts(key)).toBe(true);
+    } finally {
+      ring.close();
+    }
+  });
+});
