@@ -44,13 +44,13 @@ export async function preview(options: PreviewOptions): Promise<Server> {
       response.writeHead(400).end();
       return;
     }
-    // A static host cannot see the query; show the file its path form would serve (`/` and
-    // `/docs/` are folders' index.html, which sirv's json extension would not find).
     // The host's own rules are read by Netlify and Cloudflare Pages, never served by them.
     if (segments.length === 1 && HOST_FILES.includes(segments[0] as (typeof HOST_FILES)[number])) {
       response.writeHead(404).end();
       return;
     }
+    // A static host cannot see the query; show the file its path form would serve (`/` and
+    // `/docs/` are folders' index.html, which sirv's json extension would not find).
     const match = matchRoute(segments, url.searchParams, url.pathname.endsWith("/"));
     if (match.kind === "endpoint") request.url = `/${fileOf(pathOf(match.endpoint))}`;
     serveFile(request, response, () => {
