@@ -7,6 +7,9 @@ const BATCH = 10_000;
 
 const options = {
   record_delimiter: "windows",
+  // A cell holding a line break of its own is quoted too: csv-stringify quotes only the record
+  // delimiter (CRLF), and a bare LF split the row for every reader, velodata's own included.
+  quoted_match: /[\r\n]/,
   // csv-stringify writes booleans as "1" and ""; people and Table Schema expect true/false.
   cast: { boolean: (value: boolean) => (value ? "true" : "false") },
 } as const;
