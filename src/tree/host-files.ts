@@ -1,5 +1,5 @@
 // The static host rules written at the root of every tree (`_headers`, `_redirects`): not answers of the API.
-import { renameSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   HEADERS_FILE,
@@ -11,15 +11,28 @@ import { ROUTE_LIST } from "../routes/routes.js";
 
 export const HOST_FILES = [HEADERS_FILE, REDIRECTS_FILE] as const;
 
-/** Each written beside and renamed in, so a host never reads half a file. */
+/**
+ * Each written beside and renamed in, so a host never reads half a file; one that already says the
+ * same is left alone (a refresh with nothing new rewrites nothing, and a sync by change time
+ * uploads nothing).
+ */
 export function writeHostFiles(root: string): void {
   const contents = {
     [HEADERS_FILE]: headersFile(ROUTE_LIST),
     [REDIRECTS_FILE]: redirectsFile(ROUTE_LIST),
   };
   for (const name of HOST_FILES) {
+    if (textOf(join(root, name)) === contents[name]) continue;
     const temporary = join(root, `.${name}.tmp-${process.pid}`);
     writeFileSync(temporary, contents[name]);
     renameSync(temporary, join(root, name));
+  }
+}
+
+function textOf(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined; // not there yet, or unreadable: written again
   }
 }

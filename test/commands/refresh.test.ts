@@ -14,6 +14,7 @@ describe("velodata refresh", () => {
     const original = await readFile(states, "utf8");
     const contracts = await stat(join(out, "vls/v3/contracts.json"));
     const information = await stat(join(out, "contracts/dublin/gbfs/v3/station_information.json"));
+    const hostRules = await stat(join(out, "_headers"));
 
     await writeFile(
       states,
@@ -40,6 +41,8 @@ describe("velodata refresh", () => {
     expect((await stat(join(out, "contracts/dublin/gbfs/v3/station_information.json"))).ino).toBe(
       information.ino,
     );
+    // The static host's rules say the same: left as they are, not uploaded again by a sync.
+    expect((await stat(join(out, "_headers"))).ino).toBe(hostRules.ino);
 
     const before = await readFile(join(out, "vls/v3/stations.json"), "utf8");
     await writeFile(states, original.replace('"status": "OPEN"', '"status": "SHUT"'));
