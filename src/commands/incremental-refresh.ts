@@ -136,11 +136,16 @@ export async function incrementalRefresh(
   compressing.catch(() => {}); // awaited in `finished`, unless the trust test failed first
   // The changed answers' ETags at their places among the manifest's paths (the stations' places
   // from the splice, the lists' searched), for the id: no lookup by path for the 200,000 others.
+  // An answer rendered again with the bytes the tree has (a station's v1 answer when only
+  // `connected` changed) is left as it is, file and siblings.
   const tags: (string | undefined)[] = new Array(manifest.paths.length);
+  const changed = new Map<string, ReleaseFile>();
   for (const [path, file] of spliced.changed) {
     const at = manifest.positionOf(path, spliced.positions.get(path));
     if (at < 0) return null;
+    if (manifest.etagAt(at) === file.etag) continue;
     tags[at] = file.etag;
+    changed.set(path, file);
   }
   const id = releaseIdOf(manifest.paths, (at) => tags[at] ?? manifest.etagAt(at));
   // The next run's state, written beside its place while the variants are made (renamed in once
@@ -150,7 +155,7 @@ export async function incrementalRefresh(
   let keptFile: string | undefined;
   const finished = (async (): Promise<Finished | null> => {
     const untrusted = await trust;
-    if (untrusted === null || untrusted.some((path) => !spliced.changed.has(path))) return null;
+    if (untrusted === null || untrusted.some((path) => !changed.has(path))) return null;
     const accepted = states.keep && keptStates(folder, states.keep);
     keptFile = accepted ? accepted.file : undefined;
     minute = stageRefreshCache(folder, {
@@ -161,7 +166,7 @@ export async function incrementalRefresh(
       ...(accepted ? { accepted } : {}),
     } satisfies MinuteState);
     const compressed = new Map(await compressing);
-    const files = [...spliced.changed].map(([path, file]): [string, ReleaseFile] => [
+    const files = [...changed].map(([path, file]): [string, ReleaseFile] => [
       path,
       compressed.get(path) ?? file,
     ]);
@@ -177,7 +182,7 @@ export async function incrementalRefresh(
     (minute as StagedCache | null)?.discard();
     if (keptFile) dropKeptStates(folder, keptFile);
   };
-  const updated = await updateTreeChanges(tree, inputs.out, spliced.changed, finished).catch(
+  const updated = await updateTreeChanges(tree, inputs.out, changed, finished).catch(
     (cause) => {
       unused();
       throw cause;
@@ -187,10 +192,10 @@ export async function incrementalRefresh(
   if (updated && (minute as StagedCache | null)?.commit()) dropOtherKeptStates(folder, keptFile);
   else unused();
   if (!updated) return null;
-  const changed = [...spliced.changed.values()];
+  const written = [...changed.values()];
   const stats: UpdateStats = {
-    files: changed.length,
-    bytes: changed.reduce((total, file) => total + file.size, 0),
+    files: written.length,
+    bytes: written.reduce((total, file) => total + file.size, 0),
     repaired: 0,
     removed: 0,
     verified: false,

@@ -52,6 +52,33 @@ describe("velodata refresh", () => {
     expect(await readFile(join(out, "vls/v3/stations.json"), "utf8")).toBe(before);
   });
 
+  it("leaves an answer rendered again with the same bytes as it is, with its siblings", async () => {
+    const source = await fixtureCopy();
+    const out = join(await tempDir(), "out");
+    expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
+    const v1Station = join(out, "vls/v1/stations/toulouse/55.json");
+    const v1List = join(out, "vls/v1/stations/toulouse.json");
+    const before = await Promise.all([v1Station, v1List, `${v1List}.gz`].map((path) => stat(path)));
+    const states = join(source, "states.json");
+    const toulouse55 =
+      '"number": 55,\n   "status": "OPEN",\n   "connected": true,\n   "lastUpdate": "2020-12-16';
+    const original = await readFile(states, "utf8");
+    expect(original).toContain(toulouse55);
+    // v1 has no `connected`: its answers come out of the render with the bytes they had.
+    await writeFile(states, original.replace(toulouse55, toulouse55.replace("true", "false")));
+    const result = await runCli(["refresh", "--source", source, "--state", states, "--out", out]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(
+      JSON.parse(await readFile(join(out, "vls/v3/stations/toulouse/55.json"), "utf8")).connected,
+    ).toBe(false);
+    const after = await Promise.all([v1Station, v1List, `${v1List}.gz`].map((path) => stat(path)));
+    expect(after.map((file) => [file.ino, file.mtimeMs])).toEqual(
+      before.map((file) => [file.ino, file.mtimeMs]),
+    );
+    // v3: the station, its contract's list, the list of all; GBFS station_status at its 3 paths.
+    expect(result.stdout).toMatch(/refreshed .*: 6 of \d+ files changed/);
+  });
+
   it("keeps the base URL the tree names when --base-url is left out, on the fast path and a full one", async () => {
     const source = await fixtureCopy();
     const out = join(await tempDir(), "out");
