@@ -29,6 +29,11 @@ export async function refreshRelease(
     options.refreshSeconds,
     pause,
   );
+  // An answer rendered again with the bytes it had (a station's v1 answer when only `connected`
+  // changed) stays the served file, with its variants: remade at the refresh's level, they would
+  // be other bytes under the same ETag.
+  for (const [path, file] of changed)
+    if (served.files.get(path)?.etag === file.etag) changed.delete(path);
   await pause();
   // The changed answers come without variants until they are made. The same stations give the
   // same paths: the served release's index is shared, not copied.

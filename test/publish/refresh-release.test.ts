@@ -68,6 +68,25 @@ describe("refreshRelease", () => {
     expect(again?.release.id).toBe(whole.id);
   });
 
+  it("keeps the served file, with its variants, of an answer rendered again with the same bytes", async () => {
+    const dataset = await fixtureDataset();
+    const first = await publish(dataset, { generatedAt: GENERATED_AT });
+    const before = served(first.release);
+    const key = stationKey("besancon", 2);
+    const states = new Map(dataset.states);
+    const old = states.get(key);
+    if (!old) throw new Error("fixture state missing");
+    // v1 has no `connected`: its answers come out of the render with the bytes they had.
+    states.set(key, { ...old, connected: !old.connected });
+    const refreshed = await refreshRelease(before, { ...dataset, states }, first.cache, TIMING);
+    if (!refreshed) throw new Error("the cache was made for these stations");
+    expect(refreshed.changed.has("/vls/v3/stations/besancon/2")).toBe(true);
+    for (const path of ["/vls/v1/stations/besancon/2", "/vls/v1/stations/besancon"]) {
+      expect(refreshed.changed.has(path), path).toBe(false);
+      expect(refreshed.release.files.get(path), path).toBe(before.files.get(path));
+    }
+  });
+
   it("stays what a whole publish answers over successive refreshes", async () => {
     const dataset = await fixtureDataset();
     const first = await publish(dataset, { generatedAt: GENERATED_AT });
