@@ -182,12 +182,10 @@ export async function incrementalRefresh(
     (minute as StagedCache | null)?.discard();
     if (keptFile) dropKeptStates(folder, keptFile);
   };
-  const updated = await updateTreeChanges(tree, inputs.out, changed, finished).catch(
-    (cause) => {
-      unused();
-      throw cause;
-    },
-  );
+  const updated = await updateTreeChanges(tree, inputs.out, changed, finished).catch((cause) => {
+    unused();
+    throw cause;
+  });
   // The static part on disk is still this release's: only the minute part is written.
   if (updated && (minute as StagedCache | null)?.commit()) dropOtherKeptStates(folder, keptFile);
   else unused();
