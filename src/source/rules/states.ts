@@ -72,8 +72,8 @@ export function oneStatePerStation(
 
 /**
  * A station without a state is still published (it exists), as CLOSED and disconnected with no
- * bikes and no free stands and `lastUpdate` null, the way the real service shows a station that
- * never reported. It is worth a warning, not a failed build.
+ * bikes and no free stands and `lastUpdate` null (the real service was seen showing one OPEN with
+ * zeros: CLOSED sends no rider there). It is worth a warning, not a failed build.
  */
 export function stationsHaveStates(
   stations: readonly Sourced<Station>[],
