@@ -13,13 +13,17 @@ describe("watchKeyRing", () => {
     const file = join(await tempDir(), "keys.json");
     const { key } = await addKey(file, "", new Date());
     const lines: string[] = [];
-    const ring = await watchKeyRing({ path: file, pollMs: 20, log: (line) => lines.push(line) });
+    let logged = () => {};
+    const firstLine = new Promise<void>((resolve) => (logged = resolve));
+    const log = (line: string) => {
+      lines.push(line);
+      logged();
+    };
+    const ring = await watchKeyRing({ path: file, pollMs: 20, log });
     try {
       const [stored] = JSON.parse(await readFile(file, "utf8")).keys;
       await writeFile(file, JSON.stringify({ keys: [{ ...stored, sha256: RAW_KEY }] }));
-      const deadline = Date.now() + 5000;
-      while (lines.length === 0 && Date.now() < deadline)
-        await new Promise((resolve) => setTimeout(resolve, 20));
+      await firstLine; // the reload's report of the bad file
       expect(lines).toEqual([
         `keys: keys file ${file} is not valid; ${file} keys.0.sha256: holds what looks like a key itself (40 hex characters, not shown): the keys file keeps only a key's SHA-256, as 64 hex digits in sha256 (printf %s KEY | sha256sum); keeping the last good set of keys`,
       ]);
