@@ -1,5 +1,5 @@
 // The minute refresh through a running server: new data, new ETags, and failures that lose nothing.
-import { readFile, rm, stat } from "node:fs/promises";
+import { readFile, rm, stat, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir } from "../helpers.js";
@@ -56,6 +56,11 @@ describe("refresh from a state file", () => {
     await rm(join(server.source, "states.json"));
     expect((await server.handle.refreshNow()).error).toBe(
       `${join(server.source, "states.json")}: not found`,
+    );
+    // A link to a file that is gone is not an absent file: the link is what to fix.
+    await symlink(join(server.source, "gone.json"), join(server.source, "states.json"));
+    expect((await server.handle.refreshNow()).error).toBe(
+      `${join(server.source, "states.json")}: ${join(server.source, "states.json")} is a link to ${join(server.source, "gone.json")}, which does not exist: fix the link`,
     );
     expect(await (await server.get("/vls/v3/stations?contract=dublin")).text()).toBe(before);
   });
