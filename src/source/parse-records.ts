@@ -50,6 +50,8 @@ export function issueMessage(issue: z.core.$ZodIssue, raw: unknown): string {
   const got = `, got ${shortJson(value)}`;
   if (issue.code === "invalid_type" && issue.expected === "int" && typeof value === "number")
     return `must be a whole number${got}`;
+  if (issue.code === "invalid_type" && typeof value === "string" && SCIENTIFIC.test(value))
+    return `expected number${got}: scientific notation, as a spreadsheet shows long numbers, rounded; write the number in full`;
   if (issue.code === "invalid_type") return `expected ${issue.expected}${got}`;
   if (!ZOD_WORDING.test(issue.message)) return issue.message;
   if (issue.code === "invalid_format")
@@ -73,6 +75,9 @@ export function issueMessage(issue: z.core.$ZodIssue, raw: unknown): string {
 }
 
 const ZOD_WORDING = /^(Too small|Too big|Invalid)\b/;
+
+// A number as a spreadsheet's CSV export writes a long one (read-csv keeps it as text).
+const SCIENTIFIC = /^[-+]?(\d+\.?\d*|\.\d+)[eE][-+]?\d+$/;
 
 // What a value of each format zod checks looks like (of a pattern, only that it has the wrong form).
 const FORMATS: Record<string, string> = {

@@ -174,7 +174,9 @@ function unclosedQuoteLine(text: string): number | null {
   return null;
 }
 
-const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+// No exponent: a spreadsheet shows a long number as 1.23457E+14, and exports it so, rounded. Such
+// a cell stays text, so it is refused (parse-records says why), never read as another number.
+const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)$/;
 
 /** Cells are text; give zod numbers and booleans where the schema wants them. Bad cells stay text so zod names them. */
 function typedRow(

@@ -151,6 +151,16 @@ describe("readDataset", () => {
     ]);
   });
 
+  it("refuses a number in scientific notation, as a spreadsheet exports a long one, rounded", async () => {
+    const csv = stationsCsv.replace("lyon,2,", "lyon,1.23457E+14,");
+    const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": csv });
+    const { dataset, problems } = await readDataset(dir);
+    expect(dataset).toBeUndefined();
+    expect(problems.filter(isError).map(formatProblem)).toEqual([
+      `${join(dir, "stations.csv")}:3 (lyon #1.23457E+14) number: expected number, got "1.23457E+14": scientific notation, as a spreadsheet shows long numbers, rounded; write the number in full`,
+    ]);
+  });
+
   it("reports unknown and missing CSV columns once, on the header line", async () => {
     const bad = stationsCsv.replace("banking,", "bankng,");
     const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": bad });
