@@ -82,9 +82,12 @@ export function planPublish(
   const unchanged = objects.filter(inPlace);
 
   const wanted = new Set(objects.map((object) => object.key));
-  // Only what velodata wrote is ever deleted: a prefix may hold other objects.
+  // Only what velodata wrote is ever deleted: a prefix may hold other objects. Whether the listing
+  // shows it or not: a listing that leaves a key out (a store's paging bug, a lagging index) would
+  // otherwise drop it from the next receipt, and a keyed answer would stay public for good. A
+  // DELETE of a key already gone does no harm.
   const leaving = Object.entries(held)
-    .filter(([key]) => !wanted.has(key) && record.listed.has(key))
+    .filter(([key]) => !wanted.has(key))
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
   const pending: Receipt = { velodataPublish: 1, objects: { ...held } };

@@ -116,6 +116,15 @@ describe("planPublish", () => {
     expect(plan.uploads).toEqual([]);
   });
 
+  it("deletes what left the release even when the store's listing leaves it out", () => {
+    const held = heldAfter(release);
+    const listed = new Map(held.listed);
+    listed.delete("p/vls/v3/stations/dublin"); // a paging bug or a lagging index
+    const remaining = release.filter((item) => item.urlPath !== "/vls/v3/stations/dublin");
+    const plan = planPublish(remaining, { ...held, listed }, "p");
+    expect(plan.deletions).toEqual([["p/vls/v3/stations/dublin"]]);
+  });
+
   it("stores the gzip variant with its encoding when the answer has one", async () => {
     const [plain] = planPublish([answer("/a", "answer")], NOTHING, "").uploads.flat();
     const [zipped] = planPublish(
