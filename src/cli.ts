@@ -252,7 +252,17 @@ export function program(argv: readonly string[]): Command {
     )
     .requiredOption("--tree <dir>", "the published tree (velodata serve --out DIR)")
     .requiredOption("--upstream <url>", "where velodata serve listens, e.g. http://127.0.0.1:8080")
-    .option("--listen <addr>", "nginx listen address: PORT or ADDR:PORT", listenAddress, "80")
+    .option(
+      "--listen <addr>",
+      "nginx listen address: PORT or ADDR:PORT (default: 80, or 443 with TLS)",
+      listenAddress,
+    )
+    .option(
+      "--server-name <names...>",
+      "host names answered, as in --base-url (e.g. api.example.org); others go to nginx's default server",
+    )
+    .option("--tls-certificate <file>", "certificate (chain) file: listen with TLS and HTTP/2")
+    .option("--tls-key <file>", "the certificate's private key file")
     .option("--cache-dir <dir>", "nginx's cache of key checks", "/var/cache/nginx/velodata")
     .option(
       "--key-cache <seconds>",

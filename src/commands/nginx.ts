@@ -10,7 +10,11 @@ import { type Output, terminalOutput } from "./output.js";
 export interface NginxCommandOptions {
   tree: string;
   upstream: string;
+  /** Default: 80, or 443 with TLS. */
   listen?: string;
+  serverName?: string[];
+  tlsCertificate?: string;
+  tlsKey?: string;
   cacheDir?: string;
   /** Seconds nginx trusts a valid key before asking again (default 5; at most 10). */
   keyCache?: number;
@@ -19,11 +23,37 @@ export interface NginxCommandOptions {
   accessLog?: string;
   /** Default: whether Debian's brotli_static module is enabled on this machine. */
   brotli?: boolean;
+  /** The distribution's default site, warned of when it would answer instead (tests). */
+  defaultSite?: string;
   output?: Output;
 }
 
 /** Where Debian's libnginx-mod-http-brotli-static enables its module. */
 export const BROTLI_ENABLED = "/etc/nginx/modules-enabled/50-mod-http-brotli-static.conf";
+
+/** Debian's stock site, the default server for port 80 (`listen 80 default_server`). */
+export const DEBIAN_DEFAULT_SITE = "/etc/nginx/sites-enabled/default";
+
+// What nginx's server_name takes here: a host name, with a leading or trailing wildcard part.
+const SERVER_NAME =
+  /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(\.\*)?$/i;
+
+/** The certificate and key, both or neither, each a file that is there. */
+function tlsOf(options: NginxCommandOptions): { certificate: string; key: string } | undefined {
+  const { tlsCertificate, tlsKey } = options;
+  if (tlsCertificate === undefined && tlsKey === undefined) return undefined;
+  if (tlsCertificate === undefined || tlsKey === undefined)
+    throw new UserError("--tls-certificate and --tls-key go together", [
+      "give both files, e.g. Let's Encrypt's fullchain.pem and privkey.pem",
+    ]);
+  const files = { certificate: resolve(tlsCertificate), key: resolve(tlsKey) };
+  for (const [option, path] of [
+    ["--tls-certificate", files.certificate],
+    ["--tls-key", files.key],
+  ] as const)
+    if (!existsSync(path)) throw new UserError(`${option} ${path}: no such file`);
+  return files;
+}
 
 export function nginx(options: NginxCommandOptions): string {
   const output = options.output ?? terminalOutput();
@@ -50,6 +80,8 @@ export function nginx(options: NginxCommandOptions): string {
     ["--tree", tree],
     ["--cache-dir", cacheDir],
     ["--access-log", accessLog],
+    ["--tls-certificate", options.tlsCertificate ?? ""],
+    ["--tls-key", options.tlsKey ?? ""],
   ] as const)
     if (/[$\p{Cc}]/u.test(path))
       throw new UserError(
@@ -61,11 +93,27 @@ export function nginx(options: NginxCommandOptions): string {
     throw new UserError(
       "--key-cache must be at most 10 seconds: a revoked key must stop within 10",
     );
+  const tls = tlsOf(options);
+  const serverNames = options.serverName ?? [];
+  for (const name of serverNames)
+    if (!SERVER_NAME.test(name))
+      throw new UserError(`--server-name ${JSON.stringify(name)} is not a host name`, [
+        "give the host names of --base-url, e.g. api.example.org (*.example.org for all of a domain)",
+      ]);
+  const listen = options.listen ?? (tls ? "443" : "80");
+  const defaultSite = options.defaultSite ?? DEBIAN_DEFAULT_SITE;
+  // Debian's default site listens on port 80.
+  if (serverNames.length === 0 && /(^|:)80$/.test(listen) && existsSync(defaultSite))
+    output.warn(
+      `warning: ${defaultSite} is enabled: without --server-name, that site answers every request (nginx's welcome page); give --server-name HOST, or remove it`,
+    );
   const config = nginxConfig(ROUTE_LIST, {
     // The published path itself (the symlink), not where it leads now: rebuilds switch it.
     tree,
     upstream,
-    listen: options.listen ?? "80",
+    listen,
+    serverNames,
+    ...(tls ? { tls } : {}),
     cacheDir,
     keyCacheSeconds,
     refreshSeconds: options.refresh ?? 60,

@@ -1,6 +1,9 @@
 // `velodata nginx` through the CLI: the configuration on stdout, clear errors for what cannot work.
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { nginx } from "../../src/commands/nginx.js";
+import { memoryOutput } from "../../src/commands/output.js";
 import { runCli, tempDir } from "../helpers.js";
 
 let out: string;
@@ -29,6 +32,43 @@ describe("velodata nginx", () => {
     expect(result.stdout).toContain("listen 127.0.0.1:8081;");
     expect(result.stdout).toContain('proxy_cache_path "/tmp/velodata-keys" ');
     expect(result.stdout).not.toContain("brotli_static on;");
+  });
+
+  it("names the hosts it answers, and listens with TLS and HTTP/2 on 443 given a certificate", async () => {
+    const dir = await tempDir();
+    const [certificate, key] = [join(dir, "cert.pem"), join(dir, "key.pem")];
+    await writeFile(certificate, "certificate");
+    await writeFile(key, "key");
+    const result = await runCli([
+      ...["nginx", "--tree", out, "--upstream", "http://127.0.0.1:8080"],
+      ...["--server-name", "api.example.org", "*.velo.example.org"],
+      ...["--tls-certificate", certificate, "--tls-key", key],
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("    listen 443 ssl http2;\n");
+    expect(result.stdout).toContain(`    ssl_certificate "${certificate}";\n`);
+    expect(result.stdout).toContain(`    ssl_certificate_key "${key}";\n`);
+    expect(result.stdout).toContain("    server_name api.example.org *.velo.example.org;\n");
+    const plain = await runCli(["nginx", "--tree", out, "--upstream", "http://127.0.0.1:8080"]);
+    expect(plain.stdout).toContain("    listen 80;\n");
+    expect(plain.stdout).not.toContain("server_name");
+    expect(plain.stdout).not.toContain("ssl");
+  });
+
+  it("warns that the distribution's default site answers on port 80 when no host is named", async () => {
+    const defaultSite = join(await tempDir(), "default");
+    await writeFile(defaultSite, "server { listen 80 default_server; }");
+    const asked = { tree: out, upstream: "http://127.0.0.1:8080", defaultSite };
+    const warned = memoryOutput();
+    nginx({ ...asked, output: warned });
+    expect(warned.lines).toContain(
+      `warning: ${defaultSite} is enabled: without --server-name, that site answers every request (nginx's welcome page); give --server-name HOST, or remove it`,
+    );
+    for (const other of [{ serverName: ["api.example.org"] }, { listen: "8081" }]) {
+      const quiet = memoryOutput();
+      nginx({ ...asked, ...other, output: quiet });
+      expect(quiet.lines.filter((line) => line.startsWith("warning"))).toEqual([]);
+    }
   });
 
   it("says plainly when there is no tree, the upstream is no address, or keys would be trusted too long", async () => {
@@ -70,7 +110,16 @@ describe("velodata nginx", () => {
     const variable = await nginxWith("--access-log", "/var/log/nginx/$host.log");
     expect(variable.code).toBe(1);
     expect(variable.stderr).toContain('--access-log "/var/log/nginx/$host.log": nginx reads "$"');
-    for (const result of [path, long, word, variable])
+    const host = await nginxWith("--server-name", "api.example.org;");
+    expect(host.stderr).toContain('--server-name "api.example.org;" is not a host name');
+    const alone = await nginxWith("--tls-certificate", "/etc/ssl/certs/x.pem");
+    expect(alone.stderr).toContain("--tls-certificate and --tls-key go together");
+    const absent = await nginxWith(
+      ...["--tls-certificate", "/nonexistent/cert.pem", "--tls-key", "/nonexistent/key.pem"],
+    );
+    expect(absent.stderr).toContain("--tls-certificate /nonexistent/cert.pem: no such file");
+    for (const result of [host, alone, absent]) expect(result.code).toBe(1);
+    for (const result of [path, long, word, variable, host, alone, absent])
       expect(result.stderr).not.toContain("internal error");
   });
 });

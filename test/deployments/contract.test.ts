@@ -1,12 +1,18 @@
 // One contract suite, two deployments: `velodata serve` alone, and nginx in front of the tree with
 // `velodata serve --out` checking keys. Every answer is also checked against the OpenAPI document.
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
+import { connect as http2Connect } from "node:http2";
+import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addKey, revokeKey } from "../../src/serve/keys/key-file.js";
+import { tempDir } from "../helpers.js";
 import { editStates } from "../serve/serve-helpers.js";
 import {
+  DEFAULT_SITE,
   type Deployment,
   findNginx,
   nginxInFront,
@@ -21,6 +27,9 @@ if ("missing" in nginx) {
     throw new Error(`CI: the nginx deployment cannot be tested: ${nginx.missing}`);
   console.warn(`contract suite: the nginx deployment is SKIPPED: ${nginx.missing}`);
 }
+
+// Debian's openssl, to make the TLS deployment a certificate.
+const OPENSSL = ["/usr/bin/openssl", "/usr/local/bin/openssl"].find((path) => existsSync(path));
 
 const deployments: [string, () => Promise<Deployment>, boolean][] = [
   ["velodata serve alone", serveAlone, false],
@@ -305,6 +314,13 @@ describe.skipIf("missing" in nginx)("nginx in front of the tree", () => {
     expect(await etagOf(`/vls/v3/stations/Dublin/42?apiKey=${key}`)).not.toMatch(NGINX_ETAG);
   });
 
+  it("answers only its server_name: another host name goes to the default site, as on Debian", async () => {
+    const other = await raw(deployment.base, "/openapi.json", { Host: "elsewhere.example" });
+    expect(other.body.toString()).toBe(DEFAULT_SITE);
+    const named = await raw(deployment.base, "/openapi.json", { Host: "127.0.0.1" });
+    expect(JSON.parse(named.body.toString()).openapi).toMatch(/^3\./);
+  });
+
   it("never writes the key in its access log", async () => {
     const key = deployment.server.key;
     await fetch(`${deployment.base}/vls/v3/stations/dublin/42?apiKey=${key}`);
@@ -313,5 +329,66 @@ describe.skipIf("missing" in nginx)("nginx in front of the tree", () => {
     expect(log).toContain("GET /vls/v3/stations/dublin/42");
     expect(log).not.toContain(key);
     expect(log).not.toContain("wrong-key");
+  });
+
+  // Last: it stops velodata serve.
+  it("answers the API's JSON 503 with Retry-After while velodata serve is down, files without a key still", async () => {
+    await deployment.server.handle.stop();
+    for (const path of [
+      "/vls/v3/stations/dublin/42?apiKey=a-key-not-checked-yet", // the key check fails
+      `/vls/v3/stations/Dublin/42?apiKey=${deployment.server.key}`, // handed to serve
+      "/status",
+    ]) {
+      const answer = await raw(deployment.base, path);
+      expect([answer.status, answer.headers["content-type"]], path).toEqual([
+        503,
+        "application/json",
+      ]);
+      expect(JSON.parse(answer.body.toString())).toEqual({ error: "Service Unavailable" });
+      expect(answer.headers["retry-after"]).toBe("5");
+      expect(answer.headers["access-control-allow-origin"]).toBe("*");
+    }
+    expect((await raw(deployment.base, "/openapi.json")).status).toBe(200);
+  });
+});
+
+describe.skipIf("missing" in nginx || !OPENSSL)("nginx with TLS and HTTP/2", () => {
+  let deployment: Deployment;
+  beforeAll(async () => {
+    const dir = await tempDir("velodata tls-");
+    const tls = { certificate: join(dir, "cert.pem"), key: join(dir, "key.pem") };
+    const made = spawnSync(OPENSSL as string, [
+      ...["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1"],
+      ...["-keyout", tls.key, "-out", tls.certificate],
+    ]);
+    expect(made.status, made.stderr?.toString()).toBe(0);
+    deployment = await nginxInFront("path" in nginx ? nginx.path : "", { tls });
+  }, 30_000);
+  afterAll(() => deployment?.stop());
+
+  it("answers over HTTP/2 with TLS, from the tree's files and through velodata serve", async () => {
+    const session = http2Connect(deployment.base, { rejectUnauthorized: false });
+    try {
+      const get = (path: string) =>
+        new Promise<{ status: number; body: string }>((resolve, reject) => {
+          const stream = session.request({ ":path": path });
+          let status = 0;
+          let body = "";
+          stream.on("response", (headers) => (status = Number(headers[":status"])));
+          stream.setEncoding("utf8");
+          stream.on("data", (chunk: string) => (body += chunk));
+          stream.on("end", () => resolve({ status, body }));
+          stream.on("error", reject);
+        });
+      const key = deployment.server.key;
+      const station = await get(`/vls/v3/stations/dublin/42?apiKey=${key}`);
+      expect(station.status).toBe(200);
+      expect(JSON.parse(station.body).number).toBe(42);
+      expect(session.alpnProtocol).toBe("h2");
+      expect((await get("/vls/v3/stations/dublin/42?apiKey=wrong")).status).toBe(403);
+      expect((await get(`/vls/v3/stations/Dublin/42?apiKey=${key}`)).status).toBe(200);
+    } finally {
+      session.close();
+    }
   });
 });

@@ -3,8 +3,9 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
+import { createServer, connect as netConnect } from "node:net";
 import { join } from "node:path";
+import { connect as tlsConnect } from "node:tls";
 import { nginxConfig } from "../../src/host/nginx/nginx-config.js";
 import { ROUTE_LIST } from "../../src/routes/routes.js";
 import { tempDir } from "../helpers.js";
@@ -43,7 +44,13 @@ export async function serveAlone(): Promise<Deployment> {
   return { base: server.base, server, stop: () => server.handle.stop() };
 }
 
-export async function nginxInFront(nginx: string): Promise<Deployment> {
+/** What the nginx deployment is started with, beyond the contract suite's defaults. */
+export interface NginxSetup {
+  /** Certificate and key: nginx listens with TLS and HTTP/2 (clients must trust the certificate). */
+  tls?: { certificate: string; key: string };
+}
+
+export async function nginxInFront(nginx: string, setup: NginxSetup = {}): Promise<Deployment> {
   // A space in every path: the configuration must quote them (an operator's folders may have one).
   const dir = await tempDir("velodata nginx-");
   const out = join(dir, "out");
@@ -56,6 +63,9 @@ export async function nginxInFront(nginx: string): Promise<Deployment> {
     tree: out,
     upstream: new URL(server.base),
     listen: `127.0.0.1:${port}`,
+    // The name clients reach it by: Debian's default site below answers every other.
+    serverNames: ["127.0.0.1"],
+    ...(setup.tls ? { tls: setup.tls } : {}),
     cacheDir: join(prefix, "key-cache"),
     keyCacheSeconds: KEY_CACHE_SECONDS,
     refreshSeconds: REFRESH_SECONDS,
@@ -64,7 +74,11 @@ export async function nginxInFront(nginx: string): Promise<Deployment> {
     generatedBy: "contract suite",
   });
   await writeFile(join(prefix, "velodata.conf"), config);
-  // As Debian's nginx.conf: modules, events, and the generated file included in `http`.
+  // As Debian's nginx.conf: modules, events, the generated file and the stock default site
+  // (`listen 80 default_server`, here on the same port) included in `http`.
+  const ssl = setup.tls
+    ? ` ssl; ssl_certificate "${setup.tls.certificate}"; ssl_certificate_key "${setup.tls.key}"`
+    : "";
   await writeFile(
     join(prefix, "nginx.conf"),
     [
@@ -73,7 +87,10 @@ export async function nginxInFront(nginx: string): Promise<Deployment> {
       process.getuid?.() === 0 ? "user root;" : "",
       `error_log "${join(prefix, "error.log")}" warn;`,
       "events {}",
-      `http { include "${join(prefix, "velodata.conf")}"; }`,
+      "http {",
+      `  include "${join(prefix, "velodata.conf")}";`,
+      `  server { listen 127.0.0.1:${port} default_server${ssl}; server_name _; return 200 "${DEFAULT_SITE}"; }`,
+      "}",
     ].join("\n"),
   );
   const child = spawn(
@@ -90,9 +107,9 @@ export async function nginxInFront(nginx: string): Promise<Deployment> {
   );
   let stderr = "";
   child.stderr?.on("data", (chunk) => (stderr += chunk));
-  const base = `http://127.0.0.1:${port}`;
-  await untilListening(child, port, () => stderr);
-  checkAnswersOf(base);
+  const base = `${setup.tls ? "https" : "http"}://127.0.0.1:${port}`;
+  await untilListening(child, port, () => stderr, Boolean(setup.tls));
+  if (!setup.tls) checkAnswersOf(base);
   return {
     base,
     server,
@@ -103,6 +120,9 @@ export async function nginxInFront(nginx: string): Promise<Deployment> {
     },
   };
 }
+
+/** What the stand-in for Debian's default site answers. */
+export const DEFAULT_SITE = "Welcome to nginx!";
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -116,14 +136,14 @@ function freePort(): Promise<number> {
 }
 
 /** Connects until nginx accepts, or fails with what nginx said if it exits first. */
-async function untilListening(child: ChildProcess, port: number, said: () => string) {
+async function untilListening(child: ChildProcess, port: number, said: () => string, tls: boolean) {
   const exited = new Promise<never>((_, reject) =>
     child.once("exit", (code) => reject(new Error(`nginx exited (${code}): ${said()}`))),
   );
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
     const connected = await Promise.race([
-      fetch(`http://127.0.0.1:${port}/status`).then(
+      connects(port, tls).then(
         () => true,
         () => false,
       ),
@@ -133,6 +153,22 @@ async function untilListening(child: ChildProcess, port: number, said: () => str
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`nginx did not listen on ${port} within 10 s: ${said()}`);
+}
+
+/** Whether a connection to the port opens (with TLS: a handshake, the certificate not checked). */
+function connects(port: number, tls: boolean): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const socket = tls
+      ? tlsConnect({ host: "127.0.0.1", port, rejectUnauthorized: false }, () => {
+          socket.destroy();
+          resolve();
+        })
+      : netConnect(port, "127.0.0.1", () => {
+          socket.destroy();
+          resolve();
+        });
+    socket.once("error", reject);
+  });
 }
 
 function stopChild(child: ChildProcess): Promise<void> {

@@ -1,5 +1,6 @@
 // `velodata nginx`: the configuration for nginx's `http` context (maps, key cache, server block), derived from the route table.
 
+import { JSON_TYPE } from "../../routes/content-types.js";
 import { KEY_CHECK_PATH } from "../../routes/key-check.js";
 import { STATIC_MAX_AGE } from "../../routes/max-age.js";
 import { EXPOSED_HEADERS } from "../../routes/methods.js";
@@ -13,6 +14,14 @@ export interface NginxOptions {
   upstream: URL;
   /** `listen` parameter: `80`, `127.0.0.1:8080`, `[::]:80`. */
   listen: string;
+  /**
+   * The host names answered (`server_name`), e.g. the --base-url's: a request naming another goes
+   * to the default server (Debian's default site). None: this server answers the hosts no other
+   * server names only if it is the default one.
+   */
+  serverNames?: readonly string[];
+  /** Certificate and key files: the server listens with TLS and HTTP/2. */
+  tls?: { certificate: string; key: string };
   /** Where nginx keeps the key check answers (they name the keys: keep it private). */
   cacheDir: string;
   /** Seconds a valid key is trusted without asking again: a revoked key stops working within this. */
@@ -87,7 +96,7 @@ upstream velodata_serve {
 }
 
 server {
-    listen ${options.listen};
+${serverLines(options)}
     root ${quote(options.tree)};
     access_log ${options.accessLog === "off" ? "off" : `${quote(options.accessLog)} velodata`};
     server_tokens off;
@@ -109,6 +118,11 @@ ${options.brotli ? "    brotli_static on;" : "    # brotli_static: not loaded he
     if ($velodata_file = "") {
         return 418;
     }
+    # velodata serve down or restarting (its key check fails: 500; a request handed to it: 502,
+    # 504): the API's JSON error, not nginx's HTML page. The request may be one handed over by
+    # error_page already.
+    recursive_error_pages on;
+    error_page 500 502 503 504 = @velodata_unavailable;
 
     # The answer's file, in the location of its freshness.
     location / {
@@ -122,6 +136,7 @@ ${options.brotli ? "    brotli_static on;" : "    # brotli_static: not loaded he
         # A refused key (velodata serve gives the refusal itself, 403 or 429, with its body), or no
         # such file (no such station: velodata serve knows the status and body the route gives).
         error_page 403 404 = @velodata;
+        error_page 500 502 503 504 = @velodata_unavailable;
         log_not_found off;
         # At the next refresh after the file was written; an answer unchanged since an earlier
         # refresh is sent with no-cache, to be revalidated with its ETag (304).
@@ -137,6 +152,7 @@ ${options.brotli ? "    brotli_static on;" : "    # brotli_static: not loaded he
         # A refused key (velodata serve gives the refusal itself, 403 or 429, with its body), or no
         # such file (no such station: velodata serve knows the status and body the route gives).
         error_page 403 404 = @velodata;
+        error_page 500 502 503 504 = @velodata_unavailable;
         log_not_found off;
         add_header Cache-Control "${STATIC_CACHE_CONTROL}";
         add_header Access-Control-Allow-Origin "*";
@@ -169,6 +185,32 @@ ${options.brotli ? "    brotli_static on;" : "    # brotli_static: not loaded he
         proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
         proxy_buffering on;
     }
+
+    location @velodata_unavailable {
+        default_type ${JSON_TYPE};
+        add_header Cache-Control "no-store" always;
+        add_header Retry-After "${UNAVAILABLE_RETRY_SECONDS}" always;
+        add_header Access-Control-Allow-Origin "*" always;
+        add_header Access-Control-Expose-Headers "${EXPOSED_HEADERS}" always;
+        return 503 '${JSON.stringify({ error: UNAVAILABLE })}';
+    }
 }
 `;
+}
+
+// What a client is told while velodata serve is down (a restart takes a few seconds).
+const UNAVAILABLE = "Service Unavailable";
+const UNAVAILABLE_RETRY_SECONDS = 5;
+
+/** `listen` (with TLS and HTTP/2 when given certificates) and `server_name`. */
+function serverLines(options: NginxOptions): string {
+  const lines = options.tls
+    ? [
+        `listen ${options.listen} ssl http2;`,
+        `ssl_certificate ${quote(options.tls.certificate)};`,
+        `ssl_certificate_key ${quote(options.tls.key)};`,
+      ]
+    : [`listen ${options.listen};`];
+  if (options.serverNames?.length) lines.push(`server_name ${options.serverNames.join(" ")};`);
+  return lines.map((line) => `    ${line}`).join("\n");
 }
