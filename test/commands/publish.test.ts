@@ -389,6 +389,13 @@ describe("velodata publish", () => {
       const bad = await runCli(["publish", "--out", out, "--to", "https://example/x"]);
       expect(bad.code).toBe(1);
       expect(bad.stderr).toContain("--to must read s3://BUCKET/PREFIX");
+      for (const prefix of ["a//b", "a/./b", "../b"]) {
+        const odd = await runCli(["publish", "--out", out, "--to", `s3://bucket/${prefix}`]);
+        expect([odd.code, odd.stderr]).toEqual([
+          1,
+          `velodata: --to s3://bucket/${prefix}: the prefix has an empty, "." or ".." part; write it as folder/folder\n`,
+        ]);
+      }
 
       const to = ["publish", "--out", out, "--to", "s3://bucket/x", "--endpoint"];
       const ftp = await runCli([...to, "ftp://store.example.org"]);

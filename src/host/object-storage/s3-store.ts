@@ -27,10 +27,14 @@ export interface S3StoreOptions extends S3Location {
 export function parseS3Url(url: string): S3Location {
   const match = /^s3:\/\/([^/]+)(?:\/(.*))?$/.exec(url);
   if (!match) throw new UserError(`--to must read s3://BUCKET/PREFIX, got "${url}"`);
-  return {
-    bucket: match[1] as string,
-    prefix: (match[2] ?? "").replace(/^\/+|\/+$/g, ""),
-  };
+  const prefix = (match[2] ?? "").replace(/^\/+|\/+$/g, "");
+  // A key with such a part is no path a CDN asks for (it would normalise it), and some stores
+  // refuse it with an error of their own.
+  if (prefix.split("/").some((part) => part === "." || part === ".." || (part === "" && prefix)))
+    throw new UserError(
+      `--to ${url}: the prefix has an empty, "." or ".." part; write it as folder/folder`,
+    );
+  return { bucket: match[1] as string, prefix };
 }
 
 export function s3Store(options: S3StoreOptions): ObjectStore {
