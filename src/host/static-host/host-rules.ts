@@ -42,10 +42,20 @@ function filesOf(route: AnyRoute): string[] {
   return files;
 }
 
+/**
+ * The URL paths a rule is written for: the route's files, and a folder's own path (`/`, `/docs/`)
+ * beside its `index.html`. Hosts match rules on the URL asked for, and Cloudflare Pages sends a
+ * request for `/index.html` to `/`.
+ */
+function rulePathsOf(route: AnyRoute): string[] {
+  const files = filesOf(route);
+  return route.path.endsWith("/") ? [route.path, ...files] : files;
+}
+
 /** One block per public file of the tree: its type, CORS and cache lifetime; no file matches two. */
 export function headersFile(routes: readonly AnyRoute[]): string {
   const blocks = publicFiles(routes).flatMap((route) =>
-    filesOf(route).map((file) =>
+    rulePathsOf(route).map((file) =>
       [
         hostPattern(file),
         `  Content-Type: ${route.contentType}`,

@@ -44,6 +44,9 @@ describe("static host rules", () => {
       "/rest/vls/stations/*.csv\n  Content-Type: text/csv; charset=utf-8\n  Access-Control-Allow-Origin: *\n  Access-Control-Expose-Headers: ETag, Retry-After\n  Cache-Control: public, max-age=3600",
     );
     expect(headers).toContain("/openapi.json\n  Content-Type: application/json");
+    // A folder's page by the URL asked for as well as its file: hosts match rules on the URL.
+    for (const page of ["/", "/index.html", "/docs/", "/docs/index.html"])
+      expect(headers).toContain(`\n${page}\n  Content-Type: text/html; charset=utf-8\n`);
     expect(headers).not.toMatch(/^\/(vls|parking)\//m);
   });
 
