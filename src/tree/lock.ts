@@ -1,46 +1,48 @@
 // One writer per tree: builds and refreshes (from cron, or a server's loop) take the store's lock.
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../errors.js";
 import type { TreeLayout } from "./layout.js";
-import { treeWriteError } from "./tree-error.js";
+import { createLock, isStale, type LockOwner, lockOwner, takeOver } from "./lock-file.js";
+import { TREE_UNCHANGED, treeWriteError } from "./tree-error.js";
 
 const heldHere = new Set<string>();
 
 /** Takes the lock or says who holds it; returns the release. A dead holder's lock is taken over. */
 export function takeLock(layout: TreeLayout): () => void {
   makeStore(layout);
-  const path = join(layout.store, "lock");
+  try {
+    return lockIn(layout, join(layout.store, "lock"));
+  } catch (cause) {
+    throw treeWriteError(cause, layout.published, TREE_UNCHANGED); // a full disk, permissions
+  }
+}
+
+function lockIn(layout: TreeLayout, path: string): () => void {
+  const held = () => {
+    heldHere.add(path);
+    return () => {
+      heldHere.delete(path);
+      rmSync(path, { force: true });
+    };
+  };
   for (let attempt = 0; attempt < 3; attempt++) {
-    if (!heldHere.has(path)) {
-      try {
-        writeFileSync(path, String(process.pid), { flag: "wx" });
-        heldHere.add(path);
-        return () => {
-          heldHere.delete(path);
-          rmSync(path, { force: true });
-        };
-      } catch (cause) {
-        if ((cause as NodeJS.ErrnoException).code !== "EEXIST") throw cause;
-      }
-    }
-    const holder = readHolder(path);
+    if (!heldHere.has(path) && createLock(path)) return held();
+    const owner = lockOwner(path);
     // Our own pid in a lock we do not hold is a reused pid (containers restart with the same ones).
-    const busy = heldHere.has(path) || (holder !== process.pid && isRunning(holder));
-    if (busy) {
+    const ours = "pid" in owner && owner.pid === process.pid && !heldHere.has(path);
+    if (heldHere.has(path) || !(ours || isStale(owner, isRunning)))
       throw new UserError(
-        `${layout.published} is being written by another velodata process (pid ${holder})`,
+        `${layout.published} is being written by another velodata process (${ownerText(owner)})`,
         [`wait for it to finish; if no velodata is running, remove ${path}`],
       );
-    }
-    // Moved aside before removal, so that of two processes taking over only one succeeds.
-    try {
-      renameSync(path, `${path}.stale-${process.pid}`);
-      rmSync(`${path}.stale-${process.pid}`, { force: true });
-    } catch {}
+    if (takeOver(path, owner)) return held();
   }
   throw new UserError(`cannot take the lock ${path}`, ["remove it if no velodata is running"]);
 }
+
+const ownerText = (owner: LockOwner): string =>
+  "pid" in owner ? `pid ${owner.pid}` : "its lock names no pid";
 
 /**
  * The store beside the published path, whose folder the caller made or found. Not a recursive
@@ -52,14 +54,6 @@ function makeStore(layout: TreeLayout): void {
   } catch (cause) {
     if ((cause as NodeJS.ErrnoException).code === "EEXIST") return;
     throw treeWriteError(cause, layout.published, "nothing was written");
-  }
-}
-
-function readHolder(path: string): number {
-  try {
-    return Number(readFileSync(path, "utf8"));
-  } catch {
-    return Number.NaN;
   }
 }
 
