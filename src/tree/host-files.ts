@@ -1,5 +1,5 @@
 // The static host rules written at the root of every tree (`_headers`, `_redirects`): not answers of the API.
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   HEADERS_FILE,
@@ -8,6 +8,7 @@ import {
   redirectsFile,
 } from "../host/static-host/host-rules.js";
 import { ROUTE_LIST } from "../routes/routes.js";
+import { replaceFile } from "./replace-file.js";
 
 export const HOST_FILES = [HEADERS_FILE, REDIRECTS_FILE] as const;
 
@@ -23,9 +24,7 @@ export function writeHostFiles(root: string): void {
   };
   for (const name of HOST_FILES) {
     if (textOf(join(root, name)) === contents[name]) continue;
-    const temporary = join(root, `.${name}.tmp-${process.pid}`);
-    writeFileSync(temporary, contents[name]);
-    renameSync(temporary, join(root, name));
+    replaceFile(join(root, name), join(root, `.${name}.tmp-${process.pid}`), contents[name]);
   }
 }
 

@@ -1,8 +1,9 @@
 // The manifest: which release a tree holds and each file's ETag, size and type, kept outside the served folder.
-import { readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { pathsInOrder } from "../publish/paths-in-order.js";
 import type { Release, ReleaseFile } from "../publish/release.js";
 import { variantEtag } from "../publish/variant-etag.js";
+import { replaceFile } from "./replace-file.js";
 
 /** A precompressed sibling in the tree (`FILE.gz`, `FILE.br`): its own ETag and size. */
 export interface VariantEntry {
@@ -152,9 +153,7 @@ export function writeManifest(path: string, manifest: Manifest): void {
     paths: file.paths.join(LINE),
     etags: file.etags.join(LINE),
   };
-  const temporary = `${path}.tmp-${process.pid}`;
-  writeFileSync(temporary, JSON.stringify(onDisk));
-  renameSync(temporary, path);
+  replaceFile(path, `${path}.tmp-${process.pid}`, JSON.stringify(onDisk));
 }
 
 /**

@@ -218,8 +218,17 @@ const IN_POOL_SIZE = 256 << 10;
 async function moveIn(tree: Tree, plan: Plan, manifest: Manifest): Promise<void> {
   const { release: paths } = tree;
   const { tree: inTree, incoming } = prefixes(tree);
+  // With no file to move or delete, the seal alone (one file renamed in) leaves the tree as it was
+  // or makes it the new release: no mark, which would have every file checked at the next run.
+  const moves = plan.write.length > 0 || plan.remove.length > 0;
   try {
-    writeFileSync(paths.dirty, JSON.stringify({ pid: process.pid, release: manifest.release }));
+    if (moves) markDirty(paths.dirty, manifest.release);
+  } catch (cause) {
+    rmSync(paths.dirty, { force: true }); // the mark half written: nothing was moved yet
+    rmSync(paths.incoming, { recursive: true, force: true });
+    throw treeWriteError(cause, tree.layout.published, TREE_UNCHANGED);
+  }
+  try {
     await inBatches(
       plan.write.map((entry, index) => [entry, index] as const),
       ([[path, file], index]) => {
@@ -239,11 +248,18 @@ async function moveIn(tree: Tree, plan: Plan, manifest: Manifest): Promise<void>
     throw treeWriteError(
       cause,
       tree.layout.published,
-      "the tree there is partly updated and marked so: the next refresh or build repairs it",
+      moves
+        ? "the tree there is partly updated and marked so: the next refresh or build repairs it"
+        : TREE_UNCHANGED,
     );
   } finally {
     rmSync(paths.incoming, { recursive: true, force: true });
   }
+}
+
+/** The mark that the tree may be a mix of two releases, until the seal. */
+function markDirty(path: string, release: string): void {
+  writeFileSync(path, JSON.stringify({ pid: process.pid, release }));
 }
 
 /**

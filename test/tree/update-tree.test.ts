@@ -1,8 +1,17 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readlinkSync } from "node:fs";
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import {
+  closeSync,
+  existsSync,
+  openSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeSync,
+} from "node:fs";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { UserError } from "../../src/errors.js";
 import { makeRelease, type Release, releaseFile } from "../../src/publish/release.js";
 import { readTree } from "../../src/tree/read-tree.js";
@@ -166,6 +175,12 @@ afterAll(() => {
 });
 
 describe.skipIf(!disk)("on a full disk", () => {
+  // Room for one tree at a time: each test starts on an empty disk.
+  afterEach(async () => {
+    for (const entry of await readdir(disk as string))
+      await rm(join(disk as string, entry), { recursive: true, force: true });
+  });
+
   it("build and refresh fail saying so, and the previous tree stays served and whole", async () => {
     const out = join(disk as string, "out");
     await mkdir(out);
@@ -194,4 +209,40 @@ describe.skipIf(!disk)("on a full disk", () => {
       reference["vls/v3/contracts.json"],
     );
   });
+
+  it("a refresh with nothing new marks nothing dirty and leaves no temporary file when the disk is full", async () => {
+    const out = join(disk as string, "same");
+    await mkdir(out);
+    await writeTree(release, out);
+    const folder = readTree(out).release.folder;
+    const filler = join(disk as string, "filler");
+    fillDisk(filler);
+    // Room for the lock and the mark, not for the manifest.
+    truncateSync(filler, statSync(filler).size - 8192);
+    try {
+      for (let run = 0; run < 2; run++) {
+        const error = await updateTree(release, out).catch((cause) => cause);
+        expect(error?.message).toMatch(
+          /no space left on the device .*the tree served there is unchanged/,
+        );
+        expect(readTree(out).interrupted).toBe(false);
+        expect((await readdir(folder)).filter((name) => name.includes("tmp"))).toEqual([]);
+      }
+    } finally {
+      rmSync(filler);
+    }
+  });
 });
+
+/** Writes `path` until the file system is full. */
+function fillDisk(path: string): void {
+  const chunk = Buffer.alloc(64 * 1024);
+  const fd = openSync(path, "w");
+  try {
+    for (;;) writeSync(fd, chunk);
+  } catch (cause) {
+    if ((cause as NodeJS.ErrnoException).code !== "ENOSPC") throw cause;
+  } finally {
+    closeSync(fd);
+  }
+}
