@@ -39,15 +39,20 @@ export async function readJsonRecords(
 
 function syntaxMessage(cause: unknown): string {
   const reason = cause instanceof Error ? cause.message : String(cause);
+  // V8 says no more: a file cut short (copied while it was written, a disk that filled up).
+  if (/^Unexpected end of JSON input/.test(reason))
+    return "is not valid JSON: it ends before its JSON does (cut short? a copy made while it was written)";
   // V8 quotes the text around the error; a one-line 200 MB file would be quoted whole.
   return `is not valid JSON: ${excerpt(reason, 200)}`;
 }
 
-/** JSON.parse reports a character offset; people want a line. */
+/** JSON.parse reports a character offset (none at the end of the text); people want a line. */
 function lineOf(text: string, cause: unknown): { line?: number } {
-  const match = /position (\d+)/.exec(cause instanceof Error ? cause.message : "");
-  if (!match) return {};
-  const offset = Number(match[1]);
+  const reason = cause instanceof Error ? cause.message : "";
+  const match = /position (\d+)/.exec(reason);
+  const atEnd = /^Unexpected end of JSON input/.test(reason);
+  if (!match && !atEnd) return {};
+  const offset = match ? Number(match[1]) : text.trimEnd().length;
   let line = 1;
   for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
   return { line };
