@@ -13,7 +13,7 @@ import { startRefresher } from "../serve/refresher.js";
 import { type RunningServer, startServer } from "../serve/server.js";
 import { seededRandom, simulate } from "../serve/simulator.js";
 import { DEFAULT_MAX_MISSING_SHARE, simulator, stateFile } from "../serve/state-source.js";
-import { assembleDataset } from "../source/dataset.js";
+import { assembleDataset, type Dataset } from "../source/dataset.js";
 import { STATES_FILE } from "../source/load-source.js";
 import { readStates, readStatic } from "../source/read-dataset.js";
 import { staticSourceUpdatedAt } from "../source/source-time.js";
@@ -191,7 +191,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   if (heapWarning) log(heapWarning);
   if (options.demoKey) {
     log(`demo key enabled: ${DEMO_KEY} (do not use --demo-key in production)`);
-    for (const line of curlExamples(running.url, DEMO_KEY)) say(line);
+    for (const line of curlExamples(running.url, DEMO_KEY, dataset)) say(line);
   }
 
   return {
@@ -211,18 +211,32 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
 // Listening on every interface: the address is no place a client can be sent to.
 const ANY_ADDRESS = new Set(["0.0.0.0", "::", "[::]"]);
 
-function curlExamples(url: string, key: string): string[] {
+/** Requests to try, of the data served: its first contract and station, a parking contract. */
+function curlExamples(url: string, key: string, dataset: Dataset): string[] {
+  const contract = dataset.contracts[0]?.name;
+  const station = dataset.stations.find((each) => each.contract === contract)?.number;
+  const parking = dataset.contracts.find((each) => each.parkingApi)?.name;
+  const keyed = (path: string) =>
+    `  curl '${url}${path}${path.includes("?") ? "&" : "?"}apiKey=${key}'`;
+  // Any spelling of a contract's name is found: shown in capitals once.
+  const capitalised = contract && contract.charAt(0).toUpperCase() + contract.slice(1);
   return [
     `open ${url}/ in a browser: the portal (contracts, maps, live totals; the API reference at /docs/)`,
     "try:",
-    `  curl '${url}/vls/v3/contracts?apiKey=${key}'`,
-    `  curl '${url}/vls/v3/stations?contract=Dublin&apiKey=${key}'`,
-    `  curl '${url}/vls/v3/stations/42?contract=dublin&apiKey=${key}'`,
-    `  curl '${url}/vls/v1/stations?contract=toulouse&apiKey=${key}'`,
-    `  curl '${url}/parking/v1/contracts/nantes/parks?apiKey=${key}'`,
+    keyed("/vls/v3/contracts"),
+    ...(contract
+      ? [
+          keyed(`/vls/v3/stations?contract=${capitalised}`),
+          ...(station === undefined
+            ? []
+            : [keyed(`/vls/v3/stations/${station}?contract=${contract}`)]),
+          keyed(`/vls/v1/stations?contract=${contract}`),
+        ]
+      : []),
+    ...(parking ? [keyed(`/parking/v1/contracts/${parking}/parks`)] : []),
     `  curl -O '${url}/download/velodata-static.zip'`,
     `  curl '${url}/gbfs/manifest.json'`,
-    `  curl '${url}/contracts/dublin/gbfs/v3/station_status.json'`,
+    ...(contract ? [`  curl '${url}/contracts/${contract}/gbfs/v3/station_status.json'`] : []),
     `  curl '${url}/openapi.json'`,
     `  curl '${url}/status'`,
   ];

@@ -90,6 +90,32 @@ describe("velodata serve", () => {
     expect(output()).not.toContain("no other machine can reach");
   });
 
+  it("prints, with the demo key, requests to try that each answer 200 on the data served", async () => {
+    const dir = await tempDir();
+    execFileSync(process.execPath, [
+      join(ROOT, "bin/velodata.js"),
+      "synth",
+      "--stations",
+      "60",
+      "--out",
+      join(dir, "source"),
+    ]);
+    const args = ["--source", join(dir, "source"), "--keys", join(dir, "keys.json"), "--port", "0"];
+    const { child, output } = await startServe([...args, "--simulate", "--demo-key"]);
+    try {
+      await waitFor(child, output, "/status'");
+      const urls = [...output().matchAll(/curl (?:-O )?'(\S+)'/g)].map(
+        (match) => match[1] as string,
+      );
+      expect(urls.length).toBeGreaterThanOrEqual(8);
+      for (const url of urls) expect((await fetch(url)).status, url).toBe(200);
+    } finally {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+    }
+  });
+
   it("warns that a server on every interface publishes an address no client can use, without --base-url", async () => {
     const keys = join(await tempDir(), "keys.json");
     const args = ["--source", FIXTURES, "--keys", keys, "--port", "0", "--simulate"];
