@@ -103,6 +103,8 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   const first = await publish(dataset, {
     generatedAt: new Date(),
     baseUrl: options.baseUrl ?? listening,
+    // Without --base-url the portal names the host it is read from: this server, by any name.
+    portalBaseUrl: options.baseUrl ?? null,
     staticUpdatedAt,
     refreshSeconds: seconds,
   });

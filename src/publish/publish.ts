@@ -30,6 +30,11 @@ export interface PublishOptions {
   /** The public base URL of the API (OpenAPI `servers`, GBFS URLs); default DEFAULT_BASE_URL. */
   baseUrl?: string;
   /**
+   * The base URL the portal's requests and API reference name; null: the page's own host. By
+   * default `baseUrl`, unless it is DEFAULT_BASE_URL, a stand-in (the page's host is then surer).
+   */
+  portalBaseUrl?: string | null;
+  /**
    * When the static source last changed (`staticSourceUpdatedAt`, read by the command): the
    * `last_updated` of the static GBFS feeds, so that they move only with the source. Default generatedAt.
    */
@@ -102,10 +107,18 @@ export async function publishStatic(dataset: Dataset, options: PublishOptions): 
   put(files, { name: "bundle" }, await bundle);
   for (const [path, file] of gbfsFiles(dataset, options)) files.set(path, file);
   // Last: the portal shows the sizes of the downloads above and links to what the table lists.
-  for (const file of renderPortal(buildPortalInput(dataset, files, { paths: portalPaths() }))) {
+  const portal = { paths: portalPaths(), baseUrl: portalBaseUrl(options) };
+  for (const file of renderPortal(buildPortalInput(dataset, files, portal))) {
     put(files, { name: file.endpoint }, [file.body]);
   }
   return files;
+}
+
+function portalBaseUrl(options: PublishOptions): string | null {
+  if (options.portalBaseUrl !== undefined) return options.portalBaseUrl;
+  return options.baseUrl === undefined || options.baseUrl === DEFAULT_BASE_URL
+    ? null
+    : options.baseUrl;
 }
 
 /** The static GBFS files: they name the base URL, so withBaseUrl renders them again too. */

@@ -75,7 +75,7 @@ function referencePage(input: PortalInput, openapi: string): Html {
 <script src="swagger-ui-bundle.js" defer></script>
 <script src="docs.js" defer></script>
 </head>
-<body data-openapi="../${local(openapi)}">
+<body data-openapi="../${local(openapi)}" data-base="${input.baseUrl ?? ""}">
 <p><a href="../">Back to ${input.serviceName}</a></p>
 <div id="swagger-ui"></div>
 </body>

@@ -204,6 +204,12 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
     expect(await page.locator(".swagger-ui .opblock").count()).toBe(operations);
     expect(await page.locator(".swagger-ui .opblock-get").count()).toBe(paths.length);
     expect(await page.locator(".swagger-ui .opblock-options").count()).toBe(paths.length);
+    // Built without --base-url: "Try it out" goes to the host the page is read from first.
+    const servers = await page.$$eval(".swagger-ui .servers select option", (options) =>
+      options.map((option) => (option as HTMLOptionElement).value),
+    );
+    expect(servers[0]).toBe(sirv.url);
+    expect(servers).toContain("http://127.0.0.1:8080");
     expect(problems).toEqual([]);
   });
 

@@ -114,6 +114,26 @@ describe("renderPortal", () => {
     expect(page(await input())).toContain("publishes no GBFS feeds to draw the map from");
   });
 
+  it("names the public base URL in its requests and API reference when one is given, else its own host", async () => {
+    const dataset = await fixtureDataset();
+    const baseOf = async (options: { baseUrl?: string; portalBaseUrl?: string | null }) => {
+      const { release } = await publish(dataset, { generatedAt: GENERATED_AT, ...options });
+      return ["/", "/docs/"].map((path) => {
+        const html = Buffer.concat(release.files.get(path)?.body ?? []).toString("utf8");
+        return /data-base="([^"]*)"/.exec(html)?.[1];
+      });
+    };
+    const api = "https://api.example.org/bikes";
+    expect(await baseOf({ baseUrl: api })).toEqual([api, api]);
+    expect(await baseOf({})).toEqual(["", ""]);
+    // The stand-in of a build without --base-url, and a server's own address (any name reaches it).
+    expect(await baseOf({ baseUrl: "http://127.0.0.1:8080" })).toEqual(["", ""]);
+    expect(await baseOf({ baseUrl: "http://127.0.0.1:9000", portalBaseUrl: null })).toEqual([
+      "",
+      "",
+    ]);
+  });
+
   it("ships the API reference only with an OpenAPI document to show", async () => {
     const without = renderPortal(await input()).map((f) => f.endpoint);
     const withDocs = renderPortal(await input({}, true)).map((f) => f.endpoint);
