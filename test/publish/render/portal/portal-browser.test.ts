@@ -189,6 +189,27 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
     expect(await page.evaluate(() => document.activeElement?.classList.contains("mark"))).toBe(
       true,
     );
+    // One tab stop for the whole map; the arrow keys, Home and End move between its marks.
+    const map = ".contract-map:not([hidden]) .mark";
+    expect(await page.locator(`${map}[tabindex="0"]`).count()).toBe(1);
+    const focused = () =>
+      page.evaluate(() => {
+        const marks = [...document.querySelectorAll(".contract-map:not([hidden]) .mark")];
+        return marks.indexOf(document.activeElement as Element);
+      });
+    await page.keyboard.press("ArrowRight");
+    expect(await focused()).toBe(1);
+    const second = await page.locator(map).nth(1).getAttribute("aria-label");
+    expect(await page.textContent(".contract-map:not([hidden]) .map-info")).toBe(second);
+    await page.keyboard.press("End");
+    const count = await page.locator(map).count();
+    expect(await focused()).toBe(count - 1);
+    await page.keyboard.press("ArrowDown"); // no further than the last
+    expect(await focused()).toBe(count - 1);
+    await page.keyboard.press("Home");
+    expect(await focused()).toBe(0);
+    await page.keyboard.press("Tab");
+    expect(await focused()).toBe(-1);
   });
 
   it("browses the OpenAPI document with the bundled Swagger UI, offline", async () => {

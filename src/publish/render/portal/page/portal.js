@@ -8,7 +8,8 @@ const MAP_WIDTH = 640;
 const MAP_MAX_HEIGHT = 520;
 const MAP_MIN_HEIGHT = 200;
 const MAP_PAD = 14;
-const MAP_HELP = "Select a mark (or move to it with Tab) to read its station.";
+const MAP_HELP =
+  "Select a mark to read its station (with the keyboard: Tab to the map, then the arrow keys, Home and End).";
 
 // Per contract map: the drawing under way or done, and the last station_status read for it.
 const drawings = new WeakMap();
@@ -135,7 +136,9 @@ function draw(map, stations) {
     mark.setAttribute("cx", points[index].x.toFixed(1));
     mark.setAttribute("cy", points[index].y.toFixed(1));
     mark.setAttribute("r", "6");
-    mark.setAttribute("tabindex", "0");
+    // One tab stop for the whole map (the first mark), the arrow keys move between marks: a
+    // contract's 2,000 marks are not 2,000 presses of Tab on the way to the rest of the page.
+    mark.setAttribute("tabindex", index === 0 ? "0" : "-1");
     mark.setAttribute("role", "img");
     mark.setAttribute("aria-label", label);
     mark.dataset.station = station.station_id;
@@ -215,7 +218,32 @@ function describeMarks() {
     };
     map.addEventListener("focusin", describe);
     map.addEventListener("pointerover", describe);
+    map.addEventListener("keydown", moveBetweenMarks);
   }
+}
+
+const MARK_STEPS = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+
+/** Arrow keys, Home and End on a mark: focus the next, previous, first or last (a roving tab stop). */
+function moveBetweenMarks(event) {
+  const from = event.target;
+  if (!from.classList?.contains("mark")) return;
+  const marks = [...from.parentNode.querySelectorAll(".mark")];
+  const at = marks.indexOf(from);
+  const step = MARK_STEPS[event.key];
+  const to =
+    event.key === "Home"
+      ? 0
+      : event.key === "End"
+        ? marks.length - 1
+        : step === undefined
+          ? -1
+          : Math.min(marks.length - 1, Math.max(0, at + step));
+  if (to < 0) return;
+  event.preventDefault();
+  from.setAttribute("tabindex", "-1");
+  marks[to].setAttribute("tabindex", "0");
+  marks[to].focus();
 }
 
 // Live numbers are read only where someone can see them: the contracts whose totals row is on
