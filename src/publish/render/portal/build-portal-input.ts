@@ -131,20 +131,29 @@ function downloadsOf(
   answers: ReadonlyMap<string, ReleaseFile>,
 ): PortalDownload[] {
   const downloads: PortalDownload[] = [];
-  const add = (title: string, endpoint: Endpoint, format: string, licenses: PortalLicense[]) => {
+  const add = (
+    title: string,
+    endpoint: Endpoint,
+    format: string,
+    licenses: PortalLicense[],
+    mixed = false,
+  ) => {
     const path = pathOf(endpoint);
     const file = answers.get(path);
-    if (file) downloads.push({ title, path, bytes: file.size, format, licenses });
+    if (file) downloads.push({ title, path, bytes: file.size, format, licenses, mixed });
   };
   const all = contracts.flatMap((c) => (c.license ? [c.license] : []));
   const distinct = all.filter(
     (l, i) => all.findIndex((m) => m.id === l.id && m.url === l.url) === i,
   );
+  // As the bundle's data package says: one licence only when every contract states the same.
+  const mixed = distinct.length > 1 || (distinct.length === 1 && all.length < contracts.length);
   add(
     "Every contract, station and parking (JSON, CSV, data package)",
     { name: "bundle" },
     "ZIP",
-    distinct,
+    mixed ? [] : distinct,
+    mixed,
   );
   for (const contract of contracts) {
     const licenses = contract.license ? [contract.license] : [];

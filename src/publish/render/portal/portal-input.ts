@@ -76,4 +76,6 @@ export interface PortalDownload {
   format: string;
   /** The licences of the data inside; empty when the source names none. */
   licenses: PortalLicense[];
+  /** Data under different licences (or some under none): said instead of `licenses`. */
+  mixed?: boolean;
 }

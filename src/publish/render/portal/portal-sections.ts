@@ -108,9 +108,11 @@ function size(bytes: number): string {
 }
 
 function downloadRow(download: PortalDownload): Html {
-  const licenses = download.licenses.length
-    ? download.licenses.map((l, i) => html`${i ? ", " : ""}${license(l)}`)
-    : "not stated";
+  const licenses = download.mixed
+    ? "differs by contract (see the contracts above)"
+    : download.licenses.length
+      ? download.licenses.map((l, i) => html`${i ? ", " : ""}${license(l)}`)
+      : "not stated";
   return html`<tr><td><a href="${local(download.path)}">${download.title}</a></td><td>${download.format}</td><td class="num">${size(download.bytes)}</td><td>${licenses}</td></tr>`;
 }
 

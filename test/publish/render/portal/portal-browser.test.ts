@@ -194,7 +194,7 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
     expect(await page.locator(`${map}[tabindex="0"]`).count()).toBe(1);
     const focused = () =>
       page.evaluate(() => {
-        const marks = [...document.querySelectorAll(".contract-map:not([hidden]) .mark")];
+        const marks = Array.from(document.querySelectorAll(".contract-map:not([hidden]) .mark"));
         return marks.indexOf(document.activeElement as Element);
       });
     await page.keyboard.press("ArrowRight");

@@ -134,6 +134,32 @@ describe("renderPortal", () => {
     ]);
   });
 
+  it("gives the bundle one licence only when every contract states the same one", async () => {
+    const dataset = await fixtureDataset();
+    const bundleRow = async (licenses: ({ id: string } | undefined)[]) => {
+      const contracts = dataset.contracts.map((contract, at) => {
+        const { license: _, ...rest } = contract;
+        return licenses[at] ? { ...rest, license: { url: null, ...licenses[at] } } : rest;
+      });
+      const { release } = await publish({ ...dataset, contracts } as never, {
+        generatedAt: GENERATED_AT,
+      });
+      const html = Buffer.concat(release.files.get("/")?.body ?? []).toString("utf8");
+      return /velodata-static\.zip.*?<\/tr>/s.exec(html)?.[0] ?? "";
+    };
+    const odbl = { id: "ODbL-1.0" };
+    const every = dataset.contracts.map(() => odbl);
+    expect(await bundleRow(every)).toContain("ODbL-1.0");
+    // The fixtures: two contracts under ODbL, three stating none.
+    expect(await bundleRow([undefined, undefined, odbl, odbl, undefined])).toContain(
+      "<td>differs by contract (see the contracts above)</td>",
+    );
+    expect(await bundleRow([odbl, { id: "CC-BY-4.0" }, odbl, odbl, odbl])).toContain(
+      "differs by contract",
+    );
+    expect(await bundleRow([])).toContain("<td>not stated</td>");
+  });
+
   it("ships the API reference only with an OpenAPI document to show", async () => {
     const without = renderPortal(await input()).map((f) => f.endpoint);
     const withDocs = renderPortal(await input({}, true)).map((f) => f.endpoint);
