@@ -68,8 +68,9 @@ export function mapSection(input: PortalInput): Html {
   );
   return html`<section id="map" aria-labelledby="map-title">
 <h2 id="map-title">Stations map</h2>
-<p><label for="contract-choice">Contract</label> <select id="contract-choice">${options}</select></p>
-<ul class="legend" aria-label="Legend">
+<noscript><p>The maps, the tables of stations and the live numbers are drawn by the page's script, which this browser does not run; the contracts, the API, the downloads and the feeds are all on the page without it.</p></noscript>
+<p data-script hidden><label for="contract-choice">Contract</label> <select id="contract-choice">${options}</select></p>
+<ul class="legend" aria-label="Legend" data-script hidden>
 <li><span class="swatch ok"></span>bikes and free stands</li>
 <li><span class="swatch few"></span>1 or 2 bikes left</li>
 <li><span class="swatch empty"></span>no bike</li>

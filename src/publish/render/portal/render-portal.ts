@@ -58,7 +58,7 @@ ${downloadsSection(input)}
 ${feedsSection(input)}
 </main>
 <footer>
-<p>${generated(input.generatedAt)}Live data refreshed <span id="refreshed">–</span>.</p>
+<p>${generated(input.generatedAt)}<span data-script hidden>Live data refreshed <span id="refreshed">–</span>.</span></p>
 </footer>
 </body>
 </html>`;

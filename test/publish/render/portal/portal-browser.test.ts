@@ -212,6 +212,26 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
     expect(await focused()).toBe(-1);
   });
 
+  it("without JavaScript, shows no control that would do nothing, and says what needs the script", async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${sirv.url}/`);
+      expect(await page.isVisible("#contract-choice")).toBe(false);
+      expect(await page.isVisible(".legend")).toBe(false);
+      expect(await page.innerText("footer")).not.toContain("Live data refreshed");
+      expect(await page.textContent("#map")).toContain("which this browser does not run");
+      expect(await page.isVisible("#downloads a")).toBe(true);
+    } finally {
+      await context.close();
+    }
+    // With it, they are all there.
+    const { page } = await open(`${sirv.url}/`);
+    expect(await page.isVisible("#contract-choice")).toBe(true);
+    expect(await page.isVisible(".legend")).toBe(true);
+    expect(await page.innerText("footer")).toContain("Live data refreshed");
+  });
+
   it("browses the OpenAPI document with the bundled Swagger UI, offline", async () => {
     const { page, problems } = await open(`${sirv.url}/docs/`);
     await page.waitForSelector(".swagger-ui .info .title");

@@ -329,6 +329,8 @@ function watchRows() {
 }
 
 document.addEventListener("DOMContentLoaded", () => {
+  // What works only with this script (the contract choice, the legend, the live time) is shown by it.
+  for (const part of document.querySelectorAll("[data-script]")) part.hidden = false;
   showRequests();
   watchRows();
   chooseContract();
