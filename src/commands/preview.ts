@@ -4,7 +4,7 @@ import { createServer, type Server } from "node:http";
 import sirv from "sirv";
 import { matchRoute } from "../routes/match-route.js";
 import { EXPOSED_HEADERS } from "../routes/methods.js";
-import { fileOf, pathOf } from "../routes/routes.js";
+import { CSV_TYPE, fileOf, pathOf } from "../routes/routes.js";
 import { HOST_FILES } from "../tree/host-files.js";
 import { readTree } from "../tree/read-tree.js";
 import { type Output, terminalOutput } from "./output.js";
@@ -30,9 +30,11 @@ export async function preview(options: PreviewOptions): Promise<Server> {
     etag: true,
     gzip: true,
     brotli: true,
-    setHeaders: (response) => {
+    setHeaders: (response, path) => {
       response.setHeader("Access-Control-Allow-Origin", "*");
       response.setHeader("Access-Control-Expose-Headers", EXPOSED_HEADERS);
+      // As the API and nginx type it: the CSV downloads are UTF-8 (names with accents).
+      if (path.endsWith(".csv")) response.setHeader("Content-Type", CSV_TYPE);
     },
   });
   const server = createServer((request, response) => {

@@ -33,6 +33,11 @@ describe("velodata preview", () => {
     }
   });
 
+  it("types the CSV downloads as UTF-8, as the API and nginx do", async () => {
+    const response = await fetch(`${base}/rest/vls/stations/lyon.csv`);
+    expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+  });
+
   it("answers the query forms from their path-form files", async () => {
     const list = await (await fetch(`${base}/vls/v3/stations?contract=besancon`)).json();
     expect(list).toHaveLength(4);

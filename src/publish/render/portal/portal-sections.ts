@@ -114,7 +114,7 @@ function downloadRow(download: PortalDownload): Html {
     : download.licenses.length
       ? download.licenses.map((l, i) => html`${i ? ", " : ""}${license(l)}`)
       : "not stated";
-  return html`<tr><td><a href="${local(download.path)}">${download.title}</a></td><td>${download.format}</td><td class="num">${size(download.bytes)}</td><td>${licenses}</td></tr>`;
+  return html`<tr><td><a href="${local(download.path)}" aria-label="${download.title} (${download.format})">${download.title}</a></td><td>${download.format}</td><td class="num">${size(download.bytes)}</td><td>${licenses}</td></tr>`;
 }
 
 export function downloadsSection(input: PortalInput): Html {
@@ -132,7 +132,8 @@ export function feedsSection(input: PortalInput): Html {
   const gbfs = systems.length
     ? html`<ul>${input.gbfsManifest ? html`<li><a href="${local(input.gbfsManifest)}">GBFS manifest</a> (every system)</li>` : ""}${systems.map(
         (c) =>
-          html`<li>${c.commercialName}: <a href="${local(c.gbfs?.discoveryV3 ?? "")}">v3.0</a>, <a href="${local(c.gbfs?.discovery ?? "")}">v2.3</a></li>`,
+          // Named whole for a screen reader's list of links, where "v3.0" five times says nothing.
+          html`<li>${c.commercialName}: <a href="${local(c.gbfs?.discoveryV3 ?? "")}" aria-label="${c.commercialName}, GBFS v3.0">v3.0</a>, <a href="${local(c.gbfs?.discovery ?? "")}" aria-label="${c.commercialName}, GBFS v2.3">v2.3</a></li>`,
       )}</ul>`
     : html`<p>This deployment publishes no GBFS feeds.</p>`;
   const openapi = input.openapi

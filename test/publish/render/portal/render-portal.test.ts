@@ -160,6 +160,13 @@ describe("renderPortal", () => {
     expect(await bundleRow([])).toContain("<td>not stated</td>");
   });
 
+  it("names each download and feed link whole, for a screen reader's list of links", async () => {
+    const html = page(await input({}, true));
+    expect(html).toContain('aria-label="dublinbikes, GBFS v3.0">v3.0</a>');
+    expect(html).toMatch(/aria-label="Stations of [^"]+ \(CSV\)"/);
+    expect(html).toMatch(/aria-label="Stations of [^"]+ \(JSON\)"/);
+  });
+
   it("ships the API reference only with an OpenAPI document to show", async () => {
     const without = renderPortal(await input()).map((f) => f.endpoint);
     const withDocs = renderPortal(await input({}, true)).map((f) => f.endpoint);
