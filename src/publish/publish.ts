@@ -146,6 +146,7 @@ export function openApiDocument(dataset: Dataset, options: PublishOptions): obje
   return renderOpenApi({
     baseUrl: options.baseUrl ?? DEFAULT_BASE_URL,
     examples: openApiExamples(dataset),
+    ...(dataset.portal ? { title: dataset.portal.serviceName } : {}),
   });
 }
 

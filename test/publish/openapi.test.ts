@@ -46,6 +46,18 @@ describe("OpenAPI document", () => {
     ]);
   });
 
+  it("is titled with the service's name from portal.json, velodata by default", async () => {
+    const dataset = await fixtureDataset();
+    const titleOf = (portal?: object) =>
+      (
+        openApiDocument({ ...dataset, portal } as never, { generatedAt: GENERATED_AT }) as {
+          info: { title: string };
+        }
+      ).info.title;
+    expect(titleOf({ serviceName: "Open Bikes", keys: {} })).toBe("Open Bikes");
+    expect(titleOf()).toBe("velodata");
+  });
+
   it("asks the apiKey on keyed routes only, and marks public routes with no security", async () => {
     const { paths } = await documentOf();
     expect(paths["/vls/v1/stations/{number}"]?.get.security).toEqual([{ apiKey: [] }]);

@@ -24,6 +24,8 @@ export interface OpenApiOptions {
   baseUrl: string;
   /** A 200 answer of each route, from the published data. */
   examples: Partial<Record<EndpointName, unknown>>;
+  /** The service's name (portal.json's serviceName): the document's title. Default "velodata". */
+  title?: string;
 }
 
 const API_KEY = "apiKey";
@@ -40,7 +42,7 @@ export function renderOpenApi(options: OpenApiOptions): object {
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: "3.1.0",
     info: {
-      title: "velodata",
+      title: options.title ?? "velodata",
       version: "0.1.0",
       description:
         "Bike-sharing stations and bike parkings, as the JCDecaux open-data API (v3, legacy v1, parking v1), plus static downloads. Every API call needs `?apiKey=KEY`; public routes say so. " +
