@@ -71,6 +71,8 @@ export interface Route<E extends { name: string }> {
   readonly contractNeeds?: { readonly feature: ContractFeature; readonly outcome: Outcome };
   /** The answer when the release holds no file for these parameters (default: Resource Not Found). */
   readonly notFound?: Outcome;
+  /** Another status sent with the same body, and when (the server's status, unhealthy: 503). */
+  readonly alsoAs?: { readonly status: number; readonly meaning: string };
 }
 
 /** A table of rows, one per endpoint name of `E`, each typed for its endpoint. */

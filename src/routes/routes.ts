@@ -353,6 +353,12 @@ export const ROUTES: RouteTable = {
     served: "server",
     contentType: JSON_TYPE,
     schema: ServerStatus,
+    // For a monitoring check that reads only the status code.
+    alsoAs: {
+      status: 503,
+      meaning:
+        "The same document when `ok` is false: the last refresh failed, or the feed is stale",
+    },
   },
   ...GBFS_ROUTES,
 };

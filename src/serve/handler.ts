@@ -11,7 +11,7 @@ import {
 } from "../routes/outcomes.js";
 import { notFoundOf, resolveContract } from "../routes/resolve-contract.js";
 import type { Outcome } from "../routes/route.js";
-import { type Endpoint, pathOf } from "../routes/routes.js";
+import { type Endpoint, pathOf, ROUTES } from "../routes/routes.js";
 import { type Asked, askedTargets } from "./asked.js";
 import type { FailedKeyLimit } from "./failed-key-limit.js";
 import type { KeyRing } from "./keys/key-ring.js";
@@ -46,6 +46,8 @@ type Handler = (request: IncomingMessage, response: ServerResponse) => Promise<v
 type Located = { path: string } | { outcome: Outcome };
 
 const STATIC_CACHE_CONTROL = `public, max-age=${STATIC_MAX_AGE}`;
+// The status of the server's status document when `ok` is false (the route table's `alsoAs`).
+const UNHEALTHY = ROUTES.status.alsoAs?.status ?? 503;
 // Resolutions remembered at most before they are dropped and worked out again.
 const LOCATED_KEPT = 10_000;
 
@@ -83,7 +85,10 @@ export function createHandler(options: HandlerOptions): Handler {
     if (asked.keyed && !(asked.key && options.keys.accepts(asked.key)))
       return refuseKey(request, response);
     const { endpoint } = asked;
-    if (endpoint.name === "status") return sendJson(response, statusOf(options.live, now()));
+    if (endpoint.name === "status") {
+      const status = statusOf(options.live, now());
+      return sendJson(response, status, status.ok ? 200 : UNHEALTHY);
+    }
 
     const release = options.live.release; // read once: this request is answered from this release only
     if (release.contracts !== locatedFor || located.size >= LOCATED_KEPT) {

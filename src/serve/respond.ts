@@ -39,10 +39,10 @@ export function sendError(
   response.end(response.req.method === "HEAD" ? undefined : body);
 }
 
-export function sendJson(response: ServerResponse, value: unknown): void {
+export function sendJson(response: ServerResponse, value: unknown, status = 200): void {
   const body = Buffer.from(JSON.stringify(value));
   response.writeHead(
-    200,
+    status,
     withFields<Record<string, string>>(NOT_STORED, {
       "Content-Type": JSON_TYPE,
       "Content-Length": String(body.length),

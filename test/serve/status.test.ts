@@ -28,7 +28,13 @@ interface Status {
   memory: { rssBytes: number; heapUsedBytes: number; heapLimitBytes: number };
 }
 
-const statusOf = async (base: string) => (await (await fetch(`${base}/status`)).json()) as Status;
+/** The document, and the HTTP status it came with (503 exactly when `ok` is false). */
+async function statusOf(base: string): Promise<Status> {
+  const response = await fetch(`${base}/status`);
+  const status = (await response.json()) as Status;
+  expect(response.status).toBe(status.ok ? 200 : 503);
+  return status;
+}
 
 type StatesFile = { states: { lastUpdate: string | null; contract: string; number: number }[] };
 

@@ -209,6 +209,11 @@ function responsesOf(
       },
     },
   };
+  if (route.alsoAs)
+    responses[String(route.alsoAs.status)] = {
+      description: route.alsoAs.meaning,
+      content: { [route.contentType]: { schema: route.schema ?? z.unknown() } },
+    };
   const byStatus = new Map<number, Outcome[]>();
   for (const outcome of new Set(routes.flatMap(outcomesOf)))
     byStatus.set(outcome.status, [...(byStatus.get(outcome.status) ?? []), outcome]);
