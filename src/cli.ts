@@ -381,18 +381,22 @@ function share(value: string): number {
 /** SIGINT/SIGTERM: stop accepting, let requests in flight finish, exit 0. */
 function stopOnSignals(
   handle: ServeHandle,
-  onStopSignal: (stop: (signal: string) => void) => void,
+  onStopSignal: (stop: (signal: string) => void, reload: () => void) => void,
 ): void {
   let stopping = false;
+  const say = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    process.stdout.write(
-      `${new Date().toISOString()} ${signal}: stopping after the requests in flight\n`,
-    );
+    say(`${signal}: stopping after the requests in flight`);
     void handle.stop().then(() => process.exit(0));
   };
-  onStopSignal(stop);
+  const reload = () => {
+    if (stopping) return;
+    say("SIGHUP: refreshing now (the keys file is read again within a second of any change)");
+    void handle.refreshNow();
+  };
+  onStopSignal(stop, reload);
 }
 
 /** The one place errors become exit codes: user errors print plainly, anything else is a bug. */

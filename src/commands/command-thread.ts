@@ -19,6 +19,7 @@ import { isMainThread, parentPort, Worker, workerData } from "node:worker_thread
 export const YOUNG_GENERATION_MB = 3 * 64;
 
 const STOP_SIGNALS = ["SIGINT", "SIGTERM"] as const;
+const RELOAD_SIGNAL = "SIGHUP";
 
 interface CommandData {
   commandThread: true;
@@ -55,9 +56,14 @@ export function stderrIsTerminal(): boolean {
  */
 export function runInThread(
   argv: readonly string[],
-  options: { passStopSignals?: boolean } = {},
+  options: {
+    passStopSignals?: boolean;
+    /** The thread's module (tests); by default the command line's entry. */
+    entry?: URL;
+  } = {},
 ): Promise<number> {
-  const worker = new Worker(new URL("./command-thread-main.js", import.meta.url), {
+  const entry = options.entry ?? new URL("./command-thread-main.js", import.meta.url);
+  const worker = new Worker(entry, {
     workerData: {
       commandThread: true,
       argv,
@@ -65,28 +71,57 @@ export function runInThread(
     } satisfies CommandData,
     resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
   });
+  // Until the command listens for a stop (a server, once started), a message would wait behind
+  // its start (minutes at a million stations) while it went on answering: the thread is ended
+  // at once instead, as safely as a killed build (the tree on disk stays whole or is repaired).
+  let listening = false;
+  let stopped = false;
+  worker.on("message", (message: { stopListening?: boolean }) => {
+    if (message?.stopListening) listening = true;
+  });
+  // SIGHUP (systemd's ExecReload, logrotate's postrotate): passed on once the server listens for
+  // it, else left alone; its default would end the process.
+  const reload = () => {
+    if (listening) worker.postMessage({ signal: RELOAD_SIGNAL });
+  };
+  if (options.passStopSignals) process.on(RELOAD_SIGNAL, reload);
   const passOn = options.passStopSignals
     ? STOP_SIGNALS.map((signal) => {
-        const relay = () => worker.postMessage({ signal });
+        const relay = () => {
+          if (listening) return worker.postMessage({ signal });
+          process.stdout.write(
+            `${new Date().toISOString()} ${signal} during the start: stopping now\n`,
+          );
+          stopped = true;
+          void worker.terminate();
+        };
         process.once(signal, relay);
         return [signal, relay] as const;
       })
     : [];
   return new Promise<number>((resolve, reject) => {
     worker.once("error", reject);
-    worker.once("exit", resolve);
+    // A thread ended by a stop during the start exits as a stopped server does: 0.
+    worker.once("exit", (code) => resolve(stopped ? 0 : code));
   }).finally(() => {
     for (const [signal, relay] of passOn) process.off(signal, relay);
+    process.off(RELOAD_SIGNAL, reload);
   });
 }
 
-/** Calls `stop` with the signal's name once the process gets SIGINT or SIGTERM, in any thread. */
-export function onStopSignal(stop: (signal: string) => void): void {
+/**
+ * Calls `stop` with the signal's name once the process gets SIGINT or SIGTERM, and `reload` at
+ * each SIGHUP, in any thread.
+ */
+export function onStopSignal(stop: (signal: string) => void, reload?: () => void): void {
   if (inCommandThread()) {
     parentPort?.on("message", (message: { signal?: string }) => {
-      if (message.signal) stop(message.signal);
+      if (message.signal === RELOAD_SIGNAL) reload?.();
+      else if (message.signal) stop(message.signal);
     });
+    parentPort?.postMessage({ stopListening: true });
     return;
   }
   for (const signal of STOP_SIGNALS) process.once(signal, () => stop(signal));
+  if (reload) process.on(RELOAD_SIGNAL, reload);
 }

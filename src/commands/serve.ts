@@ -1,6 +1,8 @@
 // `velodata serve`: the keyed API from memory, refreshed every --refresh seconds, optionally mirrored to --out.
+
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { UserError } from "../errors.js";
 import { compressRelease } from "../publish/compress.js";
 import { publish, withBaseUrl } from "../publish/publish.js";
 import { failedKeyLimit } from "../serve/failed-key-limit.js";
@@ -12,7 +14,12 @@ import { bufferedLog, fdWriter, linesOf, timestamp } from "../serve/log-sink.js"
 import { startRefresher } from "../serve/refresher.js";
 import { type RunningServer, startServer } from "../serve/server.js";
 import { seededRandom, simulate } from "../serve/simulator.js";
-import { DEFAULT_MAX_MISSING_SHARE, simulator, stateFile } from "../serve/state-source.js";
+import {
+  DEFAULT_MAX_MISSING_SHARE,
+  notRegularFile,
+  simulator,
+  stateFile,
+} from "../serve/state-source.js";
 import { assembleDataset, type Dataset } from "../source/dataset.js";
 import { STATES_FILE } from "../source/load-source.js";
 import { readStates, readStatic } from "../source/read-dataset.js";
@@ -79,6 +86,8 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   const staticRead = await readStatic(options.source);
   reportProblems(staticRead.problems, output);
   const statePath = options.state ?? join(options.source, STATES_FILE);
+  const unread = options.simulate ? null : notRegularFile(statePath);
+  if (unread) throw new UserError(`${statePath} ${unread}`);
   // The simulator can start from nothing (every station empty and CLOSED); a state file must be good.
   const initial =
     options.simulate && !existsSync(statePath)

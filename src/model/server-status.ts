@@ -8,6 +8,7 @@ export const ServerStatus = z
     dataAgeSeconds: z.number().int(),
     refreshSeconds: z.number().int(),
     nextRefreshAt: z.string().nullable(),
+    refreshLateSeconds: z.number().int(),
     lastRefresh: z
       .object({ at: z.string(), ok: z.boolean(), error: z.string().nullable() })
       .nullable(),

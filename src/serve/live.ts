@@ -25,18 +25,23 @@ export interface Live {
 
 /**
  * The operator's view, served at /status without a key. `ok` is false when the last refresh
- * failed or when too many stations have not been reported for too long (a stalled feed).
+ * failed, when the refresh due has not ended a whole period after its time (one is stuck), or
+ * when too many stations have not been reported for too long (a stalled feed).
  */
 export function statusOf(live: Live, now: Date) {
   const { release } = live;
   const feed = live.feed && live.feedLimits ? feedStatus(live.feed, live.feedLimits, now) : null;
+  const due = live.nextRefreshAt?.getTime() ?? now.getTime();
+  const lateSeconds = Math.max(0, Math.round((now.getTime() - due) / 1000));
   return {
-    ok: (live.lastRefresh?.ok ?? true) && (feed?.ok ?? true),
+    ok: (live.lastRefresh?.ok ?? true) && (feed?.ok ?? true) && lateSeconds <= live.refreshSeconds,
     release: release.id,
     generatedAt: release.generatedAt.toISOString(),
     dataAgeSeconds: Math.max(0, Math.round((now.getTime() - release.generatedAt.getTime()) / 1000)),
     refreshSeconds: live.refreshSeconds,
     nextRefreshAt: live.nextRefreshAt?.toISOString() ?? null,
+    /** How long the refresh due has been running past its time (0 on time). */
+    refreshLateSeconds: lateSeconds,
     lastRefresh: live.lastRefresh && { ...live.lastRefresh, at: live.lastRefresh.at.toISOString() },
     counts: release.counts,
     tree: live.tree ?? null,

@@ -29,8 +29,15 @@ export interface RefresherOptions {
 
 export interface Refresher {
   refreshNow(): Promise<RefreshOutcome>;
-  stop(): Promise<void>;
+  /**
+   * No more refreshes; waits for the one running, at most `waitMs` (a refresh that hangs, on a
+   * stalled mount, must not keep the server from stopping), and says so if it is left running.
+   */
+  stop(waitMs?: number): Promise<void>;
 }
+
+/** How long a stop waits for the refresh running. */
+export const STOP_WAIT_MS = 20_000;
 
 const PROBLEMS_LOGGED = 5;
 
@@ -137,6 +144,13 @@ export function startRefresher(options: RefresherOptions): Refresher {
 
   const refreshNow = async (): Promise<RefreshOutcome> => {
     if (!running) {
+      // A refresh that outlasts its period (a states file on a stalled mount, a pipe nobody
+      // writes) is said once; /status shows it late.
+      const watchdog = setTimeout(
+        () => log(`refresh from ${source.name} still running after ${seconds} s`),
+        seconds * 1000,
+      );
+      watchdog.unref();
       running = refresh()
         .catch((cause) =>
           fail(now(), `internal error (a bug in velodata): ${(cause as Error).message}`),
@@ -146,6 +160,7 @@ export function startRefresher(options: RefresherOptions): Refresher {
           return outcome;
         })
         .finally(() => {
+          clearTimeout(watchdog);
           running = undefined;
         });
     }
@@ -162,10 +177,20 @@ export function startRefresher(options: RefresherOptions): Refresher {
 
   return {
     refreshNow,
-    async stop() {
+    async stop(waitMs = STOP_WAIT_MS) {
       stopped = true;
       clearTimeout(timer);
-      await running;
+      if (!running) return;
+      let left: NodeJS.Timeout | undefined;
+      const late = new Promise<"late">((resolve) => {
+        left = setTimeout(() => resolve("late"), waitMs);
+      });
+      const ended = await Promise.race([running, late]);
+      clearTimeout(left);
+      if (ended === "late")
+        log(
+          `stopping without the refresh from ${source.name}, still running after ${waitMs / 1000} s${out ? ": a tree it was moving files into is marked so, and repaired at the next start" : ""}`,
+        );
     },
   };
 }

@@ -1,6 +1,6 @@
 // Where a refresh gets new station states: a state file read again each time, or the simulator.
 
-import { existsSync, lstatSync } from "node:fs";
+import { existsSync, lstatSync, statSync } from "node:fs";
 import { IndexedMap } from "../indexed-map.js";
 import { acceptedOf, readChangedStates } from "../source/changed-states.js";
 import type { Dataset, LiveState } from "../source/dataset.js";
@@ -52,6 +52,8 @@ export function stateFile(
   return {
     name: path,
     async read(current) {
+      const unread = notRegularFile(path);
+      if (unread) return { problems: [{ severity: "error", at: { file: path }, message: unread }] };
       try {
         const changed = accepted && (await readChangedStates(path, accepted, staticRead));
         if (changed) {
@@ -79,6 +81,16 @@ export function stateFile(
       }
     },
   };
+}
+
+/**
+ * Why the server cannot read `path` every minute, if it cannot: a pipe or a device is read once
+ * (and a read of a pipe nobody writes never ends, holding the refresh and the server's stop).
+ */
+export function notRegularFile(path: string): string | null {
+  const stats = statSync(path, { throwIfNoEntry: false });
+  if (!stats || stats.isFile()) return null; // a missing file is said by the read
+  return "is not a regular file (a pipe or a device?): the server reads it again at every refresh; give a file the exporter replaces";
 }
 
 /**

@@ -1,10 +1,12 @@
 // `velodata serve` as a process: starts, answers, and stops cleanly on SIGTERM with a request in flight.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { writeFile } from "node:fs/promises";
 import { connect } from "node:net";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { DEMO_KEY } from "../../src/commands/serve.js";
-import { FIXTURES, ROOT, tempDir } from "../helpers.js";
+import { FIXTURES, ROOT, runCli, tempDir } from "../helpers.js";
 
 function startServe(
   args: string[],
@@ -88,6 +90,61 @@ describe("velodata serve", () => {
     expect(at("GET /vls/v3/contracts?apiKey=<redacted> 200")).toBeGreaterThan(at("try:"));
     expect(output()).toContain(`open ${url}/ in a browser: the portal`);
     expect(output()).not.toContain("no other machine can reach");
+  });
+
+  it("stops at once on SIGTERM during its start, which would otherwise hold the signal until done", async () => {
+    // A thread busy with its start (rendering a large network): a stand-in that never ends it.
+    const dir = await tempDir();
+    const busy = join(dir, "busy.mjs");
+    // Written straight to the process's stdout: a busy thread's own stream is never flushed.
+    await writeFile(
+      busy,
+      'import { writeSync } from "node:fs";\nwriteSync(1, "starting\\n");\nfor (;;) {}\n',
+    );
+    const threads = new URL("../../dist/commands/command-thread.js", import.meta.url).href;
+    // A file, not --input-type: the thread would inherit that flag, refused for a file.
+    const main = join(dir, "main.mjs");
+    await writeFile(
+      main,
+      `const { runInThread } = await import(${JSON.stringify(threads)});
+      process.exitCode = await runInThread([], {
+        passStopSignals: true,
+        entry: new URL(${JSON.stringify(pathToFileURL(busy).href)}),
+      });`,
+    );
+    const child = spawn(process.execPath, [main]);
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+    await waitFor(child, () => output, "starting");
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(output).toMatch(/Z SIGTERM during the start: stopping now\n$/);
+  });
+
+  it("refreshes at once on SIGHUP, and goes on serving", async () => {
+    const keys = join(await tempDir(), "keys.json");
+    const args = ["--source", FIXTURES, "--keys", keys, "--port", "0", "--simulate"];
+    const { child, url, output } = await startServe([...args, "--refresh", "3600"]);
+    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+    child.kill("SIGHUP");
+    await waitFor(child, output, "refreshed from the simulator");
+    expect(output()).toContain("SIGHUP: refreshing now");
+    expect((await fetch(`${url}/status`)).status).toBe(200);
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+  });
+
+  it("refuses a states file that is a pipe: it reads it again at every refresh", async () => {
+    const dir = await tempDir();
+    const fifo = join(dir, "states.fifo");
+    execFileSync("mkfifo", [fifo]);
+    const args = ["--source", FIXTURES, "--keys", join(dir, "keys.json"), "--state", fifo];
+    const result = await runCli(["serve", ...args, "--port", "0"]);
+    expect([result.code, result.stderr]).toEqual([
+      1,
+      `velodata: ${fifo} is not a regular file (a pipe or a device?): the server reads it again at every refresh; give a file the exporter replaces\n`,
+    ]);
   });
 
   it("prints, with the demo key, requests to try that each answer 200 on the data served", async () => {

@@ -1,4 +1,5 @@
 // The minute refresh through a running server: new data, new ETags, and failures that lose nothing.
+import { execFileSync } from "node:child_process";
 import { readFile, rm, stat, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -61,6 +62,12 @@ describe("refresh from a state file", () => {
     await symlink(join(server.source, "gone.json"), join(server.source, "states.json"));
     expect((await server.handle.refreshNow()).error).toBe(
       `${join(server.source, "states.json")}: ${join(server.source, "states.json")} is a link to ${join(server.source, "gone.json")}, which does not exist: fix the link`,
+    );
+    // A pipe: read once, or never if nobody writes it; refused, the refresh does not wait on it.
+    await rm(join(server.source, "states.json"));
+    execFileSync("mkfifo", [join(server.source, "states.json")]);
+    expect((await server.handle.refreshNow()).error).toBe(
+      `${join(server.source, "states.json")}: is not a regular file (a pipe or a device?): the server reads it again at every refresh; give a file the exporter replaces`,
     );
     expect(await (await server.get("/vls/v3/stations?contract=dublin")).text()).toBe(before);
   });

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { publish } from "../../src/publish/publish.js";
 import { indexedRelease, type Release } from "../../src/publish/release.js";
 import type { StationCache } from "../../src/publish/station-files.js";
-import type { Live } from "../../src/serve/live.js";
+import { type Live, statusOf } from "../../src/serve/live.js";
 import { startRefresher } from "../../src/serve/refresher.js";
 import type { StateSource } from "../../src/serve/state-source.js";
 import { stationKey } from "../../src/source/dataset.js";
@@ -15,6 +15,24 @@ setFlagsFromString("--expose-gc");
 const collectGarbage = runInNewContext("gc") as () => void;
 
 describe("the refresher", () => {
+  it("says a refresh that outlasts its period, and stops without it after the wait given", async () => {
+    // A states file on a stalled mount: its read never ends.
+    const source: StateSource = { name: "stalled states", read: () => new Promise(() => {}) };
+    const { live, refresher, lines, said } = await started(source, 1);
+    void refresher.refreshNow();
+    await said("refresh from stalled states still running after 1 s");
+    // Late by more than its period: /status is no longer ok.
+    live.refreshSeconds = 1;
+    live.nextRefreshAt = new Date(Date.now() - 2_000);
+    expect(statusOf(live, new Date())).toMatchObject({ ok: false, refreshLateSeconds: 2 });
+    const stopping = Date.now();
+    await refresher.stop(100);
+    expect(Date.now() - stopping).toBeLessThan(1_000);
+    expect(lines).toContain(
+      "stopping without the refresh from stalled states, still running after 0.1 s",
+    );
+  });
+
   it("keeps no reference to the first rendering once a refresh replaced it", async () => {
     const dataset = await fixtureDataset();
     // Every station changes: the first cache holds nothing the new one shares.
@@ -41,7 +59,14 @@ describe("the refresher", () => {
 });
 
 /** A refresher started as `serve` starts it, holding only a weak reference to the first cache. */
-async function started(source: StateSource) {
+async function started(source: StateSource, seconds = 3600) {
+  const lines: string[] = [];
+  const awaited = new Map<string, () => void>();
+  /** Resolves once `line` is logged. */
+  const said = (line: string) =>
+    lines.includes(line)
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => awaited.set(line, resolve));
   const dataset = await fixtureDataset();
   const first = await publish(dataset, { generatedAt: GENERATED_AT });
   const live: Live = {
@@ -57,8 +82,11 @@ async function started(source: StateSource) {
     cache: first.cache,
     staticFiles: new Map(),
     source,
-    seconds: 3600,
-    log: () => {},
+    seconds,
+    log: (line) => {
+      lines.push(line);
+      awaited.get(line)?.();
+    },
   });
-  return { live, refresher, firstCache: new WeakRef<StationCache>(first.cache) };
+  return { live, refresher, lines, said, firstCache: new WeakRef<StationCache>(first.cache) };
 }
