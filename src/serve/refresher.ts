@@ -1,4 +1,5 @@
 // The minute refresh: new states → a new Release built from what changed → swapped in whole; failures keep the last good one.
+import { performance } from "node:perf_hooks";
 import { setImmediate } from "node:timers/promises";
 import { compressRelease, reuseVariants } from "../publish/compress.js";
 import { publish } from "../publish/publish.js";
@@ -69,6 +70,7 @@ export function startRefresher(options: RefresherOptions): Refresher {
 
   async function refresh(): Promise<RefreshOutcome> {
     const at = now();
+    const started = performance.now();
     const { states, problems } = await source.read(dataset, at);
     if (!states) {
       const errors = problems.filter((problem) => problem.severity === "error");
@@ -117,7 +119,10 @@ export function startRefresher(options: RefresherOptions): Refresher {
     let changed = fresh.changed?.size ?? 0;
     if (!fresh.changed)
       for (const [path, file] of release.files) if (previous.files.get(path) !== file) changed++;
-    log(`refreshed from ${source.name}: release ${release.id}, ${changed} answers changed`);
+    const took = ((performance.now() - started) / 1000).toFixed(2);
+    log(
+      `refreshed from ${source.name}: release ${release.id}, ${changed} answers changed in ${took} s`,
+    );
     return { at, ok: true, error: null };
   }
 

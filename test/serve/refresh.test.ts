@@ -33,6 +33,9 @@ describe("refresh from a state file", () => {
     );
     const status = (await (await fetch(`${server.base}/status`)).json()) as Record<string, unknown>;
     expect(status.lastRefresh).toMatchObject({ ok: true });
+    expect(server.lines.find((line) => line.includes("refreshed from"))).toMatch(
+      /Z refreshed from .*states\.json: release [0-9a-f]+, \d+ answers changed in \d+\.\d\d s$/,
+    );
   });
 
   it("keeps the last good data when the state file is broken, logs what and where, and shows it in the status", async () => {
