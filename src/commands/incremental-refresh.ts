@@ -446,9 +446,7 @@ async function verifiedFile(tree: Tree, path: string): Promise<Buffer | null> {
     // One read of the whole file, in the thread pool: it goes on while this thread is busy (a
     // read in pieces would wait for it between two).
     fd = openSync(onDisk, "r");
-    // Shared memory, which V8 does not count as its own (see encoded-together.ts): ~170 MB read
-    // into plain buffers started three scavenges and a marking of the heap as they came in.
-    const bytes = Buffer.from(new SharedArrayBuffer(known.size));
+    const bytes = Buffer.allocUnsafe(known.size);
     let done = (await read(fd, bytes, 0, known.size, 0)).bytesRead;
     while (done < known.size) {
       const more = readSync(fd, bytes, done, known.size - done, done);
