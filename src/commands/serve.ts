@@ -1,5 +1,4 @@
 // `velodata serve`: the keyed API from memory, refreshed every --refresh seconds, optionally mirrored to --out.
-
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../errors.js";
