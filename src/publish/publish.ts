@@ -147,6 +147,7 @@ export function openApiDocument(dataset: Dataset, options: PublishOptions): obje
     baseUrl: options.baseUrl ?? DEFAULT_BASE_URL,
     examples: openApiExamples(dataset),
     ...(dataset.portal ? { title: dataset.portal.serviceName } : {}),
+    ...(dataset.contracts[0] ? { contractExample: dataset.contracts[0].name } : {}),
   });
 }
 

@@ -46,6 +46,19 @@ describe("OpenAPI document", () => {
     ]);
   });
 
+  it("gives every contract parameter a contract of the data as its example, for Try it out", async () => {
+    const { paths } = await documentOf();
+    const contracts = Object.values(paths).flatMap((item) =>
+      (item.get.parameters ?? []).filter((parameter) => parameter.name === "contract"),
+    );
+    expect(contracts.length).toBeGreaterThan(10);
+    const dataset = await fixtureDataset();
+    for (const parameter of contracts)
+      expect((parameter as { schema?: { example?: string } }).schema?.example).toBe(
+        dataset.contracts[0]?.name,
+      );
+  });
+
   it("is titled with the service's name from portal.json, velodata by default", async () => {
     const dataset = await fixtureDataset();
     const titleOf = (portal?: object) =>

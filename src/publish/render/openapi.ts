@@ -26,6 +26,8 @@ export interface OpenApiOptions {
   examples: Partial<Record<EndpointName, unknown>>;
   /** The service's name (portal.json's serviceName): the document's title. Default "velodata". */
   title?: string;
+  /** A contract of the data, shown as the example of every `contract` parameter ("Try it out"). */
+  contractExample?: string;
 }
 
 const API_KEY = "apiKey";
@@ -140,13 +142,13 @@ function operation(path: string, forms: readonly Form[], options: OpenApiOptions
   const query = Object.fromEntries(
     queryNames.map((name) => {
       const owner = forms.find((form) => form.query.includes(name)) as Form;
-      const schema = schemaOf(owner.route.params[name] as ParamType);
+      const schema = schemaOf(owner.route.params[name] as ParamType, options);
       const always = forms.every((form) => form.query.includes(name));
       return [name, always ? schema : schema.optional()];
     }),
   );
   const pathParams = Object.fromEntries(
-    placeholdersOf(path).map((name) => [name, schemaOf(route.params[name] as ParamType)]),
+    placeholdersOf(path).map((name) => [name, schemaOf(route.params[name] as ParamType, options)]),
   );
   const id = (form: Form) =>
     form.query.length > 0 ? `${form.route.name}ByQuery` : form.route.name;
@@ -180,10 +182,12 @@ function describeAccess(route: AnyRoute): string {
   return `${access} ${freshness}`;
 }
 
-function schemaOf(type: ParamType): ZodType {
+function schemaOf(type: ParamType, options: OpenApiOptions): ZodType {
   switch (type.kind) {
-    case "contract":
-      return z.string().min(1).describe("contract name, matched without regard to case");
+    case "contract": {
+      const name = z.string().min(1).describe("contract name, matched without regard to case");
+      return options.contractExample ? name.meta({ example: options.contractExample }) : name;
+    }
     case "number":
       return z.number().int().min(0).describe(type.what);
     case "oneOf":
