@@ -53,7 +53,15 @@ export async function preview(options: PreviewOptions): Promise<Server> {
     }
     // A static host cannot see the query; show the file its path form would serve (`/` and
     // `/docs/` are folders' index.html, which sirv's json extension would not find).
-    const match = matchRoute(segments, url.searchParams, url.pathname.endsWith("/"));
+    const folder = url.pathname.endsWith("/");
+    const match = matchRoute(segments, url.searchParams, folder);
+    // A folder's page asked without its slash (`/docs`), sent to it as static hosts do.
+    if (match.kind === "none" && !folder && segments.length > 0) {
+      if (matchRoute(segments, url.searchParams, true).kind === "endpoint") {
+        response.writeHead(301, { Location: `${url.pathname}/${url.search}` }).end();
+        return;
+      }
+    }
     if (match.kind === "endpoint") request.url = `/${fileOf(pathOf(match.endpoint))}`;
     serveFile(request, response, () => {
       response.writeHead(404).end();

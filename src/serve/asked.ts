@@ -18,6 +18,8 @@ export type Asked = {
 } & (
   | { readonly kind: "bad request"; readonly message: string; readonly keyed: boolean }
   | { readonly kind: "not found" }
+  /** A folder's page asked without its slash (`/docs`): sent to `location` (`/docs/`). */
+  | { readonly kind: "folder"; readonly location: string }
   | { readonly kind: "key check" }
   | { readonly kind: "endpoint"; readonly endpoint: Endpoint; readonly keyed: boolean }
 );
@@ -58,6 +60,14 @@ function workOut(raw: string): Asked {
     };
   if (target.path === KEY_CHECK_PATH) return { logged, loggedBytes, key, kind: "key check" };
   const match = matchRoute(path.segments, query, path.folder);
+  if (match.kind === "none" && !path.folder && path.segments.length > 0) {
+    // As static servers do: the slash added, the query kept.
+    const asFolder = matchRoute(path.segments, query, true);
+    if (asFolder.kind === "endpoint") {
+      const location = `${target.path}/${raw.includes("?") ? raw.slice(raw.indexOf("?")) : ""}`;
+      return { logged, loggedBytes, key, kind: "folder", location };
+    }
+  }
   if (match.kind === "none") return { logged, loggedBytes, key, kind: "not found" };
   if (match.kind === "invalid")
     return {

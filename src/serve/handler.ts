@@ -19,7 +19,7 @@ import { type Live, statusOf } from "./live.js";
 import type { LogSink } from "./log-sink.js";
 import { redactText } from "./redact.js";
 import { requestLineText, shownRequest } from "./request-line.js";
-import { ALLOW, sendError, sendFile, sendJson, sendOptions } from "./respond.js";
+import { ALLOW, sendError, sendFile, sendJson, sendOptions, sendRedirect } from "./respond.js";
 
 export interface HandlerOptions {
   live: Live;
@@ -81,6 +81,7 @@ export function createHandler(options: HandlerOptions): Handler {
     }
     if (asked.kind === "key check") return checkKey(request, response, asked.key);
     if (asked.kind === "not found") return sendOutcome(response, NOT_FOUND);
+    if (asked.kind === "folder") return sendRedirect(response, asked.location);
 
     if (asked.keyed && !(asked.key && options.keys.accepts(asked.key)))
       return refuseKey(request, response);

@@ -1,6 +1,7 @@
 // Writing responses: the headers every answer carries, JSON errors, and release files from prepared headers and bytes.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { JSON_TYPE, type ReleaseFile, type Variants } from "../publish/release.js";
+import { STATIC_MAX_AGE } from "../routes/max-age.js";
 import {
   ALLOWED_METHODS,
   EXPOSED_HEADERS,
@@ -37,6 +38,20 @@ export function sendError(
     withFields(headers, { "Content-Type": JSON_TYPE, "Content-Length": String(body.length) }),
   );
   response.end(response.req.method === "HEAD" ? undefined : body);
+}
+
+/** A permanent move (a folder's page asked without its slash), cacheable as any static answer. */
+export function sendRedirect(response: ServerResponse, location: string): void {
+  response
+    .writeHead(
+      301,
+      withFields<Record<string, string>>(COMMON, {
+        Location: location,
+        "Cache-Control": `public, max-age=${STATIC_MAX_AGE}`,
+        "Content-Length": "0",
+      }),
+    )
+    .end();
 }
 
 export function sendJson(response: ServerResponse, value: unknown, status = 200): void {

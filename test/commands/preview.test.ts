@@ -56,6 +56,11 @@ describe("velodata preview", () => {
     }
   });
 
+  it("sends a folder's page asked without its slash to it, as static hosts do", async () => {
+    const moved = await fetch(`${base}/docs`, { redirect: "manual" });
+    expect([moved.status, moved.headers.get("location")]).toEqual([301, "/docs/"]);
+  });
+
   it("sends a list's precompressed sibling, with CORS and an ETag", async () => {
     const response = await fetch(`${base}/vls/v3/stations`, {
       headers: { "Accept-Encoding": "br" },

@@ -92,6 +92,14 @@ describe("keys in logs", () => {
 });
 
 describe("request targets", () => {
+  it("sends a folder's page asked without its slash to it, as static servers do", async () => {
+    server = await startTestServer();
+    const moved = await fetch(`${server.base}/docs?deepLink=1`, { redirect: "manual" });
+    expect([moved.status, moved.headers.get("location")]).toEqual([301, "/docs/?deepLink=1"]);
+    expect((await fetch(`${server.base}/docs`)).url).toBe(`${server.base}/docs/`);
+    expect((await fetch(`${server.base}/vls/v3`, { redirect: "manual" })).status).toBe(404);
+  });
+
   it("accepts absolute-form targets (RFC 9112 §3.2.2)", async () => {
     server = await startTestServer();
     const { hostname, port } = new URL(server.base);

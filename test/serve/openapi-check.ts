@@ -58,7 +58,9 @@ async function checkingFetch(
   init?: RequestInit,
 ): Promise<globalThis.Response> {
   const response = await originalFetch(input, init);
-  const url = new URL(input instanceof Request ? input.url : String(input));
+  // A followed redirect is checked where it led.
+  const asked = input instanceof Request ? input.url : String(input);
+  const url = new URL(response.redirected ? response.url : asked);
   const checked = servers.get(url.origin);
   if (checked)
     check(
@@ -89,6 +91,14 @@ function check(
   const operation =
     method === "GET" || method === "HEAD" ? find(checked.document, url)?.get : undefined;
   if (!operation) {
+    // A folder's page asked without its slash (`/docs`): moved to the route the document has.
+    const location = response.headers.get("location");
+    if (response.status === 301 && location) {
+      const to = new URL(location, url);
+      if (!find(checked.document, to)?.get)
+        throw new Error(`${where}: moved to ${to.pathname}, which the document has not either`);
+      return;
+    }
     // Unknown paths, hostile ones, other methods: refused with an error body.
     if (response.status < 400)
       throw new Error(`${where}: answered, but the document has no such route`);
