@@ -2,7 +2,7 @@
 
 import { createServer, type Server } from "node:http";
 import sirv from "sirv";
-import { matchRoute } from "../routes/match-route.js";
+import { isFolderWithoutSlash, matchRoute } from "../routes/match-route.js";
 import { EXPOSED_HEADERS } from "../routes/methods.js";
 import { CSV_TYPE, fileOf, pathOf } from "../routes/routes.js";
 import { HOST_FILES } from "../tree/host-files.js";
@@ -55,12 +55,9 @@ export async function preview(options: PreviewOptions): Promise<Server> {
     // `/docs/` are folders' index.html, which sirv's json extension would not find).
     const folder = url.pathname.endsWith("/");
     const match = matchRoute(segments, url.searchParams, folder);
-    // A folder's page asked without its slash (`/docs`), sent to it as static hosts do.
-    if (match.kind === "none" && !folder && segments.length > 0) {
-      if (matchRoute(segments, url.searchParams, true).kind === "endpoint") {
-        response.writeHead(301, { Location: `${url.pathname}/${url.search}` }).end();
-        return;
-      }
+    if (match.kind === "none" && !folder && isFolderWithoutSlash(segments, url.searchParams)) {
+      response.writeHead(301, { Location: `${url.pathname}/${url.search}` }).end();
+      return;
     }
     if (match.kind === "endpoint") request.url = `/${fileOf(pathOf(match.endpoint))}`;
     serveFile(request, response, () => {

@@ -44,6 +44,14 @@ const COMPILED: readonly Compiled[] = ROUTE_LIST.map((route) => ({
 }));
 
 /**
+ * Whether a path asked without its trailing slash (`/docs`) is a folder route's (`/docs/`):
+ * servers send it there with a 301, as static hosts do.
+ */
+export function isFolderWithoutSlash(segments: readonly string[], query: URLSearchParams): boolean {
+  return segments.length > 0 && matchRoute(segments, query, true).kind === "endpoint";
+}
+
+/**
  * Query forms first (`/vls/v3/stations?contract=C` must not read as the list of all stations),
  * then a query form asked without its query (a clear 400), then the path forms, in table order.
  * `folder`: the request ended in `/`. Only then does a folder's page (`/docs/`) answer, as on a

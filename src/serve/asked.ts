@@ -1,7 +1,7 @@
 // What a request target asks for, apart from any release: the path checked, the route matched, the
 // key read and the log's redacted form, worked out once per distinct target (clients repeat theirs).
 import { KEY_CHECK_PATH } from "../routes/key-check.js";
-import { matchRoute } from "../routes/match-route.js";
+import { isFolderWithoutSlash, matchRoute } from "../routes/match-route.js";
 import type { Endpoint } from "../routes/routes.js";
 import { routeOf } from "../routes/routes.js";
 import { redactTarget } from "./redact.js";
@@ -60,13 +60,10 @@ function workOut(raw: string): Asked {
     };
   if (target.path === KEY_CHECK_PATH) return { logged, loggedBytes, key, kind: "key check" };
   const match = matchRoute(path.segments, query, path.folder);
-  if (match.kind === "none" && !path.folder && path.segments.length > 0) {
-    // As static servers do: the slash added, the query kept.
-    const asFolder = matchRoute(path.segments, query, true);
-    if (asFolder.kind === "endpoint") {
-      const location = `${target.path}/${raw.includes("?") ? raw.slice(raw.indexOf("?")) : ""}`;
-      return { logged, loggedBytes, key, kind: "folder", location };
-    }
+  if (match.kind === "none" && !path.folder && isFolderWithoutSlash(path.segments, query)) {
+    // The slash added, the query kept.
+    const location = `${target.path}/${raw.includes("?") ? raw.slice(raw.indexOf("?")) : ""}`;
+    return { logged, loggedBytes, key, kind: "folder", location };
   }
   if (match.kind === "none") return { logged, loggedBytes, key, kind: "not found" };
   if (match.kind === "invalid")
