@@ -116,10 +116,14 @@ describe("velodata serve", () => {
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
     const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
-    await waitFor(child, () => output, "starting");
-    child.kill("SIGTERM");
-    expect(await exited).toBe(0);
-    expect(output).toMatch(/Z SIGTERM during the start: stopping now\n$/);
+    try {
+      await waitFor(child, () => output, "starting");
+      child.kill("SIGTERM");
+      expect(await exited).toBe(0);
+      expect(output).toMatch(/Z SIGTERM during the start: stopping now\n$/);
+    } finally {
+      child.kill("SIGKILL"); // should the stop fail, its thread spins on: not past the test
+    }
   });
 
   it("refreshes at once on SIGHUP, and goes on serving", async () => {
