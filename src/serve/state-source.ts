@@ -1,6 +1,6 @@
 // Where a refresh gets new station states: a state file read again each time, or the simulator.
 
-import { existsSync, lstatSync, statSync } from "node:fs";
+import { lstatSync, statSync } from "node:fs";
 import { IndexedMap } from "../indexed-map.js";
 import { acceptedOf, readChangedStates } from "../source/changed-states.js";
 import type { Dataset, LiveState } from "../source/dataset.js";
@@ -75,7 +75,7 @@ export function stateFile(
       } catch (cause) {
         // A missing file is a UserError from loadStates; report it like any problem of the file.
         // A link that leads nowhere is said as such (its message names the link and its target).
-        const there = existsSync(path) || lstatSync(path, { throwIfNoEntry: false });
+        const there = lstatSync(path, { throwIfNoEntry: false });
         const message = there ? (cause as Error).message : "not found";
         return { problems: [{ severity: "error", at: { file: path }, message }] };
       }

@@ -1,5 +1,6 @@
 // The downloadable static bundle: one zip of contracts, stations and parkings as JSON and CSV, with a data package.
 import type { Dataset } from "../../source/dataset.js";
+import { licenseGroups } from "../license-groups.js";
 import { csvChunks } from "./csv.js";
 import { dataPackage } from "./datapackage.js";
 import { jsonRows } from "./json-rows.js";
@@ -46,22 +47,15 @@ type PackageLicense = { name?: string; path?: string };
  * data whose owner stated no licence must not be shown under another contract's).
  */
 function licensesOf(dataset: Dataset): { licenses: PackageLicense[]; note: string | null } {
-  const byLicense = new Map<string, { license: PackageLicense | null; contracts: string[] }>();
-  for (const { name, license } of dataset.contracts) {
-    const key = license ? `${license.id ?? ""} ${license.url ?? ""}` : "";
-    const group = byLicense.get(key) ?? {
-      license: license
-        ? {
-            ...(license.id ? { name: license.id } : {}),
-            ...(license.url ? { path: license.url } : {}),
-          }
-        : null,
-      contracts: [],
-    };
-    group.contracts.push(name);
-    byLicense.set(key, group);
-  }
-  const groups = [...byLicense.values()];
+  const groups = licenseGroups(dataset.contracts).map(({ license, contracts }) => ({
+    license: license
+      ? {
+          ...(license.id ? { name: license.id } : {}),
+          ...(license.url ? { path: license.url } : {}),
+        }
+      : null,
+    contracts,
+  }));
   const only = groups.length === 1 ? groups[0]?.license : null;
   if (only) return { licenses: [only], note: null };
   if (groups.length <= 1) return { licenses: [], note: null };

@@ -2,6 +2,7 @@
 import { DEFAULT_PORTAL } from "../../../model/portal.js";
 import { type Endpoint, pathOf } from "../../../routes/routes.js";
 import type { Dataset } from "../../../source/dataset.js";
+import { licenseGroups } from "../../license-groups.js";
 import type { ReleaseFile } from "../../release.js";
 import {
   keyedRequest,
@@ -142,18 +143,15 @@ function downloadsOf(
     const file = answers.get(path);
     if (file) downloads.push({ title, path, bytes: file.size, format, licenses, mixed });
   };
-  const all = contracts.flatMap((c) => (c.license ? [c.license] : []));
-  const distinct = all.filter(
-    (l, i) => all.findIndex((m) => m.id === l.id && m.url === l.url) === i,
-  );
   // As the bundle's data package says: one licence only when every contract states the same.
-  const mixed = distinct.length > 1 || (distinct.length === 1 && all.length < contracts.length);
+  const groups = licenseGroups(contracts);
+  const only = groups.length === 1 ? groups[0]?.license : null;
   add(
     "Every contract, station and parking (JSON, CSV, data package)",
     { name: "bundle" },
     "ZIP",
-    mixed ? [] : distinct,
-    mixed,
+    only ? [only] : [],
+    groups.length > 1,
   );
   for (const contract of contracts) {
     const licenses = contract.license ? [contract.license] : [];
