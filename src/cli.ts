@@ -9,6 +9,7 @@ import type { ServeHandle, ServeOptions } from "./commands/serve.js";
 import { excerpt, toUserError, UserError } from "./errors.js";
 import { DEFAULT_BASE_URL } from "./publish/default-base-url.js";
 import { DEFAULT_REFRESH_SECONDS } from "./routes/max-age.js";
+import { PRIORITY_PREFIX, writesToJournal } from "./serve/journal.js";
 
 /** The public base URL: absolute http(s), kept without a trailing slash. */
 function baseUrl(value: string): string {
@@ -174,6 +175,10 @@ export function program(argv: readonly string[]): Command {
       "--max-key-failures <n>",
       "answer 429 to an address after n wrong keys within a minute (default: no limit)",
       positive,
+    )
+    .option(
+      "--no-request-log",
+      "no line per answered request (errors, warnings and refreshes are still logged)",
     )
     .action(async (options: Omit<ServeOptions, "output">) => {
       if (options.simulate && options.state)
@@ -407,15 +412,18 @@ export async function main(argv: readonly string[]): Promise<void> {
     await program(argv).parseAsync(argv);
   } catch (thrown) {
     const cause = toUserError(thrown);
+    // Under systemd, each line an error of the journal's (a service's stderr is info by default).
+    const priority = writesToJournal(2) ? PRIORITY_PREFIX.error : "";
+    const say = (line: string) => process.stderr.write(`${priority}${line}\n`);
     if (cause instanceof UserError) {
-      process.stderr.write(`velodata: ${cause.message}\n`);
-      for (const line of cause.details) process.stderr.write(`  ${line}\n`);
+      say(`velodata: ${cause.message}`);
+      for (const line of cause.details) say(`  ${line}`);
       if (process.env.VELODATA_DEBUG && cause.cause instanceof Error)
         process.stderr.write(`${cause.cause.stack}\n`);
     } else {
       const message = cause instanceof Error ? cause.message : String(cause);
-      process.stderr.write(
-        `velodata: internal error (this is a bug in velodata, please report it): ${excerpt(message, 500)}\n`,
+      say(
+        `velodata: internal error (this is a bug in velodata, please report it): ${excerpt(message, 500)}`,
       );
       if (process.env.VELODATA_DEBUG && cause instanceof Error)
         process.stderr.write(`${cause.stack}\n`);

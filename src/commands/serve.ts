@@ -7,6 +7,7 @@ import { publish, withBaseUrl } from "../publish/publish.js";
 import { failedKeyLimit } from "../serve/failed-key-limit.js";
 import { DEFAULT_FEED_LIMITS, feedHealth } from "../serve/feed-health.js";
 import { tuneHeapForServing } from "../serve/heap-tuning.js";
+import { type Log, writesToJournal } from "../serve/journal.js";
 import { watchKeyRing } from "../serve/keys/key-ring.js";
 import type { Live, RefreshOutcome } from "../serve/live.js";
 import { bufferedLog, fdWriter, linesOf, timestamp } from "../serve/log-sink.js";
@@ -58,6 +59,8 @@ export interface ServeOptions {
   idleTimeout?: number;
   /** Wrong keys per client address and minute before 429 (default: no limit). */
   maxKeyFailures?: number;
+  /** false: no line per answered request (nginx's `access_log off`, when nginx in front logs them). */
+  requestLog?: boolean;
   output?: Output;
 }
 
@@ -77,9 +80,14 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   // it always did.
   const sink = options.output
     ? null
-    : bufferedLog(fdWriter(1, (error) => process.stdout.emit("error", error)));
-  const say = sink ?? ((line: string) => output.info(line));
-  const log = (line: string) => say(`${new Date().toISOString()} ${line}`);
+    : bufferedLog(
+        fdWriter(1, (error) => process.stdout.emit("error", error)),
+        {
+          journal: writesToJournal(1),
+        },
+      );
+  const say: Log = sink ?? ((line) => output.info(line));
+  const log: Log = (line, severity) => say(`${new Date().toISOString()} ${line}`, severity);
   const seconds = options.refresh ?? 60;
 
   const staticRead = await readStatic(options.source);
@@ -140,8 +148,8 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   const running = await startServer({
     live,
     keys,
-    log: (line) => requestLog(`${timestamp()} ${line}`),
-    logRequest: requestLog.request,
+    log: (line, severity) => requestLog(`${timestamp()} ${line}`, severity),
+    logRequest: options.requestLog === false ? () => {} : requestLog.request,
     port,
     host,
     ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
@@ -196,11 +204,12 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   if (!options.baseUrl && ANY_ADDRESS.has(host))
     log(
       `warning: the GBFS discovery files and the OpenAPI document name ${running.url}, which no other machine can reach: give --base-url (the public address clients use)`,
+      "warning",
     );
   const heapWarning = heapRoomWarning();
-  if (heapWarning) log(heapWarning);
+  if (heapWarning) log(heapWarning, "warning");
   if (options.demoKey) {
-    log(`demo key enabled: ${DEMO_KEY} (do not use --demo-key in production)`);
+    log(`demo key enabled: ${DEMO_KEY} (do not use --demo-key in production)`, "warning");
     for (const line of curlExamples(running.url, DEMO_KEY, dataset)) say(line);
   }
 

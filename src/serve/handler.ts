@@ -14,6 +14,7 @@ import type { Outcome } from "../routes/route.js";
 import { type Endpoint, pathOf, ROUTES } from "../routes/routes.js";
 import { type Asked, askedTargets } from "./asked.js";
 import type { FailedKeyLimit } from "./failed-key-limit.js";
+import type { Log } from "./journal.js";
 import type { KeyRing } from "./keys/key-ring.js";
 import { type Live, statusOf } from "./live.js";
 import type { LogSink } from "./log-sink.js";
@@ -24,7 +25,7 @@ import { ALLOW, sendError, sendFile, sendJson, sendOptions, sendRedirect } from 
 export interface HandlerOptions {
   live: Live;
   keys: KeyRing;
-  log: (line: string) => void;
+  log: Log;
   /** Each answered request's line, in parts (a LogSink's `request`); by default as text to `log`. */
   logRequest?: LogSink["request"];
   now?: () => Date;
@@ -143,7 +144,7 @@ export function createHandler(options: HandlerOptions): Handler {
     cause: unknown,
   ) => {
     const message = redactText((cause as Error)?.message ?? String(cause));
-    options.log(`error: ${shownRequest(request.method, asked)}: ${message}`);
+    options.log(`error: ${shownRequest(request.method, asked)}: ${message}`, "error");
     if (!response.headersSent) sendOutcome(response, INTERNAL_ERROR);
     else response.destroy();
   };

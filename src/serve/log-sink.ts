@@ -4,11 +4,12 @@
 // Written off the main thread when the writer is asynchronous: a slow reader never stalls requests.
 import { write as writeFd } from "node:fs";
 import type { Asked } from "./asked.js";
+import { PRIORITY_PREFIX, type Severity } from "./journal.js";
 import { methodBytes, requestLineBound, targetBytes, writeRequestLine } from "./request-line.js";
 
 export interface LogSink {
-  /** A line as it is (no newline). */
-  (line: string): void;
+  /** A line as it is (no newline); `info` unless said. */
+  (line: string, severity?: Severity): void;
   /**
    * A request's line, stamped with the time (`2025-… GET /path 200 1.2ms`), written as bytes
    * straight into the log's buffer (see request-line.ts).
@@ -45,9 +46,20 @@ export const MAX_WAITING_BYTES = 16 << 20;
 const CHUNK = 256 << 10;
 const KEPT = 4;
 const NEWLINE = 0x0a;
+const INFO_PREFIX = Buffer.from(PRIORITY_PREFIX.info);
+
+export interface LogOptions {
+  maxWaitingBytes?: number;
+  /** Each line starts with its priority for systemd's journal (see journal.ts). */
+  journal?: boolean;
+}
 
 /** `write` receives the lines in the order they were logged, each ending with a newline. */
-export function bufferedLog(write: LogWriter, maxWaitingBytes = MAX_WAITING_BYTES): LogSink {
+export function bufferedLog(write: LogWriter, options: LogOptions = {}): LogSink {
+  const maxWaitingBytes = options.maxWaitingBytes ?? MAX_WAITING_BYTES;
+  const priority = options.journal ? INFO_PREFIX : null;
+  const withPriority = (line: string, severity: Severity) =>
+    options.journal ? `${PRIORITY_PREFIX[severity]}${line}` : line;
   const spare: Buffer[] = [];
   let chunk: Buffer = Buffer.allocUnsafeSlow(CHUNK);
   let at = 0;
@@ -107,7 +119,12 @@ export function bufferedLog(write: LogWriter, maxWaitingBytes = MAX_WAITING_BYTE
     scheduled = null;
     if (writing) return writing.then(flush);
     if (dropped > 0) {
-      appendText(`log: ${dropped} lines dropped: the output was not read fast enough`);
+      appendText(
+        withPriority(
+          `log: ${dropped} lines dropped: the output was not read fast enough`,
+          "warning",
+        ),
+      );
       dropped = 0;
     }
     seal();
@@ -129,9 +146,9 @@ export function bufferedLog(write: LogWriter, maxWaitingBytes = MAX_WAITING_BYTE
     });
     return writing;
   };
-  const sink = (line: string) => {
+  const sink = (line: string, severity: Severity = "info") => {
     if (dropping()) return;
-    appendText(line);
+    appendText(withPriority(line, severity));
     logged();
   };
   sink.request = (
@@ -145,9 +162,11 @@ export function bufferedLog(write: LogWriter, maxWaitingBytes = MAX_WAITING_BYTE
     const shown = methodBytes(method);
     const target = targetBytes(asked);
     const stamp = stampBytes();
+    const start = priority?.byteLength ?? 0;
     // A target is at most Node's header size limit (16 KB): a line always fits in a chunk.
-    if (at + stamp.byteLength + requestLineBound(shown, target) > chunk.byteLength) seal();
-    at = writeRequestLine(chunk, at, stamp, shown, target, status, ms, delivered);
+    if (at + start + stamp.byteLength + requestLineBound(shown, target) > chunk.byteLength) seal();
+    if (priority) chunk.set(priority, at);
+    at = writeRequestLine(chunk, at + start, stamp, shown, target, status, ms, delivered);
     logged();
   };
   sink.flush = flush;

@@ -11,6 +11,7 @@ import { formatProblem } from "../source/problems.js";
 import { changedVariants } from "./changed-variants.js";
 import { feedHealth } from "./feed-health.js";
 import { followOnDisk } from "./follow-on-disk.js";
+import type { Log } from "./journal.js";
 import type { Live, RefreshOutcome } from "./live.js";
 import type { StateSource } from "./state-source.js";
 
@@ -24,7 +25,7 @@ export interface RefresherOptions {
   seconds: number;
   /** When set, the tree on disk follows each new release. */
   out?: string;
-  log: (line: string) => void;
+  log: Log;
   now?: () => Date;
 }
 
@@ -64,7 +65,7 @@ export function startRefresher(options: RefresherOptions): Refresher {
 
   const fail = (at: Date, error: string): RefreshOutcome => {
     const kept = `keeping release ${live.release.id} of ${live.release.generatedAt.toISOString()}`;
-    log(`refresh failed: ${error}; ${kept}`);
+    log(`refresh failed: ${error}; ${kept}`, "error");
     return { at, ok: false, error };
   };
 
@@ -113,6 +114,7 @@ export function startRefresher(options: RefresherOptions): Refresher {
         // The new release is served already, whole: only its changed answers stay uncompressed.
         log(
           `refresh: variants not made (${(cause as Error).message}); changed answers are sent uncompressed`,
+          "warning",
         );
       }
     }
@@ -152,7 +154,7 @@ export function startRefresher(options: RefresherOptions): Refresher {
       // A refresh that outlasts its period (a states file on a stalled mount, a pipe nobody
       // writes) is said once; /status shows it late.
       const watchdog = setTimeout(
-        () => log(`refresh from ${source.name} still running after ${seconds} s`),
+        () => log(`refresh from ${source.name} still running after ${seconds} s`, "warning"),
         seconds * 1000,
       );
       watchdog.unref();
@@ -195,6 +197,7 @@ export function startRefresher(options: RefresherOptions): Refresher {
       if (ended === "late")
         log(
           `stopping without the refresh from ${source.name}, still running after ${waitMs / 1000} s${out ? ": a tree it was moving files into is marked so, and repaired at the next start" : ""}`,
+          "warning",
         );
     },
   };

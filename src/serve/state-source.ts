@@ -8,6 +8,7 @@ import type { KnownStates } from "../source/known-states.js";
 import { tooManyMissing } from "../source/missing-stations.js";
 import { error, type Problem } from "../source/problems.js";
 import { readStates, type StaticRead } from "../source/read-dataset.js";
+import type { Log } from "./journal.js";
 import { type Random, simulate } from "./simulator.js";
 
 export interface StateSource {
@@ -23,7 +24,7 @@ export interface StateSource {
 export interface StateFileOptions {
   /** A states file leaving out more than this share of the stations reported before is refused. */
   maxMissingShare: number;
-  log: (line: string) => void;
+  log: Log;
   /** What the read at start left (readStates): the first refresh checks only what changed since. */
   known?: KnownStates;
 }
@@ -114,6 +115,7 @@ function checkMissing(
   const more = missing.length > NAMES_LOGGED ? ` and ${missing.length - NAMES_LOGGED} more` : "";
   options.log(
     `${path}: ${missing.length} stations reported before are missing (published CLOSED and disconnected): ${shown.join(", ")}${more}`,
+    "warning",
   );
   return { states, problems };
 }

@@ -31,6 +31,33 @@ function slowWriter() {
 }
 
 describe("bufferedLog", () => {
+  it("starts each line with its journal priority when it writes to the journal, not otherwise", () => {
+    const written = (journal: boolean) => {
+      const chunks: string[] = [];
+      const log = bufferedLog((lines) => void chunks.push(linesOf(lines)), { journal });
+      log("serving 3 stations");
+      log("refresh failed: states.json: not JSON", "error");
+      log("keys: no keys file yet", "warning");
+      log.request("GET", askedTargets()("/vls/v3/contracts"), 200, 1.5, true);
+      void log.flush();
+      return (chunks[0] ?? "").split("\n");
+    };
+    const [info, error, warning, request] = written(true);
+    expect([info, error, warning]).toEqual([
+      "<6>serving 3 stations",
+      "<3>refresh failed: states.json: not JSON",
+      "<4>keys: no keys file yet",
+    ]);
+    expect(request).toMatch(/^<6>\d{4}-\d\d-\d\dT[^ ]+Z GET \/vls\/v3\/contracts 200 1\.5ms$/);
+    const plain = written(false);
+    expect(plain.slice(0, 3)).toEqual([
+      "serving 3 stations",
+      "refresh failed: states.json: not JSON",
+      "keys: no keys file yet",
+    ]);
+    expect(plain[3]).toMatch(/^\d{4}-\d\d-\d\dT[^ ]+Z GET \/vls\/v3\/contracts 200 1\.5ms$/);
+  });
+
   it("writes the lines gathered within its delay together, in order, once the delay is over", () => {
     vi.useFakeTimers();
     const writes: string[] = [];
@@ -101,7 +128,7 @@ describe("bufferedLog", () => {
   it("drops lines past its bound while a write does not finish, and says how many once it can", async () => {
     vi.useFakeTimers();
     const { writes, finish, write } = slowWriter();
-    const log = bufferedLog(write, 10);
+    const log = bufferedLog(write, { maxWaitingBytes: 10 });
     log("first");
     void log.flush();
     log("12345"); // 6 characters waiting

@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { UserError } from "../../errors.js";
+import type { Log } from "../journal.js";
 import { keyDigest, readKeys } from "./key-file.js";
 
 export interface KeyRing {
@@ -31,7 +32,7 @@ export interface KeyRingOptions {
   /** Keys accepted besides the file's (the demo key). */
   extraKeys?: readonly string[];
   pollMs?: number;
-  log: (line: string) => void;
+  log: Log;
 }
 
 /** Loads the keys file and polls it; an unreadable or invalid file is reported once and the last good set stays. */
@@ -49,7 +50,10 @@ export async function watchKeyRing(options: KeyRingOptions): Promise<KeyRing> {
     const hadFile = signature !== "" && signature !== "missing";
     signature = current;
     if (current === "missing" && hadFile) {
-      options.log(`keys: ${options.path} has disappeared; keeping the last good set of keys`);
+      options.log(
+        `keys: ${options.path} has disappeared; keeping the last good set of keys`,
+        "error",
+      );
       failing = true;
       return;
     }
@@ -74,7 +78,8 @@ export async function watchKeyRing(options: KeyRingOptions): Promise<KeyRing> {
       lastDetails = details;
       failing = true;
       // Before any good set, there is nothing to keep: watchKeyRing refuses to start instead.
-      if (everLoaded) options.log(`keys: ${details.join("; ")}; keeping the last good set of keys`);
+      if (everLoaded)
+        options.log(`keys: ${details.join("; ")}; keeping the last good set of keys`, "error");
     }
   };
   // Keys accepted lately, by the string presented: a hit skips the hash. Emptied whenever the set
@@ -102,6 +107,7 @@ export async function watchKeyRing(options: KeyRingOptions): Promise<KeyRing> {
   if (signature === "missing")
     options.log(
       `keys: no keys file at ${options.path} yet; add keys with: velodata keys add --keys ${options.path}`,
+      "warning",
     );
   const timer = setInterval(() => void reload(), options.pollMs ?? 1000);
   timer.unref();

@@ -1,0 +1,127 @@
+// `velodata serve`'s log as an operator reads it: priorities for systemd's journal, and the
+// request lines that --no-request-log leaves out.
+import { type ChildProcess, spawn } from "node:child_process";
+import { copyFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { DEMO_KEY } from "../../src/commands/serve.js";
+import { BIN, FIXTURES, tempDir } from "../helpers.js";
+
+// As systemd starts a service: JOURNAL_STREAM names the stream its stdout (fd 1) or stderr (fd 2) is.
+const UNDER_JOURNAL = (fd: 1 | 2) =>
+  `JOURNAL_STREAM=$(stat -L -c %d:%i /proc/$$/fd/${fd}) exec "$0" "$@"`;
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  /** Resolves once the output holds `text` (on the output's events). */
+  printed: (text: string) => Promise<void>;
+}
+
+function start(args: string[], journal: boolean): Started {
+  const child = journal
+    ? spawn("/bin/sh", ["-c", UNDER_JOURNAL(1), process.execPath, BIN, ...args])
+    : spawn(process.execPath, [BIN, ...args]);
+  let output = "";
+  const waiting = new Set<() => void>();
+  const collect = (chunk: Buffer) => {
+    output += chunk;
+    for (const check of waiting) check();
+  };
+  child.stdout?.on("data", collect);
+  child.stderr?.on("data", collect);
+  const printed = (text: string) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (!output.includes(text)) return;
+        waiting.delete(check);
+        resolve();
+      };
+      child.once("exit", () => reject(new Error(`exited before printing ${text}: ${output}`)));
+      waiting.add(check);
+      check();
+    });
+  return { child, output: () => output, printed };
+}
+
+async function stopped(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await exited;
+}
+
+async function serving(extra: string[], journal: boolean) {
+  const dir = await tempDir();
+  const state = join(dir, "states.json");
+  await copyFile(join(FIXTURES, "states.json"), state);
+  const args = ["serve", "--source", FIXTURES, "--keys", join(dir, "keys.json"), "--port", "0"];
+  const started = start([...args, "--state", state, "--refresh", "3600", ...extra], journal);
+  await started.printed("serving ");
+  const url = /serving .* at (http:\/\/\S+),/.exec(started.output())?.[1] as string;
+  return { ...started, url, state };
+}
+
+const lines = (output: string) => output.split("\n").filter((line) => line !== "");
+
+describe("velodata serve's log", () => {
+  it("gives each line its priority when its stdout is systemd's journal", async () => {
+    const { child, url, state, output, printed } = await serving(["--demo-key"], true);
+    try {
+      await (await fetch(`${url}/vls/v3/contracts?apiKey=${DEMO_KEY}`)).text();
+      await printed("GET /vls/v3/contracts");
+      await writeFile(state, "{");
+      child.kill("SIGHUP");
+      await printed("refresh failed");
+      const byStart = (text: string) => lines(output()).find((line) => line.includes(text));
+      expect(byStart("serving ")).toMatch(/^<6>\d{4}-/);
+      expect(byStart("GET /vls/v3/contracts")).toMatch(/^<6>\d{4}-/);
+      expect(byStart("demo key enabled")).toMatch(/^<4>\d{4}-/);
+      expect(byStart("refresh failed")).toMatch(/^<3>\d{4}-.* refresh failed: .*states\.json/);
+    } finally {
+      await stopped(child);
+    }
+  });
+
+  it("leaves the lines as they are anywhere else", async () => {
+    const { child, output } = await serving(["--demo-key"], false);
+    try {
+      expect(lines(output()).filter((line) => line.startsWith("<"))).toEqual([]);
+      expect(output()).toMatch(/^\d{4}-.* demo key enabled/m);
+    } finally {
+      await stopped(child);
+    }
+  });
+
+  it("writes no line per request with --no-request-log, and still logs the refreshes", async () => {
+    const { child, url, output, printed } = await serving(
+      ["--demo-key", "--no-request-log"],
+      false,
+    );
+    try {
+      const answer = await fetch(`${url}/vls/v3/contracts?apiKey=${DEMO_KEY}`);
+      expect(answer.status).toBe(200);
+      await answer.text();
+      // The refresh's line comes after where the request's would be: both go through one buffer.
+      child.kill("SIGHUP");
+      await printed("refreshed from");
+      expect(output()).not.toContain("GET /vls/v3/contracts");
+    } finally {
+      await stopped(child);
+    }
+  });
+
+  it("marks a fatal error as one when its stderr is the journal", async () => {
+    const dir = await tempDir();
+    const args = ["serve", "--source", join(dir, "nowhere"), "--keys", join(dir, "keys.json")];
+    const { child, output } = start(args, false);
+    const plain = await new Promise<string>((resolve) =>
+      child.once("close", () => resolve(output())),
+    );
+    const underJournal = spawn("/bin/sh", ["-c", UNDER_JOURNAL(2), process.execPath, BIN, ...args]);
+    let stderr = "";
+    underJournal.stderr.on("data", (chunk) => (stderr += chunk));
+    await new Promise((resolve) => underJournal.once("close", resolve));
+    expect(plain).toMatch(/^velodata: .*nowhere/);
+    expect(lines(stderr)).toEqual(lines(plain).map((line) => `<3>${line}`));
+  });
+});
