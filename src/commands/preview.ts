@@ -4,7 +4,7 @@ import { createServer, type Server } from "node:http";
 import sirv from "sirv";
 import { isFolderWithoutSlash, matchRoute } from "../routes/match-route.js";
 import { EXPOSED_HEADERS } from "../routes/methods.js";
-import { CSV_TYPE, fileOf, pathOf } from "../routes/routes.js";
+import { CSV_TYPE, dispositionOf, fileOf, pathOf, routeOf } from "../routes/routes.js";
 import { HOST_FILES } from "../tree/host-files.js";
 import { readTree } from "../tree/read-tree.js";
 import { type Output, terminalOutput } from "./output.js";
@@ -59,8 +59,14 @@ export async function preview(options: PreviewOptions): Promise<Server> {
       response.writeHead(301, { Location: `${url.pathname}/${url.search}` }).end();
       return;
     }
-    if (match.kind === "endpoint") request.url = `/${fileOf(pathOf(match.endpoint))}`;
+    if (match.kind === "endpoint") {
+      request.url = `/${fileOf(pathOf(match.endpoint))}`;
+      // As static hosts are told by `_headers`; sirv keeps what is set before it answers.
+      const disposition = dispositionOf(routeOf(match.endpoint));
+      if (disposition) response.setHeader("Content-Disposition", disposition);
+    }
     serveFile(request, response, () => {
+      response.removeHeader("Content-Disposition");
       response.writeHead(404).end();
     });
   });

@@ -13,7 +13,14 @@ import type {
 import { parseS3Url, s3Store } from "../host/object-storage/s3-store.js";
 import { matchRoute } from "../routes/match-route.js";
 import { DEFAULT_REFRESH_SECONDS, STATIC_MAX_AGE } from "../routes/max-age.js";
-import { accessOf, type Endpoint, fileOf, freshnessOf, routeOf } from "../routes/routes.js";
+import {
+  accessOf,
+  dispositionOf,
+  type Endpoint,
+  fileOf,
+  freshnessOf,
+  routeOf,
+} from "../routes/routes.js";
 import type { ManifestEntry } from "../tree/manifest.js";
 import { readTree } from "../tree/read-tree.js";
 import { formatBytes, type Output, terminalOutput, throttled } from "./output.js";
@@ -96,12 +103,14 @@ async function treeAnswers(options: PublishOptions): Promise<PublishedAnswer[]> 
       freshnessOf(endpoint) === "dynamic"
         ? (options.maxAge ?? DEFAULT_REFRESH_SECONDS)
         : STATIC_MAX_AGE;
+    const disposition = dispositionOf(routeOf(endpoint));
     answers.push({
       urlPath,
       etag,
       kind: kindOf(endpoint),
       contentType: type,
       cacheControl: `public, max-age=${maxAge}`,
+      ...(disposition ? { contentDisposition: disposition } : {}),
       read: () => readAnswer(file),
       variants: variantsOf(entry, file),
     });

@@ -8,4 +8,4 @@ export const PREFLIGHT_MAX_AGE = 86400;
  */
 export const PREFLIGHT_ALLOWED_HEADERS = "*";
 /** Response headers a page's script may read beyond the CORS-safelisted ones (Cache-Control, Content-Type…). */
-export const EXPOSED_HEADERS = "ETag, Retry-After";
+export const EXPOSED_HEADERS = "ETag, Retry-After, Content-Disposition";

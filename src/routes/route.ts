@@ -58,6 +58,11 @@ export interface Route<E extends { name: string }> {
   readonly served: "release" | "server";
   readonly contentType: string;
   /**
+   * A file to save, not to show: sent with `Content-Disposition: attachment` under this name (see
+   * dispositionOf), so that a browser's API explorer offers it as a download, not as text.
+   */
+  readonly attachment?: string;
+  /**
    * What the answer points at, for publishers that must keep readers consistent (object storage):
    * a `list` names answers, a `discovery` file names feeds; both go up after what they name.
    * Default: `answer`.

@@ -328,6 +328,7 @@ export const ROUTES: RouteTable = {
     freshness: "static",
     served: "release",
     contentType: ZIP_TYPE,
+    attachment: BUNDLE_NAME,
   },
   openapi: {
     name: "openapi",
@@ -371,6 +372,10 @@ export function routeOf(endpoint: Endpoint): AnyRoute {
 }
 
 export const accessOf = (endpoint: Endpoint) => routeOf(endpoint).access;
+
+/** The Content-Disposition a route's answer is sent with; undefined for one to show, not save. */
+export const dispositionOf = (route: AnyRoute): string | undefined =>
+  route.attachment === undefined ? undefined : `attachment; filename="${route.attachment}"`;
 export const freshnessOf = (endpoint: Endpoint) => routeOf(endpoint).freshness;
 
 /**

@@ -11,7 +11,7 @@ import {
 } from "../routes/outcomes.js";
 import { notFoundOf, resolveContract } from "../routes/resolve-contract.js";
 import type { Outcome } from "../routes/route.js";
-import { type Endpoint, pathOf, ROUTES } from "../routes/routes.js";
+import { dispositionOf, type Endpoint, pathOf, ROUTES, routeOf } from "../routes/routes.js";
 import { type Asked, askedTargets } from "./asked.js";
 import type { FailedKeyLimit } from "./failed-key-limit.js";
 import type { Log } from "./journal.js";
@@ -43,8 +43,11 @@ export interface HandlerOptions {
 /** Returns a promise only while a big body is still being written. */
 type Handler = (request: IncomingMessage, response: ServerResponse) => Promise<void> | undefined;
 
-/** Where an endpoint's answer is in the releases sharing one set of contracts: a file's path, or a refusal. */
-type Located = { path: string } | { outcome: Outcome };
+/**
+ * Where an endpoint's answer is in the releases sharing one set of contracts: a file's path (and
+ * the Content-Disposition of a file to save), or a refusal.
+ */
+type Located = { path: string; disposition: string | undefined } | { outcome: Outcome };
 
 const STATIC_CACHE_CONTROL = `public, max-age=${STATIC_MAX_AGE}`;
 // The status of the server's status document when `ok` is false (the route table's `alsoAs`).
@@ -106,7 +109,7 @@ export function createHandler(options: HandlerOptions): Handler {
     const file = release.files.get(where.path);
     if (!file) return sendOutcome(response, notFoundOf(endpoint));
     const cache = file.freshness === "dynamic" ? dynamicCacheControl() : STATIC_CACHE_CONTROL;
-    return sendFile(request, response, file, cache);
+    return sendFile(request, response, file, cache, where.disposition);
   };
 
   /** For a front server's auth_request: no body either way, the refusal as the API gives it. */
@@ -174,7 +177,8 @@ export function createHandler(options: HandlerOptions): Handler {
 
 function locate(contracts: Parameters<typeof resolveContract>[0], endpoint: Endpoint): Located {
   const resolved = resolveContract(contracts, endpoint);
-  return "outcome" in resolved ? resolved : { path: pathOf(resolved.endpoint) };
+  if ("outcome" in resolved) return resolved;
+  return { path: pathOf(resolved.endpoint), disposition: dispositionOf(routeOf(resolved.endpoint)) };
 }
 
 const sendOutcome = (

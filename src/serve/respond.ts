@@ -127,7 +127,13 @@ function join(file: ReleaseFile): Uint8Array | null {
 }
 
 /** The head for this Cache-Control, made again only when it changes (once a second for station answers). */
-function headFor(file: ReleaseFile, encoding: Encoding, head: Head, cacheControl: string): Head {
+function headFor(
+  file: ReleaseFile,
+  encoding: Encoding,
+  head: Head,
+  cacheControl: string,
+  disposition: string | undefined,
+): Head {
   if (head.cacheControl === cacheControl) return head;
   const notModified = [
     "Access-Control-Allow-Origin",
@@ -148,6 +154,7 @@ function headFor(file: ReleaseFile, encoding: Encoding, head: Head, cacheControl
     encoding === "identity" ? file.size : (file.variants as Variants)[encoding].byteLength;
   const ok = [...notModified, "Content-Length", String(size)];
   if (encoding !== "identity") ok.push("Content-Encoding", encoding);
+  if (disposition) ok.push("Content-Disposition", disposition);
   head.cacheControl = cacheControl;
   head.ok = ok;
   head.notModified = notModified;
@@ -156,17 +163,19 @@ function headFor(file: ReleaseFile, encoding: Encoding, head: Head, cacheControl
 
 /**
  * A release file: 304 when the client has it, otherwise its precompressed variant or its bytes.
- * Nothing is compressed here; a file without variants is always sent as it is.
+ * Nothing is compressed here; a file without variants is always sent as it is. `disposition` is
+ * its route's, the same at every request of the file.
  */
 export function sendFile(
   request: IncomingMessage,
   response: ServerResponse,
   file: ReleaseFile,
   cacheControl: string,
+  disposition?: string,
 ): Promise<void> | undefined {
   const { heads, joined } = prepare(file);
   const encoding = file.variants ? negotiate(header(request, "accept-encoding")) : "identity";
-  const head = headFor(file, encoding, heads[encoding], cacheControl);
+  const head = headFor(file, encoding, heads[encoding], cacheControl, disposition);
   if (notModified(header(request, "if-none-match"), file)) {
     response.writeHead(304, head.notModified).end();
     return;

@@ -36,6 +36,14 @@ describe("velodata preview", () => {
   it("types the CSV downloads as UTF-8, as the API and nginx do", async () => {
     const response = await fetch(`${base}/rest/vls/stations/lyon.csv`);
     expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(response.headers.get("content-disposition")).toBeNull();
+  });
+
+  it("sends the bundle as a file to save, as the API and nginx do", async () => {
+    const response = await fetch(`${base}/download/velodata-static.zip`);
+    expect(response.headers.get("content-disposition")).toBe(
+      'attachment; filename="velodata-static.zip"',
+    );
   });
 
   it("answers the query forms from their path-form files", async () => {

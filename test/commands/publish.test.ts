@@ -171,9 +171,12 @@ describe("velodata publish", () => {
       expect(csv.CacheControl).toBe("public, max-age=3600");
       // the tree's .gz sibling, stored gzip-encoded (what the manifest lists as its variant)
       expect(csv.ContentEncoding).toBe("gzip");
-      expect((await s3.head("public/download/velodata-static.zip")).ContentType).toBe(
+      expect(csv.ContentDisposition).toBeUndefined();
+      const zip = await s3.head("public/download/velodata-static.zip");
+      expect([zip.ContentType, zip.ContentDisposition]).toEqual([
         "application/zip",
-      );
+        'attachment; filename="velodata-static.zip"',
+      ]);
       expect(await s3.bytes("public/download/velodata-static.zip")).toEqual(
         await readFile(join(out, "download/velodata-static.zip")),
       );

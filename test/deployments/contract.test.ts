@@ -164,8 +164,14 @@ for (const [name, start, skipped] of deployments) {
       expect((await csv.text()).split("\n")[0]).toContain("number");
       const json = await fetch(`${deployment.base}/rest/vls/stations/dublin.json`);
       expect(json.headers.get("content-type")).toBe("application/json");
+      expect(csv.headers.get("content-disposition")).toBeNull();
       const zip = await fetch(`${deployment.base}/download/velodata-static.zip`);
       expect(zip.headers.get("content-type")).toBe("application/zip");
+      // Saved, not shown, under its own name; a page's script on another origin may read it.
+      expect(zip.headers.get("content-disposition")).toBe(
+        'attachment; filename="velodata-static.zip"',
+      );
+      expect(zip.headers.get("access-control-expose-headers")).toContain("Content-Disposition");
       expect(
         Buffer.from(await zip.arrayBuffer())
           .subarray(0, 2)
@@ -195,7 +201,9 @@ for (const [name, start, skipped] of deployments) {
       expect((await get("/vls/v3/contracts")).headers.get("access-control-allow-origin")).toBe("*");
       // Readable by a page's script, for its own revalidation.
       for (const answer of [first, await get("/vls/v3/contracts")])
-        expect(answer.headers.get("access-control-expose-headers")).toBe("ETag, Retry-After");
+        expect(answer.headers.get("access-control-expose-headers")).toBe(
+          "ETag, Retry-After, Content-Disposition",
+        );
     });
 
     it("sends the precompressed bytes clients ask for, which decode to the plain answer", async () => {

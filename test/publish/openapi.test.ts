@@ -4,14 +4,15 @@ import { describe, expect, it } from "vitest";
 import { openApiDocument } from "../../src/publish/publish.js";
 import { fixtureDataset, fixtureRelease, GENERATED_AT, json } from "./publish-helpers.js";
 
+type Headers = Record<string, { schema: { example: unknown } }>;
 type Operation = {
   security: object[];
   parameters?: { name: string; in: string; required: boolean }[];
-  responses: Record<string, { content?: Record<string, { example?: unknown }> }>;
+  responses: Record<string, { content?: Record<string, { example?: unknown }>; headers?: Headers }>;
 };
 type Preflight = {
   security: object[];
-  responses: Record<string, { headers?: Record<string, { schema: { example: unknown } }> }>;
+  responses: Record<string, { headers?: Headers }>;
 };
 type Document = {
   info: { description: string };
@@ -108,6 +109,19 @@ describe("OpenAPI document", () => {
       expect(headers?.["Access-Control-Max-Age"]?.schema.example, path).toBe(86400);
     }
     expect(info.description).toContain("405 with `Allow: GET, HEAD, OPTIONS`");
+  });
+
+  it("declares the bundle's Content-Disposition, and no other answer's", async () => {
+    const { paths } = await documentOf();
+    const declared = Object.entries(paths).filter(
+      ([, item]) => item.get?.responses["200"]?.headers?.["Content-Disposition"],
+    );
+    expect(
+      declared.map(([path, item]) => [
+        path,
+        item.get?.responses["200"]?.headers?.["Content-Disposition"]?.schema.example,
+      ]),
+    ).toEqual([["/download/velodata-static.zip", 'attachment; filename="velodata-static.zip"']]);
   });
 
   it("takes its examples from the published data", async () => {

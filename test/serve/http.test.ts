@@ -68,13 +68,17 @@ describe("validators and encodings", () => {
   it("allows any origin, and lets its scripts read the ETag (and a 429's Retry-After)", async () => {
     const answer = await server.get("/vls/v3/contracts");
     expect(answer.headers.get("access-control-allow-origin")).toBe("*");
-    expect(answer.headers.get("access-control-expose-headers")).toBe("ETag, Retry-After");
+    expect(answer.headers.get("access-control-expose-headers")).toBe(
+      "ETag, Retry-After, Content-Disposition",
+    );
     const etag = answer.headers.get("etag") as string;
     const unchanged = await server.get("/vls/v3/contracts", { headers: { "If-None-Match": etag } });
     expect(unchanged.status).toBe(304);
-    expect(unchanged.headers.get("access-control-expose-headers")).toBe("ETag, Retry-After");
+    expect(unchanged.headers.get("access-control-expose-headers")).toBe(
+      "ETag, Retry-After, Content-Disposition",
+    );
     expect((await server.get("/vls/v3/nothing")).headers.get("access-control-expose-headers")).toBe(
-      "ETag, Retry-After",
+      "ETag, Retry-After, Content-Disposition",
     );
     expect(
       (await fetch(`${server.base}/vls/v3/contracts`)).headers.get("access-control-allow-origin"),

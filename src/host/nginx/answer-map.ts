@@ -2,7 +2,7 @@
 import { MAX_NUMBER_DIGITS } from "../../model/record-number.js";
 import { placeholdersOf } from "../../routes/pattern.js";
 import type { AnyRoute, ParamType } from "../../routes/route.js";
-import { fileOf } from "../../routes/routes.js";
+import { dispositionOf, fileOf } from "../../routes/routes.js";
 
 /** One line of the answer map: a regex on `METHOD:RAW_URI`, and `ACCESS FRESHNESS FILE`. */
 export interface AnswerLine {
@@ -91,4 +91,18 @@ export function typesOf(routes: readonly AnyRoute[]): Map<string, string> {
     types.set(extension, route.contentType);
   }
   return types;
+}
+
+/** The files to save rather than show (the bundle), by their file in the tree, and their Content-Disposition. */
+export function dispositionLines(
+  routes: readonly AnyRoute[],
+): { file: string; disposition: string }[] {
+  return routes.flatMap((route) => {
+    const disposition = dispositionOf(route);
+    if (route.served !== "release" || disposition === undefined) return [];
+    // One file each: a `map` on the file names it exactly.
+    if (placeholdersOf(route.path).length > 0)
+      throw new Error(`${route.name}: a file to save has a path without parameters`);
+    return [{ file: `/${fileOf(route.path)}`, disposition }];
+  });
 }

@@ -5,7 +5,7 @@ import { KEY_CHECK_PATH } from "../../routes/key-check.js";
 import { STATIC_MAX_AGE } from "../../routes/max-age.js";
 import { EXPOSED_HEADERS } from "../../routes/methods.js";
 import type { AnyRoute } from "../../routes/route.js";
-import { answerLines, typesOf } from "./answer-map.js";
+import { answerLines, dispositionLines, typesOf } from "./answer-map.js";
 
 export interface NginxOptions {
   /** The published tree (the `out` symlink: each refresh and rebuild is followed without a reload). */
@@ -48,6 +48,9 @@ export function nginxConfig(routes: readonly AnyRoute[], options: NginxOptions):
   const types = [...typesOf(routes)]
     .map(([extension, type]) => `        ${quote(type)} ${extension};`)
     .join("\n");
+  const dispositions = dispositionLines(routes)
+    .map(({ file, disposition }) => `    ${quote(file)} ${quote(disposition)};`)
+    .join("\n");
   const upstream = options.upstream.host;
   const key = `${KEY_CHECK_PATH}?apiKey=$velodata_key`;
   return `# ${options.generatedBy}
@@ -72,6 +75,12 @@ map $velodata_answer $velodata_access {
 map $velodata_answer $velodata_freshness {
     "~^\\S+ (?<velodata_r>\\S+) " $velodata_r;
     default "";
+}
+# Files to save, not show (the bundle): a browser's API explorer offers them as downloads. An
+# empty value sends no header.
+map $velodata_file $velodata_disposition {
+    default "";
+${dispositions}
 }
 # The key, read from the raw query (the first apiKey, as velodata serve reads it).
 map $request_uri $velodata_key {
@@ -157,6 +166,7 @@ ${options.brotli ? "    brotli_static on;" : "    # brotli_static: not loaded he
         add_header Cache-Control "${STATIC_CACHE_CONTROL}";
         add_header Access-Control-Allow-Origin "*";
         add_header Access-Control-Expose-Headers "${EXPOSED_HEADERS}";
+        add_header Content-Disposition $velodata_disposition;
     }
 
     location = /_velodata_auth {

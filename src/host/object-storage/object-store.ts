@@ -3,6 +3,7 @@
 export interface ObjectHeaders {
   readonly contentType: string;
   readonly cacheControl: string;
+  readonly contentDisposition?: string;
   readonly contentEncoding?: string;
 }
 

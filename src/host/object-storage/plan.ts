@@ -47,9 +47,14 @@ export function storedObjectOf(answer: PublishedAnswer, prefix: string): StoredO
   const contentEncoding = gzip ? ("gzip" as const) : undefined;
   const fingerprint = createHash("sha1")
     .update(
-      [bytes.etag, answer.contentType, answer.cacheControl, contentEncoding ?? "identity"].join(
-        "\n",
-      ),
+      [
+        bytes.etag,
+        answer.contentType,
+        answer.cacheControl,
+        contentEncoding ?? "identity",
+        // Only when there is one: the fingerprints of the other objects stay what they were.
+        ...(answer.contentDisposition ? [answer.contentDisposition] : []),
+      ].join("\n"),
     )
     .digest("base64url");
   return {
@@ -57,6 +62,7 @@ export function storedObjectOf(answer: PublishedAnswer, prefix: string): StoredO
     kind: answer.kind,
     contentType: answer.contentType,
     cacheControl: answer.cacheControl,
+    ...(answer.contentDisposition ? { contentDisposition: answer.contentDisposition } : {}),
     ...(contentEncoding ? { contentEncoding } : {}),
     fingerprint,
     read: () => bytes.read(),

@@ -23,6 +23,8 @@ export interface PublishedAnswer extends Representation {
   readonly kind: AnswerKind;
   readonly contentType: string;
   readonly cacheControl: string;
+  /** A file to save (the bundle): its Content-Disposition. */
+  readonly contentDisposition?: string;
   readonly variants?: readonly Variant[];
 }
 
@@ -32,6 +34,7 @@ export interface StoredObject {
   readonly kind: AnswerKind;
   readonly contentType: string;
   readonly cacheControl: string;
+  readonly contentDisposition?: string;
   readonly contentEncoding?: "gzip";
   /** Bytes and headers together: equal fingerprints mean the store needs nothing new. */
   readonly fingerprint: string;

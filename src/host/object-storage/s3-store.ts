@@ -94,6 +94,9 @@ export function s3Store(options: S3StoreOptions): ObjectStore {
             ContentLength: body.byteLength,
             ContentType: headers.contentType,
             CacheControl: headers.cacheControl,
+            ...(headers.contentDisposition
+              ? { ContentDisposition: headers.contentDisposition }
+              : {}),
             ...(headers.contentEncoding ? { ContentEncoding: headers.contentEncoding } : {}),
           }),
         )

@@ -2,7 +2,7 @@
 import { DEFAULT_REFRESH_SECONDS, STATIC_MAX_AGE } from "../../routes/max-age.js";
 import { EXPOSED_HEADERS } from "../../routes/methods.js";
 import type { AnyRoute } from "../../routes/route.js";
-import { fileOf } from "../../routes/routes.js";
+import { dispositionOf, fileOf } from "../../routes/routes.js";
 
 /** Static answers as `serve` sends them; dynamic ones at most until the default minute refresh. */
 const CACHE_CONTROL = {
@@ -52,19 +52,24 @@ function rulePathsOf(route: AnyRoute): string[] {
   return route.path.endsWith("/") ? [route.path, ...files] : files;
 }
 
-/** One block per public file of the tree: its type, CORS and cache lifetime; no file matches two. */
+/**
+ * One block per public file of the tree: its type, CORS, cache lifetime and, for a file to save,
+ * its Content-Disposition; no file matches two.
+ */
 export function headersFile(routes: readonly AnyRoute[]): string {
-  const blocks = publicFiles(routes).flatMap((route) =>
-    rulePathsOf(route).map((file) =>
+  const blocks = publicFiles(routes).flatMap((route) => {
+    const disposition = dispositionOf(route);
+    return rulePathsOf(route).map((file) =>
       [
         hostPattern(file),
         `  Content-Type: ${route.contentType}`,
         "  Access-Control-Allow-Origin: *",
         `  Access-Control-Expose-Headers: ${EXPOSED_HEADERS}`,
         `  Cache-Control: ${CACHE_CONTROL[route.freshness]}`,
+        ...(disposition ? [`  Content-Disposition: ${disposition}`] : []),
       ].join("\n"),
-    ),
-  );
+    );
+  });
   return `# Written by velodata from its route table: the public answers' headers for static hosts.\n${blocks.join("\n\n")}\n`;
 }
 

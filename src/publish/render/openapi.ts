@@ -16,7 +16,7 @@ import {
 import { BAD_REQUEST } from "../../routes/outcomes.js";
 import { placeholdersOf } from "../../routes/pattern.js";
 import type { AnyRoute, Outcome, ParamType } from "../../routes/route.js";
-import { type EndpointName, ROUTE_LIST } from "../../routes/routes.js";
+import { dispositionOf, type EndpointName, ROUTE_LIST } from "../../routes/routes.js";
 import { outcomesOf } from "../../routes/statuses.js";
 
 export interface OpenApiOptions {
@@ -96,15 +96,17 @@ function operations(options: OpenApiOptions): RouteConfig[] {
   });
 }
 
+/** A response header of string or integer values, with the value sent as its example. */
+const text = (description: string, example: string | number) => ({
+  description,
+  schema: {
+    type: typeof example === "number" ? ("integer" as const) : ("string" as const),
+    example,
+  },
+});
+
 /** OPTIONS on a path: the CORS preflight the server answers for every route, without a key. */
 function preflight(get: RouteConfig): RouteConfig {
-  const text = (description: string, example: string | number) => ({
-    description,
-    schema: {
-      type: typeof example === "number" ? ("integer" as const) : ("string" as const),
-      example,
-    },
-  });
   return {
     method: "options",
     path: get.path,
@@ -202,9 +204,13 @@ function responsesOf(
   // Routes sharing a path answer the same kind of body: the first one describes it.
   const route = routes[0] as AnyRoute;
   const example = examples[route.name as EndpointName];
+  const disposition = dispositionOf(route);
   const responses: Record<string, ResponseConfig> = {
     "200": {
       description: routes.map((each) => each.summary).join("; or "),
+      ...(disposition
+        ? { headers: { "Content-Disposition": text("a file to save, and its name", disposition) } }
+        : {}),
       content: {
         [route.contentType]: {
           schema: route.schema ?? z.string().meta({ format: "binary" }),
