@@ -30,6 +30,8 @@ import { type Output, reportProblems, terminalOutput } from "./output.js";
 
 /** Documented in the README; accepted only with --demo-key, for trying the API on a laptop. */
 export const DEMO_KEY = "0123456789abcdef0123456789abcdef01234567";
+/** The demo key's id in request lines (the keys file's ids are 8 hex digits). */
+const DEMO_KEY_ID = "demo";
 
 export interface ServeOptions {
   source: string;
@@ -140,7 +142,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
 
   const keys = await watchKeyRing({
     path: options.keys,
-    extraKeys: options.demoKey ? [DEMO_KEY] : [],
+    extraKeys: options.demoKey ? [{ key: DEMO_KEY, id: DEMO_KEY_ID }] : [],
     log,
   });
   // One line per request: stamped when it happens, written in batches.

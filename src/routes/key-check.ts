@@ -2,3 +2,6 @@
 
 /** 204 when `?apiKey=` is a valid key, otherwise the API's own refusal (403, or 429). */
 export const KEY_CHECK_PATH = "/_velodata/key-check";
+
+/** The accepted key's id on the check's 204 (as `velodata keys list` shows it): the front server logs it. */
+export const KEY_ID_HEADER = "X-Velodata-Key";

@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 // Imported: the global `performance` is an accessor looked up at every use.
 import { performance } from "node:perf_hooks";
+import { KEY_ID_HEADER } from "../routes/key-check.js";
 import { STATIC_MAX_AGE } from "../routes/max-age.js";
 import {
   INTERNAL_ERROR,
@@ -59,18 +60,29 @@ export function createHandler(options: HandlerOptions): Handler {
   const now = options.now ?? (() => new Date());
   const logRequest: LogSink["request"] =
     options.logRequest ??
-    ((method, asked, status, ms, delivered) =>
-      options.log(requestLineText(method, asked, status, ms, delivered)));
+    ((method, asked, status, ms, delivered, keyId) =>
+      options.log(requestLineText(method, asked, status, ms, delivered, keyId)));
   const clock = options.now ? () => now().getTime() : Date.now;
   const askedOf = askedTargets();
   // Where each asked endpoint is, for the contracts of the current release (a new release, a new memory).
   let located = new Map<Asked, Located>();
   let locatedFor: unknown = null;
 
+  /** The id of the key a target presents where a key is asked for; null: none, or refused. */
+  const keyIdOf = (asked: Asked): string | null => {
+    const key = asked.key;
+    if (key === null) return null;
+    const asksKey =
+      asked.kind === "key check" ||
+      ((asked.kind === "endpoint" || asked.kind === "bad request") && asked.keyed);
+    return asksKey ? options.keys.idOf(key) : null;
+  };
+
   const answer = (
     request: IncomingMessage,
     response: ServerResponse,
     asked: Asked,
+    keyId: string | null,
   ): Promise<void> | void => {
     const method = request.method;
     if (method === "OPTIONS") return sendOptions(response);
@@ -79,16 +91,14 @@ export function createHandler(options: HandlerOptions): Handler {
     }
     if (asked.kind === "bad request") {
       // The key first, as for a well-formed request to the same route.
-      if (asked.keyed && !(asked.key && options.keys.accepts(asked.key)))
-        return refuseKey(request, response);
+      if (asked.keyed && keyId === null) return refuseKey(request, response);
       return sendError(response, 400, asked.message);
     }
-    if (asked.kind === "key check") return checkKey(request, response, asked.key);
+    if (asked.kind === "key check") return checkKey(request, response, keyId);
     if (asked.kind === "not found") return sendOutcome(response, NOT_FOUND);
     if (asked.kind === "folder") return sendRedirect(response, asked.location);
 
-    if (asked.keyed && !(asked.key && options.keys.accepts(asked.key)))
-      return refuseKey(request, response);
+    if (asked.keyed && keyId === null) return refuseKey(request, response);
     const { endpoint } = asked;
     if (endpoint.name === "status") {
       const status = statusOf(options.live, now());
@@ -112,11 +122,17 @@ export function createHandler(options: HandlerOptions): Handler {
     return sendFile(request, response, file, cache, where.disposition);
   };
 
-  /** For a front server's auth_request: no body either way, the refusal as the API gives it. */
-  function checkKey(request: IncomingMessage, response: ServerResponse, key: string | null): void {
-    if (key && options.keys.accepts(key))
-      response.writeHead(204, { "Cache-Control": "no-store" }).end();
-    else refuseKey(request, response);
+  /**
+   * For a front server's auth_request: no body either way, the refusal as the API gives it; an
+   * accepted key's id in a header, for the front server's access log.
+   */
+  function checkKey(
+    request: IncomingMessage,
+    response: ServerResponse,
+    keyId: string | null,
+  ): void {
+    if (keyId === null) refuseKey(request, response);
+    else response.writeHead(204, { "Cache-Control": "no-store", [KEY_ID_HEADER]: keyId }).end();
   }
 
   /** 403, or 429 once this address has tried too many wrong keys (checked only after a wrong key). */
@@ -156,17 +172,19 @@ export function createHandler(options: HandlerOptions): Handler {
   return (request, response) => {
     const started = performance.now();
     let asked: Asked | undefined;
+    let keyId: string | null = null;
     // Logged when the connection is done with this answer, so the line says whether it arrived.
     response.on("close", () => {
       options.closed?.(request);
       // A reset connection may still count the bytes as written: its error says they were lost.
       const delivered = response.writableFinished && !request.socket.errored;
       const ms = performance.now() - started;
-      logRequest(request.method, asked, response.statusCode, ms, delivered);
+      logRequest(request.method, asked, response.statusCode, ms, delivered, keyId);
     });
     try {
       asked = askedOf(request.url ?? "/");
-      const sending = answer(request, response, asked);
+      keyId = keyIdOf(asked);
+      const sending = answer(request, response, asked, keyId);
       if (sending) return sending.catch((cause) => failed(request, response, asked, cause));
     } catch (cause) {
       failed(request, response, asked, cause);
@@ -178,7 +196,10 @@ export function createHandler(options: HandlerOptions): Handler {
 function locate(contracts: Parameters<typeof resolveContract>[0], endpoint: Endpoint): Located {
   const resolved = resolveContract(contracts, endpoint);
   if ("outcome" in resolved) return resolved;
-  return { path: pathOf(resolved.endpoint), disposition: dispositionOf(routeOf(resolved.endpoint)) };
+  return {
+    path: pathOf(resolved.endpoint),
+    disposition: dispositionOf(routeOf(resolved.endpoint)),
+  };
 }
 
 const sendOutcome = (

@@ -11,8 +11,8 @@ export interface LogSink {
   /** A line as it is (no newline); `info` unless said. */
   (line: string, severity?: Severity): void;
   /**
-   * A request's line, stamped with the time (`2025-… GET /path 200 1.2ms`), written as bytes
-   * straight into the log's buffer (see request-line.ts).
+   * A request's line, stamped with the time (`2025-… GET /path 200 1.2ms key 0de43ae5`), written
+   * as bytes straight into the log's buffer (see request-line.ts).
    */
   request(
     method: string | undefined,
@@ -20,6 +20,7 @@ export interface LogSink {
     status: number,
     ms: number,
     delivered: boolean,
+    keyId: string | null,
   ): void;
   /** Writes what is pending now (on shutdown, before exit); resolves once it is written. */
   flush(): Promise<void>;
@@ -157,16 +158,19 @@ export function bufferedLog(write: LogWriter, options: LogOptions = {}): LogSink
     status: number,
     ms: number,
     delivered: boolean,
+    keyId: string | null,
   ) => {
     if (dropping()) return;
     const shown = methodBytes(method);
     const target = targetBytes(asked);
     const stamp = stampBytes();
+    const key = keyId === null ? null : keyIdBytes(keyId);
     const start = priority?.byteLength ?? 0;
+    const bound = start + stamp.byteLength + requestLineBound(shown, target, key);
     // A target is at most Node's header size limit (16 KB): a line always fits in a chunk.
-    if (at + start + stamp.byteLength + requestLineBound(shown, target) > chunk.byteLength) seal();
+    if (at + bound > chunk.byteLength) seal();
     if (priority) chunk.set(priority, at);
-    at = writeRequestLine(chunk, at + start, stamp, shown, target, status, ms, delivered);
+    at = writeRequestLine(chunk, at + start, stamp, shown, target, status, ms, delivered, key);
     logged();
   };
   sink.flush = flush;
@@ -223,6 +227,20 @@ export function timestamp(): string {
     stampBuffer = Buffer.from(stamp);
   }
   return stamp;
+}
+
+// Key ids as bytes, each made once: a server has a few clients.
+const idBytes = new Map<string, Uint8Array>();
+const IDS_KEPT = 1024;
+
+function keyIdBytes(id: string): Uint8Array {
+  let bytes = idBytes.get(id);
+  if (bytes === undefined) {
+    if (idBytes.size >= IDS_KEPT) idBytes.clear();
+    bytes = Buffer.from(id);
+    idBytes.set(id, bytes);
+  }
+  return bytes;
 }
 
 /** timestamp() as bytes. */

@@ -1,4 +1,4 @@
-// A request's log line, `METHOD TARGET STATUS 1.2ms`, as text or written as bytes into a buffer:
+// A request's log line, `METHOD TARGET STATUS 1.2ms` (then `key ID` for an accepted key), as text or written as bytes into a buffer:
 // a busy server logs tens of thousands a second, and joining each into a string, then the strings
 // into a batch, then encoding the batch cost ~0.5 µs a request (strings flattened twice, each
 // kept alive until written). Both forms are made here, so that they cannot drift apart.
@@ -17,6 +17,7 @@ const DOT = 0x2e;
 const NEWLINE = 0x0a;
 const ZERO = 0x30;
 const MS = Buffer.from("ms");
+const KEY = Buffer.from(" key ");
 
 /** The methods the server knows are logged as they are; anything else is a client's raw bytes. */
 export function shownMethod(method: string | undefined): string {
@@ -37,9 +38,11 @@ export function requestLineText(
   status: number,
   ms: number,
   delivered: boolean,
+  keyId: string | null = null,
 ): string {
   const took = `${tenths(ms)}ms`;
-  return `${shownRequest(method, asked)} ${status} ${delivered ? took : `${NOT_DELIVERED}${took}`}`;
+  const key = keyId === null ? "" : ` key ${keyId}`;
+  return `${shownRequest(method, asked)} ${status} ${delivered ? took : `${NOT_DELIVERED}${took}`}${key}`;
 }
 
 /** The bytes of the target as a line shows it. */
@@ -51,9 +54,17 @@ export function methodBytes(method: string | undefined): Uint8Array {
   return (method !== undefined && KNOWN_METHODS.get(method)) || Buffer.from(shownMethod(method));
 }
 
-/** The most bytes writeRequestLine writes after a prefix, for this method and target. */
-export const requestLineBound = (method: Uint8Array, target: Uint8Array): number =>
-  method.byteLength + target.byteLength + NOT_DELIVERED_BYTES.byteLength + 48;
+/** The most bytes writeRequestLine writes after a prefix, for this method, target and key id. */
+export const requestLineBound = (
+  method: Uint8Array,
+  target: Uint8Array,
+  keyId: Uint8Array | null,
+): number =>
+  method.byteLength +
+  target.byteLength +
+  NOT_DELIVERED_BYTES.byteLength +
+  48 +
+  (keyId === null ? 0 : KEY.byteLength + keyId.byteLength);
 
 /**
  * Writes `prefix METHOD TARGET STATUS 1.2ms\n` into `buffer` at `at`, which must have room for
@@ -68,6 +79,7 @@ export function writeRequestLine(
   status: number,
   ms: number,
   delivered: boolean,
+  keyId: Uint8Array | null,
 ): number {
   let to = at;
   buffer.set(prefix, to);
@@ -95,6 +107,12 @@ export function writeRequestLine(
   }
   buffer.set(MS, to);
   to += MS.byteLength;
+  if (keyId !== null) {
+    buffer.set(KEY, to);
+    to += KEY.byteLength;
+    buffer.set(keyId, to);
+    to += keyId.byteLength;
+  }
   buffer[to++] = NEWLINE;
   return to;
 }

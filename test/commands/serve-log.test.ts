@@ -74,7 +74,8 @@ describe("velodata serve's log", () => {
       await printed("refresh failed");
       const byStart = (text: string) => lines(output()).find((line) => line.includes(text));
       expect(byStart("serving ")).toMatch(/^<6>\d{4}-/);
-      expect(byStart("GET /vls/v3/contracts")).toMatch(/^<6>\d{4}-/);
+      // The client named by its key's id, never by the key.
+      expect(byStart("GET /vls/v3/contracts")).toMatch(/^<6>\d{4}-.* 200 [\d.]+ms key demo$/);
       expect(byStart("demo key enabled")).toMatch(/^<4>\d{4}-/);
       expect(byStart("refresh failed")).toMatch(/^<3>\d{4}-.* refresh failed: .*states\.json/);
     } finally {

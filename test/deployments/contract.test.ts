@@ -335,12 +335,20 @@ describe.skipIf("missing" in nginx)("nginx in front of the tree", () => {
     expect(JSON.parse(named.body.toString()).openapi).toMatch(/^3\./);
   });
 
-  it("never writes the key in its access log", async () => {
-    const key = deployment.server.key;
+  it("never writes the key in its access log, but names the client by the key's id", async () => {
+    const { key, keyId } = deployment.server;
     await fetch(`${deployment.base}/vls/v3/stations/dublin/42?apiKey=${key}`);
     await fetch(`${deployment.base}/vls/v3/stations/dublin/42?apiKey=wrong-key`);
+    await fetch(`${deployment.base}/openapi.json`);
     const log = await readFile(deployment.accessLog as string, "utf8");
-    expect(log).toContain("GET /vls/v3/stations/dublin/42");
+    const line = (request: string, status: number) =>
+      log.split("\n").find((each) => each.includes(`"${request}" ${status} `));
+    // Where HTTP auth puts the user: log tools count requests per client.
+    expect(line("GET /vls/v3/stations/dublin/42", 200)).toMatch(
+      new RegExp(`^127\\.0\\.0\\.1 - ${keyId} \\[`),
+    );
+    expect(line("GET /vls/v3/stations/dublin/42", 403)).toMatch(/^127\.0\.0\.1 - - \[/);
+    expect(line("GET /openapi.json", 200)).toMatch(/^127\.0\.0\.1 - - \[/);
     expect(log).not.toContain(key);
     expect(log).not.toContain("wrong-key");
   });

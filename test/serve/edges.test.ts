@@ -120,7 +120,9 @@ describe("request targets", () => {
     );
     expect(answer).toMatch(/^HTTP\/1\.1 200 OK/);
     expect(answer).toContain('"contractName":"besancon"');
-    expect(await logLine(server.lines, /GET \/vls\/v3\/stations\?/)).toMatch(/ 200 [\d.]+ms$/);
+    expect(await logLine(server.lines, /GET \/vls\/v3\/stations\?/)).toMatch(
+      new RegExp(` 200 [\\d.]+ms key ${server.keyId}$`),
+    );
   });
 
   it("logs an answer the client did not wait for", async () => {
@@ -135,7 +137,7 @@ describe("request targets", () => {
     const lines: string[] = [];
     const running = await startServer({
       live: live as Live,
-      keys: { accepts: () => true, close: () => {} },
+      keys: { idOf: () => "0de43ae5", close: () => {} },
       log: (line) => lines.push(line),
       port: 0,
       host: "127.0.0.1",
@@ -147,7 +149,9 @@ describe("request targets", () => {
       );
       socket.once("data", () => socket.destroy());
       const line = await logLine(lines, /\/vls\/v3\/contracts/, 10_000);
-      expect(line).toMatch(/ 200 not delivered: the connection closed after [\d.]+ms$/);
+      expect(line).toMatch(
+        / 200 not delivered: the connection closed after [\d.]+ms key 0de43ae5$/,
+      );
     } finally {
       await running.close();
     }
@@ -228,7 +232,7 @@ describe("stopping", () => {
     };
     const running = await startServer({
       live: live as Live,
-      keys: { accepts: () => true, close: () => {} },
+      keys: { idOf: () => "0de43ae5", close: () => {} },
       log: () => {},
       port: 0,
       host: "127.0.0.1",

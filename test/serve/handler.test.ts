@@ -5,6 +5,7 @@ import type { Live } from "../../src/serve/live.js";
 import { type RunningServer, startServer } from "../../src/serve/server.js";
 
 const KEY = "0123456789abcdef0123456789abcdef01234567";
+const KEY_ID = "0de43ae5";
 const COUNTS = { contracts: 1, stations: 1, parkings: 0 };
 const lyonList = pathOf({ name: "contractStations", contract: "lyon" });
 const list = (text: string) => releaseFile([Buffer.from(text)], "application/json", "dynamic");
@@ -15,7 +16,7 @@ afterEach(() => running?.close());
 async function serveLive(live: Live, now?: () => Date, lines: string[] = []): Promise<string> {
   running = await startServer({
     live,
-    keys: { accepts: (key) => key === KEY, close: () => {} },
+    keys: { idOf: (key) => (key === KEY ? KEY_ID : null), close: () => {} },
     log: (line) => lines.push(line),
     port: 0,
     host: "127.0.0.1",
@@ -55,7 +56,7 @@ describe("the same request over successive releases", () => {
 });
 
 describe("the log of a repeated request", () => {
-  it("redacts the key on every line, and says each answer's status", async () => {
+  it("redacts the key on every line, says each answer's status, and names an accepted key by its id", async () => {
     const release = makeRelease(new Map([[lyonList, list("[1]")]]), COUNTS, new Date(), [
       { name: "lyon", parkingApi: false },
     ]);
@@ -67,11 +68,13 @@ describe("the log of a repeated request", () => {
     for (let i = 0; i < 2; i++) await (await fetch(wrong)).text();
     await running?.close(); // every line is written once its connection is done
     running = undefined;
-    const logged = (status: number) =>
-      lines.filter((line) =>
-        line.startsWith(`GET /vls/v3/stations?contract=lyon&apiKey=<redacted> ${status} `),
+    const logged = (status: number, end: RegExp) =>
+      lines.filter(
+        (line) =>
+          line.startsWith(`GET /vls/v3/stations?contract=lyon&apiKey=<redacted> ${status} `) &&
+          end.test(line),
       ).length;
-    expect([logged(200), logged(403)]).toEqual([3, 2]);
+    expect([logged(200, / key 0de43ae5$/), logged(403, /\dms$/)]).toEqual([3, 2]);
     expect(lines.join("\n")).not.toMatch(/[0-9a-f]{40}/);
   });
 });

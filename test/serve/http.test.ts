@@ -164,9 +164,9 @@ describe("hostile paths", () => {
     running = await startServer({
       live: live as unknown as Live,
       keys: {
-        accepts: () => {
+        idOf: () => {
           reached.push("key");
-          return true;
+          return "0de43ae5";
         },
         close: () => {},
       },
@@ -212,7 +212,7 @@ describe("internal errors", () => {
     const lines: string[] = [];
     const running = await startServer({
       live,
-      keys: { accepts: () => true, close: () => {} },
+      keys: { idOf: () => "0de43ae5", close: () => {} },
       log: (line) => lines.push(line),
       port: 0,
       host: "127.0.0.1",

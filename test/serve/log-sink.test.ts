@@ -38,7 +38,7 @@ describe("bufferedLog", () => {
       log("serving 3 stations");
       log("refresh failed: states.json: not JSON", "error");
       log("keys: no keys file yet", "warning");
-      log.request("GET", askedTargets()("/vls/v3/contracts"), 200, 1.5, true);
+      log.request("GET", askedTargets()("/vls/v3/contracts"), 200, 1.5, true, null);
       void log.flush();
       return (chunks[0] ?? "").split("\n");
     };
@@ -151,29 +151,44 @@ describe("bufferedLog", () => {
     const log = bufferedLog((written) => {
       chunks.push(linesOf(written));
     });
-    const lines: [string | undefined, string | undefined, number, number, boolean][] = [
+    const lines: [
+      string | undefined,
+      string | undefined,
+      number,
+      number,
+      boolean,
+      string | null,
+    ][] = [
       [
         "GET",
         "/vls/v3/stations/42?contract=lyon&apiKey=0123456789abcdef0123456789abcdef01234567",
         200,
         1.26,
         true,
+        "0de43ae5",
       ],
-      ["HEAD", "/vls/v3/contracts", 304, 0, true],
-      ["OPTIONS", "/vls/v1/stations", 204, 12345.65, true],
-      ["GET", "/vls/v3/stations?contract=toulouse", 200, 987.04, false],
-      ["PROPFIND", "/caf%C3%A9/x\u0001y", 405, Number.NaN, true],
-      [undefined, undefined, 400, -3, true],
+      ["HEAD", "/vls/v3/contracts", 304, 0, true, null],
+      ["OPTIONS", "/vls/v1/stations", 204, 12345.65, true, null],
+      ["GET", "/vls/v3/stations?contract=toulouse", 200, 987.04, false, "demo"],
+      ["PROPFIND", "/caf%C3%A9/x\u0001y", 405, Number.NaN, true, null],
+      [undefined, undefined, 400, -3, true, null],
     ];
     const before = timestamp();
-    for (const [method, target, status, ms, delivered] of lines)
-      log.request(method, target === undefined ? undefined : asked(target), status, ms, delivered);
+    for (const [method, target, status, ms, delivered, keyId] of lines)
+      log.request(
+        method,
+        target === undefined ? undefined : asked(target),
+        status,
+        ms,
+        delivered,
+        keyId,
+      );
     void log.flush();
     const after = timestamp();
     const written = (chunks[0] ?? "").split("\n");
     expect(written).toHaveLength(lines.length);
     written.forEach((line, index) => {
-      const [method, target, status, ms, delivered] = lines[index] as (typeof lines)[number];
+      const [method, target, status, ms, delivered, keyId] = lines[index] as (typeof lines)[number];
       const stamp = line.slice(0, before.length);
       expect(stamp >= before && stamp <= after, line).toBe(true);
       const text = requestLineText(
@@ -182,14 +197,17 @@ describe("bufferedLog", () => {
         status,
         ms,
         delivered,
+        keyId,
       );
       expect(line).toBe(`${stamp} ${text}`);
     });
     expect(written[0]).toMatch(
-      / GET \/vls\/v3\/stations\/42\?contract=lyon&apiKey=<redacted> 200 1\.3ms$/,
+      / GET \/vls\/v3\/stations\/42\?contract=lyon&apiKey=<redacted> 200 1\.3ms key 0de43ae5$/,
     );
     expect(written[2]).toMatch(/ OPTIONS \/vls\/v1\/stations 204 12345\.7ms$/);
-    expect(written[3]).toMatch(/ 200 not delivered: the connection closed after 987\.0ms$/);
+    expect(written[3]).toMatch(
+      / 200 not delivered: the connection closed after 987\.0ms key demo$/,
+    );
     expect(written[5]).toMatch(/Z {2}\(target not read\) 400 -3\.0ms$/);
   });
 

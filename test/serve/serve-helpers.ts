@@ -12,6 +12,8 @@ export interface TestServer {
   handle: ServeHandle;
   base: string;
   key: string;
+  /** The key's id, as `velodata keys list` shows it. */
+  keyId: string;
   keysFile: string;
   source: string;
   lines: string[];
@@ -24,7 +26,7 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const source = await fixtureCopy();
   const keysFile = join(source, "..", "keys.json");
-  const { key } = await addKey(keysFile, "tests", new Date());
+  const { key, stored } = await addKey(keysFile, "tests", new Date());
   const output = memoryOutput();
   // A refresh only when a test asks for one.
   const handle = await serve({ source, keys: keysFile, port: 0, refresh: 3600, output, ...extra });
@@ -35,7 +37,7 @@ export async function startTestServer(
     url.searchParams.set("apiKey", key);
     return fetch(url, init);
   };
-  return { handle, base, key, keysFile, source, lines: output.lines, get };
+  return { handle, base, key, keyId: stored.id, keysFile, source, lines: output.lines, get };
 }
 
 /** Sends the path exactly as written (fetch would normalise `..` and friends away). */

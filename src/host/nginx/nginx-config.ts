@@ -1,7 +1,7 @@
 // `velodata nginx`: the configuration for nginx's `http` context (maps, key cache, server block), derived from the route table.
 
 import { JSON_TYPE } from "../../routes/content-types.js";
-import { KEY_CHECK_PATH } from "../../routes/key-check.js";
+import { KEY_CHECK_PATH, KEY_ID_HEADER } from "../../routes/key-check.js";
 import { STATIC_MAX_AGE } from "../../routes/max-age.js";
 import { EXPOSED_HEADERS } from "../../routes/methods.js";
 import type { AnyRoute } from "../../routes/route.js";
@@ -38,6 +38,9 @@ export interface NginxOptions {
 
 // Static answers change only with the source: as `serve` says it.
 const STATIC_CACHE_CONTROL = `public, max-age=${STATIC_MAX_AGE}`;
+
+// nginx's name of the key check's header: \$upstream_http_ and the name in lower case, `-` as `_`.
+const KEY_ID_VARIABLE = KEY_ID_HEADER.toLowerCase().replaceAll("-", "_");
 
 const quote = (text: string): string => `"${text.replace(/["\\]/g, "\\$&")}"`;
 
@@ -93,7 +96,13 @@ map $request_uri $velodata_path {
     default "";
 }
 
-log_format velodata '$remote_addr - $remote_user [$time_local] "$request_method $velodata_path" '
+# The client's key by its id (as velodata keys list shows it) where HTTP auth puts the user, so that
+# log tools count requests per client; "-" where no key was accepted (auth_request_set gives "").
+map $velodata_key_id $velodata_client {
+    "" "-";
+    default $velodata_key_id;
+}
+log_format velodata '$remote_addr - $velodata_client [$time_local] "$request_method $velodata_path" '
                     '$status $body_bytes_sent "$http_referer" "$http_user_agent" $request_time';
 
 # Answers of the key check, by key: a valid key costs one round trip per ${options.keyCacheSeconds} s.
@@ -142,6 +151,7 @@ ${options.brotli ? "    brotli_static on;" : "    # brotli_static: not loaded he
         internal;
         alias ${quote(`${options.tree}/`)};
         auth_request /_velodata_auth;
+        auth_request_set $velodata_key_id $upstream_http_${KEY_ID_VARIABLE};
         # A refused key (velodata serve gives the refusal itself, 403 or 429, with its body), or no
         # such file (no such station: velodata serve knows the status and body the route gives).
         error_page 403 404 = @velodata;
@@ -158,6 +168,7 @@ ${options.brotli ? "    brotli_static on;" : "    # brotli_static: not loaded he
         internal;
         alias ${quote(`${options.tree}/`)};
         auth_request /_velodata_auth;
+        auth_request_set $velodata_key_id $upstream_http_${KEY_ID_VARIABLE};
         # A refused key (velodata serve gives the refusal itself, 403 or 429, with its body), or no
         # such file (no such station: velodata serve knows the status and body the route gives).
         error_page 403 404 = @velodata;

@@ -8,19 +8,29 @@ import type { Log } from "../journal.js";
 import { keyDigest, readKeys } from "./key-file.js";
 
 export interface KeyRing {
-  accepts(key: string): boolean;
+  /**
+   * The id of the key presented, as `velodata keys list` shows it (never the key: request lines
+   * name the client by it), or null when the key is refused.
+   */
+  idOf(key: string): string | null;
   /** Stops watching the file. */
   close(): void;
+}
+
+/** A key accepted: the hash of it, and its id. */
+interface ActiveKey {
+  hash: Buffer;
+  id: string;
 }
 
 /**
  * Compares the presented key's hash with every active hash, without stopping at a match, so the
  * time taken tells nothing about which key (or how much of one) was right.
  */
-export function acceptsKey(activeHashes: readonly Buffer[], key: string): boolean {
+function idOfKey(active: readonly ActiveKey[], key: string): string | null {
   const presented = keyDigest(key);
-  let found = false;
-  for (const hash of activeHashes) found = timingSafeEqual(hash, presented) || found;
+  let found: string | null = null;
+  for (const each of active) if (timingSafeEqual(each.hash, presented)) found = each.id;
   return found;
 }
 
@@ -29,16 +39,16 @@ const ACCEPTED_KEPT = 1024;
 
 export interface KeyRingOptions {
   path: string;
-  /** Keys accepted besides the file's (the demo key). */
-  extraKeys?: readonly string[];
+  /** Keys accepted besides the file's (the demo key), each with the id it is logged by. */
+  extraKeys?: readonly { key: string; id: string }[];
   pollMs?: number;
   log: Log;
 }
 
 /** Loads the keys file and polls it; an unreadable or invalid file is reported once and the last good set stays. */
 export async function watchKeyRing(options: KeyRingOptions): Promise<KeyRing> {
-  const extra = (options.extraKeys ?? []).map(keyDigest);
-  let active: Buffer[] = [...extra];
+  const extra = (options.extraKeys ?? []).map(({ key, id }) => ({ hash: keyDigest(key), id }));
+  let active: ActiveKey[] = [...extra];
   let signature = "";
   let failing = false;
   let everLoaded = false;
@@ -61,7 +71,9 @@ export async function watchKeyRing(options: KeyRingOptions): Promise<KeyRing> {
       const keys = await readKeys(options.path);
       active = [
         ...extra,
-        ...keys.filter((key) => key.revoked === null).map((key) => Buffer.from(key.sha256, "hex")),
+        ...keys
+          .filter((key) => key.revoked === null)
+          .map((key) => ({ hash: Buffer.from(key.sha256, "hex"), id: key.id })),
       ];
       accepted.clear();
       if (failing)
@@ -85,13 +97,15 @@ export async function watchKeyRing(options: KeyRingOptions): Promise<KeyRing> {
   // Keys accepted lately, by the string presented: a hit skips the hash. Emptied whenever the set
   // of keys changes (a key revoked since is refused at once); only accepted keys are kept, so a
   // flood of wrong keys neither fills it nor is ever answered without the constant-time check.
-  const accepted = new Set<string>();
-  const accepts = (key: string): boolean => {
-    if (accepted.has(key)) return true;
-    if (!acceptsKey(active, key)) return false;
+  const accepted = new Map<string, string>();
+  const idOf = (key: string): string | null => {
+    const known = accepted.get(key);
+    if (known !== undefined) return known;
+    const id = idOfKey(active, key);
+    if (id === null) return null;
     if (accepted.size >= ACCEPTED_KEPT) accepted.clear();
-    accepted.add(key);
-    return true;
+    accepted.set(key, id);
+    return id;
   };
   await reload();
   // "Keeping the last good set" means nothing when there never was one: no key would work.
@@ -111,7 +125,7 @@ export async function watchKeyRing(options: KeyRingOptions): Promise<KeyRing> {
     );
   const timer = setInterval(() => void reload(), options.pollMs ?? 1000);
   timer.unref();
-  return { accepts, close: () => clearInterval(timer) };
+  return { idOf, close: () => clearInterval(timer) };
 }
 
 async function fileSignature(path: string): Promise<string> {
