@@ -173,32 +173,26 @@ describe("bufferedLog", () => {
       ["PROPFIND", "/caf%C3%A9/x\u0001y", 405, Number.NaN, true, null],
       [undefined, undefined, 400, -3, true, null],
     ];
-    const before = timestamp();
-    for (const [method, target, status, ms, delivered, keyId] of lines)
-      log.request(
+    // The same arguments for the sink and for the text it must match.
+    const argsOf = ([method, target, status, ms, delivered, keyId]: (typeof lines)[number]) =>
+      [
         method,
         target === undefined ? undefined : asked(target),
         status,
         ms,
         delivered,
         keyId,
-      );
+      ] as const;
+    const before = timestamp();
+    for (const line of lines) log.request(...argsOf(line));
     void log.flush();
     const after = timestamp();
     const written = (chunks[0] ?? "").split("\n");
     expect(written).toHaveLength(lines.length);
     written.forEach((line, index) => {
-      const [method, target, status, ms, delivered, keyId] = lines[index] as (typeof lines)[number];
       const stamp = line.slice(0, before.length);
       expect(stamp >= before && stamp <= after, line).toBe(true);
-      const text = requestLineText(
-        method,
-        target === undefined ? undefined : asked(target),
-        status,
-        ms,
-        delivered,
-        keyId,
-      );
+      const text = requestLineText(...argsOf(lines[index] as (typeof lines)[number]));
       expect(line).toBe(`${stamp} ${text}`);
     });
     expect(written[0]).toMatch(
