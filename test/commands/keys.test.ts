@@ -1,4 +1,4 @@
-import { readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { chown, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { hashKey } from "../../src/serve/keys/key-file.js";
@@ -36,6 +36,26 @@ describe("velodata keys", () => {
     // The same row, now with a revocation date: an empty listing must fail here.
     expect(after).toMatch(new RegExp(`^${id}\t\\S+\t\\d{4}-\\d\\d-\\d\\dT\\S+Z\tcity app$`, "m"));
   });
+
+  // As the README's Debian steps leave it: the service's user owns the file, root adds a key.
+  it.skipIf(process.getuid?.() !== 0)(
+    "keeps the owner of the keys file it replaces, so the server can still read it",
+    async () => {
+      const file = join(await tempDir(), "keys.json");
+      expect((await runCli(["keys", "add", "--keys", file])).code).toBe(0);
+      const service = 65534; // nobody
+      await chown(file, service, service);
+      for (const args of [["add"], ["revoke", await firstId(file)]]) {
+        expect((await runCli(["keys", ...args, "--keys", file])).code).toBe(0);
+        const after = await stat(file);
+        expect([after.uid, after.gid, after.mode & 0o777], args[0]).toEqual([
+          service,
+          service,
+          0o600,
+        ]);
+      }
+    },
+  );
 
   it("loses no change when 8 adds and a revoke run at once", async () => {
     const file = join(await tempDir(), "keys.json");
@@ -117,3 +137,9 @@ describe("velodata keys", () => {
     );
   });
 });
+
+/** The id of the keys file's first key, as `velodata keys list` shows it. */
+async function firstId(file: string): Promise<string> {
+  const [, row] = (await runCli(["keys", "list", "--keys", file])).stdout.trim().split("\n");
+  return (row as string).split("\t")[0] as string;
+}

@@ -270,7 +270,7 @@ describe("keys file at start", () => {
     await writeFile(keys, "{ not json");
     await expect(
       serve({ source, keys, port: 0, refresh: 3600, output: memoryOutput() }),
-    ).rejects.toThrow(`keys file ${keys} is not valid, and no good set of keys was ever loaded`);
+    ).rejects.toThrow(`keys file ${keys} cannot be used, and no good set of keys was ever loaded`);
   });
 
   it("refuses to start when the keys file's folder does not exist", async () => {

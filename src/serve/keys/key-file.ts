@@ -1,7 +1,7 @@
 // The keys file: only sha256 hashes of API keys, with labels and revocation dates; written atomically, mode 0600.
 import { hash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { chmod, rename, writeFile } from "node:fs/promises";
+import { chmod, chown, rename, stat, writeFile } from "node:fs/promises";
 import { z } from "zod";
 import { escapeControls, excerpt, UserError } from "../../errors.js";
 import { checkFolder, realKeysPath } from "./key-file-path.js";
@@ -44,11 +44,17 @@ export async function readKeysIfAny(path: string): Promise<StoredKey[] | undefin
   return parsed.data.keys;
 }
 
-/** Written beside and renamed over, so a server polling the file never reads half of it. */
+/**
+ * Written beside and renamed over, so a server polling the file never reads half of it. The new
+ * file keeps the owner of the one it replaces: root adding a key to a file a service user owns
+ * (mode 0600) must not leave it readable by root alone, which locks the server out of its keys.
+ */
 async function writeKeys(path: string, keys: readonly StoredKey[]): Promise<void> {
   const temporary = `${path}.tmp-${process.pid}`;
+  const replaced = await stat(path).catch(() => null);
   await writeFile(temporary, `${JSON.stringify({ keys }, null, 2)}\n`, { mode: 0o600 });
   await chmod(temporary, 0o600); // the umask may have narrowed it further; never wider
+  if (replaced && process.getuid?.() === 0) await chown(temporary, replaced.uid, replaced.gid);
   await rename(temporary, path);
 }
 

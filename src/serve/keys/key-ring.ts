@@ -111,7 +111,7 @@ export async function watchKeyRing(options: KeyRingOptions): Promise<KeyRing> {
   // "Keeping the last good set" means nothing when there never was one: no key would work.
   if (!everLoaded)
     throw new UserError(
-      `keys file ${options.path} is not valid, and no good set of keys was ever loaded: fix what the lines below name (or restore the file from a backup)`,
+      `keys file ${options.path} cannot be used, and no good set of keys was ever loaded: fix what the lines below name`,
       lastDetails,
     );
   if (signature === "missing" && !existsSync(dirname(options.path)))
