@@ -7,9 +7,9 @@ import type { NginxCommandOptions } from "./commands/nginx.js";
 import type { PublishOptions } from "./commands/publish.js";
 import type { ServeHandle, ServeOptions } from "./commands/serve.js";
 import { excerpt, toUserError, UserError } from "./errors.js";
+import { PRIORITY_PREFIX, writesToJournal } from "./journal.js";
 import { DEFAULT_BASE_URL } from "./publish/default-base-url.js";
 import { DEFAULT_REFRESH_SECONDS } from "./routes/max-age.js";
-import { PRIORITY_PREFIX, writesToJournal } from "./serve/journal.js";
 
 /** The public base URL: absolute http(s), kept without a trailing slash. */
 function baseUrl(value: string): string {
@@ -389,16 +389,17 @@ function stopOnSignals(
   onStopSignal: (stop: (signal: string) => void, reload: () => void) => void,
 ): void {
   let stopping = false;
-  const say = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    say(`${signal}: stopping after the requests in flight`);
+    handle.log(`${signal}: stopping after the requests in flight`);
     void handle.stop().then(() => process.exit(0));
   };
   const reload = () => {
     if (stopping) return;
-    say("SIGHUP: refreshing now (the keys file is read again within a second of any change)");
+    handle.log(
+      "SIGHUP: refreshing now (the keys file is read again within a second of any change)",
+    );
     void handle.refreshNow();
   };
   onStopSignal(stop, reload);
@@ -412,7 +413,7 @@ export async function main(argv: readonly string[]): Promise<void> {
     await program(argv).parseAsync(argv);
   } catch (thrown) {
     const cause = toUserError(thrown);
-    // Under systemd, each line an error of the journal's (a service's stderr is info by default).
+    // Under systemd, each line is marked an error: the journal records a service's stderr as info.
     const priority = writesToJournal(2) ? PRIORITY_PREFIX.error : "";
     const say = (line: string) => process.stderr.write(`${priority}${line}\n`);
     if (cause instanceof UserError) {

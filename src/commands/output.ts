@@ -1,5 +1,6 @@
 // Where commands write for people: lines on stdout/stderr, a progress line on terminals, problems.
 import { UserError } from "../errors.js";
+import { PRIORITY_PREFIX, writesToJournal } from "../journal.js";
 import { formatProblem, type Problem } from "../source/problems.js";
 import { stderrIsTerminal } from "./command-thread.js";
 
@@ -11,6 +12,9 @@ export interface Output {
 }
 
 export function terminalOutput(stdout = process.stdout, stderr = process.stderr): Output {
+  // Under systemd (serve's start, a cron refresh run by a timer) a warning is the journal's
+  // warning: its stderr lines are info otherwise.
+  const warning = stderr === process.stderr && writesToJournal(2) ? PRIORITY_PREFIX.warning : "";
   let shown = false;
   const clear = () => {
     if (shown) stderr.write("\r\x1b[K");
@@ -23,7 +27,7 @@ export function terminalOutput(stdout = process.stdout, stderr = process.stderr)
     },
     warn: (line) => {
       clear();
-      stderr.write(`${line}\n`);
+      stderr.write(`${warning}${line}\n`);
     },
     progress: (text) => {
       // A worker thread's stderr is a pipe to the process's, which may be a terminal.

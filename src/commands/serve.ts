@@ -2,12 +2,13 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../errors.js";
+import { writesToJournal } from "../journal.js";
+import type { Log } from "../log.js";
 import { compressRelease } from "../publish/compress.js";
 import { publish, withBaseUrl } from "../publish/publish.js";
 import { failedKeyLimit } from "../serve/failed-key-limit.js";
 import { DEFAULT_FEED_LIMITS, feedHealth } from "../serve/feed-health.js";
 import { tuneHeapForServing } from "../serve/heap-tuning.js";
-import { type Log, writesToJournal } from "../serve/journal.js";
 import { watchKeyRing } from "../serve/keys/key-ring.js";
 import type { Live, RefreshOutcome } from "../serve/live.js";
 import { bufferedLog, fdWriter, linesOf, timestamp } from "../serve/log-sink.js";
@@ -61,12 +62,14 @@ export interface ServeOptions {
   idleTimeout?: number;
   /** Wrong keys per client address and minute before 429 (default: no limit). */
   maxKeyFailures?: number;
-  /** false: no line per answered request (nginx's `access_log off`, when nginx in front logs them). */
+  /** false: no line per answered request (as nginx's `access_log off`; errors are still logged). */
   requestLog?: boolean;
   output?: Output;
 }
 
 export interface ServeHandle extends RunningServer {
+  /** The server's log: stamped lines, in order with its request lines (signals say theirs here). */
+  log: Log;
   /** Runs one refresh now (tests, and operators through a signal some day). */
   refreshNow: () => Promise<RefreshOutcome>;
   /** Stops refreshing, stops accepting, waits for requests in flight. */
@@ -217,6 +220,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
 
   return {
     ...running,
+    log,
     refreshNow: refresher.refreshNow,
     async stop() {
       // Stop listening first and at once: a refresh in progress must not keep accepting clients.

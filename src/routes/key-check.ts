@@ -4,4 +4,4 @@
 export const KEY_CHECK_PATH = "/_velodata/key-check";
 
 /** The accepted key's id on the check's 204 (as `velodata keys list` shows it): the front server logs it. */
-export const KEY_ID_HEADER = "X-Velodata-Key";
+export const KEY_ID_HEADER = "X-Velodata-Key-Id";

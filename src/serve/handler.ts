@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 // Imported: the global `performance` is an accessor looked up at every use.
 import { performance } from "node:perf_hooks";
+import type { Log } from "../log.js";
 import { KEY_ID_HEADER } from "../routes/key-check.js";
 import { STATIC_MAX_AGE } from "../routes/max-age.js";
 import {
@@ -15,7 +16,6 @@ import type { Outcome } from "../routes/route.js";
 import { dispositionOf, type Endpoint, pathOf, ROUTES, routeOf } from "../routes/routes.js";
 import { type Asked, askedTargets } from "./asked.js";
 import type { FailedKeyLimit } from "./failed-key-limit.js";
-import type { Log } from "./journal.js";
 import type { KeyRing } from "./keys/key-ring.js";
 import { type Live, statusOf } from "./live.js";
 import type { LogSink } from "./log-sink.js";
@@ -183,7 +183,9 @@ export function createHandler(options: HandlerOptions): Handler {
     });
     try {
       asked = askedOf(request.url ?? "/");
-      keyId = keyIdOf(asked);
+      // A preflight or a refused method is no client's request: nginx names none either.
+      const method = request.method;
+      keyId = method === "GET" || method === "HEAD" ? keyIdOf(asked) : null;
       const sending = answer(request, response, asked, keyId);
       if (sending) return sending.catch((cause) => failed(request, response, asked, cause));
     } catch (cause) {

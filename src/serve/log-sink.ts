@@ -3,8 +3,9 @@
 // wake-up of the reader) each.
 // Written off the main thread when the writer is asynchronous: a slow reader never stalls requests.
 import { write as writeFd } from "node:fs";
+import { PRIORITY_PREFIX } from "../journal.js";
+import type { Severity } from "../log.js";
 import type { Asked } from "./asked.js";
-import { PRIORITY_PREFIX, type Severity } from "./journal.js";
 import { methodBytes, requestLineBound, targetBytes, writeRequestLine } from "./request-line.js";
 
 export interface LogSink {
@@ -58,9 +59,11 @@ export interface LogOptions {
 /** `write` receives the lines in the order they were logged, each ending with a newline. */
 export function bufferedLog(write: LogWriter, options: LogOptions = {}): LogSink {
   const maxWaitingBytes = options.maxWaitingBytes ?? MAX_WAITING_BYTES;
+  // A request line's priority as bytes, and any other line's as text.
   const priority = options.journal ? INFO_PREFIX : null;
-  const withPriority = (line: string, severity: Severity) =>
-    options.journal ? `${PRIORITY_PREFIX[severity]}${line}` : line;
+  const withPriority = priority
+    ? (line: string, severity: Severity) => `${PRIORITY_PREFIX[severity]}${line}`
+    : (line: string) => line;
   const spare: Buffer[] = [];
   let chunk: Buffer = Buffer.allocUnsafeSlow(CHUNK);
   let at = 0;

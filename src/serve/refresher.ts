@@ -1,6 +1,7 @@
 // The minute refresh: new states → a new Release built from what changed → swapped in whole; failures keep the last good one.
 import { performance } from "node:perf_hooks";
 import { setImmediate } from "node:timers/promises";
+import type { Log } from "../log.js";
 import { compressRelease, reuseVariants } from "../publish/compress.js";
 import { publish } from "../publish/publish.js";
 import { refreshRelease } from "../publish/refresh-release.js";
@@ -11,7 +12,6 @@ import { formatProblem } from "../source/problems.js";
 import { changedVariants } from "./changed-variants.js";
 import { feedHealth } from "./feed-health.js";
 import { followOnDisk } from "./follow-on-disk.js";
-import type { Log } from "./journal.js";
 import type { Live, RefreshOutcome } from "./live.js";
 import type { StateSource } from "./state-source.js";
 

@@ -2,13 +2,13 @@
 
 import { lstatSync, statSync } from "node:fs";
 import { IndexedMap } from "../indexed-map.js";
+import type { Log } from "../log.js";
 import { acceptedOf, readChangedStates } from "../source/changed-states.js";
 import type { Dataset, LiveState } from "../source/dataset.js";
 import type { KnownStates } from "../source/known-states.js";
 import { tooManyMissing } from "../source/missing-stations.js";
 import { error, type Problem } from "../source/problems.js";
 import { readStates, type StaticRead } from "../source/read-dataset.js";
-import type { Log } from "./journal.js";
 import { type Random, simulate } from "./simulator.js";
 
 export interface StateSource {

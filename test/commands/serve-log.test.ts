@@ -1,11 +1,11 @@
 // `velodata serve`'s log as an operator reads it: priorities for systemd's journal, and the
 // request lines that --no-request-log leaves out.
 import { type ChildProcess, spawn } from "node:child_process";
-import { copyFile, writeFile } from "node:fs/promises";
+import { copyFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEMO_KEY } from "../../src/commands/serve.js";
-import { BIN, FIXTURES, tempDir } from "../helpers.js";
+import { BIN, FIXTURES, fixtureCopy, tempDir } from "../helpers.js";
 
 // As systemd starts a service: JOURNAL_STREAM names the stream its stdout (fd 1) or stderr (fd 2) is.
 const UNDER_JOURNAL = (fd: 1 | 2) =>
@@ -78,6 +78,11 @@ describe("velodata serve's log", () => {
       expect(byStart("GET /vls/v3/contracts")).toMatch(/^<6>\d{4}-.* 200 [\d.]+ms key demo$/);
       expect(byStart("demo key enabled")).toMatch(/^<4>\d{4}-/);
       expect(byStart("refresh failed")).toMatch(/^<3>\d{4}-.* refresh failed: .*states\.json/);
+      // The signal's line is the server's own, in order before the refresh it starts.
+      const all = lines(output());
+      const signal = all.findIndex((line) => /^<6>\d{4}-\S+ SIGHUP: refreshing now/.test(line));
+      expect(signal).toBeGreaterThan(-1);
+      expect(signal).toBeLessThan(all.findIndex((line) => line.includes("refresh failed")));
     } finally {
       await stopped(child);
     }
@@ -109,6 +114,24 @@ describe("velodata serve's log", () => {
     } finally {
       await stopped(child);
     }
+  });
+
+  it("marks a warning as one when its stderr is the journal", async () => {
+    const source = await fixtureCopy();
+    await rm(join(source, "parkings.json"));
+    const args = ["validate", "--source", source];
+    const run = (journal: boolean) =>
+      new Promise<string>((resolve) => {
+        const child = journal
+          ? spawn("/bin/sh", ["-c", UNDER_JOURNAL(2), process.execPath, BIN, ...args])
+          : spawn(process.execPath, [BIN, ...args]);
+        let stderr = "";
+        child.stderr.on("data", (chunk) => (stderr += chunk));
+        child.once("close", () => resolve(stderr));
+      });
+    const plain = await run(false);
+    expect(plain).toMatch(/^warning: .*parkings\.json: not found/);
+    expect(lines(await run(true))).toEqual(lines(plain).map((line) => `<4>${line}`));
   });
 
   it("marks a fatal error as one when its stderr is the journal", async () => {

@@ -79,6 +79,34 @@ describe("the log of a repeated request", () => {
   });
 });
 
+describe("the key of a request no answer uses", () => {
+  it("is never looked up for a preflight or a refused method, nor named in its line", async () => {
+    const release = makeRelease(new Map([[lyonList, list("[1]")]]), COUNTS, new Date(), [
+      { name: "lyon", parkingApi: false },
+    ]);
+    const asked: string[] = [];
+    const lines: string[] = [];
+    running = await startServer({
+      live: liveOf(release),
+      keys: { idOf: (key) => (asked.push(key), KEY_ID), close: () => {} },
+      log: (line) => lines.push(line),
+      port: 0,
+      host: "127.0.0.1",
+    });
+    const url = `${running.url}/vls/v3/stations?contract=lyon&apiKey=${KEY}`;
+    expect((await fetch(url, { method: "OPTIONS" })).status).toBe(204);
+    expect((await fetch(url, { method: "POST" })).status).toBe(405);
+    expect(asked).toEqual([]);
+    await (await fetch(url)).text();
+    expect(asked).toEqual([KEY]);
+    await running.close(); // every line is written once its connection is done
+    running = undefined;
+    expect(lines.filter((line) => line.endsWith(` key ${KEY_ID}`))).toEqual([
+      expect.stringMatching(/^GET /),
+    ]);
+  });
+});
+
 describe("Cache-Control of station answers", () => {
   it("counts down to the next refresh, on 200 and 304 alike", async () => {
     let clock = Date.parse("2026-01-01T12:00:00.000Z");

@@ -41,10 +41,15 @@ export async function startTestServer(
 }
 
 /** Sends the path exactly as written (fetch would normalise `..` and friends away). */
-export function rawGet(base: string, path: string): Promise<{ status: number; body: string }> {
+export function rawGet(
+  base: string,
+  path: string,
+  headers: Record<string, string | string[] | undefined> = {},
+): Promise<{ status: number; body: string }> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
     const request = httpRequest({ hostname, port, path, method: "GET" }, (response) => {
+      Object.assign(headers, response.headers); // for a caller that wants them
       let body = "";
       response.on("data", (chunk) => (body += chunk));
       response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));

@@ -102,7 +102,7 @@ export function dispositionLines(
     if (route.served !== "release" || disposition === undefined) return [];
     // One file each: a `map` on the file names it exactly.
     if (placeholdersOf(route.path).length > 0)
-      throw new Error(`${route.name}: a file to save has a path without parameters`);
-    return [{ file: `/${fileOf(route.path)}`, disposition }];
+      throw new Error(`${route.name}: a file to save must have a path without parameters`);
+    return [{ file: fileTemplate(route), disposition }];
   });
 }

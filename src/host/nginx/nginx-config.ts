@@ -39,7 +39,7 @@ export interface NginxOptions {
 // Static answers change only with the source: as `serve` says it.
 const STATIC_CACHE_CONTROL = `public, max-age=${STATIC_MAX_AGE}`;
 
-// nginx's name of the key check's header: \$upstream_http_ and the name in lower case, `-` as `_`.
+// nginx's name of the key check's header, after `$upstream_http_`: lower case, `-` as `_`.
 const KEY_ID_VARIABLE = KEY_ID_HEADER.toLowerCase().replaceAll("-", "_");
 
 const quote = (text: string): string => `"${text.replace(/["\\]/g, "\\$&")}"`;
@@ -162,6 +162,7 @@ ${options.brotli ? "    brotli_static on;" : "    # brotli_static: not loaded he
         expires modified +${options.refreshSeconds}s;
         add_header Access-Control-Allow-Origin "*";
         add_header Access-Control-Expose-Headers "${EXPOSED_HEADERS}";
+        add_header Content-Disposition $velodata_disposition;
     }
 
     location ^~ /_velodata/static/ {

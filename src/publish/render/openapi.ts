@@ -97,7 +97,7 @@ function operations(options: OpenApiOptions): RouteConfig[] {
 }
 
 /** A response header of string or integer values, with the value sent as its example. */
-const text = (description: string, example: string | number) => ({
+const headerExample = (description: string, example: string | number) => ({
   description,
   schema: {
     type: typeof example === "number" ? ("integer" as const) : ("string" as const),
@@ -120,14 +120,17 @@ function preflight(get: RouteConfig): RouteConfig {
       "204": {
         description: "The methods allowed, for any origin",
         headers: {
-          Allow: text("the methods every path answers", ALLOWED_METHODS),
-          "Access-Control-Allow-Origin": text("any origin", "*"),
-          "Access-Control-Allow-Methods": text("the methods a browser may use", ALLOWED_METHODS),
-          "Access-Control-Allow-Headers": text(
+          Allow: headerExample("the methods every path answers", ALLOWED_METHODS),
+          "Access-Control-Allow-Origin": headerExample("any origin", "*"),
+          "Access-Control-Allow-Methods": headerExample(
+            "the methods a browser may use",
+            ALLOWED_METHODS,
+          ),
+          "Access-Control-Allow-Headers": headerExample(
             "any request header (If-None-Match for a page's own revalidation…)",
             PREFLIGHT_ALLOWED_HEADERS,
           ),
-          "Access-Control-Max-Age": text(
+          "Access-Control-Max-Age": headerExample(
             "seconds a browser may keep this answer",
             PREFLIGHT_MAX_AGE,
           ),
@@ -209,7 +212,11 @@ function responsesOf(
     "200": {
       description: routes.map((each) => each.summary).join("; or "),
       ...(disposition
-        ? { headers: { "Content-Disposition": text("a file to save, and its name", disposition) } }
+        ? {
+            headers: {
+              "Content-Disposition": headerExample("a file to save, and its name", disposition),
+            },
+          }
         : {}),
       content: {
         [route.contentType]: {

@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { UserError } from "../../errors.js";
-import type { Log } from "../journal.js";
+import type { Log } from "../../log.js";
 import { keyDigest, readKeys } from "./key-file.js";
 
 export interface KeyRing {

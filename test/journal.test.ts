@@ -1,8 +1,8 @@
 import { closeSync, fstatSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { writesToJournal } from "../../src/serve/journal.js";
-import { tempDir } from "../helpers.js";
+import { writesToJournal } from "../src/journal.js";
+import { tempDir } from "./helpers.js";
 
 const opened: number[] = [];
 afterEach(() => {

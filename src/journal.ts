@@ -1,14 +1,9 @@
-// The server's lines in systemd's journal: each starts with its priority as `<N>` (sd-daemon(3)),
-// which journald reads off the line, so that `journalctl -p warning` shows what an operator must
-// see among tens of thousands of request lines. Elsewhere (a terminal, a file, a pipe) lines stay
-// as they are.
+// Lines in systemd's journal (the server's log, a command's warnings and errors): each starts with
+// its priority as `<N>` (sd-daemon(3)), which journald reads off the line, so that `journalctl -p
+// warning` shows what an operator must see among tens of thousands of request lines. Elsewhere (a
+// terminal, a file, a pipe) lines stay as they are.
 import { fstatSync } from "node:fs";
-
-/** How much a line matters to an operator: a failure, something to look at, or a record. */
-export type Severity = "error" | "warning" | "info";
-
-/** A server's line; `info` unless said. */
-export type Log = (line: string, severity?: Severity) => void;
+import type { Severity } from "./log.js";
 
 /** The syslog priorities journald reads: err (3), warning (4), info (6). */
 export const PRIORITY_PREFIX: Record<Severity, string> = {
