@@ -88,7 +88,13 @@ describe("the key of a request no answer uses", () => {
     const lines: string[] = [];
     running = await startServer({
       live: liveOf(release),
-      keys: { idOf: (key) => (asked.push(key), KEY_ID), close: () => {} },
+      keys: {
+        idOf: (key) => {
+          asked.push(key);
+          return KEY_ID;
+        },
+        close: () => {},
+      },
       log: (line) => lines.push(line),
       port: 0,
       host: "127.0.0.1",
