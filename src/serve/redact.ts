@@ -7,8 +7,9 @@ import { escapeControls } from "../errors.js";
 export { escapeControls };
 
 const REDACTED = "<redacted>";
-// Keys are 40 hex characters; a shorter hex run is a station number or a date, not a secret.
-const KEY_LIKE = /[0-9a-f]{16,}/gi;
+// Keys are 40 hex characters; a shorter hex run is a station number or a date, not a secret. A raw
+// path may spell each digit as a percent-escape (`%61` for `a`): those count as digits too.
+const KEY_LIKE = /(?:[0-9a-f]|%3[0-9]|%4[1-6]|%6[1-6]){16,}/gi;
 // `?x=1;apiKey=…` leaves "apiKey=…" inside the value of x.
 const NESTED_KEY = /(api[^a-z0-9=]*key[^=]*=)[^;&\s]*/gi;
 

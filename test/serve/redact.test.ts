@@ -22,6 +22,10 @@ describe("redactTarget", () => {
     expect(logged(`/a?token=${KEY}`)).toBe("/a?token=<redacted>");
     expect(logged(`/a?${KEY}`)).toBe("/a?<redacted>=");
     expect(logged(`/vls/${KEY}/x`)).toBe("/vls/<redacted>/x");
+    // Each digit percent-escaped, or some of them: a client's encoder, or one who tries.
+    const escaped = [...KEY].map((digit) => `%${digit.charCodeAt(0).toString(16)}`).join("");
+    expect(logged(`/vls/${escaped}/x`)).toBe("/vls/<redacted>/x");
+    expect(logged(`/vls/${KEY.slice(0, 20)}${escaped.slice(60)}`)).toBe("/vls/<redacted>");
     expect(logged("/vls/v3/stations/42?contract=dublin")).toBe(
       "/vls/v3/stations/42?contract=dublin",
     );
