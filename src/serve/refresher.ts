@@ -10,7 +10,7 @@ import type { StationCache } from "../publish/station-files.js";
 import type { Dataset } from "../source/dataset.js";
 import { formatProblem } from "../source/problems.js";
 import { changedVariants } from "./changed-variants.js";
-import { feedHealth } from "./feed-health.js";
+import { feedHealth, feedStatus } from "./feed-health.js";
 import { followOnDisk } from "./follow-on-disk.js";
 import type { Live, RefreshOutcome } from "./live.js";
 import type { StateSource } from "./state-source.js";
@@ -63,6 +63,24 @@ export function startRefresher(options: RefresherOptions): Refresher {
   // The same answers: indexed now, the first refresh shares the index instead of making it.
   live.release = indexedRelease(live.release);
 
+  // A feed going stale is said when it happens and when it recovers, not only to whoever polls
+  // /status: a stalled exporter otherwise publishes old states every minute without a word.
+  let feedWasOk = true;
+  const sayFeed = (at: Date) => {
+    if (!live.feed || !live.feedLimits) return;
+    const feed = feedStatus(live.feed, live.feedLimits, at);
+    if (feed.ok === feedWasOk) return;
+    feedWasOk = feed.ok;
+    const stale = `${feed.staleStations} of ${live.feed.stations} stations not reported for ${feed.staleMinutes} minutes or more`;
+    if (feed.ok) log(`feed: fresh again, ${stale}`);
+    else
+      log(
+        `feed: ${stale} (${percent(feed.staleShare)}, more than ${percent(feed.maxStaleShare)}): /status says ok: false`,
+        "warning",
+      );
+  };
+  sayFeed(now());
+
   const fail = (at: Date, error: string): RefreshOutcome => {
     const kept = `keeping release ${live.release.id} of ${live.release.generatedAt.toISOString()}`;
     log(`refresh failed: ${error}; ${kept}`, "error");
@@ -102,6 +120,7 @@ export function startRefresher(options: RefresherOptions): Refresher {
     }
     live.release = release; // the swap: requests from now on see the new release only
     live.feed = feedHealth(next.stations, states);
+    sayFeed(at);
     dataset = next;
     cache = fresh.cache;
     if (!out) {
@@ -202,3 +221,5 @@ export function startRefresher(options: RefresherOptions): Refresher {
     },
   };
 }
+
+const percent = (share: number): string => `${Math.round(share * 1000) / 10}%`;

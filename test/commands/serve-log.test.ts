@@ -77,6 +77,8 @@ describe("velodata serve's log", () => {
       // The client named by its key's id, never by the key.
       expect(byStart("GET /vls/v3/contracts")).toMatch(/^<6>\d{4}-.* 200 [\d.]+ms key demo$/);
       expect(byStart("demo key enabled")).toMatch(/^<4>\d{4}-/);
+      // The fixtures' states are old: a stalled feed, said as a warning.
+      expect(byStart(" feed: ")).toMatch(/^<4>\d{4}-\S+ feed: 413 of 413 stations /);
       expect(byStart("refresh failed")).toMatch(/^<3>\d{4}-.* refresh failed: .*states\.json/);
       // The signal's line is the server's own, in order before the refresh it starts.
       const all = lines(output());

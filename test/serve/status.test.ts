@@ -105,6 +105,26 @@ describe("/status", () => {
     expect(status.ok).toBe(true);
   });
 
+  it("logs a stalled feed once when /status turns not ok, and once when it is fresh again", async () => {
+    server = await startTestServer();
+    const feedLines = () => (server as TestServer).lines.filter((line) => / feed: /.test(line));
+    // The fixtures' states are old: stale from the start, said at once.
+    expect(feedLines()).toEqual([
+      expect.stringMatching(
+        / feed: 413 of 413 stations not reported for 15 minutes or more \(100%, more than 25%\): \/status says ok: false$/,
+      ),
+    ]);
+    expect((await server.handle.refreshNow()).ok).toBe(true);
+    expect(feedLines()).toHaveLength(1); // still stale: not said again
+    const recent = new Date(Date.now() - 60_000).toISOString().replace(/\.\d+Z$/, "Z");
+    await rewriteStates(server.source, (file) => {
+      for (const state of file.states) state.lastUpdate = recent;
+    });
+    expect((await server.handle.refreshNow()).ok).toBe(true);
+    expect(feedLines()[1]).toMatch(/ feed: fresh again, 0 of 413 stations not reported /);
+    expect(feedLines()).toHaveLength(2);
+  });
+
   it("logs and counts stations left out by a refresh, within the allowed share", async () => {
     server = await startTestServer();
     await rewriteStates(server.source, (file) => file.states.splice(0, 5));
