@@ -2,6 +2,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { Severity } from "../../src/log.js";
 import { addKey } from "../../src/serve/keys/key-file.js";
 import { watchKeyRing } from "../../src/serve/keys/key-ring.js";
 import { tempDir } from "../helpers.js";
@@ -12,11 +13,11 @@ describe("watchKeyRing", () => {
   it("logs a raw key pasted into sha256 as such, never the key, and keeps the good keys", async () => {
     const file = join(await tempDir(), "keys.json");
     const { key } = await addKey(file, "", new Date());
-    const lines: string[] = [];
+    const lines: [Severity | undefined, string][] = [];
     let logged = () => {};
     const firstLine = new Promise<void>((resolve) => (logged = resolve));
-    const log = (line: string) => {
-      lines.push(line);
+    const log = (line: string, severity?: Severity) => {
+      lines.push([severity, line]);
       logged();
     };
     const ring = await watchKeyRing({ path: file, pollMs: 20, log });
@@ -24,8 +25,12 @@ describe("watchKeyRing", () => {
       const [stored] = JSON.parse(await readFile(file, "utf8")).keys;
       await writeFile(file, JSON.stringify({ keys: [{ ...stored, sha256: RAW_KEY }] }));
       await firstLine; // the reload's report of the bad file
+      // An error: the server goes on with keys the operator meant to change.
       expect(lines).toEqual([
-        `keys: keys file ${file} is not valid; ${file} keys.0.sha256: holds what looks like a key itself (40 hex characters, not shown): the keys file keeps only a key's SHA-256, as 64 hex digits in sha256 (printf %s KEY | sha256sum); keeping the last good set of keys`,
+        [
+          "error",
+          `keys: keys file ${file} is not valid; ${file} keys.0.sha256: holds what looks like a key itself (40 hex characters, not shown): the keys file keeps only a key's SHA-256, as 64 hex digits in sha256 (printf %s KEY | sha256sum); keeping the last good set of keys`,
+        ],
       ]);
       expect(ring.idOf(key)).toBe(stored.id);
       expect(ring.idOf(RAW_KEY)).toBeNull();
