@@ -78,6 +78,11 @@ export function createHandler(options: HandlerOptions): Handler {
     return asksKey ? options.keys.idOf(key) : null;
   };
 
+  const revokedName = (key: string): string | null => {
+    const id = options.keys.revokedIdOf(key);
+    return id === null ? null : `${id} (revoked)`;
+  };
+
   const answer = (
     request: IncomingMessage,
     response: ServerResponse,
@@ -187,6 +192,9 @@ export function createHandler(options: HandlerOptions): Handler {
       const method = request.method;
       keyId = method === "GET" || method === "HEAD" ? keyIdOf(asked) : null;
       const sending = answer(request, response, asked, keyId);
+      // A revoked key is refused as any wrong one, but named in the line: who still uses it.
+      if (keyId === null && response.statusCode === 403 && asked.key !== null)
+        keyId = revokedName(asked.key);
       if (sending) return sending.catch((cause) => failed(request, response, asked, cause));
     } catch (cause) {
       failed(request, response, asked, cause);

@@ -137,7 +137,7 @@ describe("request targets", () => {
     const lines: string[] = [];
     const running = await startServer({
       live: live as Live,
-      keys: { idOf: () => "0de43ae5", close: () => {} },
+      keys: { idOf: () => "0de43ae5", revokedIdOf: () => null, close: () => {} },
       log: (line) => lines.push(line),
       port: 0,
       host: "127.0.0.1",
@@ -232,7 +232,7 @@ describe("stopping", () => {
     };
     const running = await startServer({
       live: live as Live,
-      keys: { idOf: () => "0de43ae5", close: () => {} },
+      keys: { idOf: () => "0de43ae5", revokedIdOf: () => null, close: () => {} },
       log: () => {},
       port: 0,
       host: "127.0.0.1",

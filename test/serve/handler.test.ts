@@ -6,6 +6,8 @@ import { type RunningServer, startServer } from "../../src/serve/server.js";
 
 const KEY = "0123456789abcdef0123456789abcdef01234567";
 const KEY_ID = "0de43ae5";
+const REVOKED_KEY = "fedcba9876543210fedcba9876543210fedcba98";
+const REVOKED_ID = "7c1e0b2a";
 const COUNTS = { contracts: 1, stations: 1, parkings: 0 };
 const lyonList = pathOf({ name: "contractStations", contract: "lyon" });
 const list = (text: string) => releaseFile([Buffer.from(text)], "application/json", "dynamic");
@@ -16,7 +18,11 @@ afterEach(() => running?.close());
 async function serveLive(live: Live, now?: () => Date, lines: string[] = []): Promise<string> {
   running = await startServer({
     live,
-    keys: { idOf: (key) => (key === KEY ? KEY_ID : null), close: () => {} },
+    keys: {
+      idOf: (key) => (key === KEY ? KEY_ID : null),
+      revokedIdOf: (key) => (key === REVOKED_KEY ? REVOKED_ID : null),
+      close: () => {},
+    },
     log: (line) => lines.push(line),
     port: 0,
     host: "127.0.0.1",
@@ -56,7 +62,7 @@ describe("the same request over successive releases", () => {
 });
 
 describe("the log of a repeated request", () => {
-  it("redacts the key on every line, says each answer's status, and names an accepted key by its id", async () => {
+  it("redacts the key on every line, says each answer's status, and names a key by its id", async () => {
     const release = makeRelease(new Map([[lyonList, list("[1]")]]), COUNTS, new Date(), [
       { name: "lyon", parkingApi: false },
     ]);
@@ -66,6 +72,8 @@ describe("the log of a repeated request", () => {
     for (let i = 0; i < 3; i++) await (await fetch(asked)).text();
     const wrong = `${base}/vls/v3/stations?contract=lyon&apiKey=${KEY.replace("0", "f")}`;
     for (let i = 0; i < 2; i++) await (await fetch(wrong)).text();
+    const revoked = `${base}/vls/v3/stations?contract=lyon&apiKey=${REVOKED_KEY}`;
+    expect((await fetch(revoked)).status).toBe(403);
     await running?.close(); // every line is written once its connection is done
     running = undefined;
     const logged = (status: number, end: RegExp) =>
@@ -74,7 +82,12 @@ describe("the log of a repeated request", () => {
           line.startsWith(`GET /vls/v3/stations?contract=lyon&apiKey=<redacted> ${status} `) &&
           end.test(line),
       ).length;
-    expect([logged(200, / key 0de43ae5$/), logged(403, /\dms$/)]).toEqual([3, 2]);
+    // A revoked key is refused as a wrong one, but named: the operator sees who still uses it.
+    expect([
+      logged(200, / key 0de43ae5$/),
+      logged(403, /\dms$/),
+      logged(403, / key 7c1e0b2a \(revoked\)$/),
+    ]).toEqual([3, 2, 1]);
     expect(lines.join("\n")).not.toMatch(/[0-9a-f]{40}/);
   });
 });
@@ -93,6 +106,7 @@ describe("the key of a request no answer uses", () => {
           asked.push(key);
           return KEY_ID;
         },
+        revokedIdOf: () => null,
         close: () => {},
       },
       log: (line) => lines.push(line),

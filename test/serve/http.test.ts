@@ -168,6 +168,7 @@ describe("hostile paths", () => {
           reached.push("key");
           return "0de43ae5";
         },
+        revokedIdOf: () => null,
         close: () => {},
       },
       log: () => {},
@@ -212,7 +213,7 @@ describe("internal errors", () => {
     const lines: string[] = [];
     const running = await startServer({
       live,
-      keys: { idOf: () => "0de43ae5", close: () => {} },
+      keys: { idOf: () => "0de43ae5", revokedIdOf: () => null, close: () => {} },
       log: (line) => lines.push(line),
       port: 0,
       host: "127.0.0.1",

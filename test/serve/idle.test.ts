@@ -73,7 +73,7 @@ describe("idle connections", () => {
     const letGo = new Promise<string>((resolve) => (cut = resolve));
     running = await startServer({
       live: live as Live,
-      keys: { idOf: () => "0de43ae5", close: () => {} },
+      keys: { idOf: () => "0de43ae5", revokedIdOf: () => null, close: () => {} },
       log: (line) => {
         if (line.includes("not delivered")) cut(line);
       },

@@ -3,7 +3,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Severity } from "../../src/log.js";
-import { addKey } from "../../src/serve/keys/key-file.js";
+import { addKey, revokeKey } from "../../src/serve/keys/key-file.js";
 import { watchKeyRing } from "../../src/serve/keys/key-ring.js";
 import { tempDir } from "../helpers.js";
 
@@ -34,6 +34,21 @@ describe("watchKeyRing", () => {
       ]);
       expect(ring.idOf(key)).toBe(stored.id);
       expect(ring.idOf(RAW_KEY)).toBeNull();
+    } finally {
+      ring.close();
+    }
+  });
+
+  it("names a revoked key by its id, apart from the accepted ones", async () => {
+    const file = join(await tempDir(), "keys.json");
+    const kept = await addKey(file, "", new Date());
+    const gone = await addKey(file, "", new Date());
+    await revokeKey(file, gone.stored.id, new Date());
+    const ring = await watchKeyRing({ path: file, log: () => {} });
+    try {
+      expect([ring.idOf(kept.key), ring.revokedIdOf(kept.key)]).toEqual([kept.stored.id, null]);
+      expect([ring.idOf(gone.key), ring.revokedIdOf(gone.key)]).toEqual([null, gone.stored.id]);
+      expect([ring.idOf(RAW_KEY), ring.revokedIdOf(RAW_KEY)]).toEqual([null, null]);
     } finally {
       ring.close();
     }

@@ -13,6 +13,8 @@ export interface KeyRing {
    * name the client by it), or null when the key is refused.
    */
   idOf(key: string): string | null;
+  /** The id of a revoked key presented (refused, but named: who still uses it), else null. */
+  revokedIdOf(key: string): string | null;
   /** Stops watching the file. */
   close(): void;
 }
@@ -49,6 +51,7 @@ export interface KeyRingOptions {
 export async function watchKeyRing(options: KeyRingOptions): Promise<KeyRing> {
   const extra = (options.extraKeys ?? []).map(({ key, id }) => ({ hash: keyDigest(key), id }));
   let active: ActiveKey[] = [...extra];
+  let revoked: ActiveKey[] = [];
   let signature = "";
   let failing = false;
   let everLoaded = false;
@@ -75,6 +78,9 @@ export async function watchKeyRing(options: KeyRingOptions): Promise<KeyRing> {
           .filter((key) => key.revoked === null)
           .map((key) => ({ hash: Buffer.from(key.sha256, "hex"), id: key.id })),
       ];
+      revoked = keys
+        .filter((key) => key.revoked !== null)
+        .map((key) => ({ hash: Buffer.from(key.sha256, "hex"), id: key.id }));
       accepted.clear();
       if (failing)
         options.log(
@@ -125,7 +131,11 @@ export async function watchKeyRing(options: KeyRingOptions): Promise<KeyRing> {
     );
   const timer = setInterval(() => void reload(), options.pollMs ?? 1000);
   timer.unref();
-  return { idOf, close: () => clearInterval(timer) };
+  return {
+    idOf,
+    revokedIdOf: (key) => idOfKey(revoked, key),
+    close: () => clearInterval(timer),
+  };
 }
 
 async function fileSignature(path: string): Promise<string> {
