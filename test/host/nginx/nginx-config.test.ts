@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { typesOf } from "../../../src/host/nginx/answer-map.js";
 import { nginxConfig } from "../../../src/host/nginx/nginx-config.js";
 import type { AnyRoute } from "../../../src/routes/route.js";
-import { ROUTE_LIST } from "../../../src/routes/routes.js";
+import { ROUTE_LIST, ROUTES } from "../../../src/routes/routes.js";
 
 const options = {
   tree: "/srv/velodata/out",
@@ -45,6 +45,34 @@ describe("nginx configuration", () => {
     expect(config).toContain("brotli_static on;");
     expect(nginxConfig(ROUTE_LIST, { ...options, brotli: false })).not.toContain(
       "brotli_static on;",
+    );
+  });
+
+  it("names the client by its key's id from the key check, in both keyed locations", () => {
+    expect(config).toMatch(/log_format velodata '\$remote_addr - \$velodata_client \[/);
+    const located = config.split("location ").filter((block) => block.includes("auth_request "));
+    expect(located.map((block) => block.split(" ")[1])).toEqual([
+      "/_velodata/dynamic/",
+      "/_velodata/static/",
+    ]);
+    for (const block of located)
+      expect(block).toContain(
+        "auth_request_set $velodata_key_id $upstream_http_x_velodata_key_id;",
+      );
+  });
+
+  it("sends the bundle's Content-Disposition from its file, and refuses one for a path with parameters", () => {
+    expect(config).toContain(
+      '"/download/velodata-static.zip" "attachment; filename=\\"velodata-static.zip\\"";',
+    );
+    expect(config.match(/add_header Content-Disposition \$velodata_disposition;/g)).toHaveLength(2);
+    const withParameter = {
+      ...ROUTES.staticStationsCsv,
+      path: "/x/{contract}.csv",
+      attachment: "x.csv",
+    };
+    expect(() => nginxConfig([...ROUTE_LIST, withParameter], options)).toThrow(
+      /a file to save must have a path without parameters/,
     );
   });
 });
