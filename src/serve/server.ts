@@ -2,6 +2,7 @@
 // (no new connection from the first moment, requests in flight finish).
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import type { Log } from "../log.js";
 import { createHandler, type HandlerOptions } from "./handler.js";
 
 export interface RunningServer {
@@ -22,6 +23,7 @@ export const DEFAULT_MAX_CONNECTIONS = 1000;
 export const DEFAULT_IDLE_SECONDS = 10;
 // Past this, connections still open after a stop are cut.
 const CLOSE_GRACE_MS = 10_000;
+const REFUSALS_SAID_EVERY_MS = 60_000;
 
 export async function startServer(
   options: HandlerOptions & ConnectionLimits & { port: number; host: string },
@@ -42,6 +44,7 @@ export async function startServer(
     server,
     options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
     idleMs,
+    options.log,
   );
   const handler = createHandler({
     ...options,
@@ -91,12 +94,27 @@ interface Connections {
  * Idle connections cannot lock clients out: each is closed after `idleMs` without a request,
  * and when `max` are open a newcomer takes the place of the longest idle one.
  */
-function boundConnections(server: Server, max: number, idleMs: number): Connections {
+function boundConnections(server: Server, max: number, idleMs: number, log: Log): Connections {
   // Each open socket's requests in progress, and when it last became idle (a counter: the longest
   // idle has the smallest). Changed in place per request: no Map entry is moved.
   const open = new Map<Socket, { busy: number; idleSince: number }>();
   let idleCount = 0;
   let stopping = false;
+  // Clients turned away are said at once, then at most once a minute with how many since: a
+  // server at its limit under load would otherwise write a line per refused connection.
+  let refusedSince = 0;
+  let saidAt = Number.NEGATIVE_INFINITY;
+  const refused = () => {
+    refusedSince++;
+    const now = performance.now();
+    if (now - saidAt < REFUSALS_SAID_EVERY_MS) return;
+    log(
+      `connections: ${refusedSince} new connection${refusedSince === 1 ? "" : "s"} refused${Number.isFinite(saidAt) ? " since the last such line" : ""}: all ${max} open ones were busy (--max-connections)`,
+      "warning",
+    );
+    saidAt = now;
+    refusedSince = 0;
+  };
   let drained: () => void = () => {};
   const idle = (socket: Socket, entry: { busy: number; idleSince: number }) => {
     // Once stopping, a connection whose last answer went out is done: it must not hold the exit.
@@ -123,6 +141,7 @@ function boundConnections(server: Server, max: number, idleMs: number): Connecti
       const victim = longestIdle();
       if (!victim) {
         socket.destroy();
+        refused();
         return;
       }
       victim.destroy();

@@ -183,6 +183,56 @@ describe("connections", () => {
   });
 });
 
+describe("connections at the limit, all busy", () => {
+  it("refuses a newcomer, and says so as a warning, at most once a minute", async () => {
+    // Two clients that ask for a big answer and read none of it: both connections stay busy.
+    const big = releaseFile([Buffer.alloc(64 * 2 ** 20, 32)], "application/json", "static");
+    const release = makeRelease(
+      new Map([["/vls/v3/contracts", big]]),
+      { contracts: 0, stations: 0, parkings: 0 },
+      new Date(),
+    );
+    const live = { release, refreshSeconds: 60, nextRefreshAt: null, lastRefresh: null };
+    const lines: [string, string | undefined][] = [];
+    let logged = () => {};
+    const running = await startServer({
+      live: live as Live,
+      keys: { idOf: () => "0de43ae5", revokedIdOf: () => null, close: () => {} },
+      log: (line, severity) => {
+        lines.push([line, severity]);
+        logged();
+      },
+      maxConnections: 2,
+      port: 0,
+      host: "127.0.0.1",
+    });
+    const busy: Socket[] = [];
+    try {
+      for (let n = 0; n < 2; n++) {
+        const socket = await open(running.url);
+        socket.pause();
+        socket.write("GET /vls/v3/contracts?apiKey=k HTTP/1.1\r\nHost: x\r\n\r\n");
+        // Busy once the head has come: the server is writing a body nobody reads.
+        await new Promise((resolve) => socket.once("readable", resolve));
+        busy.push(socket);
+      }
+      const refusedLine = new Promise<void>((resolve) => (logged = resolve));
+      const newcomers = await Promise.all([open(running.url), open(running.url)]);
+      await Promise.all(newcomers.map((socket) => new Promise((r) => socket.once("close", r))));
+      await refusedLine;
+      expect(lines.filter(([line]) => line.startsWith("connections: "))).toEqual([
+        [
+          "connections: 1 new connection refused: all 2 open ones were busy (--max-connections)",
+          "warning",
+        ],
+      ]);
+    } finally {
+      for (const socket of busy) socket.destroy();
+      await running.close();
+    }
+  });
+});
+
 describe("wrong keys", () => {
   it("answers 429 with Retry-After past --max-key-failures, and never to a valid key", async () => {
     server = await startTestServer({ maxKeyFailures: 3 });
