@@ -169,6 +169,10 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     live.release = await compressRelease(named, { budget: "build", previous: live.release });
   }
   if (options.out) {
+    // Answers come from memory from now on; /status says the tree holds no whole release yet
+    // (minutes at a million stations).
+    live.tree = { path: options.out, release: null, error: null };
+    log(`answering at ${running.url} while the tree is written to ${options.out}`);
     try {
       await writeTree(live.release, options.out);
     } catch (cause) {
