@@ -6,9 +6,10 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { memoryOutput } from "../../src/commands/output.js";
 import { serve } from "../../src/commands/serve.js";
+import type { Severity } from "../../src/log.js";
 import { makeRelease, releaseFile } from "../../src/publish/release.js";
 import type { Live } from "../../src/serve/live.js";
-import { startServer } from "../../src/serve/server.js";
+import { type RunningServer, startServer } from "../../src/serve/server.js";
 import { fixtureCopy } from "../helpers.js";
 import { startTestServer, type TestServer } from "./serve-helpers.js";
 
@@ -24,6 +25,31 @@ function open(base: string): Promise<Socket> {
   return new Promise((resolve, reject) => {
     socket.once("connect", () => resolve(socket));
     socket.once("error", reject);
+  });
+}
+
+/**
+ * A server whose /vls/v3/contracts is 64 MB: more than loopback buffers hold, so its answer is
+ * still being sent while a client that reads nothing (or has gone) holds the connection.
+ */
+function serveBigAnswer(
+  log: (line: string, severity?: Severity) => void,
+  limits: { maxConnections?: number } = {},
+): Promise<RunningServer> {
+  const big = releaseFile([Buffer.alloc(64 * 2 ** 20, 32)], "application/json", "static");
+  const release = makeRelease(
+    new Map([["/vls/v3/contracts", big]]),
+    { contracts: 0, stations: 0, parkings: 0 },
+    new Date(),
+  );
+  const live = { release, refreshSeconds: 60, nextRefreshAt: null, lastRefresh: null };
+  return startServer({
+    live: live as Live,
+    keys: { idOf: () => "0de43ae5", revokedIdOf: () => null, close: () => {} },
+    log,
+    ...limits,
+    port: 0,
+    host: "127.0.0.1",
   });
 }
 
@@ -126,22 +152,8 @@ describe("request targets", () => {
   });
 
   it("logs an answer the client did not wait for", async () => {
-    // 64 MB: more than loopback buffers hold, so the answer is still being sent when the client goes.
-    const big = releaseFile([Buffer.alloc(64 * 2 ** 20, 32)], "application/json", "static");
-    const release = makeRelease(
-      new Map([["/vls/v3/contracts", big]]),
-      { contracts: 0, stations: 0, parkings: 0 },
-      new Date(),
-    );
-    const live = { release, refreshSeconds: 60, nextRefreshAt: null, lastRefresh: null };
     const lines: string[] = [];
-    const running = await startServer({
-      live: live as Live,
-      keys: { idOf: () => "0de43ae5", revokedIdOf: () => null, close: () => {} },
-      log: (line) => lines.push(line),
-      port: 0,
-      host: "127.0.0.1",
-    });
+    const running = await serveBigAnswer((line) => lines.push(line));
     try {
       const socket = await open(running.url);
       socket.write(
@@ -185,27 +197,14 @@ describe("connections", () => {
 
 describe("connections at the limit, all busy", () => {
   it("refuses a newcomer, and says so as a warning, at most once a minute", async () => {
-    // Two clients that ask for a big answer and read none of it: both connections stay busy.
-    const big = releaseFile([Buffer.alloc(64 * 2 ** 20, 32)], "application/json", "static");
-    const release = makeRelease(
-      new Map([["/vls/v3/contracts", big]]),
-      { contracts: 0, stations: 0, parkings: 0 },
-      new Date(),
-    );
-    const live = { release, refreshSeconds: 60, nextRefreshAt: null, lastRefresh: null };
+    // Two clients that ask for the big answer and read none of it: both connections stay busy.
     const lines: [string, string | undefined][] = [];
     let logged = () => {};
-    const running = await startServer({
-      live: live as Live,
-      keys: { idOf: () => "0de43ae5", revokedIdOf: () => null, close: () => {} },
-      log: (line, severity) => {
-        lines.push([line, severity]);
-        logged();
-      },
-      maxConnections: 2,
-      port: 0,
-      host: "127.0.0.1",
-    });
+    const log = (line: string, severity?: Severity) => {
+      lines.push([line, severity]);
+      logged();
+    };
+    const running = await serveBigAnswer(log, { maxConnections: 2 });
     const busy: Socket[] = [];
     try {
       for (let n = 0; n < 2; n++) {
