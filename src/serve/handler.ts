@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import type { Log } from "../log.js";
 import { KEY_ID_HEADER } from "../routes/key-check.js";
-import { STATIC_MAX_AGE } from "../routes/max-age.js";
+import { STATIC_CACHE_CONTROL } from "../routes/max-age.js";
 import {
   INTERNAL_ERROR,
   KEY_REFUSED,
@@ -50,7 +50,6 @@ type Handler = (request: IncomingMessage, response: ServerResponse) => Promise<v
  */
 type Located = { path: string; disposition: string | undefined } | { outcome: Outcome };
 
-const STATIC_CACHE_CONTROL = `public, max-age=${STATIC_MAX_AGE}`;
 // The status of the server's status document when `ok` is false (the route table's `alsoAs`).
 const UNHEALTHY = ROUTES.status.alsoAs?.status ?? 503;
 // Resolutions remembered at most before they are dropped and worked out again.

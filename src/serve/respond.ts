@@ -1,7 +1,7 @@
 // Writing responses: the headers every answer carries, JSON errors, and release files from prepared headers and bytes.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { JSON_TYPE, type ReleaseFile, type Variants } from "../publish/release.js";
-import { STATIC_MAX_AGE } from "../routes/max-age.js";
+import { STATIC_CACHE_CONTROL } from "../routes/max-age.js";
 import {
   ALLOWED_METHODS,
   EXPOSED_HEADERS,
@@ -47,7 +47,7 @@ export function sendRedirect(response: ServerResponse, location: string): void {
       301,
       withFields<Record<string, string>>(COMMON, {
         Location: location,
-        "Cache-Control": `public, max-age=${STATIC_MAX_AGE}`,
+        "Cache-Control": STATIC_CACHE_CONTROL,
         "Content-Length": "0",
       }),
     )

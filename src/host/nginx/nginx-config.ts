@@ -2,7 +2,7 @@
 
 import { JSON_TYPE } from "../../routes/content-types.js";
 import { KEY_CHECK_PATH, KEY_ID_HEADER } from "../../routes/key-check.js";
-import { STATIC_MAX_AGE } from "../../routes/max-age.js";
+import { STATIC_CACHE_CONTROL } from "../../routes/max-age.js";
 import { EXPOSED_HEADERS } from "../../routes/methods.js";
 import type { AnyRoute } from "../../routes/route.js";
 import { answerLines, dispositionLines, typesOf } from "./answer-map.js";
@@ -35,9 +35,6 @@ export interface NginxOptions {
   /** Whatever is written in the header, e.g. the command that made it. */
   generatedBy: string;
 }
-
-// Static answers change only with the source: as `serve` says it.
-const STATIC_CACHE_CONTROL = `public, max-age=${STATIC_MAX_AGE}`;
 
 // nginx's name of the key check's header, after `$upstream_http_`: lower case, `-` as `_`.
 const KEY_ID_VARIABLE = KEY_ID_HEADER.toLowerCase().replaceAll("-", "_");

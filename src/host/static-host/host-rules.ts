@@ -1,12 +1,12 @@
 // `_headers` and `_redirects` (Netlify, Cloudflare Pages) for the public parts of the tree, derived from the route table.
-import { DEFAULT_REFRESH_SECONDS, STATIC_MAX_AGE } from "../../routes/max-age.js";
+import { DEFAULT_REFRESH_SECONDS, STATIC_CACHE_CONTROL } from "../../routes/max-age.js";
 import { EXPOSED_HEADERS } from "../../routes/methods.js";
 import type { AnyRoute } from "../../routes/route.js";
 import { dispositionOf, fileOf } from "../../routes/routes.js";
 
 /** Static answers as `serve` sends them; dynamic ones at most until the default minute refresh. */
 const CACHE_CONTROL = {
-  static: `public, max-age=${STATIC_MAX_AGE}`,
+  static: STATIC_CACHE_CONTROL,
   dynamic: `public, max-age=${DEFAULT_REFRESH_SECONDS}`,
 } as const;
 

@@ -5,7 +5,7 @@ import { stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { UserError } from "../../errors.js";
 import type { Log } from "../../log.js";
-import { keyDigest, readKeys } from "./key-file.js";
+import { keyDigest, readKeys, type StoredKey } from "./key-file.js";
 
 export interface KeyRing {
   /**
@@ -19,20 +19,26 @@ export interface KeyRing {
   close(): void;
 }
 
-/** A key accepted: the hash of it, and its id. */
-interface ActiveKey {
+/** A key the ring knows (accepted, or revoked): the hash of it, and its id. */
+interface KnownKey {
   hash: Buffer;
   id: string;
 }
 
+const knownKey = (key: StoredKey): KnownKey => ({
+  hash: Buffer.from(key.sha256, "hex"),
+  id: key.id,
+});
+
 /**
- * Compares the presented key's hash with every active hash, without stopping at a match, so the
- * time taken tells nothing about which key (or how much of one) was right.
+ * The id of the key among `known` whose hash the presented key's is. Compares with every hash,
+ * without stopping at a match, so the time taken tells nothing about which key (or how much of
+ * one) was right.
  */
-function idOfKey(active: readonly ActiveKey[], key: string): string | null {
+function idOfKey(known: readonly KnownKey[], key: string): string | null {
   const presented = keyDigest(key);
   let found: string | null = null;
-  for (const each of active) if (timingSafeEqual(each.hash, presented)) found = each.id;
+  for (const each of known) if (timingSafeEqual(each.hash, presented)) found = each.id;
   return found;
 }
 
@@ -50,8 +56,8 @@ export interface KeyRingOptions {
 /** Loads the keys file and polls it; an unreadable or invalid file is reported once and the last good set stays. */
 export async function watchKeyRing(options: KeyRingOptions): Promise<KeyRing> {
   const extra = (options.extraKeys ?? []).map(({ key, id }) => ({ hash: keyDigest(key), id }));
-  let active: ActiveKey[] = [...extra];
-  let revoked: ActiveKey[] = [];
+  let active: KnownKey[] = [...extra];
+  let revoked: KnownKey[] = [];
   let signature = "";
   let failing = false;
   let everLoaded = false;
@@ -72,15 +78,8 @@ export async function watchKeyRing(options: KeyRingOptions): Promise<KeyRing> {
     }
     try {
       const keys = await readKeys(options.path);
-      active = [
-        ...extra,
-        ...keys
-          .filter((key) => key.revoked === null)
-          .map((key) => ({ hash: Buffer.from(key.sha256, "hex"), id: key.id })),
-      ];
-      revoked = keys
-        .filter((key) => key.revoked !== null)
-        .map((key) => ({ hash: Buffer.from(key.sha256, "hex"), id: key.id }));
+      active = [...extra, ...keys.filter((key) => key.revoked === null).map(knownKey)];
+      revoked = keys.filter((key) => key.revoked !== null).map(knownKey);
       accepted.clear();
       if (failing)
         options.log(
