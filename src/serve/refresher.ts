@@ -2,6 +2,7 @@
 import { performance } from "node:perf_hooks";
 import { setImmediate } from "node:timers/promises";
 import type { Log } from "../log.js";
+import { percent } from "../percent.js";
 import { compressRelease, reuseVariants } from "../publish/compress.js";
 import { publish } from "../publish/publish.js";
 import { refreshRelease } from "../publish/refresh-release.js";
@@ -221,5 +222,3 @@ export function startRefresher(options: RefresherOptions): Refresher {
     },
   };
 }
-
-const percent = (share: number): string => `${Math.round(share * 1000) / 10}%`;

@@ -2,6 +2,8 @@
 // refusal of a states file that leaves out too many of the stations reported before (serve's
 // minute refresh and the cron refresh alike).
 
+import { percent } from "../percent.js";
+
 export const DEFAULT_MAX_MISSING_SHARE = 0.1;
 
 /** Why the file is refused, or null when `missing` of the `had` stations reported before is allowed. */
@@ -12,5 +14,3 @@ export function tooManyMissing(missing: number, had: number, maxShare: number): 
     `more than --max-missing ${percent(maxShare)} allows: fix the feed, or raise --max-missing if stations really left`
   );
 }
-
-const percent = (value: number) => `${Math.round(value * 1000) / 10}%`;
