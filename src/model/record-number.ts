@@ -4,11 +4,13 @@ import { z } from "zod";
 
 export const MAX_NUMBER_DIGITS = 15;
 
+// The length is checked first and alone: a number past 2^53 would otherwise also get zod's
+// "at most 9007199254740991", a second error about the same field quoting a rounded number.
 export const recordNumber = z
   .number()
+  .max(10 ** MAX_NUMBER_DIGITS - 1, {
+    message: `must have at most ${MAX_NUMBER_DIGITS} digits: the API's URLs take no more`,
+    abort: true,
+  })
   .int()
-  .nonnegative()
-  .max(
-    10 ** MAX_NUMBER_DIGITS - 1,
-    `must have at most ${MAX_NUMBER_DIGITS} digits: the API's URLs take no more`,
-  );
+  .nonnegative();

@@ -151,6 +151,15 @@ describe("readDataset", () => {
     ]);
   });
 
+  it("says once what is wrong with a number past 2^53: its length, not zod's safe-integer bound", async () => {
+    const csv = stationsCsv.replace("lyon,2,", "lyon,9007199254740993,");
+    const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": csv });
+    const { problems } = await readDataset(dir);
+    expect(problems.filter(isError).map(formatProblem)).toEqual([
+      expect.stringMatching(/stations\.csv:3 \(lyon #\d+\) number: must have at most 15 digits/),
+    ]);
+  });
+
   it("refuses a number in scientific notation, as a spreadsheet exports a long one, rounded", async () => {
     const csv = stationsCsv.replace("lyon,2,", "lyon,1.23457E+14,");
     const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": csv });
