@@ -212,6 +212,58 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
     expect(await focused()).toBe(-1);
   });
 
+  it("on a phone, a tap near a mark (outside its few pixels) reads the nearest station", async () => {
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      hasTouch: true,
+      isMobile: true,
+    });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${sirv.url}/`, { waitUntil: "networkidle" });
+      await page.selectOption("#contract-choice", "toulouse");
+      await page.waitForSelector(".contract-map:not([hidden]) .mark.ok");
+      await page.locator(".contract-map:not([hidden]) svg.map").scrollIntoViewIfNeeded();
+      // A point 12 px from a mark's centre, off every mark's circle, nearer to it than to any other.
+      const target = await page.evaluate(() => {
+        const marks = Array.from(
+          document.querySelectorAll(".contract-map:not([hidden]) .mark"),
+        ) as SVGCircleElement[];
+        const centres = marks.map((mark) => {
+          const box = mark.getBoundingClientRect();
+          return { x: box.x + box.width / 2, y: box.y + box.height / 2, radius: box.width / 2 };
+        });
+        for (let at = 0; at < marks.length; at++) {
+          const { x, y, radius } = centres[at] as { x: number; y: number; radius: number };
+          for (const [dx, dy] of [
+            [12, 0],
+            [-12, 0],
+            [0, 12],
+            [0, -12],
+          ] as const) {
+            const [px, py] = [x + dx, y + dy];
+            const distances = centres.map((c) => Math.hypot(c.x - px, c.y - py));
+            const onAMark = document.elementFromPoint(px, py)?.classList.contains("mark");
+            if (!onAMark && Math.min(...distances) === distances[at] && radius < 12)
+              return { x: px, y: py, label: marks[at]?.getAttribute("aria-label"), at };
+          }
+        }
+        return null;
+      });
+      expect(target).not.toBeNull();
+      const { x, y, label, at } = target as { x: number; y: number; label: string; at: number };
+      await page.touchscreen.tap(x, y);
+      const map = ".contract-map:not([hidden])";
+      expect(await page.textContent(`${map} .map-info`)).toBe(label);
+      const chosen = await page.$$eval(`${map} .mark`, (marks) =>
+        marks.flatMap((mark, index) => (mark.classList.contains("chosen") ? [index] : [])),
+      );
+      expect(chosen).toEqual([at]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it("without JavaScript, shows no control that would do nothing, and says what needs the script", async () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     try {

@@ -9,7 +9,10 @@ const MAP_MAX_HEIGHT = 520;
 const MAP_MIN_HEIGHT = 200;
 const MAP_PAD = 14;
 const MAP_HELP =
-  "Select a mark to read its station (with the keyboard: Tab to the map, then the arrow keys, Home and End).";
+  "Select a mark, or tap near one, to read its station (with the keyboard: Tab to the map, then the arrow keys, Home and End).";
+// How far from a mark a tap or click still selects it, in CSS pixels: on a phone a mark is ~7 px
+// wide, far below the 24 px a finger can aim at (WCAG 2.2's target size).
+const REACH_PX = 24;
 
 // Per contract map: the drawing under way or done, and the last station_status read for it.
 const drawings = new WeakMap();
@@ -190,7 +193,9 @@ function showStatus(map, feed) {
   for (const mark of map.querySelectorAll(".mark")) {
     const station = byId.get(mark.dataset.station);
     const [state, words] = station ? stateOf(station) : ["unknown", "no live data"];
-    mark.setAttribute("class", `mark ${state}`);
+    // The one chosen by a tap stays chosen through the refresh.
+    const chosen = mark.classList.contains("chosen") ? " chosen" : "";
+    mark.setAttribute("class", `mark ${state}${chosen}`);
     const label = mark.dataset.label ?? mark.getAttribute("aria-label");
     mark.dataset.label = label;
     const live = station
@@ -219,7 +224,35 @@ function describeMarks() {
     map.addEventListener("focusin", describe);
     map.addEventListener("pointerover", describe);
     map.addEventListener("keydown", moveBetweenMarks);
+    map.addEventListener("click", (event) => {
+      const svg = event.target.closest?.("svg.map");
+      const mark = svg && nearestMark(svg, event.clientX, event.clientY);
+      if (!mark) return;
+      for (const chosen of svg.querySelectorAll(".chosen")) chosen.classList.remove("chosen");
+      mark.classList.add("chosen");
+      info.textContent = mark.getAttribute("aria-label");
+    });
   }
+}
+
+/** The mark whose centre is nearest to a point of the screen, if within REACH_PX of it. */
+function nearestMark(svg, clientX, clientY) {
+  const toScreen = svg.getScreenCTM();
+  if (!toScreen) return null;
+  let nearest = null;
+  let best = REACH_PX * REACH_PX;
+  for (const mark of svg.querySelectorAll(".mark")) {
+    const cx = Number(mark.getAttribute("cx"));
+    const cy = Number(mark.getAttribute("cy"));
+    const dx = toScreen.a * cx + toScreen.c * cy + toScreen.e - clientX;
+    const dy = toScreen.b * cx + toScreen.d * cy + toScreen.f - clientY;
+    const distance = dx * dx + dy * dy;
+    if (distance <= best) {
+      best = distance;
+      nearest = mark;
+    }
+  }
+  return nearest;
 }
 
 const MARK_STEPS = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
