@@ -365,6 +365,9 @@ describe.skipIf("missing" in nginx)("nginx in front of the tree", () => {
       "/vls/v3/stations/dublin/42?apiKey=a-key-not-checked-yet", // the key check fails
       `/vls/v3/stations/Dublin/42?apiKey=${deployment.server.key}`, // handed to serve
       "/status",
+      // Handed to serve too, with an extension nginx knows a type for: the error is JSON still.
+      "/portal/no-such.css",
+      "/rest/vls/stations/Dublin.csv",
     ]) {
       const answer = await raw(deployment.base, path);
       expect([answer.status, answer.headers["content-type"]], path).toEqual([

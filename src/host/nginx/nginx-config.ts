@@ -206,6 +206,8 @@ ${options.brotli ? "    brotli_static on;" : "    # brotli_static: not loaded he
     }
 
     location @velodata_unavailable {
+        # No types here: the URL's extension (.css, .zip, .csv) would name the JSON error's type.
+        types { }
         default_type ${JSON_TYPE};
         add_header Cache-Control "no-store" always;
         add_header Retry-After "${UNAVAILABLE_RETRY_SECONDS}" always;
