@@ -261,11 +261,10 @@ async function newStates(
     portal: DEFAULT_PORTAL,
   };
   const read = await readStates({ source, complete: { contracts: true, stations: true } }, path);
-  reportProblems([...state.staticProblems, ...read.problems], output); // throws on any error
-  if (!read.states) throw new Error("readStates returned no states and no error");
   // The last accepted file had a state for every station (else none is kept): those left out now
-  // are stations reported before. (A file of the same records as it never gets here.)
-  if (accepted) {
+  // are stations reported before. (A file of the same records as it never gets here.) Said before
+  // the warnings: theirs ("published as CLOSED") would describe a publish that does not happen.
+  if (accepted && read.states) {
     const stationCount = source.stations.length;
     const refused = tooManyMissing(
       stationCount - read.states.size,
@@ -274,6 +273,8 @@ async function newStates(
     );
     if (refused) throw new UserError(`${path} ${refused}; the tree is left as it was`);
   }
+  reportProblems([...state.staticProblems, ...read.problems], output); // throws on any error
+  if (!read.states) throw new Error("readStates returned no states and no error");
   const dataset = assembleDataset(source, read.states);
   // What was read is what was kept only if the file did not change meanwhile.
   const stations = stationsOfRecords(dataset.stations, read.states);

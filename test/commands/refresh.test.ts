@@ -127,6 +127,8 @@ describe("velodata refresh", () => {
     expect(refused.stderr).toContain(
       `${states} leaves out 413 of the 413 stations reported before (100%), more than --max-missing 10% allows`,
     );
+    // Nothing is published: no warning says a station is.
+    expect(refused.stderr).not.toContain("published as CLOSED");
     expect(await readFile(join(out, "vls/v3/stations.json"), "utf8")).toBe(before);
     // Stations really left: the operator says so.
     expect((await runCli([...refresh, "--max-missing", "100"])).code).toBe(0);
