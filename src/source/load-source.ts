@@ -14,7 +14,7 @@ import { isPresent } from "./file-present.js";
 import { type KnownStates, knownTexts, sameJson } from "./known-states.js";
 import { loadPortalSettings } from "./load-portal.js";
 import { parseRecords } from "./parse-records.js";
-import { hasErrors, type Problem, type Sourced, warning } from "./problems.js";
+import { error, hasErrors, type Problem, type Sourced, warning } from "./problems.js";
 import { readCsvRecords } from "./read-csv.js";
 import { readJsonRecords } from "./read-json.js";
 import { readSourceText } from "./read-text.js";
@@ -195,10 +195,20 @@ async function loadResource<T>(
   const read = hasJson
     ? await readJsonRecords(jsonName, jsonName, key)
     : await readCsvRecords(csvName, csvName, schema);
+  const file = hasJson ? jsonName : csvName;
+  // A required resource with no record would publish an empty network as valid: an export gone wrong.
+  if (options.required && read.records.length === 0 && read.problems.length === 0) {
+    const wrote = hasJson ? "an empty list" : "only its header";
+    return {
+      value: [],
+      problems: [error({ file }, undefined, `has no ${key}: an export that wrote ${wrote}?`)],
+      file,
+    };
+  }
   const parsed = parseRecords(schema, read.records);
   return {
     value: parsed.records,
     problems: [...read.problems, ...parsed.problems],
-    file: hasJson ? jsonName : csvName,
+    file,
   };
 }

@@ -401,6 +401,21 @@ describe("readDataset", () => {
     ]);
   });
 
+  it("refuses a stations file with only its header, or an empty list: not an empty network published as valid", async () => {
+    const header = stationsCsv.split("\n")[0] as string;
+    const csv = await sourceDir({ "contracts.json": contracts, "stations.csv": `${header}\n` });
+    expect((await readDataset(csv)).problems.filter(isError).map(formatProblem)).toEqual([
+      `${join(csv, "stations.csv")}: has no stations: an export that wrote only its header?`,
+    ]);
+    const json = await sourceDir({
+      "contracts.json": contracts,
+      "stations.json": '{"stations":[]}',
+    });
+    expect((await readDataset(json)).problems.filter(isError).map(formatProblem)).toEqual([
+      `${join(json, "stations.json")}: has no stations: an export that wrote an empty list?`,
+    ]);
+  });
+
   it("refuses a source with both stations.json and stations.csv", async () => {
     const dir = await sourceDir({
       "contracts.json": contracts,
