@@ -200,7 +200,7 @@ export function program(argv: readonly string[]): Command {
       "regenerate the dynamic answers of a built tree once (run it from cron for static hosting)",
     )
     .requiredOption("-s, --source <dir>", "source folder")
-    .requiredOption("--state <file>", "station states file")
+    .requiredOption("--state <file>", "station states file (required)")
     .option("-o, --out <dir>", "the tree to update", "out")
     .addOption(
       baseUrlOption(`the one the tree names, as build was given it; else ${DEFAULT_BASE_URL}`),

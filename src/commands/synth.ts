@@ -73,8 +73,11 @@ export async function synth(options: SynthOptions): Promise<{ files: string[] }>
     files.push(await writeMinute(options.out, minute, states));
   }
   output.info(
-    `wrote ${options.out}: ${contracts} contracts, ${network.stations.length} stations, ${network.parkings.length} parkings, ` +
+    `wrote ${options.out}: ${counted(contracts, "contract")}, ${counted(network.stations.length, "station")}, ${counted(network.parkings.length, "parking")}, ` +
       `${statesFileOf(0)} and ${minutes} more minute${minutes === 1 ? "" : "s"} with ${Math.round(changed * 100)}% of the stations changed each`,
   );
   return { files };
 }
+
+const counted = (count: number, noun: string): string =>
+  `${count} ${noun}${count === 1 ? "" : "s"}`;

@@ -44,7 +44,7 @@ export async function readSourceText(
       problem: error(
         { file, line: 1 },
         undefined,
-        `is UTF-16 text (${utf16}), not UTF-8: re-save it as UTF-8 (in a spreadsheet: "CSV UTF-8")`,
+        `is UTF-16 text (${utf16}), not UTF-8: ${resaveHint(file)}`,
       ),
     };
   let text: string;
@@ -57,13 +57,19 @@ export async function readSourceText(
     const byte = bytes[at]?.toString(16).padStart(2, "0") ?? "?";
     const message =
       `is not UTF-8 text (byte 0x${byte} at offset ${at} cannot be decoded; Latin-1 or Windows-1252 exports do this): ` +
-      're-save it as UTF-8 (in a spreadsheet: "CSV UTF-8")';
+      resaveHint(file);
     return { problem: error({ file, line: lineAt(bytes, at) }, undefined, message) };
   }
   if (text.trim() === "")
     return { problem: error({ file }, undefined, "is empty: an export that wrote nothing?") };
   return { text };
 }
+
+/** How to save the file again: a spreadsheet's choice is named for a CSV only. */
+const resaveHint = (file: string): string =>
+  /\.csv$/i.test(file)
+    ? 're-save it as UTF-8 (in a spreadsheet: "CSV UTF-8")'
+    : "re-save it as UTF-8 (in an editor: the encoding UTF-8)";
 
 /**
  * "little-endian" or "big-endian" when the bytes are UTF-16 (Windows' "Unicode text" export): a

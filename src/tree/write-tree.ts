@@ -30,7 +30,7 @@ import {
   releasePaths,
   type TreeLayout,
 } from "./layout.js";
-import { isLegacyTree, LEGACY_MARKER, recoverLegacySwap } from "./legacy.js";
+import { isLegacyTree, recoverLegacySwap } from "./legacy.js";
 import { takeLock } from "./lock.js";
 import { manifestOf, writeManifest } from "./manifest.js";
 import { removeInBackground } from "./remove-in-background.js";
@@ -191,7 +191,7 @@ function inspectPublished(layout: TreeLayout): Served {
   if (readdirSync(published).length === 0 || isLegacyTree(published))
     return { kind: "folder", stats };
   throw new UserError(
-    `refusing to replace ${published}: it is not empty and was not written by velodata (no ${LEGACY_MARKER})`,
+    `refusing to replace ${published}: it is not empty and holds no tree velodata wrote`,
     ["choose another --out, or empty that folder first"],
   );
 }
