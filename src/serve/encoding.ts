@@ -44,14 +44,36 @@ export function etagFor(file: ReleaseFile, encoding: Encoding): string {
   return encoding === "identity" ? file.etag : variantEtag(file, encoding);
 }
 
-/** If-None-Match matches any representation of the same bytes (weak comparison). */
-export function notModified(ifNoneMatch: string | undefined, file: ReleaseFile): boolean {
-  if (!ifNoneMatch) return false;
-  if (ifNoneMatch === file.etag) return true; // what a client that kept our tag sends
-  if (ifNoneMatch.trim() === "*") return true;
+/**
+ * Which representation of the file a client's If-None-Match names (weak comparison), null for
+ * none: the 304 then carries that one's tag, so that a cache finds the response it stored (RFC
+ * 9111 §4.3.4), even when it now negotiates another encoding. `*`, or several of the file's tags,
+ * name the representation negotiated (`wanted`) when they can.
+ */
+export function matchedEncoding(
+  ifNoneMatch: string | undefined,
+  file: ReleaseFile,
+  wanted: Encoding,
+): Encoding | null {
+  if (!ifNoneMatch) return null;
+  if (ifNoneMatch === file.etag) return "identity"; // what a client that kept our tag sends
+  if (ifNoneMatch.trim() === "*") return wanted;
   const base = file.etag.slice(1, -1);
-  return ifNoneMatch.split(",").some((tag) => {
+  let matched: Encoding | null = null;
+  for (const tag of ifNoneMatch.split(",")) {
     const opaque = tag.trim().replace(/^W\//, "").replace(/^"|"$/g, "");
-    return opaque === base || opaque === `${base}-br` || opaque === `${base}-gzip`;
-  });
+    const named: Encoding | null =
+      opaque === base
+        ? "identity"
+        : opaque === `${base}-br`
+          ? "br"
+          : opaque === `${base}-gzip`
+            ? "gzip"
+            : null;
+    // A file without variants has one representation: other tags are an older file's.
+    if (named !== "identity" && !file.variants) continue;
+    if (named === wanted) return named;
+    matched ??= named;
+  }
+  return matched;
 }

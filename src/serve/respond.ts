@@ -9,7 +9,7 @@ import {
   PREFLIGHT_MAX_AGE,
 } from "../routes/methods.js";
 import { withFields } from "../with-fields.js";
-import { type Encoding, etagFor, negotiate, notModified } from "./encoding.js";
+import { type Encoding, etagFor, matchedEncoding, negotiate } from "./encoding.js";
 
 export const ALLOW = ALLOWED_METHODS;
 
@@ -175,11 +175,13 @@ export function sendFile(
 ): Promise<void> | undefined {
   const { heads, joined } = prepare(file);
   const encoding = file.variants ? negotiate(header(request, "accept-encoding")) : "identity";
-  const head = headFor(file, encoding, heads[encoding], cacheControl, disposition);
-  if (notModified(header(request, "if-none-match"), file)) {
-    response.writeHead(304, head.notModified).end();
+  const matched = matchedEncoding(header(request, "if-none-match"), file, encoding);
+  if (matched !== null) {
+    const kept = headFor(file, matched, heads[matched], cacheControl, disposition);
+    response.writeHead(304, kept.notModified).end();
     return;
   }
+  const head = headFor(file, encoding, heads[encoding], cacheControl, disposition);
   response.writeHead(200, head.ok);
   if (request.method === "HEAD") response.end();
   else if (encoding !== "identity")

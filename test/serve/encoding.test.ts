@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { releaseFile } from "../../src/publish/release.js";
-import { etagFor, negotiate, notModified } from "../../src/serve/encoding.js";
+import { etagFor, matchedEncoding, negotiate } from "../../src/serve/encoding.js";
 
 describe("negotiate", () => {
   it.each([
@@ -21,13 +21,25 @@ describe("negotiate", () => {
   });
 });
 
-describe("notModified", () => {
-  const file = releaseFile([Buffer.from("[1,2,3]")], "application/json", "static");
-  it("matches the tag of any representation, weak or strong, in a list", () => {
-    expect(notModified(file.etag, file)).toBe(true);
-    expect(notModified(`"x", W/${etagFor(file, "br")}`, file)).toBe(true);
-    expect(notModified("*", file)).toBe(true);
-    expect(notModified('"other"', file)).toBe(false);
-    expect(notModified(undefined, file)).toBe(false);
+describe("matchedEncoding", () => {
+  const body = [Buffer.from("[1,2,3]")];
+  const bare = releaseFile(body, "application/json", "static");
+  const file = { ...bare, variants: { gzip: Buffer.from("g"), br: Buffer.from("b") } };
+  it("names the representation a tag of the list matches, weak or strong", () => {
+    expect(matchedEncoding(file.etag, file, "br")).toBe("identity");
+    expect(matchedEncoding(`"x", W/${etagFor(file, "br")}`, file, "gzip")).toBe("br");
+    expect(matchedEncoding(`${etagFor(file, "gzip")}`, file, "identity")).toBe("gzip");
+    expect(matchedEncoding('"other"', file, "br")).toBeNull();
+    expect(matchedEncoding(undefined, file, "br")).toBeNull();
+  });
+  it("prefers the negotiated one among several, and gives it for *", () => {
+    const both = `${file.etag}, ${etagFor(file, "gzip")}`;
+    expect(matchedEncoding(both, file, "gzip")).toBe("gzip");
+    expect(matchedEncoding(both, file, "br")).toBe("identity");
+    expect(matchedEncoding("*", file, "br")).toBe("br");
+  });
+  it("matches only the identity tag of a file without variants", () => {
+    expect(matchedEncoding(etagFor(file, "gzip"), bare, "identity")).toBeNull();
+    expect(matchedEncoding(`W/${bare.etag}`, bare, "identity")).toBe("identity");
   });
 });

@@ -29,6 +29,18 @@ describe("validators and encodings", () => {
     expect(other.status).toBe(200);
   });
 
+  it("answers 304 with the tag the client holds, though it now accepts another encoding", async () => {
+    const path = "/vls/v3/stations?contract=dublin";
+    const plain = await server.get(path, { headers: { "Accept-Encoding": "identity" } });
+    const held = plain.headers.get("etag") as string;
+    const gzip = await server.get(path, {
+      headers: { "Accept-Encoding": "gzip", "If-None-Match": held },
+    });
+    // A cache updates the response it stored under the 304's tag (RFC 9111 §4.3.4).
+    expect([gzip.status, gzip.headers.get("etag")]).toEqual([304, held]);
+    expect(gzip.headers.get("content-encoding")).toBeNull();
+  });
+
   it("chooses brotli or gzip from Accept-Encoding, with bytes that decode to the plain answer", async () => {
     const plain = Buffer.from(
       await (
