@@ -1,4 +1,5 @@
 // HTTP done right: validators, encodings, methods, CORS, hostile paths, internal errors.
+import { connect } from "node:net";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeRelease, releaseFile } from "../../src/publish/release.js";
@@ -200,6 +201,49 @@ describe("hostile paths", () => {
     expect((await rawGet(running.url, "/vls/v3/contracts?apiKey=k")).status).toBe(200);
     expect(reached).toEqual(["key", "file /vls/v3/contracts"]);
   });
+});
+
+describe("requests Node's parser refuses", () => {
+  /** The answer to bytes written as they are on a new connection, read until the server closes it. */
+  const rawAnswer = (bytes: string): Promise<{ head: string[]; body: string }> =>
+    new Promise((resolve, reject) => {
+      const { hostname, port } = new URL(server.base);
+      const socket = connect(Number(port), hostname, () => socket.end(bytes));
+      let text = "";
+      socket.on("data", (chunk) => (text += chunk));
+      socket.on("error", reject);
+      socket.on("close", () => {
+        const [head = "", body = ""] = text.split("\r\n\r\n");
+        resolve({ head: head.split("\r\n"), body });
+      });
+    });
+
+  it.each([
+    [
+      "a request line past 16 KB",
+      `GET /vls/v3/contracts?x=${"a".repeat(17_000)} HTTP/1.1\r\nHost: h\r\n\r\n`,
+      "HTTP/1.1 414 URI Too Long",
+      /request line is longer than the 16 KB/,
+    ],
+    [
+      "headers past 16 KB",
+      `GET /vls/v3/contracts HTTP/1.1\r\nHost: h\r\nX-Big: ${"a".repeat(17_000)}\r\n\r\n`,
+      "HTTP/1.1 431 Request Header Fields Too Large",
+      /headers are larger than the 16 KB/,
+    ],
+    ["no HTTP at all", "HELLO\r\n\r\n", "HTTP/1.1 400 Bad Request", /^malformed HTTP request$/],
+  ])(
+    "answers %s with the API's JSON error and CORS header",
+    async (_, request, statusLine, message) => {
+      const { head, body } = await rawAnswer(request);
+      expect(head[0]).toBe(statusLine);
+      expect(head).toContain("Content-Type: application/json");
+      expect(head).toContain("Access-Control-Allow-Origin: *");
+      expect(JSON.parse(body).error).toMatch(message);
+      // The same server answers the next client.
+      expect((await server.get("/vls/v3/contracts")).status).toBe(200);
+    },
+  );
 });
 
 describe("internal errors", () => {

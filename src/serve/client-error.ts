@@ -1,0 +1,61 @@
+// What Node's HTTP parser refuses before any handler runs (an overlong request line or headers, a
+// malformed request, one too slow to arrive): the API's JSON error with its CORS header, as every
+// other answer, where Node would write a bare status line a browser's script cannot read.
+import { maxHeaderSize, STATUS_CODES } from "node:http";
+import type { Duplex } from "node:stream";
+import { JSON_TYPE } from "../routes/content-types.js";
+import { EXPOSED_HEADERS } from "../routes/methods.js";
+
+/** Node's limit on a request line with its headers (`--max-http-header-size`, 16 KiB by default). */
+const LIMIT = `${Math.round(maxHeaderSize / 1024)} KB`;
+
+interface ParserError extends Error {
+  code?: string;
+  /** The bytes the parser was given when it failed. */
+  rawPacket?: Buffer;
+}
+
+/** The status and message for a parser's error (nginx says 414 for a request line past its limit). */
+export function clientErrorAnswer(error: ParserError): { status: number; message: string } {
+  if (error.code === "HPE_HEADER_OVERFLOW") {
+    return longRequestLine(error.rawPacket)
+      ? { status: 414, message: `the request line is longer than the ${LIMIT} a server takes` }
+      : {
+          status: 431,
+          message: `the request's headers are larger than the ${LIMIT} a server takes`,
+        };
+  }
+  if (error.code === "ERR_HTTP_REQUEST_TIMEOUT")
+    return { status: 408, message: STATUS_CODES[408] as string };
+  return { status: 400, message: "malformed HTTP request" };
+}
+
+/**
+ * Whether the bytes the parser failed on start a request whose first line alone is past the limit
+ * (a long query string). A request line that came in several reads fails on a later one, which
+ * cannot say: 431 then, as for big headers.
+ */
+function longRequestLine(packet: Buffer | undefined): boolean {
+  if (!packet || !/^[A-Z]+ /.test(packet.subarray(0, 16).toString("latin1"))) return false;
+  const end = packet.indexOf("\r\n");
+  return (end < 0 ? packet.length : end) >= maxHeaderSize;
+}
+
+/** Answers on the socket and closes it; a socket already gone (a reset) is only let go. */
+export function answerClientError(error: ParserError, socket: Duplex): void {
+  if (error.code === "ECONNRESET" || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const { status, message } = clientErrorAnswer(error);
+  const body = JSON.stringify({ error: message });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+      `Content-Type: ${JSON_TYPE}\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      "Cache-Control: no-store\r\n" +
+      "Access-Control-Allow-Origin: *\r\n" +
+      `Access-Control-Expose-Headers: ${EXPOSED_HEADERS}\r\n` +
+      `Connection: close\r\n\r\n${body}`,
+  );
+}
