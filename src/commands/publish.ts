@@ -56,7 +56,13 @@ export async function publish(options: PublishOptions): Promise<PublishSummary> 
   const output = options.output ?? terminalOutput();
   const started = performance.now();
   const location = parseS3Url(options.to);
-  const answers = await treeAnswers(options);
+  const { answers, baseUrl } = await treeAnswers(options);
+  // Published, such links lead every consumer to its own machine.
+  if (baseUrl && isLoopback(baseUrl))
+    output.warn(
+      `warning: the tree at ${options.out} names ${baseUrl} as the API's address (its GBFS feeds and OpenAPI document link there: built without --base-url?); ` +
+        "run velodata refresh (or build) with --base-url https://… (the public address), then publish again",
+    );
   const store = options.store ?? s3Store({ ...location, ...pick(options) });
   const stats = await publishAnswers(answers, {
     store,
@@ -79,7 +85,9 @@ const pick = ({ endpoint, region }: PublishOptions) => ({
 });
 
 /** The answers of the tree at `out` that go up: the public ones, and the keyed ones when asked. */
-async function treeAnswers(options: PublishOptions): Promise<PublishedAnswer[]> {
+async function treeAnswers(
+  options: PublishOptions,
+): Promise<{ answers: PublishedAnswer[]; baseUrl: string | undefined }> {
   const tree = readTree(options.out);
   if (!tree.manifest && tree.otherFormat !== null)
     throw new UserError(
@@ -115,7 +123,15 @@ async function treeAnswers(options: PublishOptions): Promise<PublishedAnswer[]> 
       variants: variantsOf(entry, file),
     });
   }
-  return answers;
+  return { answers, baseUrl: tree.manifest.baseUrl };
+}
+
+/** Whether a URL names the machine it is read on (`localhost`, a loopback address). */
+function isLoopback(url: string): boolean {
+  const host = URL.canParse(url) ? new URL(url).hostname : "";
+  return (
+    host === "localhost" || host.endsWith(".localhost") || /^127\./.test(host) || host === "[::1]"
+  );
 }
 
 function endpointOf(urlPath: string, out: string): Endpoint {

@@ -4,6 +4,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { objectKey } from "../../src/host/object-storage/plan.js";
+import { DEFAULT_BASE_URL } from "../../src/publish/default-base-url.js";
 import { matchRoute } from "../../src/routes/match-route.js";
 import { accessOf, fileOf, ROUTE_LIST, routeOf } from "../../src/routes/routes.js";
 import { readTree } from "../../src/tree/read-tree.js";
@@ -26,9 +27,13 @@ const SCENARIO = 120_000;
 async function builtTree(): Promise<{ source: string; out: string }> {
   const source = await fixtureCopy();
   const out = join(await tempDir(), "out");
-  expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
+  // The public address a tree that goes up names (else publish warns, see below).
+  const build = ["build", "--source", source, "--out", out, "--base-url", PUBLIC_URL];
+  expect((await runCli(build)).code).toBe(0);
   return { source, out };
 }
+
+const PUBLIC_URL = "https://api.example.net";
 
 const publishArgs = (out: string, prefix: string, ...more: string[]) => [
   "publish",
@@ -128,6 +133,25 @@ const keysUnder = async (prefix: string) =>
     .map((key) => key.slice(prefix.length));
 
 describe("velodata publish", () => {
+  it(
+    "warns when the tree names this machine as the API's address (built without --base-url)",
+    async () => {
+      const source = await fixtureCopy();
+      const out = join(await tempDir(), "out");
+      expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
+      const local = await runCli(publishArgs(out, "local"));
+      expect(local.code).toBe(0);
+      expect(local.stderr).toContain(
+        `warning: the tree at ${out} names ${DEFAULT_BASE_URL} as the API's address`,
+      );
+      const gbfs = await s3.bytes("local/contracts/lyon/gbfs/v3/gbfs.json");
+      expect(gbfs.toString()).toContain(DEFAULT_BASE_URL); // published all the same, as said
+      const { out: named } = await builtTree();
+      expect((await runCli(publishArgs(named, "named"))).stderr).toBe("");
+    },
+    SCENARIO,
+  );
+
   it(
     "publishes the public answers with their headers, then nothing when nothing changed",
     async () => {
@@ -439,6 +463,9 @@ describe("velodata publish", () => {
         state,
         "--out",
         out,
+        // The older manifest's address is not read: given again.
+        "--base-url",
+        PUBLIC_URL,
       ]);
       expect(refreshed.code).toBe(0);
       await publishCli(out, "older");
