@@ -18,7 +18,7 @@ export async function readJsonRecords(
   } catch (cause) {
     return {
       records: [],
-      problems: [error({ file, ...lineOf(text, cause) }, undefined, syntaxMessage(cause))],
+      problems: [error({ file, ...lineOf(text, cause) }, undefined, syntaxMessage(text, cause))],
     };
   }
   const list = (document as Record<string, unknown> | null)?.[key];
@@ -37,22 +37,63 @@ export async function readJsonRecords(
   return { records, problems };
 }
 
-function syntaxMessage(cause: unknown): string {
+function syntaxMessage(text: string, cause: unknown): string {
   const reason = cause instanceof Error ? cause.message : String(cause);
   // V8 says no more: a file cut short (copied while it was written, a disk that filled up).
   if (/^Unexpected end of JSON input/.test(reason))
     return "is not valid JSON: it ends before its JSON does (cut short? a copy made while it was written)";
+  const quoted = quotedToken(reason);
+  if (quoted) {
+    const at = offsetOf(text, reason);
+    // The mistake of a hand edit: a comma left after the last item of a list or an object.
+    const afterComma = at !== undefined && /,\s*$/.test(text.slice(Math.max(0, at - 200), at));
+    return afterComma && (quoted.token === "]" || quoted.token === "}")
+      ? `is not valid JSON: "${quoted.token}" after a comma (JSON allows no comma after the last item)`
+      : `is not valid JSON: unexpected ${JSON.stringify(quoted.token)}`;
+  }
   // V8 quotes the text around the error; a one-line 200 MB file would be quoted whole.
   return `is not valid JSON: ${excerpt(reason, 200)}`;
 }
 
-/** JSON.parse reports a character offset (none at the end of the text); people want a line. */
+/**
+ * V8's "Unexpected token" message: the character, and the text around it that it quotes (up to 10
+ * characters either side, `...` where it cut), from which its offset is found.
+ */
+function quotedToken(
+  reason: string,
+): { token: string; snippet: string; cutBefore: boolean } | undefined {
+  const match = /^Unexpected token '(.)', (\.\.\.)?"([\s\S]*)"(\.\.\.)? is not valid JSON$/.exec(
+    reason,
+  );
+  if (!match) return undefined;
+  return { token: match[1] as string, snippet: match[3] as string, cutBefore: Boolean(match[2]) };
+}
+
+/**
+ * The character offset of the error: V8 gives it for most errors; for an unexpected token, where
+ * it only quotes the text around it, it is where that text is found, once, in the file.
+ */
+function offsetOf(text: string, reason: string): number | undefined {
+  const position = /position (\d+)/.exec(reason);
+  if (position) return Number(position[1]);
+  if (/^Unexpected end of JSON input/.test(reason)) return text.trimEnd().length;
+  const quoted = quotedToken(reason);
+  if (!quoted) return undefined;
+  const start = text.indexOf(quoted.snippet);
+  if (start < 0 || text.indexOf(quoted.snippet, start + 1) >= 0) return undefined;
+  // Cut before: exactly 10 characters precede the token; else the text starts there, and the
+  // token must be the only such character within its first 11.
+  if (quoted.cutBefore) return start + 10;
+  const within = [...quoted.snippet.slice(0, 11)].flatMap((char, at) =>
+    char === quoted.token ? [at] : [],
+  );
+  return within.length === 1 ? start + (within[0] as number) : undefined;
+}
+
+/** JSON.parse reports a character offset (or text around it); people want a line. */
 function lineOf(text: string, cause: unknown): { line?: number } {
-  const reason = cause instanceof Error ? cause.message : "";
-  const match = /position (\d+)/.exec(reason);
-  const atEnd = /^Unexpected end of JSON input/.test(reason);
-  if (!match && !atEnd) return {};
-  const offset = match ? Number(match[1]) : text.trimEnd().length;
+  const offset = offsetOf(text, cause instanceof Error ? cause.message : "");
+  if (offset === undefined) return {};
   let line = 1;
   for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
   return { line };

@@ -74,6 +74,31 @@ describe("source text", () => {
     ]);
   });
 
+  it("locates a comma left after the last state, and says what it is", async () => {
+    const dir = await fixtureCopy();
+    const states = join(dir, "states.json");
+    const text = await readFile(states, "utf8");
+    const end = text.lastIndexOf("]");
+    await writeFile(states, `${text.slice(0, end).trimEnd()},\n${text.slice(end)}`);
+    const line = text.slice(0, end).trimEnd().split("\n").length + 1; // the "]" after the comma
+    expect((await readDataset(dir)).problems.map(formatProblem)).toEqual([
+      `${states}:${line}: is not valid JSON: "]" after a comma (JSON allows no comma after the last item)`,
+    ]);
+  });
+
+  it("locates an unexpected character V8 gives no position for, from the text it quotes", async () => {
+    const dir = await fixtureCopy();
+    const states = join(dir, "states.json");
+    const text = await readFile(states, "utf8");
+    // The 100th state's status in single quotes: a quoted text found once in the file.
+    const at = text.split('"status": "OPEN"', 100).join('"status": "OPEN"').length;
+    await writeFile(states, `${text.slice(0, at)}"status": 'OPEN'${text.slice(at + 16)}`);
+    const line = text.slice(0, at).split("\n").length;
+    expect((await readDataset(dir)).problems.map(formatProblem)).toEqual([
+      `${states}:${line}: is not valid JSON: unexpected "'"`,
+    ]);
+  });
+
   it("says a states file cut short is so, at its last line", async () => {
     const dir = await fixtureCopy();
     const states = join(dir, "states.json");
