@@ -25,6 +25,8 @@ import { assembleDataset, type Dataset } from "../source/dataset.js";
 import { STATES_FILE } from "../source/load-source.js";
 import { readStates, readStatic } from "../source/read-dataset.js";
 import { staticSourceUpdatedAt } from "../source/source-time.js";
+import { layoutOf } from "../tree/layout.js";
+import { keepTree } from "../tree/lock.js";
 import { writeTree } from "../tree/write-tree.js";
 import { heapRoomWarning } from "./heap-room.js";
 import { type Output, reportProblems, terminalOutput } from "./output.js";
@@ -185,6 +187,8 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     }
     live.tree = { path: options.out, release: live.release.id, error: null };
   }
+  // From now on this server alone writes the tree: a cron refresh or a build of it is refused.
+  const letGo = options.out ? keepTree(layoutOf(options.out)) : () => {};
   const source = options.simulate
     ? simulator(random, seconds)
     : stateFile(statePath, staticRead, {
@@ -230,6 +234,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
       // Stop listening first and at once: a refresh in progress must not keep accepting clients.
       const closed = running.close();
       await refresher.stop();
+      letGo();
       keys.close();
       await closed;
       await requestLog.flush();

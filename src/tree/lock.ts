@@ -8,15 +8,51 @@ import { TREE_UNCHANGED, treeWriteError } from "./tree-error.js";
 
 const heldHere = new Set<string>();
 
-/** Takes the lock or says who holds it; returns the release. A dead holder's lock is taken over. */
+/**
+ * Takes the lock or says who holds it; returns the release. A dead holder's lock is taken over. A
+ * tree another process keeps (`serve --out`, see keepTree) is refused: its next refresh would
+ * undo what this writer wrote.
+ */
 export function takeLock(layout: TreeLayout): () => void {
   makeStore(layout);
+  refuseIfKept(layout);
   try {
     return lockIn(layout, join(layout.store, "lock"));
   } catch (cause) {
     throw treeWriteError(cause, layout.published, TREE_UNCHANGED); // a full disk, permissions
   }
 }
+
+/**
+ * Marks the tree as kept by this process (`serve --out`) until the returned function is called:
+ * other processes' builds and refreshes of it are refused meanwhile. A dead keeper's mark is
+ * taken over.
+ */
+export function keepTree(layout: TreeLayout): () => void {
+  const path = keeperPath(layout);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (createLock(path)) return () => rmSync(path, { force: true });
+    const owner = lockOwner(path);
+    if (!isStale(owner, isRunning) && !("pid" in owner && owner.pid === process.pid))
+      throw new UserError(
+        `${layout.published} is kept by another velodata serve (${ownerText(owner)})`,
+        ["give this server another --out, or stop that one first"],
+      );
+    if (takeOver(path, owner)) return () => rmSync(path, { force: true });
+  }
+  throw new UserError(`cannot take ${path}`, ["remove it if no velodata serve is running"]);
+}
+
+function refuseIfKept(layout: TreeLayout): void {
+  const owner = lockOwner(keeperPath(layout));
+  if (isStale(owner, isRunning) || ("pid" in owner && owner.pid === process.pid)) return;
+  throw new UserError(
+    `${layout.published} is kept by velodata serve (${ownerText(owner)}), which writes it at every refresh`,
+    ["stop that server to build or refresh this tree yourself, or give another --out"],
+  );
+}
+
+const keeperPath = (layout: TreeLayout): string => join(layout.store, "kept-by-serve");
 
 function lockIn(layout: TreeLayout, path: string): () => void {
   const held = () => {

@@ -177,6 +177,46 @@ describe("velodata serve", () => {
     }
   });
 
+  it("keeps its --out to itself: another build, refresh or server of that tree is refused until it stops", async () => {
+    const dir = await tempDir();
+    const out = join(dir, "out");
+    const keys = join(dir, "keys.json");
+    const { child } = await startServe(
+      ["--source", FIXTURES, "--keys", keys, "--port", "0"].concat("--out", out),
+    );
+    const states = join(FIXTURES, "states.json");
+    const refresh = ["refresh", "--source", FIXTURES, "--state", states, "--out", out];
+    try {
+      const kept = `${out} is kept by velodata serve (pid ${child.pid}), which writes it at every refresh`;
+      for (const command of [refresh, ["build", "--source", FIXTURES, "--out", out]]) {
+        const refused = await runCli(command);
+        expect([refused.code, refused.stderr], command[0]).toEqual([
+          1,
+          expect.stringContaining(kept),
+        ]);
+      }
+      const second = await runCli([
+        "serve",
+        "--source",
+        FIXTURES,
+        "--keys",
+        keys,
+        "--port",
+        "0",
+        "--out",
+        out,
+      ]);
+      expect(second.code).toBe(1);
+      expect(second.stderr).toContain(`(pid ${child.pid})`);
+    } finally {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+    }
+    // Stopped, it lets the tree go.
+    expect((await runCli(refresh)).code).toBe(0);
+  });
+
   it("warns that a server on every interface publishes an address no client can use, without --base-url", async () => {
     const keys = join(await tempDir(), "keys.json");
     const args = ["--source", FIXTURES, "--keys", keys, "--port", "0", "--simulate"];
