@@ -87,14 +87,27 @@ export function matchRoute(
     const wanted = missing.map((name) => `${name}=NAME`).join("&");
     return invalid(route, `the ${missing.join(", ")} parameter is required: ${path}?${wanted}`);
   }
-  for (const { route, path: pattern } of COMPILED) {
+  for (const { route, path: pattern, query: form } of COMPILED) {
     const asked = route.path.endsWith("/") ? folderPath : path;
     const raw = asked === undefined ? undefined : readPattern(pattern, asked);
     const match = raw && typed(route, raw);
-    if (match) return match;
+    if (!match) continue;
+    // The path form with its query form's parameter too (`/stations/dublin/42?contract=lyon`):
+    // which one was meant cannot be told, as for a parameter given twice.
+    const other = raw && form?.params.find((name) => differs(query.getAll(name), raw[name]));
+    if (other)
+      return invalid(
+        route,
+        `the ${other} is given twice with different values, in the path and in the query`,
+      );
+    return match;
   }
   return NONE;
 }
+
+/** Whether a query gives a value other than the path's (names compared without case, as contracts are). */
+const differs = (values: readonly string[], inPath: string | undefined): boolean =>
+  inPath !== undefined && values.some((value) => value.toLowerCase() !== inPath.toLowerCase());
 
 /** The endpoint with typed values, a clear 400 for a malformed number, or undefined: not this route. */
 function typed(

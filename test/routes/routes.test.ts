@@ -157,6 +157,14 @@ describe("route table", () => {
       kind: "invalid",
       message: "the contract parameter is given twice with different values",
     });
+    expect(match("/vls/v3/stations/dublin/42", "contract=lyon")).toMatchObject({
+      kind: "invalid",
+      message: "the contract is given twice with different values, in the path and in the query",
+    });
+    expect(match("/vls/v3/stations/dublin/42", "contract=Dublin")).toEqual({
+      kind: "endpoint",
+      endpoint: { name: "station", contract: "dublin", number: 42 },
+    });
     expect(match("/vls/v3/stations", "contract=dublin&contract=dublin")).toEqual({
       kind: "endpoint",
       endpoint: { name: "contractStations", contract: "dublin" },
