@@ -1,5 +1,5 @@
 // `velodata synth`: a seeded synthetic network and minutes of states, as a source folder, for sizing and benchmarks.
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { UserError } from "../errors.js";
 import { seededRandom } from "../serve/simulator.js";
 import { firstMinute, nextMinute } from "../synth/minutes.js";
@@ -32,6 +32,7 @@ const DEFAULT_START = new Date("2026-01-05T08:00:00Z");
  */
 function refuseMixing(out: string): void {
   if (!existsSync(out)) return;
+  if (!statSync(out).isDirectory()) throw new UserError(`--out ${out} is a file, not a folder`);
   const source = readdirSync(out)
     .sort()
     .filter((name) =>

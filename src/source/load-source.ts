@@ -1,5 +1,4 @@
 // Finds and reads the source files of a source folder into located, schema-checked records.
-import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { setImmediate } from "node:timers/promises";
 import type { z } from "zod";
@@ -18,6 +17,7 @@ import { error, hasErrors, type Problem, type Sourced, warning } from "./problem
 import { readCsvRecords } from "./read-csv.js";
 import { readJsonRecords } from "./read-json.js";
 import { readSourceText } from "./read-text.js";
+import { checkSourceFolder } from "./source-folder.js";
 import { splitStatesText } from "./states-text.js";
 
 export interface StaticSource {
@@ -43,11 +43,7 @@ export const STATES_FILE = "states.json";
 export async function loadStaticSource(
   dir: string,
 ): Promise<Loaded<StaticSource> & { complete: Completeness }> {
-  if (!existsSync(dir)) throw new UserError(`source folder not found: ${dir}`);
-  if (!statSync(dir).isDirectory())
-    throw new UserError(
-      `${dir} is a file: --source takes the folder holding contracts.json and stations.csv (or .json)`,
-    );
+  checkSourceFolder(dir);
   const contracts = await loadResource(dir, "contracts", Contract, { csv: false, required: true });
   const stations = await loadResource(dir, "stations", Station, { csv: true, required: true });
   const parkings = await loadResource(dir, "parkings", Parking, { csv: true, required: false });

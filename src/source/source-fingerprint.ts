@@ -2,6 +2,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { checkSourceFolder } from "./source-folder.js";
 
 // Every file the static answers are made from. A new static input must be added here, or a cron
 // refresh would keep answers made from its old content.
@@ -16,6 +17,7 @@ const STATIC_FILES = [
 
 /** Content hash of each file, and its modification second (GBFS static feeds are dated by it). */
 export function staticSourceFingerprint(dir: string): string {
+  checkSourceFolder(dir); // the first read of it, in build and refresh
   const hash = createHash("sha1");
   for (const name of STATIC_FILES) {
     const path = join(dir, name);

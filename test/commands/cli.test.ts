@@ -204,11 +204,17 @@ describe("velodata build", () => {
   it("says which path is a file or a folder where the other is expected", async () => {
     const source = await fixtureCopy();
     const csv = join(source, "stations.csv");
+    const isFile = `velodata: ${csv} is a file: --source takes the folder holding contracts.json and stations.csv (or .json)\n`;
     let result = await runCli(["validate", "--source", csv]);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toBe(
-      `velodata: ${csv} is a file: --source takes the folder holding contracts.json and stations.csv (or .json)\n`,
-    );
+    expect([result.code, result.stderr]).toEqual([1, isFile]);
+    // build and refresh read it first for its fingerprint: the same words.
+    result = await runCli(["build", "--source", csv, "--out", join(source, "..", "out")]);
+    expect([result.code, result.stderr]).toEqual([1, isFile]);
+    const synth = await runCli(["synth", "--stations", "5", "--out", csv]);
+    expect([synth.code, synth.stderr]).toEqual([
+      1,
+      `velodata: --out ${csv} is a file, not a folder\n`,
+    ]);
     const states = join(source, "states.json");
     await rm(states);
     await mkdir(states);
