@@ -22,6 +22,20 @@ export const NO_PARKING_API: Outcome = {
   error: "Specified contract does not offer the parking API",
   meaning: "the contract does not offer the parking API",
 };
+/**
+ * A request line, or headers, past what a server takes before it reads the request: Node's default
+ * (`--max-http-header-size`) and the nginx deployment's buffers, 16 KB.
+ */
+export const URI_TOO_LONG: Outcome = {
+  status: 414,
+  error: "the request line is longer than the 16 KB a server takes",
+  meaning: "a request line (path and query) over 16 KB",
+};
+export const HEADERS_TOO_LARGE: Outcome = {
+  status: 431,
+  error: "the request's headers are larger than the 16 KB a server takes",
+  meaning: "request headers over 16 KB",
+};
 export const NOT_FOUND: Outcome = {
   status: 404,
   error: "Resource Not Found",

@@ -5,9 +5,7 @@ import { maxHeaderSize, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import { JSON_TYPE } from "../routes/content-types.js";
 import { EXPOSED_HEADERS } from "../routes/methods.js";
-
-/** Node's limit on a request line with its headers (`--max-http-header-size`, 16 KiB by default). */
-const LIMIT = `${Math.round(maxHeaderSize / 1024)} KB`;
+import { HEADERS_TOO_LARGE, URI_TOO_LONG } from "../routes/outcomes.js";
 
 interface ParserError extends Error {
   code?: string;
@@ -18,12 +16,10 @@ interface ParserError extends Error {
 /** The status and message for a parser's error (nginx says 414 for a request line past its limit). */
 export function clientErrorAnswer(error: ParserError): { status: number; message: string } {
   if (error.code === "HPE_HEADER_OVERFLOW") {
-    return longRequestLine(error.rawPacket)
-      ? { status: 414, message: `the request line is longer than the ${LIMIT} a server takes` }
-      : {
-          status: 431,
-          message: `the request's headers are larger than the ${LIMIT} a server takes`,
-        };
+    const { status, error: message } = longRequestLine(error.rawPacket)
+      ? URI_TOO_LONG
+      : HEADERS_TOO_LARGE;
+    return { status, message: message as string };
   }
   if (error.code === "ERR_HTTP_REQUEST_TIMEOUT")
     return { status: 408, message: STATUS_CODES[408] as string };

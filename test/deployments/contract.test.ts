@@ -8,6 +8,7 @@ import { connect as http2Connect } from "node:http2";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HEADERS_TOO_LARGE, URI_TOO_LONG } from "../../src/routes/outcomes.js";
 import { addKey, revokeKey } from "../../src/serve/keys/key-file.js";
 import { tempDir } from "../helpers.js";
 import { editStates } from "../serve/serve-helpers.js";
@@ -139,6 +140,11 @@ for (const [name, start, skipped] of deployments) {
           "/vls/v3/stations?contract=dublin&contract=lyon",
           400,
           '{"error":"the contract parameter is given twice with different values"}',
+        ],
+        [
+          "/vls/v3/stations/dublin/42?contract=lyon",
+          400,
+          '{"error":"the contract is given twice with different values, in the path and in the query"}',
         ],
         ["/vls/v3/nothing", 404, '{"error":"Resource Not Found"}'],
       ];
@@ -356,6 +362,33 @@ describe.skipIf("missing" in nginx)("nginx in front of the tree", () => {
     expect(line("GET /openapi.json", 200)).toMatch(/^127\.0\.0\.1 - - \[/);
     expect(log).not.toContain(key);
     expect(log).not.toContain("wrong-key");
+  });
+
+  it("alone on its port, answers a request line or headers past 16 KB with velodata serve's JSON errors", async () => {
+    // With Debian's default site, that site answers them: nginx cannot tell their host.
+    const alone = await nginxInFront("path" in nginx ? nginx.path : "", { alone: true });
+    try {
+      const long = await raw(
+        alone.base,
+        `/vls/v3/stations?contract=dublin&x=${"a".repeat(17_000)}`,
+      );
+      const big = await raw(alone.base, "/vls/v3/stations?contract=Dublin", {
+        "X-Big": "a".repeat(17_000),
+      });
+      for (const [answer, outcome] of [
+        [long, URI_TOO_LONG],
+        [big, HEADERS_TOO_LARGE],
+      ] as const) {
+        expect([answer.status, answer.headers["content-type"]]).toEqual([
+          outcome.status,
+          "application/json",
+        ]);
+        expect(answer.headers["access-control-allow-origin"]).toBe("*");
+        expect(JSON.parse(answer.body.toString())).toEqual({ error: outcome.error });
+      }
+    } finally {
+      await alone.stop();
+    }
   });
 
   // Last: it stops velodata serve.

@@ -48,6 +48,8 @@ export async function serveAlone(): Promise<Deployment> {
 export interface NginxSetup {
   /** Certificate and key: nginx listens with TLS and HTTP/2 (clients must trust the certificate). */
   tls?: { certificate: string; key: string };
+  /** The only server on its port (a dedicated nginx): no server_name, no default site beside it. */
+  alone?: boolean;
 }
 
 export async function nginxInFront(nginx: string, setup: NginxSetup = {}): Promise<Deployment> {
@@ -64,7 +66,7 @@ export async function nginxInFront(nginx: string, setup: NginxSetup = {}): Promi
     upstream: new URL(server.base),
     listen: `127.0.0.1:${port}`,
     // The name clients reach it by: Debian's default site below answers every other.
-    serverNames: ["127.0.0.1"],
+    ...(setup.alone ? {} : { serverNames: ["127.0.0.1"] }),
     ...(setup.tls ? { tls: setup.tls } : {}),
     cacheDir: join(prefix, "key-cache"),
     keyCacheSeconds: KEY_CACHE_SECONDS,
@@ -89,7 +91,9 @@ export async function nginxInFront(nginx: string, setup: NginxSetup = {}): Promi
       "events {}",
       "http {",
       `  include "${join(prefix, "velodata.conf")}";`,
-      `  server { listen 127.0.0.1:${port} default_server${ssl}; server_name _; return 200 "${DEFAULT_SITE}"; }`,
+      setup.alone
+        ? ""
+        : `  server { listen 127.0.0.1:${port} default_server${ssl}; server_name _; return 200 "${DEFAULT_SITE}"; }`,
       "}",
     ].join("\n"),
   );

@@ -4,6 +4,7 @@ import { JSON_TYPE } from "../../routes/content-types.js";
 import { KEY_CHECK_PATH, KEY_ID_HEADER } from "../../routes/key-check.js";
 import { STATIC_CACHE_CONTROL } from "../../routes/max-age.js";
 import { EXPOSED_HEADERS } from "../../routes/methods.js";
+import { HEADERS_TOO_LARGE, URI_TOO_LONG } from "../../routes/outcomes.js";
 import type { AnyRoute } from "../../routes/route.js";
 import { answerLines, dispositionLines, typesOf } from "./answer-map.js";
 
@@ -38,6 +39,11 @@ export interface NginxOptions {
 
 // nginx's name of the key check's header, after `$upstream_http_`: lower case, `-` as `_`.
 const KEY_ID_VARIABLE = KEY_ID_HEADER.toLowerCase().replaceAll("-", "_");
+
+// nginx's own JSON error pages, where it redirects a request it could not read whole.
+const URI_TOO_LONG_PAGE = "/_velodata_uri_too_long";
+const HEADERS_TOO_LARGE_PAGE = "/_velodata_headers_too_large";
+const ERROR_PAGES = [URI_TOO_LONG_PAGE, HEADERS_TOO_LARGE_PAGE];
 
 const quote = (text: string): string => `"${text.replace(/["\\]/g, "\\$&")}"`;
 
@@ -74,6 +80,16 @@ map $velodata_answer $velodata_access {
 }
 map $velodata_answer $velodata_freshness {
     "~^\\S+ (?<velodata_r>\\S+) " $velodata_r;
+    default "";
+}
+# What velodata serve answers: no file of the tree, unless nginx answers itself with its JSON error
+# pages for a request line or headers past its buffers (redirected there, with no file to find).
+map $uri $velodata_own_error {
+    ${ERROR_PAGES.map((page) => `"${page}" 1;`).join("\n    ")}
+    default "";
+}
+map "$velodata_file$velodata_own_error" $velodata_to_serve {
+    "" 1;
     default "";
 }
 # Files to save, not show (the bundle): a browser's API explorer offers them as downloads. An
@@ -130,7 +146,7 @@ ${options.brotli ? "    brotli_static on;" : "    # brotli_static: not loaded he
 
     # Not a file of the tree in its canonical spelling, or not GET/HEAD: velodata serve answers.
     error_page 418 = @velodata;
-    if ($velodata_file = "") {
+    if ($velodata_to_serve) {
         return 418;
     }
     # velodata serve down or restarting (its key check fails: 500; a request handed to it: 502,
@@ -138,6 +154,11 @@ ${options.brotli ? "    brotli_static on;" : "    # brotli_static: not loaded he
     # error_page already.
     recursive_error_pages on;
     error_page 500 502 503 504 = @velodata_unavailable;
+    # A request line or headers past what velodata serve takes (16 KB): its JSON errors, not
+    # nginx's HTML pages (494 is nginx's own code for headers too large).
+    large_client_header_buffers 4 16k;
+    error_page 414 = ${URI_TOO_LONG_PAGE};
+    error_page 494 = ${HEADERS_TOO_LARGE_PAGE};
 
     # The answer's file, in the location of its freshness.
     location / {
@@ -205,18 +226,40 @@ ${options.brotli ? "    brotli_static on;" : "    # brotli_static: not loaded he
         proxy_buffering on;
     }
 
+    # Not named locations: the request line they answer has no URI, which a named one needs.
+    location = ${URI_TOO_LONG_PAGE} {
+        internal;
+${jsonErrorLines()}
+        return 414 ${quote(JSON.stringify({ error: URI_TOO_LONG.error }))};
+    }
+
+    location = ${HEADERS_TOO_LARGE_PAGE} {
+        internal;
+${jsonErrorLines()}
+        return 431 ${quote(JSON.stringify({ error: HEADERS_TOO_LARGE.error }))};
+    }
+
     location @velodata_unavailable {
-        # No types here: the URL's extension (.css, .zip, .csv) would name the JSON error's type.
-        types { }
-        default_type ${JSON_TYPE};
-        add_header Cache-Control "no-store" always;
+${jsonErrorLines()}
         add_header Retry-After "${UNAVAILABLE_RETRY_SECONDS}" always;
-        add_header Access-Control-Allow-Origin "*" always;
-        add_header Access-Control-Expose-Headers "${EXPOSED_HEADERS}" always;
-        return 503 '${JSON.stringify({ error: UNAVAILABLE })}';
+        return 503 ${quote(JSON.stringify({ error: UNAVAILABLE }))};
     }
 }
 `;
+}
+
+/** The headers of nginx's own JSON errors, as velodata serve sends its errors. */
+function jsonErrorLines(): string {
+  return [
+    "# No types here: the URL's extension (.css, .zip, .csv) would name the JSON error's type.",
+    "types { }",
+    `default_type ${JSON_TYPE};`,
+    'add_header Cache-Control "no-store" always;',
+    'add_header Access-Control-Allow-Origin "*" always;',
+    `add_header Access-Control-Expose-Headers "${EXPOSED_HEADERS}" always;`,
+  ]
+    .map((line) => `        ${line}`)
+    .join("\n");
 }
 
 // What a client is told while velodata serve is down (a restart takes a few seconds).
