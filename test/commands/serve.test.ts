@@ -181,9 +181,8 @@ describe("velodata serve", () => {
     const dir = await tempDir();
     const out = join(dir, "out");
     const keys = join(dir, "keys.json");
-    const { child } = await startServe(
-      ["--source", FIXTURES, "--keys", keys, "--port", "0"].concat("--out", out),
-    );
+    const args = ["--source", FIXTURES, "--keys", keys, "--port", "0", "--out", out];
+    const { child } = await startServe(args);
     const states = join(FIXTURES, "states.json");
     const refresh = ["refresh", "--source", FIXTURES, "--state", states, "--out", out];
     try {
@@ -195,17 +194,7 @@ describe("velodata serve", () => {
           expect.stringContaining(kept),
         ]);
       }
-      const second = await runCli([
-        "serve",
-        "--source",
-        FIXTURES,
-        "--keys",
-        keys,
-        "--port",
-        "0",
-        "--out",
-        out,
-      ]);
+      const second = await runCli(["serve", ...args]);
       expect(second.code).toBe(1);
       expect(second.stderr).toContain(`(pid ${child.pid})`);
     } finally {
