@@ -85,7 +85,8 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
     expect(problems).toEqual([]);
     expect(await page.title()).toContain("velodata");
     await page.screenshot({ path: join(TEST_OUTPUT, "portal.png"), fullPage: true });
-    await page.setViewportSize({ width: 390, height: 844 });
+    // A small phone's width (iPhone SE, most Android phones: 360-375 px).
+    await page.setViewportSize({ width: 360, height: 800 });
     await page.screenshot({ path: join(TEST_OUTPUT, "portal-phone.png"), fullPage: false });
     const overflow = await page.evaluate(
       () => document.documentElement.scrollWidth > window.innerWidth,
@@ -111,6 +112,11 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
       const response = await fetch(`${server.base.replace(/\/$/, "")}${path}`);
       expect([path, response.status]).toEqual([path, 200]);
     }
+    // Each copy button is named by the request it copies, not "Copy" ten times over.
+    const labels = await page.$$eval("button.copy:not([hidden])", (buttons) =>
+      buttons.map((button) => button.getAttribute("aria-label")),
+    );
+    expect(labels).toEqual(requests.map((request) => `Copy ${request}`));
   });
 
   it("draws one mark per station of the chosen contract, coloured from the live feed", async () => {
@@ -159,15 +165,21 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
     expect(rows.sort(byNumber)).toEqual(expected.sort(byNumber));
   });
 
-  it("shows each contract's totals equal to the API's", async () => {
+  it("shows each contract's totals equal to the API's, of the stations a rider can use", async () => {
     const { page } = await open(`${sirv.url}/`);
     await page.waitForSelector("#refreshed[data-at]");
     for (const contract of dataset.contracts) {
       const stations = (await (
         await server.get(`/vls/v3/stations?contract=${contract.name}`)
-      ).json()) as { totalStands: { availabilities: { bikes: number; stands: number } } }[];
-      const bikes = stations.reduce((sum, s) => sum + s.totalStands.availabilities.bikes, 0);
-      const stands = stations.reduce((sum, s) => sum + s.totalStands.availabilities.stands, 0);
+      ).json()) as {
+        status: string;
+        connected: boolean;
+        totalStands: { availabilities: { bikes: number; stands: number } };
+      }[];
+      // A closed or disconnected station's bikes and stands are not available (GBFS is_renting).
+      const usable = stations.filter((s) => s.status === "OPEN" && s.connected);
+      const bikes = usable.reduce((sum, s) => sum + s.totalStands.availabilities.bikes, 0);
+      const stands = usable.reduce((sum, s) => sum + s.totalStands.availabilities.stands, 0);
       const cell = (what: string) =>
         page.textContent(`td[data-live="${what}"][data-contract="${contract.name}"]`);
       expect([contract.name, await cell("bikes"), await cell("docks")]).toEqual([

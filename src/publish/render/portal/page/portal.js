@@ -32,6 +32,8 @@ function showRequests() {
     code.textContent = base + code.dataset.request;
     const button = code.nextElementSibling;
     if (!button || !navigator.clipboard) continue;
+    // A screen reader's list of buttons says which request each copies, not "Copy" ten times.
+    button.setAttribute("aria-label", `Copy ${code.textContent}`);
     button.hidden = false;
     button.addEventListener("click", async () => {
       await navigator.clipboard.writeText(code.textContent);
@@ -182,9 +184,11 @@ function showStatus(map, feed) {
   const byId = new Map(feed.data.stations.map((station) => [station.station_id, station]));
   let bikes = 0;
   let docks = 0;
+  // What a rider can use: a closed or disconnected station's bikes cannot be taken (GBFS: see
+  // is_renting), nor its stands returned to.
   for (const station of byId.values()) {
-    bikes += station.num_vehicles_available;
-    docks += station.num_docks_available ?? 0;
+    if (station.is_renting) bikes += station.num_vehicles_available;
+    if (station.is_returning) docks += station.num_docks_available ?? 0;
   }
   const contract = map.dataset.contract;
   for (const cell of document.querySelectorAll(`td[data-contract="${CSS.escape(contract)}"]`)) {
