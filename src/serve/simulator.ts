@@ -59,10 +59,12 @@ export function simulate(
 ): Map<string, LiveState> {
   const { stations, states } = network;
   const next = new Map<string, LiveState>();
+  const capacities = new Map<string, number>();
   for (const station of stations) {
     const key = stationKey(station.contract, station.number);
     const state = states.get(key);
     if (state) next.set(key, withFields(state, { main: withFields(state.main, {}) }));
+    capacities.set(key, station.capacity);
   }
   const reported = new Set<string>();
   const scale = seconds / 60;
@@ -71,6 +73,10 @@ export function simulate(
   for (const [key, state] of next) {
     if (random() < (state.status === "OPEN" ? CLOSE_RATE : RECOVER_RATE) * scale) {
       state.status = state.status === "OPEN" ? "CLOSED" : "OPEN";
+      // Reopened, its stands work again: a closed station may report none (0 bikes, 0 stands),
+      // and an open one with none would never take a bike back.
+      if (state.status === "OPEN")
+        state.main.stands = (capacities.get(key) as number) - state.main.bikes;
       reported.add(key);
     }
     if (random() < (state.connected ? DISCONNECT_RATE : RECOVER_RATE) * scale) {

@@ -71,6 +71,37 @@ describe("simulate", () => {
     expect(disconnections).toBeGreaterThan(0);
   });
 
+  it("reopens a closed station with its stands working, though it reported none while closed", async () => {
+    const dataset = await fixtureDataset();
+    const closed = [...dataset.states].filter(([, state]) => state.status === "CLOSED");
+    expect(closed.length).toBeGreaterThan(0);
+    const capacity = new Map(
+      dataset.stations.map((s) => [`${s.contract}/${s.number}`, s.capacity]),
+    );
+    // Each closed station reports no stand, as the fixtures' nantes #4 does.
+    const states = new Map(dataset.states);
+    for (const [key, state] of closed)
+      states.set(key, { ...state, main: { ...state.main, stands: 0 } });
+    const random = seededRandom(7);
+    let current: ReadonlyMap<string, LiveState> = states;
+    const reopened = new Set<string>();
+    for (let minute = 0; minute < 30 && reopened.size < closed.length; minute++) {
+      const next = simulate(
+        { ...dataset, states: current },
+        new Date(Date.UTC(2026, 10, 20, 8, minute)),
+        random,
+      );
+      for (const [key] of closed) {
+        const state = next.get(key) as LiveState;
+        if (reopened.has(key) || state.status !== "OPEN") continue;
+        reopened.add(key);
+        expect(state.main.bikes + state.main.stands, key).toBe(capacity.get(key));
+      }
+      current = next;
+    }
+    expect(reopened.size).toBe(closed.length);
+  });
+
   // A station that reported may end where it started (a bike out and another in): that is still a report.
   it("moves lastUpdate only for connected stations that reported, and leaves it on the others", async () => {
     const dataset = await fixtureDataset();
