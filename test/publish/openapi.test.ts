@@ -72,6 +72,20 @@ describe("OpenAPI document", () => {
     expect(titleOf()).toBe("velodata");
   });
 
+  it("shows a station as the API sends an open one: reported, every stand of it counted", async () => {
+    const { paths } = await documentOf();
+    const v3 = paths["/vls/v3/stations/{number}"]?.get.responses["200"]?.content?.[
+      "application/json"
+    ]?.example as { status: string; connected: boolean; lastUpdate: string | null };
+    // null is "never reported", which the API says only of a CLOSED, disconnected station.
+    expect([v3.status, v3.connected]).toEqual(["OPEN", true]);
+    expect(v3.lastUpdate).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+    const v1 = paths["/vls/v1/stations/{number}"]?.get.responses["200"]?.content?.[
+      "application/json"
+    ]?.example as { status: string; last_update: number | null };
+    expect([v1.status, v1.last_update]).toEqual(["OPEN", Date.parse(v3.lastUpdate as string)]);
+  });
+
   it("asks the apiKey on keyed routes only, and marks public routes with no security", async () => {
     const { paths } = await documentOf();
     expect(paths["/vls/v1/stations/{number}"]?.get.security).toEqual([{ apiKey: [] }]);

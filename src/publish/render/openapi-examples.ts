@@ -7,9 +7,16 @@ import { renderStationV1 } from "./v1.js";
 import { NEVER_REPORTED, renderContractV3, renderStationV3 } from "./v3.js";
 
 /**
+ * When the example station reported: a fixed instant, so that the document changes with the source
+ * data, never at a refresh. (null would say "never reported", which the API says only of a
+ * CLOSED, disconnected station.)
+ */
+const EXAMPLE_REPORTED_AT = "2025-06-02T07:30:00Z";
+
+/**
  * The first contract, station and parking of the data: short, real-looking, deterministic. Station
- * examples use the station's static fields only (open, every stand free, never reported), so the
- * document changes with the source data, never at a refresh.
+ * examples use the station's static fields only (open, every stand free, reported at a fixed
+ * instant), so the document changes with the source data, never at a refresh.
  */
 export function openApiExamples(dataset: Dataset): Partial<Record<EndpointName, unknown>> {
   const examples: Partial<Record<EndpointName, unknown>> = {};
@@ -21,9 +28,12 @@ export function openApiExamples(dataset: Dataset): Partial<Record<EndpointName, 
     const state: LiveState = {
       status: "OPEN",
       connected: true,
-      lastUpdate: null,
+      lastUpdate: EXAMPLE_REPORTED_AT,
       main: { ...NEVER_REPORTED.main, stands: station.capacity },
-      overflow: station.overflowCapacity === null ? null : NEVER_REPORTED.main,
+      overflow:
+        station.overflowCapacity === null
+          ? null
+          : { ...NEVER_REPORTED.main, stands: station.overflowCapacity },
     };
     const v3 = renderStationV3(station, state);
     const v1 = renderStationV1(station, state);
