@@ -9,6 +9,7 @@ import {
   electricalBikesHaveRange,
   gbfsFieldsPresent,
   languagesUnique,
+  licenceStated,
   licenseIdsKnown,
   timezonesKnown,
 } from "./rules/gbfs.js";
@@ -50,6 +51,7 @@ export function checkStaticSource(
     ...gbfsFieldsPresent(contracts),
     ...timezonesKnown(contracts),
     ...licenseIdsKnown(contracts),
+    ...licenceStated(contracts),
     ...languagesUnique(contracts),
     ...electricalBikesHaveRange(contracts),
     ...references,

@@ -56,6 +56,8 @@ function contractAt(index: number): Contract {
     languages: [COUNTRY[country]?.language ?? "en"],
     feed_contact_email: "gbfs@example.org",
     opening_hours: "24/7",
+    // Stated, as an operator should: GBFS 3.0 reads a feed without one as public domain.
+    license: { id: "ODbL-1.0" },
     // The states generator deals bikes of all three kinds.
     bikeTypes: {
       mechanical: {},

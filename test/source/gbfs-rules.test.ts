@@ -9,6 +9,7 @@ import {
   electricalBikesHaveRange,
   gbfsFieldsPresent,
   languagesUnique,
+  licenceStated,
   licenseIdsKnown,
   timezonesKnown,
 } from "../../src/source/rules/gbfs.js";
@@ -75,6 +76,23 @@ describe("licenseIdsKnown", () => {
     expect(licenseIdsKnown(sourced("contracts.json", contracts)).map(formatProblem)).toEqual([
       'contracts.json[2] (#2) license.id: "odbl-1.0" is not an SPDX licence id GBFS accepts: write it "ODbL-1.0"',
       'contracts.json[3] (#3) license.id: "ODbL" is not an SPDX licence id GBFS accepts: give the licence\'s SPDX id, e.g. "ODbL-1.0", "CC-BY-4.0", "etalab-2.0", or, for a licence without one, its "url" alone',
+    ]);
+  });
+});
+
+describe("licenceStated", () => {
+  it("warns of a contract with no licence, which GBFS 3.0 reads as public domain", () => {
+    const contracts = [
+      complete,
+      { ...complete, license: { id: "ODbL-1.0" } },
+      { ...complete, license: { url: "https://example.org/terms" } },
+    ];
+    const problems = licenceStated(sourced("contracts.json", contracts));
+    expect(problems.map((problem) => problem.severity)).toEqual(["warning"]);
+    expect(problems.map(formatProblem)).toEqual([
+      expect.stringMatching(
+        /^contracts\.json\[0\] \(#0\) license: none stated: GBFS 3\.0 reads feeds without one as public domain \(CC0\)/,
+      ),
     ]);
   });
 });

@@ -27,6 +27,7 @@ const contracts = JSON.stringify({
       feed_contact_email: "gbfs@example.org",
       opening_hours: "24/7",
       bikeTypes: { mechanical: {}, electricalRemovableBattery: { max_range_meters: 50000 } },
+      license: { id: "ODbL-1.0" },
     },
   ],
 });
@@ -384,7 +385,7 @@ describe("readDataset", () => {
     );
     const errors = (await readDataset(dir)).problems.filter(isError);
     expect(errors.map(formatProblem)).toEqual([
-      `${path}[2] (lyon) license.url: must be an http or https URL, e.g. https://example.org/open-data`,
+      `${path}[1] (toulouse) license.url: must be an http or https URL, e.g. https://example.org/open-data`,
     ]);
   });
 

@@ -3,7 +3,7 @@ import { excerpt } from "../../errors.js";
 import type { BikeKind, Contract } from "../../model/contract.js";
 import { GBFS_LICENSE_IDS } from "../../model/gbfs-license-ids.js";
 import type { StationState } from "../../model/station-state.js";
-import { error, type Problem, type Sourced } from "../problems.js";
+import { error, type Problem, type Sourced, warning } from "../problems.js";
 import { contractKey } from "./records.js";
 
 type GbfsField = "timezone" | "languages" | "feed_contact_email" | "opening_hours" | "bikeTypes";
@@ -72,6 +72,23 @@ export function licenseIdsKnown(contracts: readonly Sourced<Contract>[]): Proble
     );
   }
   return problems;
+}
+
+/**
+ * A contract that states no licence: GBFS 3.0 reads a feed without `license_id` or `license_url`
+ * as CC0 (public domain), while the portal and the data package say "not stated". Worth saying,
+ * not refusing: the operator may mean exactly that.
+ */
+export function licenceStated(contracts: readonly Sourced<Contract>[]): Problem[] {
+  return contracts
+    .filter(({ value }) => !value.license?.id && !value.license?.url)
+    .map(({ at }) =>
+      warning(
+        at,
+        "license",
+        'none stated: GBFS 3.0 reads feeds without one as public domain (CC0); give "license": { "id": "…" } (an SPDX id, e.g. "ODbL-1.0", "CC-BY-4.0", "etalab-2.0"), or its "url"',
+      ),
+    );
 }
 
 /** Each language once: GBFS 3.0 gives every name once per language. */

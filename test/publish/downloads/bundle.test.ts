@@ -1,6 +1,7 @@
 import { parse } from "csv-parse/sync";
 import { unzipSync } from "fflate";
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import type { Contract } from "../../../src/model/contract.js";
 import { renderBundle } from "../../../src/publish/downloads/bundle.js";
 import type { Dataset } from "../../../src/source/dataset.js";
 import { fixtureDataset } from "../publish-helpers.js";
@@ -66,15 +67,22 @@ describe("static bundle", () => {
   });
 
   it("claims a licence for the whole package only when every contract states that one", async () => {
-    // The fixtures: lyon and nantes state ODbL, the three others no licence.
+    // The fixtures: toulouse, lyon and nantes state ODbL, dublin CC BY, besancon the Licence Ouverte.
     const descriptor = JSON.parse(entryText("datapackage.json"));
     expect(descriptor.licenses).toBeUndefined();
     expect(descriptor.description).toContain(
-      "lyon, nantes: ODbL-1.0, https://opendatacommons.org/licenses/odbl/1-0/",
+      "toulouse, lyon, nantes: ODbL-1.0, https://opendatacommons.org/licenses/odbl/1-0/",
     );
-    expect(descriptor.description).toContain("dublin, toulouse, besancon: no licence stated");
+    expect(descriptor.description).toContain("dublin: CC-BY-4.0");
+    // A contract that states none is said to.
+    const { license: _, ...unlicensed } = dataset.contracts[0] as Contract;
+    const some = { ...dataset, contracts: [unlicensed, ...dataset.contracts.slice(1)] };
+    const mixed = unzipSync(Buffer.concat(await renderBundle(some)))["datapackage.json"];
+    expect(Buffer.from(mixed as Uint8Array).toString("utf8")).toContain(
+      "dublin: no licence stated",
+    );
 
-    const odbl = dataset.contracts.find((contract) => contract.license)?.license;
+    const odbl = dataset.contracts.find((contract) => contract.license?.id === "ODbL-1.0")?.license;
     const all = { ...dataset, contracts: dataset.contracts.map((c) => ({ ...c, license: odbl })) };
     const shared = unzipSync(Buffer.concat(await renderBundle(all)))["datapackage.json"];
     const sharedDescriptor = JSON.parse(Buffer.from(shared as Uint8Array).toString("utf8"));
