@@ -71,5 +71,6 @@ function tableSchema(table: Table<never>) {
     })),
     missingValues: [""],
     primaryKey: table.primaryKey,
+    ...(table.foreignKeys ? { foreignKeys: table.foreignKeys } : {}),
   };
 }

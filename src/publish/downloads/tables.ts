@@ -15,12 +15,24 @@ export interface Column<T> {
   value: (record: T) => Cell;
 }
 
+/** A column whose values are those of another table's key (a Table Schema foreign key). */
+export interface ForeignKey {
+  fields: readonly string[];
+  reference: { resource: string; fields: readonly string[] };
+}
+
 export interface Table<T> {
   name: string;
   title: string;
   columns: readonly Column<T>[];
   primaryKey: readonly string[];
+  foreignKeys?: readonly ForeignKey[];
 }
+
+/** Each record's `contract` is a contract's `name`. */
+const OF_A_CONTRACT: readonly ForeignKey[] = [
+  { fields: ["contract"], reference: { resource: "contracts", fields: ["name"] } },
+];
 
 export const contractsTable: Table<Contract> = {
   name: "contracts",
@@ -61,6 +73,18 @@ export const contractsTable: Table<Contract> = {
       description: "The contract offers the parking API",
       value: (c) => c.parkingApi,
     },
+    {
+      name: "license_id",
+      type: "string",
+      description: "SPDX identifier of the licence of the contract's records, if stated",
+      value: (c) => c.license?.id ?? null,
+    },
+    {
+      name: "license_url",
+      type: "string",
+      description: "Address of the licence of the contract's records, if stated",
+      value: (c) => c.license?.url ?? null,
+    },
   ],
 };
 
@@ -68,6 +92,7 @@ export const stationsTable: Table<Station> = {
   name: "stations",
   title: "Stations (static description)",
   primaryKey: ["contract", "number"],
+  foreignKeys: OF_A_CONTRACT,
   columns: [
     {
       name: "contract",
@@ -146,6 +171,7 @@ export const parkingsTable: Table<Parking> = {
   name: "parkings",
   title: "Bike parkings",
   primaryKey: ["contract", "number"],
+  foreignKeys: OF_A_CONTRACT,
   columns: [
     {
       name: "contract",

@@ -1,10 +1,17 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Ajv } from "ajv";
 import { parse } from "csv-parse/sync";
 import { unzipSync } from "fflate";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { Contract } from "../../../src/model/contract.js";
 import { renderBundle } from "../../../src/publish/downloads/bundle.js";
 import type { Dataset } from "../../../src/source/dataset.js";
+import { REFERENCE } from "../../helpers.js";
 import { fixtureDataset } from "../publish-helpers.js";
+
+// The official profiles (test/reference/frictionless, see its SOURCE.txt): JSON Schema draft-07.
+const frictionless = new Ajv({ strict: false, allErrors: true });
 
 interface Field {
   name: string;
@@ -90,6 +97,45 @@ describe("static bundle", () => {
       { name: "ODbL-1.0", path: "https://opendatacommons.org/licenses/odbl/1-0/" },
     ]);
     expect(sharedDescriptor.description).not.toContain("Licences differ");
+  });
+
+  it("is a valid Data Package v2: the package, each resource, dialect and Table Schema", () => {
+    const descriptor = JSON.parse(entryText("datapackage.json"));
+    const problems = (profile: string, value: unknown) => {
+      const validate = frictionless.compile(
+        JSON.parse(readFileSync(join(REFERENCE, "frictionless", `${profile}.json`), "utf8")),
+      );
+      return validate(value) ? [] : [profile, validate.errors];
+    };
+    expect(problems("datapackage", descriptor)).toEqual([]);
+    for (const resource of descriptor.resources) {
+      expect(problems("dataresource", resource), resource.name).toEqual([]);
+      if (resource.dialect) expect(problems("tabledialect", resource.dialect)).toEqual([]);
+      if (resource.schema) expect(problems("tableschema", resource.schema)).toEqual([]);
+    }
+  });
+
+  it("declares each station's and parking's contract a key of the contracts, and each holds", () => {
+    const descriptor = JSON.parse(entryText("datapackage.json"));
+    const names = new Set(
+      typedRows(entryText("contracts.csv"), [{ name: "name", type: "string" }]).map(
+        (row) => row.name,
+      ),
+    );
+    for (const table of ["stations", "parkings"]) {
+      const { schema, path } = descriptor.resources.find((r: { name: string }) => r.name === table);
+      expect(schema.foreignKeys).toEqual([
+        { fields: ["contract"], reference: { resource: "contracts", fields: ["name"] } },
+      ]);
+      const rows = typedRows(entryText(path), [{ name: "contract", type: "string" }]);
+      expect(rows.filter((row) => !names.has(row.contract))).toEqual([]);
+    }
+    // The contracts' licences, machine-readable: what the description says in words.
+    const licences = typedRows(entryText("contracts.csv"), [
+      { name: "name", type: "string" },
+      { name: "license_id", type: "string" },
+    ]);
+    expect(licences).toContainEqual({ name: "dublin", license_id: "CC-BY-4.0" });
   });
 
   it("parses back: each CSV, read with its schema's types, gives the same records as its JSON", () => {
