@@ -1,4 +1,5 @@
 // `velodata refresh`: one regeneration of the dynamic answers into an existing tree, for static hosting from cron.
+import { existsSync } from "node:fs";
 import { DEFAULT_BASE_URL } from "../publish/default-base-url.js";
 import { DEFAULT_MAX_MISSING_SHARE } from "../source/missing-stations.js";
 import { staticSourceFingerprint } from "../source/source-fingerprint.js";
@@ -30,6 +31,7 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
   // The tree as the last run left it, read once for the fast path, the siblings to reuse and the
   // update (which reads it again under its lock only if another writer changed it meanwhile).
   const tree = readTree(options.out);
+  const untrusted = whyUntrusted(tree);
   const inputs: RefreshInputs = {
     out: options.out,
     state: options.state,
@@ -48,7 +50,7 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
   const notes = [
     stats.removed > 0 ? `${stats.removed} removed` : "",
     stats.verified
-      ? "every file checked, as the previous update of this tree did not finish"
+      ? `every file checked, as ${untrusted}`
       : stats.repaired > 0
         ? `${stats.repaired} repaired (changed on disk since the last update)`
         : "",
@@ -59,6 +61,15 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
       `${notes.length > 0 ? `, ${notes.join(", ")}` : ""} (release ${release})`,
   );
   return stats;
+}
+
+/** Why no file of the tree can be trusted as the manifest describes it (said when all are checked). */
+function whyUntrusted(tree: Tree): string {
+  if (tree.otherFormat !== null)
+    return `its manifest has format ${tree.otherFormat}, another version of velodata's`;
+  return existsSync(tree.release.dirty)
+    ? "the previous update of this tree did not finish"
+    : "its manifest could not be read";
 }
 
 /**

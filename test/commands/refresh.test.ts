@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { copyFile, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { readTree } from "../../src/tree/read-tree.js";
 import { fixtureCopy, runCli, tempDir } from "../helpers.js";
 import { treeFiles } from "../tree/tree-helpers.js";
 
@@ -133,6 +134,26 @@ describe("velodata refresh", () => {
     // Stations really left: the operator says so.
     expect((await runCli([...refresh, "--max-missing", "100"])).code).toBe(0);
     expect(await readFile(join(out, "vls/v3/stations.json"), "utf8")).not.toBe(before);
+  });
+
+  it("says why it checked every file: a manifest of another format, or an update that did not finish", async () => {
+    const source = await fixtureCopy();
+    const out = join(await tempDir(), "out");
+    expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
+    const refresh = ["refresh", "--source", source, "--state", join(source, "states.json")];
+    const { release } = readTree(out);
+    const manifest = JSON.parse(await readFile(release.manifest, "utf8"));
+    await writeFile(release.manifest, JSON.stringify({ ...manifest, format: 2 }));
+    const older = await runCli([...refresh, "--out", out]);
+    expect(older.stdout).toContain(
+      "every file checked, as its manifest has format 2, another version of velodata's",
+    );
+    const after = readTree(out).release;
+    await writeFile(after.dirty, "{}");
+    const interrupted = await runCli([...refresh, "--out", out]);
+    expect(interrupted.stdout).toContain(
+      "every file checked, as the previous update of this tree did not finish",
+    );
   });
 
   it("repairs a tree mixed with another release's file, though its manifest says it is current", async () => {
