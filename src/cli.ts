@@ -268,7 +268,7 @@ export function program(argv: readonly string[]): Command {
     )
     .option("--tls-certificate <file>", "certificate (chain) file: listen with TLS and HTTP/2")
     .option("--tls-key <file>", "the certificate's private key file")
-    .option("--cache-dir <dir>", "nginx's cache of key checks", "/var/cache/nginx/velodata")
+    .option("--cache-dir <dir>", "nginx's cache of key checks", "/var/lib/nginx/velodata")
     .option(
       "--key-cache <seconds>",
       "seconds a valid key is trusted between checks (≤ 10)",

@@ -1,6 +1,6 @@
 // `velodata nginx`: prints the nginx configuration that serves a tree, with velodata serve checking the keys.
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { UserError } from "../errors.js";
 import { nginxConfig } from "../host/nginx/nginx-config.js";
 import { ROUTE_LIST } from "../routes/routes.js";
@@ -74,7 +74,7 @@ export function nginx(options: NginxCommandOptions): string {
   if (upstream.protocol !== "http:" || (upstream.pathname !== "/" && upstream.pathname !== ""))
     throw new UserError(`--upstream ${options.upstream} must be http://HOST:PORT, with no path`);
   const tree = resolve(options.tree);
-  const cacheDir = resolve(options.cacheDir ?? "/var/cache/nginx/velodata");
+  const cacheDir = resolve(options.cacheDir ?? "/var/lib/nginx/velodata");
   const accessLog = options.accessLog ?? "/var/log/nginx/velodata-access.log";
   for (const [option, path] of [
     ["--tree", tree],
@@ -106,6 +106,11 @@ export function nginx(options: NginxCommandOptions): string {
   if (serverNames.length === 0 && /(^|:)80$/.test(listen) && existsSync(defaultSite))
     output.warn(
       `warning: ${defaultSite} is enabled: without --server-name, that site answers every request (nginx's welcome page); give --server-name HOST, or remove it`,
+    );
+  // nginx makes the cache's folder, not its parent.
+  if (!existsSync(dirname(cacheDir)))
+    output.warn(
+      `warning: ${dirname(cacheDir)} does not exist: nginx will not start ("mkdir() … failed"); create it (mkdir -p ${dirname(cacheDir)}) or give --cache-dir in a folder that exists`,
     );
   const config = nginxConfig(ROUTE_LIST, {
     // The published path itself (the symlink), not where it leads now: rebuilds switch it.

@@ -1,5 +1,5 @@
 // `velodata nginx` through the CLI: the configuration on stdout, clear errors for what cannot work.
-import { writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { nginx } from "../../src/commands/nginx.js";
@@ -58,7 +58,9 @@ describe("velodata nginx", () => {
   it("warns that the distribution's default site answers on port 80 when no host is named", async () => {
     const defaultSite = join(await tempDir(), "default");
     await writeFile(defaultSite, "server { listen 80 default_server; }");
-    const asked = { tree: out, upstream: "http://127.0.0.1:8080", defaultSite };
+    // A key cache where nginx can make it: this test is about the default site alone.
+    const cacheDir = join(await tempDir(), "velodata");
+    const asked = { tree: out, upstream: "http://127.0.0.1:8080", defaultSite, cacheDir };
     const warned = memoryOutput();
     nginx({ ...asked, output: warned });
     expect(warned.lines).toContain(
@@ -69,6 +71,20 @@ describe("velodata nginx", () => {
       nginx({ ...asked, ...other, output: quiet });
       expect(quiet.lines.filter((line) => line.startsWith("warning"))).toEqual([]);
     }
+  });
+
+  it("warns when the key cache's folder has no parent, which nginx does not make", async () => {
+    const parent = join(await tempDir(), "cache");
+    const asked = { tree: out, upstream: "http://127.0.0.1:8080", serverName: ["api.example.org"] };
+    const warned = memoryOutput();
+    nginx({ ...asked, cacheDir: join(parent, "velodata"), output: warned });
+    expect(warned.lines).toContainEqual(
+      expect.stringMatching(new RegExp(`^warning: ${parent} does not exist: nginx will not start`)),
+    );
+    await mkdir(parent);
+    const quiet = memoryOutput();
+    nginx({ ...asked, cacheDir: join(parent, "velodata"), output: quiet });
+    expect(quiet.lines.filter((line) => line.startsWith("warning"))).toEqual([]);
   });
 
   it("says plainly when there is no tree, the upstream is no address, or keys would be trusted too long", async () => {
