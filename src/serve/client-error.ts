@@ -37,9 +37,15 @@ function longRequestLine(packet: Buffer | undefined): boolean {
   return (end < 0 ? packet.length : end) >= maxHeaderSize;
 }
 
-/** Answers on the socket and closes it; a socket already gone (a reset) is only let go. */
+/**
+ * Answers on the socket and closes it. A socket already gone (a reset), or one where an answer to
+ * an earlier request on the connection has started, is only closed: bytes written now would land
+ * inside that answer. (Node's own default decides so, from the same in-flight response.)
+ */
 export function answerClientError(error: ParserError, socket: Duplex): void {
-  if (error.code === "ECONNRESET" || !socket.writable) {
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent: boolean } | null })
+    ._httpMessage;
+  if (error.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) {
     socket.destroy();
     return;
   }
