@@ -105,9 +105,13 @@ export function matchRoute(
   return NONE;
 }
 
-/** Whether a query gives a value other than the path's (names compared without case, as contracts are). */
+/**
+ * Whether a query gives a value other than the path's (names compared without case, as contracts
+ * are; an empty one says nothing).
+ */
 const differs = (values: readonly string[], inPath: string | undefined): boolean =>
-  inPath !== undefined && values.some((value) => value.toLowerCase() !== inPath.toLowerCase());
+  inPath !== undefined &&
+  values.some((value) => value !== "" && value.toLowerCase() !== inPath.toLowerCase());
 
 /** The endpoint with typed values, a clear 400 for a malformed number, or undefined: not this route. */
 function typed(

@@ -73,9 +73,10 @@ export function simulate(
   for (const [key, state] of next) {
     if (random() < (state.status === "OPEN" ? CLOSE_RATE : RECOVER_RATE) * scale) {
       state.status = state.status === "OPEN" ? "CLOSED" : "OPEN";
-      // Reopened, its stands work again: a closed station may report none (0 bikes, 0 stands),
-      // and an open one with none would never take a bike back.
-      if (state.status === "OPEN")
+      // Reopened with no working stand (a closed station may report none), its stands work
+      // again: an open one with none would never take a bike back. Fewer than its capacity is
+      // real data (broken stands), kept as it is.
+      if (state.status === "OPEN" && state.main.stands === 0)
         state.main.stands = (capacities.get(key) as number) - state.main.bikes;
       reported.add(key);
     }

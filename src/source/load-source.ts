@@ -193,11 +193,14 @@ async function loadResource<T>(
     : await readCsvRecords(csvName, csvName, schema);
   const file = hasJson ? jsonName : csvName;
   // A required resource with no record would publish an empty network as valid: an export gone wrong.
-  if (options.required && read.records.length === 0 && read.problems.length === 0) {
+  if (options.required && read.records.length === 0 && !hasErrors(read.problems)) {
     const wrote = hasJson ? "an empty list" : "only its header";
     return {
       value: [],
-      problems: [error({ file }, undefined, `has no ${key}: an export that wrote ${wrote}?`)],
+      problems: [
+        ...read.problems,
+        error({ file }, undefined, `has no ${key}: an export that wrote ${wrote}?`),
+      ],
       file,
     };
   }

@@ -161,6 +161,7 @@ describe("route table", () => {
       kind: "invalid",
       message: "the contract is given twice with different values, in the path and in the query",
     });
+    expect(match("/vls/v3/stations/dublin/42", "contract=")).toMatchObject({ kind: "endpoint" });
     expect(match("/vls/v3/stations/dublin/42", "contract=Dublin")).toEqual({
       kind: "endpoint",
       endpoint: { name: "station", contract: "dublin", number: 42 },

@@ -408,9 +408,10 @@ describe("readDataset", () => {
     expect((await readDataset(csv)).problems.filter(isError).map(formatProblem)).toEqual([
       `${join(csv, "stations.csv")}: has no stations: an export that wrote only its header?`,
     ]);
+    // A field beside the list is a warning: it must not let the empty list through.
     const json = await sourceDir({
       "contracts.json": contracts,
-      "stations.json": '{"stations":[]}',
+      "stations.json": '{"exportedAt":"2026-01-01","stations":[]}',
     });
     expect((await readDataset(json)).problems.filter(isError).map(formatProblem)).toEqual([
       `${join(json, "stations.json")}: has no stations: an export that wrote an empty list?`,
