@@ -170,6 +170,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     const named = withBaseUrl(live.release, dataset, { baseUrl: running.url, staticUpdatedAt });
     live.release = await compressRelease(named, { budget: "build", previous: live.release });
   }
+  let letGo = () => {};
   if (options.out) {
     // Answers come from memory from now on; /status says the tree holds no whole release yet
     // (minutes at a million stations).
@@ -177,9 +178,11 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     log(`answering at ${running.url} while the tree is written to ${options.out}`);
     try {
       await writeTree(live.release, options.out);
+      // From now on this server alone writes the tree: a cron refresh or a build of it is refused.
+      letGo = keepTree(layoutOf(options.out));
     } catch (cause) {
-      // An --out it may not write (a folder of other files, no permission): nothing is served,
-      // and nothing is left listening or watching to keep the process alive.
+      // An --out it may not write (a folder of other files, no permission, another server's):
+      // nothing is served, and nothing is left listening or watching to keep the process alive.
       await running.close();
       keys.close();
       await requestLog.flush();
@@ -187,8 +190,6 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     }
     live.tree = { path: options.out, release: live.release.id, error: null };
   }
-  // From now on this server alone writes the tree: a cron refresh or a build of it is refused.
-  const letGo = options.out ? keepTree(layoutOf(options.out)) : () => {};
   const source = options.simulate
     ? simulator(random, seconds)
     : stateFile(statePath, staticRead, {

@@ -7,6 +7,8 @@ import { createLock, isStale, type LockOwner, lockOwner, takeOver } from "./lock
 import { TREE_UNCHANGED, treeWriteError } from "./tree-error.js";
 
 const heldHere = new Set<string>();
+// The trees this process keeps (`serve --out`): marks of its own pid it did not make are a reused pid's.
+const keptHere = new Set<string>();
 
 /**
  * Takes the lock or says who holds it; returns the release. A dead holder's lock is taken over. A
@@ -30,25 +32,41 @@ export function takeLock(layout: TreeLayout): () => void {
  */
 export function keepTree(layout: TreeLayout): () => void {
   const path = keeperPath(layout);
+  const kept = () => {
+    keptHere.add(path);
+    return () => {
+      keptHere.delete(path);
+      rmSync(path, { force: true });
+    };
+  };
   for (let attempt = 0; attempt < 3; attempt++) {
-    if (createLock(path)) return () => rmSync(path, { force: true });
+    if (!keptHere.has(path) && createLock(path)) return kept();
     const owner = lockOwner(path);
-    if (!isStale(owner, isRunning) && !("pid" in owner && owner.pid === process.pid))
+    // Our own pid in a mark we do not hold is a reused pid, as for the lock.
+    const ours = "pid" in owner && owner.pid === process.pid && !keptHere.has(path);
+    if (keptHere.has(path) || !(ours || isStale(owner, isRunning)))
       throw new UserError(
         `${layout.published} is kept by another velodata serve (${ownerText(owner)})`,
-        ["give this server another --out, or stop that one first"],
+        [
+          `give this server another --out, or stop that one first; if none is running, remove ${path}`,
+        ],
       );
-    if (takeOver(path, owner)) return () => rmSync(path, { force: true });
+    if (takeOver(path, owner)) return kept();
   }
   throw new UserError(`cannot take ${path}`, ["remove it if no velodata serve is running"]);
 }
 
+/** A tree this process keeps may be written by it (its server's refreshes); another's may not. */
 function refuseIfKept(layout: TreeLayout): void {
-  const owner = lockOwner(keeperPath(layout));
+  const path = keeperPath(layout);
+  if (keptHere.has(path)) return;
+  const owner = lockOwner(path);
   if (isStale(owner, isRunning) || ("pid" in owner && owner.pid === process.pid)) return;
   throw new UserError(
     `${layout.published} is kept by velodata serve (${ownerText(owner)}), which writes it at every refresh`,
-    ["stop that server to build or refresh this tree yourself, or give another --out"],
+    [
+      `stop that server to build or refresh this tree yourself, or give another --out; if none is running, remove ${path}`,
+    ],
   );
 }
 

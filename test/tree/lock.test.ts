@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { takeLock } from "../../src/tree/lock.js";
+import { keepTree, takeLock } from "../../src/tree/lock.js";
 import { createLock, lockOwner, takeOver } from "../../src/tree/lock-file.js";
 import { tempDir } from "../helpers.js";
 import { deadPid } from "./tree-helpers.js";
@@ -110,5 +110,36 @@ describe("the tree's lock", () => {
     expect(takeOver(lock, { pid: dead })).toBe(true);
     expect(lockOwner(lock)).toEqual({ pid: process.pid });
     expect(existsSync(`${lock}.takeover`)).toBe(false);
+  });
+});
+
+describe("a tree kept by a server (keepTree)", () => {
+  it("is kept by one server of a process at a time, and let go when it stops", async () => {
+    const store = join(await tempDir(), ".out.velodata");
+    await mkdir(store);
+    const layout = { store, published: "out", releases: join(store, "releases") };
+    const letGo = keepTree(layout);
+    // A second server of the same process: the pid is the same, the tree is not its to keep.
+    expect(() => keepTree(layout)).toThrow(/out is kept by another velodata serve \(pid \d+\)/);
+    // This process's own writes (the server's refreshes) go on.
+    takeLock(layout)();
+    letGo();
+    keepTree(layout)();
+  });
+
+  it("takes over the mark of a dead server, and names the mark to remove when its pid lives on", async () => {
+    const store = join(await tempDir(), ".out.velodata");
+    await mkdir(store);
+    const layout = { store, published: "out", releases: join(store, "releases") };
+    const mark = join(store, "kept-by-serve");
+    await writeFile(mark, String(deadPid()));
+    takeLock(layout)(); // a dead server's mark keeps nothing
+    keepTree(layout)();
+    // A pid that is alive but no server (pid 1 in a container) is taken as one: the message says
+    // which file to remove.
+    await writeFile(mark, "1");
+    expect(() => takeLock(layout)).toThrow(
+      expect.objectContaining({ details: [expect.stringContaining(`remove ${mark}`)] }),
+    );
   });
 });
