@@ -375,9 +375,15 @@ describe.skipIf("missing" in nginx)("nginx in front of the tree", () => {
       const big = await raw(alone.base, "/vls/v3/stations?contract=Dublin", {
         "X-Big": "a".repeat(17_000),
       });
+      // Each line under 16 KB, together over it: serve would refuse them, so nginx does.
+      const many = await raw(alone.base, `/vls/v3/stations/dublin/42?apiKey=${alone.server.key}`, {
+        "X-A": "a".repeat(9_000),
+        "X-B": "b".repeat(9_000),
+      });
       for (const [answer, outcome] of [
         [long, URI_TOO_LONG],
         [big, HEADERS_TOO_LARGE],
+        [many, HEADERS_TOO_LARGE],
       ] as const) {
         expect([answer.status, answer.headers["content-type"]]).toEqual([
           outcome.status,

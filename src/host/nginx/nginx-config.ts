@@ -154,9 +154,12 @@ ${options.brotli ? "    brotli_static on;" : "    # brotli_static: not loaded he
     # error_page already.
     recursive_error_pages on;
     error_page 500 502 503 504 = @velodata_unavailable;
-    # A request line or headers past what velodata serve takes (16 KB): its JSON errors, not
-    # nginx's HTML pages (494 is nginx's own code for headers too large).
-    large_client_header_buffers 4 16k;
+    # A request line or headers past what velodata serve takes (16 KB for both together, as
+    # Node): its JSON errors, not nginx's HTML pages (494 is nginx's own code for headers too
+    # large). One buffer holds them all, a little smaller than Node's limit, so that what nginx
+    # hands to serve with its own few headers is never refused there (its 431 would reach the
+    # client as the key check's failure, a 503).
+    large_client_header_buffers 1 15k;
     error_page 414 = ${URI_TOO_LONG_PAGE};
     error_page 494 = ${HEADERS_TOO_LARGE_PAGE};
 
