@@ -43,30 +43,57 @@ function syntaxMessage(text: string, cause: unknown): string {
   if (/^Unexpected end of JSON input/.test(reason))
     return "is not valid JSON: it ends before its JSON does (cut short? a copy made while it was written)";
   const quoted = quotedToken(reason);
-  if (quoted) {
-    const at = offsetOf(text, reason);
-    // The mistake of a hand edit: a comma left after the last item of a list or an object.
-    const afterComma = at !== undefined && /,\s*$/.test(text.slice(Math.max(0, at - 200), at));
-    return afterComma && (quoted.token === "]" || quoted.token === "}")
-      ? `is not valid JSON: "${quoted.token}" after a comma (JSON allows no comma after the last item)`
-      : `is not valid JSON: unexpected ${JSON.stringify(quoted.token)}`;
-  }
+  const at = offsetOf(text, reason);
+  const closing = closedAfterComma(text, reason, quoted, at);
+  if (closing)
+    return `is not valid JSON: "${closing}" after a comma (JSON allows no comma after the last item)`;
+  // Located, the line says where; else V8's quote of the text around it does.
+  if (quoted && at !== undefined)
+    return `is not valid JSON: unexpected ${JSON.stringify(quoted.token)}`;
   // V8 quotes the text around the error; a one-line 200 MB file would be quoted whole.
   return `is not valid JSON: ${excerpt(reason, 200)}`;
 }
 
 /**
- * V8's "Unexpected token" message: the character, and the text around it that it quotes (up to 10
- * characters either side, `...` where it cut), from which its offset is found.
+ * The `]` or `}` of the mistake of a hand edit, a comma left after the last item of a list or an
+ * object (for an object V8 says it expected a property name there), if that is the error: read
+ * from V8's quote of the text where it can be told, else from the file at the error's offset.
+ */
+function closedAfterComma(
+  text: string,
+  reason: string,
+  quoted: ReturnType<typeof quotedToken>,
+  at: number | undefined,
+): string | undefined {
+  if (!quoted && !/^Expected double-quoted property name/.test(reason)) return undefined;
+  const closing = quoted ? quoted.token : at === undefined ? undefined : text[at];
+  if (closing !== "]" && closing !== "}") return undefined;
+  const before =
+    quoted?.at !== undefined
+      ? quoted.snippet.slice(0, quoted.at)
+      : at === undefined
+        ? ""
+        : text.slice(Math.max(0, at - 200), at);
+  return /,\s*$/.test(before) ? closing : undefined;
+}
+
+/**
+ * V8's "Unexpected token" message: the character, the text around it that it quotes (up to 10
+ * characters either side, `...` where it cut) and where in that text the character is, when that
+ * can be told: after exactly 10 characters where V8 cut before it, else the only such character
+ * within the first 11.
  */
 function quotedToken(
   reason: string,
-): { token: string; snippet: string; cutBefore: boolean } | undefined {
+): { token: string; snippet: string; cutBefore: boolean; at: number | undefined } | undefined {
   const match = /^Unexpected token '(.)', (\.\.\.)?"([\s\S]*)"(\.\.\.)? is not valid JSON$/.exec(
     reason,
   );
   if (!match) return undefined;
-  return { token: match[1] as string, snippet: match[3] as string, cutBefore: Boolean(match[2]) };
+  const [, token, cut, snippet] = match as unknown as [string, string, string | undefined, string];
+  if (cut) return { token, snippet, cutBefore: true, at: 10 };
+  const within = [...snippet.slice(0, 11)].flatMap((char, at) => (char === token ? [at] : []));
+  return { token, snippet, cutBefore: false, at: within.length === 1 ? within[0] : undefined };
 }
 
 /**
@@ -78,16 +105,10 @@ function offsetOf(text: string, reason: string): number | undefined {
   if (position) return Number(position[1]);
   if (/^Unexpected end of JSON input/.test(reason)) return text.trimEnd().length;
   const quoted = quotedToken(reason);
-  if (!quoted) return undefined;
+  if (!quoted || quoted.at === undefined) return undefined;
   const start = text.indexOf(quoted.snippet);
   if (start < 0 || text.indexOf(quoted.snippet, start + 1) >= 0) return undefined;
-  // Cut before: exactly 10 characters precede the token; else the text starts there, and the
-  // token must be the only such character within its first 11.
-  if (quoted.cutBefore) return start + 10;
-  const within = [...quoted.snippet.slice(0, 11)].flatMap((char, at) =>
-    char === quoted.token ? [at] : [],
-  );
-  return within.length === 1 ? start + (within[0] as number) : undefined;
+  return start + quoted.at;
 }
 
 /** JSON.parse reports a character offset (or text around it); people want a line. */

@@ -86,6 +86,29 @@ describe("source text", () => {
     ]);
   });
 
+  it("names a comma left after an object's last field, and keeps V8's quote where no line is found", async () => {
+    const dir = await fixtureCopy();
+    const states = join(dir, "states.json");
+    const text = await readFile(states, "utf8");
+    // The first state's last field followed by a comma: V8 expects a property name there.
+    const end = text.indexOf('"overflowStands": null') + '"overflowStands": null'.length;
+    await writeFile(states, `${text.slice(0, end)},${text.slice(end)}`);
+    const line = text.slice(0, end).split("\n").length + 1; // the "}" after the comma
+    expect((await readDataset(dir)).problems.map(formatProblem)).toEqual([
+      `${states}:${line}: is not valid JSON: "}" after a comma (JSON allows no comma after the last item)`,
+    ]);
+    // The same text around the error in every record: no line, but the comma and V8's quote.
+    const repeated = text.replaceAll('"overflowStands": null', '"overflowStands": [1, 2, ]');
+    await writeFile(states, repeated);
+    expect((await readDataset(dir)).problems.map(formatProblem)).toEqual([
+      `${states}: is not valid JSON: "]" after a comma (JSON allows no comma after the last item)`,
+    ]);
+    await writeFile(states, text.replaceAll('"overflowStands": null', '"overflowStands": nul'));
+    expect((await readDataset(dir)).problems.map(formatProblem)).toEqual([
+      expect.stringMatching(new RegExp(`^${states}: is not valid JSON: Unexpected token .*": nul`)),
+    ]);
+  });
+
   it("locates an unexpected character V8 gives no position for, from the text it quotes", async () => {
     const dir = await fixtureCopy();
     const states = join(dir, "states.json");
