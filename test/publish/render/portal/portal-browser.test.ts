@@ -271,6 +271,12 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
         marks.flatMap((mark, index) => (mark.classList.contains("chosen") ? [index] : [])),
       );
       expect(chosen).toEqual([at]);
+      // Another mark reached from the keyboard is the one said and shown: the chosen one lets go.
+      await page
+        .locator(`${map} .mark`)
+        .nth(at === 0 ? 1 : 0)
+        .focus();
+      expect(await page.locator(`${map} .mark.chosen`).count()).toBe(0);
     } finally {
       await context.close();
     }

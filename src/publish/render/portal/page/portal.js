@@ -222,6 +222,8 @@ function describeMarks() {
     const info = map.querySelector(".map-info");
     const describe = (event) => {
       if (event.target.classList?.contains("mark")) {
+        // One mark is said at a time: the one a tap chose is no longer it.
+        for (const chosen of map.querySelectorAll(".chosen")) chosen.classList.remove("chosen");
         info.textContent = event.target.getAttribute("aria-label");
       }
     };
@@ -232,7 +234,7 @@ function describeMarks() {
       const svg = event.target.closest?.("svg.map");
       const mark = svg && nearestMark(svg, event.clientX, event.clientY);
       if (!mark) return;
-      for (const chosen of svg.querySelectorAll(".chosen")) chosen.classList.remove("chosen");
+      for (const chosen of map.querySelectorAll(".chosen")) chosen.classList.remove("chosen");
       mark.classList.add("chosen");
       info.textContent = mark.getAttribute("aria-label");
     });
