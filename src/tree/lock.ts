@@ -32,28 +32,14 @@ export function takeLock(layout: TreeLayout): () => void {
  */
 export function keepTree(layout: TreeLayout): () => void {
   const path = keeperPath(layout);
-  const kept = () => {
-    keptHere.add(path);
-    return () => {
-      keptHere.delete(path);
-      rmSync(path, { force: true });
-    };
-  };
-  for (let attempt = 0; attempt < 3; attempt++) {
-    if (!keptHere.has(path) && createLock(path)) return kept();
-    const owner = lockOwner(path);
-    // Our own pid in a mark we do not hold is a reused pid, as for the lock.
-    const ours = "pid" in owner && owner.pid === process.pid && !keptHere.has(path);
-    if (keptHere.has(path) || !(ours || isStale(owner, isRunning)))
-      throw new UserError(
-        `${layout.published} is kept by another velodata serve (${ownerText(owner)})`,
-        [
-          `give this server another --out, or stop that one first; if none is running, remove ${path}`,
-        ],
-      );
-    if (takeOver(path, owner)) return kept();
-  }
-  throw new UserError(`cannot take ${path}`, ["remove it if no velodata serve is running"]);
+  return holdFile(path, keptHere, (owner) => {
+    throw new UserError(
+      `${layout.published} is kept by another velodata serve (${ownerText(owner)})`,
+      [
+        `give this server another --out, or stop that one first; if none is running, remove ${path}`,
+      ],
+    );
+  });
 }
 
 /** A tree this process keeps may be written by it (its server's refreshes); another's may not. */
@@ -73,26 +59,39 @@ function refuseIfKept(layout: TreeLayout): void {
 const keeperPath = (layout: TreeLayout): string => join(layout.store, "kept-by-serve");
 
 function lockIn(layout: TreeLayout, path: string): () => void {
+  return holdFile(path, heldHere, (owner) => {
+    throw new UserError(
+      `${layout.published} is being written by another velodata process (${ownerText(owner)})`,
+      [`wait for it to finish; if no velodata is running, remove ${path}`],
+    );
+  });
+}
+
+/**
+ * Holds the lock file `path` (listed in `here` while this process does) and returns its release;
+ * `refuse` throws when another holds it. A dead holder's file is taken over, and so is one naming
+ * our own pid that `here` does not list: a reused pid (containers restart with the same ones).
+ */
+function holdFile(
+  path: string,
+  here: Set<string>,
+  refuse: (owner: LockOwner) => never,
+): () => void {
   const held = () => {
-    heldHere.add(path);
+    here.add(path);
     return () => {
-      heldHere.delete(path);
+      here.delete(path);
       rmSync(path, { force: true });
     };
   };
   for (let attempt = 0; attempt < 3; attempt++) {
-    if (!heldHere.has(path) && createLock(path)) return held();
+    if (!here.has(path) && createLock(path)) return held();
     const owner = lockOwner(path);
-    // Our own pid in a lock we do not hold is a reused pid (containers restart with the same ones).
-    const ours = "pid" in owner && owner.pid === process.pid && !heldHere.has(path);
-    if (heldHere.has(path) || !(ours || isStale(owner, isRunning)))
-      throw new UserError(
-        `${layout.published} is being written by another velodata process (${ownerText(owner)})`,
-        [`wait for it to finish; if no velodata is running, remove ${path}`],
-      );
+    const ours = "pid" in owner && owner.pid === process.pid && !here.has(path);
+    if (here.has(path) || !(ours || isStale(owner, isRunning))) refuse(owner);
     if (takeOver(path, owner)) return held();
   }
-  throw new UserError(`cannot take the lock ${path}`, ["remove it if no velodata is running"]);
+  throw new UserError(`cannot take ${path}`, ["remove it if no velodata process is running"]);
 }
 
 const ownerText = (owner: LockOwner): string =>
