@@ -16,9 +16,12 @@ export async function readJsonRecords(
   try {
     document = JSON.parse(text);
   } catch (cause) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    // Found once: where V8 gives no offset, finding it searches the whole text.
+    const at = offsetOf(text, reason);
     return {
       records: [],
-      problems: [error({ file, ...lineOf(text, cause) }, undefined, syntaxMessage(text, cause))],
+      problems: [error({ file, ...lineAt(text, at) }, undefined, syntaxMessage(text, reason, at))],
     };
   }
   const list = (document as Record<string, unknown> | null)?.[key];
@@ -37,13 +40,12 @@ export async function readJsonRecords(
   return { records, problems };
 }
 
-function syntaxMessage(text: string, cause: unknown): string {
-  const reason = cause instanceof Error ? cause.message : String(cause);
+/** What is wrong, for V8's `reason`, whose offset in `text` is `at` when it could be found. */
+function syntaxMessage(text: string, reason: string, at: number | undefined): string {
   // V8 says no more: a file cut short (copied while it was written, a disk that filled up).
   if (/^Unexpected end of JSON input/.test(reason))
     return "is not valid JSON: it ends before its JSON does (cut short? a copy made while it was written)";
   const quoted = quotedToken(reason);
-  const at = offsetOf(text, reason);
   const closing = closedAfterComma(text, reason, quoted, at);
   if (closing)
     return `is not valid JSON: "${closing}" after a comma (JSON allows no comma after the last item)`;
@@ -85,15 +87,15 @@ function closedAfterComma(
  */
 function quotedToken(
   reason: string,
-): { token: string; snippet: string; cutBefore: boolean; at: number | undefined } | undefined {
+): { token: string; snippet: string; at: number | undefined } | undefined {
   const match = /^Unexpected token '(.)', (\.\.\.)?"([\s\S]*)"(\.\.\.)? is not valid JSON$/.exec(
     reason,
   );
   if (!match) return undefined;
   const [, token, cut, snippet] = match as unknown as [string, string, string | undefined, string];
-  if (cut) return { token, snippet, cutBefore: true, at: 10 };
+  if (cut) return { token, snippet, at: 10 };
   const within = [...snippet.slice(0, 11)].flatMap((char, at) => (char === token ? [at] : []));
-  return { token, snippet, cutBefore: false, at: within.length === 1 ? within[0] : undefined };
+  return { token, snippet, at: within.length === 1 ? within[0] : undefined };
 }
 
 /**
@@ -112,8 +114,7 @@ function offsetOf(text: string, reason: string): number | undefined {
 }
 
 /** JSON.parse reports a character offset (or text around it); people want a line. */
-function lineOf(text: string, cause: unknown): { line?: number } {
-  const offset = offsetOf(text, cause instanceof Error ? cause.message : "");
+function lineAt(text: string, offset: number | undefined): { line?: number } {
   if (offset === undefined) return {};
   let line = 1;
   for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;

@@ -223,7 +223,7 @@ function describeMarks() {
     const describe = (event) => {
       if (event.target.classList?.contains("mark")) {
         // One mark is said at a time: the one a tap chose is no longer it.
-        for (const chosen of map.querySelectorAll(".chosen")) chosen.classList.remove("chosen");
+        unchoose(map);
         info.textContent = event.target.getAttribute("aria-label");
       }
     };
@@ -234,11 +234,16 @@ function describeMarks() {
       const svg = event.target.closest?.("svg.map");
       const mark = svg && nearestMark(svg, event.clientX, event.clientY);
       if (!mark) return;
-      for (const chosen of map.querySelectorAll(".chosen")) chosen.classList.remove("chosen");
+      unchoose(map);
       mark.classList.add("chosen");
       info.textContent = mark.getAttribute("aria-label");
     });
   }
+}
+
+/** Lets go of the mark a tap chose in this map, if any. */
+function unchoose(map) {
+  for (const chosen of map.querySelectorAll(".chosen")) chosen.classList.remove("chosen");
 }
 
 /** The mark whose centre is nearest to a point of the screen, if within REACH_PX of it. */
