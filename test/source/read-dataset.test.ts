@@ -418,6 +418,16 @@ describe("readDataset", () => {
     ]);
   });
 
+  it("warns of a contract that states no licence, which GBFS 3.0 would publish as public domain", async () => {
+    const unlicensed = contracts.replace(',"license":{"id":"ODbL-1.0"}', "");
+    expect(unlicensed).not.toBe(contracts);
+    const dir = await sourceDir({ "contracts.json": unlicensed, "stations.csv": stationsCsv });
+    const warnings = (await readDataset(dir)).problems.filter((problem) => !isError(problem));
+    expect(warnings.map(formatProblem)).toContainEqual(
+      expect.stringMatching(/contracts\.json\[0\] \(lyon\) license: none stated: GBFS 3\.0 reads/),
+    );
+  });
+
   it("refuses a source with both stations.json and stations.csv", async () => {
     const dir = await sourceDir({
       "contracts.json": contracts,
