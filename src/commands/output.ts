@@ -49,31 +49,48 @@ export function memoryOutput(): Output & { lines: string[] } {
   };
 }
 
-const WARNINGS_SHOWN = 20;
+/** How many of each kind a command prints before a count of the rest: a broken states file of a
+ * big network can have a problem on every line, and the first ones say what went wrong. */
+export interface ProblemsShown {
+  warnings: number;
+  errors: number;
+}
+
+export const SOME_PROBLEMS: ProblemsShown = { warnings: 20, errors: 50 };
+export const EVERY_PROBLEM: ProblemsShown = { warnings: Infinity, errors: Infinity };
 
 /**
- * Prints warnings (the first few of many); throws with every error when there is one, saying
- * what that means for the command (`validate` publishes nothing either way: it says nothing).
+ * Prints warnings (the first few of many); throws with the errors when there is one (the first
+ * few of many, then how many more and where to see them all), saying what that means for the
+ * command (`validate` publishes nothing either way: it says nothing).
  */
 export function reportProblems(
   problems: readonly Problem[],
   output: Output,
   consequence: string | null = "nothing was published",
+  shown: ProblemsShown = SOME_PROBLEMS,
 ): void {
   const warnings = problems.filter((problem) => problem.severity === "warning");
   const errors = problems.filter((problem) => problem.severity === "error").sort(byPlace);
-  for (const problem of warnings.slice(0, WARNINGS_SHOWN))
+  for (const problem of warnings.slice(0, shown.warnings))
     output.warn(`warning: ${formatProblem(problem)}`);
-  if (warnings.length > WARNINGS_SHOWN)
-    output.warn(`warning: … and ${warnings.length - WARNINGS_SHOWN} more warnings`);
+  if (warnings.length > shown.warnings)
+    output.warn(`warning: … and ${warnings.length - shown.warnings} more warnings${ALL_OF_THEM}`);
   if (errors.length > 0) {
     const noun = errors.length === 1 ? "error" : "errors";
+    const lines = errors
+      .slice(0, shown.errors)
+      .map((problem) => `error: ${formatProblem(problem)}`);
+    if (errors.length > shown.errors)
+      lines.push(`error: … and ${errors.length - shown.errors} more errors${ALL_OF_THEM}`);
     throw new UserError(
       `the source data has ${errors.length} ${noun}${consequence ? `; ${consequence}` : ""}`,
-      errors.map((problem) => `error: ${formatProblem(problem)}`),
+      lines,
     );
   }
 }
+
+const ALL_OF_THEM = " (`velodata validate` lists every one)";
 
 /** Errors in file order, then line (or index) order, as one reads them while fixing. */
 function byPlace(a: Problem, b: Problem): number {

@@ -1,5 +1,5 @@
 // `velodata validate`: every check of a build, and nothing written.
-import { type Output, terminalOutput } from "./output.js";
+import { EVERY_PROBLEM, type Output, terminalOutput } from "./output.js";
 import { readValidDataset } from "./read-source.js";
 
 export interface ValidateOptions {
@@ -15,6 +15,7 @@ export async function validate(options: ValidateOptions): Promise<void> {
     options.state,
     output,
     null, // it publishes nothing, valid or not
+    EVERY_PROBLEM, // the other commands send here for the whole list
   );
   output.info(
     `${options.source} is valid: ${dataset.contracts.length} contracts, ${dataset.stations.length} stations, ` +

@@ -262,6 +262,54 @@ describe("velodata validate", () => {
   });
 });
 
+describe("many problems", () => {
+  const lines = (stderr: string, kind: string) =>
+    stderr.split("\n").filter((line) => line.trimStart().startsWith(`${kind}: `));
+
+  it("build prints the first errors and counts the rest; validate prints every one", async () => {
+    const source = await fixtureCopy();
+    const path = join(source, "states.json");
+    const states = await readJson(path);
+    for (const state of states.states) state.status = "AJAR";
+    await writeFile(path, JSON.stringify(states));
+
+    const build = await runCli(["build", "--source", source, "--out", join(source, "..", "out")]);
+    expect(build.code).toBe(1);
+    expect(build.stderr).toContain("the source data has 413 errors; nothing was published\n");
+    const errors = lines(build.stderr, "error");
+    expect(errors).toHaveLength(51);
+    expect(errors.at(-1)).toBe(
+      "  error: … and 363 more errors (`velodata validate` lists every one)",
+    );
+
+    const validate = await runCli(["validate", "--source", source]);
+    expect(validate.code).toBe(1);
+    expect(lines(validate.stderr, "error")).toHaveLength(413);
+    expect(validate.stderr).not.toContain("more errors");
+  });
+
+  it("build prints the first warnings and counts the rest; validate prints every one", async () => {
+    const source = await fixtureCopy();
+    const path = join(source, "states.json");
+    const states = await readJson(path);
+    states.states.splice(0, 30); // 30 stations without a state
+    await writeFile(path, JSON.stringify(states));
+
+    const build = await runCli(["build", "--source", source, "--out", join(source, "..", "out")]);
+    expect(build.code).toBe(0);
+    const warnings = lines(build.stderr, "warning");
+    expect(warnings).toHaveLength(21);
+    expect(warnings.at(-1)).toBe(
+      "warning: … and 10 more warnings (`velodata validate` lists every one)",
+    );
+
+    const validate = await runCli(["validate", "--source", source]);
+    expect(validate.code).toBe(0);
+    expect(lines(validate.stderr, "warning")).toHaveLength(30);
+    expect(validate.stderr).not.toContain("more warnings");
+  });
+});
+
 describe("velodata options", () => {
   it("says what is wrong with an option in one line and where to look, not the whole usage", async () => {
     const port = await runCli(["serve", "--source", FIXTURES, "--port", "99999"]);
