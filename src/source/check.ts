@@ -11,6 +11,7 @@ import {
   languagesUnique,
   licenceStated,
   licenseIdsKnown,
+  openingHoursValid,
   timezonesKnown,
 } from "./rules/gbfs.js";
 import {
@@ -50,6 +51,7 @@ export function checkStaticSource(
     ...contractNamesPathSafe(contracts),
     ...gbfsFieldsPresent(contracts),
     ...timezonesKnown(contracts),
+    ...openingHoursValid(contracts),
     ...licenseIdsKnown(contracts),
     ...licenceStated(contracts),
     ...languagesUnique(contracts),

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { Contract } from "../../src/model/contract.js";
 import { Contract as ContractSchema } from "../../src/model/contract.js";
 import type { StationState } from "../../src/model/station-state.js";
-import { formatProblem, type Sourced } from "../../src/source/problems.js";
+import { formatProblem, type Problem, type Sourced } from "../../src/source/problems.js";
 import {
   bikesOfDeclaredTypes,
   electricalBikesHaveRange,
@@ -11,6 +11,7 @@ import {
   languagesUnique,
   licenceStated,
   licenseIdsKnown,
+  openingHoursValid,
   timezonesKnown,
 } from "../../src/source/rules/gbfs.js";
 import { fixtureCopy, runCli } from "../helpers.js";
@@ -65,6 +66,38 @@ describe("timezonesKnown", () => {
     }));
     expect(timezonesKnown(sourced("contracts.json", contracts)).map((p) => p.at.index)).toEqual([
       2, 3, 4,
+    ]);
+  });
+});
+
+describe("openingHoursValid", () => {
+  it("accepts OSM opening_hours, warns of what OSM's evaluator thinks a slip, refuses what it cannot read", () => {
+    const hours = [
+      "24/7",
+      "Mo-Su 05:00-00:30",
+      "Mo-Fr 07:00-20:00; PH off",
+      "Mo-Su 05:00-00:30;",
+      "Mo-Su 25:00-26:00",
+      "nightly",
+    ];
+    const contracts = sourced(
+      "contracts.json",
+      hours.map((opening_hours) => ({ ...complete, opening_hours })),
+    );
+    const problems = openingHoursValid(contracts);
+    expect(problems.map((problem) => [problem.severity, problem.at.index])).toEqual([
+      ["warning", 3],
+      ["error", 4],
+      ["error", 5],
+    ]);
+    expect(formatProblem(problems[0] as Problem)).toMatch(
+      /^contracts\.json\[3\] \(#3\) opening_hours: "Mo-Su 05:00-00:30;": This rule does not contain anything useful\./,
+    );
+    expect(problems.slice(1).map(formatProblem)).toEqual([
+      'contracts.json[4] (#4) opening_hours: "Mo-Su 25:00-26:00" is not OSM opening_hours (after "Mo-Su 25:00": Time range starts outside of the current day); e.g. "Mo-Su 05:00-00:30" or "24/7"',
+      expect.stringMatching(
+        /^contracts\.json\[5\] \(#5\) opening_hours: "nightly" is not OSM opening_hours \(after "ni": Unexpected token: "n"/,
+      ),
     ]);
   });
 });
