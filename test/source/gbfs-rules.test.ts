@@ -77,6 +77,7 @@ describe("openingHoursValid", () => {
       "Mo-Su 05:00-00:30",
       "Mo-Fr 07:00-20:00; PH off",
       "Mo-Su 05:00-00:30;",
+      "Mo-Su 5h-23h",
       "Mo-Su 25:00-26:00",
       "nightly",
     ];
@@ -87,16 +88,24 @@ describe("openingHoursValid", () => {
     const problems = openingHoursValid(contracts);
     expect(problems.map((problem) => [problem.severity, problem.at.index])).toEqual([
       ["warning", 3],
-      ["error", 4],
+      ["warning", 4], // "h" used twice: said once
+      ["warning", 4],
       ["error", 5],
+      ["error", 6],
     ]);
     expect(formatProblem(problems[0] as Problem)).toMatch(
       /^contracts\.json\[3\] \(#3\) opening_hours: "Mo-Su 05:00-00:30;": This rule does not contain anything useful\./,
     );
-    expect(problems.slice(1).map(formatProblem)).toEqual([
-      'contracts.json[4] (#4) opening_hours: "Mo-Su 25:00-26:00" is not OSM opening_hours (after "Mo-Su 25:00": Time range starts outside of the current day); e.g. "Mo-Su 05:00-00:30" or "24/7"',
+    expect(problems.slice(1, 3).map(formatProblem)).toEqual([
+      'contracts.json[4] (#4) opening_hours: "Mo-Su 5h-23h": Please omit "h" or use a colon instead. Example: "12:00-14:00".',
       expect.stringMatching(
-        /^contracts\.json\[5\] \(#5\) opening_hours: "nightly" is not OSM opening_hours \(after "ni": Unexpected token: "n"/,
+        /^contracts\.json\[4\] \(#4\) opening_hours: "Mo-Su 5h-23h": Time range without minutes/,
+      ),
+    ]);
+    expect(problems.slice(3).map(formatProblem)).toEqual([
+      'contracts.json[5] (#5) opening_hours: "Mo-Su 25:00-26:00" is not OSM opening_hours (after "Mo-Su 25:00": Time range starts outside of the current day); e.g. "Mo-Su 05:00-00:30" or "24/7"',
+      expect.stringMatching(
+        /^contracts\.json\[6\] \(#6\) opening_hours: "nightly" is not OSM opening_hours \(after "ni": Unexpected token: "n"/,
       ),
     ]);
   });
@@ -221,6 +230,7 @@ describe("validate on a source without the GBFS fields", () => {
     delete file.contracts[0]?.bikeTypes?.electricalRemovableBattery?.max_range_meters;
     const besancon = file.contracts[4] as Contract;
     besancon.bikeTypes = { mechanical: {} };
+    (file.contracts[2] as Contract).opening_hours = "nightly";
     await writeFile(path, JSON.stringify(file));
     const { code, stderr } = await runCli(["validate", "--source", dir]);
     expect(code).toBe(1);
@@ -229,6 +239,9 @@ describe("validate on a source without the GBFS fields", () => {
     );
     expect(stderr).toContain(
       `${path}[0] (dublin) bikeTypes.electricalRemovableBattery.max_range_meters: required for the GBFS feeds`,
+    );
+    expect(stderr).toMatch(
+      /contracts\.json\[2\] \(\w+\) opening_hours: "nightly" is not OSM opening_hours \(/,
     );
     expect(stderr).toMatch(
       /states\.json\[\d+\] \(besancon #\d+\) mainStands\.electricalRemovableBatteryBikes: \d+ bikes of a kind contract "besancon" does not run/,

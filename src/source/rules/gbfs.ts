@@ -68,7 +68,9 @@ export function openingHoursValid(contracts: readonly Sourced<Contract>[]): Prob
     if (hours === undefined || hours === "24/7") continue;
     try {
       const parsed = new (openingHours())(hours, null, 0); // mode 0: time ranges;
-      for (const { message } of parsed.getStructuredWarnings())
+      // It repeats a warning for each place it applies to: once is enough here.
+      const messages = new Set(parsed.getStructuredWarnings().map(({ message }) => message));
+      for (const message of messages)
         problems.push(warning(at, "opening_hours", `"${excerpt(hours)}": ${message}`));
     } catch (refusal) {
       problems.push(
