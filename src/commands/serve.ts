@@ -25,7 +25,6 @@ import { assembleDataset, type Dataset } from "../source/dataset.js";
 import { STATES_FILE } from "../source/load-source.js";
 import { readStates, readStatic } from "../source/read-dataset.js";
 import { staticSourceUpdatedAt } from "../source/source-time.js";
-import { layoutOf } from "../tree/layout.js";
 import { keepTree } from "../tree/lock.js";
 import { writeTree } from "../tree/write-tree.js";
 import { heapRoomWarning } from "./heap-room.js";
@@ -177,12 +176,17 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     live.tree = { path: options.out, release: null, error: null };
     log(`answering at ${running.url} while the tree is written to ${options.out}`);
     try {
-      await writeTree(live.release, options.out);
       // From now on this server alone writes the tree: a cron refresh or a build of it is refused.
-      letGo = keepTree(layoutOf(options.out));
+      // Marked under the writers' lock, which they check it under: none slips in before the mark.
+      await writeTree(live.release, options.out, {
+        onLocked: (layout) => {
+          letGo = keepTree(layout);
+        },
+      });
     } catch (cause) {
       // An --out it may not write (a folder of other files, no permission, another server's):
       // nothing is served, and nothing is left listening or watching to keep the process alive.
+      letGo();
       await running.close();
       keys.close();
       await requestLog.flush();

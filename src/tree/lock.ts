@@ -17,12 +17,21 @@ const keptHere = new Set<string>();
  */
 export function takeLock(layout: TreeLayout): () => void {
   makeStore(layout);
-  refuseIfKept(layout);
+  let release: () => void;
   try {
-    return lockIn(layout, join(layout.store, "lock"));
+    release = lockIn(layout, join(layout.store, "lock"));
   } catch (cause) {
     throw treeWriteError(cause, layout.published, TREE_UNCHANGED); // a full disk, permissions
   }
+  // Under the lock: a server marks its tree before its first write of it, which takes this lock,
+  // so a writer either finishes before that write or sees the mark here.
+  try {
+    refuseIfKept(layout);
+  } catch (refusal) {
+    release();
+    throw refusal;
+  }
+  return release;
 }
 
 /**

@@ -55,6 +55,8 @@ export interface WriteOptions {
    * none are written meanwhile, the others with their siblings and the manifest once it resolves.
    */
   compressed?: Promise<Release>;
+  /** Called once this writer holds the tree's lock, before it writes anything (serve keeps the tree then). */
+  onLocked?: (layout: TreeLayout) => void;
 }
 
 /**
@@ -97,7 +99,7 @@ export interface Made {
 export async function writeTreeAsMade(
   outDir: string,
   make: (early: EarlyFiles) => Promise<Made>,
-  options: Pick<WriteOptions, "onProgress"> = {},
+  options: Pick<WriteOptions, "onProgress" | "onLocked"> = {},
 ): Promise<TreeStats> {
   const layout = layoutOf(outDir);
   try {
@@ -113,6 +115,7 @@ export async function writeTreeAsMade(
     );
   const unlock = takeLock(layout);
   try {
+    options.onLocked?.(layout);
     restoreReplacedFolder(layout);
     recoverLegacySwap(layout.published);
     const served = inspectPublished(layout);

@@ -141,5 +141,7 @@ describe("a tree kept by a server (keepTree)", () => {
     expect(() => takeLock(layout)).toThrow(
       expect.objectContaining({ details: [expect.stringContaining(`remove ${mark}`)] }),
     );
+    // The kept tree is seen under the writer's lock, which the refused writer lets go.
+    expect(existsSync(join(store, "lock"))).toBe(false);
   });
 });
