@@ -70,11 +70,20 @@ export function matchRoute(
     if (!raw) continue;
     const empty = form.params.find((name) => query.get(name) === "");
     if (empty) return invalid(route, `the ${empty} parameter is empty: ?${empty}=NAME`);
-    // Two values: which one was meant cannot be told (the same value twice says no more than once).
-    const twice = form.params.find((name) => new Set(query.getAll(name)).size > 1);
+    // Two values: which one was meant cannot be told (the same value twice says no more than once,
+    // in any case, as contracts are named).
+    const twice = form.params.find(
+      (name) => new Set(query.getAll(name).map((value) => value.toLowerCase())).size > 1,
+    );
     if (twice) return invalid(route, `the ${twice} parameter is given twice with different values`);
     for (const name of form.params) raw[name] = query.get(name) as string;
     const match = typed(route, raw);
+    if (match?.kind === "invalid") {
+      // `/vls/v3/stations/dublin?contract=dublin` is no station "dublin" but the path form of a
+      // contract's list, its contract repeated in the query: that form answers when it agrees.
+      const asPath = pathForm(path, folderPath, query);
+      return asPath?.kind === "endpoint" ? asPath : match;
+    }
     if (match) return match;
   }
   for (const { route, query: form } of COMPILED) {
@@ -87,6 +96,15 @@ export function matchRoute(
     const wanted = missing.map((name) => `${name}=NAME`).join("&");
     return invalid(route, `the ${missing.join(", ")} parameter is required: ${path}?${wanted}`);
   }
+  return pathForm(path, folderPath, query) ?? NONE;
+}
+
+/** The first path form the path reads as, in table order; undefined when none does. */
+function pathForm(
+  path: string,
+  folderPath: string | undefined,
+  query: URLSearchParams,
+): RouteMatch | undefined {
   for (const { route, path: pattern, query: form } of COMPILED) {
     const asked = route.path.endsWith("/") ? folderPath : path;
     const raw = asked === undefined ? undefined : readPattern(pattern, asked);
@@ -102,7 +120,7 @@ export function matchRoute(
       );
     return match;
   }
-  return NONE;
+  return undefined;
 }
 
 /**

@@ -170,6 +170,24 @@ describe("route table", () => {
       kind: "endpoint",
       endpoint: { name: "contractStations", contract: "dublin" },
     });
+    // Contracts are named in any case: the same one twice.
+    expect(match("/vls/v3/stations/42", "contract=dublin&contract=Dublin")).toEqual({
+      kind: "endpoint",
+      endpoint: { name: "station", contract: "dublin", number: 42 },
+    });
+    // A contract's list in its path form, its contract repeated in the query: not a station
+    // "dublin" of the query form.
+    expect(match("/vls/v3/stations/dublin", "contract=Dublin")).toEqual({
+      kind: "endpoint",
+      endpoint: { name: "contractStations", contract: "dublin" },
+    });
+    expect(match("/vls/v1/stations/toulouse", "contract=toulouse")).toMatchObject({
+      endpoint: { name: "contractStationsV1", contract: "toulouse" },
+    });
+    expect(match("/vls/v3/stations/dublin", "contract=lyon")).toMatchObject({
+      kind: "invalid",
+      message: 'station number must be a whole number, got "dublin"',
+    });
     expect(match("/vls/v3/stations", "contract=")).toMatchObject({
       kind: "invalid",
       message: expect.stringContaining("empty"),
