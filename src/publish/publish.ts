@@ -147,7 +147,10 @@ export function openApiDocument(dataset: Dataset, options: PublishOptions): obje
     baseUrl: options.baseUrl ?? DEFAULT_BASE_URL,
     examples: openApiExamples(dataset),
     ...(dataset.portal ? { title: dataset.portal.serviceName } : {}),
-    ...(dataset.contracts[0] ? { contractExample: dataset.contracts[0].name } : {}),
+    parameterExamples: {
+      ...(dataset.stations[0] ? { station: dataset.stations[0] } : {}),
+      ...(dataset.parkings[0] ? { park: dataset.parkings[0] } : {}),
+    },
   });
 }
 

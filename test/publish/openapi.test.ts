@@ -2,9 +2,13 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
 import { openApiDocument } from "../../src/publish/publish.js";
+import { matchRoute } from "../../src/routes/match-route.js";
+import { resolveContract } from "../../src/routes/resolve-contract.js";
+import { type Endpoint, pathOf } from "../../src/routes/routes.js";
 import { fixtureDataset, fixtureRelease, GENERATED_AT, json } from "./publish-helpers.js";
 
 type Headers = Record<string, { schema: { example: unknown } }>;
+type Parameter = { name: string; in: string; required: boolean; schema: { example?: unknown } };
 type Operation = {
   security: object[];
   parameters?: { name: string; in: string; required: boolean }[];
@@ -47,17 +51,34 @@ describe("OpenAPI document", () => {
     ]);
   });
 
-  it("gives every contract parameter a contract of the data as its example, for Try it out", async () => {
+  it("gives every parameter an example of the data: each operation's example request answers 200", async () => {
     const { paths } = await documentOf();
-    const contracts = Object.values(paths).flatMap((item) =>
-      (item.get.parameters ?? []).filter((parameter) => parameter.name === "contract"),
+    const release = await fixtureRelease();
+    const contracts = new Map(
+      [...release.contracts.values()].map((contract) => [contract.name.toLowerCase(), contract]),
     );
-    expect(contracts.length).toBeGreaterThan(10);
-    const dataset = await fixtureDataset();
-    for (const parameter of contracts)
-      expect((parameter as { schema?: { example?: string } }).schema?.example).toBe(
-        dataset.contracts[0]?.name,
+    let asked = 0;
+    for (const [path, item] of Object.entries(paths)) {
+      const parameters = (item.get.parameters ?? []) as Parameter[];
+      if (!parameters.some((parameter) => parameter.required)) continue;
+      for (const parameter of parameters) expect(parameter.schema.example, path).toBeDefined();
+      const value = (name: string) =>
+        String(parameters.find((parameter) => parameter.name === name)?.schema.example);
+      const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => value(name));
+      const query = new URLSearchParams(
+        parameters
+          .filter((parameter) => parameter.in === "query" && parameter.required)
+          .map((parameter) => [parameter.name, value(parameter.name)]),
       );
+      const match = matchRoute(filled.split("/").slice(1), query);
+      expect(match.kind, `${filled}?${query}`).toBe("endpoint");
+      const resolved = resolveContract(contracts, (match as { endpoint: Endpoint }).endpoint);
+      expect(resolved, `${filled}?${query}`).toHaveProperty("endpoint");
+      const { endpoint } = resolved as { endpoint: Endpoint };
+      expect(release.files.has(pathOf(endpoint)), `${filled}?${query}`).toBe(true);
+      asked++;
+    }
+    expect(asked).toBeGreaterThan(10);
   });
 
   it("is titled with the service's name from portal.json, velodata by default", async () => {

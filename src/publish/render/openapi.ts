@@ -7,6 +7,7 @@ import {
   type RouteConfig,
 } from "@asteasolutions/zod-to-openapi";
 import { type ZodType, z } from "zod";
+import { MAX_NUMBER_DIGITS } from "../../model/record-number.js";
 import { ErrorBody } from "../../model/server-status.js";
 import {
   ALLOWED_METHODS,
@@ -26,8 +27,21 @@ export interface OpenApiOptions {
   examples: Partial<Record<EndpointName, unknown>>;
   /** The service's name (portal.json's serviceName): the document's title. Default "velodata". */
   title?: string;
-  /** A contract of the data, shown as the example of every `contract` parameter ("Try it out"). */
-  contractExample?: string;
+  /**
+   * Parameters of the data for "Try it out": the station and the parking the examples show, so that
+   * each operation's example request finds them (a parking route, a contract with the parking API).
+   */
+  parameterExamples?: ParameterExamples;
+}
+
+interface Located {
+  contract: string;
+  number: number;
+}
+
+export interface ParameterExamples {
+  station?: Located;
+  park?: Located;
 }
 
 const API_KEY = "apiKey";
@@ -147,13 +161,13 @@ function operation(path: string, forms: readonly Form[], options: OpenApiOptions
   const query = Object.fromEntries(
     queryNames.map((name) => {
       const owner = forms.find((form) => form.query.includes(name)) as Form;
-      const schema = schemaOf(owner.route.params[name] as ParamType, options);
+      const schema = schemaOf(owner.route, name, options);
       const always = forms.every((form) => form.query.includes(name));
       return [name, always ? schema : schema.optional()];
     }),
   );
   const pathParams = Object.fromEntries(
-    placeholdersOf(path).map((name) => [name, schemaOf(route.params[name] as ParamType, options)]),
+    placeholdersOf(path).map((name) => [name, schemaOf(route, name, options)]),
   );
   const id = (form: Form) =>
     form.query.length > 0 ? `${form.route.name}ByQuery` : form.route.name;
@@ -187,16 +201,27 @@ function describeAccess(route: AnyRoute): string {
   return `${access} ${freshness}`;
 }
 
-function schemaOf(type: ParamType, options: OpenApiOptions): ZodType {
+function schemaOf(route: AnyRoute, name: string, options: OpenApiOptions): ZodType {
+  const type = route.params[name] as ParamType;
+  // The parking routes' example is the parking's; every other route's, the station's.
+  const examples = options.parameterExamples;
+  const example = route.tag === "parking" ? examples?.park : examples?.station;
   switch (type.kind) {
     case "contract": {
-      const name = z.string().min(1).describe("contract name, matched without regard to case");
-      return options.contractExample ? name.meta({ example: options.contractExample }) : name;
+      const schema = z.string().min(1).describe("contract name, matched without regard to case");
+      return example ? schema.meta({ example: example.contract }) : schema;
     }
-    case "number":
-      return z.number().int().min(0).describe(type.what);
+    case "number": {
+      const schema = z
+        .number()
+        .int()
+        .min(0)
+        .max(10 ** MAX_NUMBER_DIGITS - 1)
+        .describe(type.what);
+      return example ? schema.meta({ example: example.number }) : schema;
+    }
     case "oneOf":
-      return z.enum(type.values as [string, ...string[]]);
+      return z.enum(type.values as [string, ...string[]]).meta({ example: type.values[0] });
   }
 }
 
