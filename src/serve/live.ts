@@ -1,5 +1,6 @@
 // What the server answers from: the current Release (swapped whole at each refresh) and how refreshing goes.
 import { getHeapStatistics } from "node:v8";
+import type { ServerStatus } from "../model/server-status.js";
 import type { Release } from "../publish/release.js";
 import { type FeedHealth, type FeedLimits, feedStatus } from "./feed-health.js";
 
@@ -28,7 +29,7 @@ export interface Live {
  * failed, when the refresh due has not ended a whole period after its time (one is stuck), or
  * when too many stations have not been reported for too long (a stalled feed).
  */
-export function statusOf(live: Live, now: Date) {
+export function statusOf(live: Live, now: Date): ServerStatus {
   const { release } = live;
   const feed = live.feed && live.feedLimits ? feedStatus(live.feed, live.feedLimits, now) : null;
   const due = live.nextRefreshAt?.getTime() ?? now.getTime();

@@ -3,6 +3,8 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { getHeapStatistics } from "node:v8";
 import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { ServerStatus } from "../../src/model/server-status.js";
 import { startTestServer, type TestServer } from "./serve-helpers.js";
 
 let server: TestServer | undefined;
@@ -33,6 +35,8 @@ async function statusOf(base: string): Promise<Status> {
   const response = await fetch(`${base}/status`);
   const status = (await response.json()) as Status;
   expect(response.status).toBe(status.ok ? 200 : 503);
+  // As the OpenAPI document describes it, every field (a client generated from it sees them all).
+  expect(z.strictObject(ServerStatus.shape).safeParse(status).error).toBeUndefined();
   return status;
 }
 
