@@ -2,6 +2,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import type { Contract } from "../../src/model/contract.js";
 import { Contract as ContractSchema } from "../../src/model/contract.js";
+import { GBFS_TIME_ZONES } from "../../src/model/gbfs-time-zones.js";
 import type { StationState } from "../../src/model/station-state.js";
 import { formatProblem, type Problem, type Sourced } from "../../src/source/problems.js";
 import {
@@ -59,14 +60,37 @@ describe("gbfsFieldsPresent", () => {
 });
 
 describe("timezonesKnown", () => {
-  it("accepts IANA zones and refuses made-up names and bare offsets", () => {
-    const contracts = ["Europe/Paris", "UTC", "Europe/Lyon", "+01:00", "paris"].map((timezone) => ({
-      ...complete,
-      timezone,
-    }));
-    expect(timezonesKnown(sourced("contracts.json", contracts)).map((p) => p.at.index)).toEqual([
-      2, 3, 4,
-    ]);
+  it("accepts the zones of the GBFS schemas, spelt as they are, and says how to spell one in another case", () => {
+    const zones = [
+      "Europe/Paris",
+      "UTC",
+      "Europe/Lyon",
+      "+01:00",
+      "paris",
+      "europe/dublin",
+      "US/Pacific-New",
+    ];
+    const contracts = zones.map((timezone) => ({ ...complete, timezone }));
+    const problems = timezonesKnown(sourced("contracts.json", contracts));
+    expect(problems.map((p) => p.at.index)).toEqual([2, 3, 4, 5, 6]);
+    expect(formatProblem(problems[3] as Problem)).toBe(
+      'contracts.json[5] (#5) timezone: "europe/dublin" is not a time zone GBFS accepts: write it "Europe/Dublin"',
+    );
+    expect(formatProblem(problems[4] as Problem)).toBe(
+      'contracts.json[6] (#6) timezone: "US/Pacific-New" is not a time zone GBFS accepts: give an IANA time zone, e.g. Europe/Paris',
+    );
+  });
+
+  it("knows the zones of both GBFS schemas' enum, no more, no fewer", async () => {
+    for (const version of ["v2.3", "v3.0"]) {
+      const schema = JSON.parse(
+        await readFile(
+          new URL(`../reference/gbfs-schemas/${version}/system_information.json`, import.meta.url),
+          "utf8",
+        ),
+      );
+      expect([...GBFS_TIME_ZONES]).toEqual(schema.properties.data.properties.timezone.enum);
+    }
   });
 });
 
