@@ -389,6 +389,26 @@ describe("readDataset", () => {
     ]);
   });
 
+  it("refuses a link GBFS validators refuse as a URI (a space, an accent, a |, a stray %), saying how to write it", async () => {
+    const dir = await fixtureCopy();
+    const path = join(dir, "contracts.json");
+    const text = await readFile(path, "utf8");
+    await writeFile(
+      path,
+      text
+        .replace('"https://www.dublinbikes.ie"', '"https://www.dublinbikes.ie/plan du réseau"')
+        .replace(
+          '"url": "https://opendatacommons.org/licenses/odbl/1-0/"',
+          '"url": "https://example.org/licence|odbl%zz"',
+        ),
+    );
+    const errors = (await readDataset(dir)).problems.filter(isError);
+    expect(errors.map(formatProblem)).toEqual([
+      `${path}[0] (dublin) operator.url: must be written as a URI, with its spaces, accents and signs percent-encoded: "https://www.dublinbikes.ie/plan%20du%20r%C3%A9seau"`,
+      `${path}[1] (toulouse) license.url: must be written as a URI, and a % must start a percent-encoded byte (%25 for % itself)`,
+    ]);
+  });
+
   it("checks a state against the first of two stations with one number, not also the second", async () => {
     const dir = await fixtureCopy();
     const path = join(dir, "stations.csv");
