@@ -21,6 +21,7 @@ import {
   type StaticSource,
 } from "./load-source.js";
 import { hasErrors, type Problem, type Sourced, warning } from "./problems.js";
+import { sourceTimeProblems } from "./source-time.js";
 
 export interface ReadResult {
   /** Undefined when any problem is an error. */
@@ -61,7 +62,11 @@ export async function readDataset(dir: string, stateFile?: string): Promise<Read
 
 export async function readStatic(dir: string): Promise<StaticRead> {
   const loaded = await loadStaticSource(dir);
-  const problems = [...loaded.problems, ...checkStaticSource(loaded.value, loaded.complete)];
+  const problems = [
+    ...loaded.problems,
+    ...checkStaticSource(loaded.value, loaded.complete),
+    ...sourceTimeProblems(dir),
+  ];
   return { source: loaded.value, complete: loaded.complete, problems };
 }
 

@@ -1,22 +1,63 @@
 // When the static source last changed: the time GBFS gives its static feeds.
-import { stat } from "node:fs/promises";
+import { statSync } from "node:fs";
 import { join } from "node:path";
+import { type Problem, warning } from "./problems.js";
 
 // Parkings are not in the GBFS feeds: editing them must not move their time.
 const FILES = ["contracts.json", "stations.json", "stations.csv"];
 
-/**
- * The latest modification time of the files the static GBFS feeds come from, to the second, so
- * that their `last_updated` (and their bytes) move only when the source does, not at each build.
- */
-export async function staticSourceUpdatedAt(dir: string): Promise<Date> {
-  let latest = 0;
-  for (const file of FILES) {
+/** GBFS v2.3's earliest `last_updated` (2015-12-15T05:00:00Z): the schema refuses anything before. */
+export const GBFS_EARLIEST_MS = 1_450_155_600_000;
+
+/** The newest of the files' modification times, to the second, and the file it is of. */
+function newestModification(dir: string): { file: string; ms: number } | null {
+  let newest: { file: string; ms: number } | null = null;
+  for (const name of FILES) {
+    const file = join(dir, name);
     try {
-      latest = Math.max(latest, (await stat(join(dir, file))).mtimeMs);
+      const ms = Math.floor(statSync(file).mtimeMs / 1000) * 1000;
+      if (newest === null || ms > newest.ms) newest = { file, ms };
     } catch (cause) {
       if ((cause as NodeJS.ErrnoException).code !== "ENOENT") throw cause;
     }
   }
-  return new Date(Math.floor(latest / 1000) * 1000);
+  return newest;
+}
+
+/**
+ * The latest modification time of the files the static GBFS feeds come from, to the second, so
+ * that their `last_updated` (and their bytes) move only when the source does, not at each build.
+ * A time no feed may say (before GBFS's earliest, as image builders that date every file 1970 leave
+ * it, or ahead of this machine's clock) is brought within them; sourceTimeProblems says so.
+ */
+export async function staticSourceUpdatedAt(dir: string, now = Date.now()): Promise<Date> {
+  const ms = newestModification(dir)?.ms ?? GBFS_EARLIEST_MS;
+  return new Date(Math.min(Math.max(ms, GBFS_EARLIEST_MS), Math.floor(now / 1000) * 1000));
+}
+
+const AHEAD_WARNING_MS = 15 * 60_000;
+
+/** A warning when staticSourceUpdatedAt cannot give the files' own time. */
+export function sourceTimeProblems(dir: string, now = Date.now()): Problem[] {
+  const newest = newestModification(dir);
+  if (newest === null) return [];
+  const when = new Date(newest.ms).toISOString().slice(0, 19);
+  if (newest.ms < GBFS_EARLIEST_MS)
+    return [
+      warning(
+        { file: newest.file },
+        undefined,
+        `modified ${when}Z, before 2015-12-15, the earliest time GBFS accepts: the static GBFS feeds say 2015-12-15T05:00:00Z; give the files their real time (touch)`,
+      ),
+    ];
+  // A few minutes ahead is two machines' clocks: brought back without a word.
+  if (newest.ms > now + AHEAD_WARNING_MS)
+    return [
+      warning(
+        { file: newest.file },
+        undefined,
+        `modified ${when}Z, ahead of this machine's clock: the static GBFS feeds say the time of this run instead; check the clock of the machine that wrote it`,
+      ),
+    ];
+  return [];
 }

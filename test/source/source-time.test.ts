@@ -1,7 +1,9 @@
 import { utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { staticSourceUpdatedAt } from "../../src/source/source-time.js";
+import { formatProblem } from "../../src/source/problems.js";
+import { readDataset } from "../../src/source/read-dataset.js";
+import { sourceTimeProblems, staticSourceUpdatedAt } from "../../src/source/source-time.js";
 import { fixtureCopy } from "../helpers.js";
 
 const at = (text: string) => new Date(text);
@@ -31,5 +33,30 @@ describe("staticSourceUpdatedAt", () => {
     expect((await staticSourceUpdatedAt(dir)).getTime()).toBeGreaterThan(
       at("2026-03-04T05:06:08Z").getTime(),
     );
+  });
+
+  it("brings a time no GBFS feed may say within them, and says so: 1970 (image builders), or ahead of the clock", async () => {
+    const dir = await fixtureCopy();
+    const touch = (when: Date) =>
+      Promise.all(
+        ["contracts.json", "stations.csv"].map((name) => utimes(join(dir, name), when, when)),
+      );
+    await touch(at("1970-01-01T00:00:01Z"));
+    expect((await staticSourceUpdatedAt(dir)).toISOString()).toBe("2015-12-15T05:00:00.000Z");
+    const warnings = (await readDataset(dir)).problems.map(formatProblem);
+    expect(warnings).toContain(
+      `${join(dir, "contracts.json")}: modified 1970-01-01T00:00:01Z, before 2015-12-15, the earliest time GBFS accepts: the static GBFS feeds say 2015-12-15T05:00:00Z; give the files their real time (touch)`,
+    );
+
+    await touch(at("2027-06-01T00:00:00Z"));
+    const now = at("2026-12-02T10:20:30.400Z").getTime();
+    expect((await staticSourceUpdatedAt(dir, now)).toISOString()).toBe("2026-12-02T10:20:30.000Z");
+    expect(sourceTimeProblems(dir, now).map(formatProblem)).toEqual([
+      `${join(dir, "contracts.json")}: modified 2027-06-01T00:00:00Z, ahead of this machine's clock: the static GBFS feeds say the time of this run instead; check the clock of the machine that wrote it`,
+    ]);
+
+    await touch(at("2026-12-02T10:30:00Z")); // ten minutes ahead: another machine's clock
+    expect((await staticSourceUpdatedAt(dir, now)).toISOString()).toBe("2026-12-02T10:20:30.000Z");
+    expect(sourceTimeProblems(dir, now)).toEqual([]);
   });
 });

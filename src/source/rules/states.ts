@@ -4,6 +4,7 @@ import type { Station } from "../../model/station.js";
 import type { StandsState, StationState } from "../../model/station-state.js";
 import { oncePerObject } from "../../once-per-object.js";
 import { error, type Problem, type Sourced, warning } from "../problems.js";
+import { GBFS_EARLIEST_MS } from "../source-time.js";
 import { contractKey, placeOf } from "./records.js";
 
 export const stationKey = (contract: string, number: number): string =>
@@ -175,8 +176,6 @@ function convertToUtcSeconds(text: string): string | undefined {
   return `${new Date(time).toISOString().slice(0, 19)}Z`;
 }
 
-// GBFS's earliest `last_reported` (2015-12-15T05:00:00Z): before it, a placeholder (1970-01-01).
-const EARLIEST_MS = 1_450_155_600_000;
 // Ahead of the clock by more than a station's clock drift: a time zone mistake (local time
 // written with Z) is a warning, days ahead a wrong date.
 const AHEAD_WARNING_MS = 15 * 60_000;
@@ -194,7 +193,8 @@ export function lastUpdateInRange(
     if (published === undefined) continue; // null, or reported by lastUpdateIsUtcInstant
     const time = Date.parse(published);
     const text = `"${published}"`;
-    if (time < EARLIEST_MS)
+    // Before GBFS's earliest time: a placeholder (1970-01-01).
+    if (time < GBFS_EARLIEST_MS)
       problems.push(
         error(
           at,

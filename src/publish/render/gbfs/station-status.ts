@@ -2,6 +2,7 @@
 import type { Availabilities } from "../../../model/api.js";
 import type { Station } from "../../../model/station.js";
 import { type LiveState, stationKey } from "../../../source/dataset.js";
+import { GBFS_EARLIEST_MS } from "../../../source/source-time.js";
 import { jsonList } from "../json-body.js";
 import { NEVER_REPORTED } from "../v3.js";
 import { type Freshness, type GbfsFile, type GbfsVersion, gbfsFile, timestamp } from "./feed.js";
@@ -13,7 +14,7 @@ import type { VehicleType } from "./vehicle-types.js";
  * earliest instant the v2.3 schema accepts (2015-12-15T05:00:00Z), plainly stale, so consumers
  * that drop stations silent for long drop it, and it shows as not installed, renting nor returning.
  */
-export const NEVER_REPORTED_AT = new Date(1450155600 * 1000);
+export const NEVER_REPORTED_AT = new Date(GBFS_EARLIEST_MS);
 
 export interface StationStatusEntry {
   station_id: string;
