@@ -28,7 +28,8 @@ function baseUrl(value: string): string {
       ["give the public URL clients use, e.g. https://api.example.org/bikes"],
     );
   // Paths are appended to it: `https://x.org/v?a=1` would publish `https://x.org/v?a=1/gbfs/…`.
-  if (url.search || url.hash)
+  // An empty `?` or `#` is in the href, not in `search` or `hash`.
+  if (/[?#]/.test(url.href))
     throw new InvalidArgumentError(
       "must be a plain base URL, with no query (?) or fragment (#), e.g. https://api.example.org/bikes",
     );

@@ -166,9 +166,11 @@ describe("velodata build", () => {
     const bad = await buildAt("bikes.example.org");
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain("must be an absolute URL");
-    const query = await buildAt("https://x.org/v?a=1");
-    expect(query.code).toBe(1);
-    expect(query.stderr).toContain("must be a plain base URL, with no query");
+    for (const withQuery of ["https://x.org/v?a=1", "https://x.org/v?", "https://x.org/v#"]) {
+      const query = await buildAt(withQuery);
+      expect(query.code, withQuery).toBe(1);
+      expect(query.stderr).toContain("must be a plain base URL, with no query");
+    }
     const secret = await buildAt("https://publisher:hunter2@x.org");
     expect(secret.code).toBe(1);
     expect(secret.stderr).toContain("--base-url must not hold credentials");
