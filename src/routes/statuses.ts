@@ -14,11 +14,10 @@ export function outcomesOf(route: AnyRoute): Outcome[] {
   const types = Object.values(route.params);
   const hasContract = types.some((type) => type.kind === "contract");
   const identifiesOne = types.some((type) => type.kind !== "contract");
-  // Only a number can be malformed: a value outside `oneOf` is another URL, answered 404.
-  const hasNumber = types.some((type) => type.kind === "number");
   const outcomes: (Outcome | undefined)[] = [
     route.served === "release" ? NOT_MODIFIED : undefined,
-    hasNumber || route.query ? BAD_REQUEST : undefined,
+    // Any path can be malformed (`//`, `..`, a bad %-escape), and so can a number or a query.
+    BAD_REQUEST,
     route.access === "key" ? KEY_REFUSED : undefined,
     route.access === "key" ? TOO_MANY_KEY_FAILURES : undefined,
     hasContract ? (route.unknownContract ?? route.notFound ?? NOT_FOUND) : undefined,

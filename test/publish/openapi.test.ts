@@ -146,6 +146,23 @@ describe("OpenAPI document", () => {
     expect(info.description).toContain("405 with `Allow: GET, HEAD, OPTIONS`");
   });
 
+  it("declares the headers clients rely on: ETag and Cache-Control, Retry-After on 429; a 400 on every path", async () => {
+    const { paths } = await documentOf();
+    const station = paths["/vls/v3/stations/{contract}/{number}"]?.get;
+    expect(station?.responses["200"]?.headers?.["Cache-Control"]?.schema.example).toBe(
+      "public, max-age=42",
+    );
+    expect(station?.responses["200"]?.headers?.ETag).toBeDefined();
+    const contracts = paths["/vls/v3/contracts"]?.get;
+    expect(contracts?.responses["200"]?.headers?.["Cache-Control"]?.schema.example).toBe(
+      "public, max-age=3600",
+    );
+    expect(contracts?.responses["429"]?.headers?.["Retry-After"]).toBeDefined();
+    expect(paths["/status"]?.get.responses["200"]?.headers?.ETag).toBeUndefined();
+    for (const [path, item] of Object.entries(paths))
+      expect(Object.keys(item.get.responses), path).toContain("400");
+  });
+
   it("declares the bundle's Content-Disposition, and no other answer's", async () => {
     const { paths } = await documentOf();
     const declared = Object.entries(paths).filter(

@@ -9,12 +9,13 @@ import {
 import { type ZodType, z } from "zod";
 import { MAX_NUMBER_DIGITS } from "../../model/record-number.js";
 import { ErrorBody } from "../../model/server-status.js";
+import { STATIC_CACHE_CONTROL } from "../../routes/max-age.js";
 import {
   ALLOWED_METHODS,
   PREFLIGHT_ALLOWED_HEADERS,
   PREFLIGHT_MAX_AGE,
 } from "../../routes/methods.js";
-import { BAD_REQUEST } from "../../routes/outcomes.js";
+import { BAD_REQUEST, TOO_MANY_KEY_FAILURES } from "../../routes/outcomes.js";
 import { placeholdersOf } from "../../routes/pattern.js";
 import type { AnyRoute, Outcome, ParamType } from "../../routes/route.js";
 import { dispositionOf, type EndpointName, ROUTE_LIST } from "../../routes/routes.js";
@@ -233,16 +234,26 @@ function responsesOf(
   const route = routes[0] as AnyRoute;
   const example = examples[route.name as EndpointName];
   const disposition = dispositionOf(route);
+  const headers: Record<string, ReturnType<typeof headerExample>> = {};
+  if (route.served === "release") {
+    headers.ETag = headerExample(
+      "the representation's tag, for If-None-Match (one per encoding)",
+      '"5d41402abc4b2a76b9719d911017c592"',
+    );
+    headers["Cache-Control"] =
+      route.freshness === "dynamic"
+        ? headerExample(
+            "the seconds to the next refresh of the station states",
+            "public, max-age=42",
+          )
+        : headerExample("it changes only when the source is rebuilt", STATIC_CACHE_CONTROL);
+  }
+  if (disposition)
+    headers["Content-Disposition"] = headerExample("a file to save, and its name", disposition);
   const responses: Record<string, ResponseConfig> = {
     "200": {
       description: routes.map((each) => each.summary).join("; or "),
-      ...(disposition
-        ? {
-            headers: {
-              "Content-Disposition": headerExample("a file to save, and its name", disposition),
-            },
-          }
-        : {}),
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
       content: {
         [route.contentType]: {
           schema: route.schema ?? z.string().meta({ format: "binary" }),
@@ -269,9 +280,13 @@ function errorResponse(outcomes: readonly Outcome[]): ResponseConfig {
   const description = outcomes.map((outcome) => outcome.meaning).join("; or ");
   // The example shows a fixed wording where there is one (BAD_REQUEST's depends on the request).
   const shown = outcomes.find((outcome) => outcome !== BAD_REQUEST) ?? (outcomes[0] as Outcome);
-  if (shown.error === null) return { description };
+  const headers = outcomes.includes(TOO_MANY_KEY_FAILURES)
+    ? { headers: { "Retry-After": headerExample("seconds until keys are checked again", 42) } }
+    : {};
+  if (shown.error === null) return { description, ...headers };
   return {
     description,
+    ...headers,
     content: { "application/json": { schema: ErrorBody, example: { error: shown.error } } },
   };
 }
