@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { UserError } from "../errors.js";
 import { DEFAULT_PORTAL } from "../model/portal.js";
+import type { Station } from "../model/station.js";
 import {
   changedRecordsOfBytes,
   stationsOfRecords,
@@ -37,8 +38,9 @@ import { GBFS_VERSIONS } from "../publish/render/gbfs/feed.js";
 import { type StationCache, SURFACES } from "../publish/station-files.js";
 import { DEFAULT_REFRESH_SECONDS } from "../routes/max-age.js";
 import { fileOf, pathOf } from "../routes/routes.js";
-import { assembleDataset, type Dataset } from "../source/dataset.js";
+import { assembleDataset, type Dataset, stationKey } from "../source/dataset.js";
 import { tooManyMissing } from "../source/missing-stations.js";
+import type { Sourced } from "../source/problems.js";
 import type { StaticRead } from "../source/read-dataset.js";
 import { readStates } from "../source/read-dataset.js";
 import { recordSizes } from "../source/states-bytes.js";
@@ -261,16 +263,12 @@ async function newStates(
     portal: DEFAULT_PORTAL,
   };
   const read = await readStates({ source, complete: { contracts: true, stations: true } }, path);
-  // The last accepted file had a state for every station (else none is kept): those left out now
-  // are stations reported before. (A file of the same records as it never gets here.) Said before
-  // the warnings: theirs ("published as CLOSED") would describe a publish that does not happen.
-  if (accepted && read.states) {
-    const stationCount = source.stations.length;
-    const refused = tooManyMissing(
-      stationCount - read.states.size,
-      stationCount,
-      inputs.maxMissingShare,
-    );
+  // Against the stations the release has a state for, whether or not the file before had them all
+  // (a feed that always misses one or two must still be stopped from emptying the network). Said
+  // before the warnings: theirs ("published as CLOSED") would describe a publish that does not happen.
+  if (read.states) {
+    const { had, missing } = missingSince(state, source.stations, read.states);
+    const refused = tooManyMissing(missing, had, inputs.maxMissingShare);
     if (refused) throw new UserError(`${path} ${refused}; the tree is left as it was`);
   }
   reportProblems([...state.staticProblems, ...read.problems], output); // throws on any error
@@ -283,6 +281,22 @@ async function newStates(
     input: datasetInput(dataset),
     ...(stations && same ? { keep: { bytes: same, stations } } : {}),
   };
+}
+
+/** Of the stations with a state in the release `state` describes, how many `states` leaves out. */
+function missingSince(
+  state: RefreshState,
+  stations: readonly Sourced<Station>[],
+  states: ReadonlyMap<string, unknown>,
+): { had: number; missing: number } {
+  let had = 0;
+  let missing = 0;
+  stations.forEach(({ value }, index) => {
+    if (state.states.status[index] === -1) return; // no state then either
+    had++;
+    if (!states.has(stationKey(value.contract, value.number))) missing++;
+  });
+  return { had, missing };
 }
 
 /** The sizes kept with the accepted states file, if well formed (one per record). */

@@ -131,6 +131,23 @@ describe("velodata refresh", () => {
     // Nothing is published: no warning says a station is.
     expect(refused.stderr).not.toContain("published as CLOSED");
     expect(await readFile(join(out, "vls/v3/stations.json"), "utf8")).toBe(before);
+    // A feed that misses a station or two (accepted) is still held to the stations it reported.
+    const file = JSON.parse(await readFile(join(source, "states.json"), "utf8"));
+    file.states.shift();
+    const short = join(source, "states-short.json");
+    await writeFile(short, JSON.stringify(file));
+    expect(
+      (await runCli(["refresh", "--source", source, "--state", short, "--out", out])).code,
+    ).toBe(0);
+    const shortBefore = await readFile(join(out, "vls/v3/stations.json"), "utf8");
+    const again = await runCli(refresh);
+    expect([again.code, again.stderr]).toEqual([
+      1,
+      expect.stringContaining(
+        `${states} leaves out 412 of the 412 stations reported before (100%)`,
+      ),
+    ]);
+    expect(await readFile(join(out, "vls/v3/stations.json"), "utf8")).toBe(shortBefore);
     // Stations really left: the operator says so.
     expect((await runCli([...refresh, "--max-missing", "100"])).code).toBe(0);
     expect(await readFile(join(out, "vls/v3/stations.json"), "utf8")).not.toBe(before);
