@@ -1,6 +1,6 @@
 // One writer per tree: builds and refreshes (from cron, or a server's loop) take the store's lock.
-import { mkdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { basename, join } from "node:path";
 import { UserError } from "../errors.js";
 import type { TreeLayout } from "./layout.js";
 import { createLock, isStale, type LockOwner, lockOwner, takeOver } from "./lock-file.js";
@@ -119,12 +119,28 @@ function makeStore(layout: TreeLayout): void {
   }
 }
 
+/** Whether a velodata process may hold `pid`'s lock: it lives, and is not another program's. */
 export function isRunning(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (cause) {
-    return (cause as NodeJS.ErrnoException).code === "EPERM";
+    if ((cause as NodeJS.ErrnoException).code !== "EPERM") return false;
   }
+  return !isAnotherProgram(pid);
+}
+
+/**
+ * On Linux, a pid whose command line names neither node nor velodata: the lock's holder died (the
+ * kernel killed it, the machine restarted) and its pid went to another program, which would
+ * otherwise hold the tree forever. Where /proc cannot tell, it may be ours.
+ */
+function isAnotherProgram(pid: number): boolean {
+  let argv: string[];
+  try {
+    argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+  } catch {
+    return false;
+  }
+  return !argv.some((arg) => /node|velodata/i.test(basename(arg)));
 }

@@ -135,13 +135,29 @@ describe("a tree kept by a server (keepTree)", () => {
     await writeFile(mark, String(deadPid()));
     takeLock(layout)(); // a dead server's mark keeps nothing
     keepTree(layout)();
-    // A pid that is alive but no server (pid 1 in a container) is taken as one: the message says
-    // which file to remove.
-    await writeFile(mark, "1");
+    // A node process that is alive but no server is taken as one: the message says which file to
+    // remove.
+    await writeFile(mark, String(process.ppid));
     expect(() => takeLock(layout)).toThrow(
       expect.objectContaining({ details: [expect.stringContaining(`remove ${mark}`)] }),
     );
     // The kept tree is seen under the writer's lock, which the refused writer lets go.
     expect(existsSync(join(store, "lock"))).toBe(false);
+  });
+
+  it("is taken over when its pid went to another program (a killed writer's, after a restart)", async () => {
+    const store = join(await tempDir(), ".out.velodata");
+    await mkdir(store);
+    const layout = { store, published: "out", releases: join(store, "releases") };
+    const other = spawn("sleep", ["30"], { stdio: "ignore" });
+    try {
+      await writeFile(join(store, "lock"), String(other.pid));
+      takeLock(layout)();
+      // A node process is taken as velodata's: its lock holds.
+      await writeFile(join(store, "lock"), String(process.ppid));
+      expect(() => takeLock(layout)).toThrow(/being written by another velodata process/);
+    } finally {
+      other.kill();
+    }
   });
 });
