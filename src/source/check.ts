@@ -19,6 +19,7 @@ import {
   knownContracts,
   parkingNumbersUniqueInContract,
   parkingsOnParkingContracts,
+  positionsNearTheirContract,
   stationNumbersUniqueInContract,
 } from "./rules/records.js";
 import {
@@ -61,6 +62,7 @@ export function checkStaticSource(
     ...parkingNumbersUniqueInContract(parkings),
     ...coordinatesInRange(stations),
     ...coordinatesInRange(parkings),
+    ...positionsNearTheirContract([...stations, ...parkings]),
   ];
 }
 

@@ -2,8 +2,9 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { tempDir } from "../helpers.js";
+import { liveNodeProcess } from "../tree/tree-helpers.js";
 import { editStates, startTestServer, type TestServer } from "./serve-helpers.js";
 
 let server: TestServer | undefined;
@@ -50,14 +51,16 @@ describe("serve --out, tree update failing", () => {
     const before = await (await server.get("/vls/v3/stations/42?contract=dublin")).text();
     const release = ((await (await fetch(`${server.base}/status`)).json()) as { release: string })
       .release;
-    // Another live process (pid 1) holds the tree: the update cannot happen.
-    await writeFile(join(parent, ".out.velodata/lock"), "1");
+    // Another live velodata holds the tree: the update cannot happen.
+    const other = liveNodeProcess();
+    onTestFinished(other.stop);
+    await writeFile(join(parent, ".out.velodata/lock"), String(other.pid));
     await editStates(server.source, (text) =>
       text.replace('"lastUpdate": "2025-02-08T16:44:06Z"', '"lastUpdate": "2025-02-08T16:49:00Z"'),
     );
     const outcome = await server.handle.refreshNow();
     expect(outcome.ok).toBe(false);
-    expect(outcome.error).toContain("being written by another velodata process (pid 1)");
+    expect(outcome.error).toContain(`being written by another velodata process (pid ${other.pid})`);
     expect(await (await server.get("/vls/v3/stations/42?contract=dublin")).text()).toBe(before);
     expect(await readFile(join(out, "vls/v3/stations/dublin/42.json"), "utf8")).toBe(before);
     expect(server.lines.find((line) => line.includes("refresh failed"))).toContain(
@@ -68,7 +71,7 @@ describe("serve --out, tree update failing", () => {
     expect(status.tree).toMatchObject({
       path: out,
       release,
-      error: expect.stringContaining("pid 1"),
+      error: expect.stringContaining(`pid ${other.pid}`),
     });
   });
 });

@@ -2,13 +2,14 @@ import { describe, expect, it } from "vitest";
 import type { Contract } from "../../src/model/contract.js";
 import type { Station } from "../../src/model/station.js";
 import type { StationState } from "../../src/model/station-state.js";
-import type { Sourced } from "../../src/source/problems.js";
+import { formatProblem, type Sourced } from "../../src/source/problems.js";
 import { contractNamesPathSafe, contractNamesUnique } from "../../src/source/rules/contracts.js";
 import {
   coordinatesInRange,
   knownContracts,
   parkingNumbersUniqueInContract,
   parkingsOnParkingContracts,
+  positionsNearTheirContract,
   stationNumbersUniqueInContract,
 } from "../../src/source/rules/records.js";
 import {
@@ -166,6 +167,32 @@ describe("coordinatesInRange", () => {
       [0, "latitude", "error"],
       [1, "longitude", "error"],
       [2, "latitude", "warning"],
+    ]);
+  });
+});
+
+describe("positionsNearTheirContract", () => {
+  it("warns of a position far from its contract's others, saying when it reads as swapped", () => {
+    const dublin = (latitude: number, longitude: number) => ({
+      contract: "dublin",
+      latitude,
+      longitude,
+    });
+    const problems = positionsNearTheirContract(
+      sourced("s", [
+        dublin(53.3495, -6.2782),
+        dublin(53.3402, -6.2601),
+        dublin(53.3551, -6.2493),
+        dublin(-6.2655, 53.3441), // swapped: both in range
+        dublin(53.3441, 6.2655), // a sign lost
+        { contract: "DUBLIN", latitude: 53.36, longitude: -6.25 }, // the same contract
+        { contract: "lyon", latitude: 45.76, longitude: 4.83 }, // alone: no middle to speak of
+        dublin(0, 0), // warned of by coordinatesInRange
+      ]),
+    );
+    expect(problems.map(formatProblem)).toEqual([
+      "s[3] latitude: -6.2655, 53.3441 is 8,641 km from the middle of its contract's others (53.347, -6.25): latitude and longitude swapped?",
+      "s[4] latitude: 53.3441, 6.2655 is 830 km from the middle of its contract's others (53.347, -6.25): a wrong position?",
     ]);
   });
 });

@@ -1,4 +1,5 @@
-// Helpers for tree tests: a release that fails half way, a dead pid, and a tree's files as one comparable map.
+// Helpers for tree tests: a release that fails half way, a live node process and a dead pid, and a tree's files as one comparable map.
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
@@ -15,6 +16,14 @@ export function brokenRelease(): Release {
     ],
   ]);
   return makeRelease(files, { contracts: 0, stations: 0, parkings: 0 }, new Date(0));
+}
+
+/** A live node process, as another velodata holding a lock is: its pid, and how to stop it. */
+export function liveNodeProcess(): { pid: number; stop: () => void } {
+  const child = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60_000)"], {
+    stdio: "ignore",
+  });
+  return { pid: child.pid as number, stop: () => child.kill() };
 }
 
 export function deadPid(): number {

@@ -16,7 +16,7 @@ import { readTree } from "../../src/tree/read-tree.js";
 import { writeTree, writeTreeAsMade } from "../../src/tree/write-tree.js";
 import { FIXTURES, runCli, tempDir } from "../helpers.js";
 import { fixtureRelease, text } from "../publish/publish-helpers.js";
-import { brokenRelease, deadPid } from "./tree-helpers.js";
+import { brokenRelease, deadPid, liveNodeProcess } from "./tree-helpers.js";
 
 let release: Release;
 beforeAll(async () => {
@@ -175,10 +175,15 @@ describe("writeTree", () => {
   it("refuses to write while another live process holds the tree's lock, and takes a dead one's", async () => {
     const parent = await tempDir();
     await mkdir(join(parent, ".out.velodata"));
-    await writeFile(join(parent, ".out.velodata/lock"), "1");
-    await expect(writeTree(release, join(parent, "out"))).rejects.toThrow(
-      /being written by another velodata process \(pid 1\)/,
-    );
+    const other = liveNodeProcess();
+    try {
+      await writeFile(join(parent, ".out.velodata/lock"), String(other.pid));
+      await expect(writeTree(release, join(parent, "out"))).rejects.toThrow(
+        `being written by another velodata process (pid ${other.pid})`,
+      );
+    } finally {
+      other.stop();
+    }
     await writeFile(join(parent, ".out.velodata/lock"), String(deadPid()));
     await writeTree(release, join(parent, "out"));
     expect(existsSync(join(parent, ".out.velodata/lock"))).toBe(false);

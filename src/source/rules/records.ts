@@ -1,7 +1,7 @@
 // Rules on stations and parkings: references, identity within a contract, coordinates.
 import { excerpt } from "../../errors.js";
 import type { Contract } from "../../model/contract.js";
-import { error, type Problem, type Sourced } from "../problems.js";
+import { error, type Problem, type Sourced, warning } from "../problems.js";
 
 interface ContractRecord {
   contract: string;
@@ -106,6 +106,80 @@ export function coordinatesInRange(
   }
   return problems;
 }
+
+/** Farther than this from the middle of its contract's others, a record is a city away. */
+const FAR_KM = 50;
+
+/**
+ * A position in range but far from its contract's others: latitude and longitude swapped (both
+ * under 90 in Europe, so the range check cannot see it), a sign lost, a digit slipped. The middle
+ * is the median of each coordinate, which the few wrong ones do not move.
+ */
+export function positionsNearTheirContract(
+  records: readonly Sourced<{ contract: string; latitude: number; longitude: number }>[],
+): Problem[] {
+  const byContract = new Map<string, Sourced<{ latitude: number; longitude: number }>[]>();
+  for (const record of records) {
+    const { latitude, longitude } = record.value;
+    if (!inRange(latitude, longitude) || (latitude === 0 && longitude === 0)) continue; // said above
+    const key = contractKey(record.value.contract);
+    const group = byContract.get(key);
+    if (group) group.push(record);
+    else byContract.set(key, [record]);
+  }
+  const problems: Problem[] = [];
+  for (const group of byContract.values()) {
+    if (group.length < 3) continue; // no middle to speak of
+    const middle = {
+      latitude: median(group.map(({ value }) => value.latitude)),
+      longitude: median(group.map(({ value }) => value.longitude)),
+    };
+    for (const { value, at } of group) {
+      const km = distanceKm(value, middle);
+      if (km <= FAR_KM) continue;
+      const swapped = { latitude: value.longitude, longitude: value.latitude };
+      const hint =
+        inRange(swapped.latitude, swapped.longitude) && distanceKm(swapped, middle) <= FAR_KM
+          ? "latitude and longitude swapped?"
+          : "a wrong position?";
+      problems.push(
+        warning(
+          at,
+          "latitude",
+          `${value.latitude}, ${value.longitude} is ${Math.round(km).toLocaleString("en")} km from the middle of its contract's others (${round(middle.latitude)}, ${round(middle.longitude)}): ${hint}`,
+        ),
+      );
+    }
+  }
+  return problems;
+}
+
+const inRange = (latitude: number, longitude: number): boolean =>
+  latitude >= -90 && latitude <= 90 && longitude >= -180 && longitude <= 180;
+
+function median(values: number[]): number {
+  values.sort((a, b) => a - b);
+  const half = values.length >> 1;
+  return values.length % 2 === 1
+    ? (values[half] as number)
+    : ((values[half - 1] as number) + (values[half] as number)) / 2;
+}
+
+/** Great-circle distance (haversine), in km. */
+function distanceKm(
+  a: { latitude: number; longitude: number },
+  b: { latitude: number; longitude: number },
+): number {
+  const radians = Math.PI / 180;
+  const dLat = (b.latitude - a.latitude) * radians;
+  const dLng = (b.longitude - a.longitude) * radians;
+  const h =
+    Math.sin(dLat / 2) ** 2 +
+    Math.cos(a.latitude * radians) * Math.cos(b.latitude * radians) * Math.sin(dLng / 2) ** 2;
+  return 2 * 6371 * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+const round = (degrees: number): number => Math.round(degrees * 1000) / 1000;
 
 /** Where an earlier record of the same file is, for "… (first at [3])". */
 export function placeOf(record: Sourced<unknown>): string {
