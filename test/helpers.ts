@@ -8,6 +8,22 @@ export const ROOT = resolve(import.meta.dirname, "..");
 export const FIXTURES = join(ROOT, "fixtures");
 // Real responses of the original service (copied from shared/reference/jcdecaux; see its SOURCES.txt).
 export const REFERENCE = join(ROOT, "test/reference");
+
+/**
+ * The one warning the fixtures give, true of the real data they come from: Toulouse's capture
+ * holds a test station ("BORNE TEST BDX") placed 158 km away, near Bergerac.
+ */
+const FIXTURE_WARNING =
+  /^(?:warning: )?\S*stations\.csv:261 \(toulouse #1033\) latitude: 44\.869297, 0\.547885 is 158 km from the middle of its contract's others .*\n?/m;
+
+/** Lines (or a command's stderr) without the fixtures' own warning, which each test of them gets. */
+export function besidesFixtureWarning(stderr: string): string;
+export function besidesFixtureWarning(lines: string[]): string[];
+export function besidesFixtureWarning(text: string | string[]): string | string[] {
+  return typeof text === "string"
+    ? text.replace(FIXTURE_WARNING, "")
+    : text.filter((line) => !FIXTURE_WARNING.test(line));
+}
 export const BIN = join(ROOT, "bin/velodata.js");
 
 // The folders tempDir made for this test file: removed once its tests are done (see

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { formatProblem } from "../../src/source/problems.js";
 import { readDataset } from "../../src/source/read-dataset.js";
 import { readSourceText } from "../../src/source/read-text.js";
-import { fixtureCopy, tempDir } from "../helpers.js";
+import { besidesFixtureWarning, fixtureCopy, tempDir } from "../helpers.js";
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
@@ -69,7 +69,7 @@ describe("source text", () => {
     const states = join(dir, "states.json");
     await writeFile(states, (await readFile(states, "utf8")).replace('"states"', '"states",'));
     const { problems } = await readDataset(dir);
-    expect(problems.map(formatProblem)).toEqual([
+    expect(besidesFixtureWarning(problems.map(formatProblem))).toEqual([
       expect.stringMatching(new RegExp(`^${states}:2: is not valid JSON: `)),
     ]);
   });
@@ -81,7 +81,7 @@ describe("source text", () => {
     const end = text.lastIndexOf("]");
     await writeFile(states, `${text.slice(0, end).trimEnd()},\n${text.slice(end)}`);
     const line = text.slice(0, end).trimEnd().split("\n").length + 1; // the "]" after the comma
-    expect((await readDataset(dir)).problems.map(formatProblem)).toEqual([
+    expect(besidesFixtureWarning((await readDataset(dir)).problems.map(formatProblem))).toEqual([
       `${states}:${line}: is not valid JSON: "]" after a comma (JSON allows no comma after the last item)`,
     ]);
   });
@@ -94,17 +94,17 @@ describe("source text", () => {
     const end = text.indexOf('"overflowStands": null') + '"overflowStands": null'.length;
     await writeFile(states, `${text.slice(0, end)},${text.slice(end)}`);
     const line = text.slice(0, end).split("\n").length + 1; // the "}" after the comma
-    expect((await readDataset(dir)).problems.map(formatProblem)).toEqual([
+    expect(besidesFixtureWarning((await readDataset(dir)).problems.map(formatProblem))).toEqual([
       `${states}:${line}: is not valid JSON: "}" after a comma (JSON allows no comma after the last item)`,
     ]);
     // The same text around the error in every record: no line, but the comma and V8's quote.
     const repeated = text.replaceAll('"overflowStands": null', '"overflowStands": [1, 2, ]');
     await writeFile(states, repeated);
-    expect((await readDataset(dir)).problems.map(formatProblem)).toEqual([
+    expect(besidesFixtureWarning((await readDataset(dir)).problems.map(formatProblem))).toEqual([
       `${states}: is not valid JSON: "]" after a comma (JSON allows no comma after the last item)`,
     ]);
     await writeFile(states, text.replaceAll('"overflowStands": null', '"overflowStands": nul'));
-    expect((await readDataset(dir)).problems.map(formatProblem)).toEqual([
+    expect(besidesFixtureWarning((await readDataset(dir)).problems.map(formatProblem))).toEqual([
       expect.stringMatching(new RegExp(`^${states}: is not valid JSON: Unexpected token .*": nul`)),
     ]);
   });
@@ -117,7 +117,7 @@ describe("source text", () => {
     const at = text.split('"status": "OPEN"', 100).join('"status": "OPEN"').length;
     await writeFile(states, `${text.slice(0, at)}"status": 'OPEN'${text.slice(at + 16)}`);
     const line = text.slice(0, at).split("\n").length;
-    expect((await readDataset(dir)).problems.map(formatProblem)).toEqual([
+    expect(besidesFixtureWarning((await readDataset(dir)).problems.map(formatProblem))).toEqual([
       `${states}:${line}: is not valid JSON: unexpected "'"`,
     ]);
   });
@@ -129,7 +129,7 @@ describe("source text", () => {
     const cut = text.slice(0, Math.floor(text.length / 2));
     await writeFile(states, cut);
     const lastLine = cut.trimEnd().split("\n").length;
-    expect((await readDataset(dir)).problems.map(formatProblem)).toEqual([
+    expect(besidesFixtureWarning((await readDataset(dir)).problems.map(formatProblem))).toEqual([
       `${states}:${lastLine}: is not valid JSON: it ends before its JSON does (cut short? a copy made while it was written)`,
     ]);
   });
