@@ -36,6 +36,18 @@ export const HEADERS_TOO_LARGE: Outcome = {
   error: "the request's headers are larger than the 16 KB a server takes",
   meaning: "request headers over 16 KB",
 };
+/** Any method but GET, HEAD and OPTIONS (sent with `Allow`). */
+export const METHOD_NOT_ALLOWED: Outcome = {
+  status: 405,
+  error: "Method Not Allowed",
+  meaning: "a method other than GET, HEAD or OPTIONS",
+};
+/** What no HTTP parser can read (a method in lower case, a broken request line). */
+export const MALFORMED_REQUEST: Outcome = {
+  status: 400,
+  error: "malformed HTTP request",
+  meaning: "not an HTTP request a server can read",
+};
 export const NOT_FOUND: Outcome = {
   status: 404,
   error: "Resource Not Found",

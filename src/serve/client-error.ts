@@ -5,7 +5,7 @@ import { maxHeaderSize, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import { JSON_TYPE } from "../routes/content-types.js";
 import { EXPOSED_HEADERS } from "../routes/methods.js";
-import { HEADERS_TOO_LARGE, URI_TOO_LONG } from "../routes/outcomes.js";
+import { HEADERS_TOO_LARGE, MALFORMED_REQUEST, URI_TOO_LONG } from "../routes/outcomes.js";
 
 interface ParserError extends Error {
   code?: string;
@@ -23,7 +23,7 @@ export function clientErrorAnswer(error: ParserError): { status: number; message
   }
   if (error.code === "ERR_HTTP_REQUEST_TIMEOUT")
     return { status: 408, message: STATUS_CODES[408] as string };
-  return { status: 400, message: "malformed HTTP request" };
+  return { status: MALFORMED_REQUEST.status, message: MALFORMED_REQUEST.error as string };
 }
 
 /**

@@ -8,6 +8,7 @@ import { STATIC_CACHE_CONTROL } from "../routes/max-age.js";
 import {
   INTERNAL_ERROR,
   KEY_REFUSED,
+  METHOD_NOT_ALLOWED,
   NOT_FOUND,
   TOO_MANY_KEY_FAILURES,
 } from "../routes/outcomes.js";
@@ -91,7 +92,7 @@ export function createHandler(options: HandlerOptions): Handler {
     const method = request.method;
     if (method === "OPTIONS") return sendOptions(response);
     if (method !== "GET" && method !== "HEAD") {
-      return sendError(response, 405, "Method Not Allowed", { Allow: ALLOW });
+      return sendOutcome(response, METHOD_NOT_ALLOWED, { Allow: ALLOW });
     }
     if (asked.kind === "bad request") {
       // The key first, as for a well-formed request to the same route.

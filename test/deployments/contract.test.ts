@@ -5,10 +5,11 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
 import { connect as http2Connect } from "node:http2";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HEADERS_TOO_LARGE, URI_TOO_LONG } from "../../src/routes/outcomes.js";
+import { HEADERS_TOO_LARGE, MALFORMED_REQUEST, URI_TOO_LONG } from "../../src/routes/outcomes.js";
 import { addKey, revokeKey } from "../../src/serve/keys/key-file.js";
 import { tempDir } from "../helpers.js";
 import { editStates } from "../serve/serve-helpers.js";
@@ -73,6 +74,40 @@ function raw(
     });
     request.on("error", reject);
     request.end();
+  });
+}
+
+/** What a server answers to bytes no HTTP client would send, read with Node's own parser. */
+function rawRequest(
+  base: string,
+  bytes: string,
+): Promise<{
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(bytes));
+    const chunks: Buffer[] = [];
+    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+    socket.on("error", reject);
+    socket.on("close", () => {
+      const text = Buffer.concat(chunks).toString("latin1");
+      const [head = "", ...rest] = text.split("\r\n\r\n");
+      const [statusLine = "", ...lines] = head.split("\r\n");
+      const headers = Object.fromEntries(
+        lines.map((line) => {
+          const colon = line.indexOf(":");
+          return [line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim()];
+        }),
+      );
+      resolve({
+        status: Number(statusLine.split(" ")[1]),
+        headers,
+        body: Buffer.from(rest.join("\r\n\r\n"), "latin1"),
+      });
+    });
   });
 }
 
@@ -246,6 +281,15 @@ for (const [name, start, skipped] of deployments) {
       expect(post.status).toBe(405);
       expect(post.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
       expect(await post.text()).toBe('{"error":"Method Not Allowed"}');
+      // nginx refuses TRACE itself, before any location: the same JSON answer.
+      const trace = await raw(deployment.base, `/vls/v3/contracts?apiKey=${key}`, {}, "TRACE");
+      expect([trace.status, trace.headers["content-type"], trace.headers.allow]).toEqual([
+        405,
+        "application/json",
+        "GET, HEAD, OPTIONS",
+      ]);
+      expect(trace.headers["access-control-allow-origin"]).toBe("*");
+      expect(trace.body.toString()).toBe('{"error":"Method Not Allowed"}');
     });
 
     it("refuses traversal and serves no dotfile, manifest or key check file", async () => {
@@ -380,10 +424,22 @@ describe.skipIf("missing" in nginx)("nginx in front of the tree", () => {
         "X-A": "a".repeat(9_000),
         "X-B": "b".repeat(9_000),
       });
+      // A path climbing above the root, which nginx refuses before any location: JSON still.
+      const climbing = await rawRequest(alone.base, "GET /../x HTTP/1.1\r\nHost: x\r\n\r\n");
+      expect([climbing.status, climbing.headers["content-type"]]).toEqual([
+        400,
+        "application/json",
+      ]);
+      // A method in lower case: no HTTP parser reads it.
+      const lower = await rawRequest(
+        alone.base,
+        "get /vls/v3/contracts HTTP/1.1\r\nHost: x\r\n\r\n",
+      );
       for (const [answer, outcome] of [
         [long, URI_TOO_LONG],
         [big, HEADERS_TOO_LARGE],
         [many, HEADERS_TOO_LARGE],
+        [lower, MALFORMED_REQUEST],
       ] as const) {
         expect([answer.status, answer.headers["content-type"]]).toEqual([
           outcome.status,

@@ -3,8 +3,13 @@
 import { JSON_TYPE } from "../../routes/content-types.js";
 import { KEY_CHECK_PATH, KEY_ID_HEADER } from "../../routes/key-check.js";
 import { STATIC_CACHE_CONTROL } from "../../routes/max-age.js";
-import { EXPOSED_HEADERS } from "../../routes/methods.js";
-import { HEADERS_TOO_LARGE, URI_TOO_LONG } from "../../routes/outcomes.js";
+import { ALLOWED_METHODS, EXPOSED_HEADERS } from "../../routes/methods.js";
+import {
+  HEADERS_TOO_LARGE,
+  MALFORMED_REQUEST,
+  METHOD_NOT_ALLOWED,
+  URI_TOO_LONG,
+} from "../../routes/outcomes.js";
 import type { AnyRoute } from "../../routes/route.js";
 import { answerLines, dispositionLines, typesOf } from "./answer-map.js";
 
@@ -43,7 +48,14 @@ const KEY_ID_VARIABLE = KEY_ID_HEADER.toLowerCase().replaceAll("-", "_");
 // nginx's own JSON error pages, where it redirects a request it could not read whole.
 const URI_TOO_LONG_PAGE = "/_velodata_uri_too_long";
 const HEADERS_TOO_LARGE_PAGE = "/_velodata_headers_too_large";
-const ERROR_PAGES = [URI_TOO_LONG_PAGE, HEADERS_TOO_LARGE_PAGE];
+const METHOD_NOT_ALLOWED_PAGE = "/_velodata_method_not_allowed";
+const MALFORMED_REQUEST_PAGE = "/_velodata_malformed_request";
+const ERROR_PAGES = [
+  URI_TOO_LONG_PAGE,
+  HEADERS_TOO_LARGE_PAGE,
+  METHOD_NOT_ALLOWED_PAGE,
+  MALFORMED_REQUEST_PAGE,
+];
 
 const quote = (text: string): string => `"${text.replace(/["\\]/g, "\\$&")}"`;
 
@@ -162,6 +174,10 @@ ${options.brotli ? "    brotli_static on;" : "    # brotli_static: not loaded he
     large_client_header_buffers 1 15k;
     error_page 414 = ${URI_TOO_LONG_PAGE};
     error_page 494 = ${HEADERS_TOO_LARGE_PAGE};
+    # What nginx refuses before any location (TRACE; a method in lower case, a broken request
+    # line): velodata serve's JSON errors too. Its own 400s and 405s reach clients as they are.
+    error_page 405 = ${METHOD_NOT_ALLOWED_PAGE};
+    error_page 400 = ${MALFORMED_REQUEST_PAGE};
 
     # The answer's file, in the location of its freshness.
     location / {
@@ -240,6 +256,19 @@ ${jsonErrorLines()}
         internal;
 ${jsonErrorLines()}
         return 431 ${quote(JSON.stringify({ error: HEADERS_TOO_LARGE.error }))};
+    }
+
+    location = ${METHOD_NOT_ALLOWED_PAGE} {
+        internal;
+${jsonErrorLines()}
+        add_header Allow "${ALLOWED_METHODS}" always;
+        return 405 ${quote(JSON.stringify({ error: METHOD_NOT_ALLOWED.error }))};
+    }
+
+    location = ${MALFORMED_REQUEST_PAGE} {
+        internal;
+${jsonErrorLines()}
+        return 400 ${quote(JSON.stringify({ error: MALFORMED_REQUEST.error }))};
     }
 
     location @velodata_unavailable {
