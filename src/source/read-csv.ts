@@ -104,17 +104,45 @@ function headerOf(parse: typeof CsvParse, text: string): string[] | null {
 
 function checkHeader(file: string, header: string[], columns: Map<string, Column>): Problem[] {
   const problems: Problem[] = [];
-  // A spreadsheet set to a European locale exports "number;contract;name…" as one column.
-  if (header.length === 1 && header[0]?.includes(";"))
+  // Excel's line naming the separator, which it writes first when asked to.
+  if (/^sep=.?$/i.test(header[0] ?? ""))
     return [
       error(
         { file, line: 1 },
         undefined,
-        'the columns are separated by ";": velodata reads comma-separated CSV; export it again with "," as the separator',
+        `starts with Excel's separator line "${excerpt(header.join(","))}": remove that line, so that the header (contract,number,…) is the first`,
       ),
     ];
+  // A spreadsheet set to a European locale exports "number;contract;name…" as one column, its
+  // "Text (Tab delimited)" export "number\tcontract\tname…".
+  for (const [sign, name] of [
+    [";", '";"'],
+    ["\t", "tabs"],
+  ] as const) {
+    if (header.length === 1 && header[0]?.includes(sign))
+      return [
+        error(
+          { file, line: 1 },
+          undefined,
+          `the columns are separated by ${name}: velodata reads comma-separated CSV; export it again with "," as the separator`,
+        ),
+      ];
+  }
   const seen = new Set<string>();
-  for (const name of header) {
+  for (const [index, name] of header.entries()) {
+    if (name === "") {
+      // Said once, for the first: two commas at the end of the header are one slip.
+      if (!seen.has(name))
+        problems.push(
+          error(
+            { file, line: 1 },
+            `column ${index + 1}`,
+            "has no name in the header (a comma too many at its end?)",
+          ),
+        );
+      seen.add(name);
+      continue;
+    }
     if (seen.has(name)) {
       problems.push(error({ file, line: 1 }, excerpt(name), "column appears twice in the header"));
       continue;

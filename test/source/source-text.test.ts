@@ -64,6 +64,32 @@ describe("source text", () => {
     ]);
   });
 
+  it("names the cause of Excel's other exports: its separator line, tabs, a comma after the header", async () => {
+    const dir = await fixtureCopy();
+    const csv = join(dir, "stations.csv");
+    const text = await readFile(csv, "utf8");
+    const header = text.slice(0, text.indexOf("\r\n"));
+    const cases: [string, string][] = [
+      [
+        `sep=,\r\n${text}`,
+        `starts with Excel's separator line "sep=,": remove that line, so that the header (contract,number,…) is the first`,
+      ],
+      [
+        text.replaceAll(",", "\t"),
+        `the columns are separated by tabs: velodata reads comma-separated CSV; export it again with "," as the separator`,
+      ],
+      [
+        text.replace(header, `${header},,`),
+        `column 12: has no name in the header (a comma too many at its end?)`,
+      ],
+    ];
+    for (const [written, problem] of cases) {
+      await writeFile(csv, written);
+      const lines = (await readDataset(dir)).problems.map(formatProblem);
+      expect(lines).toEqual([`${csv}:1${problem.startsWith("column") ? " " : ": "}${problem}`]);
+    }
+  });
+
   it("reports a states.json syntax error alone, without a warning for every station", async () => {
     const dir = await fixtureCopy();
     const states = join(dir, "states.json");
