@@ -26,10 +26,12 @@ export async function readCsvRecords(
   const header = headerOf(parse, text);
   const problems = header ? checkHeader(file, header, columns) : [];
   if (problems.length > 0) return { records: [], problems };
-  let rows: { record: Record<string, string>; info: { bytes: number } }[];
+  let rows: { record: string[]; info: { bytes: number } }[];
   try {
+    // Rows as arrays, of any length: each row with a cell too many or too few is said, not only
+    // the first (csv-parse stops there).
     rows = parse(text, {
-      columns: true,
+      relax_column_count: true,
       info: true,
       bom: true,
       // Each line's own end: a CRLF export with rows added in an editor that writes LF is read
@@ -37,7 +39,7 @@ export async function readCsvRecords(
       record_delimiter: ["\r\n", "\n", "\r"],
       skip_empty_lines: true,
       trim: true,
-    });
+    }) as unknown as typeof rows; // its types know `info` only beside `columns`
   } catch (cause) {
     const unclosed = unclosedQuoteLine(text);
     if (unclosed)
@@ -64,15 +66,29 @@ export async function readCsvRecords(
       ],
     };
   }
+  const names = (rows.shift()?.record ?? []) as string[];
   const lines = startLines(
     text,
     rows.map(({ info }) => info.bytes),
   );
-  const records = rows.map(({ record }, index) => ({
-    raw: typedRow(record, columns),
-    at: { file, index, line: lines[index] as number },
-  }));
-  return { records, problems: [] };
+  const records: RawRecord[] = [];
+  rows.forEach(({ record }, index) => {
+    const at = { file, index, line: lines[index] as number };
+    if (record.length === names.length) {
+      const cells = Object.fromEntries(
+        names.map((name, column) => [name, record[column] as string]),
+      );
+      records.push({ raw: typedRow(cells, columns), at });
+    } else
+      problems.push(
+        error(
+          at,
+          undefined,
+          `has ${record.length} cells where the header has ${names.length}: ${record.length < names.length ? "a cell left out (every column needs its comma, even when empty)?" : 'a comma inside a cell not in quotes ("a, b")?'}`,
+        ),
+      );
+  });
+  return { records: problems.length > 0 ? [] : records, problems };
 }
 
 function columnsOf(schema: z.ZodObject): Map<string, Column> {

@@ -90,6 +90,19 @@ describe("source text", () => {
     }
   });
 
+  it("says of each row with a cell too many or too few which it is, and what may have happened", async () => {
+    const dir = await fixtureCopy();
+    const csv = join(dir, "stations.csv");
+    const rows = (await readFile(csv, "utf8")).split("\r\n");
+    rows[1] = (rows[1] as string).slice(0, (rows[1] as string).lastIndexOf(","));
+    rows[5] = `${rows[5]},x`;
+    await writeFile(csv, rows.join("\r\n"));
+    expect(besidesFixtureWarning((await readDataset(dir)).problems.map(formatProblem))).toEqual([
+      `${csv}:2: has 10 cells where the header has 11: a cell left out (every column needs its comma, even when empty)?`,
+      `${csv}:6: has 12 cells where the header has 11: a comma inside a cell not in quotes ("a, b")?`,
+    ]);
+  });
+
   it("reports a states.json syntax error alone, without a warning for every station", async () => {
     const dir = await fixtureCopy();
     const states = join(dir, "states.json");
