@@ -52,9 +52,26 @@ function syntaxMessage(text: string, reason: string, at: number | undefined): st
   // Located, the line says where; else V8's quote of the text around it does.
   if (quoted && at !== undefined)
     return `is not valid JSON: unexpected ${JSON.stringify(quoted.token)}`;
+  // "… in JSON at position 3089": an offset in the whole file, which beside a line reads as a column.
+  const what = reason.replace(/ (?:in JSON )?at position \d+(?: \(line \d+ column \d+\))?$/, "");
+  if (what !== reason && at !== undefined) {
+    const column = at - text.lastIndexOf("\n", at - 1);
+    const hint = V8_HINTS.find(([pattern]) => pattern.test(what))?.[1];
+    return `is not valid JSON at column ${column}: ${what}${hint ? ` (${hint})` : ""}`;
+  }
   // V8 quotes the text around the error; a one-line 200 MB file would be quoted whole.
   return `is not valid JSON: ${excerpt(reason, 200)}`;
 }
+
+/** What V8's words mean for someone who edited the file by hand. */
+const V8_HINTS: readonly (readonly [RegExp, string])[] = [
+  [/^Expected property name/, "names and texts take double quotes in JSON, not single ones"],
+  [/^Bad control character/, "a tab or line break inside a text: write it \\t or \\n"],
+  [
+    /^Unexpected non-whitespace character after JSON/,
+    "text after the end of the JSON: two documents in one file?",
+  ],
+];
 
 /**
  * The `]` or `}` of the mistake of a hand edit, a comma left after the last item of a list or an

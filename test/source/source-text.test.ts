@@ -109,8 +109,30 @@ describe("source text", () => {
     await writeFile(states, (await readFile(states, "utf8")).replace('"states"', '"states",'));
     const { problems } = await readDataset(dir);
     expect(besidesFixtureWarning(problems.map(formatProblem))).toEqual([
-      expect.stringMatching(new RegExp(`^${states}:2: is not valid JSON: `)),
+      `${states}:2: is not valid JSON at column 10: Expected ':' after property name`,
     ]);
+  });
+
+  it("gives a column, not V8's offset in the whole file, and says what V8's words mean", async () => {
+    const dir = await fixtureCopy();
+    const contracts = join(dir, "contracts.json");
+    const text = await readFile(contracts, "utf8");
+    const cases: [string, string][] = [
+      [
+        text.replace('"name": "dublin"', "'name': 'dublin'"),
+        `:4: is not valid JSON at column 7: Expected property name or '}' (names and texts take double quotes in JSON, not single ones)`,
+      ],
+      [
+        text.replace('"commercial_name": "dublinbikes"', '"commercial_name": "dublin\tbikes"'),
+        ":5: is not valid JSON at column 33: Bad control character in string literal (a tab or line break inside a text: write it \\t or \\n)",
+      ],
+    ];
+    for (const [written, problem] of cases) {
+      await writeFile(contracts, written);
+      expect(besidesFixtureWarning((await readDataset(dir)).problems.map(formatProblem))).toEqual([
+        `${contracts}${problem}`,
+      ]);
+    }
   });
 
   it("locates a comma left after the last state, and says what it is", async () => {
