@@ -62,7 +62,7 @@ export const EVERY_PROBLEM: ProblemsShown = { warnings: Infinity, errors: Infini
 /**
  * Prints warnings (the first few of many); throws with the errors when there is one (the first
  * few of many, then how many more and where to see them all), saying what that means for the
- * command (`validate` publishes nothing either way: it says nothing).
+ * command (`validate` publishes nothing either way: it says nothing, and prints its warnings too).
  */
 export function reportProblems(
   problems: readonly Problem[],
@@ -72,10 +72,15 @@ export function reportProblems(
 ): void {
   const warnings = problems.filter((problem) => problem.severity === "warning");
   const errors = problems.filter((problem) => problem.severity === "error").sort(byPlace);
-  for (const problem of warnings.slice(0, shown.warnings))
+  // A command stopped by errors publishes nothing: its warnings ("published as CLOSED") would
+  // describe what does not happen. They are counted then (validate, which publishes nothing
+  // either way, says so by giving no consequence, and prints them).
+  const stopped = errors.length > 0 && consequence !== null;
+  const warningsShown = stopped ? 0 : shown.warnings;
+  for (const problem of warnings.slice(0, warningsShown))
     output.warn(`warning: ${formatProblem(problem)}`);
-  if (warnings.length > shown.warnings)
-    output.warn(`warning: … and ${warnings.length - shown.warnings} more warnings${ALL_OF_THEM}`);
+  if (warnings.length > warningsShown && !stopped)
+    output.warn(`warning: … and ${warnings.length - warningsShown} more warnings${ALL_OF_THEM}`);
   if (errors.length > 0) {
     const noun = errors.length === 1 ? "error" : "errors";
     const lines = errors
@@ -83,6 +88,8 @@ export function reportProblems(
       .map((problem) => `error: ${formatProblem(problem)}`);
     if (errors.length > shown.errors)
       lines.push(`error: … and ${errors.length - shown.errors} more errors${ALL_OF_THEM}`);
+    if (stopped && warnings.length > 0)
+      lines.push(`and ${warnings.length} warning${warnings.length === 1 ? "" : "s"}${ALL_OF_THEM}`);
     throw new UserError(
       `the source data has ${errors.length} ${noun}${consequence ? `; ${consequence}` : ""}`,
       lines,

@@ -291,10 +291,14 @@ describe("many problems", () => {
     expect(errors.at(-1)).toBe(
       "  error: … and 363 more errors (`velodata validate` lists every one)",
     );
+    // Nothing is published: warnings of what publishing does are counted, not said.
+    expect(lines(build.stderr, "warning")).toEqual([]);
+    expect(build.stderr).toContain("\n  and 1 warning (`velodata validate` lists every one)\n");
 
     const validate = await runCli(["validate", "--source", source]);
     expect(validate.code).toBe(1);
     expect(lines(validate.stderr, "error")).toHaveLength(413);
+    expect(lines(validate.stderr, "warning")).toHaveLength(1); // the fixtures' own
     expect(validate.stderr).not.toContain("more errors");
   });
 
