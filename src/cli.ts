@@ -198,7 +198,7 @@ export function program(argv: readonly string[]): Command {
   cli
     .command("refresh")
     .description(
-      "regenerate the dynamic answers of a built tree once (run it from cron for static hosting)",
+      "update a built tree once from a new states file, rewriting only the files that change (and the static answers too when the source changed); run it from cron for static hosting",
     )
     .requiredOption("-s, --source <dir>", "source folder")
     .requiredOption("--state <file>", "station states file (required)")
