@@ -207,6 +207,14 @@ describe("statesForKnownStations", () => {
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatchObject({ field: "number", at: { file: "states.json", index: 1 } });
   });
+
+  it("says a contract no station has is the name to fix, not the number", () => {
+    const stations = sourced("stations.csv", [station("a", 1)]);
+    const problems = statesForKnownStations(stations, sourced("states.json", [state("paris", 1)]));
+    expect(problems.map(formatProblem)).toEqual([
+      'states.json[0] contract: no station has contract "paris": a misspelt name, or a contract not in contracts.json?',
+    ]);
+  });
 });
 
 describe("oneStatePerStation", () => {

@@ -41,15 +41,23 @@ export function statesForKnownStations(
   keys: readonly string[] = stateKeys(states),
 ): Problem[] {
   const index = stationIndex(stations);
-  return states
-    .filter((_, position) => !index.has(keys[position] as string))
-    .map((state) =>
-      error(
-        state.at,
-        "number",
-        `no station ${state.value.number} in contract "${excerpt(state.value.contract)}"`,
-      ),
-    );
+  const unknown = states.filter((_, position) => !index.has(keys[position] as string));
+  if (unknown.length === 0) return []; // every minute of a server: no set of contracts made
+  const contracts = new Set(stations.map(({ value }) => contractKey(value.contract)));
+  return unknown.map((state) =>
+    // A contract no station has: its name is what is wrong, not the number.
+    contracts.has(contractKey(state.value.contract))
+      ? error(
+          state.at,
+          "number",
+          `no station ${state.value.number} in contract "${excerpt(state.value.contract)}"`,
+        )
+      : error(
+          state.at,
+          "contract",
+          `no station has contract "${excerpt(state.value.contract)}": a misspelt name, or a contract not in contracts.json?`,
+        ),
+  );
 }
 
 export function oneStatePerStation(
