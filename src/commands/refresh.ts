@@ -4,6 +4,7 @@ import { DEFAULT_BASE_URL } from "../publish/default-base-url.js";
 import { DEFAULT_MAX_MISSING_SHARE } from "../source/missing-stations.js";
 import { staticSourceFingerprint } from "../source/source-fingerprint.js";
 import { statesSeen } from "../tree/accepted-states.js";
+import { removeLeftoverReleases } from "../tree/leftover-releases.js";
 import { readTree, type Tree } from "../tree/read-tree.js";
 import { type UpdateStats, updateTree } from "../tree/update-tree.js";
 import {
@@ -47,8 +48,12 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
   // Throws on any error in the source or the states: the tree stays as it was.
   const fast = await incrementalRefresh(inputs, tree, output);
   const { stats, total, release } = fast ?? (await fullRefresh(options, inputs, tree, output));
+  const leftovers = await removeLeftoverReleases(tree.layout);
   const notes = [
     stats.removed > 0 ? `${stats.removed} removed` : "",
+    leftovers > 0
+      ? `${leftovers} release folder${leftovers === 1 ? "" : "s"} a build left when it was stopped removed`
+      : "",
     stats.verified
       ? `every file checked, as ${untrusted}`
       : stats.repaired > 0

@@ -1,5 +1,5 @@
 // Where a tree lives: the published path (a symlink the host serves), and its bookkeeping store beside it.
-import { lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { UserError } from "../errors.js";
 
@@ -51,6 +51,14 @@ export const linkTarget = (layout: TreeLayout, name: string): string =>
 export function currentRelease(layout: TreeLayout): string | null {
   const target = ownLinkTarget(layout.published);
   return target === null ? null : (target.split("/")[2] ?? null);
+}
+
+/** The release folders but `keep`. */
+export function releasesBut(layout: TreeLayout, keep: string | null): string[] {
+  if (!existsSync(layout.releases)) return [];
+  return readdirSync(layout.releases)
+    .filter((name) => name !== keep)
+    .map((name) => join(layout.releases, name));
 }
 
 /**

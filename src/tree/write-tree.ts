@@ -28,6 +28,7 @@ import {
   layoutOf,
   linkTarget,
   releasePaths,
+  releasesBut,
   type TreeLayout,
 } from "./layout.js";
 import { isLegacyTree, recoverLegacySwap } from "./legacy.js";
@@ -321,12 +322,4 @@ function removeLeftoverLinks(layout: TreeLayout): void {
   for (const entry of readdirSync(layout.store)) {
     if (entry.startsWith("link-")) rmSync(join(layout.store, entry), { force: true });
   }
-}
-
-/** The release folders but `keep`. */
-function releasesBut(layout: TreeLayout, keep: string | null): string[] {
-  if (!existsSync(layout.releases)) return [];
-  return readdirSync(layout.releases)
-    .filter((name) => name !== keep)
-    .map((name) => join(layout.releases, name));
 }

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { copyFile, readFile, stat, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readTree } from "../../src/tree/read-tree.js";
@@ -240,6 +240,25 @@ describe("velodata refresh", () => {
     expect(existsSync(gone)).toBe(false);
     expect(existsSync(join(out, "vls/v1/stations/dublin/42.json"))).toBe(false);
     expect(existsSync(join(out, "vls/v3/stations/dublin/30.json"))).toBe(true);
+  });
+
+  it("removes the release folders a stopped build left, and says so", async () => {
+    const source = await fixtureCopy();
+    const out = join(await tempDir(), "out");
+    expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
+    const releases = join(out, "..", ".out.velodata", "releases");
+    const served = await readdir(releases);
+    // A build killed while writing: its release folder, half full.
+    const left = join(releases, "mzz0-abcdef");
+    await mkdir(join(left, "tree", "vls"), { recursive: true });
+    await writeFile(join(left, "tree", "vls", "contracts.json"), "[");
+    const refresh = ["refresh", "--source", source, "--state", join(source, "states.json")];
+    const result = await runCli([...refresh, "--out", out]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("1 release folder a build left when it was stopped removed");
+    expect(await readdir(releases)).toEqual(served);
+    const again = await runCli([...refresh, "--out", out]);
+    expect(again.stdout).not.toContain("a build left");
   });
 
   it("refuses a folder that holds no velodata tree", async () => {
