@@ -338,7 +338,12 @@ describe("lastUpdateInRange", () => {
 
   it("refuses a placeholder before GBFS's earliest time and a date days ahead; warns of hours ahead", () => {
     expect(
-      problemsOf("1970-01-01T00:00:00Z", "9999-12-31T23:59:59Z", "2026-11-23T09:00:00+01:00"),
+      problemsOf(
+        "1970-01-01T00:00:00Z",
+        "9999-12-31T23:59:59Z",
+        "2026-11-23T09:00:00+01:00",
+        "2026-11-23T08:30:00Z",
+      ),
     ).toEqual([
       [
         "error",
@@ -353,7 +358,12 @@ describe("lastUpdateInRange", () => {
       [
         "warning",
         2,
-        '"2026-11-23T08:00:00Z" is 1 h ahead of this machine\'s clock (2026-11-23T07:00:00Z): a local time written with Z (UTC), or a clock set wrong? published as given',
+        '"2026-11-23T09:00:00+01:00" (2026-11-23T08:00:00Z) is 1 h ahead of this machine\'s clock (2026-11-23T07:00:00Z): a wrong offset, or a clock set wrong? published as given',
+      ],
+      [
+        "warning",
+        3,
+        '"2026-11-23T08:30:00Z" is 1.5 h ahead of this machine\'s clock (2026-11-23T07:00:00Z): a local time written with Z (UTC), or a clock set wrong? published as given',
       ],
     ]);
   });

@@ -200,7 +200,10 @@ export function lastUpdateInRange(
     const published = value.lastUpdate === null ? undefined : toUtcSeconds(value.lastUpdate);
     if (published === undefined) continue; // null, or reported by lastUpdateIsUtcInstant
     const time = Date.parse(published);
-    const text = `"${published}"`;
+    // As written, and in UTC when written with another offset (+05:00: no "Z" to blame).
+    const given = value.lastUpdate as string;
+    const utc = given.endsWith("Z");
+    const text = utc ? `"${excerpt(given)}"` : `"${excerpt(given)}" (${published})`;
     // Before GBFS's earliest time: a placeholder (1970-01-01).
     if (time < GBFS_EARLIEST_MS)
       problems.push(
@@ -220,7 +223,7 @@ export function lastUpdateInRange(
         warning(
           at,
           "lastUpdate",
-          `${text} is ${hours} h ahead of ${clock}: a local time written with Z (UTC), or a clock set wrong? published as given`,
+          `${text} is ${hours} h ahead of ${clock}: ${utc ? "a local time written with Z (UTC)" : "a wrong offset"}, or a clock set wrong? published as given`,
         ),
       );
     }
