@@ -201,6 +201,7 @@ export function lastUpdateInRange(
     if (published === undefined) continue; // null, or reported by lastUpdateIsUtcInstant
     const time = Date.parse(published);
     // As written, and in UTC when written with another offset (+05:00: no "Z" to blame).
+    if (time >= GBFS_EARLIEST_MS && time - now <= AHEAD_WARNING_MS) continue; // nearly all
     const given = value.lastUpdate as string;
     const utc = given.endsWith("Z");
     const text = utc ? `"${excerpt(given)}"` : `"${excerpt(given)}" (${published})`;
