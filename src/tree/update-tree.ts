@@ -4,11 +4,12 @@ import {
   mkdirSync,
   readFileSync,
   renameSync,
+  rmdirSync,
   rmSync,
   statSync,
   writeFileSync,
 } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { worthCompressing } from "../publish/compress.js";
 import type { Release, ReleaseFile } from "../publish/release.js";
 import { fileOf } from "../routes/routes.js";
@@ -241,6 +242,7 @@ async function moveIn(tree: Tree, plan: Plan, manifest: Manifest): Promise<void>
       },
     );
     await inBatches(plan.remove, (file) => rmSync(join(paths.tree, file), { force: true }));
+    removeEmptiedFolders(paths.tree, plan.remove);
     writeHostFiles(paths.tree); // a newer velodata may have new routes
     writeManifest(paths.manifest, manifest);
     rmSync(paths.dirty, { force: true });
@@ -254,6 +256,26 @@ async function moveIn(tree: Tree, plan: Plan, manifest: Manifest): Promise<void>
     );
   } finally {
     rmSync(paths.incoming, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The folders of removed files that hold nothing now (a contract renamed or gone leaves
+ * `vls/v3/stations/OLD/` and `contracts/OLD/gbfs/…`), deepest first, up to the tree's root.
+ */
+function removeEmptiedFolders(root: string, removed: readonly string[]): void {
+  const folders = new Set<string>();
+  for (const file of removed)
+    for (let folder = dirname(file); folder !== "." && folder !== "/"; folder = dirname(folder))
+      folders.add(folder);
+  const deepestFirst = [...folders].sort((a, b) => b.split("/").length - a.split("/").length);
+  for (const folder of deepestFirst) {
+    try {
+      rmdirSync(join(root, folder));
+    } catch (cause) {
+      const code = (cause as NodeJS.ErrnoException).code;
+      if (code !== "ENOTEMPTY" && code !== "EEXIST" && code !== "ENOENT") throw cause;
+    }
   }
 }
 

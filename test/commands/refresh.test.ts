@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { copyFile, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readTree } from "../../src/tree/read-tree.js";
 import { fixtureCopy, runCli, tempDir } from "../helpers.js";
@@ -240,6 +240,28 @@ describe("velodata refresh", () => {
     expect(existsSync(gone)).toBe(false);
     expect(existsSync(join(out, "vls/v1/stations/dublin/42.json"))).toBe(false);
     expect(existsSync(join(out, "vls/v3/stations/dublin/30.json"))).toBe(true);
+  });
+
+  it("leaves no empty folder of a contract that left (renamed): the tree's folders are a build's", async () => {
+    const source = await fixtureCopy();
+    const out = join(await tempDir(), "out");
+    expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
+    for (const name of ["contracts.json", "stations.csv", "states.json"]) {
+      const path = join(source, name);
+      await writeFile(path, (await readFile(path, "utf8")).replaceAll("besancon", "besak"));
+    }
+    const states = join(source, "states.json");
+    const result = await runCli(["refresh", "--source", source, "--state", states, "--out", out]);
+    expect(result.code, result.stderr).toBe(0);
+    const built = join(await tempDir(), "built");
+    expect((await runCli(["build", "--source", source, "--out", built])).code).toBe(0);
+    const folders = async (root: string) =>
+      (await readdir(root, { recursive: true, withFileTypes: true }))
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => relative(root, join(entry.parentPath, entry.name)))
+        .sort();
+    expect(await folders(out)).toContain("vls/v3/stations/besak");
+    expect(await folders(out)).toEqual(await folders(built));
   });
 
   it("removes the release folders a stopped build left, and says so", async () => {
