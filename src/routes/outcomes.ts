@@ -24,18 +24,20 @@ export const NO_PARKING_API: Outcome = {
 };
 /**
  * A request line, or headers, past what a server takes before it reads the request: Node's default
- * (`--max-http-header-size`) and the nginx deployment's buffers, 16 KB.
+ * (`--max-http-header-size`) and the nginx deployment's buffers, 16 KB; serve says what its Node takes.
  */
-export const URI_TOO_LONG: Outcome = {
+export const uriTooLong = (kb = 16): Outcome => ({
   status: 414,
-  error: "the request line is longer than the 16 KB a server takes",
-  meaning: "a request line (path and query) over 16 KB",
-};
-export const HEADERS_TOO_LARGE: Outcome = {
+  error: `the request line is longer than the ${kb} KB a server takes`,
+  meaning: `a request line (path and query) over ${kb} KB`,
+});
+export const headersTooLarge = (kb = 16): Outcome => ({
   status: 431,
-  error: "the request's headers are larger than the 16 KB a server takes",
-  meaning: "request headers over 16 KB",
-};
+  error: `the request's headers are larger than the ${kb} KB a server takes`,
+  meaning: `request headers over ${kb} KB`,
+});
+export const URI_TOO_LONG = uriTooLong();
+export const HEADERS_TOO_LARGE = headersTooLarge();
 /** Any method but GET, HEAD and OPTIONS (sent with `Allow`). */
 export const METHOD_NOT_ALLOWED: Outcome = {
   status: 405,

@@ -139,6 +139,32 @@ describe("velodata serve", () => {
     expect(await exited).toBe(0);
   });
 
+  it("says the request line size its Node takes, when run with another --max-http-header-size", async () => {
+    const keys = join(await tempDir(), "keys.json");
+    const args = ["--source", FIXTURES, "--keys", keys, "--port", "0", "--simulate"];
+    const { child, url } = await startServe(args, ["--max-http-header-size=8192"]);
+    try {
+      const { hostname, port } = new URL(url);
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), hostname, () =>
+          socket.end(`GET /vls/v3/contracts?x=${"a".repeat(9_000)} HTTP/1.1\r\nHost: h\r\n\r\n`),
+        );
+        let text = "";
+        socket.on("data", (chunk) => (text += chunk));
+        socket.on("error", reject);
+        socket.on("close", () => resolve(text));
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 414 /);
+      expect(answer).toContain(
+        '{"error":"the request line is longer than the 8 KB a server takes"}',
+      );
+    } finally {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+    }
+  });
+
   it("refuses a states file that is a pipe: it reads it again at every refresh", async () => {
     const dir = await tempDir();
     const fifo = join(dir, "states.fifo");
