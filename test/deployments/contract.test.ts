@@ -300,7 +300,14 @@ for (const [name, start, skipped] of deployments) {
       );
       const encoded = await raw(deployment.base, `/vls/v3/stations/dublin%2f42?apiKey=${key}`);
       expect(encoded.status).toBe(400);
-      for (const path of ["/.out.velodata/lock", "/manifest.json", "/.hidden", "/_headers"]) {
+      for (const path of [
+        "/.out.velodata/lock",
+        "/manifest.json",
+        "/.hidden",
+        "/_headers",
+        "/_velodata_uri_too_long", // nginx's own error pages, internal there
+        "/_velodata_method_not_allowed",
+      ]) {
         const response = await fetch(`${deployment.base}${path}?apiKey=${key}`);
         expect(response.status, path).toBe(404);
         expect(await response.text(), path).toBe('{"error":"Resource Not Found"}');

@@ -178,6 +178,8 @@ ${options.brotli ? "    brotli_static on;" : "    # brotli_static: not loaded he
     # line): velodata serve's JSON errors too. Its own 400s and 405s reach clients as they are.
     error_page 405 = ${METHOD_NOT_ALLOWED_PAGE};
     error_page 400 = ${MALFORMED_REQUEST_PAGE};
+    # A request for one of those pages themselves (internal: nginx says 404): serve's answer.
+    error_page 404 = @velodata;
 
     # The answer's file, in the location of its freshness.
     location / {
