@@ -5,7 +5,8 @@ import { linkSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } f
 
 /** What a lock file says of its owner. */
 export type LockOwner =
-  | { pid: number }
+  /** `ageMs` since the lock was made. */
+  | { pid: number; ageMs: number }
   /** No lock file. */
   | { none: true }
   /** Empty or not a pid: written by hand or by an older velodata; `ageMs` since it was written. */
@@ -43,15 +44,21 @@ export function lockOwner(path: string): LockOwner {
   }
   const pid = Number(text);
   return /^\d+$/.test(text) && pid > 0
-    ? { pid }
+    ? { pid, ageMs: Date.now() - modified }
     : { unreadable: true, ageMs: Date.now() - modified };
 }
 
-/** Whether the lock's owner is gone: a dead pid, or an unreadable lock too old to be a live one. */
-export function isStale(owner: LockOwner, isRunning: (pid: number) => boolean): boolean {
+/**
+ * Whether the lock's owner is gone: a dead pid, or an unreadable lock too old to be a live one.
+ * `isRunning` is told the lock's age: what a pid says of its holder may depend on it.
+ */
+export function isStale(
+  owner: LockOwner,
+  isRunning: (pid: number, ageMs: number) => boolean,
+): boolean {
   if ("none" in owner) return true;
   if ("unreadable" in owner) return owner.ageMs > UNREADABLE_STALE_MS;
-  return !isRunning(owner.pid);
+  return !isRunning(owner.pid, owner.ageMs);
 }
 
 /**

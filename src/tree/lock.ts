@@ -119,15 +119,23 @@ function makeStore(layout: TreeLayout): void {
   }
 }
 
-/** Whether a velodata process may hold `pid`'s lock: it lives, and is not another program's. */
-export function isRunning(pid: number): boolean {
+// Longer than any build or refresh takes (a million stations on a slow disk: ~10 minutes).
+const LONGEST_WRITE_MS = 3_600_000;
+
+/**
+ * Whether a velodata process may hold `pid`'s lock, made `ageMs` ago: the pid lives, and is not
+ * another program's in a lock older than any write. A younger lock is kept whatever the pid runs
+ * here: its writer may be in another pid namespace (containers sharing the tree), where the
+ * same number is another process.
+ */
+export function isRunning(pid: number, ageMs = 0): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
   } catch (cause) {
     if ((cause as NodeJS.ErrnoException).code !== "EPERM") return false;
   }
-  return !isAnotherProgram(pid);
+  return ageMs <= LONGEST_WRITE_MS || !isAnotherProgram(pid);
 }
 
 /**

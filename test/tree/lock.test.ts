@@ -4,11 +4,11 @@ import { once } from "node:events";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { keepTree, takeLock } from "../../src/tree/lock.js";
 import { createLock, lockOwner, takeOver } from "../../src/tree/lock-file.js";
 import { tempDir } from "../helpers.js";
-import { deadPid } from "./tree-helpers.js";
+import { deadPid, liveNodeProcess } from "./tree-helpers.js";
 
 // Compiled by `npm test`'s build: each contender is a process of its own, as two cron runs are.
 const LOCK_MODULE = new URL("../../dist/tree/lock.js", import.meta.url).href;
@@ -101,14 +101,14 @@ describe("the tree's lock", () => {
     const dead = deadPid();
     await writeFile(lock, String(dead));
     // Another process took it over between our look and our takeover: its lock stays.
-    expect(takeOver(lock, { pid: dead + 1 })).toBe(false);
-    expect(lockOwner(lock)).toEqual({ pid: dead });
+    expect(takeOver(lock, { pid: dead + 1, ageMs: 0 })).toBe(false);
+    expect(lockOwner(lock)).toEqual({ pid: dead, ageMs: expect.any(Number) });
     // A takeover's own lock left by a killed process stops no later one.
     await writeFile(`${lock}.takeover`, String(dead));
     const old = new Date(Date.now() - 60_000);
     await utimes(`${lock}.takeover`, old, old);
-    expect(takeOver(lock, { pid: dead })).toBe(true);
-    expect(lockOwner(lock)).toEqual({ pid: process.pid });
+    expect(takeOver(lock, { pid: dead, ageMs: 0 })).toBe(true);
+    expect(lockOwner(lock)).toEqual({ pid: process.pid, ageMs: expect.any(Number) });
     expect(existsSync(`${lock}.takeover`)).toBe(false);
   });
 });
@@ -149,12 +149,22 @@ describe("a tree kept by a server (keepTree)", () => {
     const store = join(await tempDir(), ".out.velodata");
     await mkdir(store);
     const layout = { store, published: "out", releases: join(store, "releases") };
+    const lock = join(store, "lock");
     const other = spawn("sleep", ["30"], { stdio: "ignore" });
+    const hoursAgo = new Date(Date.now() - 2 * 3_600_000);
     try {
-      await writeFile(join(store, "lock"), String(other.pid));
+      // Younger than any write: it may be a writer's in another pid namespace (a container
+      // sharing the tree), where the same number is another process. It holds.
+      await writeFile(lock, String(other.pid));
+      expect(() => takeLock(layout)).toThrow(/being written by another velodata process/);
+      // Older than any write takes: a dead writer's pid given to another program.
+      await utimes(lock, hoursAgo, hoursAgo);
       takeLock(layout)();
-      // A node process is taken as velodata's: its lock holds.
-      await writeFile(join(store, "lock"), String(process.ppid));
+      // A node process is taken as velodata's, however old its lock.
+      const node = liveNodeProcess();
+      onTestFinished(node.stop);
+      await writeFile(lock, String(node.pid));
+      await utimes(lock, hoursAgo, hoursAgo);
       expect(() => takeLock(layout)).toThrow(/being written by another velodata process/);
     } finally {
       other.kill();
