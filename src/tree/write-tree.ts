@@ -14,7 +14,7 @@ import {
   statSync,
   symlinkSync,
 } from "node:fs";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { UserError } from "../errors.js";
 import { worthCompressing } from "../publish/compress.js";
 import type { Release, ReleaseFile } from "../publish/release.js";
@@ -166,7 +166,9 @@ export async function writeTreeAsMade(
       // this one goes on; what is left goes at the next build.
       try {
         removeLeftoverLinks(layout);
-        const previous = releasesBut(layout, currentRelease(layout));
+        const previous = releasesBut(layout, currentRelease(layout)).map((folder) =>
+          setAside(layout, folder),
+        );
         if (previous.length > 0) replaced = removeInBackground(previous);
       } catch {}
     }
@@ -316,7 +318,26 @@ function restoreReplacedFolder(layout: TreeLayout): void {
 function removeLeftovers(layout: TreeLayout, keep: string | null): void {
   removeLeftoverLinks(layout);
   for (const folder of releasesBut(layout, keep)) removeTree(folder);
+  removeTree(asideFolder(layout)); // what a build stopped while removing it left
 }
+
+/**
+ * A release being removed after the lock is let go (a minute at a million stations) is first
+ * moved out of `releases/`, under the lock: a refresh meanwhile takes what is left there for a
+ * stopped build's (see leftover-releases.ts). Where it cannot be moved, it is removed where it is.
+ */
+function setAside(layout: TreeLayout, folder: string): string {
+  try {
+    mkdirSync(asideFolder(layout), { recursive: true });
+    const aside = join(asideFolder(layout), basename(folder));
+    renameSync(folder, aside);
+    return aside;
+  } catch {
+    return folder;
+  }
+}
+
+const asideFolder = (layout: TreeLayout): string => join(layout.store, "removing");
 
 function removeLeftoverLinks(layout: TreeLayout): void {
   for (const entry of readdirSync(layout.store)) {
