@@ -1,9 +1,10 @@
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { copyFile, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readTree } from "../../src/tree/read-tree.js";
-import { fixtureCopy, runCli, tempDir } from "../helpers.js";
+import { BIN, fixtureCopy, runCli, tempDir } from "../helpers.js";
 import { treeFiles } from "../tree/tree-helpers.js";
 
 describe("velodata refresh", () => {
@@ -282,6 +283,30 @@ describe("velodata refresh", () => {
     const again = await runCli([...refresh, "--out", out]);
     expect(again.stdout).not.toContain("a build left");
   });
+
+  it("takes no release a build is still removing for a stopped build's", async () => {
+    const source = join(await tempDir(), "source");
+    expect((await runCli(["synth", "--stations", "1500", "--out", source])).code).toBe(0);
+    const out = join(await tempDir(), "out");
+    expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
+    // Once it says "built", the build has let the lock go and removes the release it replaced.
+    const build = spawn(process.execPath, [BIN, "build", "--source", source, "--out", out]);
+    const exited = new Promise((resolve) => build.once("exit", resolve));
+    let said = "";
+    await new Promise<void>((resolve) =>
+      build.stdout.on("data", (chunk) => {
+        said += chunk;
+        if (said.includes("built ")) resolve();
+      }),
+    );
+    const releases = await readdir(join(out, "..", ".out.velodata", "releases"));
+    const states = join(source, "states-1.json");
+    const refresh = await runCli(["refresh", "--source", source, "--state", states, "--out", out]);
+    await exited;
+    expect(releases).toHaveLength(1);
+    expect(refresh.code, refresh.stderr).toBe(0);
+    expect(refresh.stdout).not.toContain("a build left");
+  }, 60_000); // three writes of a 1,500-station tree on a disk
 
   it("refuses a folder that holds no velodata tree", async () => {
     const result = await runCli([
