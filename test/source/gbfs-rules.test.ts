@@ -95,13 +95,14 @@ describe("timezonesKnown", () => {
 });
 
 describe("openingHoursValid", () => {
-  it("accepts OSM opening_hours, warns of what OSM's evaluator thinks a slip, refuses what it cannot read", () => {
+  it("accepts OSM opening_hours, warns of what OSM's evaluator thinks a slip, refuses what it cannot read or must guess", () => {
     const hours = [
       "24/7",
       "Mo-Su 05:00-00:30",
-      "Mo-Fr 07:00-20:00; PH off",
+      "Mo-Su 05:00-00:30; PH off", // closes the night before's last half hour too, as meant
       "Mo-Su 05:00-00:30;",
-      "Mo-Su 5h-23h",
+      "Mo-Fr 08:00-12:00 13:00-17:00",
+      "Lu-Di 05:00-00:30",
       "Mo-Su 25:00-26:00",
       "nightly",
     ];
@@ -112,24 +113,25 @@ describe("openingHoursValid", () => {
     const problems = openingHoursValid(contracts);
     expect(problems.map((problem) => [problem.severity, problem.at.index])).toEqual([
       ["warning", 3],
-      ["warning", 4], // "h" used twice: said once
       ["warning", 4],
       ["error", 5],
       ["error", 6],
+      ["error", 7],
     ]);
-    expect(formatProblem(problems[0] as Problem)).toMatch(
-      /^contracts\.json\[3\] \(#3\) opening_hours: "Mo-Su 05:00-00:30;": This rule does not contain anything useful\./,
-    );
-    expect(problems.slice(1, 3).map(formatProblem)).toEqual([
-      'contracts.json[4] (#4) opening_hours: "Mo-Su 5h-23h": Please omit "h" or use a colon instead. Example: "12:00-14:00".',
+    expect(problems.slice(0, 2).map(formatProblem)).toEqual([
       expect.stringMatching(
-        /^contracts\.json\[4\] \(#4\) opening_hours: "Mo-Su 5h-23h": Time range without minutes/,
+        /^contracts\.json\[3\] \(#3\) opening_hours: "Mo-Su 05:00-00:30;": This rule does not contain anything useful\./,
+      ),
+      expect.stringMatching(
+        /^contracts\.json\[4\] \(#4\) opening_hours: "Mo-Fr 08:00-12:00 13:00-17:00": You have used 2 not connected time ranges/,
       ),
     ]);
-    expect(problems.slice(3).map(formatProblem)).toEqual([
-      'contracts.json[5] (#5) opening_hours: "Mo-Su 25:00-26:00" is not OSM opening_hours (after "Mo-Su 25:00": Time range starts outside of the current day); e.g. "Mo-Su 05:00-00:30" or "24/7"',
+    expect(problems.slice(2).map(formatProblem)).toEqual([
+      // "Di" is Sunday in French and Tuesday to the evaluator: the reading it guessed is shown.
+      'contracts.json[5] (#5) opening_hours: "Lu-Di 05:00-00:30" is not OSM opening_hours as written: OSM\'s evaluator guesses "Mo-Tu 05:00-00:30" (Please use the English abbreviation "Mo" for "lu".); write the hours in OSM\'s syntax, e.g. "Mo-Su 05:00-00:30"',
+      'contracts.json[6] (#6) opening_hours: "Mo-Su 25:00-26:00" is not OSM opening_hours (after "Mo-Su 25:00": Time range starts outside of the current day); e.g. "Mo-Su 05:00-00:30" or "24/7"',
       expect.stringMatching(
-        /^contracts\.json\[6\] \(#6\) opening_hours: "nightly" is not OSM opening_hours \(after "ni": Unexpected token: "n"/,
+        /^contracts\.json\[7\] \(#7\) opening_hours: "nightly" is not OSM opening_hours \(after "ni": Unexpected token: "n"/,
       ),
     ]);
   });
