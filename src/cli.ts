@@ -8,6 +8,7 @@ import type { PublishOptions } from "./commands/publish.js";
 import type { ServeHandle, ServeOptions } from "./commands/serve.js";
 import { excerpt, toUserError, UserError } from "./errors.js";
 import { PRIORITY_PREFIX, writesToJournal } from "./journal.js";
+import { notUri } from "./model/uri.js";
 import { DEFAULT_BASE_URL } from "./publish/default-base-url.js";
 import { DEFAULT_REFRESH_SECONDS } from "./routes/max-age.js";
 
@@ -33,7 +34,11 @@ function baseUrl(value: string): string {
     throw new InvalidArgumentError(
       "must be a plain base URL, with no query (?) or fragment (#), e.g. https://api.example.org/bikes",
     );
-  return url.href.replace(/\/+$/, "");
+  const base = url.href.replace(/\/+$/, "");
+  // Published in every GBFS link and the OpenAPI document: a `|` there fails `format: uri`.
+  const problem = notUri(base);
+  if (problem) throw new InvalidArgumentError(problem);
+  return base;
 }
 
 /** An S3-API store's URL: checked here, where a wrong one would otherwise read as a store's failure. */

@@ -179,6 +179,14 @@ describe("velodata build", () => {
       expect(query.code, withQuery).toBe(1);
       expect(query.stderr).toContain("must be a plain base URL, with no query");
     }
+    // Published in every GBFS link: written as a URI.
+    const signs = await buildAt("https://x.org/a b|c");
+    expect([signs.code, signs.stderr]).toEqual([
+      1,
+      expect.stringContaining(
+        'must be written as a URI, with its spaces, accents and signs percent-encoded: "https://x.org/a%20b%7Cc"',
+      ),
+    ]);
     const secret = await buildAt("https://publisher:hunter2@x.org");
     expect(secret.code).toBe(1);
     expect(secret.stderr).toContain("--base-url must not hold credentials");
