@@ -97,7 +97,7 @@ export function reportProblems(
   }
 }
 
-const ALL_OF_THEM = " (`velodata validate` lists every one)";
+const ALL_OF_THEM = " (`velodata validate`, given the same --source and --state, lists every one)";
 
 /** Errors in file order, then line (or index) order, as one reads them while fixing. */
 function byPlace(a: Problem, b: Problem): number {

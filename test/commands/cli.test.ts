@@ -297,11 +297,13 @@ describe("many problems", () => {
     const errors = lines(build.stderr, "error");
     expect(errors).toHaveLength(51);
     expect(errors.at(-1)).toBe(
-      "  error: … and 363 more errors (`velodata validate` lists every one)",
+      "  error: … and 363 more errors (`velodata validate`, given the same --source and --state, lists every one)",
     );
     // Nothing is published: warnings of what publishing does are counted, not said.
     expect(lines(build.stderr, "warning")).toEqual([]);
-    expect(build.stderr).toContain("\n  and 1 warning (`velodata validate` lists every one)\n");
+    expect(build.stderr).toContain(
+      "\n  and 1 warning (`velodata validate`, given the same --source and --state, lists every one)\n",
+    );
 
     const validate = await runCli(["validate", "--source", source]);
     expect(validate.code).toBe(1);
@@ -322,7 +324,7 @@ describe("many problems", () => {
     const warnings = lines(build.stderr, "warning");
     expect(warnings).toHaveLength(21);
     expect(warnings.at(-1)).toBe(
-      "warning: … and 11 more warnings (`velodata validate` lists every one)",
+      "warning: … and 11 more warnings (`velodata validate`, given the same --source and --state, lists every one)",
     );
 
     const validate = await runCli(["validate", "--source", source]);
