@@ -48,17 +48,20 @@ const deployments: [string, () => Promise<Deployment>, boolean][] = [
   ],
 ];
 
+/** An answer as it came: its status, headers and body's bytes. */
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
 /** Sends the path exactly as written, with any headers; the body as bytes. */
 function raw(
   base: string,
   path: string,
   headers: Record<string, string> = {},
   method = "GET",
-): Promise<{
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}> {
+): Promise<RawAnswer> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
     const request = httpRequest({ hostname, port, path, method, headers }, (response) => {
@@ -77,15 +80,8 @@ function raw(
   });
 }
 
-/** What a server answers to bytes no HTTP client would send, read with Node's own parser. */
-function rawRequest(
-  base: string,
-  bytes: string,
-): Promise<{
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}> {
+/** What a server answers to bytes no HTTP client would send, read as they come back. */
+function rawRequest(base: string, bytes: string): Promise<RawAnswer> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname, () => socket.end(bytes));
