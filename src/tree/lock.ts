@@ -41,7 +41,7 @@ export function takeLock(layout: TreeLayout): () => void {
  */
 export function keepTree(layout: TreeLayout): () => void {
   const path = keeperPath(layout);
-  return holdFile(path, keptHere, (owner) => {
+  return holdFile(path, keptHere, isServing, (owner) => {
     throw new UserError(
       `${layout.published} is kept by another velodata serve (${ownerText(owner)})`,
       [
@@ -56,7 +56,7 @@ function refuseIfKept(layout: TreeLayout): void {
   const path = keeperPath(layout);
   if (keptHere.has(path)) return;
   const owner = lockOwner(path);
-  if (isStale(owner, isRunning) || ("pid" in owner && owner.pid === process.pid)) return;
+  if (isStale(owner, isServing) || ("pid" in owner && owner.pid === process.pid)) return;
   throw new UserError(
     `${layout.published} is kept by velodata serve (${ownerText(owner)}), which writes it at every refresh`,
     [
@@ -68,7 +68,7 @@ function refuseIfKept(layout: TreeLayout): void {
 const keeperPath = (layout: TreeLayout): string => join(layout.store, "kept-by-serve");
 
 function lockIn(layout: TreeLayout, path: string): () => void {
-  return holdFile(path, heldHere, (owner) => {
+  return holdFile(path, heldHere, isRunning, (owner) => {
     throw new UserError(
       `${layout.published} is being written by another velodata process (${ownerText(owner)})`,
       [`wait for it to finish; if no velodata is running, remove ${path}`],
@@ -84,6 +84,7 @@ function lockIn(layout: TreeLayout, path: string): () => void {
 function holdFile(
   path: string,
   here: Set<string>,
+  running: (pid: number, ageMs: number) => boolean,
   refuse: (owner: LockOwner) => never,
 ): () => void {
   const held = () => {
@@ -97,7 +98,7 @@ function holdFile(
     if (!here.has(path) && createLock(path)) return held();
     const owner = lockOwner(path);
     const ours = "pid" in owner && owner.pid === process.pid && !here.has(path);
-    if (here.has(path) || !(ours || isStale(owner, isRunning))) refuse(owner);
+    if (here.has(path) || !(ours || isStale(owner, running))) refuse(owner);
     if (takeOver(path, owner)) return held();
   }
   throw new UserError(`cannot take ${path}`, ["remove it if no velodata process is running"]);
@@ -125,8 +126,8 @@ const LONGEST_WRITE_MS = 3_600_000;
 /**
  * Whether a velodata process may hold `pid`'s lock, made `ageMs` ago: the pid lives, and is not
  * another program's in a lock older than any write. A younger lock is kept whatever the pid runs
- * here: its writer may be in another pid namespace (containers sharing the tree), where the
- * same number is another process.
+ * here, in case it is a live writer's the command line cannot tell (run by another name). Writers
+ * in other pid namespaces are not told apart at all (the README asks for one).
  */
 export function isRunning(pid: number, ageMs = 0): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
@@ -137,6 +138,13 @@ export function isRunning(pid: number, ageMs = 0): boolean {
   }
   return ageMs <= LONGEST_WRITE_MS || !isAnotherProgram(pid);
 }
+
+/**
+ * Whether a server may hold `pid`'s mark: it lives. Its mark is as old as the server has run, so
+ * its age says nothing: a dead server's pid given to another program keeps it until removed by
+ * hand (the refusal names the file).
+ */
+const isServing = (pid: number): boolean => isRunning(pid);
 
 /**
  * On Linux, a pid whose command line names neither node nor velodata: the lock's holder died (the

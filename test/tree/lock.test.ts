@@ -2,7 +2,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { existsSync } from "node:fs";
-import { mkdir, readFile, utimes, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { keepTree, takeLock } from "../../src/tree/lock.js";
@@ -160,6 +160,12 @@ describe("a tree kept by a server (keepTree)", () => {
       // Older than any write takes: a dead writer's pid given to another program.
       await utimes(lock, hoursAgo, hoursAgo);
       takeLock(layout)();
+      // A server's mark is as old as the server: its age says nothing of it.
+      const mark = join(store, "kept-by-serve");
+      await writeFile(mark, String(other.pid));
+      await utimes(mark, hoursAgo, hoursAgo);
+      expect(() => takeLock(layout)).toThrow(/is kept by velodata serve/);
+      await rm(mark);
       // A node process is taken as velodata's, however old its lock.
       const node = liveNodeProcess();
       onTestFinished(node.stop);
