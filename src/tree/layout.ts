@@ -53,6 +53,9 @@ export function currentRelease(layout: TreeLayout): string | null {
   return target === null ? null : (target.split("/")[2] ?? null);
 }
 
+/** Where a build moves the release it replaced while it removes it (see write-tree.ts). */
+export const asideFolder = (layout: TreeLayout): string => join(layout.store, "removing");
+
 /** The release folders but `keep`. */
 export function releasesBut(layout: TreeLayout, keep: string | null): string[] {
   if (!existsSync(layout.releases)) return [];

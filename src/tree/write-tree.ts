@@ -23,6 +23,7 @@ import { BackgroundWriter, type FileToWrite } from "./background-writer.js";
 import { writeHostFiles } from "./host-files.js";
 import { inBatches } from "./in-batches.js";
 import {
+  asideFolder,
   currentRelease,
   enclosingTree,
   layoutOf,
@@ -336,8 +337,6 @@ function setAside(layout: TreeLayout, folder: string): string {
     return folder;
   }
 }
-
-const asideFolder = (layout: TreeLayout): string => join(layout.store, "removing");
 
 function removeLeftoverLinks(layout: TreeLayout): void {
   for (const entry of readdirSync(layout.store)) {
