@@ -102,6 +102,7 @@ describe("openingHoursValid", () => {
       "Mo-Su 05:00-00:30; PH off", // closes the night before's last half hour too, as meant
       "Mo-Su 05:00-00:30;",
       "Mo-Fr 08:00-12:00 13:00-17:00",
+      "Mo-Fr 06:00-02:00; Sa-Su 08:00-20:00", // Friday night cut at midnight: a slip
       "Lu-Di 05:00-00:30",
       "Mo-Su 25:00-26:00",
       "nightly",
@@ -114,9 +115,10 @@ describe("openingHoursValid", () => {
     expect(problems.map((problem) => [problem.severity, problem.at.index])).toEqual([
       ["warning", 3],
       ["warning", 4],
-      ["error", 5],
+      ["warning", 5],
       ["error", 6],
       ["error", 7],
+      ["error", 8],
     ]);
     expect(problems.slice(0, 2).map(formatProblem)).toEqual([
       expect.stringMatching(
@@ -126,12 +128,17 @@ describe("openingHoursValid", () => {
         /^contracts\.json\[4\] \(#4\) opening_hours: "Mo-Fr 08:00-12:00 13:00-17:00": You have used 2 not connected time ranges/,
       ),
     ]);
-    expect(problems.slice(2).map(formatProblem)).toEqual([
+    expect(formatProblem(problems[2] as Problem)).toMatch(
+      /^contracts\.json\[5\] \(#5\) opening_hours: "Mo-Fr 06:00-02:00; Sa-Su 08:00-20:00": This rule overwrites parts of the previous rule/,
+    );
+    expect(problems.slice(3).map(formatProblem)).toEqual([
       // "Di" is Sunday in French and Tuesday to the evaluator: the reading it guessed is shown.
-      'contracts.json[5] (#5) opening_hours: "Lu-Di 05:00-00:30" is not OSM opening_hours as written: OSM\'s evaluator guesses "Mo-Tu 05:00-00:30" (Please use the English abbreviation "Mo" for "lu".); write the hours in OSM\'s syntax, e.g. "Mo-Su 05:00-00:30"',
-      'contracts.json[6] (#6) opening_hours: "Mo-Su 25:00-26:00" is not OSM opening_hours (after "Mo-Su 25:00": Time range starts outside of the current day); e.g. "Mo-Su 05:00-00:30" or "24/7"',
       expect.stringMatching(
-        /^contracts\.json\[7\] \(#7\) opening_hours: "nightly" is not OSM opening_hours \(after "ni": Unexpected token: "n"/,
+        /^contracts\.json\[6\] \(#6\) opening_hours: "Lu-Di 05:00-00:30" is not OSM opening_hours as written: OSM's evaluator guesses "Mo-Tu 05:00-00:30" \(Please use the English abbreviation "Mo" for "lu"\. Please use the English abbreviation "Tu" for "di"\..*\); write the hours in OSM's syntax, e\.g\. "Mo-Su 05:00-00:30"$/,
+      ),
+      'contracts.json[7] (#7) opening_hours: "Mo-Su 25:00-26:00" is not OSM opening_hours (after "Mo-Su 25:00": Time range starts outside of the current day); e.g. "Mo-Su 05:00-00:30" or "24/7"',
+      expect.stringMatching(
+        /^contracts\.json\[8\] \(#8\) opening_hours: "nightly" is not OSM opening_hours \(after "ni": Unexpected token: "n"/,
       ),
     ]);
   });

@@ -67,7 +67,9 @@ export function openingHoursValid(contracts: readonly Sourced<Contract>[]): Prob
     if (hours === undefined || hours === "24/7") continue;
     try {
       const parsed = new (openingHours())(hours, null, 0); // mode 0: time ranges;
-      const said = parsed.getStructuredWarnings().filter(({ type }) => !UNSAID.has(type));
+      const said = parsed
+        .getStructuredWarnings()
+        .filter(({ type }) => !(type === AFTER_MIDNIGHT && laterRulesClose(hours)));
       // A word it had to guess ("Lu" for Monday, "5h"): published as written, which other
       // readers refuse or read otherwise ("Lu-Di" is read Monday to Tuesday). Its reading is shown.
       const guessed = said.filter(({ type }) => type === "word_error_correction");
@@ -76,7 +78,7 @@ export function openingHoursValid(contracts: readonly Sourced<Contract>[]): Prob
           error(
             at,
             "opening_hours",
-            `"${excerpt(hours)}" is not OSM opening_hours as written: OSM's evaluator guesses "${excerpt(parsed.prettifyValue())}" (${guessed[0]?.message}); write the hours in OSM's syntax, e.g. "Mo-Su 05:00-00:30"`,
+            `"${excerpt(hours)}" is not OSM opening_hours as written: OSM's evaluator guesses "${excerpt(parsed.prettifyValue())}" (${[...new Set(guessed.map(({ message }) => message))].join(" ")}); write the hours in OSM's syntax, e.g. "Mo-Su 05:00-00:30"`,
           ),
         );
         continue;
@@ -98,10 +100,16 @@ export function openingHoursValid(contracts: readonly Sourced<Contract>[]): Prob
 }
 
 /**
- * Its notes that are not slips: a rule after hours past midnight (`Mo-Su 05:00-00:30; PH off`)
- * also closes the night before's last half hour, as such rules are meant to.
+ * Its note that a rule after hours past midnight takes that night's end away: no slip when the
+ * later rules close (`Mo-Su 05:00-00:30; PH off`: a holiday is closed from its midnight), a night
+ * cut short otherwise (`Mo-Fr 06:00-02:00; Sa-Su 08:00-20:00` closes Friday at midnight).
  */
-const UNSAID = new Set(["additional_rule_separator_not_used_after_time_wrapping_midnight"]);
+const AFTER_MIDNIGHT = "additional_rule_separator_not_used_after_time_wrapping_midnight";
+const laterRulesClose = (hours: string): boolean =>
+  hours
+    .split(";")
+    .slice(1)
+    .every((rule) => /\b(?:off|closed)\s*$/i.test(rule.trim()));
 
 /** Loaded only when a contract has hours to check: it takes ~0.2 s, a cron refresh's tenth. */
 const openingHours = (): typeof OpeningHours =>
