@@ -20,7 +20,11 @@ export function notUri(url: string): string | null {
     (hash < 0 || !afterHost.includes("#", hash + 1))
   )
     return null;
-  return `must be written as a URI, with its spaces, accents and signs percent-encoded: ${JSON.stringify(asUri(url))}`;
+  const encoded = asUri(url);
+  // What percent-encoding cannot mend: a sign in the host (the WHATWG parser keeps `{` there).
+  if (!URI_CHARACTERS.test(encoded))
+    return `must be written as a URI: its host ${JSON.stringify(new URL(url).host)} is no host name`;
+  return `must be written as a URI, with its spaces, accents and signs percent-encoded: ${JSON.stringify(encoded)}`;
 }
 
 /** `url` percent-encoded where RFC 3986 wants it. */

@@ -23,14 +23,21 @@ const LINKS = [
   "https://x.org/#a#b",
   "https://vélo.example/x y",
   "https://example.org/{a}^",
+  "http://ex{ample.org/bikes",
 ];
 
 describe("webUrl", () => {
+  it("says of a host no encoding mends that it is no host name", () => {
+    expect(notUri("http://ex{ample.org/bikes")).toBe(
+      'must be written as a URI: its host "ex{ample.org" is no host name',
+    );
+  });
+
   it("refuses exactly the links the GBFS schemas refuse, and the form it suggests passes them", () => {
     for (const link of LINKS) {
       const problem = notUri(link);
       expect(problem === null, link).toBe(isUri(link));
-      const suggested = /: "(.*)"$/.exec(problem ?? "")?.[1];
+      const suggested = /percent-encoded: "(.*)"$/.exec(problem ?? "")?.[1];
       if (suggested) expect(isUri(suggested), suggested).toBe(true);
     }
   });
