@@ -49,8 +49,10 @@ export function memoryOutput(): Output & { lines: string[] } {
   };
 }
 
-/** How many of each kind a command prints before a count of the rest: a broken states file of a
- * big network can have a problem on every line, and the first ones say what went wrong. */
+/**
+ * How many of each kind a command prints before a count of the rest: a broken states file of a
+ * big network can have a problem on every line, and the first ones say what went wrong.
+ */
 export interface ProblemsShown {
   warnings: number;
   errors: number;
