@@ -50,6 +50,9 @@ const FIXES: Record<string, (where: string, error: SystemError) => string> = {
   ENAMETOOLONG: (where) =>
     `the path ${excerpt(where)} is too long for the file system: choose a shorter one`,
   ELOOP: (where) => `${where} is a symbolic link that leads back to itself: fix the link`,
+  // A folder velodata removes, in which files appeared meanwhile: another writer of the tree.
+  ENOTEMPTY: (where) =>
+    `${where} got new files while it was being removed: is another velodata writing this tree (from another container)? run one writer at a time`,
 };
 
 function placeOf(error: SystemError): string {

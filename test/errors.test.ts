@@ -36,6 +36,11 @@ describe("toUserError", () => {
     expect(mapped(systemError("ENOTFOUND", { syscall: "getaddrinfo", hostname: "nope" }))).toBe(
       "cannot listen on nope: the host name is unknown; pass --host",
     );
+    expect(
+      mapped(systemError("ENOTEMPTY", { syscall: "rmdir", path: "/srv/.out.velodata/r" })),
+    ).toBe(
+      "/srv/.out.velodata/r got new files while it was being removed: is another velodata writing this tree (from another container)? run one writer at a time",
+    );
   });
 
   it("maps the runtime's size and depth limits", () => {
