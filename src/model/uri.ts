@@ -22,8 +22,12 @@ export function notUri(url: string): string | null {
     return null;
   const encoded = asUri(url);
   // What percent-encoding cannot mend: a sign in the host (the WHATWG parser keeps `{` there).
-  if (!URI_CHARACTERS.test(encoded))
-    return `must be written as a URI: its host ${JSON.stringify(new URL(url).host)} is no host name`;
+  if (!URI_CHARACTERS.test(encoded)) {
+    // As written: without the user's part and the port, not in punycode.
+    const authority = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(url)?.[1] ?? "";
+    const host = authority.replace(/^.*@/, "").replace(/:\d*$/, "");
+    return `must be written as a URI: its host ${JSON.stringify(host)} is no host name`;
+  }
   return `must be written as a URI, with its spaces, accents and signs percent-encoded: ${JSON.stringify(encoded)}`;
 }
 

@@ -31,6 +31,10 @@ describe("webUrl", () => {
     expect(notUri("http://ex{ample.org/bikes")).toBe(
       'must be written as a URI: its host "ex{ample.org" is no host name',
     );
+    // As written: not in punycode, without the port.
+    expect(notUri("https://vélo{x.example:8443/api")).toBe(
+      'must be written as a URI: its host "vélo{x.example" is no host name',
+    );
   });
 
   it("refuses exactly the links the GBFS schemas refuse, and the form it suggests passes them", () => {

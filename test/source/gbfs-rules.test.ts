@@ -103,6 +103,8 @@ describe("openingHoursValid", () => {
       "Mo-Su 05:00-00:30;",
       "Mo-Fr 08:00-12:00 13:00-17:00",
       "Mo-Fr 06:00-02:00; Sa-Su 08:00-20:00", // Friday night cut at midnight: a slip
+      "Mo-Fr 06:00-02:00; Sa 10:00-20:00; PH off", // so too, though a later rule closes
+      "Mo-Fr 06:00-02:00; Sa 10:00-20:00 || Su off", // and with a fallback that closes
       "Lu-Di 05:00-00:30",
       "Mo-Su 25:00-26:00",
       "nightly",
@@ -116,9 +118,11 @@ describe("openingHoursValid", () => {
       ["warning", 3],
       ["warning", 4],
       ["warning", 5],
-      ["error", 6],
-      ["error", 7],
+      ["warning", 6],
+      ["warning", 7],
       ["error", 8],
+      ["error", 9],
+      ["error", 10],
     ]);
     expect(problems.slice(0, 2).map(formatProblem)).toEqual([
       expect.stringMatching(
@@ -131,14 +135,18 @@ describe("openingHoursValid", () => {
     expect(formatProblem(problems[2] as Problem)).toMatch(
       /^contracts\.json\[5\] \(#5\) opening_hours: "Mo-Fr 06:00-02:00; Sa-Su 08:00-20:00": This rule overwrites parts of the previous rule/,
     );
-    expect(problems.slice(3).map(formatProblem)).toEqual([
+    for (const at of [6, 7])
+      expect(formatProblem(problems[at - 3] as Problem)).toContain(
+        "This rule overwrites parts of the previous rule",
+      );
+    expect(problems.slice(5).map(formatProblem)).toEqual([
       // "Di" is Sunday in French and Tuesday to the evaluator: the reading it guessed is shown.
       expect.stringMatching(
-        /^contracts\.json\[6\] \(#6\) opening_hours: "Lu-Di 05:00-00:30" is not OSM opening_hours as written: OSM's evaluator guesses "Mo-Tu 05:00-00:30" \(Please use the English abbreviation "Mo" for "lu"\. Please use the English abbreviation "Tu" for "di"\..*\); write the hours in OSM's syntax, e\.g\. "Mo-Su 05:00-00:30"$/,
+        /^contracts\.json\[8\] \(#8\) opening_hours: "Lu-Di 05:00-00:30" is not OSM opening_hours as written: OSM's evaluator guesses "Mo-Tu 05:00-00:30" \(Please use the English abbreviation "Mo" for "lu"\. Please use the English abbreviation "Tu" for "di"\..*\); write the hours in OSM's syntax, e\.g\. "Mo-Su 05:00-00:30"$/,
       ),
-      'contracts.json[7] (#7) opening_hours: "Mo-Su 25:00-26:00" is not OSM opening_hours (after "Mo-Su 25:00": Time range starts outside of the current day); e.g. "Mo-Su 05:00-00:30" or "24/7"',
+      'contracts.json[9] (#9) opening_hours: "Mo-Su 25:00-26:00" is not OSM opening_hours (after "Mo-Su 25:00": Time range starts outside of the current day); e.g. "Mo-Su 05:00-00:30" or "24/7"',
       expect.stringMatching(
-        /^contracts\.json\[8\] \(#8\) opening_hours: "nightly" is not OSM opening_hours \(after "ni": Unexpected token: "n"/,
+        /^contracts\.json\[10\] \(#10\) opening_hours: "nightly" is not OSM opening_hours \(after "ni": Unexpected token: "n"/,
       ),
     ]);
   });

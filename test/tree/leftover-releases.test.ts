@@ -1,5 +1,5 @@
 // What a stopped build leaves in the store goes: at the next build, and at each refresh.
-import { mkdir, readdir, writeFile } from "node:fs/promises";
+import { mkdir, readdir, rename, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Release } from "../../src/publish/release.js";
@@ -37,7 +37,14 @@ describe("a stopped build's folders", () => {
     await writeTree(release, out);
     const layout = layoutOf(out);
     await leave(join(layout.releases, "mzz0-abcdef"));
-    await leave(join(layout.store, "removing", "mzz1-abcdef"));
+    // A release written hours ago, moved aside just now, as a build does before removing it: its
+    // change time is the move's.
+    const old = join(layout.store, "mzz1-abcdef");
+    await leave(old);
+    const hoursAgo = new Date(Date.now() - 3 * 3_600_000);
+    await utimes(old, hoursAgo, hoursAgo);
+    await mkdir(join(layout.store, "removing"));
+    await rename(old, join(layout.store, "removing", "mzz1-abcdef"));
     // Just moved aside: a live build may be removing it.
     expect(await removeLeftoverReleases(layout)).toBe(1);
     expect(await readdir(layout.releases)).toHaveLength(1);

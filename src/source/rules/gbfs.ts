@@ -109,7 +109,8 @@ const laterRulesClose = (hours: string): boolean =>
   hours
     .split(";")
     .slice(1)
-    .every((rule) => /\b(?:off|closed)\s*$/i.test(rule.trim()));
+    // A fallback (`||`) or a rule added with `,` may open: only plain closing rules count.
+    .every((rule) => !/\|\||,/.test(rule) && /\b(?:off|closed)\s*$/i.test(rule.trim()));
 
 /** Loaded only when a contract has hours to check: it takes ~0.2 s, a cron refresh's tenth. */
 const openingHours = (): typeof OpeningHours =>
