@@ -10,7 +10,7 @@ import {
   METHOD_NOT_ALLOWED,
   URI_TOO_LONG,
 } from "../../routes/outcomes.js";
-import type { AnyRoute } from "../../routes/route.js";
+import type { AnyRoute, Outcome } from "../../routes/route.js";
 import { answerLines, dispositionLines, typesOf } from "./answer-map.js";
 
 export interface NginxOptions {
@@ -45,11 +45,27 @@ export interface NginxOptions {
 // nginx's name of the key check's header, after `$upstream_http_`: lower case, `-` as `_`.
 const KEY_ID_VARIABLE = KEY_ID_HEADER.toLowerCase().replaceAll("-", "_");
 
-// nginx's own JSON error pages, where it redirects a request it could not read whole.
-const URI_TOO_LONG_PAGE = "/_velodata_uri_too_long";
-const HEADERS_TOO_LARGE_PAGE = "/_velodata_headers_too_large";
-const METHOD_NOT_ALLOWED_PAGE = "/_velodata_method_not_allowed";
-const MALFORMED_REQUEST_PAGE = "/_velodata_malformed_request";
+// nginx's own JSON error pages, where it redirects a request it refused before any location:
+// velodata serve's outcome, at an internal URI (with its extra header lines).
+interface OwnErrorPage {
+  uri: string;
+  outcome: Outcome;
+  headers?: string;
+}
+const URI_TOO_LONG_PAGE: OwnErrorPage = { uri: "/_velodata_uri_too_long", outcome: URI_TOO_LONG };
+const HEADERS_TOO_LARGE_PAGE: OwnErrorPage = {
+  uri: "/_velodata_headers_too_large",
+  outcome: HEADERS_TOO_LARGE,
+};
+const METHOD_NOT_ALLOWED_PAGE: OwnErrorPage = {
+  uri: "/_velodata_method_not_allowed",
+  outcome: METHOD_NOT_ALLOWED,
+  headers: `add_header Allow "${ALLOWED_METHODS}" always;`,
+};
+const MALFORMED_REQUEST_PAGE: OwnErrorPage = {
+  uri: "/_velodata_malformed_request",
+  outcome: MALFORMED_REQUEST,
+};
 const ERROR_PAGES = [
   URI_TOO_LONG_PAGE,
   HEADERS_TOO_LARGE_PAGE,
@@ -97,7 +113,7 @@ map $velodata_answer $velodata_freshness {
 # What velodata serve answers: no file of the tree, unless nginx answers itself with its JSON error
 # pages for a request line or headers past its buffers (redirected there, with no file to find).
 map $uri $velodata_own_error {
-    ${ERROR_PAGES.map((page) => `"${page}" 1;`).join("\n    ")}
+    ${ERROR_PAGES.map((page) => `"${page.uri}" 1;`).join("\n    ")}
     default "";
 }
 map "$velodata_file$velodata_own_error" $velodata_to_serve {
@@ -172,12 +188,12 @@ ${options.brotli ? "    brotli_static on;" : "    # brotli_static: not loaded he
     # hands to serve with its own few headers is never refused there (its 431 would reach the
     # client as the key check's failure, a 503).
     large_client_header_buffers 1 15k;
-    error_page 414 = ${URI_TOO_LONG_PAGE};
-    error_page 494 = ${HEADERS_TOO_LARGE_PAGE};
+    error_page 414 = ${URI_TOO_LONG_PAGE.uri};
+    error_page 494 = ${HEADERS_TOO_LARGE_PAGE.uri};
     # What nginx refuses before any location (TRACE; a method in lower case, a broken request
     # line): velodata serve's JSON errors too. Its own 400s and 405s reach clients as they are.
-    error_page 405 = ${METHOD_NOT_ALLOWED_PAGE};
-    error_page 400 = ${MALFORMED_REQUEST_PAGE};
+    error_page 405 = ${METHOD_NOT_ALLOWED_PAGE.uri};
+    error_page 400 = ${MALFORMED_REQUEST_PAGE.uri};
     # A request for one of those pages themselves (internal: nginx says 404): serve's answer.
     error_page 404 = @velodata;
 
@@ -248,37 +264,23 @@ ${options.brotli ? "    brotli_static on;" : "    # brotli_static: not loaded he
     }
 
     # Not named locations: the request line they answer has no URI, which a named one needs.
-    location = ${URI_TOO_LONG_PAGE} {
-        internal;
-${jsonErrorLines()}
-        return 414 ${quote(JSON.stringify({ error: URI_TOO_LONG.error }))};
-    }
-
-    location = ${HEADERS_TOO_LARGE_PAGE} {
-        internal;
-${jsonErrorLines()}
-        return 431 ${quote(JSON.stringify({ error: HEADERS_TOO_LARGE.error }))};
-    }
-
-    location = ${METHOD_NOT_ALLOWED_PAGE} {
-        internal;
-${jsonErrorLines()}
-        add_header Allow "${ALLOWED_METHODS}" always;
-        return 405 ${quote(JSON.stringify({ error: METHOD_NOT_ALLOWED.error }))};
-    }
-
-    location = ${MALFORMED_REQUEST_PAGE} {
-        internal;
-${jsonErrorLines()}
-        return 400 ${quote(JSON.stringify({ error: MALFORMED_REQUEST.error }))};
-    }
-
+${ERROR_PAGES.map(errorPageLocation).join("\n")}
     location @velodata_unavailable {
 ${jsonErrorLines()}
         add_header Retry-After "${UNAVAILABLE_RETRY_SECONDS}" always;
         return 503 ${quote(JSON.stringify({ error: UNAVAILABLE }))};
     }
 }
+`;
+}
+
+/** The internal location of one of nginx's own JSON error pages. */
+function errorPageLocation({ uri, outcome, headers }: OwnErrorPage): string {
+  return `    location = ${uri} {
+        internal;
+${jsonErrorLines()}
+${headers ? `        ${headers}\n` : ""}        return ${outcome.status} ${quote(JSON.stringify({ error: outcome.error }))};
+    }
 `;
 }
 
