@@ -8,11 +8,14 @@
  */
 const URI_CHARACTERS = /^(?:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$/;
 
+/** `scheme://authority`, the authority captured: what comes before the path, query and fragment. */
+const SCHEME_AND_AUTHORITY = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i;
+
 /** What is wrong with `url` (an absolute http(s) URL) as a URI, with how to write it; null if nothing. */
 export function notUri(url: string): string | null {
   if (/%(?![0-9A-Fa-f]{2})/.test(url))
     return "must be written as a URI, and a % must start a percent-encoded byte (%25 for % itself)";
-  const afterHost = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, "");
+  const afterHost = url.replace(SCHEME_AND_AUTHORITY, "");
   const hash = afterHost.indexOf("#");
   if (
     URI_CHARACTERS.test(url) &&
@@ -24,7 +27,7 @@ export function notUri(url: string): string | null {
   // What percent-encoding cannot mend: a sign in the host (the WHATWG parser keeps `{` there).
   if (!URI_CHARACTERS.test(encoded)) {
     // As written: without the user's part and the port, not in punycode.
-    const authority = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(url)?.[1] ?? "";
+    const authority = SCHEME_AND_AUTHORITY.exec(url)?.[1] ?? "";
     const host = authority.replace(/^.*@/, "").replace(/:\d*$/, "");
     return `must be written as a URI: its host ${JSON.stringify(host)} is no host name`;
   }
@@ -36,7 +39,7 @@ function asUri(url: string): string {
   // The WHATWG parser encodes spaces and accents (and a host's in punycode), not `|`, `{`, `^`,
   // brackets after the host or a second `#`.
   const href = new URL(url).href;
-  const host = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(href)?.[0] ?? "";
+  const host = SCHEME_AND_AUTHORITY.exec(href)?.[0] ?? "";
   const rest = href.slice(host.length);
   const hash = rest.indexOf("#");
   const encode = (text: string, keep: RegExp) =>
