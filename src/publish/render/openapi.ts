@@ -7,7 +7,7 @@ import {
   type RouteConfig,
 } from "@asteasolutions/zod-to-openapi";
 import { type ZodType, z } from "zod";
-import { MAX_NUMBER_DIGITS } from "../../model/record-number.js";
+import { recordNumber } from "../../model/record-number.js";
 import { ErrorBody } from "../../model/server-status.js";
 import { STATIC_CACHE_CONTROL } from "../../routes/max-age.js";
 import {
@@ -213,12 +213,7 @@ function schemaOf(route: AnyRoute, name: string, options: OpenApiOptions): ZodTy
       return example ? schema.meta({ example: example.contract }) : schema;
     }
     case "number": {
-      const schema = z
-        .number()
-        .int()
-        .min(0)
-        .max(10 ** MAX_NUMBER_DIGITS - 1)
-        .describe(type.what);
+      const schema = recordNumber.describe(type.what);
       return example ? schema.meta({ example: example.number }) : schema;
     }
     case "oneOf":
