@@ -83,7 +83,7 @@ export function coordinatesInRange(
 ): Problem[] {
   const problems: Problem[] = [];
   for (const { value, at } of records) {
-    if (!(value.latitude >= -90 && value.latitude <= 90)) {
+    if (!latitudeInRange(value.latitude)) {
       problems.push(
         error(
           at,
@@ -92,7 +92,7 @@ export function coordinatesInRange(
         ),
       );
     }
-    if (!(value.longitude >= -180 && value.longitude <= 180)) {
+    if (!longitudeInRange(value.longitude)) {
       problems.push(error(at, "longitude", `${value.longitude} is outside -180..180`));
     }
     if (value.latitude === 0 && value.longitude === 0) {
@@ -154,8 +154,11 @@ export function positionsNearTheirContract(
   return problems;
 }
 
+// NaN is in neither range.
+const latitudeInRange = (latitude: number): boolean => latitude >= -90 && latitude <= 90;
+const longitudeInRange = (longitude: number): boolean => longitude >= -180 && longitude <= 180;
 const inRange = (latitude: number, longitude: number): boolean =>
-  latitude >= -90 && latitude <= 90 && longitude >= -180 && longitude <= 180;
+  latitudeInRange(latitude) && longitudeInRange(longitude);
 
 function median(values: number[]): number {
   values.sort((a, b) => a - b);
