@@ -60,7 +60,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
       published = await publishOffThread(dataset, {
         generatedAt: options.now ?? new Date(),
         baseUrl: options.baseUrl,
-        staticUpdatedAt: await staticSourceUpdatedAt(options.source),
+        staticUpdatedAt: staticSourceUpdatedAt(options.source),
         onStationFiles: early,
         encode: encodedInChunks(), // this process exits once they are written
       });

@@ -109,7 +109,7 @@ async function fullRefresh(
   const { release: made, cache } = await publishOffThread(dataset, {
     generatedAt: inputs.generatedAt,
     baseUrl: inputs.baseUrl,
-    staticUpdatedAt: await staticSourceUpdatedAt(options.source),
+    staticUpdatedAt: staticSourceUpdatedAt(options.source),
     encode: encodedInChunks(), // this process exits once they are written
   });
   // Siblings of unchanged files are read back from the tree: only what changed is compressed, from

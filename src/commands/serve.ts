@@ -121,7 +121,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   const port = options.port ?? 8080;
   const host = options.host ?? "127.0.0.1";
   const listening = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
-  const staticUpdatedAt = await staticSourceUpdatedAt(options.source);
+  const staticUpdatedAt = staticSourceUpdatedAt(options.source);
   const first = await publish(dataset, {
     generatedAt: new Date(),
     baseUrl: options.baseUrl ?? listening,

@@ -9,6 +9,9 @@ const FILES = ["contracts.json", "stations.json", "stations.csv"];
 /** GBFS v2.3's earliest `last_updated` (2015-12-15T05:00:00Z): the schema refuses anything before. */
 export const GBFS_EARLIEST_MS = 1_450_155_600_000;
 
+/** How far two machines' clocks may be apart: a time further ahead than this is worth a word. */
+export const CLOCKS_APART_MS = 15 * 60_000;
+
 /** The newest of the files' modification times, to the second, and the file it is of. */
 function newestModification(dir: string): { file: string; ms: number } | null {
   let newest: { file: string; ms: number } | null = null;
@@ -30,12 +33,10 @@ function newestModification(dir: string): { file: string; ms: number } | null {
  * A time no feed may say (before GBFS's earliest, as image builders that date every file 1970 leave
  * it, or ahead of this machine's clock) is brought within them; sourceTimeProblems says so.
  */
-export async function staticSourceUpdatedAt(dir: string, now = Date.now()): Promise<Date> {
+export function staticSourceUpdatedAt(dir: string, now = Date.now()): Date {
   const ms = newestModification(dir)?.ms ?? GBFS_EARLIEST_MS;
   return new Date(Math.min(Math.max(ms, GBFS_EARLIEST_MS), Math.floor(now / 1000) * 1000));
 }
-
-const AHEAD_WARNING_MS = 15 * 60_000;
 
 /** A warning when staticSourceUpdatedAt cannot give the files' own time. */
 export function sourceTimeProblems(dir: string, now = Date.now()): Problem[] {
@@ -51,7 +52,7 @@ export function sourceTimeProblems(dir: string, now = Date.now()): Problem[] {
       ),
     ];
   // A few minutes ahead is two machines' clocks: brought back without a word.
-  if (newest.ms > now + AHEAD_WARNING_MS)
+  if (newest.ms > now + CLOCKS_APART_MS)
     return [
       warning(
         { file: newest.file },

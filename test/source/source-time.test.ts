@@ -27,10 +27,10 @@ describe("staticSourceUpdatedAt", () => {
       at("2027-01-01T00:00:00Z"),
     );
     await utimes(join(dir, "states.json"), at("2027-01-01T00:00:00Z"), at("2027-01-01T00:00:00Z"));
-    expect((await staticSourceUpdatedAt(dir)).toISOString()).toBe("2026-03-04T05:06:07.000Z");
+    expect(staticSourceUpdatedAt(dir).toISOString()).toBe("2026-03-04T05:06:07.000Z");
 
     await writeFile(join(dir, "contracts.json"), "{}");
-    expect((await staticSourceUpdatedAt(dir)).getTime()).toBeGreaterThan(
+    expect(staticSourceUpdatedAt(dir).getTime()).toBeGreaterThan(
       at("2026-03-04T05:06:08Z").getTime(),
     );
   });
@@ -42,7 +42,7 @@ describe("staticSourceUpdatedAt", () => {
         ["contracts.json", "stations.csv"].map((name) => utimes(join(dir, name), when, when)),
       );
     await touch(at("1970-01-01T00:00:01Z"));
-    expect((await staticSourceUpdatedAt(dir)).toISOString()).toBe("2015-12-15T05:00:00.000Z");
+    expect(staticSourceUpdatedAt(dir).toISOString()).toBe("2015-12-15T05:00:00.000Z");
     const warnings = (await readDataset(dir)).problems.map(formatProblem);
     expect(warnings).toContain(
       `${join(dir, "contracts.json")}: modified 1970-01-01T00:00:01Z, before 2015-12-15, the earliest time GBFS accepts: the static GBFS feeds say 2015-12-15T05:00:00Z; give the files their real time (touch)`,
@@ -50,13 +50,13 @@ describe("staticSourceUpdatedAt", () => {
 
     await touch(at("2027-06-01T00:00:00Z"));
     const now = at("2026-12-02T10:20:30.400Z").getTime();
-    expect((await staticSourceUpdatedAt(dir, now)).toISOString()).toBe("2026-12-02T10:20:30.000Z");
+    expect(staticSourceUpdatedAt(dir, now).toISOString()).toBe("2026-12-02T10:20:30.000Z");
     expect(sourceTimeProblems(dir, now).map(formatProblem)).toEqual([
       `${join(dir, "contracts.json")}: modified 2027-06-01T00:00:00Z, ahead of this machine's clock: the static GBFS feeds say the time of this run instead; check the clock of the machine that wrote it`,
     ]);
 
     await touch(at("2026-12-02T10:30:00Z")); // ten minutes ahead: another machine's clock
-    expect((await staticSourceUpdatedAt(dir, now)).toISOString()).toBe("2026-12-02T10:20:30.000Z");
+    expect(staticSourceUpdatedAt(dir, now).toISOString()).toBe("2026-12-02T10:20:30.000Z");
     expect(sourceTimeProblems(dir, now)).toEqual([]);
   });
 });

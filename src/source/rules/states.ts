@@ -4,7 +4,7 @@ import type { Station } from "../../model/station.js";
 import type { StandsState, StationState } from "../../model/station-state.js";
 import { oncePerObject } from "../../once-per-object.js";
 import { error, type Problem, type Sourced, warning } from "../problems.js";
-import { GBFS_EARLIEST_MS } from "../source-time.js";
+import { CLOCKS_APART_MS, GBFS_EARLIEST_MS } from "../source-time.js";
 import { contractKey, placeOf } from "./records.js";
 
 export const stationKey = (contract: string, number: number): string =>
@@ -184,9 +184,8 @@ function convertToUtcSeconds(text: string): string | undefined {
   return `${new Date(time).toISOString().slice(0, 19)}Z`;
 }
 
-// Ahead of the clock by more than a station's clock drift: a time zone mistake (local time
-// written with Z) is a warning, days ahead a wrong date.
-const AHEAD_WARNING_MS = 15 * 60_000;
+// Ahead of the clock by more than a station's clock drift (CLOCKS_APART_MS): a time zone mistake
+// (local time written with Z) is a warning, days ahead a wrong date.
 const AHEAD_ERROR_MS = 24 * 3_600_000;
 
 /** A lastUpdate that cannot be true: before GBFS's earliest time, or ahead of this machine's clock. */
@@ -201,7 +200,7 @@ export function lastUpdateInRange(
     if (published === undefined) continue; // null, or reported by lastUpdateIsUtcInstant
     const time = Date.parse(published);
     // As written, and in UTC when written with another offset (+05:00: no "Z" to blame).
-    if (time >= GBFS_EARLIEST_MS && time - now <= AHEAD_WARNING_MS) continue; // nearly all
+    if (time >= GBFS_EARLIEST_MS && time - now <= CLOCKS_APART_MS) continue; // nearly all
     const given = value.lastUpdate as string;
     const utc = given.endsWith("Z");
     const text = utc ? `"${excerpt(given)}"` : `"${excerpt(given)}" (${published})`;
@@ -218,7 +217,7 @@ export function lastUpdateInRange(
       problems.push(
         error(at, "lastUpdate", `${text} is more than a day ahead of ${clock}: a wrong date?`),
       );
-    else if (time - now > AHEAD_WARNING_MS) {
+    else if (time - now > CLOCKS_APART_MS) {
       const hours = Math.round(((time - now) / 3_600_000) * 10) / 10;
       problems.push(
         warning(
