@@ -5,11 +5,8 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { asideFolder, currentRelease, releasesBut, type TreeLayout } from "./layout.js";
-import { takeLock } from "./lock.js";
+import { LONGEST_WRITE_MS, takeLock } from "./lock.js";
 import { removeInBackground } from "./remove-in-background.js";
-
-// A live build removes what it moved aside within minutes (a million stations on a disk).
-const REMOVAL_TAKES_MS = 3_600_000;
 
 /**
  * How many release folders but the served one were found (under the lock) and removed; `now` is a
@@ -52,6 +49,6 @@ function stoppedRemovals(layout: TreeLayout, now: number): string[] {
     .map((name) => join(folder, name))
     .filter((path) => {
       const changed = statSync(path, { throwIfNoEntry: false })?.ctimeMs;
-      return changed !== undefined && now - changed > REMOVAL_TAKES_MS;
+      return changed !== undefined && now - changed > LONGEST_WRITE_MS;
     });
 }

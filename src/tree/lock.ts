@@ -120,8 +120,9 @@ function makeStore(layout: TreeLayout): void {
   }
 }
 
-// Longer than any build or refresh takes (a million stations on a slow disk: ~10 minutes).
-const LONGEST_WRITE_MS = 3_600_000;
+// Longer than any build or refresh takes, the removal of what a build replaced included (a
+// million stations on a slow disk: ~10 minutes).
+export const LONGEST_WRITE_MS = 3_600_000;
 
 /**
  * Whether a velodata process may hold `pid`'s lock, made `ageMs` ago: the pid lives, and is not
