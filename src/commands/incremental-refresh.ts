@@ -6,7 +6,6 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { UserError } from "../errors.js";
 import { DEFAULT_PORTAL } from "../model/portal.js";
-import type { Station } from "../model/station.js";
 import {
   changedRecordsOfBytes,
   stationsOfRecords,
@@ -40,7 +39,6 @@ import { DEFAULT_REFRESH_SECONDS } from "../routes/max-age.js";
 import { fileOf, pathOf } from "../routes/routes.js";
 import { assembleDataset, type Dataset, stationKey } from "../source/dataset.js";
 import { tooManyMissing } from "../source/missing-stations.js";
-import type { Sourced } from "../source/problems.js";
 import type { StaticRead } from "../source/read-dataset.js";
 import { readStates } from "../source/read-dataset.js";
 import { recordSizes } from "../source/states-bytes.js";
@@ -103,6 +101,7 @@ export interface FastRefresh {
 export async function incrementalRefresh(
   inputs: RefreshInputs,
   tree: Tree,
+  previous: PreviousState | null,
   output: Output,
 ): Promise<FastRefresh | null> {
   const manifest = tree.manifest;
@@ -112,7 +111,7 @@ export async function incrementalRefresh(
   // which repairs it.
   const trust = untrustedFiles(tree);
   trust.catch(() => {}); // awaited below, after the states are read
-  const kept = trustedState(tree, inputs);
+  const kept = previous && madeWith(previous, inputs) ? previous : null;
   if (!kept || kept.state.pathCount !== manifest.paths.length) return null;
   const { state } = kept;
   // Read in the thread pool while this thread reads the states file.
@@ -266,11 +265,7 @@ async function newStates(
   // Against the stations the release has a state for, whether or not the file before had them all
   // (a feed that always misses one or two must still be stopped from emptying the network). Said
   // before the warnings: theirs ("published as CLOSED") would describe a publish that does not happen.
-  if (read.states) {
-    const { had, missing } = missingSince(state, source.stations, read.states);
-    const refused = tooManyMissing(missing, had, inputs.maxMissingShare);
-    if (refused) throw new UserError(`${path} ${refused}; the tree is left as it was`);
-  }
+  if (read.states) refuseTooManyMissing(state, read.states, inputs);
   reportProblems([...state.staticProblems, ...read.problems], output); // throws on any error
   if (!read.states) throw new Error("readStates returned no states and no error");
   const dataset = assembleDataset(source, read.states);
@@ -283,20 +278,30 @@ async function newStates(
   };
 }
 
-/** Of the stations with a state in the release `state` describes, how many `states` leaves out. */
-function missingSince(
+/**
+ * Throws when `states` (by stationKey) leaves out more of the stations with a state in the release
+ * `state` describes than --max-missing allows. With `listed` (the keys of the stations the static
+ * source now has), a station no longer listed counts as gone, not missing: the source says it left.
+ */
+export function refuseTooManyMissing(
   state: RefreshState,
-  stations: readonly Sourced<Station>[],
   states: ReadonlyMap<string, unknown>,
-): { had: number; missing: number } {
+  inputs: Pick<RefreshInputs, "state" | "maxMissingShare">,
+  listed?: ReadonlySet<string>,
+): void {
   let had = 0;
   let missing = 0;
-  stations.forEach(({ value }, index) => {
-    if (state.states.status[index] === -1) return; // no state then either
+  for (let index = 0; index < state.stations.count; index++) {
+    if (state.states.status[index] === -1) continue; // no state then either
+    const record = state.stations.record(index);
+    if (!record) throw new Error(`bug: no kept station record ${index}`);
+    const key = stationKey(record.value.contract, record.value.number);
+    if (listed && !listed.has(key)) continue;
     had++;
-    if (!states.has(stationKey(value.contract, value.number))) missing++;
-  });
-  return { had, missing };
+    if (!states.has(key)) missing++;
+  }
+  const refused = tooManyMissing(missing, had, inputs.maxMissingShare);
+  if (refused) throw new UserError(`${inputs.state} ${refused}; the tree is left as it was`);
 }
 
 /** The sizes kept with the accepted states file, if well formed (one per record). */
@@ -419,11 +424,19 @@ export function saveRefreshState(
   dropOtherKeptStates(folder, accepted ? accepted.file : undefined);
 }
 
-/** Both parts of the previous run's state, when they go together and with these inputs. */
-function trustedState(
-  tree: Tree,
-  inputs: RefreshInputs,
-): { state: RefreshState; checksum: string; accepted: MinuteState["accepted"] } | null {
+/** The state the last build or refresh left beside the tree, as read by previousState. */
+export interface PreviousState {
+  state: RefreshState;
+  /** The checksum of its static part, which the next minute part names. */
+  checksum: string;
+  accepted: MinuteState["accepted"];
+}
+
+/**
+ * Both parts of the previous run's state, when they go together and describe the release the tree
+ * holds; null otherwise. Whether the fast path may start from it is madeWith's question.
+ */
+export function previousState(tree: Tree): PreviousState | null {
   const minuteRead = readRefreshCache(tree.release.folder);
   const minute = minuteRead?.value as MinuteState | undefined;
   if (minute?.format !== REFRESH_STATE_FORMAT || minute.release !== tree.manifest?.release)
@@ -433,19 +446,17 @@ function trustedState(
   if (!fixedRead || fixedRead.checksum !== minute.static || stored?.format !== REFRESH_STATE_FORMAT)
     return null;
   const fixed = restoreStatic(stored, fixedRead.line);
-  if (
-    !fixed ||
-    fixed.baseUrl !== inputs.baseUrl ||
-    fixed.source !== inputs.fingerprint ||
-    !wellFormedColumns(minute.states, fixed.stations.count)
-  )
-    return null;
+  if (!fixed || !wellFormedColumns(minute.states, fixed.stations.count)) return null;
   return {
     state: { ...fixed, ...minute },
     checksum: fixedRead.checksum,
     accepted: minute.accepted,
   };
 }
+
+/** Whether the state was made with these inputs: the same base URL and static source. */
+const madeWith = ({ state }: PreviousState, inputs: RefreshInputs): boolean =>
+  state.baseUrl === inputs.baseUrl && state.source === inputs.fingerprint;
 
 /**
  * A file of the tree whose bytes are the manifest's, by the updater's trust test (its siblings

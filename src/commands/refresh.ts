@@ -1,6 +1,7 @@
 // `velodata refresh`: one regeneration of the dynamic answers into an existing tree, for static hosting from cron.
 import { existsSync } from "node:fs";
 import { DEFAULT_BASE_URL } from "../publish/default-base-url.js";
+import { stationKey } from "../source/dataset.js";
 import { DEFAULT_MAX_MISSING_SHARE } from "../source/missing-stations.js";
 import { staticSourceFingerprint } from "../source/source-fingerprint.js";
 import { statesSeen } from "../tree/accepted-states.js";
@@ -10,10 +11,13 @@ import { type UpdateStats, updateTree } from "../tree/update-tree.js";
 import {
   type FastRefresh,
   incrementalRefresh,
+  type PreviousState,
+  previousState,
   type RefreshInputs,
+  refuseTooManyMissing,
   saveRefreshState,
 } from "./incremental-refresh.js";
-import { type Output, terminalOutput } from "./output.js";
+import { type Output, reportProblems, terminalOutput } from "./output.js";
 
 export interface RefreshOptions {
   source: string;
@@ -45,9 +49,13 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
     maxMissingShare:
       options.maxMissing === undefined ? DEFAULT_MAX_MISSING_SHARE : options.maxMissing / 100,
   };
+  // What the last run left beside the tree: where the fast path starts, and what --max-missing
+  // holds a full refresh to.
+  const previous = previousState(tree);
   // Throws on any error in the source or the states: the tree stays as it was.
-  const fast = await incrementalRefresh(inputs, tree, output);
-  const { stats, total, release } = fast ?? (await fullRefresh(options, inputs, tree, output));
+  const fast = await incrementalRefresh(inputs, tree, previous, output);
+  const { stats, total, release } =
+    fast ?? (await fullRefresh(options, inputs, tree, previous, output));
   const leftovers = await removeLeftoverReleases(tree.layout);
   const notes = [
     stats.removed > 0 ? `${stats.removed} removed` : "",
@@ -85,25 +93,37 @@ async function fullRefresh(
   options: RefreshOptions,
   inputs: RefreshInputs,
   tree: Tree,
+  previous: PreviousState | null,
   output: Output,
 ): Promise<FastRefresh> {
   const [
     { publishOffThread },
     { encodedInChunks },
     { staticSourceUpdatedAt },
-    { readValidDataset },
+    { readDataset },
     { variantsOnDisk },
     { compressReleaseOffThread },
   ] = await Promise.all([
     import("../publish/static-off-thread.js"),
     import("../publish/encoded-together.js"),
     import("../source/source-time.js"),
-    import("./read-source.js"),
+    import("../source/read-dataset.js"),
     import("../tree/variants-on-disk.js"),
     import("../publish/compression-worker.js"),
   ]);
   const states = statesSeen(options.state); // before reading: kept only if unchanged since
-  const { dataset, staticRead } = await readValidDataset(options.source, options.state, output);
+  const { dataset, problems, staticRead } = await readDataset(options.source, options.state);
+  // Against the stations the tree has a state for that the source still lists (when the last
+  // run's state says which), before the warnings: theirs ("published as CLOSED") would describe
+  // a publish that does not happen.
+  if (dataset && previous) {
+    const listed = new Set(
+      dataset.stations.map(({ contract, number }) => stationKey(contract, number)),
+    );
+    refuseTooManyMissing(previous.state, dataset.states, inputs, listed);
+  }
+  reportProblems(problems, output); // throws when any problem is an error
+  if (!dataset || !staticRead) throw new Error("readDataset returned no dataset and no error");
   // As a build does: the static answers rendered by a worker thread while this one renders the
   // station answers.
   const { release: made, cache } = await publishOffThread(dataset, {

@@ -154,6 +154,40 @@ describe("velodata refresh", () => {
     expect(await readFile(join(out, "vls/v3/stations.json"), "utf8")).not.toBe(before);
   });
 
+  it("holds a refresh that renders everything to --max-missing too; stations the source dropped are gone, not missing", async () => {
+    const source = await fixtureCopy();
+    const out = join(await tempDir(), "out");
+    expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
+    const before = await readFile(join(out, "vls/v3/stations.json"), "utf8");
+    // The static source changed: the refresh renders everything.
+    const contracts = join(source, "contracts.json");
+    await writeFile(contracts, `${await readFile(contracts, "utf8")}\n`);
+    const empty = join(source, "states-empty.json");
+    await writeFile(empty, '{"states": []}');
+    const refused = await runCli(["refresh", "--source", source, "--state", empty, "--out", out]);
+    expect([refused.code, refused.stderr]).toEqual([
+      1,
+      expect.stringContaining(
+        `${empty} leaves out 413 of the 413 stations reported before (100%), more than --max-missing 10% allows`,
+      ),
+    ]);
+    expect(refused.stderr).not.toContain("published as CLOSED");
+    expect(await readFile(join(out, "vls/v3/stations.json"), "utf8")).toBe(before);
+
+    // Dublin's 114 stations (28%) taken out of the source, and their states with them: they left.
+    const stations = join(source, "stations.csv");
+    const rows = (await readFile(stations, "utf8")).split("\n");
+    await writeFile(stations, rows.filter((row) => !row.startsWith("dublin,")).join("\n"));
+    const file = JSON.parse(await readFile(join(source, "states.json"), "utf8"));
+    file.states = file.states.filter((state: { contract: string }) => state.contract !== "dublin");
+    const left = join(source, "states-left.json");
+    await writeFile(left, JSON.stringify(file));
+    const result = await runCli(["refresh", "--source", source, "--state", left, "--out", out]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).not.toContain("static source unchanged");
+    expect(existsSync(join(out, "vls/v3/stations/dublin/42.json"))).toBe(false);
+  });
+
   it("says why it checked every file: a manifest of another format, or an update that did not finish", async () => {
     const source = await fixtureCopy();
     const out = join(await tempDir(), "out");
