@@ -291,11 +291,14 @@ export function refuseTooManyMissing(
 ): void {
   let had = 0;
   let missing = 0;
-  for (let index = 0; index < state.stations.count; index++) {
+  const { stations, contracts } = state;
+  for (let index = 0; index < stations.count; index++) {
     if (state.states.status[index] === -1) continue; // no state then either
-    const record = state.stations.record(index);
-    if (!record) throw new Error(`bug: no kept station record ${index}`);
-    const key = stationKey(record.value.contract, record.value.number);
+    const contract = contracts[stations.contractOf(index)]?.value.name;
+    const number = stations.numberOf(index);
+    if (contract === undefined || number === undefined)
+      throw new Error(`bug: no kept station record ${index}`);
+    const key = stationKey(contract, number);
     if (listed && !listed.has(key)) continue;
     had++;
     if (!states.has(key)) missing++;

@@ -11,6 +11,8 @@ export interface StationRecords {
   contractOf(index: number): number;
   /** The record as the source had it, and where it was read; undefined past the end. */
   record(index: number): Sourced<Station> | undefined;
+  /** The station's number, its record not kept for it (a check of every station reads them all). */
+  numberOf(index: number): number | undefined;
 }
 
 /** The records as stored: each station's contract, and its record as one line of JSON text. */
@@ -45,19 +47,23 @@ export function storedRecords(
   line: (index: number) => string | undefined,
 ): StationRecords {
   const parsed = new Map<number, Sourced<Station>>();
+  const read = (index: number): Sourced<Station> | undefined => {
+    const text = line(index);
+    if (text === undefined) return undefined;
+    const [value, at] = JSON.parse(text) as [Station, Sourced<Station>["at"]];
+    return { value, at };
+  };
   return {
     count: contracts.length,
     contractOf: (index) => contracts[index] ?? -1,
     record(index) {
       let record = parsed.get(index);
       if (record) return record;
-      const text = line(index);
-      if (text === undefined) return undefined;
-      const [value, at] = JSON.parse(text) as [Station, Sourced<Station>["at"]];
-      record = { value, at };
-      parsed.set(index, record);
+      record = read(index);
+      if (record) parsed.set(index, record);
       return record;
     },
+    numberOf: (index) => (parsed.get(index) ?? read(index))?.value.number,
   };
 }
 
@@ -74,6 +80,7 @@ export function recordsOfList(
       return station ? (positions.get(contractKey(station.value.contract)) ?? -1) : -1;
     },
     record: (index) => stations[index],
+    numberOf: (index) => stations[index]?.value.number,
   };
 }
 
