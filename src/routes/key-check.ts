@@ -1,6 +1,6 @@
 // The key check a front server asks `velodata serve` (nginx auth_request): not an API answer, so not a row of the table.
 
-/** 204 when `?apiKey=` is a valid key, otherwise the API's own refusal (403, or 429). */
+/** 204 when `?apiKey=` is a valid key, otherwise the API's 403 (serve counts the refusal when it is handed the request). */
 export const KEY_CHECK_PATH = "/_velodata/key-check";
 
 /** The accepted key's id on the check's 204 (as `velodata keys list` shows it): the front server logs it. */

@@ -99,7 +99,7 @@ export function createHandler(options: HandlerOptions): Handler {
       if (asked.keyed && keyId === null) return refuseKey(request, response);
       return sendError(response, 400, asked.message);
     }
-    if (asked.kind === "key check") return checkKey(request, response, keyId);
+    if (asked.kind === "key check") return checkKey(response, keyId);
     if (asked.kind === "not found") return sendOutcome(response, NOT_FOUND);
     if (asked.kind === "folder") return sendRedirect(response, asked.location);
 
@@ -128,15 +128,13 @@ export function createHandler(options: HandlerOptions): Handler {
   };
 
   /**
-   * For a front server's auth_request: no body either way, the refusal as the API gives it; an
-   * accepted key's id in a header, for the front server's access log.
+   * For a front server's auth_request: 204 with the accepted key's id in a header, for the front
+   * server's access log; else 403, never counted against --max-key-failures. The front hands a
+   * refused request on to this server, whose answer (403, or 429) counts it once: auth_request
+   * passes a 403 through to that hand-over, and would turn a 429 into a failure of its own.
    */
-  function checkKey(
-    request: IncomingMessage,
-    response: ServerResponse,
-    keyId: string | null,
-  ): void {
-    if (keyId === null) refuseKey(request, response);
+  function checkKey(response: ServerResponse, keyId: string | null): void {
+    if (keyId === null) sendOutcome(response, KEY_REFUSED);
     else response.writeHead(204, { "Cache-Control": "no-store", [KEY_ID_HEADER]: keyId }).end();
   }
 

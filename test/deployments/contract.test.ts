@@ -3,7 +3,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { request as httpRequest } from "node:http";
+import { request as httpRequest, STATUS_CODES } from "node:http";
 import { connect as http2Connect } from "node:http2";
 import { connect } from "node:net";
 import { join } from "node:path";
@@ -80,11 +80,16 @@ function raw(
   });
 }
 
-/** What a server answers to bytes no HTTP client would send, read as they come back. */
-function rawRequest(base: string, bytes: string): Promise<RawAnswer> {
+/**
+ * What a server answers to bytes no HTTP client would send, read as they come back until it closes
+ * the connection; `halfClose`: the client's side is closed once they are sent.
+ */
+function rawRequest(base: string, bytes: string, halfClose = true): Promise<RawAnswer> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.end(bytes));
+    const socket = connect(Number(port), hostname, () =>
+      halfClose ? socket.end(bytes) : socket.write(bytes),
+    );
     const chunks: Buffer[] = [];
     socket.on("data", (chunk: Buffer) => chunks.push(chunk));
     socket.on("error", reject);
@@ -411,7 +416,7 @@ describe.skipIf("missing" in nginx)("nginx in front of the tree", () => {
     expect(log).not.toContain("wrong-key");
   });
 
-  it("alone on its port, answers a request line or headers past 16 KB with velodata serve's JSON errors", async () => {
+  it("alone on its port, answers a request line or headers past 16 KB, or another HTTP version, with JSON errors", async () => {
     // With Debian's default site, that site answers them: nginx cannot tell their host.
     const alone = await nginxInFront("path" in nginx ? nginx.path : "", { alone: true });
     try {
@@ -433,6 +438,10 @@ describe.skipIf("missing" in nginx)("nginx in front of the tree", () => {
         400,
         "application/json",
       ]);
+      // An HTTP version it does not take: nginx's own refusal, JSON still.
+      const version = await rawRequest(alone.base, "GET /openapi.json HTTP/2.0\r\nHost: x\r\n\r\n");
+      expect([version.status, version.headers["content-type"]]).toEqual([505, "application/json"]);
+      expect(version.headers["access-control-allow-origin"]).toBe("*");
       // A method in lower case: no HTTP parser reads it.
       const lower = await rawRequest(
         alone.base,
@@ -453,6 +462,78 @@ describe.skipIf("missing" in nginx)("nginx in front of the tree", () => {
       }
     } finally {
       await alone.stop();
+    }
+  });
+
+  it("answers its own refusals (preconditions, ranges, transfer codings) as JSON, not HTML pages", async () => {
+    const key = deployment.server.key;
+    const station = `/vls/v3/stations/dublin/42?apiKey=${key}`;
+    const zip = "/download/velodata-static.zip";
+    // nginx closes the connection after a refusal its filters made, though it says keep-alive.
+    const once = (path: string, headers: Record<string, string>) =>
+      raw(deployment.base, path, { ...headers, Connection: "close" });
+    const refused: [RawAnswer, number][] = [
+      [await once("/openapi.json", { "If-Match": '"other"' }), 412],
+      [await once(station, { "If-Match": '"other"' }), 412],
+      [
+        await once(zip, {
+          "If-Unmodified-Since": "Sat, 01 Jan 2000 00:00:00 GMT",
+        }),
+        412,
+      ],
+      [await once(zip, { Range: "bytes=999999999-" }), 416],
+      [await once(station, { Range: "bytes=999999999-" }), 416],
+      [
+        await rawRequest(
+          deployment.base,
+          "GET /openapi.json HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: gzip\r\n\r\n",
+        ),
+        501,
+      ],
+    ];
+    for (const [answer, status] of refused) {
+      expect([answer.status, answer.headers["content-type"]]).toEqual([status, "application/json"]);
+      expect(answer.headers["access-control-allow-origin"]).toBe("*");
+      expect(JSON.parse(answer.body.toString())).toEqual({ error: STATUS_CODES[status] });
+    }
+  });
+
+  it("alone on its port, hands an HTTP/1.0 request without Host to velodata serve with a Host it takes", async () => {
+    const alone = await nginxInFront("path" in nginx ? nginx.path : "", { alone: true });
+    try {
+      // Another spelling of the contract: nginx has no file for it, velodata serve answers.
+      const answer = await rawRequest(
+        alone.base,
+        `GET /vls/v3/stations/Dublin/42?apiKey=${alone.server.key} HTTP/1.0\r\n\r\n`,
+        false, // nginx drops a request handed on whose client has gone
+      );
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.body.toString()).number).toBe(42);
+    } finally {
+      await alone.stop();
+    }
+  });
+
+  it("gives velodata serve's 429 after --max-key-failures wrong keys, each counted once", async () => {
+    const limited = await nginxInFront("path" in nginx ? nginx.path : "", {
+      serve: { maxKeyFailures: 2 },
+    });
+    try {
+      const wrong = `/vls/v3/stations/dublin/42?apiKey=${"0".repeat(40)}`;
+      const answers = [];
+      for (let attempt = 0; attempt < 3; attempt++) answers.push(await raw(limited.base, wrong));
+      expect(answers.map((answer) => answer.status)).toEqual([403, 403, 429]);
+      const last = answers[2] as RawAnswer;
+      expect(JSON.parse(last.body.toString())).toEqual({ error: "Too Many Requests" });
+      expect(Number(last.headers["retry-after"])).toBeGreaterThan(5);
+      // A valid key is answered still.
+      const valid = await raw(
+        limited.base,
+        `/vls/v3/stations/dublin/42?apiKey=${limited.server.key}`,
+      );
+      expect(valid.status).toBe(200);
+    } finally {
+      await limited.stop();
     }
   });
 

@@ -6,6 +6,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { createServer, connect as netConnect } from "node:net";
 import { join } from "node:path";
 import { connect as tlsConnect } from "node:tls";
+import type { ServeOptions } from "../../src/commands/serve.js";
 import { nginxConfig } from "../../src/host/nginx/nginx-config.js";
 import { ROUTE_LIST } from "../../src/routes/routes.js";
 import { tempDir } from "../helpers.js";
@@ -50,13 +51,15 @@ export interface NginxSetup {
   tls?: { certificate: string; key: string };
   /** The only server on its port (a dedicated nginx): no server_name, no default site beside it. */
   alone?: boolean;
+  /** More options of the velodata serve behind it. */
+  serve?: Partial<Omit<ServeOptions, "source" | "keys" | "output">>;
 }
 
 export async function nginxInFront(nginx: string, setup: NginxSetup = {}): Promise<Deployment> {
   // A space in every path: the configuration must quote them (an operator's folders may have one).
   const dir = await tempDir("velodata nginx-");
   const out = join(dir, "out");
-  const server = await startTestServer({ refresh: REFRESH_SECONDS, out });
+  const server = await startTestServer({ refresh: REFRESH_SECONDS, out, ...setup.serve });
   const prefix = join(dir, "nginx");
   await mkdir(join(prefix, "logs"), { recursive: true });
   const port = await freePort();

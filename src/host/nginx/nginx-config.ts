@@ -1,5 +1,6 @@
 // `velodata nginx`: the configuration for nginx's `http` context (maps, key cache, server block), derived from the route table.
 
+import { STATUS_CODES } from "node:http";
 import { JSON_TYPE } from "../../routes/content-types.js";
 import { KEY_CHECK_PATH, KEY_ID_HEADER } from "../../routes/key-check.js";
 import { STATIC_CACHE_CONTROL } from "../../routes/max-age.js";
@@ -51,6 +52,11 @@ interface OwnErrorPage {
   uri: string;
   outcome: Outcome;
   headers?: string;
+  /**
+   * The answer keeps the headers its file's location gave it (the range filter makes the 416 after
+   * they were added, ETag, Content-Range and CORS among them): the page adds none, only its type.
+   */
+  afterFileHeaders?: boolean;
 }
 const URI_TOO_LONG_PAGE: OwnErrorPage = { uri: "/_velodata_uri_too_long", outcome: URI_TOO_LONG };
 const HEADERS_TOO_LARGE_PAGE: OwnErrorPage = {
@@ -66,12 +72,48 @@ const MALFORMED_REQUEST_PAGE: OwnErrorPage = {
   uri: "/_velodata_malformed_request",
   outcome: MALFORMED_REQUEST,
 };
+/**
+ * What nginx refuses that velodata serve never does, as JSON with the status's own words: a
+ * precondition (If-Match, If-Unmodified-Since: nginx has Last-Modified, serve none), a byte range
+ * past the end, a body on a GET past client_max_body_size, a transfer coding or HTTP version it
+ * does not take.
+ */
+const nginxOnly = (status: number, slug: string): OwnErrorPage => ({
+  uri: `/_velodata_${slug}`,
+  outcome: { status, error: STATUS_CODES[status] as string, meaning: "nginx's own refusal" },
+});
+const PRECONDITION_FAILED_PAGE = nginxOnly(412, "precondition_failed");
+const CONTENT_TOO_LARGE_PAGE = nginxOnly(413, "content_too_large");
+const RANGE_NOT_SATISFIABLE_PAGE: OwnErrorPage = {
+  ...nginxOnly(416, "range_not_satisfiable"),
+  afterFileHeaders: true,
+};
+const NOT_IMPLEMENTED_PAGE = nginxOnly(501, "not_implemented");
+const VERSION_NOT_SUPPORTED_PAGE = nginxOnly(505, "version_not_supported");
+/**
+ * Those nginx gives on a file, in its locations: one that sets an error_page of its own inherits
+ * none of the server's.
+ */
+const FILE_ERROR_PAGES = [
+  PRECONDITION_FAILED_PAGE,
+  CONTENT_TOO_LARGE_PAGE,
+  RANGE_NOT_SATISFIABLE_PAGE,
+];
 const ERROR_PAGES = [
   URI_TOO_LONG_PAGE,
   HEADERS_TOO_LARGE_PAGE,
   METHOD_NOT_ALLOWED_PAGE,
   MALFORMED_REQUEST_PAGE,
+  ...FILE_ERROR_PAGES,
+  NOT_IMPLEMENTED_PAGE,
+  VERSION_NOT_SUPPORTED_PAGE,
 ];
+
+/** `error_page` lines sending each status to its JSON page, indented for `depth` blocks. */
+const errorPageLines = (pages: readonly OwnErrorPage[], depth: number): string =>
+  pages
+    .map((page) => `${"    ".repeat(depth)}error_page ${page.outcome.status} = ${page.uri};`)
+    .join("\n");
 
 const quote = (text: string): string => `"${text.replace(/["\\]/g, "\\$&")}"`;
 
@@ -130,6 +172,12 @@ ${dispositions}
 map $request_uri $velodata_key {
     "~^[^?]*\\?(?:[^&]*&)*?apiKey=(?<velodata_k>[^&#]*)" $velodata_k;
     default "";
+}
+# The Host handed to velodata serve: an HTTP/1.0 request may have none, which Node refuses (this
+# server then has no name of its own to give when no server_name is set).
+map $host $velodata_host {
+    "" localhost;
+    default $host;
 }
 # The path without the query string: what the access log shows, so that no key is ever logged.
 map $request_uri $velodata_path {
@@ -194,6 +242,8 @@ ${options.brotli ? "    brotli_static on;" : "    # brotli_static: not loaded he
     # line): velodata serve's JSON errors too. Its own 400s and 405s reach clients as they are.
     error_page 405 = ${METHOD_NOT_ALLOWED_PAGE.uri};
     error_page 400 = ${MALFORMED_REQUEST_PAGE.uri};
+    # And what it refuses that velodata serve never does (see nginxOnly).
+${errorPageLines([...FILE_ERROR_PAGES, NOT_IMPLEMENTED_PAGE, VERSION_NOT_SUPPORTED_PAGE], 1)}
     # A request for one of those pages themselves (internal: nginx says 404): serve's answer.
     error_page 404 = @velodata;
 
@@ -211,6 +261,7 @@ ${options.brotli ? "    brotli_static on;" : "    # brotli_static: not loaded he
         # such file (no such station: velodata serve knows the status and body the route gives).
         error_page 403 404 = @velodata;
         error_page 500 502 503 504 = @velodata_unavailable;
+${errorPageLines(FILE_ERROR_PAGES, 2)}
         log_not_found off;
         # At the next refresh after the file was written; an answer unchanged since an earlier
         # refresh is sent with no-cache, to be revalidated with its ETag (304).
@@ -229,6 +280,7 @@ ${options.brotli ? "    brotli_static on;" : "    # brotli_static: not loaded he
         # such file (no such station: velodata serve knows the status and body the route gives).
         error_page 403 404 = @velodata;
         error_page 500 502 503 504 = @velodata_unavailable;
+${errorPageLines(FILE_ERROR_PAGES, 2)}
         log_not_found off;
         add_header Cache-Control "${STATIC_CACHE_CONTROL}";
         add_header Access-Control-Allow-Origin "*";
@@ -258,7 +310,7 @@ ${options.brotli ? "    brotli_static on;" : "    # brotli_static: not loaded he
         proxy_pass http://velodata_serve$request_uri;
         proxy_http_version 1.1;
         proxy_set_header Connection "";
-        proxy_set_header Host $host;
+        proxy_set_header Host $velodata_host;
         proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
         proxy_buffering on;
     }
@@ -275,24 +327,28 @@ ${jsonErrorLines()}
 }
 
 /** The internal location of one of nginx's own JSON error pages. */
-function errorPageLocation({ uri, outcome, headers }: OwnErrorPage): string {
+function errorPageLocation({ uri, outcome, headers, afterFileHeaders }: OwnErrorPage): string {
   return `    location = ${uri} {
         internal;
-${jsonErrorLines()}
+${jsonErrorLines(!afterFileHeaders)}
 ${headers ? `        ${headers}\n` : ""}        return ${outcome.status} ${quote(JSON.stringify({ error: outcome.error }))};
     }
 `;
 }
 
-/** The headers of nginx's own JSON errors, as velodata serve sends its errors. */
-function jsonErrorLines(): string {
+/** The headers of nginx's own JSON errors, as velodata serve sends its errors (its type alone). */
+function jsonErrorLines(withHeaders = true): string {
   return [
     "# No types here: the URL's extension (.css, .zip, .csv) would name the JSON error's type.",
     "types { }",
     `default_type ${JSON_TYPE};`,
-    'add_header Cache-Control "no-store" always;',
-    'add_header Access-Control-Allow-Origin "*" always;',
-    `add_header Access-Control-Expose-Headers "${EXPOSED_HEADERS}" always;`,
+    ...(withHeaders
+      ? [
+          'add_header Cache-Control "no-store" always;',
+          'add_header Access-Control-Allow-Origin "*" always;',
+          `add_header Access-Control-Expose-Headers "${EXPOSED_HEADERS}" always;`,
+        ]
+      : []),
   ]
     .map((line) => `        ${line}`)
     .join("\n");
