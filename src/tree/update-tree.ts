@@ -16,6 +16,7 @@ import { fileOf } from "../routes/routes.js";
 import { filesUnder } from "./files-under.js";
 import { HOST_FILES, writeHostFiles } from "./host-files.js";
 import { inBatches } from "./in-batches.js";
+import { afterLastWriteSecond } from "./later-second.js";
 import { currentRelease, layoutOf } from "./layout.js";
 import { takeLock } from "./lock.js";
 import { type Manifest, manifestOf, writeManifest } from "./manifest.js";
@@ -66,6 +67,7 @@ export async function updateTree(
   const before = options.tree ?? readTree(outDir);
   const unlock = takeLock(before.layout);
   try {
+    await afterLastWriteSecond(before.layout);
     const tree = unchangedSince(before, outDir) ? before : readTree(outDir);
     const plan = tree.manifest
       ? await planFromManifest(release, tree)
@@ -108,6 +110,7 @@ export async function updateTreeChanges(
   const unlock = takeLock(tree.layout);
   try {
     if (!unchangedSince(tree, outDir)) return false;
+    await afterLastWriteSecond(tree.layout);
     const incoming = tree.release.incoming;
     rmSync(incoming, { recursive: true, force: true });
     // Those without variants first: they are all there is to them.

@@ -22,6 +22,7 @@ import { fileOf } from "../routes/routes.js";
 import { BackgroundWriter, type FileToWrite } from "./background-writer.js";
 import { writeHostFiles } from "./host-files.js";
 import { inBatches } from "./in-batches.js";
+import { afterLastWriteSecond } from "./later-second.js";
 import {
   asideFolder,
   currentRelease,
@@ -122,6 +123,7 @@ export async function writeTreeAsMade(
     recoverLegacySwap(layout.published);
     const served = inspectPublished(layout);
     removeLeftovers(layout, currentRelease(layout));
+    await afterLastWriteSecond(layout);
     const paths = releasePaths(
       layout,
       `${Date.now().toString(36)}-${randomBytes(3).toString("hex")}`,

@@ -11,6 +11,7 @@ import {
 } from "node:fs";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { setTimeout } from "node:timers/promises";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { UserError } from "../../src/errors.js";
 import { makeRelease, type Release, releaseFile } from "../../src/publish/release.js";
@@ -80,6 +81,29 @@ describe("updateTree", () => {
     expect(treeFiles(out)).toEqual(reference);
     expect(existsSync(tree.release.dirty)).toBe(false);
     expect(readTree(out).manifest?.release).toBe(release.id);
+  });
+
+  it("writes in a later second than the run before it, so that nginx's mtime-size tags move with the bytes", async () => {
+    const out = join(await tempDir(), "out");
+    const path = "/vls/v3/stations/dublin/42";
+    const station = release.files.get(path);
+    if (!station) throw new Error(`no ${path} in the fixtures' release`);
+    const text = Buffer.concat(station.body).toString();
+    // The same size, other bytes: a bike taken, a stand freed.
+    const changed = text.replace('"bikes":27', '"bikes":26');
+    expect(changed).not.toBe(text);
+    const files = new Map(release.files);
+    files.set(path, releaseFile([Buffer.from(changed)], station.contentType, station.freshness));
+    const next = makeRelease(files, release.counts, new Date(0));
+    const seconds = (file: string) => Math.floor(statSync(file).mtimeMs / 1000);
+    // Both writes inside one second but for the wait: started as a second begins.
+    await setTimeout(1000 - (Date.now() % 1000));
+    await writeTree(release, out);
+    const sealed = seconds(readTree(out).release.manifest);
+    await updateTree(next, out);
+    const onDisk = join(out, "vls/v3/stations/dublin/42.json");
+    expect(await readFile(onDisk, "utf8")).toBe(changed);
+    expect(seconds(onDisk)).toBeGreaterThan(sealed);
   });
 
   it("deletes the files that left the release", async () => {
