@@ -43,6 +43,12 @@ function baseUrl(value: string): string {
 
 /** An S3-API store's URL: checked here, where a wrong one would otherwise read as a store's failure. */
 function storeEndpoint(value: string): string {
+  // Not an InvalidArgumentError: commander would print the value, secret and all. Checked before
+  // parsing: a secret key with a `/` in it makes a URL that does not parse.
+  if (value.includes("@"))
+    throw new UserError("--endpoint must not hold credentials (user:password@)", [
+      "give them as AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, as any AWS client reads them",
+    ]);
   let url: URL;
   try {
     url = new URL(value);
@@ -51,11 +57,6 @@ function storeEndpoint(value: string): string {
       "must be the store's URL, e.g. https://ACCOUNT.r2.cloudflarestorage.com",
     );
   }
-  // Not an InvalidArgumentError: commander would print the value, secret and all.
-  if (url.username || url.password)
-    throw new UserError("--endpoint must not hold credentials (user:password@)", [
-      "give them as AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, as any AWS client reads them",
-    ]);
   if (url.protocol !== "http:" && url.protocol !== "https:")
     throw new InvalidArgumentError(
       "must start with https:// (or http:// for a store on this network)",

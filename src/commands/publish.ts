@@ -127,10 +127,16 @@ async function treeAnswers(
 }
 
 /** Whether a URL names the machine it is read on (`localhost`, a loopback address). */
+/** An address that leads every consumer to its own machine (0.0.0.0 too: no client is sent there). */
 function isLoopback(url: string): boolean {
   const host = URL.canParse(url) ? new URL(url).hostname : "";
   return (
-    host === "localhost" || host.endsWith(".localhost") || /^127\./.test(host) || host === "[::1]"
+    host === "localhost" ||
+    host.endsWith(".localhost") ||
+    /^127\./.test(host) ||
+    host === "[::1]" ||
+    host === "0.0.0.0" ||
+    host === "[::]"
   );
 }
 

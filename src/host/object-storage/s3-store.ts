@@ -21,12 +21,32 @@ export interface S3StoreOptions extends S3Location {
   /** A non-AWS store's URL; addressing is then path-style (`ENDPOINT/BUCKET/KEY`). */
   endpoint?: string;
   region?: string;
+  /** Milliseconds to connect, and without a byte either way; default STORE_TIMEOUTS. */
+  timeouts?: { connect: number; silent: number };
 }
+
+/**
+ * The SDK waits for ever by default: a store that takes the connection and never answers would
+ * hang `publish`, and with it (under cron's flock) every later minute's refresh. Silence, not the
+ * whole request, is timed: a 700 MB list on a slow link takes minutes, each second of it busy.
+ * The SDK tries a request three times, so a silent store is said after ~1.5 minutes.
+ */
+export const STORE_TIMEOUTS = { connect: 10_000, silent: 30_000 };
 
 /** `s3://BUCKET/PREFIX` → bucket and prefix. */
 export function parseS3Url(url: string): S3Location {
+  // Never echoed with an `@` in it: credentials have no place there, and must not reach a log.
+  if (url.includes("@"))
+    throw new UserError("--to must not hold credentials (user:password@)", [
+      "give them as AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, as any AWS client reads them",
+    ]);
   const match = /^s3:\/\/([^/]+)(?:\/(.*))?$/.exec(url);
   if (!match) throw new UserError(`--to must read s3://BUCKET/PREFIX, got "${url}"`);
+  // S3's rule (GCS also takes `_`): anything else would be sent to the store as a path.
+  if (!/^[a-z0-9][a-z0-9._-]{1,61}[a-z0-9]$/.test(match[1] as string))
+    throw new UserError(
+      `--to ${url}: "${match[1]}" is no bucket name (3 to 63 lower-case letters, digits, dots and hyphens)`,
+    );
   const prefix = (match[2] ?? "").replace(/^\/+|\/+$/g, "");
   // A key with such a part is no path a CDN asks for (it would normalise it), and some stores
   // refuse it with an error of their own.
@@ -40,7 +60,10 @@ export function parseS3Url(url: string): S3Location {
 export function s3Store(options: S3StoreOptions): ObjectStore {
   // The notice is about SDK versions to come; the ones this package pins support Node 20.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
-  const config: S3ClientConfig = {};
+  const timeouts = options.timeouts ?? STORE_TIMEOUTS;
+  const config: S3ClientConfig = {
+    requestHandler: { connectionTimeout: timeouts.connect, socketTimeout: timeouts.silent },
+  };
   if (options.region) config.region = options.region;
   if (options.endpoint) {
     config.endpoint = options.endpoint;
@@ -157,10 +180,15 @@ function storeError(cause: unknown, doing: string): UserError {
     );
   if (/region is missing/i.test(error.message ?? ""))
     return tell("no region given", "set AWS_REGION or pass --region");
-  if (NETWORK.has(error.code ?? "") || name === "TimeoutError")
+  if (NETWORK.has(error.code ?? ""))
     return tell(
-      `the store cannot be reached (${error.code ?? name})`,
+      `the store cannot be reached (${error.code})`,
       "check --endpoint, the network, and that the store is running",
+    );
+  if (name === "TimeoutError")
+    return tell(
+      "the store did not answer in time (connected but silent, or no connection made)",
+      "check --endpoint (an S3 API's address?), the network, and that the store is running",
     );
   const status = error.$metadata?.httpStatusCode;
   return tell(

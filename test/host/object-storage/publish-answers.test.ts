@@ -1,5 +1,7 @@
+import { type AddressInfo, createServer } from "node:net";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { UserError } from "../../../src/errors.js";
 import type { ObjectStore } from "../../../src/host/object-storage/object-store.js";
 import { publishAnswers } from "../../../src/host/object-storage/publish-answers.js";
 import type {
@@ -40,6 +42,29 @@ function failingAfter(uploads: number, inner: ObjectStore): ObjectStore {
     },
   };
 }
+
+describe("a store that takes the connection and never answers", () => {
+  it("is said to be silent, in the end, instead of waiting for ever", async () => {
+    const silent = createServer(() => {}); // holds every connection open, says nothing
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const { port } = silent.address() as AddressInfo;
+    try {
+      const mute = s3Store({
+        bucket: BUCKET,
+        prefix: "",
+        endpoint: `http://127.0.0.1:${port}`,
+        timeouts: { connect: 500, silent: 300 },
+      });
+      const error = await mute.list("").catch((cause: unknown) => cause);
+      expect(error).toBeInstanceOf(UserError);
+      expect((error as UserError).message).toMatch(
+        /^cannot list the objects \(s3:\/\/[^)]+\): the store did not answer in time/,
+      );
+    } finally {
+      silent.close();
+    }
+  });
+});
 
 describe("publishAnswers against an S3 server", () => {
   it("stores the gzip variant with Content-Encoding: gzip, and its headers", async () => {
