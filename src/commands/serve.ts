@@ -1,8 +1,8 @@
 // `velodata serve`: the keyed API from memory, refreshed every --refresh seconds, optionally mirrored to --out.
-import { existsSync } from "node:fs";
+import { existsSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../errors.js";
-import { writesToJournal } from "../journal.js";
+import { PRIORITY_PREFIX, writesToJournal } from "../journal.js";
 import type { Log } from "../log.js";
 import { compressRelease } from "../publish/compress.js";
 import { publish, withBaseUrl } from "../publish/publish.js";
@@ -77,6 +77,32 @@ export interface ServeHandle extends RunningServer {
   stop: () => Promise<void>;
 }
 
+/**
+ * What a failed write of the server's log does. Its reader gone (a `| logger` that died, a log
+ * service restarting: EPIPE), the API goes on without its lines, said once on stderr, where a
+ * server exiting quietly with status 0 would be restarted by no supervisor. Any other failure
+ * stops it, as a command's output error does.
+ */
+function logWriteFailed(): (error: NodeJS.ErrnoException) => void {
+  let said = false;
+  return (error) => {
+    if (error.code !== "EPIPE") {
+      process.stdout.emit("error", error);
+      return;
+    }
+    if (said) return;
+    said = true;
+    const priority = writesToJournal(2) ? PRIORITY_PREFIX.error : "";
+    try {
+      // Not process.stderr: on the same dead pipe, its error would end the process.
+      writeSync(
+        2,
+        `${priority}velodata: the log's reader went away (standard output closed): serving on without log lines\n`,
+      );
+    } catch {}
+  };
+}
+
 export async function serve(options: ServeOptions): Promise<ServeHandle> {
   tuneHeapForServing();
   const output = options.output ?? terminalOutput();
@@ -86,12 +112,9 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   // it always did.
   const sink = options.output
     ? null
-    : bufferedLog(
-        fdWriter(1, (error) => process.stdout.emit("error", error)),
-        {
-          journal: writesToJournal(1),
-        },
-      );
+    : bufferedLog(fdWriter(1, logWriteFailed()), {
+        journal: writesToJournal(1),
+      });
   const say: Log = sink ?? ((line) => output.info(line));
   const log: Log = (line, severity) => say(`${new Date().toISOString()} ${line}`, severity);
   const seconds = options.refresh ?? 60;

@@ -136,6 +136,22 @@ describe("velodata serve's log", () => {
     expect(lines(await run(true))).toEqual(lines(plain).map((line) => `<4>${line}`));
   });
 
+  it("goes on serving when its log's reader goes away, saying so once on stderr", async () => {
+    const { child, url, printed } = await serving(["--demo-key"], false);
+    try {
+      child.stdout?.destroy(); // the reader of its stdout (a `| logger`) is gone
+      const key = `apiKey=${DEMO_KEY}`;
+      // Each request writes a line to the closed pipe; the first finds it gone.
+      for (let request = 0; request < 3; request++)
+        expect((await fetch(`${url}/vls/v3/contracts?${key}`)).status).toBe(200);
+      await printed("the log's reader went away");
+      expect((await fetch(`${url}/vls/v3/contracts?${key}`)).status).toBe(200);
+      expect(child.exitCode).toBeNull();
+    } finally {
+      await stopped(child);
+    }
+  });
+
   it("marks a fatal error as one when its stderr is the journal", async () => {
     const dir = await tempDir();
     const args = ["serve", "--source", join(dir, "nowhere"), "--keys", join(dir, "keys.json")];
