@@ -1,8 +1,12 @@
 // `serve --out`: brings the tree on disk to a new release and records what the tree holds, for the log and /status.
+
+import { existsSync, lstatSync } from "node:fs";
 import { UserError } from "../errors.js";
 import type { Release } from "../publish/release.js";
+import { currentRelease, layoutOf, releasePaths } from "../tree/layout.js";
 import { readTree } from "../tree/read-tree.js";
 import { updateTree } from "../tree/update-tree.js";
+import { writeTree } from "../tree/write-tree.js";
 import type { Live } from "./live.js";
 
 /** Returns null when the tree holds the release, else what went wrong and what the tree holds now. */
@@ -12,7 +16,10 @@ export async function followOnDisk(
   live: Live,
 ): Promise<string | null> {
   try {
-    await updateTree(release, out);
+    // Its published link (or release folder) deleted by hand: this server, the tree's one writer,
+    // writes it whole again, as at its start; nothing else may (a build of it is refused).
+    if (treeGone(out)) await writeTree(release, out);
+    else await updateTree(release, out);
     live.tree = { path: out, release: release.id, error: null };
     return null;
   } catch (cause) {
@@ -23,6 +30,14 @@ export async function followOnDisk(
     live.tree = { path: out, release: holdsWhole(out) ? live.release.id : null, error: reason };
     return reason;
   }
+}
+
+function treeGone(out: string): boolean {
+  const layout = layoutOf(out);
+  const name = currentRelease(layout);
+  return name === null
+    ? !lstatSync(layout.published, { throwIfNoEntry: false })
+    : !existsSync(releasePaths(layout, name).tree);
 }
 
 function holdsWhole(out: string): boolean {

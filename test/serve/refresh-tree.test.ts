@@ -1,5 +1,5 @@
 // `serve --out` when the tree cannot follow a refresh: memory and disk stay on the same release, and the log and /status say so.
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterEach, describe, expect, it, onTestFinished } from "vitest";
@@ -40,6 +40,23 @@ describe("serve --out, a refresh", () => {
       expect(body, file).not.toBe(before[at]?.[0]);
       expect([gzip, br], file).toEqual([body, body]);
     }
+  });
+});
+
+describe("serve --out, its tree deleted by hand", () => {
+  it("writes it whole again at the next refresh, as at its start", async () => {
+    const out = join(await tempDir(), "out");
+    server = await startTestServer({ out });
+    await rm(out); // the published link: the store beside it stays
+    await editStates(server.source, (text) =>
+      text.replace('"lastUpdate": "2025-02-08T16:44:06Z"', '"lastUpdate": "2025-02-08T16:49:00Z"'),
+    );
+    const outcome = await server.handle.refreshNow();
+    expect(outcome.ok, outcome.error ?? "").toBe(true);
+    const station = JSON.parse(await readFile(join(out, "vls/v3/stations/dublin/42.json"), "utf8"));
+    expect(station.lastUpdate).toBe("2025-02-08T16:49:00Z");
+    const status = (await (await fetch(`${server.base}/status`)).json()) as Record<string, unknown>;
+    expect(status.tree).toMatchObject({ path: out, error: null });
   });
 });
 
