@@ -81,8 +81,9 @@ const baseUrlOption = (defaultText: string) =>
     .argParser(baseUrl);
 
 function port(value: string): number {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 0 || number > 65535) {
+  // Digits only: Number() reads "" and " " as 0 (a random port) and "0x10" as 16.
+  const number = /^\d{1,5}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(number >= 0 && number <= 65535)) {
     throw new InvalidArgumentError("must be a port number from 0 to 65535");
   }
   return number;
@@ -96,7 +97,14 @@ export function program(argv: readonly string[]): Command {
     )
     .version("0.1.0")
     // A pointer, not the whole usage text: the error is the line that matters.
-    .showHelpAfterError("(add --help to see the options)");
+    .showHelpAfterError("(add --help to see the options)")
+    // Under systemd, commander's own errors (a mistyped option in ExecStart) are marked errors too.
+    .configureOutput({
+      writeErr: (text) =>
+        process.stderr.write(
+          writesToJournal(2) ? text.replace(/^(?=.)/gm, PRIORITY_PREFIX.error) : text,
+        ),
+    });
 
   cli
     .command("validate")

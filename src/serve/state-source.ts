@@ -91,6 +91,7 @@ export function stateFile(
 export function notRegularFile(path: string): string | null {
   const stats = statSync(path, { throwIfNoEntry: false });
   if (!stats || stats.isFile()) return null; // a missing file is said by the read
+  if (stats.isDirectory()) return "is a folder, not a file: give the states file itself";
   return "is not a regular file (a pipe or a device?): the server reads it again at every refresh; give a file the exporter replaces";
 }
 

@@ -166,4 +166,16 @@ describe("velodata serve's log", () => {
     expect(plain).toMatch(/^velodata: .*nowhere/);
     expect(lines(stderr)).toEqual(lines(plain).map((line) => `<3>${line}`));
   });
+
+  it("marks commander's own errors (a mistyped option) as errors when its stderr is the journal", async () => {
+    const args = ["serve", "--source", FIXTURES, "--port", "abc"];
+    const underJournal = spawn("/bin/sh", ["-c", UNDER_JOURNAL(2), process.execPath, BIN, ...args]);
+    let stderr = "";
+    underJournal.stderr.on("data", (chunk) => (stderr += chunk));
+    await new Promise((resolve) => underJournal.once("close", resolve));
+    expect(lines(stderr)[0]).toMatch(
+      /^<3>error: option '-p, --port <n>' argument 'abc' is invalid/,
+    );
+    expect(lines(stderr).every((line) => line.startsWith("<3>"))).toBe(true);
+  });
 });

@@ -1,6 +1,6 @@
 // `velodata serve` as a process: starts, answers, and stops cleanly on SIGTERM with a request in flight.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -174,6 +174,35 @@ describe("velodata serve", () => {
     expect([result.code, besidesFixtureWarning(result.stderr)]).toEqual([
       1,
       `velodata: ${fifo} is not a regular file (a pipe or a device?): the server reads it again at every refresh; give a file the exporter replaces\n`,
+    ]);
+  });
+
+  it("refuses a states file that is a folder, saying so", async () => {
+    const dir = await tempDir();
+    const folder = join(dir, "states.json");
+    await mkdir(folder);
+    const args = ["--source", FIXTURES, "--keys", join(dir, "keys.json"), "--state", folder];
+    const result = await runCli(["serve", ...args, "--port", "0"]);
+    expect([result.code, besidesFixtureWarning(result.stderr)]).toEqual([
+      1,
+      `velodata: ${folder} is a folder, not a file: give the states file itself\n`,
+    ]);
+  });
+
+  it("refuses a port that is not digits, from --port or PORT: no random port for an empty one", async () => {
+    const dir = await tempDir();
+    const args = ["serve", "--source", FIXTURES, "--keys", join(dir, "keys.json")];
+    for (const value of ["", " ", "0x10", "1e3"]) {
+      const result = await runCli([...args, "--port", value]);
+      expect([result.code, result.stderr], JSON.stringify(value)).toEqual([
+        1,
+        expect.stringContaining("must be a port number from 0 to 65535"),
+      ]);
+    }
+    const fromEnvironment = await runCli(args, undefined, { PORT: "" });
+    expect([fromEnvironment.code, fromEnvironment.stderr]).toEqual([
+      1,
+      expect.stringContaining("must be a port number from 0 to 65535"),
     ]);
   });
 
