@@ -146,6 +146,22 @@ describe("OpenAPI document", () => {
     expect(info.description).toContain("405 with `Allow: GET, HEAD, OPTIONS`");
   });
 
+  it("lists its groups in the route table's order, the preflights last, and tells how to get a key", async () => {
+    const document = (await documentOf()) as Document & {
+      tags: { name: string }[];
+      components: { securitySchemes: { apiKey: { description: string } } };
+    };
+    const names = document.tags.map((tag) => tag.name);
+    expect(names.slice(0, 3)).toEqual(["v3", "v1", "parking"]);
+    expect(names.at(-1)).toBe("CORS preflight");
+    // Every operation's group is listed: none is left to first appearance.
+    const used = Object.values(document.paths).flatMap((item) =>
+      Object.values(item).flatMap((operation) => (operation as { tags?: string[] }).tags ?? []),
+    );
+    expect(new Set(used)).toEqual(new Set(names));
+    expect(document.components.securitySchemes.apiKey.description).not.toContain("velodata keys");
+  });
+
   it("declares the headers clients rely on: ETag and Cache-Control, Retry-After on 429; a 400 on every path", async () => {
     const { paths } = await documentOf();
     const station = paths["/vls/v3/stations/{contract}/{number}"]?.get;

@@ -46,6 +46,7 @@ export interface ParameterExamples {
 }
 
 const API_KEY = "apiKey";
+const PREFLIGHT_TAG = "CORS preflight";
 
 export function renderOpenApi(options: OpenApiOptions): object {
   const registry = new OpenAPIRegistry();
@@ -53,7 +54,7 @@ export function renderOpenApi(options: OpenApiOptions): object {
     type: "apiKey",
     in: "query",
     name: "apiKey",
-    description: "The API key (40 hex characters); `velodata keys add` creates one.",
+    description: "The API key (40 hex characters): the operator of this API gives them out.",
   });
   for (const each of operations(options)) registry.registerPath(each);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
@@ -66,6 +67,11 @@ export function renderOpenApi(options: OpenApiOptions): object {
         `Every path answers HEAD as GET without the body, and OPTIONS (a CORS preflight, no key needed) with 204; other methods get 405 with \`Allow: ${ALLOWED_METHODS}\`.`,
     },
     servers: [{ url: options.baseUrl }],
+    // Groups in the route table's order, the preflights last: documentation pages list groups as
+    // they first appear, and the first path's preflight came before any group but v3.
+    tags: [...new Set(ROUTE_LIST.map((route) => route.tag)), PREFLIGHT_TAG].map((name) => ({
+      name,
+    })),
   });
 }
 
@@ -128,7 +134,7 @@ function preflight(get: RouteConfig): RouteConfig {
     operationId: `${get.operationId}Preflight`,
     summary: "CORS preflight: the methods this path answers",
     // One group of their own, so that documentation pages list them apart from the API.
-    tags: ["CORS preflight"],
+    tags: [PREFLIGHT_TAG],
     security: [],
     request: { params: get.request?.params },
     responses: {
