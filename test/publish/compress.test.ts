@@ -46,6 +46,14 @@ describe("compressRelease", () => {
     }
   });
 
+  // Every browser takes brotli: its variant of the big assets must be the smaller one.
+  it("sends the Swagger UI's script and styles smaller as brotli than as gzip", () => {
+    for (const path of ["/docs/swagger-ui-bundle.js", "/docs/swagger-ui.css"]) {
+      const variants = compressed.files.get(path)?.variants;
+      expect(variants?.br.length, path).toBeLessThan(variants?.gzip.length ?? 0);
+    }
+  });
+
   it("leaves small answers and the zip bundle as they are", () => {
     const station = compressed.files.get("/vls/v3/stations/dublin/42");
     expect(station?.size).toBeLessThan(MIN_COMPRESSED_SIZE);
