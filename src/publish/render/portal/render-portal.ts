@@ -64,6 +64,8 @@ ${feedsSection(input)}
 </html>`;
 }
 
+// Its links go up and down again (`../docs/…`): from `/docs/` and from `/docs` alike, which a plain
+// static server (sirv) answers with this page, not a redirect, they name the same files.
 function referencePage(input: PortalInput, openapi: string): Html {
   return html`<html lang="en">
 <head>
@@ -71,12 +73,13 @@ function referencePage(input: PortalInput, openapi: string): Html {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${input.serviceName}: API reference</title>
 <link rel="icon" href="../portal/icon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="swagger-ui.css">
-<script src="swagger-ui-bundle.js" defer></script>
-<script src="docs.js" defer></script>
+<link rel="stylesheet" href="../docs/swagger-ui.css">
+<script src="../docs/swagger-ui-bundle.js" defer></script>
+<script src="../docs/docs.js" defer></script>
 </head>
 <body data-openapi="../${local(openapi)}" data-base="${input.baseUrl ?? ""}">
 <p><a href="../">Back to ${input.serviceName}</a></p>
+<noscript><p>This reference needs JavaScript. Without it, read the API's OpenAPI document itself: <a href="../${local(openapi)}">${local(openapi)}</a>.</p></noscript>
 <div id="swagger-ui"></div>
 </body>
 </html>`;

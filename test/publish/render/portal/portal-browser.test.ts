@@ -324,6 +324,13 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
     expect(problems).toEqual([]);
   });
 
+  it("browses the reference from /docs without its slash too, as a plain static host answers it", async () => {
+    const { page, problems } = await open(`${sirv.url}/docs`);
+    await page.waitForSelector(".swagger-ui .info .title");
+    expect(await page.locator(".swagger-ui .opblock-get").count()).toBeGreaterThan(20);
+    expect(problems).toEqual([]);
+  });
+
   it("lets a page of another origin read an answer's ETag and revalidate with it", async () => {
     const { page } = await open(`${sirv.url}/`);
     const target = `${server.base.replace(/\/$/, "")}/vls/v3/stations?contract=dublin&apiKey=${server.key}`;
