@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 // The portal's live numbers in a real browser, on a network of many contracts: only the feeds of
 // what is on screen are read, and none while the page is hidden.
-import { mkdir } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,6 +17,7 @@ const MARGIN = 200;
 
 let browser: Browser;
 let sirv: StaticHost;
+let out: string;
 
 /** The contract of each station_status feed the page asks for, in order. */
 function statusReads(page: Page): string[] {
@@ -52,7 +53,7 @@ describe.skipIf(!HAS_CHROMIUM)("portal live numbers, many contracts", () => {
   beforeAll(async () => {
     const dir = await tempDir();
     const source = join(dir, "source");
-    const out = join(dir, "out");
+    out = join(dir, "out");
     await mkdir(source);
     await synth({ stations: 1_200, contracts: CONTRACTS, out: source, output: memoryOutput() });
     await build({ source, out, output: memoryOutput() });
@@ -148,5 +149,27 @@ describe.skipIf(!HAS_CHROMIUM)("portal live numbers, many contracts", () => {
     await barrier(page);
     expect(reads).toHaveLength(2 * first);
     expect(new Set(reads.slice(first))).toEqual(new Set(reads.slice(0, first)));
+  });
+
+  it("reads again after the feeds' own ttl, from the first round on", async () => {
+    // Feeds that say 30 s (serve --refresh 30), where the page's guess before reading any is 60 s.
+    const feeds = await readdir(join(out, "contracts"));
+    for (const contract of feeds) {
+      const path = join(out, "contracts", contract, "gbfs/v3/station_status.json");
+      await writeFile(path, (await readFile(path, "utf8")).replace('"ttl":60', '"ttl":30'));
+      // sirv would send the precompressed siblings, which still say 60.
+      await Promise.all([rm(`${path}.gz`), rm(`${path}.br`)]);
+    }
+    const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    await page.clock.install();
+    const reads = statusReads(page);
+    await page.goto(`${sirv.url}/`, { waitUntil: "networkidle" });
+    await page.waitForSelector("#refreshed[data-at]");
+    await barrier(page);
+    const first = reads.length;
+    expect(first).toBeGreaterThan(0);
+    await page.clock.fastForward(31_000);
+    await barrier(page);
+    expect(reads).toHaveLength(2 * first);
   });
 });

@@ -300,6 +300,7 @@ const askedAt = new Map();
 let ttlSeconds = 60;
 let latest = 0;
 let timer;
+let roundDue = Number.POSITIVE_INFINITY;
 
 const liveMaps = () =>
   [...document.querySelectorAll(".contract-map")].filter((map) => map.dataset.status);
@@ -325,6 +326,8 @@ async function readStatus(maps) {
       ttlSeconds = Math.max(REFRESH_FLOOR_SECONDS, feed.ttl ?? ttlSeconds);
     }),
   );
+  // The first round was timed before any feed said its ttl: a shorter one is kept from now on.
+  if (ttlSeconds * 1000 < roundDue - Date.now()) scheduleRound();
   const failed = results.filter((r) => r.status === "rejected").length;
   const note = document.getElementById("live-note");
   if (note) {
@@ -348,6 +351,12 @@ async function refreshLive() {
   if (document.hidden) return; // taken up again when the page is shown
   // A row scrolled into view moments ago was just read: it waits for the next round.
   await readStatus(liveMaps().filter((map) => wanted(map) && stale(map, 0.5)));
+  scheduleRound();
+}
+
+function scheduleRound() {
+  clearTimeout(timer);
+  roundDue = Date.now() + ttlSeconds * 1000;
   timer = setTimeout(refreshLive, ttlSeconds * 1000);
 }
 
