@@ -72,7 +72,7 @@ export function startRefresher(options: RefresherOptions): Refresher {
     const feed = feedStatus(live.feed, live.feedLimits, at);
     if (feed.ok === feedWasOk) return;
     feedWasOk = feed.ok;
-    const stale = `${feed.staleStations} of ${live.feed.stations} stations not reported for ${feed.staleMinutes} minutes or more`;
+    const stale = `${feed.staleStations} of ${live.feed.stations} stations not reported for ${feed.staleMinutes} minute${feed.staleMinutes === 1 ? "" : "s"} or more`;
     if (feed.ok) log(`feed: fresh again, ${stale}`);
     else
       log(

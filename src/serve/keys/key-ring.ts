@@ -83,7 +83,7 @@ export async function watchKeyRing(options: KeyRingOptions): Promise<KeyRing> {
       accepted.clear();
       if (failing)
         options.log(
-          `keys: ${options.path} is valid again (${active.length - extra.length} active keys)`,
+          `keys: ${options.path} is valid again (${active.length - extra.length} active key${active.length - extra.length === 1 ? "" : "s"})`,
         );
       failing = false;
       everLoaded = true;

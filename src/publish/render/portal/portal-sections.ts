@@ -51,10 +51,10 @@ function contractMap(contract: PortalContract, index: number): Html {
     ? "The map and the table of stations are drawn by the page's script from this contract's GBFS station_information feed; the same stations are in the downloads below."
     : "This deployment publishes no GBFS feeds to draw the map from; the stations are in the downloads below.";
   return html`<div class="contract-map" data-contract="${contract.name}" data-information="${feeds ? local(feeds.stationInformation) : null}" data-status="${feeds ? local(feeds.stationStatus) : null}"${index === 0 ? "" : html` hidden`}>
-<h3>${contract.commercialName} <span class="count">${contract.stationCount} stations</span></h3>
+<h3><bdi>${contract.commercialName}</bdi> <span class="count">${contract.stationCount} station${contract.stationCount === 1 ? "" : "s"}</span></h3>
 <div class="map-area"></div>
 <p class="map-info" aria-live="polite">${info}</p>
-<details hidden><summary>The stations of ${contract.commercialName} as a table</summary>
+<details hidden><summary>The stations of <bdi>${contract.commercialName}</bdi> as a table</summary>
 <div class="scroll"><table>
 <thead><tr><th scope="col" class="num">Number</th><th scope="col">Name</th><th scope="col" class="num">Stands</th><th scope="col" class="num">Bikes</th><th scope="col" class="num">Free stands</th><th scope="col">State</th></tr></thead>
 <tbody></tbody></table></div>

@@ -106,6 +106,19 @@ describe("renderPortal", () => {
     expect(after).not.toBe(before);
   });
 
+  it("counts one station in the singular, and isolates each name from the count after it", async () => {
+    const built = await input();
+    const [first, ...rest] = built.contracts;
+    if (!first) throw new Error("no contract in the fixtures");
+    const html = page({ ...built, contracts: [{ ...first, stationCount: 1 }, ...rest] });
+    // A name in Arabic or Hebrew would otherwise carry the number after it to its left.
+    expect(html).toContain(
+      `<h3><bdi>${first.commercialName}</bdi> <span class="count">1 station</span></h3>`,
+    );
+    for (const contract of rest)
+      expect(html).toContain(`<span class="count">${contract.stationCount} stations</span>`);
+  });
+
   it("points each contract's map at its GBFS station_information and station_status", async () => {
     const html = page(await input({}, true));
     expect(html).toContain(

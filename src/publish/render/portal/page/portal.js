@@ -130,7 +130,7 @@ function draw(map, stations) {
   svg.setAttribute("role", "group");
   svg.setAttribute(
     "aria-label",
-    `Map of the ${stations.length} stations of ${name}; each mark is coloured by its bikes and free stands`,
+    `Map of the ${stations.length} station${stations.length === 1 ? "" : "s"} of ${name}; each mark is coloured by its bikes and free stands`,
   );
   // A fragment, not a spread: a contract may have more stations than a call takes arguments.
   const rows = document.createDocumentFragment();
