@@ -190,9 +190,10 @@ export function createHandler(options: HandlerOptions): Handler {
       const method = request.method;
       keyId = method === "GET" || method === "HEAD" ? keyIdOf(asked) : null;
       const sending = answer(request, response, asked, keyId);
-      // A revoked key is refused as any wrong one, but named in the line: who still uses it.
-      if (keyId === null && response.statusCode === 403 && asked.key !== null)
-        keyId = revokedName(asked.key);
+      // A revoked key is refused as any wrong one, but named in the line: who still uses it (also
+      // once --max-key-failures answers it 429).
+      const refused = response.statusCode === 403 || response.statusCode === 429;
+      if (keyId === null && refused && asked.key !== null) keyId = revokedName(asked.key);
       if (sending) return sending.catch((cause) => failed(request, response, asked, cause));
     } catch (cause) {
       failed(request, response, asked, cause);

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { makeRelease, type Release, releaseFile } from "../../src/publish/release.js";
 import { pathOf } from "../../src/routes/routes.js";
+import { type FailedKeyLimit, failedKeyLimit } from "../../src/serve/failed-key-limit.js";
 import type { Live } from "../../src/serve/live.js";
 import { type RunningServer, startServer } from "../../src/serve/server.js";
 
@@ -15,8 +16,14 @@ const list = (text: string) => releaseFile([Buffer.from(text)], "application/jso
 let running: RunningServer | undefined;
 afterEach(() => running?.close());
 
-async function serveLive(live: Live, now?: () => Date, lines: string[] = []): Promise<string> {
+async function serveLive(
+  live: Live,
+  now?: () => Date,
+  lines: string[] = [],
+  failedKeys?: FailedKeyLimit,
+): Promise<string> {
   running = await startServer({
+    ...(failedKeys ? { failedKeys } : {}),
     live,
     keys: {
       idOf: (key) => (key === KEY ? KEY_ID : null),
@@ -89,6 +96,24 @@ describe("the log of a repeated request", () => {
       logged(403, / key 7c1e0b2a \(revoked\)$/),
     ]).toEqual([3, 2, 1]);
     expect(lines.join("\n")).not.toMatch(/[0-9a-f]{40}/);
+  });
+});
+
+describe("a revoked key past --max-key-failures", () => {
+  it("is still named in the lines of its 429s", async () => {
+    const release = makeRelease(new Map([[lyonList, list("[1]")]]), COUNTS, new Date(), [
+      { name: "lyon", parkingApi: false },
+    ]);
+    const lines: string[] = [];
+    const base = await serveLive(liveOf(release), undefined, lines, failedKeyLimit(1, 60));
+    const revoked = `${base}/vls/v3/stations?contract=lyon&apiKey=${REVOKED_KEY}`;
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await fetch(revoked)).status);
+    expect(statuses).toEqual([403, 429, 429]);
+    await running?.close();
+    running = undefined;
+    const named = lines.filter((line) => line.endsWith(` key ${REVOKED_ID} (revoked)`));
+    expect(named.map((line) => line.split(" ")[2])).toEqual(["403", "429", "429"]);
   });
 });
 
