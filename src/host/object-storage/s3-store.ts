@@ -79,6 +79,7 @@ export function s3Store(options: S3StoreOptions): ObjectStore {
     throw storeError(
       cause,
       `${doing} (${where}${options.endpoint ? ` at ${endpointShown(options.endpoint)}` : ""})`,
+      options.endpoint,
     );
   };
 
@@ -156,16 +157,39 @@ const CREDENTIALS_REFUSED = new Set([
 const NETWORK = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ECONNRESET", "ETIMEDOUT"]);
 
 /** An SDK failure as the user's or the system's problem, with what to do; never a credential in it. */
-function storeError(cause: unknown, doing: string): UserError {
+function storeError(cause: unknown, doing: string, endpoint?: string): UserError {
   const error = cause as {
     name?: string;
     code?: string;
     message?: string;
+    Region?: string;
     $metadata?: { httpStatusCode?: number };
+    $response?: { headers?: Record<string, string | undefined> };
   };
   const name = error.name ?? "";
   const tell = (reason: string, fix: string) =>
     new UserError(`${doing}: ${reason}`, [fix], { cause });
+  const status = error.$metadata?.httpStatusCode;
+  const type = error.$response?.headers?.["content-type"] ?? "";
+  // An S3 API answers its errors in XML (or with no body, to HEAD): a web page or JSON is another
+  // server's, the SDK's words for it ("UnknownError", "Deserialization error") none of the user's.
+  if (status && type && !/xml/i.test(type))
+    return tell(
+      `what answered is not an S3 API (HTTP ${status}, ${type.split(";")[0]})`,
+      "check --endpoint: the store's API address, not its console, website or a CDN in front",
+    );
+  const region = error.$response?.headers?.["x-amz-bucket-region"] ?? error.Region;
+  if ((name === "PermanentRedirect" || name === "AuthorizationHeaderMalformed") && region)
+    return tell(
+      `the bucket is in region ${region}, not the one asked`,
+      `pass --region ${region} (or set AWS_REGION=${region})`,
+    );
+  const endpointPath = endpoint && URL.canParse(endpoint) ? new URL(endpoint).pathname : "/";
+  if ((name === "NoSuchBucket" || name === "NoSuchKey") && endpointPath !== "/")
+    return tell(
+      `the store knows no such bucket or key under --endpoint's path ${endpointPath}`,
+      "give --endpoint as the store's address alone: the bucket goes in --to s3://BUCKET/PREFIX",
+    );
   if (name === "NoSuchBucket")
     return tell("the bucket does not exist", "create it, or correct the bucket in --to");
   if (CREDENTIALS_REFUSED.has(name))
@@ -174,10 +198,15 @@ function storeError(cause: unknown, doing: string): UserError {
       "check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN) or AWS_PROFILE, and the key's permissions on the bucket",
     );
   if (name === "CredentialsProviderError")
-    return tell(
-      "no credentials found",
-      "set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE",
-    );
+    return process.env.AWS_PROFILE
+      ? tell(
+          `no credentials for the profile AWS_PROFILE names (${process.env.AWS_PROFILE})`,
+          "check that profile in ~/.aws/credentials or ~/.aws/config, or unset AWS_PROFILE",
+        )
+      : tell(
+          "no credentials found",
+          "set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE",
+        );
   if (/region is missing/i.test(error.message ?? ""))
     return tell("no region given", "set AWS_REGION or pass --region");
   if (NETWORK.has(error.code ?? ""))
@@ -185,14 +214,19 @@ function storeError(cause: unknown, doing: string): UserError {
       `the store cannot be reached (${error.code})`,
       "check --endpoint, the network, and that the store is running",
     );
+  // OpenSSL's "wrong version number": a TLS handshake answered in plain HTTP.
+  if (error.code === "EPROTO" || /SSL routines|wrong version number/.test(error.message ?? ""))
+    return tell(
+      "the TLS handshake failed (does the store speak plain http on that port?)",
+      "check --endpoint's scheme: http:// for a store without TLS",
+    );
   if (name === "TimeoutError")
     return tell(
       "the store did not answer in time (connected but silent, or no connection made)",
       "check --endpoint (an S3 API's address?), the network, and that the store is running",
     );
-  const status = error.$metadata?.httpStatusCode;
   return tell(
     `the store answered ${name || "an error"}${status ? ` (HTTP ${status})` : ""}: ${error.message ?? String(cause)}`,
-    "nothing was lost: the next run completes what this one started",
+    "check --endpoint and the store; nothing was lost: a run that works completes what this one started",
   );
 }

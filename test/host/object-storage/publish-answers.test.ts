@@ -1,4 +1,6 @@
+import { createServer as createHttpServer, type ServerResponse } from "node:http";
 import { type AddressInfo, createServer } from "node:net";
+import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UserError } from "../../../src/errors.js";
@@ -9,6 +11,7 @@ import type {
   PublishedAnswer,
 } from "../../../src/host/object-storage/published-answer.js";
 import { s3Store } from "../../../src/host/object-storage/s3-store.js";
+import { tempDir } from "../../helpers.js";
 import { BUCKET, CREDENTIALS, startS3, type TestS3 } from "./s3-server.js";
 
 let s3: TestS3;
@@ -62,6 +65,77 @@ describe("a store that takes the connection and never answers", () => {
       );
     } finally {
       silent.close();
+    }
+  });
+});
+
+describe("a store set up wrong", () => {
+  /** What listing fails with, against a server answering every request with `answer`. */
+  async function listingError(
+    answer: (response: ServerResponse) => void,
+    endpoint = (port: number) => `http://127.0.0.1:${port}`,
+  ): Promise<UserError> {
+    const server = createHttpServer((_, response) => answer(response));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const store = s3Store({ bucket: BUCKET, prefix: "", endpoint: endpoint(port) });
+      const error = await store.list("").catch((cause: unknown) => cause);
+      expect(error).toBeInstanceOf(UserError);
+      return error as UserError;
+    } finally {
+      server.close();
+    }
+  }
+
+  it("says what to check, not the SDK's words", async () => {
+    const page = await listingError((response) => {
+      response.writeHead(404, { "Content-Type": "text/html" }).end("<html>Not here</html>");
+    });
+    expect(page.message).toMatch(/: what answered is not an S3 API \(HTTP 404, text\/html\)$/);
+    const moved = await listingError((response) => {
+      response
+        .writeHead(301, { "Content-Type": "application/xml", "x-amz-bucket-region": "eu-west-3" })
+        .end(
+          "<Error><Code>PermanentRedirect</Code><Message>Use the right endpoint.</Message></Error>",
+        );
+    });
+    expect([moved.message, moved.details]).toEqual([
+      expect.stringMatching(/: the bucket is in region eu-west-3, not the one asked$/),
+      ["pass --region eu-west-3 (or set AWS_REGION=eu-west-3)"],
+    ]);
+    // https:// to a store that speaks plain http.
+    const plain = await listingError(
+      (response) => response.end(),
+      (port) => `https://127.0.0.1:${port}`,
+    );
+    expect(plain.message).toMatch(/: the TLS handshake failed \(does the store speak plain http/);
+  });
+
+  it("names a bucket put in --endpoint, and a profile that does not exist", async () => {
+    const inEndpoint = s3Store({
+      bucket: BUCKET,
+      prefix: "",
+      endpoint: `${s3.endpoint}/${BUCKET}`,
+    });
+    const error = await inEndpoint.list("").catch((cause: unknown) => cause);
+    expect((error as UserError).details).toEqual([
+      "give --endpoint as the store's address alone: the bucket goes in --to s3://BUCKET/PREFIX",
+    ]);
+    const saved = { ...process.env };
+    delete process.env.AWS_ACCESS_KEY_ID;
+    delete process.env.AWS_SECRET_ACCESS_KEY;
+    process.env.AWS_PROFILE = "no-such-profile";
+    process.env.AWS_SHARED_CREDENTIALS_FILE = join(await tempDir(), "none");
+    process.env.AWS_CONFIG_FILE = join(await tempDir(), "none");
+    try {
+      const store = s3Store({ bucket: BUCKET, prefix: "", endpoint: s3.endpoint });
+      const missing = await store.list("").catch((cause: unknown) => cause);
+      expect((missing as UserError).message).toMatch(
+        /: no credentials for the profile AWS_PROFILE names \(no-such-profile\)$/,
+      );
+    } finally {
+      process.env = saved;
     }
   });
 });
