@@ -125,6 +125,13 @@ export function s3Store(options: S3StoreOptions): ObjectStore {
           }),
         )
         .catch(failing(`cannot upload ${Key}`));
+      // Any S3 API tags what it stored; a web server that answers 200 to anything does not, and
+      // the upload would be counted done when nothing was stored.
+      if (!answer.ETag)
+        throw new UserError(
+          `cannot upload ${Key} (${where}${options.endpoint ? ` at ${endpointShown(options.endpoint)}` : ""}): the answer has no ETag, which an S3 API always gives`,
+          ["check --endpoint: the store's API address, not a website in front of it"],
+        );
       return answer.ETag;
     },
     async delete(Key) {

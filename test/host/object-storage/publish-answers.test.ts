@@ -112,6 +112,29 @@ describe("a store set up wrong", () => {
     expect(plain.message).toMatch(/: the TLS handshake failed \(does the store speak plain http/);
   });
 
+  it("refuses to count an upload done that a web server answered 200 without storing it", async () => {
+    const server = createHttpServer((_, response) => {
+      response.writeHead(200, { "Content-Type": "text/html" }).end("<html>Welcome</html>");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const store = s3Store({ bucket: BUCKET, prefix: "", endpoint: `http://127.0.0.1:${port}` });
+      const error = await store
+        .put("vls/v3/contracts", Buffer.from("[]"), {
+          contentType: "application/json",
+          cacheControl: "public, max-age=60",
+        })
+        .catch((cause: unknown) => cause);
+      expect(error).toBeInstanceOf(UserError);
+      expect((error as UserError).message).toMatch(
+        /the answer has no ETag, which an S3 API always gives$/,
+      );
+    } finally {
+      server.close();
+    }
+  });
+
   it("names a bucket put in --endpoint, and a profile that does not exist", async () => {
     const inEndpoint = s3Store({
       bucket: BUCKET,
