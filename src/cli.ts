@@ -72,6 +72,18 @@ function listenAddress(value: string): string {
   return value;
 }
 
+/**
+ * How often cron runs `refresh`: what the GBFS station_status feeds tell consumers (their ttl).
+ * `refresh` keeps the tree's unless given one (no default value here, to tell).
+ */
+const cronRefreshOption = (keepsTree: boolean) => {
+  const option = new Option(
+    "--refresh <seconds>",
+    `seconds between the refreshes of the tree (cron's interval): the GBFS station_status ttl${keepsTree ? ` (default: the tree's, as build was given it; else ${DEFAULT_REFRESH_SECONDS})` : ""}`,
+  ).argParser(timerSeconds);
+  return keepsTree ? option : option.default(DEFAULT_REFRESH_SECONDS);
+};
+
 const baseUrlOption = (defaultText: string) =>
   new Option(
     "--base-url <url>",
@@ -126,15 +138,24 @@ export function program(argv: readonly string[]): Command {
     .option("-o, --out <dir>", "output folder", "out")
     .option("--state <file>", "station states file (default: <source>/states.json)")
     .addOption(baseUrlOption(DEFAULT_BASE_URL))
-    .action(async (options: { source: string; out: string; state?: string; baseUrl?: string }) => {
-      const thread = await import("./commands/command-thread.js");
-      if (!thread.inCommandThread()) {
-        process.exitCode = await thread.runInThread(argv);
-        return;
-      }
-      const { build } = await import("./commands/build.js");
-      await build(options);
-    });
+    .addOption(cronRefreshOption(false))
+    .action(
+      async (options: {
+        source: string;
+        out: string;
+        state?: string;
+        baseUrl?: string;
+        refresh: number;
+      }) => {
+        const thread = await import("./commands/command-thread.js");
+        if (!thread.inCommandThread()) {
+          process.exitCode = await thread.runInThread(argv);
+          return;
+        }
+        const { build } = await import("./commands/build.js");
+        await build({ ...options, refreshSeconds: options.refresh });
+      },
+    );
 
   cli
     .command("preview")
@@ -226,6 +247,7 @@ export function program(argv: readonly string[]): Command {
       percent,
       10,
     )
+    .addOption(cronRefreshOption(true))
     .action(
       async (options: {
         source: string;
@@ -233,9 +255,13 @@ export function program(argv: readonly string[]): Command {
         out: string;
         baseUrl?: string;
         maxMissing: number;
+        refresh?: number;
       }) => {
         const { refresh } = await import("./commands/refresh.js");
-        await refresh(options);
+        await refresh({
+          ...options,
+          ...(options.refresh === undefined ? {} : { refreshSeconds: options.refresh }),
+        });
       },
     );
 

@@ -5,6 +5,7 @@ import { encodedInChunks } from "../publish/encoded-together.js";
 import { DEFAULT_BASE_URL, type Published } from "../publish/publish.js";
 import type { Release } from "../publish/release.js";
 import { publishOffThread } from "../publish/static-off-thread.js";
+import { DEFAULT_REFRESH_SECONDS } from "../routes/max-age.js";
 import { STATES_FILE } from "../source/load-source.js";
 import { staticSourceFingerprint } from "../source/source-fingerprint.js";
 import { staticSourceUpdatedAt } from "../source/source-time.js";
@@ -21,6 +22,8 @@ export interface BuildOptions {
   state?: string;
   /** The public base URL of the API, named by the OpenAPI document and the GBFS files; default DEFAULT_BASE_URL. */
   baseUrl?: string;
+  /** Seconds between the tree's refreshes (cron's interval): the GBFS station_status ttl; default 60. */
+  refreshSeconds?: number;
   /** The time the release is stamped with; a parameter so that tests control it. */
   now?: Date;
   output?: Output;
@@ -39,6 +42,7 @@ export interface BuildSummary {
 export async function build(options: BuildOptions): Promise<BuildSummary> {
   const output = options.output ?? terminalOutput();
   const started = performance.now();
+  const refreshSeconds = options.refreshSeconds ?? DEFAULT_REFRESH_SECONDS;
   output.progress("reading source…");
   // Taken before reading, for the next cron refresh (see refresh.ts).
   const fingerprint = staticSourceFingerprint(options.source);
@@ -60,6 +64,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
       published = await publishOffThread(dataset, {
         generatedAt: options.now ?? new Date(),
         baseUrl: options.baseUrl,
+        refreshSeconds,
         staticUpdatedAt: staticSourceUpdatedAt(options.source),
         onStationFiles: early,
         encode: encodedInChunks(), // this process exits once they are written
@@ -78,6 +83,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
           {
             out: options.out,
             baseUrl: options.baseUrl ?? DEFAULT_BASE_URL,
+            refreshSeconds,
             fingerprint,
             states,
             folder,

@@ -35,7 +35,6 @@ import type { Release, ReleaseFile } from "../publish/release.js";
 import { releaseIdOf } from "../publish/release-id.js";
 import { GBFS_VERSIONS } from "../publish/render/gbfs/feed.js";
 import { type StationCache, SURFACES } from "../publish/station-files.js";
-import { DEFAULT_REFRESH_SECONDS } from "../routes/max-age.js";
 import { fileOf, pathOf } from "../routes/routes.js";
 import { assembleDataset, type Dataset, stationKey } from "../source/dataset.js";
 import { tooManyMissing } from "../source/missing-stations.js";
@@ -70,6 +69,8 @@ export interface RefreshInputs {
   out: string;
   state: string;
   baseUrl: string;
+  /** Seconds between the tree's refreshes: the ttl of its GBFS station_status feeds. */
+  refreshSeconds: number;
   /** staticSourceFingerprint of the source folder, taken before anything is read from it. */
   fingerprint: string;
   generatedAt: Date;
@@ -129,7 +130,7 @@ export async function incrementalRefresh(
     states.input,
     published,
     SURFACES,
-    DEFAULT_REFRESH_SECONDS,
+    inputs.refreshSeconds,
     { onList: (path, file, kind) => variants.add(path, file, kind) },
   );
   if (!spliced) return null;
@@ -379,7 +380,7 @@ async function publishedBytes(tree: Tree, state: RefreshState): Promise<Publishe
 /** Leaves this run's state beside the tree it just updated, for the next run. */
 export function saveRefreshState(
   made: Made,
-  inputs: Pick<RefreshInputs, "out" | "baseUrl" | "fingerprint"> & {
+  inputs: Pick<RefreshInputs, "out" | "baseUrl" | "refreshSeconds" | "fingerprint"> & {
     /** The states file as seen before it was read (statesSeen): kept for the next refresh. */
     states?: StatesSeen | null;
     /**
@@ -399,6 +400,7 @@ export function saveRefreshState(
     refreshStateOf({
       release: made.release,
       baseUrl: inputs.baseUrl,
+      refreshSeconds: inputs.refreshSeconds,
       source: inputs.fingerprint,
       staticSource: made.staticRead.source,
       staticProblems: made.staticRead.problems,
@@ -457,9 +459,11 @@ export function previousState(tree: Tree): PreviousState | null {
   };
 }
 
-/** Whether the state was made with these inputs: the same base URL and static source. */
+/** Whether the state was made with these inputs: the same base URL, ttl and static source. */
 const madeWith = ({ state }: PreviousState, inputs: RefreshInputs): boolean =>
-  state.baseUrl === inputs.baseUrl && state.source === inputs.fingerprint;
+  state.baseUrl === inputs.baseUrl &&
+  state.refreshSeconds === inputs.refreshSeconds &&
+  state.source === inputs.fingerprint;
 
 /**
  * A file of the tree whose bytes are the manifest's, by the updater's trust test (its siblings

@@ -1,6 +1,7 @@
 // `velodata refresh`: one regeneration of the dynamic answers into an existing tree, for static hosting from cron.
 import { existsSync } from "node:fs";
 import { DEFAULT_BASE_URL } from "../publish/default-base-url.js";
+import { DEFAULT_REFRESH_SECONDS } from "../routes/max-age.js";
 import { stationKey } from "../source/dataset.js";
 import { DEFAULT_MAX_MISSING_SHARE } from "../source/missing-stations.js";
 import { staticSourceFingerprint } from "../source/source-fingerprint.js";
@@ -27,6 +28,8 @@ export interface RefreshOptions {
   baseUrl?: string;
   /** Percent of the stations reported before that the states file may leave out; default 10. */
   maxMissing?: number;
+  /** Seconds between refreshes (cron's interval): the GBFS station_status ttl; default the tree's. */
+  refreshSeconds?: number;
   now?: Date;
   output?: Output;
 }
@@ -37,6 +40,9 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
   // update (which reads it again under its lock only if another writer changed it meanwhile).
   const tree = readTree(options.out);
   const untrusted = whyUntrusted(tree);
+  // What the last run left beside the tree: where the fast path starts, what --max-missing holds
+  // a full refresh to, and the ttl the tree's feeds say.
+  const previous = previousState(tree);
   const inputs: RefreshInputs = {
     out: options.out,
     state: options.state,
@@ -46,12 +52,12 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
     // Before reading: a source edited meanwhile then reads as changed next time, never as unchanged.
     fingerprint: staticSourceFingerprint(options.source),
     generatedAt: options.now ?? new Date(),
+    // Without --refresh, the one the tree was made with, as for the base URL.
+    refreshSeconds:
+      options.refreshSeconds ?? previous?.state.refreshSeconds ?? DEFAULT_REFRESH_SECONDS,
     maxMissingShare:
       options.maxMissing === undefined ? DEFAULT_MAX_MISSING_SHARE : options.maxMissing / 100,
   };
-  // What the last run left beside the tree: where the fast path starts, and what --max-missing
-  // holds a full refresh to.
-  const previous = previousState(tree);
   // Throws on any error in the source or the states: the tree stays as it was.
   const fast = await incrementalRefresh(inputs, tree, previous, output);
   const { stats, total, release } =
@@ -129,6 +135,7 @@ async function fullRefresh(
   const { release: made, cache } = await publishOffThread(dataset, {
     generatedAt: inputs.generatedAt,
     baseUrl: inputs.baseUrl,
+    refreshSeconds: inputs.refreshSeconds,
     staticUpdatedAt: staticSourceUpdatedAt(options.source),
     encode: encodedInChunks(), // this process exits once they are written
   });

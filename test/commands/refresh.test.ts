@@ -116,6 +116,33 @@ describe("velodata refresh", () => {
     expect((await named()).servers).toEqual([{ url: "https://api.example.net" }]);
   });
 
+  it("keeps the GBFS ttl the tree was built with (--refresh), and renders every feed again for another", async () => {
+    const source = await fixtureCopy();
+    const out = join(await tempDir(), "out");
+    const build = ["build", "--source", source, "--out", out, "--refresh", "300"];
+    expect((await runCli(build)).code).toBe(0);
+    const states = join(source, "states.json");
+    const original = await readFile(states, "utf8");
+    const ttlOf = async (contract: string) =>
+      JSON.parse(
+        await readFile(join(out, `contracts/${contract}/gbfs/v3/station_status.json`), "utf8"),
+      ).ttl;
+    expect(await ttlOf("dublin")).toBe(300);
+    // A cron line without --refresh: the tree's, on the fast path.
+    await writeFile(states, original.replace("2025-02-08T16:44:06Z", "2025-02-08T16:59:00Z"));
+    const kept = await runCli(["refresh", "--source", source, "--state", states, "--out", out]);
+    expect(kept.stdout).toContain("static source unchanged: only the changed stations rendered");
+    expect(await ttlOf("dublin")).toBe(300);
+    // Another interval: every contract's feeds say it, those of contracts with no change too.
+    const again = ["refresh", "--source", source, "--state", states, "--out", out];
+    const changed = await runCli([...again, "--refresh", "120"]);
+    expect(changed.code, changed.stderr).toBe(0);
+    expect(changed.stdout).not.toContain("static source unchanged");
+    expect([await ttlOf("dublin"), await ttlOf("lyon")]).toEqual([120, 120]);
+    expect((await runCli(again)).stdout).toContain("static source unchanged");
+    expect(await ttlOf("lyon")).toBe(120);
+  });
+
   it("refuses a states file that leaves out too many stations reported before (an empty export)", async () => {
     const source = await fixtureCopy();
     const out = join(await tempDir(), "out");

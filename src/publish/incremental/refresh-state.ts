@@ -22,13 +22,15 @@ import {
 } from "./station-records.js";
 
 /** Another format (an older velodata's) is ignored: the next refresh renders everything. */
-export const REFRESH_STATE_FORMAT = 5;
+export const REFRESH_STATE_FORMAT = 6;
 
 export interface RefreshState {
   format: typeof REFRESH_STATE_FORMAT;
   /** The release the tree held when this was written: any other release makes it stale. */
   release: string;
   baseUrl: string;
+  /** The ttl its GBFS station_status feeds say (`--refresh`): another one renders them all again. */
+  refreshSeconds: number;
   /** staticSourceFingerprint of the source folder the release was made from. */
   source: string;
   parkings: number;
@@ -62,6 +64,7 @@ export type StaticState = Pick<
   RefreshState,
   | "format"
   | "baseUrl"
+  | "refreshSeconds"
   | "source"
   | "parkings"
   | "contracts"
@@ -127,6 +130,7 @@ export function splitState(state: RefreshState): {
 export interface RefreshStateInput {
   release: Release;
   baseUrl: string;
+  refreshSeconds: number;
   source: string;
   staticSource: StaticSource;
   staticProblems: readonly Problem[];
@@ -177,6 +181,7 @@ export function refreshStateOf(input: RefreshStateInput): RefreshState {
     format: REFRESH_STATE_FORMAT,
     release: release.id,
     baseUrl: input.baseUrl,
+    refreshSeconds: input.refreshSeconds,
     source: input.source,
     parkings: dataset.parkings.length,
     contracts: input.staticSource.contracts,

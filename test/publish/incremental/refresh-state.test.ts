@@ -34,6 +34,7 @@ async function stateOf(reorder: (body: readonly Uint8Array[]) => Uint8Array[], d
   const state = refreshStateOf({
     release,
     baseUrl: "https://api.example.org",
+    refreshSeconds: 60,
     source: "fingerprint",
     staticSource: staticRead.source,
     staticProblems: staticRead.problems,
