@@ -174,7 +174,7 @@ map $request_uri $velodata_key {
     default "";
 }
 # The Host handed to velodata serve: an HTTP/1.0 request may have none, which Node refuses (this
-# server then has no name of its own to give when no server_name is set).
+# server then has no name of its own to give when velodata nginx was given no --server-name).
 map $host $velodata_host {
     "" localhost;
     default $host;
