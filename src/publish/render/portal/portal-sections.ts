@@ -82,11 +82,12 @@ ${input.contracts.map(contractMap)}
 </section>`;
 }
 
-function endpointItem(endpoint: PortalEndpoint): Html {
+/** An endpoint and its request: whole with the public base URL when known (no script needed to copy it). */
+function endpointItem(endpoint: PortalEndpoint, base: string): Html {
   return html`<li>
 <h3>${endpoint.title}${endpoint.keyed ? "" : html` <span class="badge">no key</span>`}</h3>
 <p>${endpoint.description}</p>
-<div class="request"><code data-request="${endpoint.request}">${endpoint.request}</code><button type="button" class="copy" hidden>Copy</button></div>
+<div class="request"><code data-request="${endpoint.request}">${base}${endpoint.request}</code><button type="button" class="copy" hidden>Copy</button></div>
 </li>`;
 }
 
@@ -98,7 +99,7 @@ export function apiSection(input: PortalInput): Html {
 <p>Every request is a GET answered with JSON in UTF-8. Replace <code>&lt;API_KEY&gt;</code> with your key.</p>
 <h3>Getting a key</h3>
 <p class="keys">${input.keys.text}${ask}</p>
-<ul class="endpoints" data-base="${base}">${input.endpoints.map(endpointItem)}</ul>
+<ul class="endpoints" data-base="${base}">${input.endpoints.map((endpoint) => endpointItem(endpoint, base))}</ul>
 </section>`;
 }
 

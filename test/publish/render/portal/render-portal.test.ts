@@ -138,6 +138,10 @@ describe("renderPortal", () => {
     };
     const api = "https://api.example.org/bikes";
     expect(await baseOf({ baseUrl: api })).toEqual([api, api]);
+    // Written whole in the page: ready to copy without the script.
+    const { release } = await publish(dataset, { generatedAt: GENERATED_AT, baseUrl: api });
+    const portal = Buffer.concat(release.files.get("/")?.body ?? []).toString("utf8");
+    expect(portal).toContain(`>${api}/vls/v3/contracts?apiKey=&lt;API_KEY&gt;</code>`);
     expect(await baseOf({})).toEqual(["", ""]);
     // The stand-in of a build without --base-url, and a server's own address (any name reaches it).
     expect(await baseOf({ baseUrl: "http://127.0.0.1:8080" })).toEqual(["", ""]);
