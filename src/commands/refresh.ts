@@ -7,6 +7,7 @@ import { DEFAULT_MAX_MISSING_SHARE } from "../source/missing-stations.js";
 import { staticSourceFingerprint } from "../source/source-fingerprint.js";
 import { statesSeen } from "../tree/accepted-states.js";
 import { removeLeftoverReleases } from "../tree/leftover-releases.js";
+import { recordedBaseUrl } from "../tree/manifest.js";
 import { readTree, type Tree } from "../tree/read-tree.js";
 import { type UpdateStats, updateTree } from "../tree/update-tree.js";
 import {
@@ -40,6 +41,12 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
   // update (which reads it again under its lock only if another writer changed it meanwhile).
   const tree = readTree(options.out);
   const untrusted = whyUntrusted(tree);
+  // Read from the manifest whatever its format or state: an upgrade or a repair keeps it.
+  const recorded = tree.manifest?.baseUrl ?? recordedBaseUrl(tree.release.manifest);
+  if (options.baseUrl === undefined && recorded === undefined)
+    output.warn(
+      `warning: ${options.out} records no base URL (a tree of an older velodata?): its GBFS feeds and OpenAPI document now name ${DEFAULT_BASE_URL}; give --base-url https://… (the public address)`,
+    );
   // What the last run left beside the tree: where the fast path starts, what --max-missing holds
   // a full refresh to, and the ttl the tree's feeds say.
   const previous = previousState(tree);
@@ -48,7 +55,7 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
     state: options.state,
     // Without --base-url, the one the tree's answers name: a cron line that leaves it out must not
     // turn a public tree's GBFS and OpenAPI URLs into the default's.
-    baseUrl: options.baseUrl ?? tree.manifest?.baseUrl ?? DEFAULT_BASE_URL,
+    baseUrl: options.baseUrl ?? recorded ?? DEFAULT_BASE_URL,
     // Before reading: a source edited meanwhile then reads as changed next time, never as unchanged.
     fingerprint: staticSourceFingerprint(options.source),
     generatedAt: options.now ?? new Date(),

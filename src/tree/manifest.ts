@@ -191,6 +191,19 @@ export function otherManifestFormat(path: string): number | null {
   }
 }
 
+/**
+ * The base URL a manifest records, whatever its format and whether or not its tree can be trusted:
+ * a refresh that upgrades or repairs the tree keeps it. Undefined when none is recorded.
+ */
+export function recordedBaseUrl(path: string): string | undefined {
+  try {
+    const file = JSON.parse(readFileSync(path, "utf8")) as { baseUrl?: unknown } | null;
+    return typeof file?.baseUrl === "string" ? file.baseUrl : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 const LINE = "\n";
 
 /** The columns of a manifest read, or null when it is of another format or they do not align. */

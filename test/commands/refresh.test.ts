@@ -143,6 +143,32 @@ describe("velodata refresh", () => {
     expect(await ttlOf("lyon")).toBe(120);
   });
 
+  it("keeps the base URL through a manifest of another format, and warns when none is recorded", async () => {
+    const source = await fixtureCopy();
+    const out = join(await tempDir(), "out");
+    const build = ["build", "--source", source, "--out", out];
+    expect((await runCli([...build, "--base-url", "https://bikes.example.org"])).code).toBe(0);
+    const refresh = ["refresh", "--source", source, "--state", join(source, "states.json")];
+    const servers = async () =>
+      JSON.parse(await readFile(join(out, "openapi.json"), "utf8")).servers[0].url;
+    const manifestPath = readTree(out).release.manifest;
+    const manifest = JSON.parse(await readFile(manifestPath, "utf8"));
+    // Another version's manifest: every file checked and rewritten, the address kept.
+    await writeFile(manifestPath, JSON.stringify({ ...manifest, format: 2 }));
+    const upgraded = await runCli([...refresh, "--out", out]);
+    expect(upgraded.code, upgraded.stderr).toBe(0);
+    expect(await servers()).toBe("https://bikes.example.org");
+    // A manifest that records none (an older velodata's): said, not done in silence.
+    const { baseUrl: _, ...without } = JSON.parse(
+      await readFile(readTree(out).release.manifest, "utf8"),
+    );
+    await writeFile(readTree(out).release.manifest, JSON.stringify({ ...without, format: 2 }));
+    const unrecorded = await runCli([...refresh, "--out", out]);
+    expect(unrecorded.stderr).toContain(
+      `warning: ${out} records no base URL (a tree of an older velodata?): its GBFS feeds and OpenAPI document now name http://127.0.0.1:8080`,
+    );
+  });
+
   it("refuses a states file that leaves out too many stations reported before (an empty export)", async () => {
     const source = await fixtureCopy();
     const out = join(await tempDir(), "out");
