@@ -25,7 +25,8 @@ import { assembleDataset, type Dataset } from "../source/dataset.js";
 import { STATES_FILE } from "../source/load-source.js";
 import { readStates, readStatic } from "../source/read-dataset.js";
 import { staticSourceUpdatedAt } from "../source/source-time.js";
-import { keepTree } from "../tree/lock.js";
+import { layoutOf } from "../tree/layout.js";
+import { keepTree, refuseIfKept } from "../tree/lock.js";
 import { writeTree } from "../tree/write-tree.js";
 import { heapRoomWarning } from "./heap-room.js";
 import { type Output, reportProblems, terminalOutput } from "./output.js";
@@ -167,6 +168,9 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     },
   };
 
+  // Said before anything listens: a second server on a kept tree must not log that it answers.
+  // (Its writers' lock decides for good, later.)
+  if (options.out) refuseIfKept(layoutOf(options.out));
   const keys = await watchKeyRing({
     path: options.keys,
     extraKeys: options.demoKey ? [{ key: DEMO_KEY, id: DEMO_KEY_ID }] : [],

@@ -52,7 +52,7 @@ export function keepTree(layout: TreeLayout): () => void {
 }
 
 /** A tree this process keeps may be written by it (its server's refreshes); another's may not. */
-function refuseIfKept(layout: TreeLayout): void {
+export function refuseIfKept(layout: TreeLayout): void {
   const path = keeperPath(layout);
   if (keptHere.has(path)) return;
   const owner = lockOwner(path);

@@ -252,6 +252,8 @@ describe("velodata serve", () => {
       const second = await runCli(["serve", ...args]);
       expect(second.code).toBe(1);
       expect(second.stderr).toContain(`(pid ${child.pid})`);
+      // Refused before it listens: its log never says it answers.
+      expect(second.stdout + second.stderr).not.toContain("answering at");
     } finally {
       const exited = new Promise((resolve) => child.once("exit", resolve));
       child.kill("SIGTERM");
