@@ -10,6 +10,7 @@ import { STATES_FILE } from "../source/load-source.js";
 import { staticSourceFingerprint } from "../source/source-fingerprint.js";
 import { staticSourceUpdatedAt } from "../source/source-time.js";
 import { statesSeen } from "../tree/accepted-states.js";
+import { refuseInsideTree } from "../tree/inside-tree.js";
 import { writeTreeAsMade } from "../tree/write-tree.js";
 import { saveRefreshState } from "./incremental-refresh.js";
 import { formatBytes, type Output, terminalOutput, throttled } from "./output.js";
@@ -42,6 +43,8 @@ export interface BuildSummary {
 export async function build(options: BuildOptions): Promise<BuildSummary> {
   const output = options.output ?? terminalOutput();
   const started = performance.now();
+  refuseInsideTree(options.source, "--source");
+  if (options.state) refuseInsideTree(options.state, "--state");
   const refreshSeconds = options.refreshSeconds ?? DEFAULT_REFRESH_SECONDS;
   output.progress("reading source…");
   // Taken before reading, for the next cron refresh (see refresh.ts).

@@ -6,6 +6,7 @@ import { stationKey } from "../source/dataset.js";
 import { DEFAULT_MAX_MISSING_SHARE } from "../source/missing-stations.js";
 import { staticSourceFingerprint } from "../source/source-fingerprint.js";
 import { statesSeen } from "../tree/accepted-states.js";
+import { refuseInsideTree } from "../tree/inside-tree.js";
 import { removeLeftoverReleases } from "../tree/leftover-releases.js";
 import { recordedBaseUrl } from "../tree/manifest.js";
 import { readTree, type Tree } from "../tree/read-tree.js";
@@ -37,6 +38,8 @@ export interface RefreshOptions {
 
 export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
   const output = options.output ?? terminalOutput();
+  refuseInsideTree(options.source, "--source");
+  refuseInsideTree(options.state, "--state");
   // The tree as the last run left it, read once for the fast path, the siblings to reuse and the
   // update (which reads it again under its lock only if another writer changed it meanwhile).
   const tree = readTree(options.out);

@@ -25,6 +25,7 @@ import { assembleDataset, type Dataset } from "../source/dataset.js";
 import { STATES_FILE } from "../source/load-source.js";
 import { readStates, readStatic } from "../source/read-dataset.js";
 import { staticSourceUpdatedAt } from "../source/source-time.js";
+import { refuseInsideTree } from "../tree/inside-tree.js";
 import { layoutOf } from "../tree/layout.js";
 import { keepTree, refuseIfKept } from "../tree/lock.js";
 import { writeTree } from "../tree/write-tree.js";
@@ -106,6 +107,11 @@ function logWriteFailed(): (error: NodeJS.ErrnoException) => void {
 
 export async function serve(options: ServeOptions): Promise<ServeHandle> {
   tuneHeapForServing();
+  // What the server reads, never inside a published tree: its own --out's next write, or another
+  // tree's build, would delete them.
+  refuseInsideTree(options.source, "--source");
+  if (options.state) refuseInsideTree(options.state, "--state");
+  refuseInsideTree(options.keys, "--keys");
   const output = options.output ?? terminalOutput();
   // On the process's stdout, the server's lines (requests and the rest, in order) are written by
   // the thread pool: a pipe whose reader is slow blocked the whole server in process.stdout.write

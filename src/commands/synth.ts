@@ -5,6 +5,7 @@ import { seededRandom } from "../serve/simulator.js";
 import { firstMinute, nextMinute } from "../synth/minutes.js";
 import { synthNetwork } from "../synth/network.js";
 import { statesFileOf, writeMinute, writeNetwork } from "../synth/write-source.js";
+import { refuseInsideTree } from "../tree/inside-tree.js";
 import { type Output, terminalOutput } from "./output.js";
 
 export interface SynthOptions {
@@ -62,6 +63,7 @@ export async function synth(options: SynthOptions): Promise<{ files: string[] }>
     );
 
   refuseMixing(options.out);
+  refuseInsideTree(options.out, "--out");
 
   const random = seededRandom(options.seed ?? 1);
   const network = synthNetwork(options.stations, contracts, random);

@@ -1,6 +1,7 @@
 // The CLI as a user meets it: real processes, real folders.
 import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { cp, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { extname, join, relative } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
@@ -241,6 +242,42 @@ describe("velodata build", () => {
     expect(result.stderr).toBe(
       `velodata: ${states} is a folder where a file is expected: give the path of a file\n`,
     );
+  });
+});
+
+describe("data kept inside a published tree", () => {
+  it("is refused, by build, refresh, serve and synth: the tree's next write would delete it", async () => {
+    const dir = await tempDir();
+    const out = join(dir, "out");
+    expect((await runCli(["build", "--source", FIXTURES, "--out", out])).code).toBe(0);
+    // Through the tree's own link: out/src lives in the release the next build removes.
+    const source = join(out, "src");
+    await cp(FIXTURES, source, { recursive: true });
+    const inside = (option: string, path: string) =>
+      `velodata: ${option} ${path} is inside the tree velodata publishes at ${out}: its next build or refresh would delete it`;
+    const state = join(source, "states.json");
+    for (const [args, option, path] of [
+      [["build", "--source", source, "--out", out], "--source", source],
+      [["build", "--source", FIXTURES, "--state", state, "--out", out], "--state", state],
+      [["refresh", "--source", FIXTURES, "--state", state, "--out", out], "--state", state],
+      [
+        ["serve", "--source", source, "--keys", join(dir, "keys.json"), "--port", "0"],
+        "--source",
+        source,
+      ],
+      [
+        ["serve", "--source", FIXTURES, "--keys", join(out, "keys.json"), "--port", "0"],
+        "--keys",
+        join(out, "keys.json"),
+      ],
+      [["synth", "--stations", "5", "--out", join(out, "synth")], "--out", join(out, "synth")],
+    ] as const) {
+      const refused = await runCli(args);
+      expect([refused.code, besidesFixtureWarning(refused.stderr).split("\n")[0]], args[0]).toEqual(
+        [1, inside(option, path)],
+      );
+    }
+    expect(existsSync(join(source, "contracts.json"))).toBe(true);
   });
 });
 
