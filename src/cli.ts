@@ -384,15 +384,22 @@ export function program(argv: readonly string[]): Command {
   return cli;
 }
 
+/**
+ * A number as people write it: Number() alone reads "" and " " (an unset $VARIABLE in a cron or
+ * unit line) as 0, "0x10" as 16 and "1e3" as 1000.
+ */
+const decimal = (value: string): number =>
+  /^\s*(?:\d+(?:\.\d*)?|\.\d+)\s*$/.test(value) ? Number(value) : Number.NaN;
+
 function percent(value: string): number {
-  const number = Number(value);
+  const number = decimal(value);
   if (!Number.isFinite(number) || number < 0 || number > 100)
     throw new InvalidArgumentError("must be a percentage from 0 to 100");
   return number;
 }
 
 function positive(value: string): number {
-  const number = Number(value);
+  const number = decimal(value);
   if (!Number.isInteger(number) || number < 1)
     throw new InvalidArgumentError("must be a whole number above 0");
   return number;
@@ -402,7 +409,7 @@ function positive(value: string): number {
 const MAX_TIMER_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
 
 function timerSeconds(value: string): number {
-  const number = Number(value);
+  const number = decimal(value);
   if (!Number.isInteger(number) || number < 1 || number > MAX_TIMER_SECONDS)
     throw new InvalidArgumentError(
       `must be a whole number of seconds from 1 to ${MAX_TIMER_SECONDS} (about 24 days)`,
@@ -411,15 +418,15 @@ function timerSeconds(value: string): number {
 }
 
 function whole(value: string): number {
-  const number = Number(value);
+  const number = decimal(value);
   if (!Number.isInteger(number) || number < 0)
     throw new InvalidArgumentError("must be a whole number, 0 or more");
   return number;
 }
 
 function share(value: string): number {
-  const number = Number(value);
-  if (value.trim() === "" || !(number >= 0 && number <= 1))
+  const number = decimal(value);
+  if (!(number >= 0 && number <= 1))
     throw new InvalidArgumentError("must be a share from 0 to 1, e.g. 0.1 for 10%");
   return number;
 }

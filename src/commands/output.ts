@@ -1,4 +1,5 @@
 // Where commands write for people: lines on stdout/stderr, a progress line on terminals, problems.
+import { basename } from "node:path";
 import { UserError } from "../errors.js";
 import { PRIORITY_PREFIX, writesToJournal } from "../journal.js";
 import { formatProblem, type Problem } from "../source/problems.js";
@@ -102,8 +103,24 @@ export function reportProblems(
 const ALL_OF_THEM = " (`velodata validate`, given the same --source and --state, lists every one)";
 
 /** Errors in file order, then line (or index) order, as one reads them while fixing. */
+/**
+ * Files in the order they are read and fixed, the static ones first (a states file is checked
+ * against them), whatever their names sort as: "states" sorted before "stations", and a build's
+ * first 50 errors could all be a states file's, hiding every station's.
+ */
+const READING_ORDER = [/^contracts\.json$/, /^stations\./, /^parkings\./, /^portal\.json$/];
+
+function readingRank(file: string): number {
+  const rank = READING_ORDER.findIndex((name) => name.test(basename(file)));
+  return rank < 0 ? READING_ORDER.length : rank;
+}
+
 function byPlace(a: Problem, b: Problem): number {
-  if (a.at.file !== b.at.file) return a.at.file < b.at.file ? -1 : 1;
+  if (a.at.file !== b.at.file) {
+    const ranks = readingRank(a.at.file) - readingRank(b.at.file);
+    if (ranks !== 0) return ranks;
+    return a.at.file < b.at.file ? -1 : 1;
+  }
   return (a.at.line ?? a.at.index ?? -1) - (b.at.line ?? b.at.index ?? -1);
 }
 

@@ -48,6 +48,9 @@ function refuseMixing(out: string): void {
   );
 }
 
+const MAX_STATIONS = 5_000_000;
+const MAX_MINUTES = 1440;
+
 export async function synth(options: SynthOptions): Promise<{ files: string[] }> {
   const output = options.output ?? terminalOutput();
   const contracts =
@@ -55,6 +58,14 @@ export async function synth(options: SynthOptions): Promise<{ files: string[] }>
   const changed = options.changed ?? 0.1;
   const minutes = options.minutes ?? 3;
   const start = options.start ?? DEFAULT_START;
+  // Made whole in memory before a byte is written (~1.5 GB a million stations): past these the
+  // process would die of its heap minutes in, or fill the disk a minute at a time.
+  if (options.stations > MAX_STATIONS)
+    throw new UserError(
+      `--stations ${options.stations} is more than the ${MAX_STATIONS.toLocaleString("en")} a network is made of here`,
+    );
+  if (minutes > MAX_MINUTES)
+    throw new UserError(`--minutes ${minutes} is more than a day's (${MAX_MINUTES})`);
   if (changed < 0 || changed > 1)
     throw new UserError(`--changed is ${changed}: give a share from 0 to 1, e.g. 0.1 for 10%`);
   if (contracts > options.stations)

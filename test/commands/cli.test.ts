@@ -321,6 +321,21 @@ describe("many problems", () => {
   const lines = (stderr: string, kind: string) =>
     stderr.split("\n").filter((line) => line.trimStart().startsWith(`${kind}: `));
 
+  it("lists errors in the order the files are read: the stations' before the states'", async () => {
+    const source = await fixtureCopy();
+    const path = join(source, "states.json");
+    const states = await readJson(path);
+    for (const state of states.states) state.status = "AJAR";
+    await writeFile(path, JSON.stringify(states));
+    const csv = join(source, "stations.csv");
+    await writeFile(csv, (await readFile(csv, "utf8")).replace("\ntoulouse,55,", "\ntoulose,55,"));
+    const build = await runCli(["build", "--source", source, "--out", join(source, "..", "out")]);
+    const errors = lines(build.stderr, "error");
+    // "states" sorts before "stations": the 50 shown were all the states file's.
+    expect(errors[0]).toContain("stations.csv");
+    expect(errors.filter((line) => line.includes("stations.csv")).length).toBeGreaterThan(0);
+  });
+
   it("build prints the first errors and counts the rest; validate prints every one", async () => {
     const source = await fixtureCopy();
     const path = join(source, "states.json");
@@ -372,6 +387,29 @@ describe("many problems", () => {
 });
 
 describe("velodata options", () => {
+  it("reads numbers as people write them: an empty $VARIABLE, 0x10 or 1e3 is refused, not 0, 16 or 1000", async () => {
+    const dir = await tempDir();
+    for (const [args, option] of [
+      [["synth", "--stations", "0x10", "--out", join(dir, "a")], "--stations <n>"],
+      [["synth", "--stations", "1e3", "--out", join(dir, "b")], "--stations <n>"],
+      [["synth", "--stations", "5", "--minutes", "", "--out", join(dir, "c")], "--minutes <n>"],
+      [["serve", "--source", FIXTURES, "--max-missing", ""], "--max-missing <percent>"],
+      [["serve", "--source", FIXTURES, "--refresh", " "], "--refresh <seconds>"],
+    ] as const) {
+      const refused = await runCli(args);
+      expect([refused.code, refused.stderr.split("\n")[0]], args.join(" ")).toEqual([
+        1,
+        expect.stringMatching(new RegExp(`^error: option '${option}' argument '.*' is invalid`)),
+      ]);
+    }
+    // A network bigger than memory holds is refused at once, not after minutes of heap.
+    const huge = await runCli(["synth", "--stations", "100000000", "--out", join(dir, "d")]);
+    expect([huge.code, huge.stderr]).toEqual([
+      1,
+      "velodata: --stations 100000000 is more than the 5,000,000 a network is made of here\n",
+    ]);
+  });
+
   it("says what is wrong with an option in one line and where to look, not the whole usage", async () => {
     const port = await runCli(["serve", "--source", FIXTURES, "--port", "99999"]);
     expect([port.code, port.stderr]).toEqual([
