@@ -14,6 +14,11 @@ const REASONS: Record<string, [string, string]> = {
   ENOENT: ["a folder on the way is missing or cannot be made there", "choose another --out"],
   EXDEV: ["the tree and its store are on different file systems", "choose another --out"],
   ENAMETOOLONG: ["a path is too long for the file system", "choose a shorter --out"],
+  // A build moves --out aside to put its link there: a mount point (a Docker volume) cannot move.
+  EBUSY: [
+    "--out is busy, a mount point most likely, which cannot be moved to put the tree's link there",
+    "give a path inside it, e.g. /out/tree",
+  ],
 };
 
 /** Wraps a system error of a tree write; anything else (a bug) passes through unchanged. */
