@@ -102,7 +102,6 @@ export function reportProblems(
 
 const ALL_OF_THEM = " (`velodata validate`, given the same --source and --state, lists every one)";
 
-/** Errors in file order, then line (or index) order, as one reads them while fixing. */
 /**
  * Files in the order they are read and fixed, the static ones first (a states file is checked
  * against them), whatever their names sort as: "states" sorted before "stations", and a build's
@@ -115,6 +114,7 @@ function readingRank(file: string): number {
   return rank < 0 ? READING_ORDER.length : rank;
 }
 
+/** Errors in file order, then line (or index) order, as one reads them while fixing. */
 function byPlace(a: Problem, b: Problem): number {
   if (a.at.file !== b.at.file) {
     const ranks = readingRank(a.at.file) - readingRank(b.at.file);

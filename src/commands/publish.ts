@@ -126,8 +126,10 @@ async function treeAnswers(
   return { answers, baseUrl: tree.manifest.baseUrl };
 }
 
-/** Whether a URL names the machine it is read on (`localhost`, a loopback address). */
-/** An address that leads every consumer to its own machine (0.0.0.0 too: no client is sent there). */
+/**
+ * Whether a URL names the machine it is read on (`localhost`, a loopback address), or no machine
+ * (`0.0.0.0`): every consumer's link would lead to its own.
+ */
 function isLoopback(url: string): boolean {
   const host = URL.canParse(url) ? new URL(url).hostname : "";
   return (

@@ -1,5 +1,4 @@
 // `serve --out`: brings the tree on disk to a new release and records what the tree holds, for the log and /status.
-
 import { existsSync, lstatSync } from "node:fs";
 import { UserError } from "../errors.js";
 import type { Release } from "../publish/release.js";
