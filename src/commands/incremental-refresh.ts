@@ -60,7 +60,7 @@ import {
   stageRefreshCache,
   writeRefreshCache,
 } from "../tree/refresh-cache.js";
-import { trustedOnDisk, untrustedFiles } from "../tree/trust-test.js";
+import { trustedOnDisk } from "../tree/trust-test.js";
 import { type Finished, type UpdateStats, updateTreeChanges } from "../tree/update-tree.js";
 import { withFields } from "../with-fields.js";
 import { type Output, reportProblems } from "./output.js";
@@ -97,21 +97,18 @@ export interface FastRefresh {
 /**
  * The tree brought up to the new states from the previous run's state, rendering only what
  * changed; null when that state or the tree cannot be trusted (the caller renders everything).
- * Throws on any error in the states file: the tree stays as it was.
+ * `trust`: the tree's untrustedFiles, under way since before that state was read. Throws on any
+ * error in the states file: the tree stays as it was.
  */
 export async function incrementalRefresh(
   inputs: RefreshInputs,
   tree: Tree,
   previous: PreviousState | null,
+  trust: Promise<string[] | null>,
   output: Output,
 ): Promise<FastRefresh | null> {
   const manifest = tree.manifest;
   if (!manifest) return null;
-  // Every file the refresh leaves as it is must pass the updater's trust test: by `find` in a
-  // child process (or a worker thread), meanwhile. A file that fails it means a full render,
-  // which repairs it.
-  const trust = untrustedFiles(tree);
-  trust.catch(() => {}); // awaited below, after the states are read
   const kept = previous && madeWith(previous, inputs) ? previous : null;
   if (!kept || kept.state.pathCount !== manifest.paths.length) return null;
   const { state } = kept;

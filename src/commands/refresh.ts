@@ -10,6 +10,7 @@ import { refuseInsideTree } from "../tree/inside-tree.js";
 import { removeLeftoverReleases } from "../tree/leftover-releases.js";
 import { recordedBaseUrl } from "../tree/manifest.js";
 import { readTree, type Tree } from "../tree/read-tree.js";
+import { untrustedFiles } from "../tree/trust-test.js";
 import { type UpdateStats, updateTree } from "../tree/update-tree.js";
 import {
   type FastRefresh,
@@ -44,6 +45,11 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
   // update (which reads it again under its lock only if another writer changed it meanwhile).
   const tree = readTree(options.out);
   const untrusted = whyUntrusted(tree);
+  // Every file the fast path leaves as it is must pass the updater's trust test: by `find` in a
+  // child process (or a worker thread), started first, so that it runs while the rest is read.
+  // A file that fails it means a full render, which repairs it.
+  const trust = untrustedFiles(tree);
+  trust.catch(() => {}); // awaited by the fast path, after the states are read
   // Read from the manifest whatever its format or state: an upgrade or a repair keeps it.
   const recorded = tree.manifest?.baseUrl ?? recordedBaseUrl(tree.release.manifest);
   if (options.baseUrl === undefined && recorded === undefined)
@@ -69,7 +75,7 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
       options.maxMissing === undefined ? DEFAULT_MAX_MISSING_SHARE : options.maxMissing / 100,
   };
   // Throws on any error in the source or the states: the tree stays as it was.
-  const fast = await incrementalRefresh(inputs, tree, previous, output);
+  const fast = await incrementalRefresh(inputs, tree, previous, trust, output);
   const { stats, total, release } =
     fast ?? (await fullRefresh(options, inputs, tree, previous, output));
   const leftovers = await removeLeftoverReleases(tree.layout);
