@@ -49,6 +49,22 @@ const rowsOnScreen = (page: Page): Promise<string[]> =>
 const barrier = (page: Page): Promise<unknown> =>
   page.evaluate(() => fetch("./", { cache: "no-store" }).then((r) => r.text()));
 
+/**
+ * The portal on a clock the test moves, once its first feeds are read: the page, the feeds it
+ * asks for (in order) and how many it first read.
+ */
+async function openOnFakeClock(): Promise<{ page: Page; reads: string[]; first: number }> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  await page.clock.install();
+  const reads = statusReads(page);
+  await page.goto(`${sirv.url}/`, { waitUntil: "networkidle" });
+  await page.waitForSelector("#refreshed[data-at]");
+  await barrier(page);
+  const first = reads.length;
+  expect(first).toBeGreaterThan(0);
+  return { page, reads, first };
+}
+
 describe.skipIf(!HAS_CHROMIUM)("portal live numbers, many contracts", () => {
   beforeAll(async () => {
     const dir = await tempDir();
@@ -125,14 +141,7 @@ describe.skipIf(!HAS_CHROMIUM)("portal live numbers, many contracts", () => {
   });
 
   it("reads nothing while the page is hidden, and what is on screen once it is shown", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-    await page.clock.install();
-    const reads = statusReads(page);
-    await page.goto(`${sirv.url}/`, { waitUntil: "networkidle" });
-    await page.waitForSelector("#refreshed[data-at]");
-    await barrier(page);
-    const first = reads.length;
-    expect(first).toBeGreaterThan(0);
+    const { page, reads, first } = await openOnFakeClock();
     const setHidden = (hidden: boolean) =>
       page.evaluate((value) => {
         Object.defineProperty(document, "hidden", { configurable: true, get: () => value });
@@ -160,14 +169,7 @@ describe.skipIf(!HAS_CHROMIUM)("portal live numbers, many contracts", () => {
       // sirv would send the precompressed siblings, which still say 60.
       await Promise.all([rm(`${path}.gz`), rm(`${path}.br`)]);
     }
-    const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-    await page.clock.install();
-    const reads = statusReads(page);
-    await page.goto(`${sirv.url}/`, { waitUntil: "networkidle" });
-    await page.waitForSelector("#refreshed[data-at]");
-    await barrier(page);
-    const first = reads.length;
-    expect(first).toBeGreaterThan(0);
+    const { page, reads, first } = await openOnFakeClock();
     await page.clock.fastForward(31_000);
     await barrier(page);
     expect(reads).toHaveLength(2 * first);
