@@ -1,5 +1,5 @@
 // Writes a synthetic network as a source folder, record by record: a million stations never make one string.
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { StationState } from "../model/station-state.js";
 import type { Network } from "./network.js";
@@ -19,15 +19,25 @@ function* jsonRecords(key: string, records: readonly unknown[]): Generator<strin
   yield `${piece}\n]}\n`;
 }
 
+/**
+ * A file written beside its place, then renamed there: a synth stopped part-way leaves whole files
+ * (a states file cut short would read as an exporter's broken one), and at most a `.partial`.
+ */
+async function writeWhole(path: string, pieces: Iterable<string>): Promise<void> {
+  const partial = `${path}.partial`;
+  await writeFile(partial, pieces);
+  await rename(partial, path);
+}
+
 /** The name of the states file of a minute: the first is the source's own `states.json`. */
 export const statesFileOf = (minute: number) =>
   minute === 0 ? "states.json" : `states-${minute}.json`;
 
 export async function writeNetwork(dir: string, network: Network): Promise<void> {
   await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, "contracts.json"), jsonRecords("contracts", network.contracts));
-  await writeFile(join(dir, "stations.json"), jsonRecords("stations", network.stations));
-  await writeFile(join(dir, "parkings.json"), jsonRecords("parkings", network.parkings));
+  await writeWhole(join(dir, "contracts.json"), jsonRecords("contracts", network.contracts));
+  await writeWhole(join(dir, "stations.json"), jsonRecords("stations", network.stations));
+  await writeWhole(join(dir, "parkings.json"), jsonRecords("parkings", network.parkings));
 }
 
 export async function writeMinute(
@@ -36,6 +46,6 @@ export async function writeMinute(
   states: readonly StationState[],
 ): Promise<string> {
   const path = join(dir, statesFileOf(minute));
-  await writeFile(path, jsonRecords("states", states));
+  await writeWhole(path, jsonRecords("states", states));
   return path;
 }
