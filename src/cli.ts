@@ -44,7 +44,8 @@ function baseUrl(value: string): string {
 /** An S3-API store's URL: checked here, where a wrong one would otherwise read as a store's failure. */
 function storeEndpoint(value: string): string {
   // Not an InvalidArgumentError: commander would print the value, secret and all. Checked before
-  // parsing: a secret key with a `/` in it makes a URL that does not parse.
+  // parsing: a secret key with a `/` in it makes a URL that does not parse (and a store's address
+  // has no `@` of its own).
   if (value.includes("@"))
     throw new UserError("--endpoint must not hold credentials (user:password@)", [
       "give them as AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, as any AWS client reads them",

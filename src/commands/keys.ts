@@ -1,6 +1,7 @@
 // `velodata keys add | list | revoke`: API keys, stored hashed; a running server sees changes within seconds.
 import { escapeControls, UserError } from "../errors.js";
 import { addKey, readKeysIfAny, revokeKey } from "../serve/keys/key-file.js";
+import { refuseInsideTree } from "../tree/inside-tree.js";
 import { type Output, terminalOutput } from "./output.js";
 
 export interface KeysOptions {
@@ -11,6 +12,8 @@ export interface KeysOptions {
 
 export async function keysAdd(options: KeysOptions & { label?: string }): Promise<string> {
   const output = options.output ?? terminalOutput();
+  // A key shown once, in a file the next build would delete and a static host would serve.
+  refuseInsideTree(options.keys, "--keys");
   const { key, stored } = await addKey(
     options.keys,
     options.label ?? "",
@@ -44,6 +47,7 @@ export async function keysList(options: KeysOptions): Promise<void> {
 
 export async function keysRevoke(options: KeysOptions & { id: string }): Promise<void> {
   const output = options.output ?? terminalOutput();
+  refuseInsideTree(options.keys, "--keys");
   const { key, already } = await revokeKey(options.keys, options.id, options.now ?? new Date());
   // Revoking twice changes nothing: the first time stays the one recorded, and is said.
   output.info(

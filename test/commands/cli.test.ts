@@ -271,6 +271,7 @@ describe("data kept inside a published tree", () => {
         join(out, "keys.json"),
       ],
       [["synth", "--stations", "5", "--out", join(out, "synth")], "--out", join(out, "synth")],
+      [["keys", "add", "--keys", join(out, "keys.json")], "--keys", join(out, "keys.json")],
     ] as const) {
       const refused = await runCli(args);
       expect([refused.code, besidesFixtureWarning(refused.stderr).split("\n")[0]], args[0]).toEqual(

@@ -35,8 +35,9 @@ export const STORE_TIMEOUTS = { connect: 10_000, silent: 30_000 };
 
 /** `s3://BUCKET/PREFIX` → bucket and prefix. */
 export function parseS3Url(url: string): S3Location {
-  // Never echoed with an `@` in it: credentials have no place there, and must not reach a log.
-  if (url.includes("@"))
+  // `user:password@` (a secret may hold a `/`): refused, never echoed, as it must not reach a log.
+  // An `@` with no `:` before it is a key's own character (`s3://bucket/team@2024`).
+  if (/^[^@]*:[^@]*@/.test(url.replace(/^s3:\/\//, "")))
     throw new UserError("--to must not hold credentials (user:password@)", [
       "give them as AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, as any AWS client reads them",
     ]);

@@ -10,7 +10,7 @@ import type {
   AnswerKind,
   PublishedAnswer,
 } from "../../../src/host/object-storage/published-answer.js";
-import { s3Store } from "../../../src/host/object-storage/s3-store.js";
+import { parseS3Url, s3Store } from "../../../src/host/object-storage/s3-store.js";
 import { tempDir } from "../../helpers.js";
 import { BUCKET, CREDENTIALS, startS3, type TestS3 } from "./s3-server.js";
 
@@ -66,6 +66,23 @@ describe("a store that takes the connection and never answers", () => {
     } finally {
       silent.close();
     }
+  });
+});
+
+describe("parseS3Url", () => {
+  it("refuses user:password@ even with a / in the secret, and takes an @ of a key's own", () => {
+    for (const url of ["s3://AKID:s3cr3t@bucket/x", "s3://AKID:s3/cr3t@bucket/x"]) {
+      const error = (() => {
+        try {
+          parseS3Url(url);
+        } catch (cause) {
+          return cause as UserError;
+        }
+        return undefined;
+      })();
+      expect(error?.message, url).toBe("--to must not hold credentials (user:password@)");
+    }
+    expect(parseS3Url("s3://bucket/team@2024")).toEqual({ bucket: "bucket", prefix: "team@2024" });
   });
 });
 
