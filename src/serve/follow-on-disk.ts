@@ -1,5 +1,5 @@
 // `serve --out`: brings the tree on disk to a new release and records what the tree holds, for the log and /status.
-import { existsSync, lstatSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync } from "node:fs";
 import { UserError } from "../errors.js";
 import type { Release } from "../publish/release.js";
 import { currentRelease, layoutOf, releasePaths } from "../tree/layout.js";
@@ -31,12 +31,13 @@ export async function followOnDisk(
   }
 }
 
+/** No tree there: no link (gone, or an empty folder made in its place), or no release folder. */
 function treeGone(out: string): boolean {
   const layout = layoutOf(out);
   const name = currentRelease(layout);
-  return name === null
-    ? !lstatSync(layout.published, { throwIfNoEntry: false })
-    : !existsSync(releasePaths(layout, name).tree);
+  if (name !== null) return !existsSync(releasePaths(layout, name).tree);
+  const there = lstatSync(layout.published, { throwIfNoEntry: false });
+  return !there || (there.isDirectory() && readdirSync(layout.published).length === 0);
 }
 
 function holdsWhole(out: string): boolean {

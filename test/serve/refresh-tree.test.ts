@@ -1,5 +1,5 @@
 // `serve --out` when the tree cannot follow a refresh: memory and disk stay on the same release, and the log and /status say so.
-import { readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterEach, describe, expect, it, onTestFinished } from "vitest";
@@ -44,10 +44,13 @@ describe("serve --out, a refresh", () => {
 });
 
 describe("serve --out, its tree deleted by hand", () => {
-  it("writes it whole again at the next refresh, as at its start", async () => {
+  it.each([
+    ["deleted", async (out: string) => rm(out)],
+    ["replaced by an empty folder", async (out: string) => rm(out).then(() => mkdir(out))],
+  ])("writes it whole again at the next refresh when its link was %s", async (_, undo) => {
     const out = join(await tempDir(), "out");
     server = await startTestServer({ out });
-    await rm(out); // the published link: the store beside it stays
+    await undo(out); // the published link: the store beside it stays
     await editStates(server.source, (text) =>
       text.replace('"lastUpdate": "2025-02-08T16:44:06Z"', '"lastUpdate": "2025-02-08T16:49:00Z"'),
     );
