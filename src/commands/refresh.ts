@@ -1,5 +1,6 @@
 // `velodata refresh`: one regeneration of the dynamic answers into an existing tree, for static hosting from cron.
-import { existsSync } from "node:fs";
+import { closeSync, existsSync, openSync, readdirSync, readSync } from "node:fs";
+import { join } from "node:path";
 import { DEFAULT_BASE_URL } from "../publish/default-base-url.js";
 import { DEFAULT_REFRESH_SECONDS } from "../routes/max-age.js";
 import { stationKey } from "../source/dataset.js";
@@ -68,9 +69,13 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
     // Before reading: a source edited meanwhile then reads as changed next time, never as unchanged.
     fingerprint: staticSourceFingerprint(options.source),
     generatedAt: options.now ?? new Date(),
-    // Without --refresh, the one the tree was made with, as for the base URL.
+    // Without --refresh, the one the tree was made with, as for the base URL: from the last run's
+    // state, else (a tree serve --out wrote keeps none) what its feeds say.
     refreshSeconds:
-      options.refreshSeconds ?? previous?.state.refreshSeconds ?? DEFAULT_REFRESH_SECONDS,
+      options.refreshSeconds ??
+      previous?.state.refreshSeconds ??
+      ttlOnDisk(tree) ??
+      DEFAULT_REFRESH_SECONDS,
     maxMissingShare:
       options.maxMissing === undefined ? DEFAULT_MAX_MISSING_SHARE : options.maxMissing / 100,
   };
@@ -96,6 +101,29 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
       `${notes.length > 0 ? `, ${notes.join(", ")}` : ""} (release ${release})`,
   );
   return stats;
+}
+
+/**
+ * The `ttl` the tree's GBFS station_status feeds say, read from the head of one of them (every
+ * feed of a tree says the same), or undefined when the tree has none to read.
+ */
+function ttlOnDisk(tree: Tree): number | undefined {
+  try {
+    const contracts = join(tree.release.tree, "contracts");
+    const [first] = readdirSync(contracts);
+    if (first === undefined) return undefined;
+    const fd = openSync(join(contracts, first, "gbfs/v3/station_status.json"), "r");
+    try {
+      const head = Buffer.alloc(256);
+      const read = readSync(fd, head, 0, head.length, 0);
+      const ttl = /"ttl":(\d+)/.exec(head.toString("latin1", 0, read))?.[1];
+      return ttl === undefined ? undefined : Number(ttl);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
 }
 
 /** Why no file of the tree can be trusted as the manifest describes it (said when all are checked). */

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { copyFile, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readTree } from "../../src/tree/read-tree.js";
@@ -167,6 +167,31 @@ describe("velodata refresh", () => {
     expect(unrecorded.stderr).toContain(
       `warning: ${out} records no base URL (a tree of an older velodata?): its GBFS feeds and OpenAPI document now name http://127.0.0.1:8080`,
     );
+  });
+
+  it("keeps the ttl a tree's feeds say when no state beside it says one (a tree serve --out wrote)", async () => {
+    const source = await fixtureCopy();
+    const out = join(await tempDir(), "out");
+    expect(
+      (await runCli(["build", "--source", source, "--out", out, "--refresh", "30"])).code,
+    ).toBe(0);
+    // As serve --out leaves a tree: no refresh state beside it.
+    const { release } = readTree(out);
+    await rm(join(release.folder, "refresh-cache.json"));
+    const refreshed = await runCli([
+      "refresh",
+      "--source",
+      source,
+      "--state",
+      join(source, "states.json"),
+      "--out",
+      out,
+    ]);
+    expect(refreshed.code, refreshed.stderr).toBe(0);
+    const status = JSON.parse(
+      await readFile(join(out, "contracts/lyon/gbfs/v3/station_status.json"), "utf8"),
+    );
+    expect(status.ttl).toBe(30);
   });
 
   it("refuses a states file that leaves out too many stations reported before (an empty export)", async () => {
