@@ -70,10 +70,11 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
     fingerprint: staticSourceFingerprint(options.source),
     generatedAt: options.now ?? new Date(),
     // Without --refresh, the one the tree was made with, as for the base URL: from the last run's
-    // state, else (a tree serve --out wrote keeps none) what its feeds say.
+    // state or the manifest, else (an older velodata's tree) what its feeds say.
     refreshSeconds:
       options.refreshSeconds ??
       previous?.state.refreshSeconds ??
+      tree.manifest?.refreshSeconds ??
       ttlOnDisk(tree) ??
       DEFAULT_REFRESH_SECONDS,
     maxMissingShare:

@@ -139,7 +139,8 @@ export function withBaseUrl(
   put(files, { name: "openapi" }, [encodeJson(openApiDocument(dataset, at))]);
   for (const [path, file] of gbfsFiles(dataset, at)) files.set(path, file);
   const contracts = [...release.contracts.values()];
-  return makeRelease(files, release.counts, release.generatedAt, contracts, options.baseUrl);
+  const { counts, generatedAt, refreshSeconds } = release;
+  return makeRelease(files, counts, generatedAt, contracts, options.baseUrl, refreshSeconds);
 }
 
 export function openApiDocument(dataset: Dataset, options: PublishOptions): object {
@@ -163,10 +164,11 @@ export async function publish(
   options: PublishOptions,
   staticFiles?: ReadonlyMap<string, ReleaseFile> | Promise<ReadonlyMap<string, ReleaseFile>>,
 ): Promise<Published> {
+  const refreshSeconds = options.refreshSeconds ?? DEFAULT_REFRESH_SECONDS;
   const dynamic = renderStationFiles(
     dataset,
     options.cache,
-    options.refreshSeconds ?? DEFAULT_REFRESH_SECONDS,
+    refreshSeconds,
     options.encode,
     options.onStationFiles,
   );
@@ -187,6 +189,7 @@ export async function publish(
       options.generatedAt,
       contracts,
       options.baseUrl ?? DEFAULT_BASE_URL,
+      refreshSeconds,
     ),
     cache: dynamic.cache,
   };

@@ -52,5 +52,6 @@ function copied(
   const files = new Map(served.files);
   for (const [path, file] of changed) files.set(path, file);
   const contracts = [...served.contracts.values()];
-  return makeRelease(files, served.counts, generatedAt, contracts, served.baseUrl);
+  const { counts, baseUrl, refreshSeconds } = served;
+  return makeRelease(files, counts, generatedAt, contracts, baseUrl, refreshSeconds);
 }

@@ -54,6 +54,11 @@ export interface Release {
    * that a refresh keeps it; absent for a release made without one (test fixtures).
    */
   readonly baseUrl?: string;
+  /**
+   * Seconds between its refreshes, the `ttl` its GBFS station_status feeds say, recorded in a
+   * tree's manifest: the static host rules' max-age of its dynamic answers. Absent as baseUrl is.
+   */
+  readonly refreshSeconds?: number;
 }
 
 export function releaseFile(
@@ -220,9 +225,11 @@ export function makeRelease(
   generatedAt: Date,
   contracts: readonly ReleaseContract[] = [],
   baseUrl?: string,
+  refreshSeconds?: number,
 ): Release {
   const byName = new Map(contracts.map((contract) => [contract.name.toLowerCase(), contract]));
-  return { id: releaseIdOfFiles(files), generatedAt, files, counts, contracts: byName, baseUrl };
+  const id = releaseIdOfFiles(files);
+  return { id, generatedAt, files, counts, contracts: byName, baseUrl, refreshSeconds };
 }
 
 /**
@@ -240,8 +247,8 @@ export function replaceFiles(
   const files = before.with(changed);
   if (!files) return undefined;
   const id = replacedId(before, files, changed.keys());
-  const { counts, contracts, baseUrl } = served;
-  return { id, generatedAt, files, counts, contracts, baseUrl };
+  const { counts, contracts, baseUrl, refreshSeconds } = served;
+  return { id, generatedAt, files, counts, contracts, baseUrl, refreshSeconds };
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   REDIRECTS_FILE,
   redirectsFile,
 } from "../host/static-host/host-rules.js";
+import { DEFAULT_REFRESH_SECONDS } from "../routes/max-age.js";
 import { ROUTE_LIST } from "../routes/routes.js";
 import { replaceFile } from "./replace-file.js";
 
@@ -17,9 +18,9 @@ export const HOST_FILES = [HEADERS_FILE, REDIRECTS_FILE] as const;
  * same is left alone (a refresh with nothing new rewrites nothing, and a sync by change time
  * uploads nothing).
  */
-export function writeHostFiles(root: string): void {
+export function writeHostFiles(root: string, refreshSeconds = DEFAULT_REFRESH_SECONDS): void {
   const contents = {
-    [HEADERS_FILE]: headersFile(ROUTE_LIST),
+    [HEADERS_FILE]: headersFile(ROUTE_LIST, refreshSeconds),
     [REDIRECTS_FILE]: redirectsFile(ROUTE_LIST),
   };
   for (const name of HOST_FILES) {

@@ -24,6 +24,8 @@ export interface Manifest {
   generatedAt: string;
   /** The public base URL the tree's answers name (see Release.baseUrl), when recorded. */
   baseUrl: string | undefined;
+  /** Seconds between the tree's refreshes (see Release.refreshSeconds), when recorded. */
+  refreshSeconds: number | undefined;
   /** Every URL path the tree holds (`fileOf(path)` gives the file in the tree), sorted. */
   paths: readonly string[];
   /** One path's entry; undefined when the tree does not hold it. */
@@ -51,6 +53,8 @@ interface ManifestFile {
   generatedAt: string;
   /** Absent in the manifests of older velodata versions, and of releases made without one. */
   baseUrl?: string;
+  /** Absent as baseUrl is. */
+  refreshSeconds?: number;
   /** The content types, each once; `type` holds an index into it. */
   types: string[];
   paths: readonly string[];
@@ -80,6 +84,7 @@ export function manifestOf(release: Release): Manifest {
     release: release.id,
     generatedAt: release.generatedAt.toISOString(),
     baseUrl: release.baseUrl, // JSON leaves it out when there is none
+    refreshSeconds: release.refreshSeconds,
     types: [],
     paths,
     etags: [],
@@ -286,6 +291,7 @@ function manifestFrom(file: ManifestFile, known?: ReadonlyMap<string, number>): 
     release: file.release,
     generatedAt: file.generatedAt,
     baseUrl: typeof file.baseUrl === "string" ? file.baseUrl : undefined,
+    refreshSeconds: Number.isInteger(file.refreshSeconds) ? file.refreshSeconds : undefined,
     paths: file.paths,
     entry: (path) => {
       const at = positionOf(path);

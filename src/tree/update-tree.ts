@@ -246,7 +246,7 @@ async function moveIn(tree: Tree, plan: Plan, manifest: Manifest): Promise<void>
     );
     await inBatches(plan.remove, (file) => rmSync(join(paths.tree, file), { force: true }));
     removeEmptiedFolders(paths.tree, plan.remove);
-    writeHostFiles(paths.tree); // a newer velodata may have new routes
+    writeHostFiles(paths.tree, manifest.refreshSeconds); // a newer velodata may have new routes
     writeManifest(paths.manifest, manifest);
     rmSync(paths.dirty, { force: true });
   } catch (cause) {

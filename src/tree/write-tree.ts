@@ -155,7 +155,7 @@ export async function writeTreeAsMade(
         afterBodies: () => made.beside?.(paths.folder),
       });
       await background.finished();
-      writeHostFiles(paths.tree);
+      writeHostFiles(paths.tree, made.release.refreshSeconds);
       writeManifest(paths.manifest, manifestOf(wrote.written));
       switchTo(layout, paths.name, served);
       stats = wrote.stats;

@@ -128,6 +128,12 @@ describe("velodata refresh", () => {
         await readFile(join(out, `contracts/${contract}/gbfs/v3/station_status.json`), "utf8"),
       ).ttl;
     expect(await ttlOf("dublin")).toBe(300);
+    // A static host's rules say the same of the dynamic answers.
+    const hostMaxAge = async () =>
+      /\/contracts\/:contract\/gbfs\/v3\/station_status\.json\n(?:.*\n)*?\s+Cache-Control: public, max-age=(\d+)/.exec(
+        await readFile(join(out, "_headers"), "utf8"),
+      )?.[1];
+    expect(await hostMaxAge()).toBe("300");
     // A cron line without --refresh: the tree's, on the fast path.
     await writeFile(states, original.replace("2025-02-08T16:44:06Z", "2025-02-08T16:59:00Z"));
     const kept = await runCli(["refresh", "--source", source, "--state", states, "--out", out]);
@@ -139,6 +145,7 @@ describe("velodata refresh", () => {
     expect(changed.code, changed.stderr).toBe(0);
     expect(changed.stdout).not.toContain("static source unchanged");
     expect([await ttlOf("dublin"), await ttlOf("lyon")]).toEqual([120, 120]);
+    expect(await hostMaxAge()).toBe("120");
     expect((await runCli(again)).stdout).toContain("static source unchanged");
     expect(await ttlOf("lyon")).toBe(120);
   });

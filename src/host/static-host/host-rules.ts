@@ -4,11 +4,12 @@ import { EXPOSED_HEADERS } from "../../routes/methods.js";
 import type { AnyRoute } from "../../routes/route.js";
 import { dispositionOf, fileOf } from "../../routes/routes.js";
 
-/** Static answers as `serve` sends them; dynamic ones at most until the default minute refresh. */
-const CACHE_CONTROL = {
-  static: STATIC_CACHE_CONTROL,
-  dynamic: `public, max-age=${DEFAULT_REFRESH_SECONDS}`,
-} as const;
+/**
+ * Static answers as `serve` sends them; dynamic ones at most until the next refresh, the tree's
+ * period (the `ttl` its GBFS station_status feeds say).
+ */
+const cacheControl = (freshness: AnyRoute["freshness"], refreshSeconds: number): string =>
+  freshness === "static" ? STATIC_CACHE_CONTROL : `public, max-age=${refreshSeconds}`;
 
 export const HEADERS_FILE = "_headers";
 export const REDIRECTS_FILE = "_redirects";
@@ -56,7 +57,10 @@ function rulePathsOf(route: AnyRoute): string[] {
  * One block per public file of the tree: its type, CORS, cache lifetime and, for a file to save,
  * its Content-Disposition; no file matches two.
  */
-export function headersFile(routes: readonly AnyRoute[]): string {
+export function headersFile(
+  routes: readonly AnyRoute[],
+  refreshSeconds = DEFAULT_REFRESH_SECONDS,
+): string {
   const blocks = publicFiles(routes).flatMap((route) => {
     const disposition = dispositionOf(route);
     return rulePathsOf(route).map((file) =>
@@ -65,7 +69,7 @@ export function headersFile(routes: readonly AnyRoute[]): string {
         `  Content-Type: ${route.contentType}`,
         "  Access-Control-Allow-Origin: *",
         `  Access-Control-Expose-Headers: ${EXPOSED_HEADERS}`,
-        `  Cache-Control: ${CACHE_CONTROL[route.freshness]}`,
+        `  Cache-Control: ${cacheControl(route.freshness, refreshSeconds)}`,
         ...(disposition ? [`  Content-Disposition: ${disposition}`] : []),
       ].join("\n"),
     );
