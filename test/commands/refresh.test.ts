@@ -7,6 +7,10 @@ import { readTree } from "../../src/tree/read-tree.js";
 import { BIN, fixtureCopy, runCli, tempDir } from "../helpers.js";
 import { treeFiles } from "../tree/tree-helpers.js";
 
+/** `velodata refresh` of `out` from the source's own states.json. */
+const refreshWithItsStates = (source: string, out: string) =>
+  runCli(["refresh", "--source", source, "--state", join(source, "states.json"), "--out", out]);
+
 describe("velodata refresh", () => {
   it("rewrites only the answers whose states changed; a broken state file changes nothing", async () => {
     const source = await fixtureCopy();
@@ -185,15 +189,7 @@ describe("velodata refresh", () => {
     // As serve --out leaves a tree: no refresh state beside it.
     const { release } = readTree(out);
     await rm(join(release.folder, "refresh-cache.json"));
-    const refreshed = await runCli([
-      "refresh",
-      "--source",
-      source,
-      "--state",
-      join(source, "states.json"),
-      "--out",
-      out,
-    ]);
+    const refreshed = await refreshWithItsStates(source, out);
     expect(refreshed.code, refreshed.stderr).toBe(0);
     const status = JSON.parse(
       await readFile(join(out, "contracts/lyon/gbfs/v3/station_status.json"), "utf8"),
@@ -345,15 +341,7 @@ describe("velodata refresh", () => {
     };
     parsed.states = parsed.states.filter((s) => !(s.contract === "dublin" && s.number === 42));
     await writeFile(states, JSON.stringify(parsed));
-    const result = await runCli([
-      "refresh",
-      "--source",
-      source,
-      "--state",
-      join(source, "states.json"),
-      "--out",
-      out,
-    ]);
+    const result = await refreshWithItsStates(source, out);
     expect(result.code, result.stderr).toBe(0);
     // The station's v3 and v1 answers.
     expect(result.stdout).toMatch(/, 2 removed/);
