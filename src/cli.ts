@@ -395,14 +395,16 @@ const decimal = (value: string): number =>
 function percent(value: string): number {
   const number = decimal(value);
   if (!Number.isFinite(number) || number < 0 || number > 100)
-    throw new InvalidArgumentError("must be a percentage from 0 to 100");
+    throw new InvalidArgumentError(
+      "must be a percentage from 0 to 100, in digits (e.g. 10 or 2.5)",
+    );
   return number;
 }
 
 function positive(value: string): number {
   const number = decimal(value);
   if (!Number.isInteger(number) || number < 1)
-    throw new InvalidArgumentError("must be a whole number above 0");
+    throw new InvalidArgumentError("must be a whole number above 0, in digits (e.g. 1000)");
   return number;
 }
 
@@ -413,7 +415,7 @@ function timerSeconds(value: string): number {
   const number = decimal(value);
   if (!Number.isInteger(number) || number < 1 || number > MAX_TIMER_SECONDS)
     throw new InvalidArgumentError(
-      `must be a whole number of seconds from 1 to ${MAX_TIMER_SECONDS} (about 24 days)`,
+      `must be a whole number of seconds from 1 to ${MAX_TIMER_SECONDS} (about 24 days), in digits`,
     );
   return number;
 }
@@ -421,7 +423,7 @@ function timerSeconds(value: string): number {
 function whole(value: string): number {
   const number = decimal(value);
   if (!Number.isInteger(number) || number < 0)
-    throw new InvalidArgumentError("must be a whole number, 0 or more");
+    throw new InvalidArgumentError("must be a whole number, 0 or more, in digits");
   return number;
 }
 

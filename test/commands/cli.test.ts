@@ -400,7 +400,10 @@ describe("velodata options", () => {
       const refused = await runCli(args);
       expect([refused.code, refused.stderr.split("\n")[0]], args.join(" ")).toEqual([
         1,
-        expect.stringMatching(new RegExp(`^error: option '${option}' argument '.*' is invalid`)),
+        // Saying what it takes: 1e3 is a whole number above 0, but not in digits.
+        expect.stringMatching(
+          new RegExp(`^error: option '${option}' argument '.*' is invalid\\. .*, in digits`),
+        ),
       ]);
     }
     // A network bigger than memory holds is refused at once, not after minutes of heap.
@@ -422,7 +425,7 @@ describe("velodata options", () => {
     const refresh = await runCli(["serve", "--source", FIXTURES, "--refresh", "3000000"]);
     expect([refresh.code, refresh.stderr]).toEqual([
       1,
-      "error: option '--refresh <seconds>' argument '3000000' is invalid. must be a whole number of seconds from 1 to 2147483 (about 24 days)\n" +
+      "error: option '--refresh <seconds>' argument '3000000' is invalid. must be a whole number of seconds from 1 to 2147483 (about 24 days), in digits\n" +
         "(add --help to see the options)\n",
     ]);
     const missing = await runCli(["build"]);
