@@ -74,14 +74,13 @@ export function s3Store(options: S3StoreOptions): ObjectStore {
     config.requestChecksumCalculation = "WHEN_REQUIRED";
   }
   const client = new S3Client(config);
-  const where = `s3://${options.bucket}${options.prefix ? `/${options.prefix}` : ""}`;
+  // The store and prefix as errors name them, the endpoint without any credentials.
+  const where =
+    `s3://${options.bucket}${options.prefix ? `/${options.prefix}` : ""}` +
+    (options.endpoint ? ` at ${endpointShown(options.endpoint)}` : "");
   const Bucket = options.bucket;
   const failing = (doing: string) => (cause: unknown) => {
-    throw storeError(
-      cause,
-      `${doing} (${where}${options.endpoint ? ` at ${endpointShown(options.endpoint)}` : ""})`,
-      options.endpoint,
-    );
+    throw storeError(cause, `${doing} (${where})`, options.endpoint);
   };
 
   return {
@@ -130,7 +129,7 @@ export function s3Store(options: S3StoreOptions): ObjectStore {
       // the upload would be counted done when nothing was stored.
       if (!answer.ETag)
         throw new UserError(
-          `cannot upload ${Key} (${where}${options.endpoint ? ` at ${endpointShown(options.endpoint)}` : ""}): the answer has no ETag, which an S3 API always gives`,
+          `cannot upload ${Key} (${where}): the answer has no ETag, which an S3 API always gives`,
           ["check --endpoint: the store's API address, not a website in front of it"],
         );
       return answer.ETag;
