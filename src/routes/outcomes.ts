@@ -72,6 +72,16 @@ export const INTERNAL_ERROR: Outcome = {
   error: "Internal Server Error",
   meaning: "a failure of the server (logged)",
 };
+/**
+ * A conditional request whose If-Match names no tag of the answer (RFC 9110 §13.1.1): the client's
+ * copy is not the current one. nginx answers the same, and If-Unmodified-Since too from a file's
+ * time; serve has no Last-Modified, so the RFC has it ignore that one.
+ */
+export const PRECONDITION_FAILED: Outcome = {
+  status: 412,
+  error: "Precondition Failed",
+  meaning: "If-Match names no current ETag of the answer",
+};
 /** Conditional GET: the client's copy (If-None-Match) is current. */
 export const NOT_MODIFIED: Outcome = {
   status: 304,

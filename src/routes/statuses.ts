@@ -5,6 +5,7 @@ import {
   KEY_REFUSED,
   NOT_FOUND,
   NOT_MODIFIED,
+  PRECONDITION_FAILED,
   TOO_MANY_KEY_FAILURES,
 } from "./outcomes.js";
 import type { AnyRoute, Outcome } from "./route.js";
@@ -16,6 +17,7 @@ export function outcomesOf(route: AnyRoute): Outcome[] {
   const identifiesOne = types.some((type) => type.kind !== "contract");
   const outcomes: (Outcome | undefined)[] = [
     route.served === "release" ? NOT_MODIFIED : undefined,
+    route.served === "release" ? PRECONDITION_FAILED : undefined,
     // Any path can be malformed (`//`, `..`, a bad %-escape), and so can a number or a query.
     BAD_REQUEST,
     route.access === "key" ? KEY_REFUSED : undefined,

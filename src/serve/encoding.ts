@@ -77,3 +77,16 @@ export function matchedEncoding(
   }
   return matched;
 }
+
+/**
+ * Whether an If-Match holds for the representation tagged `etag` (RFC 9110 §13.1.1): `*` (the
+ * file exists, or no answer would be sent), or a list naming that tag. The comparison is strong: a
+ * weak tag (`W/"…"`) never matches, nor the tag of another encoding of the same bytes.
+ */
+export function ifMatchHolds(ifMatch: string, etag: string): boolean {
+  if (ifMatch === etag) return true; // what a client that kept our tag sends
+  return ifMatch.split(",").some((tag) => {
+    const trimmed = tag.trim();
+    return trimmed === "*" || trimmed === etag;
+  });
+}

@@ -8,6 +8,7 @@ import { STATIC_CACHE_CONTROL } from "../routes/max-age.js";
 import {
   INTERNAL_ERROR,
   KEY_REFUSED,
+  MALFORMED_REQUEST,
   METHOD_NOT_ALLOWED,
   NOT_FOUND,
   TOO_MANY_KEY_FAILURES,
@@ -89,6 +90,11 @@ export function createHandler(options: HandlerOptions): Handler {
     asked: Asked,
     keyId: string | null,
   ): Promise<void> | void => {
+    // RFC 9112 §3.2: an HTTP/1.1 request without Host is a 400 (nginx's, with the same JSON).
+    const http11 = request.httpVersionMajor === 1 && request.httpVersionMinor === 1;
+    if (http11 && request.headers.host === undefined) {
+      return sendOutcome(response, MALFORMED_REQUEST, { Connection: "close" });
+    }
     const method = request.method;
     if (method === "OPTIONS") return sendOptions(response);
     if (method !== "GET" && method !== "HEAD") {

@@ -8,8 +8,9 @@ import {
   PREFLIGHT_ALLOWED_HEADERS,
   PREFLIGHT_MAX_AGE,
 } from "../routes/methods.js";
+import { PRECONDITION_FAILED } from "../routes/outcomes.js";
 import { withFields } from "../with-fields.js";
-import { type Encoding, etagFor, matchedEncoding, negotiate } from "./encoding.js";
+import { type Encoding, etagFor, ifMatchHolds, matchedEncoding, negotiate } from "./encoding.js";
 
 export const ALLOW = ALLOWED_METHODS;
 
@@ -174,8 +175,17 @@ export function sendFile(
   disposition?: string,
 ): Promise<void> | undefined {
   const { heads, joined } = prepare(file);
-  const encoding = file.variants ? negotiate(header(request, "accept-encoding")) : "identity";
-  const matched = matchedEncoding(header(request, "if-none-match"), file, encoding);
+  // Node's server has built this object already: it reads `host` and `expect` from every HTTP/1.1
+  // request before any handler runs.
+  const headers = request.headers;
+  const encoding = file.variants ? negotiate(headers["accept-encoding"]) : "identity";
+  // RFC 9110 §13.2.2: If-Match first; when it holds, If-None-Match decides.
+  const ifMatch = headers["if-match"];
+  if (ifMatch !== undefined && !ifMatchHolds(ifMatch, etagFor(file, encoding))) {
+    sendError(response, PRECONDITION_FAILED.status, PRECONDITION_FAILED.error);
+    return;
+  }
+  const matched = matchedEncoding(headers["if-none-match"], file, encoding);
   if (matched !== null) {
     const kept = headFor(file, matched, heads[matched], cacheControl, disposition);
     response.writeHead(304, kept.notModified).end();
@@ -257,21 +267,4 @@ function drained(response: ServerResponse): Promise<void> {
     response.on("drain", done);
     response.on("close", done);
   });
-}
-
-/**
- * A request header (lower-case `name`), repeated ones joined as Node joins them, read from the raw
- * list: `request.headers` builds an object of every header at its first use, a cost per request
- * the answer does not need.
- */
-function header(request: IncomingMessage, name: string): string | undefined {
-  const raw = request.rawHeaders;
-  let value: string | undefined;
-  for (let at = 0; at < raw.length; at += 2) {
-    const field = raw[at] as string;
-    if (field.length !== name.length || field.toLowerCase() !== name) continue;
-    const found = raw[at + 1] as string;
-    value = value === undefined ? found : `${value}, ${found}`;
-  }
-  return value;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { releaseFile } from "../../src/publish/release.js";
-import { etagFor, matchedEncoding, negotiate } from "../../src/serve/encoding.js";
+import { etagFor, ifMatchHolds, matchedEncoding, negotiate } from "../../src/serve/encoding.js";
 
 describe("negotiate", () => {
   it.each([
@@ -41,5 +41,19 @@ describe("matchedEncoding", () => {
   it("matches only the identity tag of a file without variants", () => {
     expect(matchedEncoding(etagFor(file, "gzip"), bare, "identity")).toBeNull();
     expect(matchedEncoding(`W/${bare.etag}`, bare, "identity")).toBe("identity");
+  });
+});
+
+describe("ifMatchHolds", () => {
+  const tag = '"5d41402a"';
+  it("holds for the representation's own tag, alone or in a list, and for *", () => {
+    expect(ifMatchHolds(tag, tag)).toBe(true);
+    expect(ifMatchHolds(`"other", ${tag}`, tag)).toBe(true);
+    expect(ifMatchHolds("*", tag)).toBe(true);
+  });
+  it("compares strongly: a weak tag, another tag or another encoding's never holds", () => {
+    expect(ifMatchHolds(`W/${tag}`, tag)).toBe(false);
+    expect(ifMatchHolds('"other"', tag)).toBe(false);
+    expect(ifMatchHolds('"5d41402a-gzip"', tag)).toBe(false);
   });
 });

@@ -203,7 +203,7 @@ describe("hostile paths", () => {
   });
 });
 
-describe("requests Node's parser refuses", () => {
+describe("requests Node refuses before any route", () => {
   /** The answer to bytes written as they are on a new connection, read until the server closes it. */
   const rawAnswer = (bytes: string): Promise<{ head: string[]; body: string }> =>
     new Promise((resolve, reject) => {
@@ -232,6 +232,13 @@ describe("requests Node's parser refuses", () => {
       /headers are larger than the 16 KB/,
     ],
     ["no HTTP at all", "HELLO\r\n\r\n", "HTTP/1.1 400 Bad Request", /^malformed HTTP request$/],
+    // Refused by Node's server after the parser, with no body unless the handler answers it.
+    [
+      "an HTTP/1.1 request without Host",
+      "GET /vls/v3/contracts HTTP/1.1\r\n\r\n",
+      "HTTP/1.1 400 Bad Request",
+      /^malformed HTTP request$/,
+    ],
   ])(
     "answers %s with the API's JSON error and CORS header",
     async (_, request, statusLine, message) => {

@@ -9,6 +9,7 @@ import {
   HEADERS_TOO_LARGE,
   MALFORMED_REQUEST,
   METHOD_NOT_ALLOWED,
+  PRECONDITION_FAILED,
   URI_TOO_LONG,
 } from "../../routes/outcomes.js";
 import type { AnyRoute, Outcome } from "../../routes/route.js";
@@ -73,16 +74,19 @@ const MALFORMED_REQUEST_PAGE: OwnErrorPage = {
   outcome: MALFORMED_REQUEST,
 };
 /**
- * What nginx refuses that velodata serve never does, as JSON with the status's own words: a
- * precondition (If-Match, If-Unmodified-Since: nginx has Last-Modified, serve none), a byte range
- * past the end, a body on a GET past client_max_body_size, a transfer coding or HTTP version it
- * does not take.
+ * What nginx refuses that velodata serve never does, as JSON with the status's own words: a byte
+ * range past the end, a body on a GET past client_max_body_size, a transfer coding or HTTP version
+ * it does not take.
  */
 const nginxOnly = (status: number, slug: string): OwnErrorPage => ({
   uri: `/_velodata_${slug}`,
   outcome: { status, error: STATUS_CODES[status] as string, meaning: "nginx's own refusal" },
 });
-const PRECONDITION_FAILED_PAGE = nginxOnly(412, "precondition_failed");
+// If-Match as serve evaluates it, and If-Unmodified-Since, which nginx has a file's time for.
+const PRECONDITION_FAILED_PAGE: OwnErrorPage = {
+  uri: "/_velodata_precondition_failed",
+  outcome: PRECONDITION_FAILED,
+};
 const CONTENT_TOO_LARGE_PAGE = nginxOnly(413, "content_too_large");
 const RANGE_NOT_SATISFIABLE_PAGE: OwnErrorPage = {
   ...nginxOnly(416, "range_not_satisfiable"),
@@ -173,8 +177,9 @@ map $request_uri $velodata_key {
     "~^[^?]*\\?(?:[^&]*&)*?apiKey=(?<velodata_k>[^&#]*)" $velodata_k;
     default "";
 }
-# The Host handed to velodata serve: an HTTP/1.0 request may have none, which Node refuses (this
-# server then has no name of its own to give when velodata nginx was given no --server-name).
+# The Host handed to velodata serve: an HTTP/1.0 request may have none, which velodata serve
+# refuses in the HTTP/1.1 it is handed on in (this server then has no name of its own to give when
+# velodata nginx was given no --server-name).
 map $host $velodata_host {
     "" localhost;
     default $host;
