@@ -102,14 +102,14 @@ export function createHandler(options: HandlerOptions): Handler {
     }
     if (asked.kind === "bad request") {
       // The key first, as for a well-formed request to the same route.
-      if (asked.keyed && keyId === null) return refuseKey(request, response);
+      if (asked.keyed && keyId === null) return refuseKey(request, response, asked);
       return sendError(response, 400, asked.message);
     }
     if (asked.kind === "key check") return checkKey(response, keyId);
     if (asked.kind === "not found") return sendOutcome(response, NOT_FOUND);
     if (asked.kind === "folder") return sendRedirect(response, asked.location);
 
-    if (asked.keyed && keyId === null) return refuseKey(request, response);
+    if (asked.keyed && keyId === null) return refuseKey(request, response, asked);
     const { endpoint } = asked;
     if (endpoint.name === "status") {
       const status = statusOf(options.live, now());
@@ -144,8 +144,12 @@ export function createHandler(options: HandlerOptions): Handler {
     else response.writeHead(204, { "Cache-Control": "no-store", [KEY_ID_HEADER]: keyId }).end();
   }
 
-  /** 403, or 429 once this address has tried too many wrong keys (checked only after a wrong key). */
-  function refuseKey(request: IncomingMessage, response: ServerResponse): void {
+  /**
+   * 403, or 429 once this address has tried too many wrong keys (checked only after a wrong key). A
+   * request with no key at all guesses none: refused, never counted.
+   */
+  function refuseKey(request: IncomingMessage, response: ServerResponse, asked: Asked): void {
+    if (asked.key === null) return sendOutcome(response, KEY_REFUSED);
     const retryAfter = options.failedKeys?.failed(request.socket.remoteAddress ?? "", now());
     if (retryAfter)
       sendOutcome(response, TOO_MANY_KEY_FAILURES, { "Retry-After": String(retryAfter) });

@@ -117,6 +117,24 @@ describe("a revoked key past --max-key-failures", () => {
   });
 });
 
+describe("a request with no key under --max-key-failures", () => {
+  it("is refused 403 and never counted: it guesses no key", async () => {
+    const release = makeRelease(new Map([[lyonList, list("[1]")]]), COUNTS, new Date(), [
+      { name: "lyon", parkingApi: false },
+    ]);
+    const base = await serveLive(liveOf(release), undefined, [], failedKeyLimit(1, 60));
+    const asked = [
+      `${base}/vls/v3/stations?contract=lyon`,
+      `${base}/vls/v3/stations?contract=lyon`,
+      `${base}/vls/v3/stations?contract=lyon&apiKey=${REVOKED_KEY}`,
+      `${base}/vls/v3/stations?contract=lyon&apiKey=${REVOKED_KEY}`,
+    ];
+    const statuses = [];
+    for (const url of asked) statuses.push((await fetch(url)).status);
+    expect(statuses).toEqual([403, 403, 403, 429]);
+  });
+});
+
 describe("the key of a request no answer uses", () => {
   it("is never looked up for a preflight or a refused method, nor named in its line", async () => {
     const release = makeRelease(new Map([[lyonList, list("[1]")]]), COUNTS, new Date(), [
