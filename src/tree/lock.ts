@@ -1,9 +1,10 @@
 // One writer per tree: builds and refreshes (from cron, or a server's loop) take the store's lock.
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
 import { UserError } from "../errors.js";
 import type { TreeLayout } from "./layout.js";
 import { createLock, isStale, type LockOwner, lockOwner, takeOver } from "./lock-file.js";
+import { LOCK_FILE, makeStore } from "./store-folder.js";
 import { TREE_UNCHANGED, treeWriteError } from "./tree-error.js";
 
 const heldHere = new Set<string>();
@@ -19,7 +20,7 @@ export function takeLock(layout: TreeLayout): () => void {
   makeStore(layout);
   let release: () => void;
   try {
-    release = lockIn(layout, join(layout.store, "lock"));
+    release = lockIn(layout, join(layout.store, LOCK_FILE));
   } catch (cause) {
     throw treeWriteError(cause, layout.published, TREE_UNCHANGED); // a full disk, permissions
   }
@@ -106,19 +107,6 @@ function holdFile(
 
 const ownerText = (owner: LockOwner): string =>
   "pid" in owner ? `pid ${owner.pid}` : "its lock names no pid";
-
-/**
- * The store beside the published path, whose folder the caller made or found. Not a recursive
- * mkdir: where mkdir says ENOENT under a folder that exists (/proc), Node's retried forever.
- */
-function makeStore(layout: TreeLayout): void {
-  try {
-    mkdirSync(layout.store, { mode: 0o755 });
-  } catch (cause) {
-    if ((cause as NodeJS.ErrnoException).code === "EEXIST") return;
-    throw treeWriteError(cause, layout.published, "nothing was written");
-  }
-}
 
 // Longer than any build or refresh takes, the removal of what a build replaced included (a
 // million stations on a slow disk: ~10 minutes).

@@ -39,6 +39,7 @@ import { manifestOf, writeManifest } from "./manifest.js";
 import { removeInBackground } from "./remove-in-background.js";
 import { removeTree } from "./remove-tree.js";
 import { siblingsOf } from "./siblings.js";
+import { emptyNewStore, makeStore, removeEmptyStore } from "./store-folder.js";
 import { TREE_UNCHANGED, treeWriteError } from "./tree-error.js";
 import { writeChunks } from "./write-chunks.js";
 
@@ -116,7 +117,17 @@ export async function writeTreeAsMade(
       `--out ${layout.published} is inside the tree velodata publishes at ${enclosing}: its next build would delete it`,
       ["choose an --out outside that tree"],
     );
-  const unlock = takeLock(layout);
+  // A store this write made goes again if it publishes nothing (an --out of other files, a file,
+  // a mount point): a refused build leaves the disk as it found it.
+  const storeIsNew = makeStore(layout);
+  let unlock: () => void;
+  try {
+    unlock = takeLock(layout);
+  } catch (refusal) {
+    if (storeIsNew) removeEmptyStore(layout);
+    throw refusal;
+  }
+  let forgetStore = false;
   try {
     options.onLocked?.(layout);
     restoreReplacedFolder(layout);
@@ -176,8 +187,13 @@ export async function writeTreeAsMade(
       } catch {}
     }
     return { ...stats, ...(replaced ? { replaced } : {}) };
+  } catch (cause) {
+    forgetStore = storeIsNew && currentRelease(layout) === null;
+    if (forgetStore) emptyNewStore(layout);
+    throw cause;
   } finally {
     unlock();
+    if (forgetStore) removeEmptyStore(layout);
   }
 }
 

@@ -1,0 +1,64 @@
+// A build refused on its --out leaves the disk as it found it: no store of its own beside it.
+import { execFileSync } from "node:child_process";
+import { mkdir, readdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { FIXTURES, runCli, tempDir } from "../helpers.js";
+
+// A mount point needs root with the right capability (as update-tree.test.ts's full disk).
+const volume = await (async () => {
+  const dir = join(await tempDir(), "volume");
+  await mkdir(dir);
+  try {
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", dir], { stdio: "ignore" });
+    return dir;
+  } catch {
+    return null;
+  }
+})();
+afterAll(() => {
+  if (volume) execFileSync("umount", [volume]);
+});
+
+describe("a build refused on its --out", () => {
+  it("leaves no store beside a folder of other files or a file", async () => {
+    const parent = await tempDir();
+    await mkdir(join(parent, "home"));
+    await writeFile(join(parent, "home", "thesis.tex"), "precious");
+    await writeFile(join(parent, "notes.txt"), "precious");
+    for (const [out, refusal] of [
+      ["home", /refusing to replace .*home: it is not empty/],
+      ["notes.txt", /--out .*notes\.txt is a file, not a folder/],
+    ] as const) {
+      const result = await runCli(["build", "--source", FIXTURES, "--out", join(parent, out)]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(refusal);
+      expect((await readdir(parent)).sort()).toEqual(["home", "notes.txt"]);
+    }
+    expect(await readdir(join(parent, "home"))).toEqual(["thesis.tex"]);
+  });
+
+  it.skipIf(!volume)(
+    "leaves no store beside a mount point, though it wrote a release there",
+    async () => {
+      const out = volume as string;
+      const result = await runCli(["build", "--source", FIXTURES, "--out", out]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/--out is busy, a mount point most likely/);
+      expect(await readdir(join(out, ".."))).toEqual(["volume"]);
+      expect(await readdir(out)).toEqual([]);
+    },
+  );
+
+  it("keeps a store it did not make, and what is in it", async () => {
+    const parent = await tempDir();
+    await mkdir(join(parent, "home"));
+    await writeFile(join(parent, "home", "thesis.tex"), "precious");
+    await mkdir(join(parent, ".home.velodata"));
+    await writeFile(join(parent, ".home.velodata", "notes.txt"), "mine");
+    const result = await runCli(["build", "--source", FIXTURES, "--out", join(parent, "home")]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/refusing to replace .*home: it is not empty/);
+    expect(await readdir(join(parent, ".home.velodata"))).toEqual(["notes.txt"]);
+  });
+});
