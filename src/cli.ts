@@ -150,7 +150,10 @@ export function program(argv: readonly string[]): Command {
       }) => {
         const thread = await import("./commands/command-thread.js");
         if (!thread.inCommandThread()) {
-          process.exitCode = await thread.runInThread(argv);
+          const { stoppedBeforeSwitch } = await import("./commands/build-stopped.js");
+          process.exitCode = await thread.runInThread(argv, {
+            stopped: stoppedBeforeSwitch(options.out),
+          });
           return;
         }
         const { build } = await import("./commands/build.js");

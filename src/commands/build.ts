@@ -12,6 +12,8 @@ import { staticSourceUpdatedAt } from "../source/source-time.js";
 import { statesSeen } from "../tree/accepted-states.js";
 import { refuseInsideTree } from "../tree/inside-tree.js";
 import { writeTreeAsMade } from "../tree/write-tree.js";
+import { stoppedAfterSwitch } from "./build-stopped.js";
+import { whenStopped } from "./command-thread.js";
 import { saveRefreshState } from "./incremental-refresh.js";
 import { formatBytes, type Output, terminalOutput, throttled } from "./output.js";
 import { readValidDataset } from "./read-source.js";
@@ -97,6 +99,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     { onProgress },
   );
   if (!published || !compressed) throw new Error("bug: the tree was written without a release");
+  whenStopped(stoppedAfterSwitch(options.out));
   const release = await compressed;
   output.progress("");
 

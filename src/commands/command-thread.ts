@@ -14,6 +14,7 @@
 // 64 MB semi-spaces 885, 12.4 s, and the render took 59.9 s. At 100,000 stations no difference
 // beyond the noise.
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+import { PRIORITY_PREFIX, writesToJournal } from "../journal.js";
 
 /** Three 64 MB parts: V8 makes a young generation of two semi-spaces and a large-object space. */
 export const YOUNG_GENERATION_MB = 3 * 64;
@@ -51,13 +52,18 @@ export function stderrIsTerminal(): boolean {
  * what the thread threw, should it throw. With `passStopSignals` (a server, which stops cleanly),
  * SIGINT and SIGTERM are passed on to the thread once; a second one of the same kind has its
  * default effect, ending the process, as before a stop was asked. Without it they have their
- * default effect at once (a build is safe to kill). A `--max-semi-space-size` given to Node
- * overrides the size set here (Node's rule for workers).
+ * default effect at once (a build is safe to kill), once `stopped` is said. A
+ * `--max-semi-space-size` given to Node overrides the size set here (Node's rule for workers).
  */
 export function runInThread(
   argv: readonly string[],
   options: {
     passStopSignals?: boolean;
+    /**
+     * Without passStopSignals, what a stop means for the user, said on stderr before the signal
+     * ends the process (`velodata: SIGINT: <stopped>`); the thread may say another (whenStopped).
+     */
+    stopped?: string;
     /** The thread's module (tests); by default the command line's entry. */
     entry?: URL;
   } = {},
@@ -76,8 +82,10 @@ export function runInThread(
   // at once instead, as safely as a killed build (the tree on disk stays whole or is repaired).
   let listening = false;
   let stopped = false;
-  worker.on("message", (message: { stopListening?: boolean }) => {
+  let stopMeans = options.stopped;
+  worker.on("message", (message: { stopListening?: boolean; whenStopped?: string }) => {
     if (message?.stopListening) listening = true;
+    if (message?.whenStopped) stopMeans = message.whenStopped;
   });
   // SIGHUP (systemd's ExecReload, logrotate's postrotate): passed on once the server listens for
   // it, else left alone; its default would end the process.
@@ -98,7 +106,20 @@ export function runInThread(
         process.once(signal, relay);
         return [signal, relay] as const;
       })
-    : [];
+    : STOP_SIGNALS.map((signal) => {
+        // The signal is raised again once said, its handler gone: the process ends as killed
+        // (a shell's 130 or 143), which is what a script running it looks for.
+        const say = () => {
+          if (stopMeans) {
+            const priority = writesToJournal(2) ? PRIORITY_PREFIX.error : "";
+            process.stderr.write(`${priority}velodata: ${signal}: ${stopMeans}\n`);
+          }
+          for (const [other, handler] of passOn) process.off(other, handler);
+          process.kill(process.pid, signal);
+        };
+        process.once(signal, say);
+        return [signal, say] as const;
+      });
   return new Promise<number>((resolve, reject) => {
     worker.once("error", reject);
     // A thread ended by a stop during the start exits as a stopped server does: 0.
@@ -107,6 +128,14 @@ export function runInThread(
     for (const [signal, relay] of passOn) process.off(signal, relay);
     process.off(RELOAD_SIGNAL, reload);
   });
+}
+
+/**
+ * What a stop by SIGINT or SIGTERM means from now on, said by the process as it ends (see
+ * runInThread's `stopped`); nothing outside the command's thread, where no signal is caught.
+ */
+export function whenStopped(text: string): void {
+  if (inCommandThread()) parentPort?.postMessage({ whenStopped: text });
 }
 
 /**

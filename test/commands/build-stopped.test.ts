@@ -1,0 +1,102 @@
+// A build stopped by SIGINT or SIGTERM says what it leaves, then ends as the signal ends it.
+import { execFileSync, spawn } from "node:child_process";
+import { readlinkSync } from "node:fs";
+import { open, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { BIN, FIXTURES, runCli, tempDir } from "../helpers.js";
+
+interface Ended {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stderr: string;
+}
+
+function started(command: string, args: readonly string[]) {
+  const child = spawn(command, args, { env: { ...process.env, FORCE_COLOR: "0" } });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => (stdout += chunk));
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  const ended = new Promise<Ended>((resolve) =>
+    child.on("close", (code, signal) => resolve({ code, signal, stderr })),
+  );
+  return { child, ended, stdout: () => stdout };
+}
+
+describe("a build stopped by a signal", () => {
+  it("says the tree served is unchanged, and ends as SIGINT or SIGTERM ends a process", async () => {
+    const dir = await tempDir();
+    const out = join(dir, "out");
+    expect((await runCli(["build", "--source", FIXTURES, "--out", out])).code).toBe(0);
+    const served = readlinkSync(out);
+    // A states file that is a pipe: the build is under way once it opens it to read.
+    const pipe = join(dir, "states.pipe");
+    execFileSync("mkfifo", [pipe]);
+    for (const signal of ["SIGINT", "SIGTERM"] as const) {
+      const build = started(process.execPath, [
+        BIN,
+        "build",
+        ...["--source", FIXTURES, "--state", pipe, "--out", out],
+      ]);
+      const writer = await open(pipe, "w");
+      try {
+        build.child.kill(signal);
+        const ended = await build.ended;
+        expect([ended.code, ended.signal]).toEqual([null, signal]);
+        expect(ended.stderr).toBe(
+          `velodata: ${signal}: build stopped; the tree served at ${out}, if any, is unchanged (the next build removes what this one left)\n`,
+        );
+      } finally {
+        await writer.close();
+      }
+      expect(readlinkSync(out)).toBe(served);
+    }
+  });
+
+  it("says the new tree is served once the build has switched to it", async () => {
+    // A build past its switch, removing what it replaced: a stand-in thread that says so and stays.
+    const dir = await tempDir();
+    const threads = new URL("../../dist/commands/command-thread.js", import.meta.url).href;
+    const switched = join(dir, "switched.mjs");
+    await writeFile(
+      switched,
+      `import { writeSync } from "node:fs";
+      const { whenStopped } = await import(${JSON.stringify(threads)});
+      const { stoppedAfterSwitch } = await import(${JSON.stringify(new URL("../../dist/commands/build-stopped.js", import.meta.url).href)});
+      whenStopped(stoppedAfterSwitch("out"));
+      writeSync(1, "switched\\n");
+      setInterval(() => {}, 60_000);\n`,
+    );
+    // A file, not --input-type: the thread would inherit that flag, refused for a file.
+    const main = join(dir, "main.mjs");
+    await writeFile(
+      main,
+      `const { runInThread } = await import(${JSON.stringify(threads)});
+      process.exitCode = await runInThread([], {
+        stopped: "not this",
+        entry: new URL(${JSON.stringify(pathToFileURL(switched).href)}),
+      });`,
+    );
+    const build = started(process.execPath, [main]);
+    try {
+      // Or its end, should the stand-in fail: the assertions below then say how.
+      await Promise.race([
+        build.ended,
+        new Promise<void>((resolve) => {
+          const check = () => build.stdout().includes("switched\n") && resolve();
+          build.child.stdout.on("data", check);
+        }),
+      ]);
+      build.child.kill("SIGTERM");
+      const ended = await build.ended;
+      expect([ended.code, ended.signal]).toEqual([null, "SIGTERM"]);
+      expect(ended.stderr).toBe(
+        "velodata: SIGTERM: build stopped while removing the release it replaced; the new tree at out is served whole (the next build removes what is left)\n",
+      );
+    } finally {
+      build.child.kill("SIGKILL");
+    }
+  });
+});
