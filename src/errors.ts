@@ -96,6 +96,27 @@ export function toUserError(cause: unknown): unknown {
   return cause;
 }
 
+/**
+ * A write refused by the file system (read-only, or a folder this user may not write in), said of
+ * `place`, the path the user gave, when what failed was a file velodata makes to change it (a
+ * temporary file or lock beside it, a folder on the way): `keys.json.lock.1234.x3f` is ours, not
+ * theirs. Anything else passes as it is.
+ */
+export function refusedWrite(cause: unknown, place: string): unknown {
+  const code = (cause as SystemError | null)?.code;
+  if (code === "EROFS")
+    return new UserError(`${place} is on a read-only file system: choose another place`, [], {
+      cause,
+    });
+  if (code === "EACCES" || code === "EPERM")
+    return new UserError(
+      `${place} is not writable by this user: check the owner and mode of its folder`,
+      [],
+      { cause },
+    );
+  return cause;
+}
+
 /** At most `max` characters of a value for a message: a 200 MB bad value must not print 200 MB. */
 export function excerpt(value: string, max = 60): string {
   return value.length <= max ? value : `${value.slice(0, max)}… (${value.length} characters)`;

@@ -1,6 +1,6 @@
 // The one mapping from system conditions to errors a user can act on.
 import { describe, expect, it } from "vitest";
-import { excerpt, toUserError, UserError } from "../src/errors.js";
+import { excerpt, refusedWrite, toUserError, UserError } from "../src/errors.js";
 
 function systemError(code: string, fields: Record<string, unknown>): Error {
   return Object.assign(new Error(`${code}: something`), { code, ...fields });
@@ -53,6 +53,30 @@ describe("toUserError", () => {
   it("leaves real bugs alone", () => {
     const bug = new TypeError("cannot read properties of undefined");
     expect(toUserError(bug)).toBe(bug);
+  });
+});
+
+describe("refusedWrite", () => {
+  it("says a write the file system refused of the place given, not of the file that failed", () => {
+    const place = "the keys file /srv/keys.json";
+    for (const [code, message] of [
+      ["EROFS", `${place} is on a read-only file system: choose another place`],
+      ["EACCES", `${place} is not writable by this user: check the owner and mode of its folder`],
+      ["EPERM", `${place} is not writable by this user: check the owner and mode of its folder`],
+    ]) {
+      const cause = systemError(code as string, { syscall: "open", path: "/srv/keys.json.lock.1" });
+      const error = refusedWrite(cause, place);
+      expect(error).toBeInstanceOf(UserError);
+      expect((error as UserError).message).toBe(message);
+      expect((error as UserError).cause).toBe(cause);
+    }
+  });
+
+  it("leaves other errors as they are", () => {
+    const full = systemError("ENOSPC", { syscall: "write", path: "/srv/x.partial" });
+    expect(refusedWrite(full, "--out /srv")).toBe(full);
+    const bug = new TypeError("x is not a function");
+    expect(refusedWrite(bug, "--out /srv")).toBe(bug);
   });
 });
 

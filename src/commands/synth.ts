@@ -1,6 +1,6 @@
 // `velodata synth`: a seeded synthetic network and minutes of states, as a source folder, for sizing and benchmarks.
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { UserError } from "../errors.js";
+import { refusedWrite, UserError } from "../errors.js";
 import { seededRandom } from "../serve/simulator.js";
 import { firstMinute, nextMinute } from "../synth/minutes.js";
 import { synthNetwork } from "../synth/network.js";
@@ -78,13 +78,19 @@ export async function synth(options: SynthOptions): Promise<{ files: string[] }>
 
   const random = seededRandom(options.seed ?? 1);
   const network = synthNetwork(options.stations, contracts, random);
-  await writeNetwork(options.out, network);
-  let states = firstMinute(network.stations, start, random);
-  const files = [await writeMinute(options.out, 0, states)];
-  for (let minute = 1; minute <= minutes; minute++) {
-    const at = new Date(start.getTime() + minute * 60_000);
-    states = nextMinute(states, at, changed, random);
-    files.push(await writeMinute(options.out, minute, states));
+  const files: string[] = [];
+  try {
+    await writeNetwork(options.out, network);
+    let states = firstMinute(network.stations, start, random);
+    files.push(await writeMinute(options.out, 0, states));
+    for (let minute = 1; minute <= minutes; minute++) {
+      const at = new Date(start.getTime() + minute * 60_000);
+      states = nextMinute(states, at, changed, random);
+      files.push(await writeMinute(options.out, minute, states));
+    }
+  } catch (cause) {
+    // Its files are written as `.partial` first: the folder given is the place to name.
+    throw refusedWrite(cause, `--out ${options.out}`);
   }
   output.info(
     `wrote ${options.out}: ${counted(contracts, "contract")}, ${counted(network.stations.length, "station")}, ${counted(network.parkings.length, "parking")}, ` +

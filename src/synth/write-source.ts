@@ -1,6 +1,6 @@
 // Writes a synthetic network as a source folder, record by record: a million stations never make one string.
 import { mkdir, rename, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { StationState } from "../model/station-state.js";
 import type { Network } from "./network.js";
 
@@ -33,8 +33,24 @@ async function writeWhole(path: string, pieces: Iterable<string>): Promise<void>
 export const statesFileOf = (minute: number) =>
   minute === 0 ? "states.json" : `states-${minute}.json`;
 
+/**
+ * `mkdir -p` one folder at a time: Node's recursive mkdir says ENOENT where the system said EROFS
+ * (a read-only file system read as "does not exist").
+ */
+async function makeFolder(dir: string): Promise<void> {
+  try {
+    await mkdir(dir);
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") return;
+    if (code !== "ENOENT" || dirname(dir) === dir) throw cause;
+    await makeFolder(dirname(dir));
+    await makeFolder(dir);
+  }
+}
+
 export async function writeNetwork(dir: string, network: Network): Promise<void> {
-  await mkdir(dir, { recursive: true });
+  await makeFolder(dir);
   await writeWhole(join(dir, "contracts.json"), jsonRecords("contracts", network.contracts));
   await writeWhole(join(dir, "stations.json"), jsonRecords("stations", network.stations));
   await writeWhole(join(dir, "parkings.json"), jsonRecords("parkings", network.parkings));

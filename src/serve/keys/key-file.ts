@@ -3,7 +3,7 @@ import { hash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { chmod, chown, rename, stat, writeFile } from "node:fs/promises";
 import { z } from "zod";
-import { escapeControls, excerpt, UserError } from "../../errors.js";
+import { escapeControls, excerpt, refusedWrite, UserError } from "../../errors.js";
 import { checkFolder, realKeysPath } from "./key-file-path.js";
 import { keyIssueMessage, readKeysDocument } from "./key-file-text.js";
 import { checkLabel } from "./key-label.js";
@@ -52,10 +52,14 @@ export async function readKeysIfAny(path: string): Promise<StoredKey[] | undefin
 async function writeKeys(path: string, keys: readonly StoredKey[]): Promise<void> {
   const temporary = `${path}.tmp-${process.pid}`;
   const replaced = await stat(path).catch(() => null);
-  await writeFile(temporary, `${JSON.stringify({ keys }, null, 2)}\n`, { mode: 0o600 });
-  await chmod(temporary, 0o600); // the umask may have narrowed it further; never wider
-  if (replaced && process.getuid?.() === 0) await chown(temporary, replaced.uid, replaced.gid);
-  await rename(temporary, path);
+  try {
+    await writeFile(temporary, `${JSON.stringify({ keys }, null, 2)}\n`, { mode: 0o600 });
+    await chmod(temporary, 0o600); // the umask may have narrowed it further; never wider
+    if (replaced && process.getuid?.() === 0) await chown(temporary, replaced.uid, replaced.gid);
+    await rename(temporary, path);
+  } catch (cause) {
+    throw refusedWrite(cause, `the keys file ${path}`);
+  }
 }
 
 /** Creates a key of 40 hex characters, like the original service's; only its hash is stored. */

@@ -1,7 +1,7 @@
 // One writer of the keys file at a time: `keys add` and `keys revoke` read, change and write it
 // whole, so two at once would each write a file without the other's change.
 import { unlink } from "node:fs/promises";
-import { UserError } from "../../errors.js";
+import { refusedWrite, UserError } from "../../errors.js";
 import { isRunning } from "../../tree/lock.js";
 import { createLock, isStale, lockOwner, takeOver } from "../../tree/lock-file.js";
 
@@ -16,7 +16,7 @@ export async function withKeysLock<T>(path: string, change: () => Promise<T>): P
   const lock = `${path}.lock`;
   const deadline = Date.now() + WAIT_MS;
   for (;;) {
-    if (createLock(lock)) break;
+    if (lockedHere(path, lock)) break;
     const owner = lockOwner(lock);
     if (isStale(owner, isRunning) && takeOver(lock, owner)) break;
     if (Date.now() > deadline)
@@ -29,5 +29,14 @@ export async function withKeysLock<T>(path: string, change: () => Promise<T>): P
     return await change();
   } finally {
     await unlink(lock).catch(() => {});
+  }
+}
+
+/** createLock, its failure to write said of the keys file: the lock's name is velodata's own. */
+function lockedHere(path: string, lock: string): boolean {
+  try {
+    return createLock(lock);
+  } catch (cause) {
+    throw refusedWrite(cause, `the keys file ${path}`);
   }
 }
