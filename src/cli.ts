@@ -12,8 +12,19 @@ import { notUri } from "./model/uri.js";
 import { DEFAULT_BASE_URL } from "./publish/default-base-url.js";
 import { DEFAULT_REFRESH_SECONDS } from "./routes/max-age.js";
 
-/** The public base URL: absolute http(s), kept without a trailing slash. */
-function baseUrl(value: string): string {
+const BASE_URL_VARIABLE = "VELODATA_BASE_URL";
+
+/**
+ * Where the base URL parsed came from, for the messages that cannot quote it: the command line's
+ * --base-url wins over the variable, which commander then never reads.
+ */
+const baseUrlFrom = (argv: readonly string[]): string =>
+  argv.some((arg) => arg === "--base-url" || arg.startsWith("--base-url="))
+    ? "--base-url"
+    : BASE_URL_VARIABLE;
+
+/** The public base URL: absolute http(s), kept without a trailing slash; `from` names its source. */
+function baseUrl(value: string, from: string): string {
   let url: URL;
   try {
     url = new URL(value);
@@ -25,7 +36,7 @@ function baseUrl(value: string): string {
   // Not an InvalidArgumentError: commander would print the value, password and all.
   if (url.username || url.password)
     throw new UserError(
-      "--base-url must not hold credentials (user:password@): every GBFS file and the OpenAPI document publish it",
+      `${from} must not hold credentials (user:password@): every GBFS file and the OpenAPI document publish it`,
       ["give the public URL clients use, e.g. https://api.example.org/bikes"],
     );
   // Paths are appended to it: `https://x.org/v?a=1` would publish `https://x.org/v?a=1/gbfs/…`.
@@ -85,13 +96,13 @@ const cronRefreshOption = (keepsTree: boolean) => {
   return keepsTree ? option : option.default(DEFAULT_REFRESH_SECONDS);
 };
 
-const baseUrlOption = (defaultText: string) =>
+const baseUrlOption = (defaultText: string, argv: readonly string[]) =>
   new Option(
     "--base-url <url>",
     `public base URL of the API, named by the OpenAPI document and the GBFS files (default: ${defaultText})`,
   )
-    .env("VELODATA_BASE_URL")
-    .argParser(baseUrl);
+    .env(BASE_URL_VARIABLE)
+    .argParser((value) => baseUrl(value, baseUrlFrom(argv)));
 
 function port(value: string): number {
   // Digits only: Number() reads "" and " " as 0 (a random port) and "0x10" as 16.
@@ -138,7 +149,7 @@ export function program(argv: readonly string[]): Command {
     .requiredOption("-s, --source <dir>", "source folder")
     .option("-o, --out <dir>", "output folder", "out")
     .option("--state <file>", "station states file (default: <source>/states.json)")
-    .addOption(baseUrlOption(DEFAULT_BASE_URL))
+    .addOption(baseUrlOption(DEFAULT_BASE_URL, argv))
     .addOption(cronRefreshOption(false))
     .action(
       async (options: {
@@ -190,7 +201,7 @@ export function program(argv: readonly string[]): Command {
       "--demo-key",
       "also accept the documented demo key (for trying it out, never in production)",
     )
-    .addOption(baseUrlOption("http://HOST:PORT it listens on"))
+    .addOption(baseUrlOption("http://HOST:PORT it listens on", argv))
     .option(
       "--max-missing <percent>",
       "refuse a states file leaving out more than this share of the stations reported before",
@@ -243,7 +254,10 @@ export function program(argv: readonly string[]): Command {
     .requiredOption("--state <file>", "station states file (required)")
     .option("-o, --out <dir>", "the tree to update", "out")
     .addOption(
-      baseUrlOption(`the one the tree names, as build was given it; else ${DEFAULT_BASE_URL}`),
+      baseUrlOption(
+        `the one the tree names, as build was given it; else ${DEFAULT_BASE_URL}`,
+        argv,
+      ),
     )
     .option(
       "--max-missing <percent>",

@@ -192,6 +192,15 @@ describe("velodata build", () => {
     expect(secret.code).toBe(1);
     expect(secret.stderr).toContain("--base-url must not hold credentials");
     expect(secret.stderr).not.toContain("hunter2");
+    // From the environment, the variable is the place to fix: --base-url was never given.
+    const secretEnv = { VELODATA_BASE_URL: "https://publisher:hunter2@x.org" };
+    const fromEnv = await runCli(["build", "-s", FIXTURES, "-o", out], undefined, secretEnv);
+    expect(fromEnv.code).toBe(1);
+    expect(fromEnv.stderr).toMatch(/^velodata: VELODATA_BASE_URL must not hold credentials/);
+    expect(fromEnv.stderr).not.toContain("hunter2");
+    // Given both, --base-url is the one read.
+    const both = await runCli(flag.slice(0, -1).concat("https://p:hunter2@x.org"), undefined, env);
+    expect(both.stderr).toMatch(/^velodata: --base-url must not hold credentials/);
   });
 
   it("says plainly when the source folder does not exist", async () => {
