@@ -28,6 +28,7 @@ export function takeLock(layout: TreeLayout): () => void {
   // so a writer either finishes before that write or sees the mark here.
   try {
     refuseIfKept(layout);
+    markAgainIfGone(layout);
   } catch (refusal) {
     release();
     throw refusal;
@@ -67,6 +68,16 @@ export function refuseIfKept(layout: TreeLayout): void {
 }
 
 const keeperPath = (layout: TreeLayout): string => join(layout.store, "kept-by-serve");
+
+/**
+ * The mark of a tree this process keeps, made again by each of its writes when gone: a store
+ * deleted by hand while the server runs is made anew by its next refresh, and without the mark a
+ * build of the tree would no longer be refused.
+ */
+function markAgainIfGone(layout: TreeLayout): void {
+  const path = keeperPath(layout);
+  if (keptHere.has(path) && "none" in lockOwner(path)) createLock(path);
+}
 
 function lockIn(layout: TreeLayout, path: string): () => void {
   return holdFile(path, heldHere, isRunning, (owner) => {

@@ -3,7 +3,7 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterEach, describe, expect, it, onTestFinished } from "vitest";
-import { tempDir } from "../helpers.js";
+import { runCli, tempDir } from "../helpers.js";
 import { liveNodeProcess } from "../tree/tree-helpers.js";
 import { editStates, startTestServer, type TestServer } from "./serve-helpers.js";
 
@@ -60,6 +60,23 @@ describe("serve --out, its tree deleted by hand", () => {
     expect(station.lastUpdate).toBe("2025-02-08T16:49:00Z");
     const status = (await (await fetch(`${server.base}/status`)).json()) as Record<string, unknown>;
     expect(status.tree).toMatchObject({ path: out, error: null });
+  });
+
+  it("keeps it to itself when its whole store was deleted: a build of it is still refused", async () => {
+    const parent = await tempDir();
+    const out = join(parent, "out");
+    server = await startTestServer({ out });
+    await rm(join(parent, ".out.velodata"), { recursive: true }); // its mark with it
+    const outcome = await server.handle.refreshNow();
+    expect(outcome.ok, outcome.error ?? "").toBe(true);
+    expect(await readFile(join(out, "vls/v3/contracts.json"), "utf8")).toContain("dublin");
+    const build = await runCli(["build", "--source", server.source, "--out", out]);
+    expect([build.code, build.stderr]).toEqual([
+      1,
+      expect.stringContaining(
+        `${out} is kept by velodata serve (pid ${process.pid}), which writes it at every refresh`,
+      ),
+    ]);
   });
 });
 
