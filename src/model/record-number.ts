@@ -1,6 +1,8 @@
 // The number of a station or a parking: the API's URLs take at most 15 digits (and every such
-// number is exact in a double), so the source may not hold a longer one it could never serve.
+// number is exact in a double), so the source may not hold a longer one it could never serve; and
+// its clients read it as a 32-bit int (see int32.ts).
 import { z } from "zod";
+import { INT32_MAX, int32Refusal } from "./int32.js";
 
 export const MAX_NUMBER_DIGITS = 15;
 
@@ -13,4 +15,5 @@ export const recordNumber = z
     abort: true,
   })
   .int()
-  .nonnegative();
+  .nonnegative()
+  .max(INT32_MAX, int32Refusal);

@@ -1,8 +1,7 @@
 // The live state of one station, sent every minute, kept apart from the static description.
 import { z } from "zod";
+import { count } from "./int32.js";
 import { recordNumber } from "./record-number.js";
-
-const count = z.number().int().nonnegative();
 
 /** Bikes and free stands of one group of stands (main or overflow). Totals are optional: derived when absent, checked when given. */
 export const StandsState = z.strictObject({

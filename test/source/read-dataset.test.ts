@@ -152,6 +152,42 @@ describe("readDataset", () => {
     ]);
   });
 
+  it("refuses numbers and stand counts past what the original service's clients read (32-bit)", async () => {
+    const csv = stationsCsv
+      .replace("lyon,2,", "lyon,3000000000,")
+      .replace(",20,6", ",2147483647,6");
+    const states = JSON.stringify({
+      states: [
+        {
+          contract: "lyon",
+          number: 1,
+          status: "OPEN",
+          connected: true,
+          lastUpdate: null,
+          mainStands: {
+            stands: 2147483648,
+            mechanicalBikes: 0,
+            electricalInternalBatteryBikes: 0,
+            electricalRemovableBatteryBikes: 0,
+          },
+        },
+      ],
+    });
+    const dir = await sourceDir({
+      "contracts.json": contracts,
+      "stations.csv": csv,
+      "states.json": states,
+    });
+    const { dataset, problems } = await readDataset(dir);
+    expect(dataset).toBeUndefined();
+    const reason = "the original service's clients read it as a 32-bit integer";
+    expect(problems.filter(isError).map(formatProblem)).toEqual([
+      `${join(dir, "stations.csv")}:2 (Lyon #1) overflowCapacity: with capacity makes 2147483653 stands in all (v3's totalStands, v1's bike_stands), more than 2147483647: the original service's clients read that total as a 32-bit integer`,
+      `${join(dir, "stations.csv")}:3 (lyon #3000000000) number: must be at most 2147483647, got 3000000000: ${reason}`,
+      `${join(dir, "states.json")}[0] (lyon #1) mainStands.stands: must be at most 2147483647, got 2147483648: ${reason}`,
+    ]);
+  });
+
   it("says once what is wrong with a number past 2^53: its length, not zod's safe-integer bound", async () => {
     const csv = stationsCsv.replace("lyon,2,", "lyon,9007199254740993,");
     const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": csv });
