@@ -1,12 +1,14 @@
 // Every status a route can give, derived from its row: what the OpenAPI document and hosts enumerate.
 import {
   BAD_REQUEST,
+  HEADERS_TOO_LARGE,
   INTERNAL_ERROR,
   KEY_REFUSED,
   NOT_FOUND,
   NOT_MODIFIED,
   PRECONDITION_FAILED,
   TOO_MANY_KEY_FAILURES,
+  URI_TOO_LONG,
 } from "./outcomes.js";
 import type { AnyRoute, Outcome } from "./route.js";
 
@@ -20,6 +22,9 @@ export function outcomesOf(route: AnyRoute): Outcome[] {
     route.served === "release" ? PRECONDITION_FAILED : undefined,
     // Any path can be malformed (`//`, `..`, a bad %-escape), and so can a number or a query.
     BAD_REQUEST,
+    // Any request can be too long for a server to read (Node's default and nginx's, 16 KB).
+    URI_TOO_LONG,
+    HEADERS_TOO_LARGE,
     route.access === "key" ? KEY_REFUSED : undefined,
     route.access === "key" ? TOO_MANY_KEY_FAILURES : undefined,
     hasContract ? (route.unknownContract ?? route.notFound ?? NOT_FOUND) : undefined,

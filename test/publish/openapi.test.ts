@@ -162,7 +162,7 @@ describe("OpenAPI document", () => {
     expect(document.components.securitySchemes.apiKey.description).not.toContain("velodata keys");
   });
 
-  it("declares the headers clients rely on: ETag and Cache-Control, Retry-After on 429; a 400 on every path", async () => {
+  it("declares the headers clients rely on: ETag and Cache-Control, Retry-After on 429; 400, 414 and 431 on every path, 412 beside 304", async () => {
     const { paths } = await documentOf();
     const station = paths["/vls/v3/stations/{contract}/{number}"]?.get;
     expect(station?.responses["200"]?.headers?.["Cache-Control"]?.schema.example).toBe(
@@ -176,7 +176,10 @@ describe("OpenAPI document", () => {
     expect(contracts?.responses["429"]?.headers?.["Retry-After"]).toBeDefined();
     expect(paths["/status"]?.get.responses["200"]?.headers?.ETag).toBeUndefined();
     for (const [path, item] of Object.entries(paths))
-      expect(Object.keys(item.get.responses), path).toContain("400");
+      expect(Object.keys(item.get.responses), path).toEqual(
+        expect.arrayContaining(["400", "414", "431"]),
+      );
+    expect(Object.keys(station?.responses ?? {})).toEqual(expect.arrayContaining(["304", "412"]));
   });
 
   it("declares the bundle's Content-Disposition, and no other answer's", async () => {
