@@ -149,8 +149,10 @@ export function createHandler(options: HandlerOptions): Handler {
    * request with no key at all guesses none: refused, never counted.
    */
   function refuseKey(request: IncomingMessage, response: ServerResponse, asked: Asked): void {
-    if (asked.key === null) return sendOutcome(response, KEY_REFUSED);
-    const retryAfter = options.failedKeys?.failed(request.socket.remoteAddress ?? "", now());
+    const retryAfter =
+      asked.key === null
+        ? undefined
+        : options.failedKeys?.failed(request.socket.remoteAddress ?? "", now());
     if (retryAfter)
       sendOutcome(response, TOO_MANY_KEY_FAILURES, { "Retry-After": String(retryAfter) });
     else sendOutcome(response, KEY_REFUSED);
