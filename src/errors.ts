@@ -97,23 +97,22 @@ export function toUserError(cause: unknown): unknown {
 }
 
 /**
- * A write refused by the file system (read-only, or a folder this user may not write in), said of
- * `place`, the path the user gave, when what failed was a file velodata makes to change it (a
- * temporary file or lock beside it, a folder on the way): `keys.json.lock.1234.x3f` is ours, not
- * theirs. Anything else passes as it is.
+ * A write the file system refused (read-only, a folder this user may not write in, a full disk or
+ * quota), said of `place`, the path the user gave, when what failed was a file velodata makes to
+ * change it (a temporary file or lock beside it, a folder on the way): `keys.json.lock.1234.x3f` is
+ * ours, not theirs, and a failed `write` names no file at all. Anything else passes as it is.
  */
 export function refusedWrite(cause: unknown, place: string): unknown {
-  const code = (cause as SystemError | null)?.code;
-  if (code === "EROFS")
-    return new UserError(`${place} is on a read-only file system: choose another place`, [], {
-      cause,
-    });
+  const error = cause as SystemError | null;
+  const code = error?.code;
   if (code === "EACCES" || code === "EPERM")
     return new UserError(
       `${place} is not writable by this user: check the owner and mode of its folder`,
       [],
       { cause },
     );
+  if (code === "EROFS" || code === "ENOSPC" || code === "EDQUOT")
+    return new UserError(FIXES[code]?.(place, error as SystemError) as string, [], { cause });
   return cause;
 }
 

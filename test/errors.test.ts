@@ -63,6 +63,8 @@ describe("refusedWrite", () => {
       ["EROFS", `${place} is on a read-only file system: choose another place`],
       ["EACCES", `${place} is not writable by this user: check the owner and mode of its folder`],
       ["EPERM", `${place} is not writable by this user: check the owner and mode of its folder`],
+      ["ENOSPC", `no space left on the device of ${place}: free some space and run it again`],
+      ["EDQUOT", `disk quota exceeded for ${place}: free some space and run it again`],
     ]) {
       const cause = systemError(code as string, { syscall: "open", path: "/srv/keys.json.lock.1" });
       const error = refusedWrite(cause, place);
@@ -73,8 +75,8 @@ describe("refusedWrite", () => {
   });
 
   it("leaves other errors as they are", () => {
-    const full = systemError("ENOSPC", { syscall: "write", path: "/srv/x.partial" });
-    expect(refusedWrite(full, "--out /srv")).toBe(full);
+    const missing = systemError("ENOENT", { syscall: "open", path: "/srv/x.partial" });
+    expect(refusedWrite(missing, "--out /srv")).toBe(missing);
     const bug = new TypeError("x is not a function");
     expect(refusedWrite(bug, "--out /srv")).toBe(bug);
   });

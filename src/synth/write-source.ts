@@ -1,5 +1,5 @@
 // Writes a synthetic network as a source folder, record by record: a million stations never make one string.
-import { mkdir, rename, writeFile } from "node:fs/promises";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { StationState } from "../model/station-state.js";
 import type { Network } from "./network.js";
@@ -25,9 +25,17 @@ function* jsonRecords(key: string, records: readonly unknown[]): Generator<strin
  */
 async function writeWhole(path: string, pieces: Iterable<string>): Promise<void> {
   const partial = `${path}.partial`;
-  await writeFile(partial, pieces);
+  try {
+    await writeFile(partial, pieces);
+  } catch (cause) {
+    await rm(partial, { force: true }); // a full disk: what it took is given back
+    throw cause;
+  }
   await rename(partial, path);
 }
+
+/** The network's files, in the order writeNetwork writes them. */
+export const NETWORK_FILES = ["contracts.json", "stations.json", "parkings.json"] as const;
 
 /** The name of the states file of a minute: the first is the source's own `states.json`. */
 export const statesFileOf = (minute: number) =>
@@ -51,9 +59,10 @@ async function makeFolder(dir: string): Promise<void> {
 
 export async function writeNetwork(dir: string, network: Network): Promise<void> {
   await makeFolder(dir);
-  await writeWhole(join(dir, "contracts.json"), jsonRecords("contracts", network.contracts));
-  await writeWhole(join(dir, "stations.json"), jsonRecords("stations", network.stations));
-  await writeWhole(join(dir, "parkings.json"), jsonRecords("parkings", network.parkings));
+  const [contracts, stations, parkings] = NETWORK_FILES;
+  await writeWhole(join(dir, contracts), jsonRecords("contracts", network.contracts));
+  await writeWhole(join(dir, stations), jsonRecords("stations", network.stations));
+  await writeWhole(join(dir, parkings), jsonRecords("parkings", network.parkings));
 }
 
 export async function writeMinute(

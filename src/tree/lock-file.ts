@@ -20,8 +20,9 @@ const TAKEOVER_STALE_MS = 10_000;
 /** Creates `path` holding our pid, whole, if no one holds it; false when it is there already. */
 export function createLock(path: string): boolean {
   const temporary = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}`;
-  writeFileSync(temporary, String(process.pid));
   try {
+    // Inside: a full disk fails the write of a file already made, which must not stay.
+    writeFileSync(temporary, String(process.pid));
     linkSync(temporary, path);
     return true;
   } catch (cause) {

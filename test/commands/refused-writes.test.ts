@@ -1,11 +1,12 @@
-// Writing commands on a read-only file system name the path given, not a file of their own.
+// Writing commands refused by the file system (read-only, full) name the path given, not a file of
+// their own, and leave none of theirs behind.
 import { execFileSync } from "node:child_process";
-import { mkdir } from "node:fs/promises";
+import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli, tempDir } from "../helpers.js";
 
-// A read-only mount needs root with the right capability (as update-tree.test.ts's full disk).
+// A mount needs root with the right capability (as update-tree.test.ts's full disk).
 const disk = await (async () => {
   const dir = join(await tempDir(), "disk");
   await mkdir(dir);
@@ -50,5 +51,35 @@ describe.skipIf(!disk)("on a read-only file system", () => {
     expect([added.code, added.stderr]).toEqual([1, onReadOnly]);
     const revoked = await runCli(["keys", "revoke", id, "--keys", file]);
     expect([revoked.code, revoked.stderr]).toEqual([1, onReadOnly]);
+  });
+});
+
+describe.skipIf(!disk)("on a full file system", () => {
+  it("keys add and synth say the place given is full, and leave no lock or partial file", async () => {
+    const here = disk as string;
+    readOnly(false);
+    const file = join(here, "keys.json");
+    expect((await runCli(["keys", "add", "--keys", file])).code).toBe(0);
+    // The rest of the 1 MB filled: the next file written gets no block.
+    await writeFile(join(here, "fill"), Buffer.alloc(2 << 20)).catch(() => {});
+    try {
+      const before = await readdir(here);
+      const added = await runCli(["keys", "add", "--keys", file]);
+      expect([added.code, added.stderr]).toEqual([
+        1,
+        `velodata: no space left on the device of the keys file ${file}: free some space and run it again\n`,
+      ]);
+      const out = join(here, "source");
+      const synthed = await runCli(["synth", "--stations", "2000", "--out", out]);
+      expect([synthed.code, synthed.stderr]).toEqual([
+        1,
+        `velodata: no space left on the device of --out ${out}: free some space and run it again\n`,
+      ]);
+      // No lock of keys add's, nothing of synth's but the folder it made: a next synth there runs.
+      expect((await readdir(here)).filter((name) => !before.includes(name))).toEqual(["source"]);
+      expect(await readdir(out)).toEqual([]);
+    } finally {
+      await rm(join(here, "fill"), { force: true });
+    }
   });
 });
