@@ -42,8 +42,12 @@ export async function readJsonRecords(
 
 /** What is wrong, for V8's `reason`, whose offset in `text` is `at` when it could be found. */
 function syntaxMessage(text: string, reason: string, at: number | undefined): string {
-  // V8 says no more: a file cut short (copied while it was written, a disk that filled up).
-  if (/^Unexpected end of JSON input/.test(reason))
+  // V8 says no more: a file cut short (copied while it was written, a disk that filled up). Cut
+  // inside a string or a number, it says what it expected at the very end instead.
+  if (
+    /^Unexpected end of JSON input/.test(reason) ||
+    (at !== undefined && at >= text.trimEnd().length)
+  )
     return "is not valid JSON: it ends before its JSON does (cut short? a copy made while it was written)";
   const quoted = quotedToken(reason);
   const closing = closedAfterComma(text, reason, quoted, at);

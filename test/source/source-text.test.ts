@@ -183,16 +183,23 @@ describe("source text", () => {
     ]);
   });
 
-  it("says a states file cut short is so, at its last line", async () => {
+  it("says a states file cut short is so, at its last line, wherever the cut falls", async () => {
     const dir = await fixtureCopy();
     const states = join(dir, "states.json");
     const text = await readFile(states, "utf8");
-    const cut = text.slice(0, Math.floor(text.length / 2));
-    await writeFile(states, cut);
-    const lastLine = cut.trimEnd().split("\n").length;
-    expect(besidesFixtureWarning((await readDataset(dir)).problems.map(formatProblem))).toEqual([
-      `${states}:${lastLine}: is not valid JSON: it ends before its JSON does (cut short? a copy made while it was written)`,
-    ]);
+    // Between tokens, inside a string, inside a number.
+    const cuts = [
+      text.slice(0, Math.floor(text.length / 2)),
+      text.slice(0, text.indexOf('"OPEN"') + 3),
+      text.slice(0, text.indexOf('"bikes": ') + 10),
+    ];
+    for (const cut of cuts) {
+      await writeFile(states, cut);
+      const lastLine = cut.trimEnd().split("\n").length;
+      expect(besidesFixtureWarning((await readDataset(dir)).problems.map(formatProblem))).toEqual([
+        `${states}:${lastLine}: is not valid JSON: it ends before its JSON does (cut short? a copy made while it was written)`,
+      ]);
+    }
   });
 
   it("echoes only a short excerpt of a huge bad value", async () => {
