@@ -238,7 +238,13 @@ export function program(argv: readonly string[]): Command {
         throw new UserError("--seed seeds the simulator: it goes with --simulate");
       const thread = await import("./commands/command-thread.js");
       if (!thread.inCommandThread()) {
-        process.exitCode = await thread.runInThread(argv, { passStopSignals: true });
+        const out = options.out;
+        const { dropOwnMarks } = await import("./tree/lock.js");
+        const { layoutOf } = await import("./tree/layout.js");
+        process.exitCode = await thread.runInThread(argv, {
+          passStopSignals: true,
+          ...(out ? { afterStopDuringStart: () => dropOwnMarks(layoutOf(out)) } : {}),
+        });
         return;
       }
       const { serve } = await import("./commands/serve.js");

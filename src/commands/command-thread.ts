@@ -64,6 +64,11 @@ export function runInThread(
      * ends the process (`velodata: SIGINT: <stopped>`); the thread may say another (whenStopped).
      */
     stopped?: string;
+    /**
+     * With passStopSignals, run once the thread was ended by a stop during its start: it let go of
+     * nothing it held (a server's marks on its tree).
+     */
+    afterStopDuringStart?: () => void;
     /** The thread's module (tests); by default the command line's entry. */
     entry?: URL;
   } = {},
@@ -123,7 +128,10 @@ export function runInThread(
   return new Promise<number>((resolve, reject) => {
     worker.once("error", reject);
     // A thread ended by a stop during the start exits as a stopped server does: 0.
-    worker.once("exit", (code) => resolve(stopped ? 0 : code));
+    worker.once("exit", (code) => {
+      if (stopped) options.afterStopDuringStart?.();
+      resolve(stopped ? 0 : code);
+    });
   }).finally(() => {
     for (const [signal, relay] of passOn) process.off(signal, relay);
     process.off(RELOAD_SIGNAL, reload);

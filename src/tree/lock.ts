@@ -70,6 +70,21 @@ export function refuseIfKept(layout: TreeLayout): void {
 const keeperPath = (layout: TreeLayout): string => join(layout.store, "kept-by-serve");
 
 /**
+ * Removes the marks naming this process (the writers' lock, the keeper's mark) from the tree's
+ * store: for a server whose thread was ended during its start, before it could let them go. Left,
+ * a pid a reboot gives to another program would keep the tree from every build until removed by
+ * hand. Another process's marks stay.
+ */
+export function dropOwnMarks(layout: TreeLayout): void {
+  for (const path of [join(layout.store, LOCK_FILE), keeperPath(layout)]) {
+    try {
+      const owner = lockOwner(path);
+      if ("pid" in owner && owner.pid === process.pid) rmSync(path, { force: true });
+    } catch {} // as after a kill: the next writer finds it stale, or the refusal names it
+  }
+}
+
+/**
  * The mark of a tree this process keeps, made again by each of its writes when gone: a store
  * deleted by hand while the server runs is made anew by its next refresh, and without the mark a
  * build of the tree would no longer be refused.

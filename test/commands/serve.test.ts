@@ -1,5 +1,6 @@
 // `velodata serve` as a process: starts, answers, and stops cleanly on SIGTERM with a request in flight.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { existsSync, watch } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { connect } from "node:net";
 import { join } from "node:path";
@@ -123,6 +124,41 @@ describe("velodata serve", () => {
       expect(output).toMatch(/Z SIGTERM during the start: stopping now\n$/);
     } finally {
       child.kill("SIGKILL"); // should the stop fail, its thread spins on: not past the test
+    }
+  });
+
+  it("lets go of its marks on its --out when stopped during its start", async () => {
+    const dir = await tempDir();
+    const source = join(dir, "source");
+    // Big enough that its start (reading, rendering) outlasts the moment its mark is seen.
+    const synth = ["synth", "--stations", "20000", "--minutes", "0", "--out", source];
+    expect((await runCli(synth)).code).toBe(0);
+    // Made here, so that its marks can be watched for; serve takes a store it finds.
+    const store = join(dir, ".out.velodata");
+    await mkdir(store);
+    const marked = new Promise<void>((resolve) => {
+      const watcher = watch(store, (_, name) => {
+        if (name !== "kept-by-serve") return;
+        watcher.close();
+        resolve();
+      });
+    });
+    const args = ["--source", source, "--keys", join(dir, "keys.json"), "--out", join(dir, "out")];
+    const child = spawn(process.execPath, [join(ROOT, "bin/velodata.js"), "serve", ...args]);
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+    try {
+      await marked;
+      child.kill("SIGTERM");
+      expect(await exited).toBe(0);
+      expect(output).toMatch(/Z SIGTERM during the start: stopping now\n$/);
+      expect([existsSync(join(store, "kept-by-serve")), existsSync(join(store, "lock"))]).toEqual([
+        false,
+        false,
+      ]);
+    } finally {
+      child.kill("SIGKILL");
     }
   });
 
