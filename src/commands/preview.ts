@@ -1,6 +1,6 @@
 // `velodata preview`: serves a built tree as a plain static host would (sirv), to look at it locally.
 
-import { createServer, type Server } from "node:http";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import sirv from "sirv";
 import { isFolderWithoutSlash, matchRoute } from "../routes/match-route.js";
 import { EXPOSED_HEADERS } from "../routes/methods.js";
@@ -65,6 +65,12 @@ export async function preview(options: PreviewOptions): Promise<Server> {
       const disposition = dispositionOf(routeOf(match.endpoint));
       if (disposition) response.setHeader("Content-Disposition", disposition);
     }
+    // sirv takes a file's length from one look at it and its bytes from a second open: a refresh
+    // renaming a new version in between sent the one's bytes under the other's length (cut short,
+    // or a connection left waiting for the rest). Sent without a length, the body is the file
+    // opened, whole, whichever it was; a range could not say of which, so the file goes whole.
+    delete request.headers.range;
+    if (request.method === "GET") withoutLength(response);
     serveFile(request, response, () => {
       response.removeHeader("Content-Disposition");
       response.writeHead(404).end();
@@ -81,4 +87,15 @@ export async function preview(options: PreviewOptions): Promise<Server> {
     `previewing ${options.out} at http://${host}:${port}/ (the portal; the API at /vls/v3/contracts; Ctrl-C to stop)`,
   );
   return server;
+}
+
+/** The response's 200 sent without Content-Length (chunked): its body ends where the file does. */
+function withoutLength(response: ServerResponse): void {
+  const writeHead = response.writeHead;
+  response.writeHead = function (this: ServerResponse, ...args: Parameters<typeof writeHead>) {
+    const [status, headers] = args;
+    if (status === 200 && typeof headers === "object" && !Array.isArray(headers))
+      delete (headers as Record<string, unknown>)["Content-Length"];
+    return writeHead.apply(this, args);
+  } as typeof writeHead;
 }

@@ -1,4 +1,6 @@
-import { writeFile } from "node:fs/promises";
+import { spawn } from "node:child_process";
+import { readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { get } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,6 +19,20 @@ beforeAll(async () => {
   close = () => server.close();
 });
 afterAll(() => close());
+
+/** A GET with no Accept-Encoding (the plain file), its body as sent; fails past 5 s of silence. */
+function plainGet(url: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const request = get(url, { timeout: 5000 }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => resolve(Buffer.concat(chunks)));
+      response.on("error", reject);
+    });
+    request.on("timeout", () => request.destroy(new Error(`no answer for 5 s: ${url}`)));
+    request.on("error", reject);
+  });
+}
 
 describe("velodata preview", () => {
   it("serves extension-less endpoint paths from their .json files as application/json", async () => {
@@ -77,6 +93,40 @@ describe("velodata preview", () => {
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
     expect(response.headers.get("etag")).toBeTruthy();
     expect(await response.json()).toEqual(await (await fetch(`${base}/vls/v3/stations`)).json());
+  });
+
+  it("sends each file whole while a refresh renames new versions over it", async () => {
+    const out = join(await tempDir(), "out");
+    await build({ source: FIXTURES, out, output: memoryOutput() });
+    const server = await preview({ out, port: 0, output: memoryOutput() });
+    const at = `http://127.0.0.1:${(server.address() as AddressInfo).port}/vls/v3/stations`;
+    const file = join(await realpath(out), "vls/v3/stations.json");
+    // The plain file only: its siblings would be sent to a client asking for them.
+    await Promise.all([rm(`${file}.gz`), rm(`${file}.br`)]);
+    const short = await readFile(file);
+    const long = Buffer.concat([short, Buffer.alloc(200_000, " ")]); // valid JSON still
+    await writeFile(`${file}.short`, short);
+    await writeFile(`${file}.long`, long);
+    // As a refresh does, from another process: a whole new file renamed over the old, again and again.
+    const swapping = spawn(process.execPath, [
+      "-e",
+      `const fs = require("node:fs"); const file = ${JSON.stringify(file)};
+      for (;;) for (const v of ["short", "long"]) {
+        fs.copyFileSync(file + "." + v, file + ".next");
+        fs.renameSync(file + ".next", file);
+      }`,
+    ]);
+    try {
+      const bodies: Buffer[] = [];
+      for (let request = 0; request < 60; request++) bodies.push(await plainGet(at));
+      for (const body of bodies) expect([short.length, long.length]).toContain(body.length);
+      expect(bodies.every((body) => body.equals(body.length === short.length ? short : long))).toBe(
+        true,
+      );
+    } finally {
+      swapping.kill();
+      server.close();
+    }
   });
 
   it("answers 404 for what is not in the tree", async () => {
