@@ -1,24 +1,11 @@
 // A build refused on its --out leaves the disk as it found it: no store of its own beside it.
-import { execFileSync } from "node:child_process";
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { FIXTURES, runCli, tempDir } from "../helpers.js";
+import { tmpfsMount } from "../tmpfs.js";
 
-// A mount point needs root with the right capability (as update-tree.test.ts's full disk).
-const volume = await (async () => {
-  const dir = join(await tempDir(), "volume");
-  await mkdir(dir);
-  try {
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", dir], { stdio: "ignore" });
-    return dir;
-  } catch {
-    return null;
-  }
-})();
-afterAll(() => {
-  if (volume) execFileSync("umount", [volume]);
-});
+const volume = await tmpfsMount("1m");
 
 describe("a build refused on its --out", () => {
   it("leaves no store beside a folder of other files or a file", async () => {
@@ -45,7 +32,7 @@ describe("a build refused on its --out", () => {
       const result = await runCli(["build", "--source", FIXTURES, "--out", out]);
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(/--out is busy, a mount point most likely/);
-      expect(await readdir(join(out, ".."))).toEqual(["volume"]);
+      expect(await readdir(join(out, ".."))).toEqual(["tmpfs"]);
       expect(await readdir(out)).toEqual([]);
     },
   );

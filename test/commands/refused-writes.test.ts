@@ -3,23 +3,11 @@
 import { execFileSync } from "node:child_process";
 import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { runCli, tempDir } from "../helpers.js";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../helpers.js";
+import { tmpfsMount } from "../tmpfs.js";
 
-// A mount needs root with the right capability (as update-tree.test.ts's full disk).
-const disk = await (async () => {
-  const dir = join(await tempDir(), "disk");
-  await mkdir(dir);
-  try {
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", dir], { stdio: "ignore" });
-    return dir;
-  } catch {
-    return null;
-  }
-})();
-afterAll(() => {
-  if (disk) execFileSync("umount", [disk]);
-});
+const disk = await tmpfsMount("1m");
 
 const readOnly = (on: boolean) =>
   execFileSync("mount", ["-o", `remount,${on ? "ro" : "rw"}`, disk as string]);

@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import {
   closeSync,
   existsSync,
@@ -12,7 +11,7 @@ import {
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout } from "node:timers/promises";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { UserError } from "../../src/errors.js";
 import { makeRelease, type Release, releaseFile } from "../../src/publish/release.js";
 import { readTree } from "../../src/tree/read-tree.js";
@@ -20,6 +19,7 @@ import { updateTree } from "../../src/tree/update-tree.js";
 import { writeTree } from "../../src/tree/write-tree.js";
 import { tempDir } from "../helpers.js";
 import { fixtureRelease } from "../publish/publish-helpers.js";
+import { tmpfsMount } from "../tmpfs.js";
 import { brokenRelease, treeFiles } from "./tree-helpers.js";
 
 let release: Release;
@@ -176,27 +176,16 @@ describe("updateTree", () => {
   });
 });
 
-// A real full disk needs a small file system: a tmpfs mount, possible only as root with the right capability.
 // Sized to hold the fixtures' tree once and a half: a second whole copy (every file grown) cannot fit.
 let diskSize = "";
 const disk = await (async () => {
-  const dir = await tempDir();
   const pages = [...(await fixtureRelease()).files.values()].reduce(
     (total, file) => total + Math.max(1, Math.ceil(file.size / 4096)),
     0,
   );
-  const size = `${Math.ceil((pages * 4 * 3) / 2)}k`;
-  diskSize = size;
-  try {
-    execFileSync("mount", ["-t", "tmpfs", "-o", `size=${size}`, "tmpfs", dir], { stdio: "ignore" });
-    return dir;
-  } catch {
-    return null;
-  }
+  diskSize = `${Math.ceil((pages * 4 * 3) / 2)}k`;
+  return tmpfsMount(diskSize);
 })();
-afterAll(() => {
-  if (disk) execFileSync("umount", [disk]);
-});
 
 describe.skipIf(!disk)("on a full disk", () => {
   // Room for one tree at a time: each test starts on an empty disk.
