@@ -41,6 +41,15 @@ export type BikeKind = (typeof BIKE_KINDS)[number];
 
 const BikeTypes = z.partialRecord(z.enum(BIKE_KINDS), BikeType);
 
+/**
+ * What a contract's name may be: it becomes a folder and a URL segment (no dots, slashes, spaces or
+ * accents), and starts with a letter, so that it is never mistaken for a station number in a URL.
+ * Lower case: a static host or a CDN matches paths case-sensitively, and the tree's paths are the
+ * names as written (a client asking for `Dublin` is answered by velodata serve, without regard to
+ * case).
+ */
+export const CONTRACT_NAME = /^[a-z][a-z0-9_-]{0,63}$/;
+
 export const Contract = z.strictObject({
   name: z.string().min(1).describe("Identifier of the contract, used in URLs"),
   commercial_name: z.string().min(1),

@@ -1,5 +1,6 @@
 // The route table read backwards: which endpoint a request (decoded path segments + query) asks for.
 import { excerpt } from "../errors.js";
+import { CONTRACT_NAME } from "../model/contract.js";
 import { MAX_NUMBER_DIGITS } from "../model/record-number.js";
 import { type CompiledPattern, compilePattern, readPattern } from "./pattern.js";
 import type { AnyRoute } from "./route.js";
@@ -82,7 +83,13 @@ export function matchRoute(
       // `/vls/v3/stations/dublin?contract=dublin` is no station "dublin" but the path form of a
       // contract's list, its contract repeated in the query: that form answers when it agrees.
       const asPath = pathForm(path, folderPath, query);
-      return asPath?.kind === "endpoint" ? asPath : match;
+      if (asPath?.kind === "endpoint") return asPath;
+      // `…/stations/dublin?contract=lyon`: which was meant cannot be told, so both are said; but
+      // `…/stations/4two?contract=lyon` names no contract (a name starts with a letter).
+      const segment = segments[segments.length - 1] ?? "";
+      if (asPath?.kind === "invalid" && CONTRACT_NAME.test(segment.toLowerCase()))
+        return invalid(route, `${match.message}; or, read as a path, ${asPath.message}`);
+      return match;
     }
     if (match) return match;
   }

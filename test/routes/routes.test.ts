@@ -184,9 +184,17 @@ describe("route table", () => {
     expect(match("/vls/v1/stations/toulouse", "contract=toulouse")).toMatchObject({
       endpoint: { name: "contractStationsV1", contract: "toulouse" },
     });
+    // Neither a station "dublin" of the query form nor, its contracts differing, the path form:
+    // which was meant cannot be told, so both are said.
     expect(match("/vls/v3/stations/dublin", "contract=lyon")).toMatchObject({
       kind: "invalid",
-      message: 'station number must be a whole number, got "dublin"',
+      message:
+        'station number must be a whole number, got "dublin"; or, read as a path, the contract is given twice with different values, in the path and in the query',
+    });
+    // No contract's name starts with a digit: a station number mistyped, and only that is said.
+    expect(match("/vls/v3/stations/4two", "contract=lyon")).toMatchObject({
+      kind: "invalid",
+      message: 'station number must be a whole number, got "4two"',
     });
     expect(match("/vls/v3/stations", "contract=")).toMatchObject({
       kind: "invalid",

@@ -1,6 +1,6 @@
 // Rules on contracts: their names identify them in URLs and file paths.
 import { excerpt } from "../../errors.js";
-import type { Contract } from "../../model/contract.js";
+import { CONTRACT_NAME, type Contract } from "../../model/contract.js";
 import { error, type Problem, type Sourced } from "../problems.js";
 
 /** Clients send `Dublin` for `dublin`, so two names differing only by case would be one contract. */
@@ -24,22 +24,17 @@ export function contractNamesUnique(contracts: readonly Sourced<Contract>[]): Pr
   return problems;
 }
 
-// A letter first, so a contract can never be mistaken for a station number in a URL.
-// Lower case: a static host or a CDN matches paths case-sensitively, and the tree's paths are the
-// names as written (a client asking for `Dublin` is answered by velodata serve, without regard to case).
-const PATH_SAFE = /^[a-z][a-z0-9_-]{0,63}$/;
-
-/** The name becomes a folder and a URL segment: no dots, slashes, spaces or accents. */
+/** The name becomes a folder and a URL segment (CONTRACT_NAME). */
 export function contractNamesPathSafe(contracts: readonly Sourced<Contract>[]): Problem[] {
   return contracts
-    .filter((contract) => !PATH_SAFE.test(contract.value.name))
+    .filter((contract) => !CONTRACT_NAME.test(contract.value.name))
     .map((contract) => {
       const { name } = contract.value;
       const lower = name.toLowerCase();
       return error(
         contract.at,
         "name",
-        PATH_SAFE.test(lower)
+        CONTRACT_NAME.test(lower)
           ? `"${name}" has capitals: write it "${lower}" (static hosts match paths case-sensitively; a client asking for "${name}" is still answered)`
           : `"${excerpt(name)}" cannot be used in URLs: use 1 to 64 lower-case ASCII letters, digits, "-" or "_", starting with a letter (put the display name in commercial_name)`,
       );
