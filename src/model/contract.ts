@@ -17,10 +17,14 @@ const Operator = z.strictObject({
     .optional(),
 });
 
-const License = z.strictObject({
-  id: z.string().min(1).optional().describe("SPDX identifier, e.g. ODbL-1.0"),
-  url: webUrl().optional(),
-});
+// `{}` states no licence: read as none (warned of by the rule licenceStated), never published as
+// one, which would be an empty licence in the data package and a blank one on the portal.
+const License = z
+  .strictObject({
+    id: z.string().min(1).optional().describe("SPDX identifier, e.g. ODbL-1.0"),
+    url: webUrl().optional(),
+  })
+  .transform((license) => (license.id || license.url ? license : undefined));
 
 /** One kind of bike the contract runs. Fields named as in GBFS go to `vehicle_types` as they are. */
 const BikeType = z.strictObject({

@@ -484,6 +484,17 @@ describe("readDataset", () => {
     );
   });
 
+  it("reads an empty licence object as none: warned of, never published as a licence", async () => {
+    const empty = contracts.replace(',"license":{"id":"ODbL-1.0"}', ',"license":{}');
+    expect(empty).not.toBe(contracts);
+    const dir = await sourceDir({ "contracts.json": empty, "stations.csv": stationsCsv });
+    const { dataset, problems } = await readDataset(dir);
+    expect(dataset?.contracts[0]?.license).toBeUndefined();
+    expect(problems.map(formatProblem)).toContainEqual(
+      expect.stringMatching(/contracts\.json\[0\] \(lyon\) license: none stated/),
+    );
+  });
+
   it("refuses a source with both stations.json and stations.csv", async () => {
     const dir = await sourceDir({
       "contracts.json": contracts,
