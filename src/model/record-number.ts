@@ -2,7 +2,7 @@
 // number is exact in a double), so the source may not hold a longer one it could never serve; and
 // its clients read it as a 32-bit int (see int32.ts).
 import { z } from "zod";
-import { INT32_MAX, int32Refusal } from "./int32.js";
+import { INT32_MAX } from "./int32.js";
 
 export const MAX_NUMBER_DIGITS = 15;
 
@@ -16,4 +16,4 @@ export const recordNumber = z
   })
   .int()
   .nonnegative()
-  .max(INT32_MAX, int32Refusal);
+  .max(INT32_MAX);

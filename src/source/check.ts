@@ -21,6 +21,7 @@ import {
   parkingsOnParkingContracts,
   positionsNearTheirContract,
   stationNumbersUniqueInContract,
+  totalStandsFit,
 } from "./rules/records.js";
 import {
   availabilitiesConsistent,
@@ -31,6 +32,7 @@ import {
   statesForKnownStations,
   stationsHaveStates,
 } from "./rules/states.js";
+import { textPublishable } from "./rules/text.js";
 
 // A rule that looks records up in another file runs only when that file was read without error,
 // so that one bad contract does not turn into "unknown contract" on each of its stations.
@@ -60,6 +62,10 @@ export function checkStaticSource(
     ...references,
     ...stationNumbersUniqueInContract(stations),
     ...parkingNumbersUniqueInContract(parkings),
+    ...textPublishable(contracts, ["commercial_name", "cities"]),
+    ...textPublishable(stations, ["name", "address"]),
+    ...textPublishable(parkings, ["name", "address", "zipCode", "city"]),
+    ...totalStandsFit(stations),
     ...coordinatesInRange(stations),
     ...coordinatesInRange(parkings),
     ...positionsNearTheirContract([...stations, ...parkings]),

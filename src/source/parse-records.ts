@@ -1,6 +1,7 @@
 // Turns raw records (from JSON or CSV) into typed ones with zod, one problem per zod issue.
 import type { z } from "zod";
 import { excerpt } from "../errors.js";
+import { INT32_MAX, INT32_REASON } from "../model/int32.js";
 import { withFields } from "../with-fields.js";
 import { error, type Problem, type RecordRef, recordLabel, type Sourced } from "./problems.js";
 
@@ -69,7 +70,7 @@ export function issueMessage(issue: z.core.$ZodIssue, raw: unknown): string {
         ? "must not be empty"
         : `must have ${limit} characters${got}`;
     if (issue.origin === "array") return `must have ${limit} items`;
-    return `must be ${limit}${got}`;
+    return `must be ${limit}${got}${bound === INT32_MAX && word === "most" ? `: ${INT32_REASON}` : ""}`;
   }
   return issue.message;
 }

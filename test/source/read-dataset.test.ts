@@ -182,8 +182,8 @@ describe("readDataset", () => {
     expect(dataset).toBeUndefined();
     const reason = "the original service's clients read it as a 32-bit integer";
     expect(problems.filter(isError).map(formatProblem)).toEqual([
-      `${join(dir, "stations.csv")}:2 (Lyon #1) overflowCapacity: with capacity makes 2147483653 stands in all (v3's totalStands, v1's bike_stands), more than 2147483647: the original service's clients read that total as a 32-bit integer`,
       `${join(dir, "stations.csv")}:3 (lyon #3000000000) number: must be at most 2147483647, got 3000000000: ${reason}`,
+      `${join(dir, "stations.csv")}:2 (Lyon #1) overflowCapacity: with capacity makes 2147483653 stands in all (v3's totalStands, v1's bike_stands), more than 2147483647: the original service's clients read that total as a 32-bit integer`,
       `${join(dir, "states.json")}[0] (lyon #1) mainStands.stands: must be at most 2147483647, got 2147483648: ${reason}`,
     ]);
   });
@@ -482,6 +482,33 @@ describe("readDataset", () => {
     expect(warnings.map(formatProblem)).toContainEqual(
       expect.stringMatching(/contracts\.json\[0\] \(lyon\) license: none stated: GBFS 3\.0 reads/),
     );
+  });
+
+  it("refuses control characters and broken characters in published text, saying which", async () => {
+    const station = (number: number, name: string, address: string) => ({
+      contract: "lyon",
+      number,
+      name,
+      address,
+      latitude: 45.76,
+      longitude: 4.86,
+      banking: false,
+      bonus: false,
+      overflow: false,
+      capacity: 10,
+    });
+    const stations = JSON.stringify({
+      stations: [
+        station(1, "nul\u0000here", "tab\tand line\nbreak are text"),
+        station(2, "Bellecour", "trail \ud83d"),
+        station(3, "Terreaux 😀", ""),
+      ],
+    });
+    const dir = await sourceDir({ "contracts.json": contracts, "stations.json": stations });
+    expect((await readDataset(dir)).problems.filter(isError).map(formatProblem)).toEqual([
+      `${join(dir, "stations.json")}[0] (lyon #1) name: holds a control character (U+0000): remove it`,
+      `${join(dir, "stations.json")}[1] (lyon #2) address: holds half of a character (a lone UTF-16 surrogate): the export broke an emoji or other character in two`,
+    ]);
   });
 
   it("reads an empty licence object as none: warned of, never published as a licence", async () => {

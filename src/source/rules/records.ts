@@ -1,6 +1,7 @@
 // Rules on stations and parkings: references, identity within a contract, coordinates.
 import { excerpt } from "../../errors.js";
 import type { Contract } from "../../model/contract.js";
+import { INT32_MAX } from "../../model/int32.js";
 import { error, type Problem, type Sourced, warning } from "../problems.js";
 
 interface ContractRecord {
@@ -76,6 +77,24 @@ export const stationNumbersUniqueInContract = (stations: readonly Sourced<Contra
 
 export const parkingNumbersUniqueInContract = (parkings: readonly Sourced<ContractRecord>[]) =>
   numbersUniqueInContract("parking", parkings);
+
+/**
+ * A station's capacity and overflow capacity are published as one total too (v3's totalStands, v1's
+ * bike_stands): the original service's clients read it as a 32-bit integer, as each part.
+ */
+export function totalStandsFit(
+  stations: readonly Sourced<{ capacity: number; overflowCapacity: number | null }>[],
+): Problem[] {
+  return stations
+    .filter(({ value }) => value.capacity + (value.overflowCapacity ?? 0) > INT32_MAX)
+    .map(({ value, at }) =>
+      error(
+        at,
+        "overflowCapacity",
+        `with capacity makes ${value.capacity + (value.overflowCapacity ?? 0)} stands in all (v3's totalStands, v1's bike_stands), more than ${INT32_MAX}: the original service's clients read that total as a 32-bit integer`,
+      ),
+    );
+}
 
 /** WGS84 ranges; (0, 0) is allowed but almost always a missing position, so it warns. */
 export function coordinatesInRange(
