@@ -23,8 +23,18 @@ const baseUrlFrom = (argv: readonly string[]): string =>
     ? "--base-url"
     : BASE_URL_VARIABLE;
 
+// An `@` before the path: `user:password@host`, with a scheme or without one.
+const CREDENTIALS = /^(?:[a-z][a-z0-9+.-]*:\/\/)?[^/?#]*@/i;
+
 /** The public base URL: absolute http(s), kept without a trailing slash; `from` names its source. */
 function baseUrl(value: string, from: string): string {
+  // Not an InvalidArgumentError: commander would print the value, password and all. Checked before
+  // parsing: a URL that does not parse, or is not http(s), would be echoed by the refusals below.
+  if (CREDENTIALS.test(value))
+    throw new UserError(
+      `${from} must not hold credentials (user:password@): every GBFS file and the OpenAPI document publish it`,
+      ["give the public URL clients use, e.g. https://api.example.org/bikes"],
+    );
   let url: URL;
   try {
     url = new URL(value);
@@ -33,7 +43,6 @@ function baseUrl(value: string, from: string): string {
   }
   if (url.protocol !== "http:" && url.protocol !== "https:")
     throw new InvalidArgumentError("must start with http:// or https://");
-  // Not an InvalidArgumentError: commander would print the value, password and all.
   if (url.username || url.password)
     throw new UserError(
       `${from} must not hold credentials (user:password@): every GBFS file and the OpenAPI document publish it`,

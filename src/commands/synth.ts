@@ -1,11 +1,10 @@
 // `velodata synth`: a seeded synthetic network and minutes of states, as a source folder, for sizing and benchmarks.
-import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { refusedWrite, UserError } from "../errors.js";
 import { seededRandom } from "../serve/simulator.js";
 import { firstMinute, nextMinute } from "../synth/minutes.js";
 import { synthNetwork } from "../synth/network.js";
-import { NETWORK_FILES, statesFileOf, writeMinute, writeNetwork } from "../synth/write-source.js";
+import { removeSource, statesFileOf, writeMinute, writeNetwork } from "../synth/write-source.js";
 import { refuseInsideTree } from "../tree/inside-tree.js";
 import { type Output, terminalOutput } from "./output.js";
 
@@ -92,9 +91,7 @@ export async function synth(options: SynthOptions): Promise<{ files: string[] }>
   } catch (cause) {
     // Every source file there is this run's (refuseMixing): a half network would only be refused
     // by the next synth into the same folder.
-    for (let minute = minutes; minute >= 0; minute--)
-      rmSync(join(options.out, statesFileOf(minute)), { force: true });
-    for (const name of NETWORK_FILES) rmSync(join(options.out, name), { force: true });
+    await removeSource(options.out, minutes);
     // Its files are written as `.partial` first: the folder given is the place to name.
     throw refusedWrite(cause, `--out ${options.out}`);
   }

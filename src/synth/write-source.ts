@@ -35,7 +35,7 @@ async function writeWhole(path: string, pieces: Iterable<string>): Promise<void>
 }
 
 /** The network's files, in the order writeNetwork writes them. */
-export const NETWORK_FILES = ["contracts.json", "stations.json", "parkings.json"] as const;
+const NETWORK_FILES = ["contracts.json", "stations.json", "parkings.json"] as const;
 
 /** The name of the states file of a minute: the first is the source's own `states.json`. */
 export const statesFileOf = (minute: number) =>
@@ -53,7 +53,10 @@ async function makeFolder(dir: string): Promise<void> {
     if (code === "EEXIST") return;
     if (code !== "ENOENT" || dirname(dir) === dir) throw cause;
     await makeFolder(dirname(dir));
-    await makeFolder(dir);
+    // Once: where mkdir says ENOENT under a folder that exists (/proc), a retry would loop forever.
+    await mkdir(dir).catch((again: NodeJS.ErrnoException) => {
+      if (again.code !== "EEXIST") throw again;
+    });
   }
 }
 
@@ -73,4 +76,14 @@ export async function writeMinute(
   const path = join(dir, statesFileOf(minute));
   await writeWhole(path, jsonRecords("states", states));
   return path;
+}
+
+/**
+ * Removes what writeNetwork and writeMinute wrote in `dir` for minutes 0 to `minutes` (a synth that
+ * failed part-way), quietly: the error that stopped it is the one to say.
+ */
+export async function removeSource(dir: string, minutes: number): Promise<void> {
+  const names: string[] = [...NETWORK_FILES];
+  for (let minute = 0; minute <= minutes; minute++) names.push(statesFileOf(minute));
+  await Promise.all(names.map((name) => rm(join(dir, name), { force: true }).catch(() => {})));
 }

@@ -188,10 +188,18 @@ describe("velodata build", () => {
         'must be written as a URI, with its spaces, accents and signs percent-encoded: "https://x.org/a%20b%7Cc"',
       ),
     ]);
-    const secret = await buildAt("https://publisher:hunter2@x.org");
-    expect(secret.code).toBe(1);
-    expect(secret.stderr).toContain("--base-url must not hold credentials");
-    expect(secret.stderr).not.toContain("hunter2");
+    // Refused before it is parsed: a URL that does not parse, or not http(s), is echoed otherwise.
+    for (const withSecret of [
+      "https://publisher:hunter2@x.org",
+      "ftp://publisher:hunter2@x.org",
+      "https://publisher:hunter2@exa mple.org",
+      "publisher:hunter2@x.org",
+    ]) {
+      const secret = await buildAt(withSecret);
+      expect(secret.code, withSecret).toBe(1);
+      expect(secret.stderr, withSecret).toContain("--base-url must not hold credentials");
+      expect(secret.stderr, withSecret).not.toContain("hunter2");
+    }
     // From the environment, the variable is the place to fix: --base-url was never given.
     const secretEnv = { VELODATA_BASE_URL: "https://publisher:hunter2@x.org" };
     const fromEnv = await runCli(["build", "-s", FIXTURES, "-o", out], undefined, secretEnv);
@@ -242,6 +250,13 @@ describe("velodata build", () => {
     expect([synth.code, synth.stderr]).toEqual([
       1,
       `velodata: --out ${csv} is a file, not a folder\n`,
+    ]);
+    // Through a file: the path given is named, not a file of synth's under it.
+    const under = join(csv, "x", "y");
+    const through = await runCli(["synth", "--stations", "5", "--out", under]);
+    expect([through.code, through.stderr]).toEqual([
+      1,
+      `velodata: ${under} goes through a file where a folder is expected: check each part of the path\n`,
     ]);
     const states = join(source, "states.json");
     await rm(states);

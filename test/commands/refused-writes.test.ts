@@ -1,9 +1,11 @@
 // Writing commands refused by the file system (read-only, full) name the path given, not a file of
 // their own, and leave none of theirs behind.
 import { execFileSync } from "node:child_process";
+import { statfsSync } from "node:fs";
 import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { addKey } from "../../src/serve/keys/key-file.js";
 import { runCli } from "../helpers.js";
 import { tmpfsMount } from "../tmpfs.js";
 
@@ -69,5 +71,40 @@ describe.skipIf(!disk)("on a full file system", () => {
     } finally {
       await rm(join(here, "fill"), { force: true });
     }
+  });
+});
+
+describe.skipIf(!disk)("on a nearly full file system", () => {
+  it("keys add leaves no part of the keys file it could not write", async () => {
+    const here = join(disk as string, "nearly");
+    readOnly(false);
+    await mkdir(here);
+    const file = join(here, "keys.json");
+    // A keys file of several pages: its next version cannot fit in the one page left.
+    for (let n = 0; n < 40; n++)
+      await addKey(file, `reader number ${n} of the open data`, new Date());
+    const { bavail, bsize } = statfsSync(here);
+    const fill = join(disk as string, "fill");
+    await writeFile(fill, Buffer.alloc(Math.max(0, (bavail - 1) * bsize)));
+    try {
+      const before = await readdir(here);
+      const added = await runCli(["keys", "add", "--keys", file]);
+      expect([added.code, added.stderr]).toEqual([
+        1,
+        `velodata: no space left on the device of the keys file ${file}: free some space and run it again\n`,
+      ]);
+      expect(await readdir(here)).toEqual(before);
+    } finally {
+      await rm(fill, { force: true });
+    }
+  });
+});
+
+describe("where mkdir cannot make a folder (under /proc)", () => {
+  it("synth ends with an error instead of trying again for ever", async () => {
+    const out = `/proc/velodata-test-${process.pid}/source`;
+    const result = await runCli(["synth", "--stations", "5", "--out", out]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^velodata: \/proc\/velodata-test-\d+ does not exist/);
   });
 });

@@ -1,7 +1,7 @@
 // The keys file: only sha256 hashes of API keys, with labels and revocation dates; written atomically, mode 0600.
 import { hash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { chmod, chown, rename, stat, writeFile } from "node:fs/promises";
+import { chmod, chown, rename, rm, stat, writeFile } from "node:fs/promises";
 import { z } from "zod";
 import { escapeControls, excerpt, refusedWrite, UserError } from "../../errors.js";
 import { checkFolder, realKeysPath } from "./key-file-path.js";
@@ -58,6 +58,7 @@ async function writeKeys(path: string, keys: readonly StoredKey[]): Promise<void
     if (replaced && process.getuid?.() === 0) await chown(temporary, replaced.uid, replaced.gid);
     await rename(temporary, path);
   } catch (cause) {
+    await rm(temporary, { force: true }).catch(() => {}); // a full disk: its part written goes
     throw refusedWrite(cause, `the keys file ${path}`);
   }
 }
