@@ -146,11 +146,12 @@ export function createHandler(options: HandlerOptions): Handler {
 
   /**
    * 403, or 429 once this address has tried too many wrong keys (checked only after a wrong key). A
-   * request with no key at all guesses none: refused, never counted.
+   * request with no key at all, or an empty one (a client's unset variable), guesses none: refused,
+   * never counted.
    */
   function refuseKey(request: IncomingMessage, response: ServerResponse, asked: Asked): void {
     const retryAfter =
-      asked.key === null
+      asked.key === null || asked.key === ""
         ? undefined
         : options.failedKeys?.failed(request.socket.remoteAddress ?? "", now());
     if (retryAfter)

@@ -125,7 +125,7 @@ describe("a request with no key under --max-key-failures", () => {
     const base = await serveLive(liveOf(release), undefined, [], failedKeyLimit(1, 60));
     const asked = [
       `${base}/vls/v3/stations?contract=lyon`,
-      `${base}/vls/v3/stations?contract=lyon`,
+      `${base}/vls/v3/stations?contract=lyon&apiKey=`, // a client's unset variable
       `${base}/vls/v3/stations?contract=lyon&apiKey=${REVOKED_KEY}`,
       `${base}/vls/v3/stations?contract=lyon&apiKey=${REVOKED_KEY}`,
     ];
