@@ -117,7 +117,9 @@ export function runInThread(
         const say = () => {
           if (stopMeans) {
             const priority = writesToJournal(2) ? PRIORITY_PREFIX.error : "";
-            process.stderr.write(`${priority}velodata: ${signal}: ${stopMeans}\n`);
+            // On a terminal, on a line of its own: not after the thread's progress line, nor ^C.
+            const fresh = process.stderr.isTTY ? "\r\x1b[K" : "";
+            process.stderr.write(`${fresh}${priority}velodata: ${signal}: ${stopMeans}\n`);
           }
           for (const [other, handler] of passOn) process.off(other, handler);
           process.kill(process.pid, signal);

@@ -111,15 +111,19 @@ describe("velodata preview", () => {
     const swapping = spawn(process.execPath, [
       "-e",
       `const fs = require("node:fs"); const file = ${JSON.stringify(file)};
-      for (;;) for (const v of ["short", "long"]) {
+      for (let n = 0; ; n++) for (const v of ["short", "long"]) {
         fs.copyFileSync(file + "." + v, file + ".next");
         fs.renameSync(file + ".next", file);
+        if (n === 0 && v === "long") process.stdout.write("swapping\\n");
       }`,
     ]);
     try {
+      await new Promise((resolve) => swapping.stdout.once("data", resolve));
       const bodies: Buffer[] = [];
       for (let request = 0; request < 60; request++) bodies.push(await plainGet(at));
       for (const body of bodies) expect([short.length, long.length]).toContain(body.length);
+      // Both versions were sent: the requests did meet the renames.
+      expect(new Set(bodies.map((body) => body.length)).size).toBe(2);
       expect(bodies.every((body) => body.equals(body.length === short.length ? short : long))).toBe(
         true,
       );

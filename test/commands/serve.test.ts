@@ -143,13 +143,21 @@ describe("velodata serve", () => {
         resolve();
       });
     });
-    const args = ["--source", source, "--keys", join(dir, "keys.json"), "--out", join(dir, "out")];
+    const keys = join(dir, "keys.json");
+    const args = ["--source", source, "--keys", keys, "--out", join(dir, "out"), "--port", "0"];
     const child = spawn(process.execPath, [join(ROOT, "bin/velodata.js"), "serve", ...args]);
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
     const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
     try {
-      await marked;
+      // A serve that ends before its mark is seen says why, rather than the test waiting for ever.
+      await Promise.race([
+        marked,
+        exited.then((code) => {
+          throw new Error(`serve exited with ${code} before its mark was seen: ${output}`);
+        }),
+      ]);
       child.kill("SIGTERM");
       expect(await exited).toBe(0);
       expect(output).toMatch(/Z SIGTERM during the start: stopping now\n$/);
