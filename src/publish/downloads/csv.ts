@@ -8,11 +8,37 @@ const BATCH = 10_000;
 const options = {
   record_delimiter: "windows",
   // A cell holding a line break of its own is quoted too: csv-stringify quotes only the record
-  // delimiter (CRLF), and a bare LF split the row for every reader, velodata's own included.
-  quoted_match: /[\r\n]/,
-  // csv-stringify writes booleans as "1" and ""; people and Table Schema expect true/false.
-  cast: { boolean: (value: boolean) => (value ? "true" : "false") },
+  // delimiter (CRLF), and a bare LF split the row for every reader, velodata's own included. So is
+  // one with spaces at an end, which readers that trim unquoted cells (velodata's) would lose.
+  quoted_match: /[\r\n]|^\s|\s$/,
+  cast: {
+    // csv-stringify writes booleans as "1" and ""; people and Table Schema expect true/false.
+    boolean: (value: boolean) => (value ? "true" : "false"),
+    number: plainNumber,
+  },
 } as const;
+
+/**
+ * A number as people and spreadsheets write it: JavaScript writes -0.0000005 as `-5e-7`, which
+ * velodata's own reader refuses as a spreadsheet's rounding (and Table Schema's `number` as text).
+ */
+export function plainNumber(value: number): string {
+  const text = String(value);
+  const written = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
+  if (!written) return text;
+  const [, sign, lead, rest = "", exponent] = written as unknown as [
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
+  const digits = lead + rest;
+  const point = 1 + Number(exponent); // where the decimal point falls in `digits`
+  if (point <= 0) return `${sign}0.${"0".repeat(-point)}${digits}`;
+  if (point >= digits.length) return sign + digits + "0".repeat(point - digits.length);
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
+}
 
 function cellText(cell: Cell): string | number | boolean {
   if (cell === null) return "";

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { copyFile, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Ajv } from "ajv";
 import { parse } from "csv-parse/sync";
@@ -7,7 +8,8 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { Contract } from "../../../src/model/contract.js";
 import { renderBundle } from "../../../src/publish/downloads/bundle.js";
 import type { Dataset } from "../../../src/source/dataset.js";
-import { REFERENCE } from "../../helpers.js";
+import { readDataset } from "../../../src/source/read-dataset.js";
+import { FIXTURES, REFERENCE, tempDir } from "../../helpers.js";
 import { fixtureDataset } from "../publish-helpers.js";
 
 // The official profiles (test/reference/frictionless, see its SOURCE.txt): JSON Schema draft-07.
@@ -149,6 +151,23 @@ describe("static bundle", () => {
     }
     expect(JSON.parse(entryText("stations.json"))).toHaveLength(dataset.stations.length);
     expect(JSON.parse(entryText("parkings.json"))).toHaveLength(dataset.parkings.length);
+  });
+
+  it("has a stations.csv that velodata reads back as a source, spaces and tiny numbers kept", async () => {
+    const [first, second, ...rest] = dataset.stations;
+    const stations = [
+      { ...first, name: " leading space", address: "trailing space " },
+      { ...second, name: "  ", longitude: -0.0000005, latitude: 1.5e-7 },
+      ...rest,
+    ] as Dataset["stations"];
+    const bundle = unzipSync(Buffer.concat(await renderBundle({ ...dataset, stations })));
+    const source = join(await tempDir(), "source");
+    await mkdir(source);
+    await copyFile(join(FIXTURES, "contracts.json"), join(source, "contracts.json"));
+    await writeFile(join(source, "stations.csv"), bundle["stations.csv"] as Uint8Array);
+    const read = await readDataset(source);
+    expect(read.problems.filter((problem) => problem.severity === "error")).toEqual([]);
+    expect(read.dataset?.stations.slice(0, 2)).toEqual(stations.slice(0, 2));
   });
 
   it("keeps accents, commas and quotes intact", () => {
