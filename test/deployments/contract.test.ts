@@ -158,9 +158,15 @@ for (const [name, start, skipped] of deployments) {
         ["/vls/v3/stations/dublin/999999", 404, ""],
         ["/vls/v3/stations/42?contract=nowhere", 404, ""],
         [
+          "/vls/v3/stations/4x?contract=dublin",
+          400,
+          '{"error":"station number must be a whole number, got \\"4x\\""}',
+        ],
+        // "x" could also be a contract, in the path form: both readings are said.
+        [
           "/vls/v3/stations/x?contract=dublin",
           400,
-          '{"error":"station number must be a whole number, got \\"x\\""}',
+          '{"error":"station number must be a whole number, got \\"x\\"; or, read as a path, the contract is given twice with different values, in the path and in the query"}',
         ],
         [
           "/vls/v3/stations/42",
