@@ -16,21 +16,26 @@ const contracts = JSON.stringify({
   ],
 });
 
+/** A valid station record of Lyon's, as a source's stations.json holds it. */
+export function lyonStation(number: number, name = `S${number}`, address = "") {
+  return {
+    contract: "lyon",
+    number,
+    name,
+    address,
+    latitude: 45.76,
+    longitude: 4.86,
+    banking: false,
+    bonus: false,
+    overflow: false,
+    capacity: 10,
+    overflowCapacity: null,
+  };
+}
+
 function stations(count: number): string {
   return JSON.stringify({
-    stations: Array.from({ length: count }, (_, at) => at + 1).map((number) => ({
-      contract: "lyon",
-      number,
-      name: `S${number}`,
-      address: "",
-      latitude: 45.76,
-      longitude: 4.86,
-      banking: false,
-      bonus: false,
-      overflow: false,
-      capacity: 10,
-      overflowCapacity: null,
-    })),
+    stations: Array.from({ length: count }, (_, at) => lyonStation(at + 1)),
   });
 }
 

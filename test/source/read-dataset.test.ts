@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { formatProblem } from "../../src/source/problems.js";
 import { readDataset } from "../../src/source/read-dataset.js";
 import { FIXTURES, fixtureCopy, tempDir } from "../helpers.js";
+import { lyonStation } from "./lyon-source.js";
 
 async function sourceDir(files: Record<string, string | Buffer>): Promise<string> {
   const dir = join(await tempDir(), "source");
@@ -485,23 +486,11 @@ describe("readDataset", () => {
   });
 
   it("refuses control characters and broken characters in published text, saying which", async () => {
-    const station = (number: number, name: string, address: string) => ({
-      contract: "lyon",
-      number,
-      name,
-      address,
-      latitude: 45.76,
-      longitude: 4.86,
-      banking: false,
-      bonus: false,
-      overflow: false,
-      capacity: 10,
-    });
     const stations = JSON.stringify({
       stations: [
-        station(1, "nul\u0000here", "tab\tand line\nbreak are text"),
-        station(2, "Bellecour", "trail \ud83d"),
-        station(3, "Terreaux 😀", ""),
+        lyonStation(1, "nul\u0000here", "tab\tand line\nbreak are text"),
+        lyonStation(2, "Bellecour", "trail \ud83d"),
+        lyonStation(3, "Terreaux 😀"),
       ],
     });
     const dir = await sourceDir({ "contracts.json": contracts, "stations.json": stations });
