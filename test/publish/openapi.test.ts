@@ -180,6 +180,14 @@ describe("OpenAPI document", () => {
         expect.arrayContaining(["400", "414", "431"]),
       );
     expect(Object.keys(station?.responses ?? {})).toEqual(expect.arrayContaining(["304", "412"]));
+    // A preflight is a request too: one a server cannot read, or too long, is refused as any.
+    for (const [path, item] of Object.entries(paths))
+      expect(Object.keys(item.options?.responses ?? {}), path).toEqual([
+        "204",
+        "400",
+        "414",
+        "431",
+      ]);
   });
 
   it("declares the bundle's Content-Disposition, and no other answer's", async () => {

@@ -15,7 +15,13 @@ import {
   PREFLIGHT_ALLOWED_HEADERS,
   PREFLIGHT_MAX_AGE,
 } from "../../routes/methods.js";
-import { BAD_REQUEST, TOO_MANY_KEY_FAILURES } from "../../routes/outcomes.js";
+import {
+  BAD_REQUEST,
+  HEADERS_TOO_LARGE,
+  MALFORMED_REQUEST,
+  TOO_MANY_KEY_FAILURES,
+  URI_TOO_LONG,
+} from "../../routes/outcomes.js";
 import { placeholdersOf } from "../../routes/pattern.js";
 import type { AnyRoute, Outcome, ParamType } from "../../routes/route.js";
 import { dispositionOf, type EndpointName, ROUTE_LIST } from "../../routes/routes.js";
@@ -157,6 +163,10 @@ function preflight(get: RouteConfig): RouteConfig {
           ),
         },
       },
+      // As any request: one a server cannot read, or an HTTP/1.1 one without Host.
+      "400": errorResponse([MALFORMED_REQUEST]),
+      "414": errorResponse([URI_TOO_LONG]),
+      "431": errorResponse([HEADERS_TOO_LARGE]),
     },
   };
 }
