@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { formatProblem } from "../../src/source/problems.js";
 import { readDataset } from "../../src/source/read-dataset.js";
 import { FIXTURES, fixtureCopy, tempDir } from "../helpers.js";
-import { lyonStation } from "./lyon-source.js";
+import { lyonState, lyonStation } from "./lyon-source.js";
 
 async function sourceDir(files: Record<string, string | Buffer>): Promise<string> {
   const dir = join(await tempDir(), "source");
@@ -157,23 +157,9 @@ describe("readDataset", () => {
     const csv = stationsCsv
       .replace("lyon,2,", "lyon,3000000000,")
       .replace(",20,6", ",2147483647,6");
-    const states = JSON.stringify({
-      states: [
-        {
-          contract: "lyon",
-          number: 1,
-          status: "OPEN",
-          connected: true,
-          lastUpdate: null,
-          mainStands: {
-            stands: 2147483648,
-            mechanicalBikes: 0,
-            electricalInternalBatteryBikes: 0,
-            electricalRemovableBatteryBikes: 0,
-          },
-        },
-      ],
-    });
+    const state = lyonState(1);
+    const past = { ...state, mainStands: { ...(state.mainStands as object), stands: 2147483648 } };
+    const states = JSON.stringify({ states: [past] });
     const dir = await sourceDir({
       "contracts.json": contracts,
       "stations.csv": csv,
