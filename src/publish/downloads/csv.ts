@@ -22,7 +22,7 @@ const options = {
  * A number as people and spreadsheets write it: JavaScript writes -0.0000005 as `-5e-7`, which
  * velodata's own reader refuses as a spreadsheet's rounding (and Table Schema's `number` as text).
  */
-export function plainNumber(value: number): string {
+function plainNumber(value: number): string {
   const text = String(value);
   const written = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
   if (!written) return text;
