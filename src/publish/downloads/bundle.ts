@@ -1,8 +1,9 @@
 // The downloadable static bundle: one zip of contracts, stations and parkings as JSON and CSV, with a data package.
+import type { Contract } from "../../model/contract.js";
 import type { Dataset } from "../../source/dataset.js";
 import { licenseGroups } from "../license-groups.js";
 import { csvChunks } from "./csv.js";
-import { dataPackage } from "./datapackage.js";
+import { dataPackage, type PackageSource } from "./datapackage.js";
 import { jsonRows } from "./json-rows.js";
 import { contractsTable, parkingsTable, rowOf, stationsTable, type Table } from "./tables.js";
 import { type ZipEntry, zip } from "./zip.js";
@@ -20,6 +21,7 @@ export async function renderBundle(dataset: Dataset): Promise<Uint8Array[]> {
       jsonPath: json.name,
     })),
     licensesOf(dataset),
+    sourcesOf(dataset),
   );
   const entries: ZipEntry[] = [
     { name: "datapackage.json", body: [Buffer.from(`${JSON.stringify(descriptor, null, 2)}\n`)] },
@@ -38,6 +40,8 @@ function tableEntries<T>(table: Table<T>, records: readonly T[]) {
     },
   };
 }
+
+type Operator = NonNullable<Contract["operator"]>;
 
 type PackageLicense = { name?: string; path?: string };
 
@@ -69,4 +73,21 @@ function licensesOf(dataset: Dataset): { licenses: PackageLicense[]; note: strin
     licenses: [],
     note: `Licences differ by contract (each record is under its contract's): ${stated.join("; ")}.`,
   };
+}
+
+/** Each operator once (same name, URL and e-mail), with the contracts it runs, in the order first met. */
+function sourcesOf(dataset: Dataset): PackageSource[] {
+  const operators = new Map<string, { operator: Operator; contracts: string[] }>();
+  for (const { name, operator } of dataset.contracts) {
+    if (!operator) continue;
+    const key = JSON.stringify([operator.name, operator.url ?? "", operator.email ?? ""]);
+    const known = operators.get(key) ?? { operator, contracts: [] };
+    known.contracts.push(name);
+    operators.set(key, known);
+  }
+  return [...operators.values()].map(({ operator, contracts }) => ({
+    title: `${operator.name}, operator of ${contracts.join(", ")}`,
+    ...(operator.url ? { path: operator.url } : {}),
+    ...(operator.email ? { email: operator.email } : {}),
+  }));
 }

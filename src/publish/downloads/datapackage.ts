@@ -10,13 +10,25 @@ export interface BundleTable {
 const DESCRIPTION =
   "Contracts, the static description of their stations, and their bike parkings. Live availability is served by the API.";
 
-/** `licenses` for the whole package, or none with a `note` saying which contract states which. */
+/** Who the data comes from: a contract's operator, named as a Frictionless source. */
+export interface PackageSource {
+  title: string;
+  path?: string;
+  email?: string;
+}
+
+/**
+ * `licenses` for the whole package, or none with a `note` saying which contract states which;
+ * `sources`: the operators the data comes from, whom an attribution licence (CC BY, ODbL) asks
+ * reusers to name.
+ */
 export function dataPackage(
   tables: readonly BundleTable[],
   {
     licenses,
     note,
   }: { licenses: readonly { name?: string; path?: string }[]; note: string | null },
+  sources: readonly PackageSource[],
 ) {
   return {
     $schema: "https://datapackage.org/profiles/2.0/datapackage.json",
@@ -24,6 +36,7 @@ export function dataPackage(
     title: "Bike-sharing stations and bike parkings: static data",
     description: note ? `${DESCRIPTION} ${note}` : DESCRIPTION,
     ...(licenses.length > 0 ? { licenses } : {}),
+    ...(sources.length > 0 ? { sources } : {}),
     resources: tables.flatMap(({ table, csvPath, jsonPath }) => [
       {
         name: table.name,

@@ -101,6 +101,37 @@ describe("static bundle", () => {
     expect(sharedDescriptor.description).not.toContain("Licences differ");
   });
 
+  it("names each operator the data comes from as a source, once, with the contracts it runs", async () => {
+    // The fixtures: only dublin names its operator.
+    const descriptor = JSON.parse(entryText("datapackage.json"));
+    expect(descriptor.sources).toEqual([
+      {
+        title: "JCDecaux Ireland, operator of dublin",
+        path: "https://www.dublinbikes.ie",
+        email: "info@dublinbikes.ie",
+      },
+    ]);
+
+    const dublin = dataset.contracts.find((contract) => contract.name === "dublin") as Contract;
+    const contracts = dataset.contracts.map((contract, index) =>
+      index % 2 === 0 ? { ...contract, operator: dublin.operator } : contract,
+    );
+    const names = contracts.filter((contract) => contract.operator).map(({ name }) => name);
+    const shared = unzipSync(Buffer.concat(await renderBundle({ ...dataset, contracts })));
+    const sharedDescriptor = JSON.parse(
+      Buffer.from(shared["datapackage.json"] as Uint8Array).toString("utf8"),
+    );
+    expect(sharedDescriptor.sources).toEqual([
+      expect.objectContaining({ title: `JCDecaux Ireland, operator of ${names.join(", ")}` }),
+    ]);
+
+    const none = dataset.contracts.map(({ operator: _, ...contract }) => contract);
+    const anonymous = unzipSync(Buffer.concat(await renderBundle({ ...dataset, contracts: none })));
+    expect(Buffer.from(anonymous["datapackage.json"] as Uint8Array).toString("utf8")).not.toContain(
+      '"sources"',
+    );
+  });
+
   it("is a valid Data Package v2: the package, each resource, dialect and Table Schema", () => {
     const descriptor = JSON.parse(entryText("datapackage.json"));
     const problems = (profile: string, value: unknown) => {
