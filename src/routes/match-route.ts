@@ -70,7 +70,14 @@ export function matchRoute(
     const raw = readPattern(form.path, path);
     if (!raw) continue;
     const empty = form.params.find((name) => query.get(name) === "");
-    if (empty) return invalid(route, `the ${empty} parameter is empty: ?${empty}=NAME`);
+    if (empty) {
+      // `/vls/v3/stations/dublin?contract=` is no station "dublin" but the path form, whose
+      // parameter given empty says nothing (as on `/vls/v3/stations/dublin/42?contract=`).
+      const asPath =
+        typed(route, raw, false)?.kind === "invalid" && pathForm(path, folderPath, query);
+      if (asPath && asPath.kind === "endpoint") return asPath;
+      return invalid(route, `the ${empty} parameter is empty: ?${empty}=NAME`);
+    }
     // Two values: which one was meant cannot be told (the same value twice says no more than once,
     // in any case, as contracts are named).
     const twice = form.params.find(

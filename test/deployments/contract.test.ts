@@ -195,6 +195,12 @@ for (const [name, start, skipped] of deployments) {
         expect(response.status, path).toBe(status);
         expect(await response.text(), path).toBe(body);
       }
+      // The path form with its query form's parameter given empty: as `…/dublin/42?contract=`.
+      for (const path of [
+        "/vls/v3/stations/dublin?contract=",
+        "/vls/v3/stations/dublin/42?contract=",
+      ])
+        expect((await get(path)).status, path).toBe(200);
       const withoutKey = await fetch(`${deployment.base}/vls/v3/stations/dublin/42`);
       expect(withoutKey.status).toBe(403);
       expect(await withoutKey.text()).toBe('{"error":"Unauthorized"}');

@@ -200,6 +200,15 @@ describe("route table", () => {
       kind: "invalid",
       message: expect.stringContaining("empty"),
     });
+    expect(match("/vls/v3/stations/42", "contract=")).toMatchObject({
+      kind: "invalid",
+      message: "the contract parameter is empty: ?contract=NAME",
+    });
+    // The path form with its parameter given empty, as `…/dublin/42?contract=` above.
+    expect(match("/vls/v3/stations/dublin", "contract=")).toEqual({
+      kind: "endpoint",
+      endpoint: { name: "contractStations", contract: "dublin" },
+    });
     expect(match("/vls/v3/stations/42")).toMatchObject({
       kind: "invalid",
       message: "the contract parameter is required: /vls/v3/stations/42?contract=NAME",
