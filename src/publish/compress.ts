@@ -89,8 +89,11 @@ export function levelsFor(file: ReleaseFile, budget: CompressionBudget): Levels 
 }
 
 export function worthCompressing(file: ReleaseFile): boolean {
-  return file.size >= MIN_COMPRESSED_SIZE && COMPRESSIBLE.has(file.contentType);
+  return file.size >= MIN_COMPRESSED_SIZE && compressible(file.contentType);
 }
+
+/** Whether answers of this type get variants (those of MIN_COMPRESSED_SIZE or more). */
+export const compressible = (contentType: string): boolean => COMPRESSIBLE.has(contentType);
 
 // gzip header bytes (RFC 1952 §2.3): MTIME at 4–7 (zlib writes 0: no time), OS at 9, where zlib
 // writes the platform's code; pinned to 255 ("unknown") so the bytes are the same wherever made.

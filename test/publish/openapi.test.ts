@@ -180,6 +180,18 @@ describe("OpenAPI document", () => {
         expect.arrayContaining(["400", "414", "431"]),
       );
     expect(Object.keys(station?.responses ?? {})).toEqual(expect.arrayContaining(["304", "412"]));
+    // Every answer may be read by a page of any origin; text varies with Accept-Encoding, a zip not.
+    for (const [path, item] of Object.entries(paths))
+      for (const [status, response] of Object.entries(item.get.responses))
+        expect(
+          response.headers?.["Access-Control-Allow-Origin"]?.schema.example,
+          `${path} ${status}`,
+        ).toBe("*");
+    expect(station?.responses["200"]?.headers?.Vary?.schema.example).toBe("Accept-Encoding");
+    expect(station?.responses["304"]?.headers?.Vary?.schema.example).toBe("Accept-Encoding");
+    expect(station?.responses["304"]?.headers?.ETag).toBeDefined();
+    const bundle = paths["/download/velodata-static.zip"]?.get;
+    expect(bundle?.responses["200"]?.headers?.Vary).toBeUndefined();
     // A preflight is a request too: one a server cannot read, or too long, is refused as any.
     for (const [path, item] of Object.entries(paths))
       expect(Object.keys(item.options?.responses ?? {}), path).toEqual([

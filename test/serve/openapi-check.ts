@@ -108,6 +108,7 @@ function check(
   }
   const declared = operation.responses[String(response.status)];
   if (!declared) throw new Error(`${where}: the document declares no ${response.status} here`);
+  checkHeaders(where, response, declared);
   const [mediaType, media] = Object.entries(declared.content ?? {})[0] ?? [];
   if (!media || !mediaType) {
     if (body !== "")
@@ -116,6 +117,24 @@ function check(
   }
   if (method === "HEAD" || response.status === 304) return;
   expectBody(checked, where, response, body, media, mediaType);
+}
+
+// Sent with one value whenever declared: a browser's page reads the answer only with them.
+const FIXED_HEADERS = ["Access-Control-Allow-Origin", "Access-Control-Expose-Headers"];
+
+/** The CORS headers as declared; a `Vary` sent only where declared, with the declared value. */
+function checkHeaders(where: string, response: globalThis.Response, declared: Response): void {
+  const headers = declared.headers ?? {};
+  for (const name of FIXED_HEADERS) {
+    const example = headers[name]?.schema.example;
+    if (example === undefined) throw new Error(`${where}: the document does not declare ${name}`);
+    const sent = response.headers.get(name);
+    if (sent !== example)
+      throw new Error(`${where}: header ${name} is ${sent}, the document says ${example}`);
+  }
+  const vary = response.headers.get("vary");
+  if (vary !== null && vary !== headers.Vary?.schema.example)
+    throw new Error(`${where}: Vary is ${vary}, the document says ${headers.Vary?.schema.example}`);
 }
 
 /** OPTIONS is answered on every path; where the document has the path, as its preflight says. */

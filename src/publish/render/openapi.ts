@@ -12,6 +12,7 @@ import { ErrorBody } from "../../model/server-status.js";
 import { STATIC_CACHE_CONTROL } from "../../routes/max-age.js";
 import {
   ALLOWED_METHODS,
+  EXPOSED_HEADERS,
   PREFLIGHT_ALLOWED_HEADERS,
   PREFLIGHT_MAX_AGE,
 } from "../../routes/methods.js";
@@ -26,6 +27,7 @@ import { placeholdersOf } from "../../routes/pattern.js";
 import type { AnyRoute, Outcome, ParamType } from "../../routes/route.js";
 import { dispositionOf, type EndpointName, ROUTE_LIST } from "../../routes/routes.js";
 import { outcomesOf } from "../../routes/statuses.js";
+import { compressible, MIN_COMPRESSED_SIZE } from "../compress.js";
 
 export interface OpenApiOptions {
   /** The public base URL the API is reached at (the document's `servers`). */
@@ -132,6 +134,15 @@ const headerExample = (description: string, example: string | number) => ({
   },
 });
 
+/** What every answer carries, so that a page of any origin may read it and its headers. */
+const CORS_HEADERS = {
+  "Access-Control-Allow-Origin": headerExample("any origin may read the answer", "*"),
+  "Access-Control-Expose-Headers": headerExample(
+    "the headers a page may read besides the usual ones",
+    EXPOSED_HEADERS,
+  ),
+};
+
 /** OPTIONS on a path: the CORS preflight the server answers for every route, without a key. */
 function preflight(get: RouteConfig): RouteConfig {
   return {
@@ -148,7 +159,7 @@ function preflight(get: RouteConfig): RouteConfig {
         description: "The methods allowed, for any origin",
         headers: {
           Allow: headerExample("the methods every path answers", ALLOWED_METHODS),
-          "Access-Control-Allow-Origin": headerExample("any origin", "*"),
+          "Access-Control-Allow-Origin": CORS_HEADERS["Access-Control-Allow-Origin"],
           "Access-Control-Allow-Methods": headerExample(
             "the methods a browser may use",
             ALLOWED_METHODS,
@@ -245,7 +256,7 @@ function responsesOf(
   const route = routes[0] as AnyRoute;
   const example = examples[route.name as EndpointName];
   const disposition = dispositionOf(route);
-  const headers: Record<string, ReturnType<typeof headerExample>> = {};
+  const headers: Record<string, ReturnType<typeof headerExample>> = { ...CORS_HEADERS };
   if (route.served === "release") {
     headers.ETag = headerExample(
       "the representation's tag, for If-None-Match (one per encoding)",
@@ -258,13 +269,18 @@ function responsesOf(
             "public, max-age=42",
           )
         : headerExample("it changes only when the source is rebuilt", STATIC_CACHE_CONTROL);
+    if (compressible(route.contentType))
+      headers.Vary = headerExample(
+        `on an answer of ${MIN_COMPRESSED_SIZE} bytes or more: sent as brotli, gzip or as it is, as Accept-Encoding allows`,
+        "Accept-Encoding",
+      );
   }
   if (disposition)
     headers["Content-Disposition"] = headerExample("a file to save, and its name", disposition);
   const responses: Record<string, ResponseConfig> = {
     "200": {
       description: routes.map((each) => each.summary).join("; or "),
-      ...(Object.keys(headers).length > 0 ? { headers } : {}),
+      headers,
       content: {
         [route.contentType]: {
           schema: route.schema ?? z.string().meta({ format: "binary" }),
@@ -276,6 +292,7 @@ function responsesOf(
   if (route.alsoAs)
     responses[String(route.alsoAs.status)] = {
       description: route.alsoAs.meaning,
+      headers: CORS_HEADERS,
       content: { [route.contentType]: { schema: route.schema ?? z.unknown() } },
     };
   const byStatus = new Map<number, Outcome[]>();
@@ -283,6 +300,12 @@ function responsesOf(
     byStatus.set(outcome.status, [...(byStatus.get(outcome.status) ?? []), outcome]);
   for (const [status, outcomes] of [...byStatus].sort(([a], [b]) => a - b))
     responses[String(status)] = errorResponse(outcomes);
+  // A 304 carries what the 200 would say of the copy the client holds: its tag, lifetime, Vary.
+  const notModified = responses["304"];
+  if (notModified) {
+    const { "Content-Disposition": _, ...same } = headers;
+    responses["304"] = { ...notModified, headers: same };
+  }
   return responses;
 }
 
@@ -291,9 +314,14 @@ function errorResponse(outcomes: readonly Outcome[]): ResponseConfig {
   const description = outcomes.map((outcome) => outcome.meaning).join("; or ");
   // The example shows a fixed wording where there is one (BAD_REQUEST's depends on the request).
   const shown = outcomes.find((outcome) => outcome !== BAD_REQUEST) ?? (outcomes[0] as Outcome);
-  const headers = outcomes.includes(TOO_MANY_KEY_FAILURES)
-    ? { headers: { "Retry-After": headerExample("seconds until keys are checked again", 42) } }
-    : {};
+  const headers = {
+    headers: outcomes.includes(TOO_MANY_KEY_FAILURES)
+      ? {
+          ...CORS_HEADERS,
+          "Retry-After": headerExample("seconds until keys are checked again", 42),
+        }
+      : CORS_HEADERS,
+  };
   if (shown.error === null) return { description, ...headers };
   return {
     description,
