@@ -5,7 +5,8 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { asideFolder, currentRelease, releasesBut, type TreeLayout } from "./layout.js";
-import { LONGEST_WRITE_MS, takeLock } from "./lock.js";
+import { takeLock } from "./lock.js";
+import { LONGEST_WRITE_MS } from "./lock-holder.js";
 import { removeInBackground } from "./remove-in-background.js";
 
 /**

@@ -1,7 +1,7 @@
 // Trees of velodata before the store layout: a plain folder holding `.velodata-release.json`.
 import { existsSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { isRunning } from "./lock.js";
+import { isRunning } from "./lock-holder.js";
 
 /** Marked a tree as ours in the old layout; such a folder may be replaced by a build. */
 export const LEGACY_MARKER = ".velodata-release.json";

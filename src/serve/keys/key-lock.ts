@@ -2,8 +2,8 @@
 // whole, so two at once would each write a file without the other's change.
 import { unlink } from "node:fs/promises";
 import { refusedWrite, UserError } from "../../errors.js";
-import { isRunning } from "../../tree/lock.js";
 import { createLock, isStale, lockOwner, takeOver } from "../../tree/lock-file.js";
+import { isRunning } from "../../tree/lock-holder.js";
 
 const RETRY_MS = 20;
 const WAIT_MS = 10_000;
