@@ -11,6 +11,7 @@ import { PRIORITY_PREFIX, writesToJournal } from "./journal.js";
 import { notUri } from "./model/uri.js";
 import { DEFAULT_BASE_URL } from "./publish/default-base-url.js";
 import { DEFAULT_REFRESH_SECONDS } from "./routes/max-age.js";
+import { MOST_PER_MINUTE } from "./serve/keys/per-minute.js";
 
 const BASE_URL_VARIABLE = "VELODATA_BASE_URL";
 
@@ -393,7 +394,12 @@ export function program(argv: readonly string[]): Command {
     .description("create a key and print it once")
     .requiredOption("-k, --keys <file>", "keys file (created if missing)")
     .option("-l, --label <label>", "who or what the key is for")
-    .action(async (options: { keys: string; label?: string }) => {
+    .option(
+      "--per-minute <n>",
+      "at most n requests a minute with this key, then 429 (default: no limit)",
+      perMinute,
+    )
+    .action(async (options: { keys: string; label?: string; perMinute?: number }) => {
       const { keysAdd } = await import("./commands/keys.js");
       await keysAdd(options);
     });
@@ -412,6 +418,16 @@ export function program(argv: readonly string[]): Command {
     .action(async (id: string, options: { keys: string }) => {
       const { keysRevoke } = await import("./commands/keys.js");
       await keysRevoke({ ...options, id });
+    });
+  keys
+    .command("limit <id> <per-minute>")
+    .description(
+      'allow a key at most <per-minute> requests a minute, then 429 ("none": no limit); a running server applies it within seconds',
+    )
+    .requiredOption("-k, --keys <file>", "keys file")
+    .action(async (id: string, limit: string, options: { keys: string }) => {
+      const { keysLimit } = await import("./commands/keys.js");
+      await keysLimit({ ...options, id, perMinute: limitArgument(limit) });
     });
 
   return cli;
@@ -438,6 +454,23 @@ function positive(value: string): number {
   if (!Number.isInteger(number) || number < 1)
     throw new InvalidArgumentError("must be a whole number above 0, in digits (e.g. 1000)");
   return number;
+}
+
+function perMinute(value: string): number {
+  const number = positive(value);
+  if (number > MOST_PER_MINUTE)
+    throw new InvalidArgumentError(`must be at most ${MOST_PER_MINUTE} (a thousand a second)`);
+  return number;
+}
+
+/** `keys limit`'s <per-minute>: a number of requests, or "none". */
+function limitArgument(value: string): number | null {
+  if (value === "none") return null;
+  try {
+    return perMinute(value);
+  } catch (cause) {
+    throw new UserError(`<per-minute> ${(cause as Error).message}, or none to remove the limit`);
+  }
 }
 
 // Node's timers count milliseconds in 32 bits: a longer delay fires at once, every time.

@@ -5,3 +5,9 @@ export const KEY_CHECK_PATH = "/_velodata/key-check";
 
 /** The accepted key's id on the check's 204 (as `velodata keys list` shows it): the front server logs it. */
 export const KEY_ID_HEADER = "X-Velodata-Key-Id";
+
+/**
+ * On the check's 204 for a key with a limit: nginx keeps no copy of it (X-Accel-Expires: 0 wins
+ * over its proxy_cache_valid), so every request of that key is checked, and counted, by serve.
+ */
+export const UNCACHED_HEADER = "X-Accel-Expires";

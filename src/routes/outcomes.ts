@@ -12,6 +12,12 @@ export const TOO_MANY_KEY_FAILURES: Outcome = {
   error: "Too Many Requests",
   meaning: "too many wrong keys from this address lately: retry after the Retry-After seconds",
 };
+/** Only for a key with a limit (`keys add --per-minute`, `keys limit`): its minute's requests are used up. */
+export const KEY_RATE_LIMITED: Outcome = {
+  status: 429,
+  error: "Too Many Requests",
+  meaning: "this key's requests of the minute are used up: retry after the Retry-After seconds",
+};
 export const NO_CONTRACT: Outcome = {
   status: 400,
   error: "Specified contract does not exist",

@@ -3,10 +3,11 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 // Imported: the global `performance` is an accessor looked up at every use.
 import { performance } from "node:perf_hooks";
 import type { Log } from "../log.js";
-import { KEY_ID_HEADER } from "../routes/key-check.js";
+import { KEY_ID_HEADER, UNCACHED_HEADER } from "../routes/key-check.js";
 import { STATIC_CACHE_CONTROL } from "../routes/max-age.js";
 import {
   INTERNAL_ERROR,
+  KEY_RATE_LIMITED,
   KEY_REFUSED,
   MALFORMED_REQUEST,
   METHOD_NOT_ALLOWED,
@@ -23,6 +24,7 @@ import { type Live, statusOf } from "./live.js";
 import type { LogSink } from "./log-sink.js";
 import { redactText } from "./redact.js";
 import { requestLineText, shownRequest } from "./request-line.js";
+import { requestWindows } from "./request-windows.js";
 import { ALLOW, sendError, sendFile, sendJson, sendOptions, sendRedirect } from "./respond.js";
 
 export interface HandlerOptions {
@@ -56,6 +58,8 @@ type Located = { path: string; disposition: string | undefined } | { outcome: Ou
 const UNHEALTHY = ROUTES.status.alsoAs?.status ?? 503;
 // Resolutions remembered at most before they are dropped and worked out again.
 const LOCATED_KEPT = 10_000;
+// Keys with a limit counted at most: more than a server has.
+const LIMITED_KEYS_KEPT = 100_000;
 
 export function createHandler(options: HandlerOptions): Handler {
   const now = options.now ?? (() => new Date());
@@ -79,6 +83,14 @@ export function createHandler(options: HandlerOptions): Handler {
     return asksKey ? options.keys.idOf(key) : null;
   };
 
+  // Each limited key's requests of its minute; a key without a limit is never counted.
+  const perKey = requestWindows(60, LIMITED_KEYS_KEPT);
+  /** The seconds the key of `keyId` must wait (Retry-After), once this request is counted; else 0. */
+  const overLimit = (keyId: string | null): number => {
+    const most = keyId === null ? undefined : options.keys.limitOf(keyId);
+    return most === undefined ? 0 : perKey.count(keyId as string, most, clock());
+  };
+
   const revokedName = (key: string): string | null => {
     const id = options.keys.revokedIdOf(key);
     return id === null ? null : `${id} (revoked)`;
@@ -89,6 +101,7 @@ export function createHandler(options: HandlerOptions): Handler {
     response: ServerResponse,
     asked: Asked,
     keyId: string | null,
+    wait: number,
   ): Promise<void> | void => {
     // RFC 9112 §3.2: an HTTP/1.1 request without Host is a 400 (nginx's, with the same JSON).
     const http11 = request.httpVersionMajor === 1 && request.httpVersionMinor === 1;
@@ -103,13 +116,15 @@ export function createHandler(options: HandlerOptions): Handler {
     if (asked.kind === "bad request") {
       // The key first, as for a well-formed request to the same route.
       if (asked.keyed && keyId === null) return refuseKey(request, response, asked);
+      if (wait) return sendOutcome(response, KEY_RATE_LIMITED, { "Retry-After": String(wait) });
       return sendError(response, 400, asked.message);
     }
-    if (asked.kind === "key check") return checkKey(response, keyId);
+    if (asked.kind === "key check") return checkKey(response, keyId, wait);
     if (asked.kind === "not found") return sendOutcome(response, NOT_FOUND);
     if (asked.kind === "folder") return sendRedirect(response, asked.location);
 
     if (asked.keyed && keyId === null) return refuseKey(request, response, asked);
+    if (wait) return sendOutcome(response, KEY_RATE_LIMITED, { "Retry-After": String(wait) });
     const { endpoint } = asked;
     if (endpoint.name === "status") {
       const status = statusOf(options.live, now());
@@ -137,11 +152,18 @@ export function createHandler(options: HandlerOptions): Handler {
    * For a front server's auth_request: 204 with the accepted key's id in a header, for the front
    * server's access log; else 403, never counted against --max-key-failures. The front hands a
    * refused request on to this server, whose answer (403, or 429) counts it once: auth_request
-   * passes a 403 through to that hand-over, and would turn a 429 into a failure of its own.
+   * passes a 403 through to that hand-over, and would turn a 429 into a failure of its own. A key
+   * past its limit is refused so too, and its hand-over answered 429; a key with a limit is
+   * checked at every request, never kept by the front (each check counts one).
    */
-  function checkKey(response: ServerResponse, keyId: string | null): void {
-    if (keyId === null) sendOutcome(response, KEY_REFUSED);
-    else response.writeHead(204, { "Cache-Control": "no-store", [KEY_ID_HEADER]: keyId }).end();
+  function checkKey(response: ServerResponse, keyId: string | null, wait: number): void {
+    if (keyId === null || wait) {
+      sendOutcome(response, KEY_REFUSED);
+      return;
+    }
+    const headers = { "Cache-Control": "no-store", [KEY_ID_HEADER]: keyId };
+    const limited = options.keys.limitOf(keyId) !== undefined;
+    response.writeHead(204, limited ? { ...headers, [UNCACHED_HEADER]: "0" } : headers).end();
   }
 
   /**
@@ -202,7 +224,7 @@ export function createHandler(options: HandlerOptions): Handler {
       // A preflight or a refused method is no client's request: nginx names none either.
       const method = request.method;
       keyId = method === "GET" || method === "HEAD" ? keyIdOf(asked) : null;
-      const sending = answer(request, response, asked, keyId);
+      const sending = answer(request, response, asked, keyId, overLimit(keyId));
       // A revoked key is refused as any wrong one, but named in the line: who still uses it (also
       // once --max-key-failures answers it 429).
       const refused = response.statusCode === 403 || response.statusCode === 429;

@@ -93,7 +93,7 @@ describe("velodata keys messages", () => {
     await writeFile(file, JSON.stringify({ keys: [key] }));
     const result = await runCli(["keys", "list", "--keys", file]);
     expect(result.stdout.split("\n")[1]).toBe(
-      "abcdef01\t2025-01-01T00:00:00Z\t-\ta\\x09b\\x0ac\\x1b[2J",
+      "abcdef01\t2025-01-01T00:00:00Z\t-\t-\ta\\x09b\\x0ac\\x1b[2J",
     );
   });
 });

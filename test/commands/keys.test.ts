@@ -20,8 +20,8 @@ describe("velodata keys", () => {
 
     const listed = await runCli(["keys", "list", "--keys", file]);
     const [, row] = listed.stdout.trim().split("\n");
-    const [id, , revoked, label] = (row as string).split("\t");
-    expect([revoked, label]).toEqual(["-", "city app"]);
+    const [id, , revoked, perMinute, label] = (row as string).split("\t");
+    expect([revoked, perMinute, label]).toEqual(["-", "-", "city app"]);
     expect(listed.stdout).not.toContain(key);
 
     const first = await runCli(["keys", "revoke", id as string, "--keys", file]);
@@ -34,7 +34,42 @@ describe("velodata keys", () => {
     );
     const after = (await runCli(["keys", "list", "--keys", file])).stdout;
     // The same row, now with a revocation date: an empty listing must fail here.
-    expect(after).toMatch(new RegExp(`^${id}\t\\S+\t\\d{4}-\\d\\d-\\d\\dT\\S+Z\tcity app$`, "m"));
+    expect(after).toMatch(
+      new RegExp(`^${id}\t\\S+\t\\d{4}-\\d\\d-\\d\\dT\\S+Z\t-\tcity app$`, "m"),
+    );
+  });
+
+  it("sets, changes and removes a key's limit of requests a minute, shown by list", async () => {
+    const file = join(await tempDir(), "keys.json");
+    const added = await runCli(["keys", "add", "--keys", file, "--per-minute", "600"]);
+    expect(added.code).toBe(0);
+    expect(added.stderr).toContain("at most 600 requests a minute");
+    const id = await firstId(file);
+    const perMinute = async () =>
+      (await runCli(["keys", "list", "--keys", file])).stdout.trim().split("\n")[1]?.split("\t")[3];
+    expect(await perMinute()).toBe("600");
+
+    const changed = await runCli(["keys", "limit", id, "120", "--keys", file]);
+    expect(changed.stdout).toBe(`key ${id}, at most 120 requests a minute\n`);
+    expect(await perMinute()).toBe("120");
+    const removed = await runCli(["keys", "limit", id, "none", "--keys", file]);
+    expect(removed.stdout).toBe(`key ${id}: no limit\n`);
+    expect(await perMinute()).toBe("-");
+    expect(await readFile(file, "utf8")).not.toContain("requestsPerMinute");
+
+    for (const [args, message] of [
+      [["limit", id, "0"], "<per-minute> must be a whole number above 0"],
+      [["limit", id, "lots"], "or none to remove the limit"],
+      [["limit", id, "60001"], "must be at most 60000"],
+      [["add", "--per-minute", "-1"], "must be a whole number above 0"],
+      [["limit", "ffffffff", "10"], "no key with id ffffffff"],
+    ] as const) {
+      const refused = await runCli(["keys", ...args, "--keys", file]);
+      expect(refused.code, args.join(" ")).not.toBe(0);
+      expect(refused.stderr, args.join(" ")).toContain(message);
+      expect(refused.stderr).not.toContain("    at ");
+    }
+    expect(await perMinute()).toBe("-");
   });
 
   // As the README's Debian steps leave it: the service's user owns the file, root adds a key.

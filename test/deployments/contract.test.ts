@@ -363,6 +363,29 @@ for (const [name, start, skipped] of deployments) {
       expect(await statusWith(key)).toBe(200);
     }, 25_000);
 
+    it("limits a key with a limit to its requests a minute, then 429 with Retry-After", async () => {
+      const { server } = deployment;
+      const limited = await addKey(server.keysFile, "limited", new Date(), 3);
+      const path = `/vls/v3/stations/dublin/42?apiKey=${limited.key}`;
+      // Known once the server has read the keys file again; a refused key is counted by no limit.
+      const deadline = Date.now() + 10_000;
+      let first = await raw(deployment.base, path);
+      while (first.status === 403 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        first = await raw(deployment.base, path);
+      }
+      const answers = [first];
+      for (let request = 0; request < 3; request++) answers.push(await raw(deployment.base, path));
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 429]);
+      const last = answers[3] as RawAnswer;
+      expect(JSON.parse(last.body.toString())).toEqual({ error: "Too Many Requests" });
+      expect(Number(last.headers["retry-after"])).toBeGreaterThan(50);
+      expect(Number(last.headers["retry-after"])).toBeLessThanOrEqual(60);
+      // The limit is that key's alone.
+      expect((await get("/vls/v3/stations/dublin/42")).status).toBe(200);
+      await revokeKey(server.keysFile, limited.stored.id, new Date());
+    }, 25_000);
+
     it("changes answers and their ETags at a refresh", async () => {
       const before = await get("/vls/v3/stations/dublin/42");
       const etag = before.headers.get("etag");

@@ -45,7 +45,12 @@ function serveBigAnswer(
   const live = { release, refreshSeconds: 60, nextRefreshAt: null, lastRefresh: null };
   return startServer({
     live: live as Live,
-    keys: { idOf: () => "0de43ae5", revokedIdOf: () => null, close: () => {} },
+    keys: {
+      idOf: () => "0de43ae5",
+      revokedIdOf: () => null,
+      limitOf: () => undefined,
+      close: () => {},
+    },
     log,
     ...limits,
     port: 0,
@@ -281,7 +286,12 @@ describe("stopping", () => {
     };
     const running = await startServer({
       live: live as Live,
-      keys: { idOf: () => "0de43ae5", revokedIdOf: () => null, close: () => {} },
+      keys: {
+        idOf: () => "0de43ae5",
+        revokedIdOf: () => null,
+        limitOf: () => undefined,
+        close: () => {},
+      },
       log: () => {},
       port: 0,
       host: "127.0.0.1",

@@ -28,6 +28,7 @@ async function serveLive(
     keys: {
       idOf: (key) => (key === KEY ? KEY_ID : null),
       revokedIdOf: (key) => (key === REVOKED_KEY ? REVOKED_ID : null),
+      limitOf: () => undefined,
       close: () => {},
     },
     log: (line) => lines.push(line),
@@ -150,6 +151,7 @@ describe("the key of a request no answer uses", () => {
           return KEY_ID;
         },
         revokedIdOf: () => null,
+        limitOf: () => undefined,
         close: () => {},
       },
       log: (line) => lines.push(line),

@@ -182,6 +182,7 @@ describe("hostile paths", () => {
           return "0de43ae5";
         },
         revokedIdOf: () => null,
+        limitOf: () => undefined,
         close: () => {},
       },
       log: () => {},
@@ -276,7 +277,12 @@ describe("internal errors", () => {
     const lines: string[] = [];
     const running = await startServer({
       live,
-      keys: { idOf: () => "0de43ae5", revokedIdOf: () => null, close: () => {} },
+      keys: {
+        idOf: () => "0de43ae5",
+        revokedIdOf: () => null,
+        limitOf: () => undefined,
+        close: () => {},
+      },
       log: (line) => lines.push(line),
       port: 0,
       host: "127.0.0.1",

@@ -73,7 +73,12 @@ describe("idle connections", () => {
     const letGo = new Promise<string>((resolve) => (cut = resolve));
     running = await startServer({
       live: live as Live,
-      keys: { idOf: () => "0de43ae5", revokedIdOf: () => null, close: () => {} },
+      keys: {
+        idOf: () => "0de43ae5",
+        revokedIdOf: () => null,
+        limitOf: () => undefined,
+        close: () => {},
+      },
       log: (line) => {
         if (line.includes("not delivered")) cut(line);
       },

@@ -262,7 +262,8 @@ ${errorPageLines([...FILE_ERROR_PAGES, NOT_IMPLEMENTED_PAGE, VERSION_NOT_SUPPORT
         alias ${quote(`${options.tree}/`)};
         auth_request /_velodata_auth;
         auth_request_set $velodata_key_id $upstream_http_${KEY_ID_VARIABLE};
-        # A refused key (velodata serve gives the refusal itself, 403 or 429, with its body), or no
+        # A refused key or one past its limit (velodata serve gives the refusal itself, 403 or 429,
+        # with its body), or no
         # such file (no such station: velodata serve knows the status and body the route gives).
         error_page 403 404 = @velodata;
         error_page 500 502 503 504 = @velodata_unavailable;
@@ -281,7 +282,8 @@ ${errorPageLines(FILE_ERROR_PAGES, 2)}
         alias ${quote(`${options.tree}/`)};
         auth_request /_velodata_auth;
         auth_request_set $velodata_key_id $upstream_http_${KEY_ID_VARIABLE};
-        # A refused key (velodata serve gives the refusal itself, 403 or 429, with its body), or no
+        # A refused key or one past its limit (velodata serve gives the refusal itself, 403 or 429,
+        # with its body), or no
         # such file (no such station: velodata serve knows the status and body the route gives).
         error_page 403 404 = @velodata;
         error_page 500 502 503 504 = @velodata_unavailable;
@@ -305,6 +307,7 @@ ${errorPageLines(FILE_ERROR_PAGES, 2)}
         proxy_set_header Connection "";
         proxy_cache velodata_keys;
         proxy_cache_key $velodata_key;
+        # A key with a limit is checked at every request: its 204 says X-Accel-Expires: 0.
         proxy_cache_valid 204 ${options.keyCacheSeconds}s;
         proxy_cache_lock on;
         proxy_ignore_headers Cache-Control Expires;

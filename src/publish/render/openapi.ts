@@ -19,6 +19,7 @@ import {
 import {
   BAD_REQUEST,
   HEADERS_TOO_LARGE,
+  KEY_RATE_LIMITED,
   MALFORMED_REQUEST,
   TOO_MANY_KEY_FAILURES,
   URI_TOO_LONG,
@@ -309,13 +310,16 @@ function responsesOf(
   return responses;
 }
 
+// The answers that say how long to wait.
+const WAITS = new Set([TOO_MANY_KEY_FAILURES, KEY_RATE_LIMITED]);
+
 /** Outcomes of one status share their form: an `{"error"}` body, or none. */
 function errorResponse(outcomes: readonly Outcome[]): ResponseConfig {
   const description = outcomes.map((outcome) => outcome.meaning).join("; or ");
   // The example shows a fixed wording where there is one (BAD_REQUEST's depends on the request).
   const shown = outcomes.find((outcome) => outcome !== BAD_REQUEST) ?? (outcomes[0] as Outcome);
   const headers = {
-    headers: outcomes.includes(TOO_MANY_KEY_FAILURES)
+    headers: outcomes.some((outcome) => WAITS.has(outcome))
       ? {
           ...CORS_HEADERS,
           "Retry-After": headerExample("seconds until keys are checked again", 42),

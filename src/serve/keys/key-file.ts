@@ -8,6 +8,7 @@ import { checkFolder, realKeysPath } from "./key-file-path.js";
 import { keyIssueMessage, readKeysDocument } from "./key-file-text.js";
 import { checkLabel } from "./key-label.js";
 import { withKeysLock } from "./key-lock.js";
+import { MOST_PER_MINUTE } from "./per-minute.js";
 
 export const StoredKey = z.strictObject({
   id: z.string().regex(/^[0-9a-f]{8}$/),
@@ -15,6 +16,8 @@ export const StoredKey = z.strictObject({
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
   created: z.iso.datetime(),
   revoked: z.iso.datetime().nullable(),
+  /** At most this many requests in a minute (see request-windows.ts); none when absent. */
+  requestsPerMinute: z.number().int().min(1).max(MOST_PER_MINUTE).optional(),
 });
 export type StoredKey = z.infer<typeof StoredKey>;
 
@@ -68,11 +71,12 @@ export async function addKey(
   path: string,
   label: string,
   now: Date,
+  perMinute: number | null = null,
 ): Promise<{ key: string; stored: StoredKey }> {
   checkLabel(label);
   const file = await realKeysPath(path);
   checkFolder(file);
-  return withKeysLock(file, () => addKeyLocked(path, file, label, now));
+  return withKeysLock(file, () => addKeyLocked(path, file, label, now, perMinute));
 }
 
 /** Reads by the path given (messages name it), writes the file at the end of its links. */
@@ -81,6 +85,7 @@ async function addKeyLocked(
   file: string,
   label: string,
   now: Date,
+  perMinute: number | null,
 ): Promise<{ key: string; stored: StoredKey }> {
   const keys = await readKeys(path);
   const key = randomBytes(20).toString("hex");
@@ -92,6 +97,7 @@ async function addKeyLocked(
     sha256: hashKey(key),
     created: now.toISOString(),
     revoked: null,
+    ...(perMinute === null ? {} : { requestsPerMinute: perMinute }),
   };
   await writeKeys(file, [...keys, stored]);
   return { key, stored };
@@ -103,28 +109,45 @@ export async function revokeKey(
   id: string,
   now: Date,
 ): Promise<{ key: StoredKey; already: boolean }> {
-  const file = await realKeysPath(path);
-  if (!existsSync(file)) throw new UserError(`no keys file at ${path}: check the path`);
-  return withKeysLock(file, () => revokeKeyLocked(path, file, id, now));
+  const { before, after } = await changeKey(path, id, (key) =>
+    key.revoked ? key : { ...key, revoked: now.toISOString() },
+  );
+  return { key: after, already: before.revoked !== null };
 }
 
-async function revokeKeyLocked(
+/** The key as stored now, with at most `perMinute` requests a minute, or no limit (null). */
+export async function limitKey(
   path: string,
-  file: string,
   id: string,
-  now: Date,
-): Promise<{ key: StoredKey; already: boolean }> {
-  const keys = await readKeys(path);
-  const target = keys.find((stored) => stored.id === id);
-  if (!target)
-    throw new UserError(`no key with id ${escapeControls(excerpt(id))} in ${path}`, [
-      "velodata keys list shows the ids",
-    ]);
-  if (target.revoked) return { key: target, already: true };
-  const revoked = { ...target, revoked: now.toISOString() };
-  await writeKeys(
-    file,
-    keys.map((stored) => (stored.id === id ? revoked : stored)),
+  perMinute: number | null,
+): Promise<StoredKey> {
+  const { after } = await changeKey(path, id, ({ requestsPerMinute: _, ...key }) =>
+    perMinute === null ? key : { ...key, requestsPerMinute: perMinute },
   );
-  return { key: revoked, already: false };
+  return after;
+}
+
+/** The key `id` before and after `change`, written under the keys' lock (not when it is the same). */
+async function changeKey(
+  path: string,
+  id: string,
+  change: (key: StoredKey) => StoredKey,
+): Promise<{ before: StoredKey; after: StoredKey }> {
+  const file = await realKeysPath(path);
+  if (!existsSync(file)) throw new UserError(`no keys file at ${path}: check the path`);
+  return withKeysLock(file, async () => {
+    const keys = await readKeys(path);
+    const before = keys.find((stored) => stored.id === id);
+    if (!before)
+      throw new UserError(`no key with id ${escapeControls(excerpt(id))} in ${path}`, [
+        "velodata keys list shows the ids",
+      ]);
+    const after = change(before);
+    if (JSON.stringify(after) !== JSON.stringify(before))
+      await writeKeys(
+        file,
+        keys.map((stored) => (stored === before ? after : stored)),
+      );
+    return { before, after };
+  });
 }

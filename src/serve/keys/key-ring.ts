@@ -15,6 +15,8 @@ export interface KeyRing {
   idOf(key: string): string | null;
   /** The id of a revoked key presented (refused, but named: who still uses it), else null. */
   revokedIdOf(key: string): string | null;
+  /** The requests a minute the key of this id may make, or undefined: no limit. */
+  limitOf(id: string): number | undefined;
   /** Stops watching the file. */
   close(): void;
 }
@@ -58,6 +60,7 @@ export async function watchKeyRing(options: KeyRingOptions): Promise<KeyRing> {
   const extra = (options.extraKeys ?? []).map(({ key, id }) => ({ hash: keyDigest(key), id }));
   let active: KnownKey[] = [...extra];
   let revoked: KnownKey[] = [];
+  let limits = new Map<string, number>();
   let signature = "";
   let failing = false;
   let everLoaded = false;
@@ -80,6 +83,11 @@ export async function watchKeyRing(options: KeyRingOptions): Promise<KeyRing> {
       const keys = await readKeys(options.path);
       active = [...extra, ...keys.filter((key) => key.revoked === null).map(knownKey)];
       revoked = keys.filter((key) => key.revoked !== null).map(knownKey);
+      limits = new Map(
+        keys.flatMap(({ id, requestsPerMinute }) =>
+          requestsPerMinute === undefined ? [] : [[id, requestsPerMinute] as const],
+        ),
+      );
       accepted.clear();
       if (failing)
         options.log(
@@ -133,6 +141,7 @@ export async function watchKeyRing(options: KeyRingOptions): Promise<KeyRing> {
   return {
     idOf,
     revokedIdOf: (key) => idOfKey(revoked, key),
+    limitOf: (id) => limits.get(id),
     close: () => clearInterval(timer),
   };
 }
