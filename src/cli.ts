@@ -405,7 +405,9 @@ export function program(argv: readonly string[]): Command {
     });
   keys
     .command("list")
-    .description("show id, creation, revocation and label of every key (never the keys)")
+    .description(
+      "show id, creation, revocation, limit a minute and label of every key (never the keys)",
+    )
     .requiredOption("-k, --keys <file>", "keys file")
     .action(async (options: { keys: string }) => {
       const { keysList } = await import("./commands/keys.js");
