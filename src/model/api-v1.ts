@@ -1,6 +1,5 @@
 // The legacy v1 resources as the original service emitted them. Key order here is the order it emits.
 import { z } from "zod";
-import { ContractV3 } from "./api.js";
 
 export const StationV1 = z
   .object({
@@ -24,6 +23,16 @@ export const StationV1 = z
   .meta({ id: "StationV1" });
 export type StationV1 = z.infer<typeof StationV1>;
 
-/** v1 contracts have the same fields, in the same order, as v3's. */
-export const ContractV1 = ContractV3;
-export type ContractV1 = ContractV3;
+/**
+ * v1 contracts have v3's fields, in the order the real v1 service emitted them (several clients of
+ * it quote `{"name":"Rouen","cities":["Rouen"],"commercial_name":"cy'clic","country_code":"FR"}`).
+ */
+export const ContractV1 = z
+  .object({
+    name: z.string(),
+    cities: z.array(z.string()),
+    commercial_name: z.string(),
+    country_code: z.string(),
+  })
+  .meta({ id: "ContractV1" });
+export type ContractV1 = z.infer<typeof ContractV1>;

@@ -25,8 +25,8 @@ describe("legacy v1", () => {
   });
 
   it("answers contracts, all stations, a contract's stations and one station", async () => {
-    expect(await (await server.get("/vls/v1/contracts")).text()).toBe(
-      await (await server.get("/vls/v3/contracts")).text(),
+    expect(await (await server.get("/vls/v1/contracts")).json()).toEqual(
+      await (await server.get("/vls/v3/contracts")).json(),
     );
     expect(await (await server.get("/vls/v1/stations")).json()).toHaveLength(413);
     const toulouse = (await (await server.get("/vls/v1/stations?contract=Toulouse")).json()) as {

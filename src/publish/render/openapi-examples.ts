@@ -3,7 +3,7 @@ import type { EndpointName } from "../../routes/routes.js";
 import type { Dataset, LiveState } from "../../source/dataset.js";
 import { contractStationsTable, rowOf } from "../downloads/tables.js";
 import { renderParkingV1 } from "./parking.js";
-import { renderStationV1 } from "./v1.js";
+import { renderContractV1, renderStationV1 } from "./v1.js";
 import { NEVER_REPORTED, renderContractV3, renderStationV3 } from "./v3.js";
 
 /**
@@ -20,9 +20,8 @@ const EXAMPLE_REPORTED_AT = "2025-06-02T07:30:00Z";
  */
 export function openApiExamples(dataset: Dataset): Partial<Record<EndpointName, unknown>> {
   const examples: Partial<Record<EndpointName, unknown>> = {};
-  const contracts = dataset.contracts.slice(0, 2).map(renderContractV3);
-  examples.contracts = contracts;
-  examples.contractsV1 = contracts;
+  examples.contracts = dataset.contracts.slice(0, 2).map(renderContractV3);
+  examples.contractsV1 = dataset.contracts.slice(0, 2).map(renderContractV1);
   const station = dataset.stations[0];
   if (station) {
     const state: LiveState = {

@@ -1,10 +1,19 @@
-// Renders stations as the legacy v1 API emitted them (key order included); v1 contracts are v3's.
-import type { StationV1 } from "../../model/api-v1.js";
+// Renders stations and contracts as the legacy v1 API emitted them (key order included).
+import type { ContractV1, StationV1 } from "../../model/api-v1.js";
+import type { Contract } from "../../model/contract.js";
 import type { Station } from "../../model/station.js";
 import type { LiveState } from "../../source/dataset.js";
 import { NEVER_REPORTED } from "./v3.js";
 
-export { renderContractV3 as renderContractV1 } from "./v3.js";
+/** v3's fields, in the real v1 service's order: `cities` second. */
+export function renderContractV1(contract: Contract): ContractV1 {
+  return {
+    name: contract.name,
+    cities: contract.cities,
+    commercial_name: contract.commercial_name,
+    country_code: contract.country_code,
+  };
+}
 
 /** v1 knows no stand types: its figures are main + overflow stands, as v3's `totalStands`. */
 export function renderStationV1(station: Station, state: LiveState = NEVER_REPORTED): StationV1 {
