@@ -1,11 +1,16 @@
 // What Node's HTTP parser refuses before any handler runs (an overlong request line or headers, a
-// malformed request, one too slow to arrive): the API's JSON error with its CORS header, as every
+// malformed request, one too slow to arrive; a CONNECT): the API's JSON error with its CORS header, as every
 // other answer, where Node would write a bare status line a browser's script cannot read.
-import { maxHeaderSize, STATUS_CODES } from "node:http";
+import { type IncomingMessage, maxHeaderSize, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import { JSON_TYPE } from "../routes/content-types.js";
-import { EXPOSED_HEADERS } from "../routes/methods.js";
-import { headersTooLarge, MALFORMED_REQUEST, uriTooLong } from "../routes/outcomes.js";
+import { ALLOWED_METHODS, EXPOSED_HEADERS } from "../routes/methods.js";
+import {
+  headersTooLarge,
+  MALFORMED_REQUEST,
+  METHOD_NOT_ALLOWED,
+  uriTooLong,
+} from "../routes/outcomes.js";
 
 interface ParserError extends Error {
   code?: string;
@@ -52,6 +57,24 @@ export function answerClientError(error: ParserError, socket: Duplex): void {
     return;
   }
   const { status, message } = clientErrorAnswer(error);
+  endWithError(socket, status, message, "");
+}
+
+/**
+ * A CONNECT request: Node hands it to no request listener (and, without this one, closes the
+ * connection with no answer at all). Refused as any method but GET, HEAD and OPTIONS is.
+ */
+export function answerConnect(_request: IncomingMessage, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const { status, error } = METHOD_NOT_ALLOWED;
+  endWithError(socket, status, error as string, `Allow: ${ALLOWED_METHODS}\r\n`);
+}
+
+/** Writes the API's JSON error with its CORS header on the socket, and closes it. */
+function endWithError(socket: Duplex, status: number, message: string, headers: string): void {
   const body = JSON.stringify({ error: message });
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
@@ -60,6 +83,7 @@ export function answerClientError(error: ParserError, socket: Duplex): void {
       "Cache-Control: no-store\r\n" +
       "Access-Control-Allow-Origin: *\r\n" +
       `Access-Control-Expose-Headers: ${EXPOSED_HEADERS}\r\n` +
+      headers +
       `Connection: close\r\n\r\n${body}`,
   );
 }

@@ -3,7 +3,7 @@
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import type { Log } from "../log.js";
-import { answerClientError } from "./client-error.js";
+import { answerClientError, answerConnect } from "./client-error.js";
 import { createHandler, type HandlerOptions } from "./handler.js";
 
 export interface RunningServer {
@@ -54,6 +54,7 @@ export async function startServer(
     closed: (request) => connections.answered(request.socket),
   });
   server.on("clientError", answerClientError);
+  server.on("connect", answerConnect);
   // One request listener, and one close listener per response (the handler's): see HandlerOptions.closed.
   server.on("request", (request, response) => {
     connections.asked(request.socket, response);

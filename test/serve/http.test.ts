@@ -252,6 +252,18 @@ describe("requests Node refuses before any route", () => {
       expect((await server.get("/vls/v3/contracts")).status).toBe(200);
     },
   );
+
+  it("answers CONNECT, which Node hands to no request listener, 405 with Allow as other methods", async () => {
+    for (const target of ["/vls/v3/contracts", "127.0.0.1:22"]) {
+      const { head, body } = await rawAnswer(`CONNECT ${target} HTTP/1.1\r\nHost: h\r\n\r\n`);
+      expect(head[0], target).toBe("HTTP/1.1 405 Method Not Allowed");
+      expect(head).toContain("Allow: GET, HEAD, OPTIONS");
+      expect(head).toContain("Content-Type: application/json");
+      expect(head).toContain("Access-Control-Allow-Origin: *");
+      expect(JSON.parse(body)).toEqual({ error: "Method Not Allowed" });
+    }
+    expect((await server.get("/vls/v3/contracts")).status).toBe(200);
+  });
 });
 
 describe("internal errors", () => {
