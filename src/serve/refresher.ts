@@ -194,11 +194,22 @@ export function startRefresher(options: RefresherOptions): Refresher {
     return running;
   };
 
-  // A timeout chain, not an interval: a slow refresh is never overlapped by the next one.
+  // A timeout chain, not an interval: a slow refresh is never overlapped by the next one. Each is
+  // due a period after the one before was due, not after it ended (a refresh of a few seconds
+  // would otherwise push every next one later, and a states file written each minute would be
+  // skipped now and then); one that ended past the next's time skips to the time after.
+  const period = seconds * 1000;
+  let due = now().getTime();
   const schedule = () => {
     if (stopped) return;
-    live.nextRefreshAt = new Date(now().getTime() + seconds * 1000);
-    timer = setTimeout(() => void refreshNow().finally(schedule), seconds * 1000);
+    const at = now().getTime();
+    due += period;
+    if (due <= at) due += Math.ceil((at - due + 1) / period) * period;
+    // The clock set back (past a second of leeway for timers and clocks): a period from now, not
+    // the hour it went back.
+    if (due - at > period + 1000) due = at + period;
+    live.nextRefreshAt = new Date(due);
+    timer = setTimeout(() => void refreshNow().finally(schedule), due - at);
   };
   schedule();
 

@@ -33,6 +33,35 @@ describe("the refresher", () => {
     );
   });
 
+  it("keeps to its period: a refresh that takes a while does not push the next ones later", async () => {
+    const dataset = await fixtureDataset();
+    const due: number[] = [];
+    let live: Live | undefined;
+    const source: StateSource = {
+      name: "slow states",
+      read: async () => {
+        due.push(live?.nextRefreshAt?.getTime() ?? Number.NaN);
+        // A states file on a slow disk: half the period.
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        return { states: dataset.states, problems: [] };
+      },
+    };
+    const running = await started(source, 1);
+    live = running.live;
+    const first = live.nextRefreshAt?.getTime() as number;
+    await new Promise<void>((resolve) => {
+      const waiting = setInterval(() => {
+        if (due.length >= 3) {
+          clearInterval(waiting);
+          resolve();
+        }
+      }, 50);
+    });
+    await running.refresher.stop();
+    // Each refresh starts a period after the one before was due, not after it ended.
+    expect(due.slice(0, 3)).toEqual([first, first + 1000, first + 2000]);
+  });
+
   it("keeps no reference to the first rendering once a refresh replaced it", async () => {
     const dataset = await fixtureDataset();
     // Every station changes: the first cache holds nothing the new one shares.
