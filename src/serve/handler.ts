@@ -18,6 +18,7 @@ import { notFoundOf, resolveContract } from "../routes/resolve-contract.js";
 import type { Outcome } from "../routes/route.js";
 import { dispositionOf, type Endpoint, pathOf, ROUTES, routeOf } from "../routes/routes.js";
 import { type Asked, askedTargets } from "./asked.js";
+import { clientAddress } from "./client-address.js";
 import type { FailedKeyLimit } from "./failed-key-limit.js";
 import type { KeyRing } from "./keys/key-ring.js";
 import { type Live, statusOf } from "./live.js";
@@ -175,7 +176,7 @@ export function createHandler(options: HandlerOptions): Handler {
     const retryAfter =
       asked.key === null || asked.key === ""
         ? undefined
-        : options.failedKeys?.failed(request.socket.remoteAddress ?? "", now());
+        : options.failedKeys?.failed(clientAddress(request), now());
     if (retryAfter)
       sendOutcome(response, TOO_MANY_KEY_FAILURES, { "Retry-After": String(retryAfter) });
     else sendOutcome(response, KEY_REFUSED);

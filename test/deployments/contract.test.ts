@@ -55,16 +55,21 @@ interface RawAnswer {
   body: Buffer;
 }
 
-/** Sends the path exactly as written, with any headers; the body as bytes. */
+/**
+ * Sends the path exactly as written, with any headers, from `localAddress` (another client on
+ * this machine: 127.0.0.2); the body as bytes.
+ */
 function raw(
   base: string,
   path: string,
   headers: Record<string, string> = {},
   method = "GET",
+  localAddress?: string,
 ): Promise<RawAnswer> {
   const { hostname, port } = new URL(base);
+  const options = { hostname, port, path, method, headers, localAddress };
   return new Promise((resolve, reject) => {
-    const request = httpRequest({ hostname, port, path, method, headers }, (response) => {
+    const request = httpRequest(options, (response) => {
       const chunks: Buffer[] = [];
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
       response.on("end", () =>
@@ -579,6 +584,9 @@ describe.skipIf("missing" in nginx)("nginx in front of the tree", () => {
       const last = answers[2] as RawAnswer;
       expect(JSON.parse(last.body.toString())).toEqual({ error: "Too Many Requests" });
       expect(Number(last.headers["retry-after"])).toBeGreaterThan(5);
+      // Counted by the client's address, which nginx forwards, not by nginx's own.
+      const other = await raw(limited.base, wrong, {}, "GET", "127.0.0.2");
+      expect(other.status).toBe(403);
       // A valid key is answered still.
       const valid = await raw(
         limited.base,
