@@ -145,6 +145,8 @@ function checkHeader(file: string, header: string[], columns: Map<string, Column
       ];
   }
   const seen = new Set<string>();
+  // Required columns present in another case: named once, on their own column.
+  const renamed = new Set<string>();
   for (const [index, name] of header.entries()) {
     if (name === "") {
       // Said once, for the first: two commas at the end of the header are one slip.
@@ -164,11 +166,22 @@ function checkHeader(file: string, header: string[], columns: Map<string, Column
       continue;
     }
     seen.add(name);
-    if (!columns.has(name))
-      problems.push(error({ file, line: 1 }, excerpt(name), "unknown column (check its spelling)"));
+    if (columns.has(name)) continue;
+    // "Contract", "Latitude": a spreadsheet's capitalised header; said once, as the column it is.
+    const meant = [...columns.keys()].find((known) => known.toLowerCase() === name.toLowerCase());
+    problems.push(
+      error(
+        { file, line: 1 },
+        excerpt(name),
+        meant === undefined
+          ? "unknown column (check its spelling)"
+          : `unknown column: column names are read with their case; write "${meant}"`,
+      ),
+    );
+    if (meant !== undefined) renamed.add(meant);
   }
   for (const [name, column] of columns) {
-    if (column.required && !header.includes(name)) {
+    if (column.required && !header.includes(name) && !renamed.has(name)) {
       problems.push(error({ file, line: 1 }, name, "required column is missing from the header"));
     }
   }

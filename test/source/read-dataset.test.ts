@@ -206,6 +206,16 @@ describe("readDataset", () => {
     );
   });
 
+  it("names the column a header cell means when only its case differs, once", async () => {
+    const bad = stationsCsv.replace("contract,number,", "Contract,Number,");
+    const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": bad });
+    const lines = (await readDataset(dir)).problems.filter(isError).map(formatProblem);
+    expect(lines).toEqual([
+      `${join(dir, "stations.csv")}:1 Contract: unknown column: column names are read with their case; write "contract"`,
+      `${join(dir, "stations.csv")}:1 Number: unknown column: column names are read with their case; write "number"`,
+    ]);
+  });
+
   it("words bounds and choices for people, not in zod's terms", async () => {
     const bad = stationsCsv.replace(",10,", ",-1,").replace(",20,", ",20.5,");
     const states = JSON.stringify({
