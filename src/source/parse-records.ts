@@ -53,6 +53,8 @@ export function issueMessage(issue: z.core.$ZodIssue, raw: unknown): string {
     return `must be a whole number${got}`;
   if (issue.code === "invalid_type" && typeof value === "string" && SCIENTIFIC.test(value))
     return `expected number${got}: scientific notation, as a spreadsheet shows long numbers, rounded; write the number in full`;
+  if (issue.code === "invalid_type" && typeof value === "string" && DECIMAL_COMMA.test(value))
+    return `expected number${got}: a decimal comma, as a spreadsheet in a French or German locale writes it; write ${value.replace(",", ".")}`;
   if (issue.code === "invalid_type") return `expected ${issue.expected}${got}`;
   if (!ZOD_WORDING.test(issue.message)) return issue.message;
   if (issue.code === "invalid_format")
@@ -79,6 +81,9 @@ const ZOD_WORDING = /^(Too small|Too big|Invalid)\b/;
 
 // A number as a spreadsheet's CSV export writes a long one (read-csv keeps it as text).
 const SCIENTIFIC = /^[-+]?(\d+\.?\d*|\.\d+)[eE][-+]?\d+$/;
+
+// A number as a spreadsheet set to a European locale writes it ("45,1913"); kept as text by read-csv.
+const DECIMAL_COMMA = /^[-+]?\d+,\d+$/;
 
 // What a value of each format zod checks looks like (of a pattern, only that it has the wrong form).
 const FORMATS: Record<string, string> = {

@@ -194,6 +194,17 @@ describe("readDataset", () => {
     ]);
   });
 
+  it("says a number written with a decimal comma, and how to write it", async () => {
+    const csv = stationsCsv.replace("45.757,4.832", '"45,757","4,832"');
+    const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": csv });
+    const { dataset, problems } = await readDataset(dir);
+    expect(dataset).toBeUndefined();
+    expect(problems.filter(isError).map(formatProblem)).toEqual([
+      `${join(dir, "stations.csv")}:3 (lyon #2) latitude: expected number, got "45,757": a decimal comma, as a spreadsheet in a French or German locale writes it; write 45.757`,
+      `${join(dir, "stations.csv")}:3 (lyon #2) longitude: expected number, got "4,832": a decimal comma, as a spreadsheet in a French or German locale writes it; write 4.832`,
+    ]);
+  });
+
   it("reports unknown and missing CSV columns once, on the header line", async () => {
     const bad = stationsCsv.replace("banking,", "bankng,");
     const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": bad });
