@@ -73,6 +73,9 @@ export async function readCsvRecords(
   );
   const records: RawRecord[] = [];
   rows.forEach(({ record }, index) => {
+    // A row of empty cells only (",,,,"), which a spreadsheet exports for rows once used, is an
+    // empty line: nothing in it to publish.
+    if (record.every((cell) => cell === "")) return;
     const at = { file, index, line: lines[index] as number };
     if (record.length === names.length) {
       const cells = Object.fromEntries(

@@ -205,6 +205,29 @@ describe("readDataset", () => {
     ]);
   });
 
+  it("skips rows of empty cells, as a spreadsheet exports rows once used, and counts lines past them", async () => {
+    const [header, first, second] = stationsCsv.split("\r\n");
+    const csv = [
+      header,
+      first,
+      ",,,,,,,,,,",
+      second?.replace(",10,", ",ten,"),
+      ",,,,,,,,,,",
+      ",,",
+    ].join("\r\n");
+    const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": csv });
+    const { problems } = await readDataset(dir);
+    expect(problems.filter(isError).map(formatProblem)).toEqual([
+      `${join(dir, "stations.csv")}:4 (lyon #2) capacity: expected number, got "ten"`,
+    ]);
+    const fixed = await sourceDir({
+      "contracts.json": contracts,
+      "stations.csv": csv.replace(",ten,", ",10,"),
+    });
+    const { dataset } = await readDataset(fixed);
+    expect(dataset?.stations.map((station) => station.number)).toEqual([1, 2]);
+  });
+
   it("reports unknown and missing CSV columns once, on the header line", async () => {
     const bad = stationsCsv.replace("banking,", "bankng,");
     const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": bad });
