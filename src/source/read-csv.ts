@@ -41,7 +41,17 @@ export async function readCsvRecords(
       trim: true,
     }) as unknown as typeof rows; // its types know `info` only beside `columns`
   } catch (cause) {
-    const unclosed = unclosedQuoteLine(text);
+    const unclosed = unclosedQuoteLine(text, (rows) => {
+      try {
+        const read: string[][] = parse(rows, {
+          relax_column_count: true,
+          record_delimiter: ["\r\n", "\n", "\r"],
+        });
+        return read.length === 1 && read[0]?.length === header?.length;
+      } catch {
+        return false;
+      }
+    });
     if (unclosed)
       return {
         records: [],
@@ -222,14 +232,22 @@ function startLines(text: string, ends: readonly number[]): number[] {
 }
 
 /**
- * The first line with an odd count of quotes, when the parse failed: source cells hold no line
- * breaks, so that is where a quoted cell runs away (the parser only notices lines later).
+ * The first line with an odd count of quotes, when the parse failed: that is where a quoted cell
+ * runs away (the parser only notices lines later). A cell may hold line breaks (an address on two
+ * lines): a line with an odd count that, with the next such line, makes one whole row is such a
+ * cell, opened and closed, and is passed over.
  */
-function unclosedQuoteLine(text: string): number | null {
+function unclosedQuoteLine(text: string, isOneRow: (rows: string) => boolean): number | null {
   const lines = text.split("\n");
+  const odd: number[] = [];
   for (let at = 0; at < lines.length; at++) {
     const quotes = (lines[at] as string).split('"').length - 1;
-    if (quotes % 2 === 1) return at + 1;
+    if (quotes % 2 === 1) odd.push(at);
+  }
+  for (let pair = 0; pair < odd.length; pair += 2) {
+    const open = odd[pair] as number;
+    const close = odd[pair + 1];
+    if (close === undefined || !isOneRow(lines.slice(open, close + 1).join("\n"))) return open + 1;
   }
   return null;
 }

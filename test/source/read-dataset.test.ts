@@ -330,6 +330,21 @@ describe("readDataset", () => {
     ]);
   });
 
+  it("finds the line of a quote that is never closed past a cell on two lines", async () => {
+    const rows = stationsCsv.split("\r\n");
+    const bad = [
+      rows[0],
+      rows[1]?.replace("Place Béraudier", '"Place Béraudier\r\nPart-Dieu"'),
+      rows[2]?.replace("BELLECOUR", '"BELLECOUR'),
+      "lyon,3,TERREAUX,,45.767,4.833,false,false,false,10,",
+    ].join("\r\n");
+    const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": bad });
+    const lines = (await readDataset(dir)).problems.filter(isError).map(formatProblem);
+    expect(lines).toEqual([
+      `${join(dir, "stations.csv")}:4: has a cell that opens a quote (") and never closes it on its line: close it, or double a quote inside a cell ("")`,
+    ]);
+  });
+
   it("finds the line of a quote that is never closed, not where the parser gave up", async () => {
     const rows = stationsCsv.split("\r\n");
     const more = Array.from(
