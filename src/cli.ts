@@ -145,7 +145,7 @@ export function program(argv: readonly string[]): Command {
     .description("check the source data and report every problem; writes nothing")
     .requiredOption(
       "-s, --source <dir>",
-      "source folder (contracts.json, stations.json|csv, parkings.json|csv, states.json)",
+      "source folder (contracts.json, stations.json|csv, parkings.json|csv, states.json, portal.json)",
     )
     .option("--state <file>", "station states file (default: <source>/states.json)")
     .action(async (options: { source: string; state?: string }) => {

@@ -319,6 +319,20 @@ describe("velodata validate", () => {
     expect(await treeHashes(join(source, ".."))).toEqual(before);
   });
 
+  it("names in its help every file a source folder may hold, as the README lists them", async () => {
+    const result = await runCli(["validate", "--help"]);
+    expect(result.code).toBe(0);
+    const help = result.stdout.replace(/\s+/g, " ");
+    for (const file of [
+      "contracts.json",
+      "stations.json|csv",
+      "parkings.json|csv",
+      "states.json",
+      "portal.json",
+    ])
+      expect(help).toContain(file);
+  });
+
   it("prints warnings and still succeeds", async () => {
     const source = await fixtureCopy();
     const states = await readJson(join(source, "states.json"));
