@@ -44,6 +44,9 @@ export const STOP_WAIT_MS = 20_000;
 
 const PROBLEMS_LOGGED = 5;
 
+/** statesForKnownStations' words for a state of a station or contract not in the static source. */
+const UNKNOWN_STATION = /^no station (\d+ in contract|has contract) /;
+
 interface Rendered {
   release: Release;
   cache: StationCache;
@@ -101,9 +104,13 @@ export function startRefresher(options: RefresherOptions): Refresher {
       const shown = errors.slice(0, PROBLEMS_LOGGED).map(formatProblem).join("; ");
       const more =
         errors.length > PROBLEMS_LOGGED ? ` (and ${errors.length - PROBLEMS_LOGGED} more)` : "";
+      // Stations added to the static source while it runs: it reads that source at start only.
+      const restart = errors.some((problem) => UNKNOWN_STATION.test(problem.message))
+        ? " (the server knows the stations and contracts the static source held when it started: after adding some there, restart it)"
+        : "";
       return fail(
         at,
-        `${source.name} has ${errors.length} error${errors.length === 1 ? "" : "s"}: ${shown}${more}`,
+        `${source.name} has ${errors.length} error${errors.length === 1 ? "" : "s"}: ${shown}${more}${restart}`,
       );
     }
     const next = { ...dataset, states };

@@ -75,6 +75,16 @@ describe("refresh from a state file", () => {
     expect(await (await server.get("/vls/v3/stations?contract=dublin")).text()).toBe(before);
   });
 
+  it("says to restart the server when the states name a station it did not read at its start", async () => {
+    server = await startTestServer();
+    await editStates(server.source, (text) => text.replace('"number": 42,', '"number": 9999,'));
+    const outcome = await server.handle.refreshNow();
+    expect(outcome.ok).toBe(false);
+    expect(outcome.error).toContain(
+      '(dublin #9999) number: no station 9999 in contract "dublin" (the server knows the stations and contracts the static source held when it started: after adding some there, restart it)',
+    );
+  });
+
   it("keeps the tree on disk in step, rewriting only the files that changed", async () => {
     const out = join(await tempDir(), "out");
     server = await startTestServer({ out });
