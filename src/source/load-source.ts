@@ -1,4 +1,5 @@
 // Finds and reads the source files of a source folder into located, schema-checked records.
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { setImmediate } from "node:timers/promises";
 import type { z } from "zod";
@@ -170,6 +171,21 @@ function statesList(text: string): unknown[] | undefined {
   }
 }
 
+/**
+ * A file of the folder that was likely meant (`Stations.CSV`, `stations (1).csv`, as Windows and
+ * browsers name them): said, with the name to give it, since file names are read exactly.
+ */
+async function lookalike(dir: string, key: string, csv: boolean): Promise<string> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const meant = names.find((name) => {
+    const lower = name.toLowerCase();
+    return lower.startsWith(key) && (lower.endsWith(".json") || (csv && lower.endsWith(".csv")));
+  });
+  if (meant === undefined) return "";
+  const extension = meant.toLowerCase().endsWith(".csv") ? "csv" : "json";
+  return `; found ${JSON.stringify(meant)}: rename it ${key}.${extension} (file names are read exactly, in lower case)`;
+}
+
 async function loadResource<T>(
   dir: string,
   key: string,
@@ -186,7 +202,9 @@ async function loadResource<T>(
   if (!hasJson && !hasCsv) {
     if (!options.required) return { value: [], problems: [], file: null };
     const expected = options.csv ? `${jsonName} or ${csvName}` : jsonName;
-    throw new UserError(`missing source file: ${expected}`);
+    throw new UserError(
+      `missing source file: ${expected}${await lookalike(dir, key, options.csv)}`,
+    );
   }
   const read = hasJson
     ? await readJsonRecords(jsonName, jsonName, key)

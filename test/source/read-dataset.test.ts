@@ -556,6 +556,13 @@ describe("readDataset", () => {
     );
   });
 
+  it("names a file with another case or a copy's suffix when the stations file is missing", async () => {
+    const dir = await sourceDir({ "contracts.json": contracts, "Stations (1).CSV": stationsCsv });
+    await expect(readDataset(dir)).rejects.toThrow(
+      `missing source file: ${join(dir, "stations.json")} or ${join(dir, "stations.csv")}; found "Stations (1).CSV": rename it stations.csv (file names are read exactly, in lower case)`,
+    );
+  });
+
   it("refuses a source with both stations.json and stations.csv", async () => {
     const dir = await sourceDir({
       "contracts.json": contracts,
