@@ -55,6 +55,9 @@ export function issueMessage(issue: z.core.$ZodIssue, raw: unknown): string {
     return `expected number${got}: scientific notation, as a spreadsheet shows long numbers, rounded; write the number in full`;
   if (issue.code === "invalid_type" && typeof value === "string" && DECIMAL_COMMA.test(value))
     return `expected number${got}: a decimal comma, as a spreadsheet in a French or German locale writes it; write ${value.replace(",", ".")}`;
+  // VRAI/FAUX, WAHR/FALSCH, 1/0, oui/non: a spreadsheet's or a database's own words for them.
+  if (issue.code === "invalid_type" && issue.expected === "boolean" && value !== null)
+    return `expected true or false${got}`;
   if (issue.code === "invalid_type") return `expected ${issue.expected}${got}`;
   if (!ZOD_WORDING.test(issue.message)) return issue.message;
   if (issue.code === "invalid_format")

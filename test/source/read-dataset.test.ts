@@ -115,7 +115,9 @@ describe("readDataset", () => {
     const lines = problems.filter((p) => p.severity === "error").map(formatProblem);
     // As an editor numbers them: the header 1, station 1 on 2–3, an empty line, station 3 on 5–7.
     expect(lines).toEqual([
-      expect.stringMatching(/stations\.csv:5 \(lyon #3\) banking: expected boolean, got "nope"/),
+      expect.stringMatching(
+        /stations\.csv:5 \(lyon #3\) banking: expected true or false, got "nope"/,
+      ),
       expect.stringMatching(/stations\.csv:8 \(lyon #2\) capacity: expected number, got "ten"/),
     ]);
   });
@@ -226,6 +228,16 @@ describe("readDataset", () => {
     });
     const { dataset } = await readDataset(fixed);
     expect(dataset?.stations.map((station) => station.number)).toEqual([1, 2]);
+  });
+
+  it("says booleans are written true or false, to a spreadsheet writing VRAI or 1", async () => {
+    const csv = stationsCsv.replace("TRUE,false,true", "VRAI,0,1");
+    const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": csv });
+    expect((await readDataset(dir)).problems.filter(isError).map(formatProblem)).toEqual([
+      `${join(dir, "stations.csv")}:2 (Lyon #1) banking: expected true or false, got "VRAI"`,
+      `${join(dir, "stations.csv")}:2 (Lyon #1) bonus: expected true or false, got "0"`,
+      `${join(dir, "stations.csv")}:2 (Lyon #1) overflow: expected true or false, got "1"`,
+    ]);
   });
 
   it("reports unknown and missing CSV columns once, on the header line", async () => {
