@@ -131,6 +131,12 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   const statePath = options.state ?? join(options.source, STATES_FILE);
   const unread = options.simulate ? null : notRegularFile(statePath);
   if (unread) throw new UserError(`${statePath} ${unread}`);
+  if (!options.simulate && !existsSync(statePath))
+    throw new UserError(`state file not found: ${statePath}`, [
+      options.state
+        ? "check the path given to --state"
+        : "give the states file your feed writes with --state FILE, or try the server with simulated states: --simulate",
+    ]);
   // The simulator can start from nothing (every station empty and CLOSED); a state file must be good.
   const initial =
     options.simulate && !existsSync(statePath)

@@ -1,7 +1,7 @@
 // The CLI as a user meets it: real processes, real folders.
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { cp, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { copyFile, cp, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { extname, join, relative } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
@@ -221,6 +221,18 @@ describe("velodata build", () => {
     ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe("velodata: source folder not found: /nonexistent/velodata\n");
+  });
+
+  it("says how to give serve its states when the source folder has none", async () => {
+    const source = await tempDir();
+    for (const file of ["contracts.json", "stations.csv"])
+      await copyFile(join(FIXTURES, file), join(source, file));
+    const keys = join(await tempDir(), "keys.json");
+    const result = await runCli(["serve", "--source", source, "--keys", keys, "--port", "0"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      `velodata: state file not found: ${join(source, "states.json")}\n  give the states file your feed writes with --state FILE, or try the server with simulated states: --simulate\n`,
+    );
   });
 
   it("shows its progress on a terminal only, though it builds in a thread of its own", async () => {
