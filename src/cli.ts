@@ -350,7 +350,11 @@ export function program(argv: readonly string[]): Command {
       positive,
       5,
     )
-    .option("--refresh <seconds>", "serve's --refresh: when dynamic answers expire", positive, 60)
+    .option(
+      "--refresh <seconds>",
+      `serve's --refresh: when dynamic answers expire (default: the tree's, as serve or build recorded it; else ${DEFAULT_REFRESH_SECONDS})`,
+      positive,
+    )
     .option(
       "--access-log <file>",
       "access log (never shows query strings)",

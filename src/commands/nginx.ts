@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { UserError } from "../errors.js";
 import { nginxConfig } from "../host/nginx/nginx-config.js";
+import { DEFAULT_REFRESH_SECONDS } from "../routes/max-age.js";
 import { ROUTE_LIST } from "../routes/routes.js";
 import { readTree } from "../tree/read-tree.js";
 import { type Output, terminalOutput } from "./output.js";
@@ -18,7 +19,7 @@ export interface NginxCommandOptions {
   cacheDir?: string;
   /** Seconds nginx trusts a valid key before asking again (default 5; at most 10). */
   keyCache?: number;
-  /** As given to `serve --refresh` (default 60). */
+  /** As given to `serve --refresh` (default: the tree's, as serve or build recorded it; else 60). */
   refresh?: number;
   accessLog?: string;
   /** Default: whether Debian's brotli_static module is enabled on this machine. */
@@ -57,7 +58,7 @@ function tlsOf(options: NginxCommandOptions): { certificate: string; key: string
 
 export function nginx(options: NginxCommandOptions): string {
   const output = options.output ?? terminalOutput();
-  readTree(options.tree); // says plainly when there is no tree there
+  const published = readTree(options.tree); // says plainly when there is no tree there
   let upstream: URL;
   try {
     upstream = new URL(options.upstream);
@@ -121,7 +122,10 @@ export function nginx(options: NginxCommandOptions): string {
     ...(tls ? { tls } : {}),
     cacheDir,
     keyCacheSeconds,
-    refreshSeconds: options.refresh ?? 60,
+    // The period the tree's station_status feeds give as their ttl: an answer kept longer by a
+    // cache would outlive what its own feed says.
+    refreshSeconds:
+      options.refresh ?? published.manifest?.refreshSeconds ?? DEFAULT_REFRESH_SECONDS,
     accessLog,
     brotli: options.brotli ?? existsSync(BROTLI_ENABLED),
     generatedBy: `velodata nginx --tree ${options.tree} --upstream ${upstream.origin}`,

@@ -138,4 +138,28 @@ describe("velodata nginx", () => {
     for (const result of [path, long, word, variable, host, alone, absent])
       expect(result.stderr).not.toContain("internal error");
   });
+
+  it("expires dynamic answers at the tree's refresh period, the ttl its station_status feeds give", async () => {
+    const every10 = join(await tempDir(), "out");
+    const built = await runCli([
+      "build",
+      "--source",
+      "fixtures",
+      "--out",
+      every10,
+      "--refresh",
+      "10",
+    ]);
+    expect(built.code, built.stderr).toBe(0);
+    const upstream = ["--upstream", "http://127.0.0.1:8080"];
+    const recorded = await runCli(["nginx", "--tree", every10, ...upstream]);
+    expect(recorded.code, recorded.stderr).toBe(0);
+    expect(recorded.stdout).toContain("expires modified +10s;");
+    expect(recorded.stdout).not.toContain("expires modified +60s;");
+    // Given, --refresh wins; the fixture tree, built with the default period, keeps 60.
+    const given = await runCli(["nginx", "--tree", every10, ...upstream, "--refresh", "30"]);
+    expect(given.stdout).toContain("expires modified +30s;");
+    const plain = await runCli(["nginx", "--tree", out, ...upstream]);
+    expect(plain.stdout).toContain("expires modified +60s;");
+  });
 });
