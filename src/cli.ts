@@ -315,9 +315,8 @@ export function program(argv: readonly string[]): Command {
     .option("--include-keyed", "also upload the keyed API (the CDN must then check the keys)")
     .option(
       "--max-age <seconds>",
-      "Cache-Control max-age of the dynamic answers",
+      `Cache-Control max-age of the dynamic answers (default: the tree's refresh period, its GBFS station_status ttl; else ${DEFAULT_REFRESH_SECONDS})`,
       positive,
-      DEFAULT_REFRESH_SECONDS,
     )
     .option("--concurrency <n>", "requests in flight at most", positive, 16)
     .action(async (options: PublishOptions) => {

@@ -36,6 +36,7 @@ export interface PublishOptions {
   /**
    * Cache-Control max-age of the dynamic answers, in seconds: the refresh interval. `publish` runs
    * right after each `refresh`, so an answer uploaded then expires when the next refresh lands.
+   * Default: the period the tree records (its GBFS station_status ttl), else 60.
    */
   maxAge?: number;
   concurrency?: number;
@@ -109,7 +110,8 @@ async function treeAnswers(
     const file = join(tree.release.tree, fileOf(urlPath));
     const maxAge =
       freshnessOf(endpoint) === "dynamic"
-        ? (options.maxAge ?? DEFAULT_REFRESH_SECONDS)
+        ? // The tree's refresh period, its station_status ttl: kept longer, an object outlives it.
+          (options.maxAge ?? tree.manifest.refreshSeconds ?? DEFAULT_REFRESH_SECONDS)
         : STATIC_MAX_AGE;
     const disposition = dispositionOf(routeOf(endpoint));
     answers.push({

@@ -274,6 +274,29 @@ describe("velodata publish", () => {
   );
 
   it(
+    "keeps the dynamic answers no longer than the tree's refresh period, the ttl its GBFS feeds give",
+    async () => {
+      const source = await fixtureCopy();
+      const out = join(await tempDir(), "out");
+      const build = ["build", "--source", source, "--out", out, "--base-url", PUBLIC_URL];
+      expect((await runCli([...build, "--refresh", "30"])).code).toBe(0);
+      await publishCli(out, "every30");
+      const feed = "every30/contracts/dublin/gbfs/v3/station_status.json";
+      expect(JSON.parse((await s3.bytes(feed)).toString()).ttl).toBe(30);
+      expect((await s3.head(feed)).CacheControl).toBe("public, max-age=30");
+      expect((await s3.head("every30/gbfs/manifest.json")).CacheControl).toBe(
+        "public, max-age=3600",
+      );
+      // Given, --max-age wins.
+      await publishCli(out, "given", "--max-age", "20");
+      expect((await s3.head("given/contracts/dublin/gbfs/station_status.json")).CacheControl).toBe(
+        "public, max-age=20",
+      );
+    },
+    SCENARIO,
+  );
+
+  it(
     "deletes an answer that left the release, after the new ones are up",
     async () => {
       const { source, out } = await builtTree();
