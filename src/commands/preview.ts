@@ -2,6 +2,7 @@
 
 import { createServer, type Server, type ServerResponse } from "node:http";
 import sirv from "sirv";
+import { isLoopback } from "../publish/default-base-url.js";
 import { isFolderWithoutSlash, matchRoute } from "../routes/match-route.js";
 import { EXPOSED_HEADERS } from "../routes/methods.js";
 import { CSV_TYPE, dispositionOf, fileOf, pathOf, routeOf } from "../routes/routes.js";
@@ -20,7 +21,7 @@ export async function preview(options: PreviewOptions): Promise<Server> {
   const output = options.output ?? terminalOutput();
   // Only a tree velodata built (says plainly when there is none): another folder would be served
   // as if it were the API.
-  readTree(options.out);
+  const tree = readTree(options.out);
   // dev mode: the tree may be rebuilt while we serve it, so sirv must not index it once. As
   // `npm run serve:static` (sirv-cli --cors --etag): CORS, ETags, the .gz/.br siblings.
   const serveFile = sirv(options.out, {
@@ -86,6 +87,14 @@ export async function preview(options: PreviewOptions): Promise<Server> {
   output.info(
     `previewing ${options.out} at http://${host}:${port}/ (the portal; the API at /vls/v3/contracts; Ctrl-C to stop)`,
   );
+  // The GBFS discovery files and the OpenAPI document link to the address the tree was built
+  // for: a local one elsewhere than here leads a consumer to another server, or to none.
+  const named = tree.manifest?.baseUrl;
+  if (named && isLoopback(named) && portOf(new URL(named)) !== String(port))
+    output.warn(
+      `warning: the tree's GBFS discovery files and OpenAPI document link to ${named}, not to this preview (port ${port}): ` +
+        `build it with --base-url http://${host.includes(":") ? `[${host}]` : host}:${port} to follow them here, or preview it on the port it names`,
+    );
   return server;
 }
 
@@ -99,3 +108,6 @@ function withoutLength(response: ServerResponse): void {
     return writeHead.apply(this, args);
   } as typeof writeHead;
 }
+
+/** A URL's port, its scheme's default when it names none. */
+const portOf = (url: URL): string => url.port || (url.protocol === "https:" ? "443" : "80");

@@ -11,6 +11,7 @@ import type {
   Variant,
 } from "../host/object-storage/published-answer.js";
 import { parseS3Url, s3Store } from "../host/object-storage/s3-store.js";
+import { isLoopback } from "../publish/default-base-url.js";
 import { matchRoute } from "../routes/match-route.js";
 import { DEFAULT_REFRESH_SECONDS, STATIC_MAX_AGE } from "../routes/max-age.js";
 import {
@@ -126,22 +127,6 @@ async function treeAnswers(
     });
   }
   return { answers, baseUrl: tree.manifest.baseUrl };
-}
-
-/**
- * Whether a URL names the machine it is read on (`localhost`, a loopback address), or no machine
- * (`0.0.0.0`): every consumer's link would lead to its own.
- */
-function isLoopback(url: string): boolean {
-  const host = URL.canParse(url) ? new URL(url).hostname : "";
-  return (
-    host === "localhost" ||
-    host.endsWith(".localhost") ||
-    /^127\./.test(host) ||
-    host === "[::1]" ||
-    host === "0.0.0.0" ||
-    host === "[::]"
-  );
 }
 
 function endpointOf(urlPath: string, out: string): Endpoint {

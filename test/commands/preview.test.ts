@@ -150,4 +150,30 @@ describe("velodata preview", () => {
       `no velodata tree at ${folder}`,
     );
   });
+
+  it("warns when the tree's GBFS links lead to another local port than the one it previews on", async () => {
+    // Built without --base-url, the tree names http://127.0.0.1:8080; previewed elsewhere, a GBFS
+    // consumer following its discovery files would leave the preview.
+    const local = join(await tempDir(), "out");
+    await build({ source: FIXTURES, out: local, output: memoryOutput() });
+    const warned = memoryOutput();
+    const elsewhere = await preview({ out: local, port: 0, output: warned });
+    const port = (elsewhere.address() as AddressInfo).port;
+    elsewhere.close();
+    expect(warned.lines).toContain(
+      `warning: the tree's GBFS discovery files and OpenAPI document link to http://127.0.0.1:8080, not to this preview (port ${port}): ` +
+        `build it with --base-url http://127.0.0.1:${port} to follow them here, or preview it on the port it names`,
+    );
+    // A tree built for its public address links there on purpose: no warning.
+    const public_ = join(await tempDir(), "out");
+    await build({
+      source: FIXTURES,
+      out: public_,
+      baseUrl: "https://bikes.example.org",
+      output: memoryOutput(),
+    });
+    const quiet = memoryOutput();
+    (await preview({ out: public_, port: 0, output: quiet })).close();
+    expect(quiet.lines.filter((line) => line.startsWith("warning"))).toEqual([]);
+  });
 });
