@@ -15,6 +15,7 @@
 // beyond the noise.
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { PRIORITY_PREFIX, writesToJournal } from "../journal.js";
+import { outOfMemory } from "./heap-room.js";
 
 /** Three 64 MB parts: V8 makes a young generation of two semi-spaces and a large-object space. */
 export const YOUNG_GENERATION_MB = 3 * 64;
@@ -128,7 +129,7 @@ export function runInThread(
         return [signal, say] as const;
       });
   return new Promise<number>((resolve, reject) => {
-    worker.once("error", reject);
+    worker.once("error", (error) => reject(outOfMemory(error)));
     // A thread ended by a stop during the start exits as a stopped server does: 0.
     worker.once("exit", (code) => {
       if (stopped) options.afterStopDuringStart?.();
