@@ -190,6 +190,22 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
     }
   });
 
+  it("dates the live data by its oldest feed on screen, so a stale contract is not hidden by a fresh one", async () => {
+    const { page } = await open(`${sirv.url}/`);
+    await page.waitForSelector("#refreshed[data-at]");
+    // Every contract's row is on screen: the time shown is that of the oldest of their feeds.
+    const updated: number[] = [];
+    for (const contract of dataset.contracts) {
+      const response = await fetch(
+        `${sirv.url}/contracts/${contract.name}/gbfs/v3/station_status.json`,
+      );
+      updated.push(Date.parse(((await response.json()) as { last_updated: string }).last_updated));
+    }
+    expect(new Set(updated).size).toBeGreaterThan(1); // the fixtures' feeds are of different times
+    const shown = await page.getAttribute("#refreshed", "data-at");
+    expect(shown).toBe(new Date(Math.min(...updated)).toISOString());
+  });
+
   it("reads a station from the keyboard: a mark takes focus and its text is shown", async () => {
     const { page } = await open(`${sirv.url}/`);
     await page.waitForSelector("#refreshed[data-at]");

@@ -297,8 +297,10 @@ const rowsOnScreen = new Set();
 // When each contract's feed was last asked for (ms), so a row scrolled back into view is read
 // again only once its feed may have changed.
 const askedAt = new Map();
+// When each contract's live feed says its data is from (ms): the page dates what it shows by the
+// oldest of those on screen, so one stale feed is not hidden behind a fresh one.
+const updatedAt = new Map();
 let ttlSeconds = 60;
-let latest = 0;
 let timer;
 let roundDue = Number.POSITIVE_INFINITY;
 
@@ -322,7 +324,7 @@ async function readStatus(maps) {
       if (!response.ok) throw new Error(`${map.dataset.status}: ${response.status}`);
       const feed = await response.json();
       showStatus(map, feed);
-      latest = Math.max(latest, Date.parse(feed.last_updated));
+      updatedAt.set(map.dataset.contract, Date.parse(feed.last_updated));
       ttlSeconds = Math.max(REFRESH_FLOOR_SECONDS, feed.ttl ?? ttlSeconds);
     }),
   );
@@ -335,10 +337,15 @@ async function readStatus(maps) {
       ? `Live data could not be read for ${failed} of ${maps.length} contracts.`
       : "Live totals from each contract's GBFS station_status feed, read while it is on screen.";
   }
-  if (latest > 0) {
+  let oldest = Number.POSITIVE_INFINITY;
+  for (const map of liveMaps().filter(wanted)) {
+    const at = updatedAt.get(map.dataset.contract);
+    if (Number.isFinite(at)) oldest = Math.min(oldest, at);
+  }
+  if (Number.isFinite(oldest)) {
     const refreshed = document.getElementById("refreshed");
-    refreshed.textContent = new Date(latest).toLocaleString();
-    refreshed.dataset.at = new Date(latest).toISOString();
+    refreshed.textContent = new Date(oldest).toLocaleString();
+    refreshed.dataset.at = new Date(oldest).toISOString();
   }
 }
 
