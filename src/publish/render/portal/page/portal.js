@@ -56,20 +56,40 @@ function chooseContract() {
   show();
 }
 
+// Farther than this from the middle of its contract's stations, a station is a city away (as the
+// build's warning says of it): the map frames the others, and shows it at the edge, towards it.
+const FAR_KM = 50;
+const KM_PER_DEGREE = 111.2;
+
+/** The middle value (the lower of the two middle ones for an even count). */
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[(sorted.length - 1) >> 1];
+}
+
 /**
  * Equirectangular projection scaled by the cosine of the middle latitude: at a city's scale it
- * keeps distances and angles close to true, which is all a station map needs.
+ * keeps distances and angles close to true, which is all a station map needs. It frames the
+ * stations near the middle (the median of each coordinate, which a few far ones do not move);
+ * a far one is put at the frame's edge, towards where it is, and marked `far` with its distance.
  */
 function project(stations) {
   if (stations.length === 0) return { points: [], height: MAP_MIN_HEIGHT };
+  const middle = {
+    lat: median(stations.map((s) => s.lat)),
+    lon: median(stations.map((s) => s.lon)),
+  };
+  const squeeze = Math.cos((middle.lat * Math.PI) / 180);
+  const kmFromMiddle = (s) =>
+    Math.hypot((s.lon - middle.lon) * squeeze, s.lat - middle.lat) * KM_PER_DEGREE;
+  const near = stations.filter((s) => kmFromMiddle(s) <= FAR_KM);
   let [latMin, latMax, lonMin, lonMax] = [90, -90, 180, -180];
-  for (const { lat, lon } of stations) {
+  for (const { lat, lon } of near.length > 0 ? near : stations) {
     latMin = Math.min(latMin, lat);
     latMax = Math.max(latMax, lat);
     lonMin = Math.min(lonMin, lon);
     lonMax = Math.max(lonMax, lon);
   }
-  const squeeze = Math.cos((((latMin + latMax) / 2) * Math.PI) / 180);
   const spanX = (lonMax - lonMin) * squeeze;
   const spanY = latMax - latMin;
   // One station (or all at one place) has no extent: it goes in the middle.
@@ -81,10 +101,14 @@ function project(stations) {
   const height = Math.max(MAP_MIN_HEIGHT, Math.round(spanY * finite + 2 * MAP_PAD));
   const offsetX = (MAP_WIDTH - spanX * finite) / 2;
   const offsetY = (height - spanY * finite) / 2;
-  const points = stations.map((s) => ({
-    x: offsetX + (s.lon - lonMin) * squeeze * finite,
-    y: offsetY + (latMax - s.lat) * finite,
-  }));
+  const within = (value, most) => Math.min(most - MAP_PAD, Math.max(MAP_PAD, value));
+  const points = stations.map((s) => {
+    const x = offsetX + (s.lon - lonMin) * squeeze * finite;
+    const y = offsetY + (latMax - s.lat) * finite;
+    const km = kmFromMiddle(s);
+    if (near.length === 0 || km <= FAR_KM) return { x, y };
+    return { x: within(x, MAP_WIDTH), y: within(y, height), farKm: Math.round(km) };
+  });
   return { points, height };
 }
 
@@ -135,9 +159,11 @@ function draw(map, stations) {
   // A fragment, not a spread: a contract may have more stations than a call takes arguments.
   const rows = document.createDocumentFragment();
   stations.forEach((station, index) => {
-    const label = `Station ${station.station_id}, ${nameOf(station)}: ${station.capacity} stands`;
+    const { farKm } = points[index];
+    const away = farKm === undefined ? "" : ` (${farKm} km away, off this map: shown at its edge)`;
+    const label = `Station ${station.station_id}, ${nameOf(station)}: ${station.capacity} stands${away}`;
     const mark = document.createElementNS(SVG, "circle");
-    mark.setAttribute("class", "mark");
+    mark.setAttribute("class", farKm === undefined ? "mark" : "mark far");
     mark.setAttribute("cx", points[index].x.toFixed(1));
     mark.setAttribute("cy", points[index].y.toFixed(1));
     mark.setAttribute("r", "6");
@@ -199,7 +225,8 @@ function showStatus(map, feed) {
     const [state, words] = station ? stateOf(station) : ["unknown", "no live data"];
     // The one chosen by a tap stays chosen through the refresh.
     const chosen = mark.classList.contains("chosen") ? " chosen" : "";
-    mark.setAttribute("class", `mark ${state}${chosen}`);
+    const far = mark.classList.contains("far") ? " far" : "";
+    mark.setAttribute("class", `mark ${state}${far}${chosen}`);
     const label = mark.dataset.label ?? mark.getAttribute("aria-label");
     mark.dataset.label = label;
     const live = station
