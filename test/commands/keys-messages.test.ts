@@ -34,6 +34,28 @@ describe("velodata keys messages", () => {
     expect(listed.stderr).not.toContain(RAW_KEY);
   });
 
+  it("never quotes a key pasted where an id is asked for, and names the id when it is a stored key's", async () => {
+    const file = join(await tempDir(), "keys.json");
+    const key = (await runCli(["keys", "add", "--keys", file])).stdout.trim();
+    const id = JSON.parse(await readFile(file, "utf8")).keys[0].id;
+    for (const args of [
+      ["revoke", key],
+      ["limit", key, "10"],
+      ["revoke", key.toUpperCase()],
+      ["revoke", RAW_KEY],
+    ]) {
+      const result = await runCli(["keys", ...args, "--keys", file]);
+      expect(result.code, args[0]).toBe(1);
+      expect(result.stderr.toLowerCase()).not.toContain(key.slice(0, 16));
+      expect(result.stderr).not.toContain(RAW_KEY.slice(0, 16));
+      expect(result.stderr).toContain("not shown");
+    }
+    const named = await runCli(["keys", "revoke", key, "--keys", file]);
+    expect(named.stderr).toContain(`the key of id ${id}`);
+    // Nothing was changed by the mistake.
+    expect(JSON.parse(await readFile(file, "utf8")).keys[0].revoked).toBe(null);
+  });
+
   it("says in one line that a keys file is not JSON, without quoting its text", async () => {
     const dir = await tempDir();
     const garbage = join(dir, "garbage.json");

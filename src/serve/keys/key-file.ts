@@ -138,10 +138,7 @@ async function changeKey(
   return withKeysLock(file, async () => {
     const keys = await readKeys(path);
     const before = keys.find((stored) => stored.id === id);
-    if (!before)
-      throw new UserError(`no key with id ${escapeControls(excerpt(id))} in ${path}`, [
-        "velodata keys list shows the ids",
-      ]);
+    if (!before) throw unknownId(path, id, keys);
     const after = change(before);
     if (JSON.stringify(after) !== JSON.stringify(before))
       await writeKeys(
@@ -150,4 +147,25 @@ async function changeKey(
       );
     return { before, after };
   });
+}
+
+// Ids are 8 hex digits: a run of 16 or more is a key pasted in their place (or a piece of one).
+const KEY_LIKE = /[0-9a-f]{16}/i;
+
+/**
+ * No key with that id. A key given for its id is never quoted (the error reaches terminals and
+ * cron mails): it is said to be one, with its id when it is a stored key's.
+ */
+function unknownId(path: string, id: string, keys: readonly StoredKey[]): UserError {
+  if (!KEY_LIKE.test(id)) {
+    return new UserError(`no key with id ${escapeControls(excerpt(id))} in ${path}`, [
+      "velodata keys list shows the ids",
+    ]);
+  }
+  const presented = hashKey(id);
+  const owner = keys.find((stored) => stored.sha256 === presented);
+  return new UserError(
+    `${owner ? `that is the key of id ${owner.id}` : "that looks like a key"} (not shown), not a key's id: give its id (8 hex digits) instead`,
+    ["velodata keys list shows the ids"],
+  );
 }
