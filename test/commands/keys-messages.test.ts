@@ -56,6 +56,17 @@ describe("velodata keys messages", () => {
     expect(JSON.parse(await readFile(file, "utf8")).keys[0].revoked).toBe(null);
   });
 
+  it("never quotes a key pasted inside another field's value", async () => {
+    const file = join(await tempDir(), "keys.json");
+    const key = { ...stored("0".repeat(64)), created: `${RAW_KEY}Z`, revoked: `by ${RAW_KEY}` };
+    await writeFile(file, JSON.stringify({ keys: [key] }));
+    const result = await runCli(["keys", "list", "--keys", file]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("keys.0.created: must be a UTC date and time");
+    expect(result.stderr).toContain("keys.0.revoked: must be a UTC date and time");
+    expect(result.stderr).not.toContain(RAW_KEY.slice(0, 16));
+  });
+
   it("says in one line that a keys file is not JSON, without quoting its text", async () => {
     const dir = await tempDir();
     const garbage = join(dir, "garbage.json");

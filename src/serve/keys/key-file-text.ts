@@ -84,5 +84,9 @@ export function keyIssueMessage(issue: z.core.$ZodIssue, document: unknown): str
     return "holds what looks like a key itself (40 hex characters, not shown): the keys file keeps only a key's SHA-256, as 64 hex digits in sha256 (printf %s KEY | sha256sum)";
   if (issue.path.at(-1) === "sha256" && value !== undefined)
     return "must be the SHA-256 of a key, as 64 lower-case hex digits (the value is not shown: it may be secret)";
-  return issueMessage(issue, document);
+  // A key pasted inside a longer value (`"created": "<key>Z"`) is hidden where the value is quoted.
+  return issueMessage(issue, document).replace(KEY_RUN, "<not shown: looks like a key>");
 }
+
+// A run of hex long enough to be a key, or the larger part of one (dates and ids have none).
+const KEY_RUN = /[0-9a-fA-F]{16,}/g;
