@@ -456,6 +456,15 @@ describe.skipIf("missing" in nginx)("nginx in front of the tree", () => {
     await fetch(`${deployment.base}/vls/v3/stations/dublin/30?apiKey=${key}`);
     await fetch(`${deployment.base}/vls/v3/stations/dublin/42?apiKey=wrong-key`);
     await fetch(`${deployment.base}/openapi.json`);
+    // A key in the path, by a client's mistake: `&` for `?`, the `?` encoded, a key for a segment.
+    const encoded = [...key].map((digit) => `%${digit.charCodeAt(0).toString(16)}`).join("");
+    for (const path of [
+      `/vls/v3/contracts&apiKey=${key}`,
+      `/vls/v3/contracts%3FapiKey=${key.toUpperCase()}`,
+      `/vls/v3/stations/${key}?contract=dublin`,
+      `/vls/v3/contracts/${encoded}`,
+    ])
+      await fetch(`${deployment.base}${path}`);
     const log = await readFile(deployment.accessLog as string, "utf8");
     const line = (request: string, status: number) =>
       log.split("\n").find((each) => each.includes(`"${request}" ${status} `));
@@ -469,6 +478,9 @@ describe.skipIf("missing" in nginx)("nginx in front of the tree", () => {
     expect(line("GET /vls/v3/stations/dublin/42", 403)).toMatch(/^127\.0\.0\.1 - - \[/);
     expect(line("GET /openapi.json", 200)).toMatch(/^127\.0\.0\.1 - - \[/);
     expect(log).not.toContain(key);
+    expect(log).not.toContain(key.toUpperCase());
+    expect(log).not.toContain(encoded.slice(0, 48));
+    expect(log).toContain('"GET /vls/v3/contracts&apiKey=<redacted>" 404 ');
     expect(log).not.toContain("wrong-key");
   });
 

@@ -184,8 +184,11 @@ map $host $velodata_host {
     "" localhost;
     default $host;
 }
-# The path without the query string: what the access log shows, so that no key is ever logged.
+# The path without the query string: what the access log shows, so that no key is ever logged. A
+# key in the path (a client's \`&apiKey=\` for \`?apiKey=\`, its \`?\` encoded) ends it, as velodata
+# serve's log hides it: 16 hex digits or more, each maybe percent-encoded.
 map $request_uri $velodata_path {
+    "~*^(?<velodata_h>[^?]*?)(?:[0-9a-f]|%3[0-9]|%4[1-6]|%6[1-6]){16}" "\${velodata_h}<redacted>";
     "~^(?<velodata_p>[^?]*)" $velodata_p;
     default "";
 }
