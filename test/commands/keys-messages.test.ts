@@ -16,7 +16,8 @@ const stored = (sha256: unknown) => ({
 describe("velodata keys messages", () => {
   it("never quotes a sha256 field, and says when it holds what looks like a key itself", async () => {
     const file = join(await tempDir(), "keys.json");
-    await writeFile(file, JSON.stringify({ keys: [stored(RAW_KEY), stored("ab00db14c19")] }));
+    const other = { ...stored("ab00db14c19"), id: "abcdef02" };
+    await writeFile(file, JSON.stringify({ keys: [stored(RAW_KEY), other] }));
     const result = await runCli(["keys", "list", "--keys", file]);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
@@ -65,6 +66,21 @@ describe("velodata keys messages", () => {
     expect(result.stderr).toContain("keys.0.created: must be a UTC date and time");
     expect(result.stderr).toContain("keys.0.revoked: must be a UTC date and time");
     expect(result.stderr).not.toContain(RAW_KEY.slice(0, 16));
+  });
+
+  it("refuses two keys with one id: revoke and limit would change only the first, serve limit both", async () => {
+    const file = join(await tempDir(), "keys.json");
+    const second = { ...stored("1".repeat(64)), requestsPerMinute: 5 };
+    await writeFile(file, JSON.stringify({ keys: [stored("0".repeat(64)), second] }));
+    const result = await runCli(["keys", "list", "--keys", file]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      [
+        `velodata: keys file ${file} is not valid`,
+        `  ${file} keys.1.id: abcdef01 is the id of keys.0 too: each key needs an id of its own`,
+        "",
+      ].join("\n"),
+    );
   });
 
   it("says in one line that a keys file is not JSON, without quoting its text", async () => {

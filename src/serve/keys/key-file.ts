@@ -21,7 +21,23 @@ export const StoredKey = z.strictObject({
 });
 export type StoredKey = z.infer<typeof StoredKey>;
 
-const KeyFile = z.strictObject({ keys: z.array(StoredKey) });
+/**
+ * Ids name keys in commands (`keys revoke ID`), limits and log lines: two keys of one id (files
+ * merged by hand) would have one revoked and the other not, and share one limit's count.
+ */
+const KeyFile = z.strictObject({ keys: z.array(StoredKey) }).superRefine(({ keys }, context) => {
+  const first = new Map<string, number>();
+  keys.forEach(({ id }, index) => {
+    const earlier = first.get(id);
+    if (earlier === undefined) first.set(id, index);
+    else
+      context.addIssue({
+        code: "custom",
+        path: ["keys", index, "id"],
+        message: `${id} is the id of keys.${earlier} too: each key needs an id of its own`,
+      });
+  });
+});
 
 export const hashKey = (key: string): string => keyDigest(key).toString("hex");
 
