@@ -458,6 +458,10 @@ describe.skipIf("missing" in nginx)("nginx in front of the tree", () => {
     await fetch(`${deployment.base}/openapi.json`);
     // A key in the path, by a client's mistake: `&` for `?`, the `?` encoded, a key for a segment.
     const encoded = [...key].map((digit) => `%${digit.charCodeAt(0).toString(16)}`).join("");
+    // A page whose own URL holds the key, sent by the browser as the Referer.
+    await fetch(`${deployment.base}/openapi.json`, {
+      headers: { Referer: `${deployment.base}/vls/v3/contracts?apiKey=${key}` },
+    });
     for (const path of [
       `/vls/v3/contracts&apiKey=${key}`,
       `/vls/v3/contracts%3FapiKey=${key.toUpperCase()}`,

@@ -192,6 +192,12 @@ map $request_uri $velodata_path {
     "~^(?<velodata_p>[^?]*)" $velodata_p;
     default "";
 }
+# The Referer without its query string, the same way: a page whose own URL holds the key.
+map $http_referer $velodata_referer {
+    "~*^(?<velodata_rh>[^?#]*?)(?:[0-9a-f]|%3[0-9]|%4[1-6]|%6[1-6]){16}" "\${velodata_rh}<redacted>";
+    "~^(?<velodata_r>[^?#]+)" $velodata_r;
+    default "-";
+}
 
 # The client's key by its id (as velodata keys list shows it) where HTTP auth puts the user, so that
 # log tools count requests per client; "-" where no key was accepted (auth_request_set gives "").
@@ -200,7 +206,7 @@ map $velodata_key_id $velodata_client {
     default $velodata_key_id;
 }
 log_format velodata '$remote_addr - $velodata_client [$time_local] "$request_method $velodata_path" '
-                    '$status $body_bytes_sent "$http_referer" "$http_user_agent" $request_time';
+                    '$status $body_bytes_sent "$velodata_referer" "$http_user_agent" $request_time';
 
 # Answers of the key check, by key: a valid key costs one round trip per ${options.keyCacheSeconds} s.
 proxy_cache_path ${quote(options.cacheDir)} levels=1:2 keys_zone=velodata_keys:1m max_size=16m inactive=1m use_temp_path=off;
