@@ -54,7 +54,9 @@ export function issueMessage(issue: z.core.$ZodIssue, raw: unknown): string {
   if (issue.code === "invalid_type" && typeof value === "string" && SCIENTIFIC.test(value))
     return `expected number${got}: scientific notation, as a spreadsheet shows long numbers, rounded; write the number in full`;
   if (issue.code === "invalid_type" && typeof value === "string" && DECIMAL_COMMA.test(value))
-    return `expected number${got}: a decimal comma, as a spreadsheet in a French or German locale writes it; write ${value.replace(",", ".")}`;
+    return THOUSANDS.test(value)
+      ? `expected number${got}: a decimal comma (a French or German spreadsheet's) or a thousands separator (an English one's); write ${value.replace(",", ".")} or ${value.replace(",", "")}, as meant`
+      : `expected number${got}: a decimal comma, as a spreadsheet in a French or German locale writes it; write ${value.replace(",", ".")}`;
   // VRAI/FAUX, WAHR/FALSCH, 1/0, oui/non: a spreadsheet's or a database's own words for them.
   if (issue.code === "invalid_type" && issue.expected === "boolean" && value !== null)
     return `expected true or false${got}`;
@@ -87,6 +89,9 @@ const SCIENTIFIC = /^[-+]?(\d+\.?\d*|\.\d+)[eE][-+]?\d+$/;
 
 // A number as a spreadsheet set to a European locale writes it ("45,1913"); kept as text by read-csv.
 const DECIMAL_COMMA = /^[-+]?\d+,\d+$/;
+// Three digits after it: as well a thousands separator ("1,000" stands), which read as a decimal
+// comma would become another number, and a whole one at that (1.000 stands is 1).
+const THOUSANDS = /^[-+]?\d{1,3},\d{3}$/;
 
 // What a value of each format zod checks looks like (of a pattern, only that it has the wrong form).
 const FORMATS: Record<string, string> = {

@@ -202,8 +202,17 @@ describe("readDataset", () => {
     const { dataset, problems } = await readDataset(dir);
     expect(dataset).toBeUndefined();
     expect(problems.filter(isError).map(formatProblem)).toEqual([
-      `${join(dir, "stations.csv")}:3 (lyon #2) latitude: expected number, got "45,757": a decimal comma, as a spreadsheet in a French or German locale writes it; write 45.757`,
-      `${join(dir, "stations.csv")}:3 (lyon #2) longitude: expected number, got "4,832": a decimal comma, as a spreadsheet in a French or German locale writes it; write 4.832`,
+      `${join(dir, "stations.csv")}:3 (lyon #2) latitude: expected number, got "45,757": a decimal comma (a French or German spreadsheet's) or a thousands separator (an English one's); write 45.757 or 45757, as meant`,
+      `${join(dir, "stations.csv")}:3 (lyon #2) longitude: expected number, got "4,832": a decimal comma (a French or German spreadsheet's) or a thousands separator (an English one's); write 4.832 or 4832, as meant`,
+    ]);
+  });
+
+  it("says a comma before three digits may separate thousands, never advising 1.000 for 1,000", async () => {
+    const csv = stationsCsv.replace(",10,", ',"1,000",').replace("45.757", '"45,7571"');
+    const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": csv });
+    expect((await readDataset(dir)).problems.filter(isError).map(formatProblem)).toEqual([
+      `${join(dir, "stations.csv")}:3 (lyon #2) latitude: expected number, got "45,7571": a decimal comma, as a spreadsheet in a French or German locale writes it; write 45.7571`,
+      `${join(dir, "stations.csv")}:3 (lyon #2) capacity: expected number, got "1,000": a decimal comma (a French or German spreadsheet's) or a thousands separator (an English one's); write 1.000 or 1000, as meant`,
     ]);
   });
 
