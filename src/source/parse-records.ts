@@ -59,7 +59,10 @@ export function issueMessage(issue: z.core.$ZodIssue, raw: unknown): string {
       : `expected number${got}: a decimal comma, as a spreadsheet in a French or German locale writes it; write ${value.replace(",", ".")}`;
   // VRAI/FAUX, WAHR/FALSCH, 1/0, oui/non: a spreadsheet's or a database's own words for them.
   if (issue.code === "invalid_type" && issue.expected === "boolean" && value !== null)
-    return `expected true or false${got}`;
+    // "true" in a JSON file: the word is right, its quotes make it text.
+    return typeof value === "string" && /^(true|false)$/i.test(value)
+      ? `expected true or false${got}: write ${value.toLowerCase()} without quotes`
+      : `expected true or false${got}`;
   if (issue.code === "invalid_type") return `expected ${issue.expected}${got}`;
   if (!ZOD_WORDING.test(issue.message)) return issue.message;
   if (issue.code === "invalid_format")

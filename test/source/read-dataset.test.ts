@@ -249,6 +249,17 @@ describe("readDataset", () => {
     ]);
   });
 
+  it("says a JSON boolean written in quotes is text, and to write it without them", async () => {
+    const stations = JSON.stringify({
+      stations: [{ ...lyonStation(1), banking: "true", bonus: "False" }],
+    });
+    const dir = await sourceDir({ "contracts.json": contracts, "stations.json": stations });
+    expect((await readDataset(dir)).problems.filter(isError).map(formatProblem)).toEqual([
+      `${join(dir, "stations.json")}[0] (lyon #1) banking: expected true or false, got "true": write true without quotes`,
+      `${join(dir, "stations.json")}[0] (lyon #1) bonus: expected true or false, got "False": write false without quotes`,
+    ]);
+  });
+
   it("reports unknown and missing CSV columns once, on the header line", async () => {
     const bad = stationsCsv.replace("banking,", "bankng,");
     const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": bad });
