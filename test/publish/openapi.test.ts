@@ -7,12 +7,15 @@ import { resolveContract } from "../../src/routes/resolve-contract.js";
 import { type Endpoint, pathOf } from "../../src/routes/routes.js";
 import { fixtureDataset, fixtureRelease, GENERATED_AT, json } from "./publish-helpers.js";
 
-type Headers = Record<string, { schema: { example: unknown } }>;
+type Headers = Record<string, { description?: string; schema: { example: unknown } }>;
 type Parameter = { name: string; in: string; required: boolean; schema: { example?: unknown } };
 type Operation = {
   security: object[];
   parameters?: { name: string; in: string; required: boolean }[];
-  responses: Record<string, { content?: Record<string, { example?: unknown }>; headers?: Headers }>;
+  responses: Record<
+    string,
+    { description?: string; content?: Record<string, { example?: unknown }>; headers?: Headers }
+  >;
 };
 type Preflight = {
   security: object[];
@@ -160,6 +163,15 @@ describe("OpenAPI document", () => {
     );
     expect(new Set(used)).toEqual(new Set(names));
     expect(document.components.securitySchemes.apiKey.description).not.toContain("velodata keys");
+  });
+
+  it("says what Retry-After counts down to on a 429: the wrong-key window or the key's minute", async () => {
+    const { paths } = await documentOf();
+    const refused = paths["/vls/v3/contracts"]?.get.responses["429"];
+    expect(refused?.description).toContain("this key's requests of the minute are used up");
+    expect(refused?.headers?.["Retry-After"]?.description).toBe(
+      "seconds until this address's keys are checked again, or until this key's next minute",
+    );
   });
 
   it("declares the headers clients rely on: ETag and Cache-Control, Retry-After on 429; 400, 414 and 431 on every path, 412 beside 304", async () => {

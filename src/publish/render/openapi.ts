@@ -322,7 +322,10 @@ function errorResponse(outcomes: readonly Outcome[]): ResponseConfig {
     headers: outcomes.some((outcome) => WAITS.has(outcome))
       ? {
           ...CORS_HEADERS,
-          "Retry-After": headerExample("seconds until keys are checked again", 42),
+          "Retry-After": headerExample(
+            "seconds until this address's keys are checked again, or until this key's next minute",
+            42,
+          ),
         }
       : CORS_HEADERS,
   };
