@@ -11,3 +11,10 @@ export const KEY_ID_HEADER = "X-Velodata-Key-Id";
  * over its proxy_cache_valid), so every request of that key is checked, and counted, by serve.
  */
 export const UNCACHED_HEADER = "X-Accel-Expires";
+
+/**
+ * Sent as "1" by the nginx deployment when it hands on a request whose key passed the check (a
+ * file it did not find): the check counted it against the key's limit, so serve does not again.
+ * Trusted from a loopback peer only; nginx clears a client's own.
+ */
+export const KEY_CHECKED_HEADER = "X-Velodata-Key-Checked";

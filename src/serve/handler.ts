@@ -18,7 +18,7 @@ import { notFoundOf, resolveContract } from "../routes/resolve-contract.js";
 import type { Outcome } from "../routes/route.js";
 import { dispositionOf, type Endpoint, pathOf, ROUTES, routeOf } from "../routes/routes.js";
 import { type Asked, askedTargets } from "./asked.js";
-import { clientAddress } from "./client-address.js";
+import { checkedByFront, clientAddress } from "./from-front.js";
 import type { FailedKeyLimit } from "./failed-key-limit.js";
 import type { KeyRing } from "./keys/key-ring.js";
 import { type Live, statusOf } from "./live.js";
@@ -87,9 +87,10 @@ export function createHandler(options: HandlerOptions): Handler {
   // Each limited key's requests of its minute; a key without a limit is never counted.
   const perKey = requestWindows(60, LIMITED_KEYS_KEPT);
   /** The seconds the key of `keyId` must wait (Retry-After), once this request is counted; else 0. */
-  const overLimit = (keyId: string | null): number => {
+  const overLimit = (request: IncomingMessage, keyId: string | null): number => {
     const most = keyId === null ? undefined : options.keys.limitOf(keyId);
-    return most === undefined ? 0 : perKey.count(keyId as string, most, clock());
+    if (most === undefined || checkedByFront(request)) return 0;
+    return perKey.count(keyId as string, most, clock());
   };
 
   const revokedName = (key: string): string | null => {
@@ -225,7 +226,7 @@ export function createHandler(options: HandlerOptions): Handler {
       // A preflight or a refused method is no client's request: nginx names none either.
       const method = request.method;
       keyId = method === "GET" || method === "HEAD" ? keyIdOf(asked) : null;
-      const sending = answer(request, response, asked, keyId, overLimit(keyId));
+      const sending = answer(request, response, asked, keyId, overLimit(request, keyId));
       // A revoked key is refused as any wrong one, but named in the line: who still uses it (also
       // once --max-key-failures answers it 429).
       const refused = response.statusCode === 403 || response.statusCode === 429;

@@ -391,6 +391,23 @@ for (const [name, start, skipped] of deployments) {
       await revokeKey(server.keysFile, limited.stored.id, new Date());
     }, 25_000);
 
+    it("counts a limited key's request once, when nginx hands it on after the check (a 404)", async () => {
+      const { server } = deployment;
+      const limited = await addKey(server.keysFile, "limited", new Date(), 2);
+      const asked = (path: string) => raw(deployment.base, `${path}?apiKey=${limited.key}`);
+      const deadline = Date.now() + 10_000;
+      let first = await asked("/vls/v3/stations/dublin/42");
+      while (first.status === 403 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        first = await asked("/vls/v3/stations/dublin/42");
+      }
+      const statuses = [first.status];
+      for (const path of ["/vls/v3/stations/dublin/424242", "/vls/v3/stations/dublin/42"])
+        statuses.push((await asked(path)).status);
+      expect(statuses).toEqual([200, 404, 429]);
+      await revokeKey(server.keysFile, limited.stored.id, new Date());
+    }, 25_000);
+
     it("changes answers and their ETags at a refresh", async () => {
       const before = await get("/vls/v3/stations/dublin/42");
       const etag = before.headers.get("etag");

@@ -2,7 +2,7 @@
 
 import { STATUS_CODES } from "node:http";
 import { JSON_TYPE } from "../../routes/content-types.js";
-import { KEY_CHECK_PATH, KEY_ID_HEADER } from "../../routes/key-check.js";
+import { KEY_CHECK_PATH, KEY_CHECKED_HEADER, KEY_ID_HEADER } from "../../routes/key-check.js";
 import { STATIC_CACHE_CONTROL } from "../../routes/max-age.js";
 import { ALLOWED_METHODS, EXPOSED_HEADERS } from "../../routes/methods.js";
 import {
@@ -112,6 +112,18 @@ const ERROR_PAGES = [
   NOT_IMPLEMENTED_PAGE,
   VERSION_NOT_SUPPORTED_PAGE,
 ];
+
+/** How a request is handed to velodata serve, beside its URI and the key-checked header. */
+const handOverLines = (): string =>
+  [
+    "proxy_http_version 1.1;",
+    'proxy_set_header Connection "";',
+    "proxy_set_header Host $velodata_host;",
+    "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;",
+    "proxy_buffering on;",
+  ]
+    .map((line) => `        ${line}`)
+    .join("\n");
 
 /** `error_page` lines sending each status to its JSON page, indented for `depth` blocks. */
 const errorPageLines = (pages: readonly OwnErrorPage[], depth: number): string =>
@@ -274,7 +286,9 @@ ${errorPageLines([...FILE_ERROR_PAGES, NOT_IMPLEMENTED_PAGE, VERSION_NOT_SUPPORT
         # A refused key or one past its limit (velodata serve gives the refusal itself, 403 or 429,
         # with its body), or no
         # such file (no such station: velodata serve knows the status and body the route gives).
-        error_page 403 404 = @velodata;
+        error_page 403 = @velodata;
+        # The key passed the check, which counted it: velodata serve does not count it again.
+        error_page 404 = @velodata_checked;
         error_page 500 502 503 504 = @velodata_unavailable;
 ${errorPageLines(FILE_ERROR_PAGES, 2)}
         log_not_found off;
@@ -294,7 +308,9 @@ ${errorPageLines(FILE_ERROR_PAGES, 2)}
         # A refused key or one past its limit (velodata serve gives the refusal itself, 403 or 429,
         # with its body), or no
         # such file (no such station: velodata serve knows the status and body the route gives).
-        error_page 403 404 = @velodata;
+        error_page 403 = @velodata;
+        # The key passed the check, which counted it: velodata serve does not count it again.
+        error_page 404 = @velodata_checked;
         error_page 500 502 503 504 = @velodata_unavailable;
 ${errorPageLines(FILE_ERROR_PAGES, 2)}
         log_not_found off;
@@ -325,11 +341,15 @@ ${errorPageLines(FILE_ERROR_PAGES, 2)}
     location @velodata {
         # The raw request line: velodata serve applies its own path and query rules to it.
         proxy_pass http://velodata_serve$request_uri;
-        proxy_http_version 1.1;
-        proxy_set_header Connection "";
-        proxy_set_header Host $velodata_host;
-        proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-        proxy_buffering on;
+${handOverLines()}
+        # Never a client's own: velodata serve would not count the request against its key's limit.
+        proxy_set_header ${KEY_CHECKED_HEADER} "";
+    }
+
+    location @velodata_checked {
+        proxy_pass http://velodata_serve$request_uri;
+${handOverLines()}
+        proxy_set_header ${KEY_CHECKED_HEADER} "1";
     }
 
     # Not named locations: the request line they answer has no URI, which a named one needs.
