@@ -1,4 +1,4 @@
-// `velodata keys add | list | revoke`: API keys, stored hashed; a running server sees changes within seconds.
+// `velodata keys add | list | revoke | limit`: API keys, stored hashed; a running server sees changes within seconds.
 import { escapeControls, UserError } from "../errors.js";
 import { addKey, limitKey, readKeysIfAny, revokeKey } from "../serve/keys/key-file.js";
 import { refuseInsideTree } from "../tree/inside-tree.js";

@@ -177,10 +177,13 @@ function statesList(text: string): unknown[] | undefined {
  */
 async function lookalike(dir: string, key: string, csv: boolean): Promise<string> {
   const names = await readdir(dir).catch(() => [] as string[]);
-  const meant = names.find((name) => {
-    const lower = name.toLowerCase();
-    return lower.startsWith(key) && (lower.endsWith(".json") || (csv && lower.endsWith(".csv")));
-  });
+  // The name in another case, or a copy's (`stations (1).csv`, `stations - Copy.csv`): not a
+  // backup such as `stations_old.json`, which is no one's to rename.
+  const copyOf = new RegExp(
+    `^${key}(?: ?\\(\\d+\\)| - copy| copy)?\\.(?:json${csv ? "|csv" : ""})$`,
+    "i",
+  );
+  const meant = names.find((name) => copyOf.test(name));
   if (meant === undefined) return "";
   const extension = meant.toLowerCase().endsWith(".csv") ? "csv" : "json";
   return `; found ${JSON.stringify(meant)}: rename it ${key}.${extension} (file names are read exactly, in lower case)`;

@@ -59,7 +59,7 @@ export async function readCsvRecords(
           error(
             { file, line: unclosed },
             undefined,
-            'has a cell that opens a quote (") and never closes it on its line: close it, or double a quote inside a cell ("")',
+            'has a cell that opens a quote (") and never closes it: close it, or double a quote inside a cell ("")',
           ),
         ],
       };

@@ -373,7 +373,7 @@ describe("readDataset", () => {
     const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": bad });
     const lines = (await readDataset(dir)).problems.filter(isError).map(formatProblem);
     expect(lines).toEqual([
-      `${join(dir, "stations.csv")}:4: has a cell that opens a quote (") and never closes it on its line: close it, or double a quote inside a cell ("")`,
+      `${join(dir, "stations.csv")}:4: has a cell that opens a quote (") and never closes it: close it, or double a quote inside a cell ("")`,
     ]);
   });
 
@@ -389,7 +389,7 @@ describe("readDataset", () => {
     const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": bad });
     const lines = (await readDataset(dir)).problems.filter(isError).map(formatProblem);
     expect(lines).toEqual([
-      `${join(dir, "stations.csv")}:3: has a cell that opens a quote (") and never closes it on its line: close it, or double a quote inside a cell ("")`,
+      `${join(dir, "stations.csv")}:3: has a cell that opens a quote (") and never closes it: close it, or double a quote inside a cell ("")`,
     ]);
   });
 
@@ -593,6 +593,12 @@ describe("readDataset", () => {
     await expect(readDataset(dir)).rejects.toThrow(
       `missing source file: ${join(dir, "stations.json")} or ${join(dir, "stations.csv")}; found "Stations (1).CSV": rename it stations.csv (file names are read exactly, in lower case)`,
     );
+    // A backup beside it is no copy to rename.
+    const backup = await sourceDir({
+      "contracts.json": contracts,
+      "stations_old.csv": stationsCsv,
+    });
+    await expect(readDataset(backup)).rejects.toThrow(/^missing source file: [^;]*stations\.csv$/);
   });
 
   it("refuses a source with both stations.json and stations.csv", async () => {

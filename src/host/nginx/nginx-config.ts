@@ -283,11 +283,11 @@ ${errorPageLines([...FILE_ERROR_PAGES, NOT_IMPLEMENTED_PAGE, VERSION_NOT_SUPPORT
         alias ${quote(`${options.tree}/`)};
         auth_request /_velodata_auth;
         auth_request_set $velodata_key_id $upstream_http_${KEY_ID_VARIABLE};
-        # A refused key or one past its limit (velodata serve gives the refusal itself, 403 or 429,
-        # with its body), or no
-        # such file (no such station: velodata serve knows the status and body the route gives).
+        # A refused key or one past its limit: velodata serve gives the refusal itself (403 or 429,
+        # with its body).
         error_page 403 = @velodata;
-        # The key passed the check, which counted it: velodata serve does not count it again.
+        # No such file (no such station): velodata serve knows the status and body the route gives;
+        # the key passed the check, which counted it, and serve does not count it again.
         error_page 404 = @velodata_checked;
         error_page 500 502 503 504 = @velodata_unavailable;
 ${errorPageLines(FILE_ERROR_PAGES, 2)}
@@ -305,11 +305,11 @@ ${errorPageLines(FILE_ERROR_PAGES, 2)}
         alias ${quote(`${options.tree}/`)};
         auth_request /_velodata_auth;
         auth_request_set $velodata_key_id $upstream_http_${KEY_ID_VARIABLE};
-        # A refused key or one past its limit (velodata serve gives the refusal itself, 403 or 429,
-        # with its body), or no
-        # such file (no such station: velodata serve knows the status and body the route gives).
+        # A refused key or one past its limit: velodata serve gives the refusal itself (403 or 429,
+        # with its body).
         error_page 403 = @velodata;
-        # The key passed the check, which counted it: velodata serve does not count it again.
+        # No such file (no such station): velodata serve knows the status and body the route gives;
+        # the key passed the check, which counted it, and serve does not count it again.
         error_page 404 = @velodata_checked;
         error_page 500 502 503 504 = @velodata_unavailable;
 ${errorPageLines(FILE_ERROR_PAGES, 2)}
