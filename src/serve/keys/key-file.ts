@@ -3,9 +3,10 @@ import { hash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { chmod, chown, rename, rm, stat, writeFile } from "node:fs/promises";
 import { z } from "zod";
-import { escapeControls, excerpt, refusedWrite, UserError } from "../../errors.js";
+import { refusedWrite, UserError } from "../../errors.js";
 import { checkFolder, realKeysPath } from "./key-file-path.js";
 import { keyIssueMessage, readKeysDocument } from "./key-file-text.js";
+import { sharedIds, unknownId } from "./key-ids.js";
 import { checkLabel } from "./key-label.js";
 import { withKeysLock } from "./key-lock.js";
 import { MOST_PER_MINUTE } from "./per-minute.js";
@@ -21,23 +22,7 @@ export const StoredKey = z.strictObject({
 });
 export type StoredKey = z.infer<typeof StoredKey>;
 
-/**
- * Ids name keys in commands (`keys revoke ID`), limits and log lines: two keys of one id (files
- * merged by hand) would have one revoked and the other not, and share one limit's count.
- */
-const KeyFile = z.strictObject({ keys: z.array(StoredKey) }).superRefine(({ keys }, context) => {
-  const first = new Map<string, number>();
-  keys.forEach(({ id }, index) => {
-    const earlier = first.get(id);
-    if (earlier === undefined) first.set(id, index);
-    else
-      context.addIssue({
-        code: "custom",
-        path: ["keys", index, "id"],
-        message: `${id} is the id of keys.${earlier} too: each key needs an id of its own`,
-      });
-  });
-});
+const KeyFile = z.strictObject({ keys: z.array(StoredKey) });
 
 export const hashKey = (key: string): string => keyDigest(key).toString("hex");
 
@@ -60,6 +45,12 @@ export async function readKeysIfAny(path: string): Promise<StoredKey[] | undefin
     );
     throw new UserError(`keys file ${path} is not valid`, details);
   }
+  const shared = sharedIds(parsed.data.keys);
+  if (shared.length > 0)
+    throw new UserError(
+      `keys file ${path} is not valid`,
+      shared.map((detail) => `${path} ${detail}`),
+    );
   return parsed.data.keys;
 }
 
@@ -154,7 +145,8 @@ async function changeKey(
   return withKeysLock(file, async () => {
     const keys = await readKeys(path);
     const before = keys.find((stored) => stored.id === id);
-    if (!before) throw unknownId(path, id, keys);
+    if (!before)
+      throw unknownId(path, id, (key) => keys.find((stored) => stored.sha256 === hashKey(key)));
     const after = change(before);
     if (JSON.stringify(after) !== JSON.stringify(before))
       await writeKeys(
@@ -163,25 +155,4 @@ async function changeKey(
       );
     return { before, after };
   });
-}
-
-// Ids are 8 hex digits: a run of 16 or more is a key pasted in their place (or a piece of one).
-const KEY_LIKE = /[0-9a-f]{16}/i;
-
-/**
- * No key with that id. A key given for its id is never quoted (the error reaches terminals and
- * cron mails): it is said to be one, with its id when it is a stored key's.
- */
-function unknownId(path: string, id: string, keys: readonly StoredKey[]): UserError {
-  if (!KEY_LIKE.test(id)) {
-    return new UserError(`no key with id ${escapeControls(excerpt(id))} in ${path}`, [
-      "velodata keys list shows the ids",
-    ]);
-  }
-  const presented = hashKey(id);
-  const owner = keys.find((stored) => stored.sha256 === presented);
-  return new UserError(
-    `${owner ? `that is the key of id ${owner.id}` : "that looks like a key"} (not shown), not a key's id: give its id (8 hex digits) instead`,
-    ["velodata keys list shows the ids"],
-  );
 }
