@@ -113,6 +113,19 @@ const ERROR_PAGES = [
   VERSION_NOT_SUPPORTED_PAGE,
 ];
 
+/** A location answering from the tree's files: the key check, and what is handed to velodata serve. */
+const answerFileLines = (): string => `        auth_request /_velodata_auth;
+        auth_request_set $velodata_key_id $upstream_http_${KEY_ID_VARIABLE};
+        # A refused key or one past its limit: velodata serve gives the refusal itself (403 or 429,
+        # with its body).
+        error_page 403 = @velodata;
+        # No such file (no such station): velodata serve knows the status and body the route gives;
+        # the key passed the check, which counted it, and serve does not count it again.
+        error_page 404 = @velodata_checked;
+        error_page 500 502 503 504 = @velodata_unavailable;
+${errorPageLines(FILE_ERROR_PAGES, 2)}
+        log_not_found off;`;
+
 /** How a request is handed to velodata serve, beside its URI and the key-checked header. */
 const handOverLines = (): string =>
   [
@@ -281,17 +294,7 @@ ${errorPageLines([...FILE_ERROR_PAGES, NOT_IMPLEMENTED_PAGE, VERSION_NOT_SUPPORT
     location ^~ /_velodata/dynamic/ {
         internal;
         alias ${quote(`${options.tree}/`)};
-        auth_request /_velodata_auth;
-        auth_request_set $velodata_key_id $upstream_http_${KEY_ID_VARIABLE};
-        # A refused key or one past its limit: velodata serve gives the refusal itself (403 or 429,
-        # with its body).
-        error_page 403 = @velodata;
-        # No such file (no such station): velodata serve knows the status and body the route gives;
-        # the key passed the check, which counted it, and serve does not count it again.
-        error_page 404 = @velodata_checked;
-        error_page 500 502 503 504 = @velodata_unavailable;
-${errorPageLines(FILE_ERROR_PAGES, 2)}
-        log_not_found off;
+${answerFileLines()}
         # At the next refresh after the file was written; an answer unchanged since an earlier
         # refresh is sent with no-cache, to be revalidated with its ETag (304).
         expires modified +${options.refreshSeconds}s;
@@ -303,17 +306,7 @@ ${errorPageLines(FILE_ERROR_PAGES, 2)}
     location ^~ /_velodata/static/ {
         internal;
         alias ${quote(`${options.tree}/`)};
-        auth_request /_velodata_auth;
-        auth_request_set $velodata_key_id $upstream_http_${KEY_ID_VARIABLE};
-        # A refused key or one past its limit: velodata serve gives the refusal itself (403 or 429,
-        # with its body).
-        error_page 403 = @velodata;
-        # No such file (no such station): velodata serve knows the status and body the route gives;
-        # the key passed the check, which counted it, and serve does not count it again.
-        error_page 404 = @velodata_checked;
-        error_page 500 502 503 504 = @velodata_unavailable;
-${errorPageLines(FILE_ERROR_PAGES, 2)}
-        log_not_found off;
+${answerFileLines()}
         add_header Cache-Control "${STATIC_CACHE_CONTROL}";
         add_header Access-Control-Allow-Origin "*";
         add_header Access-Control-Expose-Headers "${EXPOSED_HEADERS}";
