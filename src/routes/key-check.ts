@@ -13,8 +13,9 @@ export const KEY_ID_HEADER = "X-Velodata-Key-Id";
 export const UNCACHED_HEADER = "X-Accel-Expires";
 
 /**
- * Sent as "1" by the nginx deployment when it hands on a request whose key passed the check (a
- * file it did not find): the check counted it against the key's limit, so serve does not again.
- * Trusted from a loopback peer only; nginx clears a client's own.
+ * The nginx deployment's id of a request (`$request_id`), sent with its key check and again when it
+ * hands the request on (a file it did not find, a refused key): a key check that counted the
+ * request against its key's limit keeps the id, and the hand-over naming it is not counted again.
+ * Nothing is taken on trust: an id spares a count only once, and only one a check has counted.
  */
-export const KEY_CHECKED_HEADER = "X-Velodata-Key-Checked";
+export const CHECK_TICKET_HEADER = "X-Velodata-Request";

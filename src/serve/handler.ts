@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 // Imported: the global `performance` is an accessor looked up at every use.
 import { performance } from "node:perf_hooks";
 import type { Log } from "../log.js";
-import { KEY_ID_HEADER, UNCACHED_HEADER } from "../routes/key-check.js";
+import { CHECK_TICKET_HEADER, KEY_ID_HEADER, UNCACHED_HEADER } from "../routes/key-check.js";
 import { STATIC_CACHE_CONTROL } from "../routes/max-age.js";
 import {
   INTERNAL_ERROR,
@@ -18,8 +18,8 @@ import { notFoundOf, resolveContract } from "../routes/resolve-contract.js";
 import type { Outcome } from "../routes/route.js";
 import { dispositionOf, type Endpoint, pathOf, ROUTES, routeOf } from "../routes/routes.js";
 import { type Asked, askedTargets } from "./asked.js";
+import { clientAddress } from "./client-address.js";
 import type { FailedKeyLimit } from "./failed-key-limit.js";
-import { checkedByFront, clientAddress } from "./from-front.js";
 import type { KeyRing } from "./keys/key-ring.js";
 import { type Live, statusOf } from "./live.js";
 import type { LogSink } from "./log-sink.js";
@@ -61,6 +61,10 @@ const UNHEALTHY = ROUTES.status.alsoAs?.status ?? 503;
 const LOCATED_KEPT = 10_000;
 // Keys with a limit counted at most: more than a server has.
 const LIMITED_KEYS_KEPT = 100_000;
+// Checked requests remembered at most: a hand-over follows its check within milliseconds.
+const CHECKED_KEPT = 10_000;
+// Node's header names are lower case.
+const CHECK_TICKET = CHECK_TICKET_HEADER.toLowerCase();
 
 export function createHandler(options: HandlerOptions): Handler {
   const now = options.now ?? (() => new Date());
@@ -86,11 +90,26 @@ export function createHandler(options: HandlerOptions): Handler {
 
   // Each limited key's requests of its minute; a key without a limit is never counted.
   const perKey = requestWindows(60, LIMITED_KEYS_KEPT);
+  // The front's ids of the requests a key check counted and let through, with their key's id: the
+  // request handed on afterwards (a file the front did not find) is not counted again.
+  const checked = new Map<string, string>();
   /** The seconds the key of `keyId` must wait (Retry-After), once this request is counted; else 0. */
-  const overLimit = (request: IncomingMessage, keyId: string | null): number => {
+  const overLimit = (request: IncomingMessage, asked: Asked, keyId: string | null): number => {
     const most = keyId === null ? undefined : options.keys.limitOf(keyId);
-    if (most === undefined || checkedByFront(request)) return 0;
-    return perKey.count(keyId as string, most, clock());
+    if (most === undefined) return 0;
+    const ticket = request.headers[CHECK_TICKET];
+    const isCheck = asked.kind === "key check";
+    if (typeof ticket === "string" && !isCheck && checked.get(ticket) === keyId) {
+      checked.delete(ticket); // once
+      return 0;
+    }
+    const wait = perKey.count(keyId as string, most, clock());
+    if (typeof ticket === "string" && isCheck && wait === 0) {
+      checked.set(ticket, keyId as string);
+      const oldest = checked.size > CHECKED_KEPT ? checked.keys().next().value : undefined;
+      if (oldest !== undefined) checked.delete(oldest);
+    }
+    return wait;
   };
 
   const revokedName = (key: string): string | null => {
@@ -226,7 +245,7 @@ export function createHandler(options: HandlerOptions): Handler {
       // A preflight or a refused method is no client's request: nginx names none either.
       const method = request.method;
       keyId = method === "GET" || method === "HEAD" ? keyIdOf(asked) : null;
-      const sending = answer(request, response, asked, keyId, overLimit(request, keyId));
+      const sending = answer(request, response, asked, keyId, overLimit(request, asked, keyId));
       // A revoked key is refused as any wrong one, but named in the line: who still uses it (also
       // once --max-key-failures answers it 429).
       const refused = response.statusCode === 403 || response.statusCode === 429;

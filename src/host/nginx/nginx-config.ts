@@ -2,7 +2,7 @@
 
 import { STATUS_CODES } from "node:http";
 import { JSON_TYPE } from "../../routes/content-types.js";
-import { KEY_CHECK_PATH, KEY_CHECKED_HEADER, KEY_ID_HEADER } from "../../routes/key-check.js";
+import { CHECK_TICKET_HEADER, KEY_CHECK_PATH, KEY_ID_HEADER } from "../../routes/key-check.js";
 import { STATIC_CACHE_CONTROL } from "../../routes/max-age.js";
 import { ALLOWED_METHODS, EXPOSED_HEADERS } from "../../routes/methods.js";
 import {
@@ -119,20 +119,21 @@ const answerFileLines = (): string => `        auth_request /_velodata_auth;
         # A refused key or one past its limit: velodata serve gives the refusal itself (403 or 429,
         # with its body).
         error_page 403 = @velodata;
-        # No such file (no such station): velodata serve knows the status and body the route gives;
-        # the key passed the check, which counted it, and serve does not count it again.
-        error_page 404 = @velodata_checked;
+        # No such file (no such station): velodata serve knows the status and body the route gives
+        # (the request's id tells it that the key check counted it already).
+        error_page 404 = @velodata;
         error_page 500 502 503 504 = @velodata_unavailable;
 ${errorPageLines(FILE_ERROR_PAGES, 2)}
         log_not_found off;`;
 
-/** How a request is handed to velodata serve, beside its URI and the key-checked header. */
+/** How a request is handed to velodata serve, beside its URI: with its id, as its key check had. */
 const handOverLines = (): string =>
   [
     "proxy_http_version 1.1;",
     'proxy_set_header Connection "";',
     "proxy_set_header Host $velodata_host;",
     "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;",
+    `proxy_set_header ${CHECK_TICKET_HEADER} $request_id;`,
     "proxy_buffering on;",
   ]
     .map((line) => `        ${line}`)
@@ -319,6 +320,7 @@ ${answerFileLines()}
             return 204;
         }
         proxy_pass http://velodata_serve${key};
+        proxy_set_header ${CHECK_TICKET_HEADER} $request_id;
         proxy_pass_request_body off;
         proxy_set_header Content-Length "";
         proxy_http_version 1.1;
@@ -335,14 +337,6 @@ ${answerFileLines()}
         # The raw request line: velodata serve applies its own path and query rules to it.
         proxy_pass http://velodata_serve$request_uri;
 ${handOverLines()}
-        # Never a client's own: velodata serve would not count the request against its key's limit.
-        proxy_set_header ${KEY_CHECKED_HEADER} "";
-    }
-
-    location @velodata_checked {
-        proxy_pass http://velodata_serve$request_uri;
-${handOverLines()}
-        proxy_set_header ${KEY_CHECKED_HEADER} "1";
     }
 
     # Not named locations: the request line they answer has no URI, which a named one needs.
