@@ -655,6 +655,16 @@ describe.skipIf("missing" in nginx)("nginx in front of the tree", () => {
       expect(answer.headers["access-control-allow-origin"]).toBe("*");
     }
     expect((await raw(deployment.base, "/openapi.json")).status).toBe(200);
+    // nginx's error lines quote the request line, key and all: none may reach its error log.
+    if (deployment.errorLog) {
+      const errors = await readFile(deployment.errorLog, "utf8");
+      expect(errors).not.toContain("a-key-not-checked-yet");
+      expect(errors).not.toContain(deployment.server.key);
+    }
+    // The failures still show, in the access log (without the keys).
+    const log = await readFile(deployment.accessLog as string, "utf8");
+    expect(log).toMatch(/"GET \/vls\/v3\/stations\/dublin\/42" 503 /);
+    expect(log).not.toContain("a-key-not-checked-yet");
   });
 });
 

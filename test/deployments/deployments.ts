@@ -19,6 +19,8 @@ export interface Deployment {
   server: TestServer;
   /** nginx's access log (nginx deployment only). */
   accessLog?: string;
+  /** nginx's own error log, at `warn` (nginx deployment only). */
+  errorLog?: string;
   stop(): Promise<void>;
 }
 
@@ -121,6 +123,7 @@ export async function nginxInFront(nginx: string, setup: NginxSetup = {}): Promi
     base,
     server,
     accessLog: join(prefix, "access.log"),
+    errorLog: join(prefix, "error.log"),
     async stop() {
       await stopChild(child);
       await server.handle.stop();

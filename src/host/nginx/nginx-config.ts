@@ -246,6 +246,10 @@ server {
 ${serverLines(options)}
     root ${quote(options.tree)};
     access_log ${options.accessLog === "off" ? "off" : `${quote(options.accessLog)} velodata`};
+    # nginx's error lines quote the request line, and with it the client's apiKey (and the key
+    # check's URI): this server writes none, so that no key reaches a log. Its failures show in
+    # the access log as their statuses (500, 502-504), and in velodata serve's own log.
+    error_log /dev/null emerg;
     server_tokens off;
     # The tree's own path is a symlink switched at each rebuild: resolve it per request.
     disable_symlinks off;
