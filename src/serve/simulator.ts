@@ -97,7 +97,9 @@ export function simulate(
     });
     const types = declaredTypes(contract);
     const docked = riding.reduce((total, [, state]) => total + state.main.bikes, 0);
-    const trips = Math.round(docked * TRIP_RATE * scale);
+    // Rounded at random, not to the nearest: a small contract at a short period expects a
+    // fraction of a trip each step, which rounding down would make none, ever.
+    const trips = Math.floor(docked * TRIP_RATE * scale + random());
     for (let trip = 0; trip < trips && riding.length > 1; trip++) {
       const from = riding[Math.floor(random() * riding.length)];
       const to = riding[Math.floor(random() * riding.length)];

@@ -190,6 +190,35 @@ describe("simulate", () => {
     expect(moved.length).toBeGreaterThan(50);
   });
 
+  it("makes trips in a small contract at short periods, as many over time as the rate says", async () => {
+    const dataset = await fixtureDataset();
+    // The smallest contract of the fixtures: too few bikes for one whole trip in 10 seconds.
+    const sizes = new Map<string, number>();
+    for (const [key, state] of dataset.states) {
+      const contract = key.slice(0, key.indexOf("/"));
+      sizes.set(contract, (sizes.get(contract) ?? 0) + state.main.bikes);
+    }
+    const [smallest, docked] = [...sizes].sort((a, b) => a[1] - b[1])[0] as [string, number];
+    expect(docked * 0.02 * (10 / 60)).toBeLessThan(0.5);
+    const random = seededRandom(5);
+    let states = dataset.states;
+    let changed = 0;
+    for (let step = 0; step < 360; step++) {
+      const next = simulate(
+        { ...dataset, states },
+        new Date(Date.UTC(2026, 10, 20, 8, 0, step * 10)),
+        random,
+        10,
+      );
+      for (const [key, state] of next)
+        if (key.startsWith(`${smallest}/`) && state.main.bikes !== states.get(key)?.main.bikes)
+          changed++;
+      states = next;
+    }
+    // An hour of 10 s steps: ~2% of its docked bikes a minute ride, each trip moving two counts.
+    expect(changed).toBeGreaterThan(docked * 0.02 * 60);
+  });
+
   it("moves only bikes of the kinds the contract declares in bikeTypes", async () => {
     const dataset = await fixtureDataset();
     // Lyon's bikes, but Lyon declares mechanical bikes only: its electrical bikes must stay put.
