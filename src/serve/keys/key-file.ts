@@ -1,11 +1,11 @@
 // The keys file: only sha256 hashes of API keys, with labels and revocation dates; written atomically, mode 0600.
 import { hash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { chmod, chown, rename, rm, stat, writeFile } from "node:fs/promises";
 import { z } from "zod";
-import { refusedWrite, UserError } from "../../errors.js";
+import { UserError } from "../../errors.js";
 import { checkFolder, realKeysPath } from "./key-file-path.js";
 import { keyIssueMessage, readKeysDocument } from "./key-file-text.js";
+import { writeKeys } from "./key-file-write.js";
 import { sharedIds, unknownId } from "./key-ids.js";
 import { checkLabel } from "./key-label.js";
 import { withKeysLock } from "./key-lock.js";
@@ -52,25 +52,6 @@ export async function readKeysIfAny(path: string): Promise<StoredKey[] | undefin
       shared.map((detail) => `${path} ${detail}`),
     );
   return parsed.data.keys;
-}
-
-/**
- * Written beside and renamed over, so a server polling the file never reads half of it. The new
- * file keeps the owner of the one it replaces: root adding a key to a file a service user owns
- * (mode 0600) must not leave it readable by root alone, which locks the server out of its keys.
- */
-async function writeKeys(path: string, keys: readonly StoredKey[]): Promise<void> {
-  const temporary = `${path}.tmp-${process.pid}`;
-  const replaced = await stat(path).catch(() => null);
-  try {
-    await writeFile(temporary, `${JSON.stringify({ keys }, null, 2)}\n`, { mode: 0o600 });
-    await chmod(temporary, 0o600); // the umask may have narrowed it further; never wider
-    if (replaced && process.getuid?.() === 0) await chown(temporary, replaced.uid, replaced.gid);
-    await rename(temporary, path);
-  } catch (cause) {
-    await rm(temporary, { force: true }).catch(() => {}); // a full disk: its part written goes
-    throw refusedWrite(cause, `the keys file ${path}`);
-  }
 }
 
 /** Creates a key of 40 hex characters, like the original service's; only its hash is stored. */
