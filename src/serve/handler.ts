@@ -20,6 +20,7 @@ import { dispositionOf, type Endpoint, pathOf, ROUTES, routeOf } from "../routes
 import { type Asked, askedTargets } from "./asked.js";
 import { clientAddress } from "./client-address.js";
 import type { FailedKeyLimit } from "./failed-key-limit.js";
+import { forgetOldest } from "./forget-oldest.js";
 import type { KeyRing } from "./keys/key-ring.js";
 import { type Live, statusOf } from "./live.js";
 import type { LogSink } from "./log-sink.js";
@@ -93,9 +94,16 @@ export function createHandler(options: HandlerOptions): Handler {
   // The front's ids of the requests a key check counted and let through, with their key's id: the
   // request handed on afterwards (a file the front did not find) is not counted again.
   const checked = new Map<string, string>();
-  /** The seconds the key of `keyId` must wait (Retry-After), once this request is counted; else 0. */
-  const overLimit = (request: IncomingMessage, asked: Asked, keyId: string | null): number => {
-    const most = keyId === null ? undefined : options.keys.limitOf(keyId);
+  /**
+   * The seconds the key of `keyId` must wait (Retry-After), once this request is counted against its
+   * `most` a minute; else 0 (also for a key without a limit).
+   */
+  const overLimit = (
+    request: IncomingMessage,
+    asked: Asked,
+    keyId: string | null,
+    most: number | undefined,
+  ): number => {
     if (most === undefined) return 0;
     const ticket = request.headers[CHECK_TICKET];
     const isCheck = asked.kind === "key check";
@@ -106,8 +114,7 @@ export function createHandler(options: HandlerOptions): Handler {
     const wait = perKey.count(keyId as string, most, clock());
     if (typeof ticket === "string" && isCheck && wait === 0) {
       checked.set(ticket, keyId as string);
-      const oldest = checked.size > CHECKED_KEPT ? checked.keys().next().value : undefined;
-      if (oldest !== undefined) checked.delete(oldest);
+      forgetOldest(checked, CHECKED_KEPT);
     }
     return wait;
   };
@@ -122,6 +129,7 @@ export function createHandler(options: HandlerOptions): Handler {
     response: ServerResponse,
     asked: Asked,
     keyId: string | null,
+    limit: number | undefined,
     wait: number,
   ): Promise<void> | void => {
     // RFC 9112 §3.2: an HTTP/1.1 request without Host is a 400 (nginx's, with the same JSON).
@@ -134,18 +142,14 @@ export function createHandler(options: HandlerOptions): Handler {
     if (method !== "GET" && method !== "HEAD") {
       return sendOutcome(response, METHOD_NOT_ALLOWED, { Allow: ALLOW });
     }
-    if (asked.kind === "bad request") {
-      // The key first, as for a well-formed request to the same route.
-      if (asked.keyed && keyId === null) return refuseKey(request, response, asked);
-      if (wait) return sendOutcome(response, KEY_RATE_LIMITED, { "Retry-After": String(wait) });
-      return sendError(response, 400, asked.message);
-    }
-    if (asked.kind === "key check") return checkKey(response, keyId, wait);
+    if (asked.kind === "key check") return checkKey(response, keyId, wait, limit);
     if (asked.kind === "not found") return sendOutcome(response, NOT_FOUND);
     if (asked.kind === "folder") return sendRedirect(response, asked.location);
 
+    // The key first: a bad request is refused as a well-formed one to the same route would be.
     if (asked.keyed && keyId === null) return refuseKey(request, response, asked);
     if (wait) return sendOutcome(response, KEY_RATE_LIMITED, { "Retry-After": String(wait) });
+    if (asked.kind === "bad request") return sendError(response, 400, asked.message);
     const { endpoint } = asked;
     if (endpoint.name === "status") {
       const status = statusOf(options.live, now());
@@ -177,13 +181,18 @@ export function createHandler(options: HandlerOptions): Handler {
    * past its limit is refused so too, and its hand-over answered 429; a key with a limit is
    * checked at every request, never kept by the front (each check counts one).
    */
-  function checkKey(response: ServerResponse, keyId: string | null, wait: number): void {
+  function checkKey(
+    response: ServerResponse,
+    keyId: string | null,
+    wait: number,
+    limit: number | undefined,
+  ): void {
     if (keyId === null || wait) {
       sendOutcome(response, KEY_REFUSED);
       return;
     }
     const headers = { "Cache-Control": "no-store", [KEY_ID_HEADER]: keyId };
-    const limited = options.keys.limitOf(keyId) !== undefined;
+    const limited = limit !== undefined;
     response.writeHead(204, limited ? { ...headers, [UNCACHED_HEADER]: "0" } : headers).end();
   }
 
@@ -245,7 +254,9 @@ export function createHandler(options: HandlerOptions): Handler {
       // A preflight or a refused method is no client's request: nginx names none either.
       const method = request.method;
       keyId = method === "GET" || method === "HEAD" ? keyIdOf(asked) : null;
-      const sending = answer(request, response, asked, keyId, overLimit(request, asked, keyId));
+      const limit = keyId === null ? undefined : options.keys.limitOf(keyId);
+      const wait = overLimit(request, asked, keyId, limit);
+      const sending = answer(request, response, asked, keyId, limit, wait);
       // A revoked key is refused as any wrong one, but named in the line: who still uses it (also
       // once --max-key-failures answers it 429).
       const refused = response.statusCode === 403 || response.statusCode === 429;

@@ -1,6 +1,7 @@
 // Requests counted by name (a client's address, a key's id) in windows of a fixed length, each
 // opened by the name's first request after its last window ended: serve's brake on key guessing
 // and its per-key limits.
+import { forgetOldest } from "./forget-oldest.js";
 
 export interface RequestWindows {
   /**
@@ -26,10 +27,7 @@ export function requestWindows(seconds: number, maxNames: number): RequestWindow
         windows.delete(name); // re-inserted last: the Map's order is then oldest first
         window = { start: now, requests: 0 };
         windows.set(name, window);
-        if (windows.size > maxNames) {
-          const oldest = windows.keys().next().value;
-          if (oldest !== undefined) windows.delete(oldest);
-        }
+        forgetOldest(windows, maxNames);
       }
       window.requests++;
       if (window.requests <= most) return 0;
