@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 // Imported: the global `performance` is an accessor looked up at every use.
 import { performance } from "node:perf_hooks";
 import type { Log } from "../log.js";
-import { CHECK_TICKET_HEADER, KEY_ID_HEADER, UNCACHED_HEADER } from "../routes/key-check.js";
+import { KEY_ID_HEADER, UNCACHED_HEADER } from "../routes/key-check.js";
 import { STATIC_CACHE_CONTROL } from "../routes/max-age.js";
 import {
   INTERNAL_ERROR,
@@ -18,9 +18,9 @@ import { notFoundOf, resolveContract } from "../routes/resolve-contract.js";
 import type { Outcome } from "../routes/route.js";
 import { dispositionOf, type Endpoint, pathOf, ROUTES, routeOf } from "../routes/routes.js";
 import { type Asked, askedTargets } from "./asked.js";
+import { checkTickets } from "./check-tickets.js";
 import { clientAddress } from "./client-address.js";
 import type { FailedKeyLimit } from "./failed-key-limit.js";
-import { forgetOldest } from "./forget-oldest.js";
 import type { KeyRing } from "./keys/key-ring.js";
 import { type Live, statusOf } from "./live.js";
 import type { LogSink } from "./log-sink.js";
@@ -56,16 +56,19 @@ type Handler = (request: IncomingMessage, response: ServerResponse) => Promise<v
  */
 type Located = { path: string; disposition: string | undefined } | { outcome: Outcome };
 
+/** A wrong key a key check counted: its client, the key, and the seconds that client must wait. */
+interface CountedFailure {
+  address: string;
+  key: string;
+  wait: number;
+}
+
 // The status of the server's status document when `ok` is false (the route table's `alsoAs`).
 const UNHEALTHY = ROUTES.status.alsoAs?.status ?? 503;
 // Resolutions remembered at most before they are dropped and worked out again.
 const LOCATED_KEPT = 10_000;
 // Keys with a limit counted at most: more than a server has.
 const LIMITED_KEYS_KEPT = 100_000;
-// Checked requests remembered at most: a hand-over follows its check within milliseconds.
-const CHECKED_KEPT = 10_000;
-// Node's header names are lower case.
-const CHECK_TICKET = CHECK_TICKET_HEADER.toLowerCase();
 
 export function createHandler(options: HandlerOptions): Handler {
   const now = options.now ?? (() => new Date());
@@ -91,9 +94,12 @@ export function createHandler(options: HandlerOptions): Handler {
 
   // Each limited key's requests of its minute; a key without a limit is never counted.
   const perKey = requestWindows(60, LIMITED_KEYS_KEPT);
-  // The front's ids of the requests a key check counted and let through, with their key's id: the
-  // request handed on afterwards (a file the front did not find) is not counted again.
-  const checked = new Map<string, string>();
+  // The requests a key check counted against their key's limit and let through, by the key's id:
+  // the request handed on afterwards (a file the front did not find) is not counted again.
+  const countedKeys = checkTickets<string>();
+  // The requests a key check counted as a wrong key: the request handed on afterwards (the front
+  // hands every refusal on) is answered as the check found it, not counted again.
+  const countedFailures = checkTickets<CountedFailure>();
   /**
    * The seconds the key of `keyId` must wait (Retry-After), once this request is counted against its
    * `most` a minute; else 0 (also for a key without a limit).
@@ -105,17 +111,31 @@ export function createHandler(options: HandlerOptions): Handler {
     most: number | undefined,
   ): number => {
     if (most === undefined) return 0;
-    const ticket = request.headers[CHECK_TICKET];
     const isCheck = asked.kind === "key check";
-    if (typeof ticket === "string" && !isCheck && checked.get(ticket) === keyId) {
-      checked.delete(ticket); // once
+    if (!isCheck && countedKeys.take(request, (counted) => counted === keyId) !== undefined)
       return 0;
-    }
     const wait = perKey.count(keyId as string, most, clock());
-    if (typeof ticket === "string" && isCheck && wait === 0) {
-      checked.set(ticket, keyId as string);
-      forgetOldest(checked, CHECKED_KEPT);
+    if (isCheck && wait === 0) countedKeys.keep(request, keyId as string);
+    return wait;
+  };
+
+  /**
+   * Counts a wrong key against its client (--max-key-failures): the seconds it must wait, else 0.
+   * A request with no key at all, or an empty one (a client's unset variable), guesses none: never
+   * counted. Nor is the hand-over of a check that counted the same key from the same client.
+   */
+  const failedKey = (request: IncomingMessage, asked: Asked): number => {
+    const key = asked.key;
+    if (!options.failedKeys || key === null || key === "") return 0;
+    const address = clientAddress(request);
+    const isCheck = asked.kind === "key check";
+    if (!isCheck) {
+      const same = (counted: CountedFailure) => counted.address === address && counted.key === key;
+      const counted = countedFailures.take(request, same);
+      if (counted) return counted.wait;
     }
+    const wait = options.failedKeys.failed(address, now());
+    if (isCheck) countedFailures.keep(request, { address, key, wait });
     return wait;
   };
 
@@ -142,7 +162,7 @@ export function createHandler(options: HandlerOptions): Handler {
     if (method !== "GET" && method !== "HEAD") {
       return sendOutcome(response, METHOD_NOT_ALLOWED, { Allow: ALLOW });
     }
-    if (asked.kind === "key check") return checkKey(response, keyId, wait, limit);
+    if (asked.kind === "key check") return checkKey(request, response, asked, keyId, limit, wait);
     if (asked.kind === "not found") return sendOutcome(response, NOT_FOUND);
     if (asked.kind === "folder") return sendRedirect(response, asked.location);
 
@@ -175,18 +195,22 @@ export function createHandler(options: HandlerOptions): Handler {
 
   /**
    * For a front server's auth_request: 204 with the accepted key's id in a header, for the front
-   * server's access log; else 403, never counted against --max-key-failures. The front hands a
-   * refused request on to this server, whose answer (403, or 429) counts it once: auth_request
-   * passes a 403 through to that hand-over, and would turn a 429 into a failure of its own. A key
-   * past its limit is refused so too, and its hand-over answered 429; a key with a limit is
-   * checked at every request, never kept by the front (each check counts one).
+   * server's access log; else 403. A wrong key is counted against --max-key-failures as any (the
+   * check is a key oracle to whoever calls it); its check is 403 even past the limit: auth_request
+   * passes a 403 through to the request the front then hands on, whose answer (403, or 429) its
+   * check's count stands for, and would turn a 429 into a failure of its own. A key past its limit
+   * is refused so too, and its hand-over answered 429; a key with a limit is checked at every
+   * request, never kept by the front (each check counts one).
    */
   function checkKey(
+    request: IncomingMessage,
     response: ServerResponse,
+    asked: Asked,
     keyId: string | null,
-    wait: number,
     limit: number | undefined,
+    wait: number,
   ): void {
+    if (keyId === null) failedKey(request, asked);
     if (keyId === null || wait) {
       sendOutcome(response, KEY_REFUSED);
       return;
@@ -196,16 +220,9 @@ export function createHandler(options: HandlerOptions): Handler {
     response.writeHead(204, limited ? { ...headers, [UNCACHED_HEADER]: "0" } : headers).end();
   }
 
-  /**
-   * 403, or 429 once this address has tried too many wrong keys (checked only after a wrong key). A
-   * request with no key at all, or an empty one (a client's unset variable), guesses none: refused,
-   * never counted.
-   */
+  /** 403, or 429 once this address has tried too many wrong keys (checked only after a wrong key). */
   function refuseKey(request: IncomingMessage, response: ServerResponse, asked: Asked): void {
-    const retryAfter =
-      asked.key === null || asked.key === ""
-        ? undefined
-        : options.failedKeys?.failed(clientAddress(request), now());
+    const retryAfter = failedKey(request, asked);
     if (retryAfter)
       sendOutcome(response, TOO_MANY_KEY_FAILURES, { "Retry-After": String(retryAfter) });
     else sendOutcome(response, KEY_REFUSED);
