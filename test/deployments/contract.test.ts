@@ -634,6 +634,45 @@ describe.skipIf("missing" in nginx)("nginx in front of the tree", () => {
     }
   });
 
+  it("counts a wrong key's check by the client nginx serves, neither by nginx nor by a name the client gives", async () => {
+    const limited = await nginxInFront("path" in nginx ? nginx.path : "", {
+      serve: { maxKeyFailures: 2 },
+    });
+    try {
+      const wrong = `/vls/v3/stations/dublin/42?apiKey=${"0".repeat(40)}`;
+      // Another client, claiming to be this one (an X-Forwarded-For nginx appends to).
+      const claiming = { "X-Forwarded-For": "127.0.0.1" };
+      const statuses = [];
+      for (let attempt = 0; attempt < 2; attempt++)
+        statuses.push((await raw(limited.base, wrong, claiming, "GET", "127.0.0.2")).status);
+      // This client's first wrong key: no other's checks were counted against it.
+      statuses.push((await raw(limited.base, wrong)).status);
+      // The other's third: its own, each of its requests counted once.
+      statuses.push((await raw(limited.base, wrong, claiming, "GET", "127.0.0.2")).status);
+      expect(statuses).toEqual([403, 403, 403, 429]);
+    } finally {
+      await limited.stop();
+    }
+  });
+
+  it("answers 404 to a client asking for velodata serve's key check, as to any unknown path", async () => {
+    const key = deployment.server.key;
+    for (const path of [
+      `/_velodata/key-check?apiKey=${key}`,
+      `/_velodata//key-check?apiKey=${key}`, // nginx merges slashes
+      `/%5Fvelodata/key-check?apiKey=${key}`,
+      "/_velodata/key-check?apiKey=wrong",
+    ]) {
+      const answer = await raw(deployment.base, path);
+      expect([answer.status, answer.headers["content-type"]], path).toEqual([
+        404,
+        "application/json",
+      ]);
+      expect(answer.body.toString(), path).toBe('{"error":"Resource Not Found"}');
+      expect(answer.headers["x-velodata-key-id"], path).toBeUndefined();
+    }
+  });
+
   // Last: it stops velodata serve.
   it("answers the API's JSON 503 with Retry-After while velodata serve is down, files without a key still", async () => {
     await deployment.server.handle.stop();

@@ -9,6 +9,7 @@ import {
   HEADERS_TOO_LARGE,
   MALFORMED_REQUEST,
   METHOD_NOT_ALLOWED,
+  NOT_FOUND,
   PRECONDITION_FAILED,
   URI_TOO_LONG,
 } from "../../routes/outcomes.js";
@@ -73,6 +74,8 @@ const MALFORMED_REQUEST_PAGE: OwnErrorPage = {
   uri: "/_velodata_malformed_request",
   outcome: MALFORMED_REQUEST,
 };
+/** For a client asking for velodata serve's key check, which is nginx's own to ask. */
+const NOT_FOUND_PAGE: OwnErrorPage = { uri: "/_velodata_not_found", outcome: NOT_FOUND };
 /**
  * What nginx refuses that velodata serve never does, as JSON with the status's own words: a byte
  * range past the end, a body on a GET past client_max_body_size, a transfer coding or HTTP version
@@ -108,6 +111,7 @@ const ERROR_PAGES = [
   HEADERS_TOO_LARGE_PAGE,
   METHOD_NOT_ALLOWED_PAGE,
   MALFORMED_REQUEST_PAGE,
+  NOT_FOUND_PAGE,
   ...FILE_ERROR_PAGES,
   NOT_IMPLEMENTED_PAGE,
   VERSION_NOT_SUPPORTED_PAGE,
@@ -146,6 +150,9 @@ const errorPageLines = (pages: readonly OwnErrorPage[], depth: number): string =
     .join("\n");
 
 const quote = (text: string): string => `"${text.replace(/["\\]/g, "\\$&")}"`;
+
+/** A regex matching exactly `text`. */
+const exactly = (text: string): string => `^${text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`;
 
 export function nginxConfig(routes: readonly AnyRoute[], options: NginxOptions): string {
   const answers = answerLines(routes)
@@ -264,6 +271,10 @@ ${types}
     gzip_vary on;
 ${options.brotli ? "    brotli_static on;" : "    # brotli_static: not loaded here (apt install libnginx-mod-http-brotli-static)"}
 
+    # velodata serve's key check is nginx's to ask (auth_request), never a client's: the 404 of any
+    # unknown path, in any spelling (the URI as nginx normalised it: slashes merged, %XX decoded).
+    rewrite ${quote(exactly(KEY_CHECK_PATH))} ${NOT_FOUND_PAGE.uri} last;
+
     # Not a file of the tree in its canonical spelling, or not GET/HEAD: velodata serve answers.
     error_page 418 = @velodata;
     if ($velodata_to_serve) {
@@ -325,6 +336,9 @@ ${answerFileLines()}
         }
         proxy_pass http://velodata_serve${key};
         proxy_set_header ${CHECK_TICKET_HEADER} $request_id;
+        # velodata serve counts a wrong key against the client (--max-key-failures) at its check:
+        # the address nginx saw, appended to any the client sent (which names no one).
+        proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
         proxy_pass_request_body off;
         proxy_set_header Content-Length "";
         proxy_http_version 1.1;
