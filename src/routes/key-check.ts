@@ -1,6 +1,9 @@
 // The key check a front server asks `velodata serve` (nginx auth_request): not an API answer, so not a row of the table.
 
-/** 204 when `?apiKey=` is a valid key, otherwise the API's 403 (serve counts the refusal when it is handed the request). */
+/**
+ * 204 when `?apiKey=` is a valid key, otherwise the API's 403, a wrong key counted against
+ * --max-key-failures as on any route. Behind nginx, for nginx alone to ask: a client gets its 404.
+ */
 export const KEY_CHECK_PATH = "/_velodata/key-check";
 
 /** The accepted key's id on the check's 204 (as `velodata keys list` shows it): the front server logs it. */
@@ -15,7 +18,8 @@ export const UNCACHED_HEADER = "X-Accel-Expires";
 /**
  * The nginx deployment's id of a request (`$request_id`), sent with its key check and again when it
  * hands the request on (a file it did not find, a refused key): a key check that counted the
- * request against its key's limit keeps the id, and the hand-over naming it is not counted again.
- * Nothing is taken on trust: an id spares a count only once, and only one a check has counted.
+ * request against its key's limit, or its wrong key against the client, keeps the id, and the
+ * hand-over naming it is not counted again. Nothing is taken on trust: an id spares a count only
+ * once, only one a check has counted, and a wrong key's only for the same key from the same client.
  */
 export const CHECK_TICKET_HEADER = "X-Velodata-Request";
