@@ -44,6 +44,7 @@ export type Endpoint =
   | { name: "portalIcon" }
   | { name: "docs" }
   | { name: "docsScript" }
+  | { name: "docsStyle" }
   | { name: "swaggerScript" }
   | { name: "swaggerStyle" }
   | { name: "swaggerLicense" }
@@ -210,6 +211,13 @@ const PORTAL = {
     path: "/docs/docs.js",
     contentType: SCRIPT_TYPE,
   },
+  docsStyle: {
+    ...portalFile,
+    name: "docsStyle",
+    summary: "The API reference page's stylesheet, over Swagger UI's (contrast to WCAG 2.1 AA)",
+    path: "/docs/docs.css",
+    contentType: STYLE_TYPE,
+  },
   swaggerScript: {
     ...portalFile,
     name: "swaggerScript",
@@ -246,6 +254,7 @@ const PORTAL = {
   | "portalIcon"
   | "docs"
   | "docsScript"
+  | "docsStyle"
   | "swaggerScript"
   | "swaggerStyle"
   | "swaggerLicense"

@@ -36,6 +36,7 @@ export function portalAssets(): { page: PortalAsset[]; docs: PortalAsset[] } {
     ],
     docs: [
       asset("docsScript", join(PAGE, "docs.js")),
+      asset("docsStyle", join(PAGE, "docs.css")),
       asset("swaggerScript", join(SWAGGER_UI, "swagger-ui-bundle.js")),
       asset("swaggerStyle", join(SWAGGER_UI, "swagger-ui.css")),
       asset("swaggerNotices", join(SWAGGER_UI, "swagger-ui-bundle.js.LICENSE.txt")),

@@ -74,11 +74,12 @@ function referencePage(input: PortalInput, openapi: string): Html {
 <title>${input.serviceName}: API reference</title>
 <link rel="icon" href="../portal/icon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="../docs/swagger-ui.css">
+<link rel="stylesheet" href="../docs/docs.css">
 <script src="../docs/swagger-ui-bundle.js" defer></script>
 <script src="../docs/docs.js" defer></script>
 </head>
 <body data-openapi="../${local(openapi)}" data-base="${input.baseUrl ?? ""}">
-<p><a href="../">Back to ${input.serviceName}</a></p>
+<header><nav><a href="../">Back to ${input.serviceName}</a></nav></header>
 <noscript><p>This reference needs JavaScript. Without it, read the API's OpenAPI document itself: <a href="../${local(openapi)}">${local(openapi)}</a>.</p></noscript>
 <div id="swagger-ui"></div>
 </body>

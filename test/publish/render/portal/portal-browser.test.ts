@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 // The portal in a real browser (headless Chromium): on sirv-cli over the tree, and on `velodata serve`.
 import { mkdir } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -58,6 +59,34 @@ async function linkStatuses(page: Page): Promise<Map<string, number>> {
     statuses.set(href, (await fetch(url)).status);
   }
   return statuses;
+}
+
+const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+/** What axe-core finds against WCAG 2.1 A and AA on the page as it is now: rule, impact, where. */
+async function wcagViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE });
+  const tags = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+  const found = await page.evaluate(
+    (runOnly) =>
+      (
+        window as unknown as {
+          axe: {
+            run(options: object): Promise<{
+              violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
+            }>;
+          };
+        }
+      ).axe.run({ runOnly }),
+    tags,
+  );
+  return found.violations.map(
+    (violation) =>
+      `${violation.id} (${violation.impact}): ${violation.nodes
+        .map((node) => node.target.join(" "))
+        .slice(0, 3)
+        .join(", ")}${violation.nodes.length > 3 ? `, … ${violation.nodes.length} in all` : ""}`,
+  );
 }
 
 const requestsShown = (page: Page): Promise<string[]> =>
@@ -366,6 +395,27 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
     expect(servers[0]).toBe(sirv.url);
     expect(servers).toContain("http://127.0.0.1:8080");
     expect(problems).toEqual([]);
+  });
+
+  it("meets WCAG 2.1 AA as axe-core checks it: the portal, and the reference with an operation open", async () => {
+    const portal = await open(`${sirv.url}/`);
+    // With its live data drawn: the map, the table and the totals.
+    await portal.page.waitForSelector("#refreshed[data-at]");
+    await portal.page.waitForSelector(".contract-map:not([hidden]) .mark.ok");
+    expect(await wcagViolations(portal.page)).toEqual([]);
+    const docs = await open(`${sirv.url}/docs/`);
+    await docs.page.waitForSelector(".swagger-ui .opblock-get");
+    expect(await wcagViolations(docs.page)).toEqual([]);
+    // An operation opened (its parameters and responses), tried out and executed.
+    await docs.page.click(".swagger-ui .opblock-get .opblock-summary-control");
+    await docs.page.waitForSelector(".swagger-ui .opblock.is-open .parameters-container");
+    expect(await wcagViolations(docs.page)).toEqual([]);
+    expect([...portal.problems, ...docs.problems]).toEqual([]);
+    // Executed on this plain static host, which has no answer for it: the 404 is shown.
+    await docs.page.click(".swagger-ui .opblock.is-open .try-out__btn");
+    await docs.page.click(".swagger-ui .opblock.is-open .execute");
+    await docs.page.waitForSelector(".swagger-ui .opblock.is-open .live-responses-table");
+    expect(await wcagViolations(docs.page)).toEqual([]);
   });
 
   it("browses the reference from /docs without its slash too, as a plain static host answers it", async () => {
