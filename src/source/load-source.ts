@@ -10,6 +10,7 @@ import type { PortalSettings } from "../model/portal.js";
 import { Station } from "../model/station.js";
 import { StationState } from "../model/station-state.js";
 import { withFields } from "../with-fields.js";
+import { duplicateKeys } from "./duplicate-keys.js";
 import { isPresent } from "./file-present.js";
 import { type KnownStates, knownTexts, sameJson } from "./known-states.js";
 import { loadPortalSettings } from "./load-portal.js";
@@ -161,11 +162,14 @@ export async function loadStates(
 
 const RECORDS_PER_STRETCH = 25_000;
 
-/** The records of a states file parsed whole, or undefined when it is not `{"states": [...]}` JSON. */
+/**
+ * The records of a states file parsed whole, or undefined when it is not `{"states": [...]}` JSON
+ * or gives a key twice (JSON.parse keeps the last, silently; readJsonRecords says where).
+ */
 function statesList(text: string): unknown[] | undefined {
   try {
     const list = (JSON.parse(text) as Record<string, unknown> | null)?.states;
-    return Array.isArray(list) ? list : undefined;
+    return Array.isArray(list) && duplicateKeys(text).length === 0 ? list : undefined;
   } catch {
     return undefined;
   }

@@ -1,7 +1,8 @@
 // Reads a JSON source file `{ "<key>": [ ...records ] }` into raw records, with located syntax errors.
 import { excerpt } from "../errors.js";
+import { duplicateKeys, type KeyPath } from "./duplicate-keys.js";
 import type { RawRecord } from "./parse-records.js";
-import { error, type Problem, warning } from "./problems.js";
+import { error, type Problem, recordLabel, warning } from "./problems.js";
 import { readSourceText } from "./read-text.js";
 
 export async function readJsonRecords(
@@ -29,6 +30,10 @@ export async function readJsonRecords(
     const message = `must be an object with an array "${key}": { "${key}": [ ... ] }`;
     return { records: [], problems: [error({ file }, undefined, message)] };
   }
+  const twice = duplicateKeys(text).map((path) => keyGivenTwice(file, key, list, path));
+  // The list itself given twice: the records of the last are not the file's, refused as a whole.
+  if (twice.some((problem) => problem.at.index === undefined && problem.field === key))
+    return { records: [], problems: twice };
   const records = list.map((raw, index) => ({ raw, at: { file, index } }));
   // Records are strict; beside the list a misspelt or misplaced field is said, not refused: an
   // exporter may add its own (a date, a version).
@@ -37,7 +42,19 @@ export async function readJsonRecords(
     .map((field) =>
       warning({ file }, excerpt(field), `is not read: only "${key}" is (a misplaced field?)`),
     );
-  return { records, problems };
+  return { records, problems: [...twice, ...problems] };
+}
+
+/** A key given twice at `path`: in a record of the list under `key`, or beside it in the file. */
+function keyGivenTwice(file: string, key: string, list: unknown[], path: KeyPath): Problem {
+  const [top, index, ...field] = path;
+  const inRecord = top === key && typeof index === "number" && field.length > 0;
+  const where = inRecord ? "record" : "file";
+  const message = `is given twice in the ${where} (JSON would silently keep the last one): keep one; an export mapping two columns to one field?`;
+  if (!inRecord) return error({ file }, excerpt(path.join(".")), message);
+  const label = recordLabel(list[index]);
+  const at = label === undefined ? { file, index } : { file, index, label };
+  return error(at, excerpt(field.join(".")), message);
 }
 
 /** What is wrong, for V8's `reason`, whose offset in `text` is `at` when it could be found. */

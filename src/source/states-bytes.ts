@@ -4,6 +4,7 @@
 // refusals are splitStatesText's: `{"states": [ objects ]}`, anything else left to the whole read.
 
 import { isAscii } from "node:buffer";
+import { duplicateKeys } from "./duplicate-keys.js";
 
 /** The last accepted states file: its bytes and each of its records' size, in file order. */
 export interface AcceptedBytes {
@@ -159,11 +160,14 @@ function parseRecordAt(bytes: Buffer, start: number): [number, unknown] | undefi
   return delimited === UNPARSED ? undefined : [end, delimited];
 }
 
+// Also a record holding a key twice: JSON.parse keeps the last, silently; the whole read says where.
 const UNPARSED = Symbol("not one JSON value");
 
 function parsed(bytes: Buffer, start: number, end: number): unknown {
   try {
-    return JSON.parse(bytes.toString("latin1", start, end));
+    const text = bytes.toString("latin1", start, end);
+    const value = JSON.parse(text);
+    return duplicateKeys(text).length === 0 ? value : UNPARSED;
   } catch {
     return UNPARSED;
   }

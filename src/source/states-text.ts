@@ -2,6 +2,8 @@
 // whose text is the same at the same place is known without parsing it; the others are parsed one
 // by one. Only the layout `{"states": [ {...}, {...} ]}`; anything else is the whole-file parser's.
 
+import { duplicateKeys } from "./duplicate-keys.js";
+
 export interface StatesText {
   /** Each record's text, in file order. */
   texts: string[];
@@ -139,11 +141,13 @@ function parseRecordAt(text: string, start: number): [number, unknown] | undefin
   return delimited === UNPARSED ? undefined : [end, delimited];
 }
 
+// Also a record holding a key twice: JSON.parse keeps the last, silently; the whole read says where.
 const UNPARSED = Symbol("not one JSON value");
 
 function parsed(text: string): unknown {
   try {
-    return JSON.parse(text);
+    const value = JSON.parse(text);
+    return duplicateKeys(text).length === 0 ? value : UNPARSED;
   } catch {
     return UNPARSED;
   }

@@ -368,6 +368,29 @@ describe("velodata validate", () => {
   });
 });
 
+describe("a key given twice in a JSON record", () => {
+  it("is refused by validate and build, saying the file, the record and the field; the tree stays", async () => {
+    const source = await fixtureCopy();
+    const out = join(await tempDir(), "out");
+    expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
+    const before = await treeHashes(out);
+    const states = join(source, "states.json");
+    const text = await readFile(states, "utf8");
+    expect(text).toContain('"bikes": 27,');
+    await writeFile(states, text.replace('"bikes": 27,', '"bikes": 27,\n    "stands": 4,'));
+    const said = `error: ${states}[0] (dublin #42) mainStands.stands: is given twice in the record (JSON would silently keep the last one): keep one; an export mapping two columns to one field?`;
+    const validated = await runCli(["validate", "--source", source]);
+    expect(validated.code).toBe(1);
+    expect(validated.stderr).toContain(said);
+    expect(validated.stderr).toContain("velodata: the source data has 1 error\n");
+    const built = await runCli(["build", "--source", source, "--out", out]);
+    expect(built.code).toBe(1);
+    expect(built.stderr).toContain(said);
+    expect(built.stderr).not.toMatch(/\n\s+at /);
+    expect(await treeHashes(out)).toEqual(before);
+  });
+});
+
 describe("many problems", () => {
   const lines = (stderr: string, kind: string) =>
     stderr.split("\n").filter((line) => line.trimStart().startsWith(`${kind}: `));

@@ -99,6 +99,24 @@ describe("the states file read against the last accepted one", () => {
     expect(served(out)).toEqual(before);
   });
 
+  it("refuses a changed record holding a key twice, saying where, and leaves the tree as it was", async () => {
+    const out = await built();
+    const before = served(out);
+    const file = join(await tempDir(), "twice.json");
+    const bad = await lines(states(1));
+    expect(bad[5]).toContain('"status":');
+    bad[5] = (bad[5] as string).replace('"status":', '"status":"CLOSED","status":');
+    await writeFile(file, bad.join("\n"));
+    const thrown = (await refreshed(out, file).catch((error) => error)) as UserError;
+    expect(thrown).toBeInstanceOf(UserError);
+    expect(thrown.details).toEqual([
+      expect.stringMatching(
+        /^error: .*twice\.json\[4\] \([^)]+#\d+\) status: is given twice in the record \(JSON would silently keep the last one\)/,
+      ),
+    ]);
+    expect(served(out)).toEqual(before);
+  });
+
   it("says again, at every refresh, a station without a state", async () => {
     const file = join(await tempDir(), "missing.json");
     const missing = (await lines(states(0))).filter((_, at) => at !== 3);

@@ -202,6 +202,26 @@ describe("a server's states file", () => {
     expect(next.states?.get("lyon/1")).toBe(it.dataset.states.get("lyon/1"));
   });
 
+  it("refuses a later minute's record holding a key twice, saying where, as the whole read", async () => {
+    const it = await setup();
+    const states = serverStates(it);
+    const text = linesOf([state(1), state(2), state(3)]).replace(
+      '"number":2,"status":"OPEN"',
+      '"number":2,"status":"OPEN","status":"CLOSED"',
+    );
+    await writeFile(it.path, text);
+    expect(await readChangedStates(it.path, it.accepted, it.read)).toBeNull();
+    const read = await states.read(it.dataset, new Date());
+    expect(read.states).toBeUndefined();
+    expect(read.problems.map(formatProblem)).toContain(
+      `${it.path}[1] (lyon #2) status: is given twice in the record (JSON would silently keep the last one): keep one; an export mapping two columns to one field?`,
+    );
+    // Then a good file: read as if the bad one had not come.
+    await it.write([state(1), state(2, 4), state(3)]);
+    const next = await states.read(it.dataset, new Date());
+    expect(next.states?.get("lyon/2")?.main.bikes).toBe(4);
+  });
+
   it("keeps the records a whole read left only while the feed is read whole", async () => {
     const it = await setup();
     const states = serverStates(it);

@@ -2,9 +2,9 @@ import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatProblem } from "../../src/source/problems.js";
-import { readDataset } from "../../src/source/read-dataset.js";
+import { readDataset, readStates, readStatic } from "../../src/source/read-dataset.js";
 import { FIXTURES, fixtureCopy, tempDir } from "../helpers.js";
-import { lyonState, lyonStation } from "./lyon-source.js";
+import { lyonSource, lyonState, lyonStation } from "./lyon-source.js";
 
 async function sourceDir(files: Record<string, string | Buffer>): Promise<string> {
   const dir = join(await tempDir(), "source");
@@ -637,5 +637,68 @@ describe("readDataset applies the parking rules", () => {
       ]),
     );
     expect(errors).toHaveLength(3);
+  });
+});
+
+describe("a key given twice in a JSON source file", () => {
+  const twice = (where: string) =>
+    `is given twice in the ${where} (JSON would silently keep the last one): keep one; an export mapping two columns to one field?`;
+
+  it("is refused in each file, with the file, the record and the field", async () => {
+    const dir = await lyonSource(3);
+    const contractsFile = join(dir, "contracts.json");
+    await writeFile(contractsFile, contracts); // with what GBFS needs
+    const stations = join(dir, "stations.json");
+    const states = join(dir, "states.json");
+    const edit = async (path: string, from: string, to: string) => {
+      const text = await readFile(path, "utf8");
+      expect(text).toContain(from);
+      await writeFile(path, text.replace(from, to));
+    };
+    await edit(contractsFile, '"country_code":"FR"', '"country_code":"FR","country_code":"BE"');
+    await edit(stations, '"name":"S2"', '"name":"S2","name":"Gare"');
+    await writeFile(states, JSON.stringify({ states: [lyonState(1), lyonState(2), lyonState(3)] }));
+    await edit(states, '"mechanicalBikes":2', '"mechanicalBikes":2,"mechanicalBikes":7');
+    const { dataset, problems } = await readDataset(dir);
+    expect(dataset).toBeUndefined();
+    expect(problems.filter(isError).map(formatProblem)).toEqual([
+      `${contractsFile}[0] (lyon) country_code: ${twice("record")}`,
+      `${stations}[1] (lyon #2) name: ${twice("record")}`,
+      `${states}[0] (lyon #1) mainStands.mechanicalBikes: ${twice("record")}`,
+    ]);
+  });
+
+  it("is refused for the file's list itself: the first one would be dropped whole", async () => {
+    const dir = await lyonSource(3);
+    await writeFile(join(dir, "contracts.json"), contracts); // with what GBFS needs
+    const stations = join(dir, "stations.json");
+    await writeFile(
+      stations,
+      `{"stations":[${JSON.stringify(lyonStation(1))}],"stations":[${JSON.stringify(lyonStation(2))}]}`,
+    );
+    const { dataset, problems } = await readDataset(dir);
+    expect(dataset).toBeUndefined();
+    expect(problems.filter(isError).map(formatProblem)).toEqual([
+      `${stations} stations: ${twice("file")}`,
+    ]);
+  });
+
+  it("is refused in a states file read against the last accepted one, only changed records parsed", async () => {
+    const dir = await lyonSource(3);
+    const path = join(dir, "states.json");
+    const read = await readStatic(dir);
+    const lines = (records: string[]) => `{"states":[\n${records.join(",\n")}\n]}\n`;
+    const good = [1, 2, 3].map((number) => JSON.stringify(lyonState(number)));
+    await writeFile(path, lines(good));
+    const first = await readStates(read, path);
+    expect(first.known).toBeDefined();
+    const bad = [...good];
+    bad[2] = (bad[2] as string).replace('"status":"OPEN"', '"status":"OPEN","status":"CLOSED"');
+    await writeFile(path, lines(bad));
+    const next = await readStates(read, path, first.known);
+    expect(next.states).toBeUndefined();
+    expect(next.problems.filter(isError).map(formatProblem)).toEqual([
+      `${path}[2] (lyon #3) status: ${twice("record")}`,
+    ]);
   });
 });

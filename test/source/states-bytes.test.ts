@@ -115,3 +115,16 @@ describe("splitStatesBytes", () => {
     }
   });
 });
+
+describe("splitStatesBytes and a key given twice", () => {
+  it("refuses a changed record holding a key twice, for the whole read to say where", () => {
+    const twice = '{"contract":"lyon","number":2,"number":3}';
+    expect(splitStatesBytes(bytes(lines(a, twice, c)))).toBeUndefined();
+    expect(splitStatesBytes(bytes(lines(a, twice, c)), accepted(lines(a, b, c)))).toBeUndefined();
+    // A key again in another object, or in a text, is no key given twice.
+    const nested = '{"contract":"lyon","number":2,"stands":{"number":2,"name":"\\"number\\":"}}';
+    expect(splitStatesBytes(bytes(lines(a, nested, c)), accepted(lines(a, b, c)))?.changed).toEqual(
+      [{ index: 1, raw: JSON.parse(nested) }],
+    );
+  });
+});

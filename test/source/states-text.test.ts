@@ -62,3 +62,19 @@ describe("splitStatesText", () => {
     expect(splitStatesText('{"states":[{"n":1}{"n":2}]}', known)).toBeUndefined();
   });
 });
+
+describe("splitStatesText and a key given twice", () => {
+  it("refuses a changed record holding a key twice, for the whole read to say where", () => {
+    const twice = '{"contract":"lyon","number":2,"number":3}';
+    expect(splitStatesText(lines(a, twice, c))).toBeUndefined();
+    const first = splitStatesText(lines(a, b, c));
+    expect(splitStatesText(lines(a, twice, c), first?.texts)).toBeUndefined();
+    // A key again in another object, or in a text, is no key given twice.
+    const nested = '{"contract":"lyon","number":2,"stands":{"number":2,"name":"\\"number\\":"}}';
+    expect(splitStatesText(lines(a, nested, c), first?.texts)?.raw).toEqual([
+      undefined,
+      JSON.parse(nested),
+      undefined,
+    ]);
+  });
+});
