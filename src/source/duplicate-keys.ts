@@ -11,9 +11,46 @@ const OPEN_BRACE = 123;
 const CLOSE_BRACE = 125;
 const OPEN_BRACKET = 91;
 const CLOSE_BRACKET = 93;
+const COLON = 58;
 
 // Past this many keys an object's are looked up in a set, below in a list (records are small).
 const LISTED_KEYS = 16;
+
+/**
+ * Whether the JSON text between `start` and `end`, which JSON.parse made `value` of, gives a key
+ * twice: it writes more keys than `value` holds. Cheap (no text made, strings jumped over by
+ * indexOf), for a minute's changed records and whole files; duplicateKeys then says which.
+ */
+export function givesKeyTwice(text: string, value: unknown, start = 0, end = text.length): boolean {
+  return keysWritten(text, start, end) !== keysHeld(value);
+}
+
+/** The strings followed by a colon: in valid JSON, the keys. */
+function keysWritten(text: string, start: number, end: number): number {
+  let count = 0;
+  let quote = text.indexOf('"', start);
+  while (quote >= 0 && quote < end) {
+    let after = stringEnd(text, quote) + 1;
+    while (isSpace(text.charCodeAt(after))) after++;
+    if (text.charCodeAt(after) === COLON) count++;
+    quote = text.indexOf('"', after);
+  }
+  return count;
+}
+
+/** The keys of every object in `value`, each counted once (JSON.parse kept one of each). */
+function keysHeld(value: unknown): number {
+  if (typeof value !== "object" || value === null) return 0;
+  let count = 0;
+  if (Array.isArray(value)) {
+    for (const item of value) count += keysHeld(item);
+    return count;
+  }
+  for (const key in value) count += 1 + keysHeld((value as Record<string, unknown>)[key]);
+  return count;
+}
+
+const isSpace = (code: number): boolean => code === 32 || code === 10 || code === 13 || code === 9;
 
 interface Level {
   /** A list's position of the current item; -1 for an object. */

@@ -10,7 +10,7 @@ import type { PortalSettings } from "../model/portal.js";
 import { Station } from "../model/station.js";
 import { StationState } from "../model/station-state.js";
 import { withFields } from "../with-fields.js";
-import { duplicateKeys } from "./duplicate-keys.js";
+import { givesKeyTwice } from "./duplicate-keys.js";
 import { isPresent } from "./file-present.js";
 import { type KnownStates, knownTexts, sameJson } from "./known-states.js";
 import { loadPortalSettings } from "./load-portal.js";
@@ -168,8 +168,9 @@ const RECORDS_PER_STRETCH = 25_000;
  */
 function statesList(text: string): unknown[] | undefined {
   try {
-    const list = (JSON.parse(text) as Record<string, unknown> | null)?.states;
-    return Array.isArray(list) && duplicateKeys(text).length === 0 ? list : undefined;
+    const document: unknown = JSON.parse(text);
+    const list = (document as Record<string, unknown> | null)?.states;
+    return Array.isArray(list) && !givesKeyTwice(text, document) ? list : undefined;
   } catch {
     return undefined;
   }

@@ -1,6 +1,6 @@
 // Reads a JSON source file `{ "<key>": [ ...records ] }` into raw records, with located syntax errors.
 import { excerpt } from "../errors.js";
-import { duplicateKeys, type KeyPath } from "./duplicate-keys.js";
+import { duplicateKeys, givesKeyTwice, type KeyPath } from "./duplicate-keys.js";
 import type { RawRecord } from "./parse-records.js";
 import { error, type Problem, recordLabel, warning } from "./problems.js";
 import { readSourceText } from "./read-text.js";
@@ -30,7 +30,9 @@ export async function readJsonRecords(
     const message = `must be an object with an array "${key}": { "${key}": [ ... ] }`;
     return { records: [], problems: [error({ file }, undefined, message)] };
   }
-  const twice = duplicateKeys(text).map((path) => keyGivenTwice(file, key, list, path));
+  const twice = givesKeyTwice(text, document)
+    ? duplicateKeys(text).map((path) => keyGivenTwice(file, key, list, path))
+    : [];
   // The list itself given twice: the records of the last are not the file's, refused as a whole.
   if (twice.some((problem) => problem.at.index === undefined && problem.field === key))
     return { records: [], problems: twice };

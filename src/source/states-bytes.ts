@@ -4,7 +4,7 @@
 // refusals are splitStatesText's: `{"states": [ objects ]}`, anything else left to the whole read.
 
 import { isAscii } from "node:buffer";
-import { duplicateKeys } from "./duplicate-keys.js";
+import { givesKeyTwice } from "./duplicate-keys.js";
 
 /** The last accepted states file: its bytes and each of its records' size, in file order. */
 export interface AcceptedBytes {
@@ -167,7 +167,7 @@ function parsed(bytes: Buffer, start: number, end: number): unknown {
   try {
     const text = bytes.toString("latin1", start, end);
     const value = JSON.parse(text);
-    return duplicateKeys(text).length === 0 ? value : UNPARSED;
+    return givesKeyTwice(text, value) ? UNPARSED : value;
   } catch {
     return UNPARSED;
   }

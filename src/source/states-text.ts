@@ -2,7 +2,7 @@
 // whose text is the same at the same place is known without parsing it; the others are parsed one
 // by one. Only the layout `{"states": [ {...}, {...} ]}`; anything else is the whole-file parser's.
 
-import { duplicateKeys } from "./duplicate-keys.js";
+import { givesKeyTwice } from "./duplicate-keys.js";
 
 export interface StatesText {
   /** Each record's text, in file order. */
@@ -147,7 +147,7 @@ const UNPARSED = Symbol("not one JSON value");
 function parsed(text: string): unknown {
   try {
     const value = JSON.parse(text);
-    return duplicateKeys(text).length === 0 ? value : UNPARSED;
+    return givesKeyTwice(text, value) ? UNPARSED : value;
   } catch {
     return UNPARSED;
   }

@@ -1,6 +1,6 @@
 // Finding a key given twice in an object of JSON text: JSON.parse keeps the last one, silently.
 import { describe, expect, it } from "vitest";
-import { duplicateKeys } from "../../src/source/duplicate-keys.js";
+import { duplicateKeys, givesKeyTwice } from "../../src/source/duplicate-keys.js";
 
 describe("duplicateKeys", () => {
   it("finds each key given twice, with the path to it: keys of objects, positions in lists", () => {
@@ -29,5 +29,20 @@ describe("duplicateKeys", () => {
     const second = text.lastIndexOf("{");
     expect(duplicateKeys(text, second, text.length - 2)).toEqual([]);
     expect(duplicateKeys(text, 11, second - 1)).toEqual([["a"]]);
+  });
+});
+
+describe("givesKeyTwice", () => {
+  it("tells a text writing a key twice from one that does not, keys in strings aside", () => {
+    const cases: [string, boolean][] = [
+      ['{"a": 1, "b": {"c": 2, "c": 3}}', true],
+      ['{"s": [{"a": 1}, {"a": 1, "a": 2}]}', true],
+      ['{"name": 1, "na\\u006de": 2}', true],
+      ['{"a": {"a": {"a": 1}}, "b": [{"a": 1}, {"a": 2}]}', false],
+      ['{"a": "\\"a\\": 1, \\"a\\": 2", "b" : "a" , "c": ["a", "a:"]}', false],
+      ["[1, 2]", false],
+    ];
+    for (const [text, twice] of cases)
+      expect(givesKeyTwice(text, JSON.parse(text)), text).toBe(twice);
   });
 });
