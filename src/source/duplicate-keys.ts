@@ -38,15 +38,26 @@ function keysWritten(text: string, start: number, end: number): number {
   return count;
 }
 
-/** The keys of every object in `value`, each counted once (JSON.parse kept one of each). */
+/**
+ * The keys of every object in `value`, each counted once (JSON.parse kept one of each). With a
+ * list of values still to count, not recursion: a source nested thousands deep must get its
+ * "wrong type" error, not overflow the stack.
+ */
 function keysHeld(value: unknown): number {
-  if (typeof value !== "object" || value === null) return 0;
   let count = 0;
-  if (Array.isArray(value)) {
-    for (const item of value) count += keysHeld(item);
-    return count;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next !== "object" || next === null) continue;
+    if (Array.isArray(next)) {
+      for (const item of next) pending.push(item);
+      continue;
+    }
+    for (const key in next) {
+      count++;
+      pending.push((next as Record<string, unknown>)[key]);
+    }
   }
-  for (const key in value) count += 1 + keysHeld((value as Record<string, unknown>)[key]);
   return count;
 }
 
