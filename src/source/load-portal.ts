@@ -1,6 +1,8 @@
 // Reads the optional `portal.json` of a source folder: the operator's words on the portal page.
 import { join } from "node:path";
+import { excerpt } from "../errors.js";
 import { DEFAULT_PORTAL, PortalSettings } from "../model/portal.js";
+import { duplicateKeys, givesKeyTwice } from "./duplicate-keys.js";
 import { isPresent } from "./file-present.js";
 import type { Loaded } from "./load-source.js";
 import { parseRecords } from "./parse-records.js";
@@ -21,6 +23,13 @@ export async function loadPortalSettings(dir: string): Promise<Loaded<PortalSett
   } catch (cause) {
     const reason = cause instanceof Error ? cause.message : String(cause);
     return unread(error({ file }, undefined, `is not valid JSON: ${reason}`));
+  }
+  if (givesKeyTwice(read.text, raw)) {
+    const message = "is given twice in the file (JSON would silently keep the last one): keep one";
+    const twice = duplicateKeys(read.text).map((path) =>
+      error({ file }, excerpt(path.join(".")), message),
+    );
+    return { value: DEFAULT_PORTAL, problems: twice };
   }
   const parsed = parseRecords(PortalSettings, [{ raw, at: { file } }]);
   return { value: parsed.records[0]?.value ?? DEFAULT_PORTAL, problems: parsed.problems };

@@ -220,6 +220,19 @@ describe("portal.json", () => {
     ]);
   });
 
+  it("refuses a field given twice, which JSON would keep the last of silently", async () => {
+    const source = await fixtureCopy();
+    await writeFile(
+      join(source, "portal.json"),
+      '{"serviceName": "Open Bikes", "keys": {"text": "Write to us.", "text": "Ask us."}}',
+    );
+    const { dataset, problems } = await readDataset(source);
+    expect(dataset).toBeUndefined();
+    expect(problems.filter((p) => p.severity === "error").map(formatProblem)).toEqual([
+      expect.stringMatching(/^.*portal\.json keys\.text: is given twice in the file /),
+    ]);
+  });
+
   it("reports a portal.json that links to no file, instead of doing without it", async () => {
     const source = await fixtureCopy();
     await symlink("settings/portal.json", join(source, "portal.json"));
