@@ -130,8 +130,11 @@ function keyOf(text: string, from: number, to: number): string {
   return raw.includes("\\") ? (JSON.parse(`"${raw}"`) as string) : raw;
 }
 
-/** The closing quote of the string opening at `start`: the first not escaped by a backslash. */
-function stringEnd(text: string, start: number): number {
+/**
+ * The closing quote of the string opening at `start`: the first not escaped by a backslash; -1
+ * when there is none (never in text JSON.parse took; the states file's splitter reads any text).
+ */
+export function stringEnd(text: string, start: number): number {
   let quote = text.indexOf('"', start + 1);
   while (quote >= 0) {
     let backslashes = 0;
@@ -139,5 +142,5 @@ function stringEnd(text: string, start: number): number {
     if (backslashes % 2 === 0) return quote;
     quote = text.indexOf('"', quote + 1);
   }
-  return text.length;
+  return -1;
 }

@@ -2,7 +2,7 @@
 // whose text is the same at the same place is known without parsing it; the others are parsed one
 // by one. Only the layout `{"states": [ {...}, {...} ]}`; anything else is the whole-file parser's.
 
-import { givesKeyTwice } from "./duplicate-keys.js";
+import { givesKeyTwice, stringEnd } from "./duplicate-keys.js";
 
 export interface StatesText {
   /** Each record's text, in file order. */
@@ -16,7 +16,6 @@ const TAB = 9;
 const NEW_LINE = 10;
 const RETURN = 13;
 const QUOTE = 34;
-const BACKSLASH = 92;
 const COMMA = 44;
 const COLON = 58;
 const OPEN_BRACE = 123;
@@ -166,18 +165,6 @@ function objectEnd(text: string, start: number): number {
       if (at < 0) return -1;
     } else if (code === OPEN_BRACE || code === OPEN_BRACKET) depth++;
     else if ((code === CLOSE_BRACE || code === CLOSE_BRACKET) && --depth === 0) return at + 1;
-  }
-  return -1;
-}
-
-/** The closing quote of the string opening at `start`: the first not escaped by a backslash. */
-function stringEnd(text: string, start: number): number {
-  let quote = text.indexOf('"', start + 1);
-  while (quote >= 0) {
-    let backslashes = 0;
-    while (text.charCodeAt(quote - 1 - backslashes) === BACKSLASH) backslashes++;
-    if (backslashes % 2 === 0) return quote;
-    quote = text.indexOf('"', quote + 1);
   }
   return -1;
 }
