@@ -37,6 +37,7 @@ import { GBFS_VERSIONS } from "../publish/render/gbfs/feed.js";
 import { type StationCache, SURFACES } from "../publish/station-files.js";
 import { fileOf, pathOf } from "../routes/routes.js";
 import { assembleDataset, type Dataset, stationKey } from "../source/dataset.js";
+import { NOTHING_UNREAD } from "../source/load-source.js";
 import { tooManyMissing } from "../source/missing-stations.js";
 import type { StaticRead } from "../source/read-dataset.js";
 import { readStates } from "../source/read-dataset.js";
@@ -259,7 +260,7 @@ async function newStates(
     parkings: [],
     portal: DEFAULT_PORTAL,
   };
-  const read = await readStates({ source, complete: { contracts: true, stations: true } }, path);
+  const read = await readStates({ source, unread: NOTHING_UNREAD }, path);
   // Against the stations the release has a state for, whether or not the file before had them all
   // (a feed that always misses one or two must still be stopped from emptying the network). Said
   // before the warnings: theirs ("published as CLOSED") would describe a publish that does not happen.

@@ -7,7 +7,7 @@ import { checkStatesWithAcross } from "./check.js";
 import { type LiveState, stationKey, toLiveState } from "./dataset.js";
 import { FileBuffer } from "./file-buffer.js";
 import type { KnownStates, StatesAcross } from "./known-states.js";
-import type { Completeness, StaticSource } from "./load-source.js";
+import { allRead, type StaticSource, type Unread } from "./load-source.js";
 import { parseRecords, type RawRecord } from "./parse-records.js";
 import type { Problem, Sourced } from "./problems.js";
 import { recordSizes, splitStatesBytes } from "./states-bytes.js";
@@ -79,10 +79,9 @@ export function acceptedOf(
 export async function readChangedStates(
   path: string,
   accepted: AcceptedStates,
-  read: { source: StaticSource; complete: Completeness },
+  read: { source: StaticSource; unread: Unread },
 ): Promise<ChangedStatesRead | null> {
-  if (accepted.source !== read.source || !read.complete.contracts || !read.complete.stations)
-    return null;
+  if (accepted.source !== read.source || !allRead(read.unread)) return null;
   const spare = accepted.spare;
   const bytes = await spare.read(path).catch(() => undefined);
   if (!bytes) return null;
@@ -106,7 +105,7 @@ export async function readChangedStates(
     keys.push(key);
     positions.push(index);
   }
-  const checked = checkStatesWithAcross(read.source, parsed.records, read.complete, true, {
+  const checked = checkStatesWithAcross(read.source, parsed.records, read.unread, true, {
     keys,
     fresh: keys.map((_, at) => at),
     across: { duplicates: [], unreported: [] },

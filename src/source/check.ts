@@ -1,7 +1,7 @@
 // Runs every cross-record rule over loaded source records and collects all problems found.
 import type { StationState } from "../model/station-state.js";
 import type { StatesAcross } from "./known-states.js";
-import type { Completeness, StaticSource } from "./load-source.js";
+import { NOTHING_UNREAD, type StaticSource, type Unread } from "./load-source.js";
 import type { Problem, Sourced } from "./problems.js";
 import { contractNamesPathSafe, contractNamesUnique } from "./rules/contracts.js";
 import {
@@ -15,6 +15,7 @@ import {
   timezonesKnown,
 } from "./rules/gbfs.js";
 import {
+  contractKey,
   coordinatesInRange,
   knownContracts,
   parkingNumbersUniqueInContract,
@@ -34,21 +35,20 @@ import {
 } from "./rules/states.js";
 import { textPublishable } from "./rules/text.js";
 
-// A rule that looks records up in another file runs only when that file was read without error,
-// so that one bad contract does not turn into "unknown contract" on each of its stations.
-const ALL: Completeness = { contracts: true, stations: true };
-
+// The rules run over the records that passed their schema: one run lists both kinds of problem.
+// A rule that looks records up in another file leaves alone those referring to what was not read
+// there (see Unread), and runs only when it can tell which those are.
 export function checkStaticSource(
   { contracts, stations, parkings }: StaticSource,
-  complete: Completeness = ALL,
+  unread: Unread = NOTHING_UNREAD,
 ): Problem[] {
-  const references = complete.contracts
-    ? [
-        ...knownContracts(contracts, stations),
-        ...knownContracts(contracts, parkings),
-        ...parkingsOnParkingContracts(contracts, parkings),
-      ]
-    : [];
+  const references =
+    unread.contracts === "all"
+      ? []
+      : [
+          ...knownContracts(contracts, notOn(unread.contracts, stations)),
+          ...knownContracts(contracts, notOn(unread.contracts, parkings)),
+        ];
   return [
     ...contractNamesUnique(contracts),
     ...contractNamesPathSafe(contracts),
@@ -60,6 +60,7 @@ export function checkStaticSource(
     ...languagesUnique(contracts),
     ...electricalBikesHaveRange(contracts),
     ...references,
+    ...parkingsOnParkingContracts(contracts, parkings),
     ...stationNumbersUniqueInContract(stations),
     ...parkingNumbersUniqueInContract(parkings),
     ...textPublishable(contracts, ["commercial_name", "cities"]),
@@ -70,6 +71,15 @@ export function checkStaticSource(
     ...coordinatesInRange(parkings),
     ...positionsNearTheirContract([...stations, ...parkings]),
   ];
+}
+
+/** The records not on a contract in `contracts` (its name's key): every one when it is empty. */
+function notOn<T extends { contract: string }>(
+  contracts: ReadonlySet<string>,
+  records: readonly Sourced<T>[],
+): readonly Sourced<T>[] {
+  if (contracts.size === 0) return records;
+  return records.filter(({ value }) => !contracts.has(contractKey(value.contract)));
 }
 
 /**
@@ -83,18 +93,18 @@ export function checkStaticSource(
 export function checkStates(
   source: StaticSource,
   states: readonly Sourced<StationState>[],
-  complete: Completeness = ALL,
+  unread: Unread = NOTHING_UNREAD,
   statesComplete = true,
   known?: { keys: readonly string[]; fresh: readonly number[]; across?: StatesAcross },
 ): Problem[] {
-  return checkStatesWithAcross(source, states, complete, statesComplete, known).problems;
+  return checkStatesWithAcross(source, states, unread, statesComplete, known).problems;
 }
 
 /** checkStates, and what its rules across records found, for the next file with the same keys. */
 export function checkStatesWithAcross(
   source: StaticSource,
   states: readonly Sourced<StationState>[],
-  complete: Completeness = ALL,
+  unread: Unread = NOTHING_UNREAD,
   statesComplete = true,
   known?: { keys: readonly string[]; fresh: readonly number[]; across?: StatesAcross },
 ): { problems: Problem[]; across: StatesAcross } {
@@ -105,23 +115,34 @@ export function checkStatesWithAcross(
   const checkedKeys = known ? known.fresh.map((index) => keys[index] as string) : keys;
   const across = known?.across ?? {
     duplicates: oneStatePerStation(states, keys),
-    unreported:
-      complete.stations && statesComplete ? stationsHaveStates(source.stations, states, keys) : [],
+    unreported: statesComplete ? stationsHaveStates(source.stations, states, keys) : [],
   };
-  const references = complete.stations
-    ? [
-        ...statesForKnownStations(source.stations, checked, checkedKeys),
-        ...availabilitiesConsistent(source.stations, checked, checkedKeys),
-        ...across.unreported,
-      ]
-    : [];
-  const bikeTypes = complete.contracts ? bikesOfDeclaredTypes(source.contracts, checked) : [];
+  // A station that failed its schema is left out of the rules: its state is not "no station".
+  const references =
+    unread.stations === "all"
+      ? []
+      : statesForKnownStations(source.stations, ...notOf(unread.stations, checked, checkedKeys));
   const problems = [
     ...across.duplicates,
     ...lastUpdateIsUtcInstant(checked),
     ...lastUpdateInRange(checked),
     ...references,
-    ...bikeTypes,
+    ...availabilitiesConsistent(source.stations, checked, checkedKeys),
+    ...across.unreported,
+    ...bikesOfDeclaredTypes(source.contracts, checked),
   ];
   return { problems, across };
+}
+
+/** The states (and their keys) not of a station in `stations`: every one when it is empty. */
+function notOf(
+  stations: ReadonlySet<string>,
+  states: readonly Sourced<StationState>[],
+  keys: readonly string[],
+): [readonly Sourced<StationState>[], readonly string[]] {
+  if (stations.size === 0) return [states, keys];
+  const kept = states
+    .map((_, position) => position)
+    .filter((p) => !stations.has(keys[p] as string));
+  return [kept.map((p) => states[p] as Sourced<StationState>), kept.map((p) => keys[p] as string)];
 }

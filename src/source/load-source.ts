@@ -19,6 +19,8 @@ import { error, hasErrors, type Problem, type Sourced, warning } from "./problem
 import { readCsvRecords } from "./read-csv.js";
 import { readJsonRecords } from "./read-json.js";
 import { readSourceText } from "./read-text.js";
+import { contractKey } from "./rules/records.js";
+import { stationKey } from "./rules/states.js";
 import { checkSourceFolder } from "./source-folder.js";
 import { splitStatesText } from "./states-text.js";
 
@@ -34,17 +36,33 @@ export interface Loaded<T> {
   problems: Problem[];
 }
 
-/** Which resources were read without error: rules that refer to one need all of it. */
-export interface Completeness {
-  contracts: boolean;
-  stations: boolean;
+/**
+ * The keys of a file's records that failed their schema, as the rules across records compare them
+ * (a contract's name in lower case, a station's stationKey); "all" when the file, or the key of one
+ * of those records, could not be read.
+ */
+export type UnreadKeys = ReadonlySet<string> | "all";
+
+/**
+ * What of the files other files refer to was not read: a rule that looks records up there leaves
+ * alone the records referring to it, so that one bad contract does not turn into "unknown
+ * contract" on each of its stations, nor one bad station into "no station" on its state.
+ */
+export interface Unread {
+  contracts: UnreadKeys;
+  stations: UnreadKeys;
 }
+
+export const NOTHING_UNREAD: Unread = { contracts: new Set(), stations: new Set() };
+
+export const allRead = ({ contracts, stations }: Unread): boolean =>
+  contracts !== "all" && contracts.size === 0 && stations !== "all" && stations.size === 0;
 
 export const STATES_FILE = "states.json";
 
 export async function loadStaticSource(
   dir: string,
-): Promise<Loaded<StaticSource> & { complete: Completeness }> {
+): Promise<Loaded<StaticSource> & { unread: Unread }> {
   checkSourceFolder(dir);
   const contracts = await loadResource(dir, "contracts", Contract, { csv: false, required: true });
   const stations = await loadResource(dir, "stations", Station, { csv: true, required: true });
@@ -64,11 +82,37 @@ export async function loadStaticSource(
       ...(parkings.file === null ? noParkingsFile(dir, contracts.value) : []),
       ...portal.problems,
     ],
-    complete: {
-      contracts: !hasErrors(contracts.problems),
-      stations: !hasErrors(stations.problems),
+    unread: {
+      contracts: unreadKeys(contracts, contractKeyOf),
+      stations: unreadKeys(stations, stationKeyOf),
     },
   };
+}
+
+function unreadKeys(
+  resource: { readWhole: boolean; rejected: readonly unknown[] },
+  keyOf: (raw: Record<string, unknown>) => string | undefined,
+): UnreadKeys {
+  if (!resource.readWhole) return "all";
+  const keys = new Set<string>();
+  for (const raw of resource.rejected) {
+    const key =
+      typeof raw === "object" && raw !== null ? keyOf(raw as Record<string, unknown>) : undefined;
+    if (key === undefined) return "all"; // any record could have been meant for it
+    keys.add(key);
+  }
+  return keys;
+}
+
+const contractKeyOf = ({ name }: Record<string, unknown>): string | undefined =>
+  typeof name === "string" ? contractKey(name) : undefined;
+
+/** A number written as text ("55" in JSON) still says which station was meant. */
+function stationKeyOf({ contract, number }: Record<string, unknown>): string | undefined {
+  const meant = typeof number === "string" && number.trim() !== "" ? Number(number) : number;
+  if (typeof contract !== "string" || typeof meant !== "number" || !Number.isInteger(meant))
+    return undefined;
+  return stationKey(contract, meant);
 }
 
 /**
@@ -199,7 +243,7 @@ async function loadResource<T>(
   key: string,
   schema: z.ZodObject & z.ZodType<T>,
   options: { csv: boolean; required: boolean },
-): Promise<Loaded<Sourced<T>[]> & { file: string | null }> {
+): Promise<Loaded<Sourced<T>[]> & Parsed> {
   const jsonName = join(dir, `${key}.json`);
   const csvName = join(dir, `${key}.csv`);
   const hasJson = isPresent(jsonName);
@@ -208,7 +252,8 @@ async function loadResource<T>(
     throw new UserError(`both ${jsonName} and ${csvName} exist: keep one of them`);
   }
   if (!hasJson && !hasCsv) {
-    if (!options.required) return { value: [], problems: [], file: null };
+    if (!options.required)
+      return { value: [], problems: [], file: null, readWhole: true, rejected: [] };
     const expected = options.csv ? `${jsonName} or ${csvName}` : jsonName;
     throw new UserError(
       `missing source file: ${expected}${await lookalike(dir, key, options.csv)}`,
@@ -228,6 +273,8 @@ async function loadResource<T>(
         error({ file }, undefined, `has no ${key}: an export that wrote ${wrote}?`),
       ],
       file,
+      readWhole: false,
+      rejected: [],
     };
   }
   const parsed = parseRecords(schema, read.records);
@@ -235,5 +282,15 @@ async function loadResource<T>(
     value: parsed.records,
     problems: [...read.problems, ...parsed.problems],
     file,
+    readWhole: !hasErrors(read.problems),
+    rejected: parsed.rejected,
   };
+}
+
+/** How a source file was read: its records that failed their schema are in `rejected`. */
+interface Parsed {
+  file: string | null;
+  /** False when the file, or a row of it, could not be read into records. */
+  readWhole: boolean;
+  rejected: unknown[];
 }

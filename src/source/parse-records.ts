@@ -10,12 +10,14 @@ export interface RawRecord {
   at: Omit<RecordRef, "label">;
 }
 
+/** `rejected`: the records that failed the schema, as read (rules across records leave them out). */
 export function parseRecords<T>(
   schema: z.ZodType<T>,
   records: readonly RawRecord[],
-): { records: Sourced<T>[]; problems: Problem[] } {
+): { records: Sourced<T>[]; problems: Problem[]; rejected: unknown[] } {
   const parsed: Sourced<T>[] = [];
   const problems: Problem[] = [];
+  const rejected: unknown[] = [];
   for (const { raw, at } of records) {
     const label = recordLabel(raw);
     const ref: RecordRef = label === undefined ? at : withFields<RecordRef>(at, { label });
@@ -24,11 +26,12 @@ export function parseRecords<T>(
       parsed.push({ value: result.data, at: ref });
       continue;
     }
+    rejected.push(raw);
     for (const issue of result.error.issues) {
       problems.push(error(ref, fieldOf(issue), issueMessage(issue, raw)));
     }
   }
-  return { records: parsed, problems };
+  return { records: parsed, problems, rejected };
 }
 
 function fieldOf(issue: z.core.$ZodIssue): string | undefined {

@@ -14,11 +14,11 @@ import {
 } from "./dataset.js";
 import type { KnownStates } from "./known-states.js";
 import {
-  type Completeness,
   loadStates,
   loadStaticSource,
   STATES_FILE,
   type StaticSource,
+  type Unread,
 } from "./load-source.js";
 import { hasErrors, type Problem, type Sourced, warning } from "./problems.js";
 import { sourceTimeProblems } from "./source-time.js";
@@ -33,7 +33,8 @@ export interface ReadResult {
 
 export interface StaticRead {
   source: StaticSource;
-  complete: Completeness;
+  /** What of the static files the rules could not look up (see Unread). */
+  unread: Unread;
   problems: Problem[];
 }
 
@@ -64,10 +65,10 @@ export async function readStatic(dir: string): Promise<StaticRead> {
   const loaded = await loadStaticSource(dir);
   const problems = [
     ...loaded.problems,
-    ...checkStaticSource(loaded.value, loaded.complete),
+    ...checkStaticSource(loaded.value, loaded.unread),
     ...sourceTimeProblems(dir),
   ];
-  return { source: loaded.value, complete: loaded.complete, problems };
+  return { source: loaded.value, unread: loaded.unread, problems };
 }
 
 export interface StatesRead {
@@ -86,7 +87,7 @@ export interface StatesRead {
  * every station's state is at the same place as last time, they find what they found then.
  */
 export async function readStates(
-  read: Pick<StaticRead, "source" | "complete">,
+  read: Pick<StaticRead, "source" | "unread">,
   path: string,
   known?: KnownStates,
 ): Promise<StatesRead> {
@@ -111,7 +112,7 @@ export async function readStates(
     readWhole &&
     records.length === usable.keys.length &&
     fresh.every((position) => keys[position] === usable.keys[position]);
-  const checked = checkStatesWithAcross(read.source, records, read.complete, readWhole, {
+  const checked = checkStatesWithAcross(read.source, records, read.unread, readWhole, {
     keys,
     fresh,
     ...(sameKeys ? { across: usable.across } : {}),

@@ -366,6 +366,42 @@ describe("velodata validate", () => {
     expect(result.stderr).toContain("velodata: the source data has 2 errors\n");
     expect(result.stderr).toContain('unknown contract "toulose"');
   });
+
+  it("lists the records' schema errors and the rules' errors together, in one run", async () => {
+    const source = await fixtureCopy();
+    const contracts = join(source, "contracts.json");
+    const text = await readFile(contracts, "utf8");
+    await writeFile(contracts, text.replace('"country_code": "IE"', '"country_code": "Ireland"'));
+    const csv = join(source, "stations.csv");
+    const rows = (await readFile(csv, "utf8"))
+      .replace(/\ntoulouse,55,(.*),15,\r/, "\ntoulouse,55,$1,fifteen,\r")
+      .trimEnd();
+    const extra = [
+      "dublin,30,PARNELL AGAIN,Parnell Square,53.3537,-6.2653,false,false,false,20,",
+      "nowhere,1,NOWHERE,Nowhere,53.35,-6.27,false,false,false,10,",
+    ];
+    await writeFile(csv, `${rows}\r\n${extra.join("\r\n")}\r\n`);
+    const statesPath = join(source, "states.json");
+    const states = await readJson(statesPath);
+    states.states.push({ ...states.states[0], number: 999999 });
+    await writeFile(statesPath, JSON.stringify(states));
+
+    const result = await runCli(["validate", "--source", source]);
+    expect(result.code).toBe(1);
+    const errors = result.stderr.split("\n").filter((line) => line.startsWith("  error: "));
+    expect(errors).toEqual([
+      `  error: ${contracts}[0] (dublin) country_code: must be an ISO 3166-1 alpha-2 code in capitals, e.g. FR`,
+      `  error: ${csv}:119 (toulouse #55) capacity: expected number, got "fifteen"`,
+      `  error: ${csv}:415 (dublin #30) number: station 30 appears twice in contract "dublin" (first on line 3)`,
+      `  error: ${csv}:416 (nowhere #1) contract: unknown contract "nowhere" (not in contracts.json)`,
+      `  error: ${statesPath}[413] (dublin #999999) number: no station 999999 in contract "dublin"`,
+    ]);
+    expect(result.stderr).toContain("velodata: the source data has 5 errors\n");
+    // The station that failed its schema is left out of the rules: its state is not "unknown".
+    expect(result.stderr).not.toContain("no station 55");
+    // Nor are the stations of the contract that failed its schema on an "unknown contract".
+    expect(result.stderr).not.toContain('unknown contract "dublin"');
+  });
 });
 
 describe("a key given twice in a JSON record", () => {

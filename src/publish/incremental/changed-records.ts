@@ -7,6 +7,7 @@ import type { Station } from "../../model/station.js";
 import { StationState } from "../../model/station-state.js";
 import { checkStatesWithAcross } from "../../source/check.js";
 import { type LiveState, stationKey, toLiveState } from "../../source/dataset.js";
+import { NOTHING_UNREAD } from "../../source/load-source.js";
 import { parseRecords, type RawRecord } from "../../source/parse-records.js";
 import type { Sourced } from "../../source/problems.js";
 import { type AcceptedBytes, splitStatesBytes } from "../../source/states-bytes.js";
@@ -84,7 +85,7 @@ function checkedChanges(
       portal: DEFAULT_PORTAL,
     },
     parsed.records,
-    { contracts: true, stations: true },
+    NOTHING_UNREAD,
     true,
     { keys, fresh: keys.map((_, at) => at), across: { duplicates: [], unreported: [] } },
   );
