@@ -43,7 +43,8 @@ ${liveCell(c.name, "bikes")}${liveCell(c.name, "docks")}
 
 /**
  * A contract's place for its map and its table of stations, both drawn by the page's script from
- * the contract's GBFS station_information: the page does not grow with the stations.
+ * the contract's GBFS station_information: the page does not grow with the stations. The table
+ * shows a page of rows at a time; finding a station searches them all.
  */
 function contractMap(contract: PortalContract, index: number): Html {
   const feeds = contract.gbfs;
@@ -55,9 +56,11 @@ function contractMap(contract: PortalContract, index: number): Html {
 <div class="map-area"></div>
 <p class="map-info" aria-live="polite">${info}</p>
 <details hidden><summary>The stations of <bdi>${contract.commercialName}</bdi> as a table</summary>
+<p class="find"><label for="find-station-${index}">Find a station (number or name)</label> <input type="search" id="find-station-${index}" class="find-station" autocomplete="off"></p>
 <div class="scroll"><table>
 <thead><tr><th scope="col" class="num">Number</th><th scope="col">Name</th><th scope="col" class="num">Stands</th><th scope="col" class="num">Bikes</th><th scope="col" class="num">Free stands</th><th scope="col">State</th></tr></thead>
 <tbody></tbody></table></div>
+<p class="table-more"><span class="rows-shown" aria-live="polite"></span> <button type="button" class="more" hidden></button></p>
 </details>
 </div>`;
 }

@@ -196,6 +196,16 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
       const cells = document.querySelectorAll('.contract-map:not([hidden]) td[data-live="bikes"]');
       return cells.length > 0 && Array.from(cells).every((cell) => cell.textContent !== "–");
     });
+    // A page of rows at a time: opened, and "Show N more" pressed from the keyboard until all are.
+    await page.click(".contract-map:not([hidden]) summary");
+    const more = page.locator(".contract-map:not([hidden]) button.more");
+    while (await more.isVisible()) {
+      await more.focus();
+      await page.keyboard.press("Enter");
+    }
+    expect(await page.textContent(".contract-map:not([hidden]) .rows-shown")).toMatch(
+      /^\d+ stations, all shown\.$/,
+    );
     const rows = await page.$$eval(".contract-map:not([hidden]) tbody tr", (trs) =>
       trs.map((tr) =>
         Array.from(tr.querySelectorAll("td"))
@@ -402,6 +412,12 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
     // With its live data drawn: the map, the table and the totals.
     await portal.page.waitForSelector("#refreshed[data-at]");
     await portal.page.waitForSelector(".contract-map:not([hidden]) .mark.ok");
+    expect(await wcagViolations(portal.page)).toEqual([]);
+    // The table of stations opened: its search box, its rows and its "Show N more" button.
+    await portal.page.click(".contract-map:not([hidden]) summary");
+    await portal.page.waitForSelector(".contract-map:not([hidden]) button.more", {
+      state: "visible",
+    });
     expect(await wcagViolations(portal.page)).toEqual([]);
     const docs = await open(`${sirv.url}/docs/`);
     await docs.page.waitForSelector(".swagger-ui .opblock-get");
