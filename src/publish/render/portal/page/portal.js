@@ -26,6 +26,8 @@ const lastStatus = new WeakMap();
 // Per contract map: its table's stations, those matching the search, the rows drawn (by station
 // id) and the live data last read (by station id).
 const tables = new WeakMap();
+// Per mark: its station, its label without live data, and the state and text last written.
+const marksSaid = new WeakMap();
 
 /** The tree's root as the page sees it, so requests read as full URLs under any prefix. */
 function baseUrl() {
@@ -312,19 +314,28 @@ function showStatus(map, feed) {
     cell.textContent = String(cell.dataset.live === "bikes" ? bikes : docks);
   }
   for (const mark of map.querySelectorAll(".mark")) {
-    const station = byId.get(mark.dataset.station);
+    const before = marksSaid.get(mark) ?? {
+      id: mark.dataset.station,
+      label: mark.getAttribute("aria-label"),
+      state: "",
+      live: "",
+    };
+    const station = byId.get(before.id);
     const [state, words] = station ? stateOf(station) : ["unknown", "no live data"];
-    // The one chosen by a tap stays chosen through the refresh.
-    const chosen = mark.classList.contains("chosen") ? " chosen" : "";
-    const far = mark.classList.contains("far") ? " far" : "";
-    mark.setAttribute("class", `mark ${state}${far}${chosen}`);
-    const label = mark.dataset.label ?? mark.getAttribute("aria-label");
-    mark.dataset.label = label;
     const live = station
-      ? `${label}; ${station.num_vehicles_available} bikes, ${station.num_docks_available ?? 0} free stands, ${words}`
-      : `${label}; ${words}`;
-    mark.setAttribute("aria-label", live);
-    mark.querySelector("title").textContent = live;
+      ? `${before.label}; ${station.num_vehicles_available} bikes, ${station.num_docks_available ?? 0} free stands, ${words}`
+      : `${before.label}; ${words}`;
+    // Only what changed is written (a minute changes a tenth of the stations or so); the classes
+    // `far` and `chosen` (the one chosen by a tap stays chosen) are left as they are.
+    if (state !== before.state) {
+      if (before.state) mark.classList.replace(before.state, state);
+      else mark.classList.add(state);
+    }
+    if (live !== before.live) {
+      mark.setAttribute("aria-label", live);
+      mark.querySelector("title").textContent = live;
+    }
+    marksSaid.set(mark, { ...before, state, live });
   }
   // The rows drawn take the new numbers (a cell whose text is the same is left); the others
   // read them when they are drawn.
