@@ -74,7 +74,9 @@ export async function preview(options: PreviewOptions): Promise<Server> {
     if (request.method === "GET") withoutLength(response);
     serveFile(request, response, () => {
       response.removeHeader("Content-Disposition");
-      response.writeHead(404).end();
+      // With CORS, as its files are: a page of another origin reads the 404 too (the OpenAPI
+      // document says so of /status, which only `velodata serve` answers).
+      response.writeHead(404, { "Access-Control-Allow-Origin": "*" }).end();
     });
   });
   const host = options.host ?? "127.0.0.1";

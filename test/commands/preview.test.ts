@@ -138,6 +138,26 @@ describe("velodata preview", () => {
     expect((await fetch(`${base}/vls/v3/stations/dublin/999999`)).status).toBe(404);
   });
 
+  it("answers each path of the reference it serves as the reference says: /status, the server's only, a documented 404", async () => {
+    const document = (await (await fetch(`${base}/openapi.json`)).json()) as {
+      paths: Record<string, { get?: { description: string; responses: Record<string, unknown> } }>;
+    };
+    const fixed = Object.entries(document.paths).filter(
+      ([path, item]) => item.get && !path.includes("{"),
+    );
+    expect(fixed.map(([path]) => path)).toContain("/status");
+    const undocumented: string[] = [];
+    for (const [path, item] of fixed) {
+      const status = (await fetch(`${base}${path}?apiKey=anything`)).status;
+      if (!(String(status) in (item.get?.responses ?? {}))) undocumented.push(`${path}: ${status}`);
+    }
+    expect(undocumented).toEqual([]);
+    const status = await fetch(`${base}/status`);
+    expect(status.status).toBe(404);
+    expect(status.headers.get("access-control-allow-origin")).toBe("*");
+    expect(document.paths["/status"]?.get?.description).toContain("`velodata serve` only");
+  });
+
   it("keeps the static host's rules to itself, as Netlify and Cloudflare Pages do", async () => {
     expect((await fetch(`${base}/_headers`)).status).toBe(404);
     expect((await fetch(`${base}/_redirects`)).status).toBe(404);

@@ -227,8 +227,15 @@ function describeAccess(route: AnyRoute): string {
     route.freshness === "dynamic"
       ? "Changes at every refresh of the station states."
       : "Changes only when the source data is rebuilt.";
-  return `${access} ${freshness}`;
+  return route.served === "server"
+    ? `${access} ${freshness} ${SERVER_ONLY}`
+    : `${access} ${freshness}`;
 }
+
+// What only the server answers is not in the tree: where the tree is served as files, the
+// reference's "Try it out" gets a 404, which the document says it will.
+const SERVER_ONLY =
+  "Answered by `velodata serve` only (alone, or behind nginx): a static host, a CDN and `velodata preview` serve the tree's files, which hold no answer for it (404).";
 
 function schemaOf(route: AnyRoute, name: string, options: OpenApiOptions): ZodType {
   const type = route.params[name] as ParamType;
@@ -295,6 +302,12 @@ function responsesOf(
       description: route.alsoAs.meaning,
       headers: CORS_HEADERS,
       content: { [route.contentType]: { schema: route.schema ?? z.unknown() } },
+    };
+  if (route.served === "server")
+    responses["404"] = {
+      description:
+        "From a host serving the tree's files (a static host, a CDN, `velodata preview`): only `velodata serve` answers this path",
+      headers: CORS_HEADERS,
     };
   const byStatus = new Map<number, Outcome[]>();
   for (const outcome of new Set(routes.flatMap(outcomesOf)))
