@@ -1,4 +1,5 @@
 // Runs every cross-record rule over loaded source records and collects all problems found.
+import type { Station } from "../model/station.js";
 import type { StationState } from "../model/station-state.js";
 import type { StatesAcross } from "./known-states.js";
 import { NOTHING_UNREAD, type StaticSource, type Unread } from "./load-source.js";
@@ -115,7 +116,8 @@ export function checkStatesWithAcross(
   const checkedKeys = known ? known.fresh.map((index) => keys[index] as string) : keys;
   const across = known?.across ?? {
     duplicates: oneStatePerStation(states, keys),
-    unreported: statesComplete ? stationsHaveStates(source.stations, states, keys) : [],
+    // A station on an unknown contract is an error already: "no state" would be its echo.
+    unreported: statesComplete ? stationsHaveStates(onKnownContracts(source), states, keys) : [],
   };
   // A station that failed its schema is left out of the rules: its state is not "no station".
   const references =
@@ -145,4 +147,11 @@ function notOf(
     .map((_, position) => position)
     .filter((p) => !stations.has(keys[p] as string));
   return [kept.map((p) => states[p] as Sourced<StationState>), kept.map((p) => keys[p] as string)];
+}
+
+/** The stations on a contract of the source's: every one, as a valid source has them. */
+function onKnownContracts({ contracts, stations }: StaticSource): readonly Sourced<Station>[] {
+  const names = new Set(contracts.map(({ value }) => contractKey(value.name)));
+  const known = stations.filter(({ value }) => names.has(contractKey(value.contract)));
+  return known.length === stations.length ? stations : known;
 }

@@ -112,12 +112,14 @@ export async function readStates(
     readWhole &&
     records.length === usable.keys.length &&
     fresh.every((position) => keys[position] === usable.keys[position]);
-  const checked = checkStatesWithAcross(read.source, records, read.unread, readWhole, {
+  // An empty list would say "no state" once for each station: said once, of the file.
+  const empty = readWhole && records.length === 0 && read.source.stations.length > 0;
+  const checked = checkStatesWithAcross(read.source, records, read.unread, readWhole && !empty, {
     keys,
     fresh,
     ...(sameKeys ? { across: usable.across } : {}),
   });
-  const problems = [...loaded.problems, ...checked.problems];
+  const problems = [...loaded.problems, ...(empty ? [noStates(path)] : []), ...checked.problems];
   if (hasErrors(problems)) return { problems };
   const live = loaded.knownAt.map((at, position) =>
     at < 0 || !usable
@@ -144,3 +146,10 @@ export async function readStates(
     },
   };
 }
+
+const noStates = (path: string): Problem =>
+  warning(
+    { file: path },
+    undefined,
+    "has no states: every station is published as CLOSED and disconnected, with lastUpdate null",
+  );
