@@ -14,6 +14,7 @@ import { startRefresher } from "../../dist/serve/refresher.js";
 import { DEFAULT_MAX_MISSING_SHARE, stateFile } from "../../dist/serve/state-source.js";
 import { assembleDataset } from "../../dist/source/dataset.js";
 import { readStates, readStatic } from "../../dist/source/read-dataset.js";
+import { statesFileTime } from "../../dist/source/source-time.js";
 import { writeTreeAsMade } from "../../dist/tree/write-tree.js";
 
 const [mode, source, out, minutes] = process.argv.slice(2);
@@ -73,7 +74,7 @@ if (mode === "build") {
   await copyFile(join(source, "states.json"), statesPath);
   const staticRead = await readStatic(source);
   let initial = await readStates(staticRead, statesPath);
-  const dataset = assembleDataset(staticRead.source, initial.states);
+  const dataset = assembleDataset(staticRead.source, initial.states, statesFileTime(statesPath));
   const first = await publish(dataset, { generatedAt: new Date() });
   const served = await compressRelease(first.release, { budget: "build" });
   const states = stateFile(statesPath, staticRead, {

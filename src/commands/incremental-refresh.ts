@@ -41,6 +41,7 @@ import { NOTHING_UNREAD } from "../source/load-source.js";
 import { tooManyMissing } from "../source/missing-stations.js";
 import type { StaticRead } from "../source/read-dataset.js";
 import { readStates } from "../source/read-dataset.js";
+import { statesTimeOf } from "../source/source-time.js";
 import { recordSizes } from "../source/states-bytes.js";
 import {
   bytesIfUnchanged,
@@ -228,6 +229,7 @@ async function newStates(
 ): Promise<NewStates> {
   const path = inputs.state;
   const seen = statesSeen(path);
+  const statesAt = seen ? statesTimeOf(seen.mtimeMs) : undefined;
   const bytes = bytesIfUnchanged(seen);
   const before = accepted && bytes && readKeptBytes(folder, accepted);
   if (accepted && bytes && before) {
@@ -248,6 +250,7 @@ async function newStates(
           contracts: state.contracts.map(({ value }) => value),
           stations: kept(state),
           candidates: read.lives,
+          ...(statesAt ? { statesAt } : {}),
         },
         keep: { bytes, stations: accepted.stations, sizes: read.sizes },
       };
@@ -267,7 +270,7 @@ async function newStates(
   if (read.states) refuseTooManyMissing(state, read.states, inputs);
   reportProblems([...state.staticProblems, ...read.problems], output); // throws on any error
   if (!read.states) throw new Error("readStates returned no states and no error");
-  const dataset = assembleDataset(source, read.states);
+  const dataset = assembleDataset(source, read.states, statesAt);
   // What was read is what was kept only if the file did not change meanwhile.
   const stations = stationsOfRecords(dataset.stations, read.states);
   const same = bytes && bytesIfUnchanged(seen);

@@ -24,7 +24,7 @@ import {
 import { assembleDataset, type Dataset } from "../source/dataset.js";
 import { STATES_FILE } from "../source/load-source.js";
 import { readStates, readStatic } from "../source/read-dataset.js";
-import { staticSourceUpdatedAt } from "../source/source-time.js";
+import { statesFileTime, staticSourceUpdatedAt } from "../source/source-time.js";
 import { refuseInsideTree } from "../tree/inside-tree.js";
 import { layoutOf } from "../tree/layout.js";
 import { keepTree, refuseIfKept } from "../tree/lock.js";
@@ -138,12 +138,11 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
         : "give the states file your feed writes with --state FILE, or try the server with simulated states: --simulate",
     ]);
   // The simulator can start from nothing (every station empty and CLOSED); a state file must be good.
-  const initial =
-    options.simulate && !existsSync(statePath)
-      ? { problems: [] }
-      : await readStates(staticRead, statePath);
+  const fromFile = !(options.simulate && !existsSync(statePath));
+  const statesAt = fromFile ? statesFileTime(statePath) : undefined;
+  const initial = fromFile ? await readStates(staticRead, statePath) : { problems: [] };
   reportProblems(initial.problems, output);
-  const loaded = assembleDataset(staticRead.source, initial.states ?? new Map());
+  const loaded = assembleDataset(staticRead.source, initial.states ?? new Map(), statesAt);
   const random = seededRandom(options.seed ?? Date.now());
   // A simulated network starts live: one period is simulated before anything is served, so the
   // stations silent in the source (old fixtures) report at once and /status is healthy from the
@@ -151,7 +150,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   // moves every clock forward, as each later one does.
   const startedAt = new Date(Date.now() - Math.min(seconds, 60) * 1000);
   const dataset = options.simulate
-    ? { ...loaded, states: simulate(loaded, startedAt, random, seconds) }
+    ? { ...loaded, states: simulate(loaded, startedAt, random, seconds), statesAt: startedAt }
     : loaded;
 
   const port = options.port ?? 8080;

@@ -87,18 +87,18 @@ export function gbfsStaticFiles(
 /**
  * station_status of one contract, both versions, at every path it answers at. `entries`: each
  * station's encoded entry per version (GBFS_VERSIONS order, see stationStatusEntries), in source
- * order. `ttl`: seconds to the next refresh. Its `last_updated` is `newest`, the newest report of
- * its stations, not the clock: the data is as new as that, and the same states always give the
- * same bytes (and ETag).
+ * order. `ttl`: seconds to the next refresh. Its `last_updated` is `updated` (published form):
+ * when the publisher knew these states (the states file's time), or else the newest report of its
+ * stations; never the clock, so that the same states always give the same bytes (and ETag).
  */
 export function gbfsStatusFiles(
   contract: string,
   entries: readonly (readonly Uint8Array[])[],
-  newest: string | null,
+  updated: string | null,
   ttl: number,
 ): Files {
   const freshness: Freshness = {
-    lastUpdated: newest === null ? NEVER_REPORTED_AT : new Date(newest),
+    lastUpdated: updated === null ? NEVER_REPORTED_AT : new Date(updated),
     ttl,
   };
   const files: Files = new Map();
@@ -116,12 +116,12 @@ export function gbfsStatusFiles(
 export async function gbfsStatusFilesHashed(
   contract: string,
   entries: readonly (readonly Uint8Array[])[],
-  newest: string | null,
+  updated: string | null,
   ttl: number,
   sha1: (body: readonly Uint8Array[]) => Promise<string>,
 ): Promise<Files> {
   const freshness: Freshness = {
-    lastUpdated: newest === null ? NEVER_REPORTED_AT : new Date(newest),
+    lastUpdated: updated === null ? NEVER_REPORTED_AT : new Date(updated),
     ttl,
   };
   const bodies = GBFS_VERSIONS.map((_, index) =>

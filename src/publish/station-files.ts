@@ -71,6 +71,11 @@ export interface StationCache {
   /** Each contract's GBFS station_status files (both versions, every path), by contract name. */
   readonly gbfsStatus: ReadonlyMap<string, ReadonlyMap<string, ReleaseFile>>;
   /**
+   * The `last_updated` those files say, when the states' time gave it (published form); absent
+   * when each contract's newest report did.
+   */
+  readonly statusAt?: string;
+  /**
    * The same renderings in the order of the stations they were made for: a refresh over the same
    * static data (the server's, every minute) finds each by position, formatting no key.
    */
@@ -182,6 +187,10 @@ function* renderStations(
   let anyChanged = false;
   // Where stations were rendered again: by position in the list of all, and in their contract's.
   const freshInAll: number[] = [];
+  // Every contract's station_status says when the states were known; a feed made for another
+  // time is made again, whether or not its stations changed.
+  const statusAt = dataset.statesAt && publishedTime(dataset.statesAt);
+  const sameStatusTime = previous?.statusAt === statusAt;
 
   for (const contract of dataset.contracts) {
     const members = membersOf(stations).get(contract.name) ?? [];
@@ -245,8 +254,9 @@ function* renderStations(
       lists.set(path, list);
       put(path, list, list !== prior);
     });
-    // Like the lists: a contract whose stations did not change keeps its file.
-    const priorStatus = previous?.gbfsStatus.get(contract.name);
+    // Like the lists: a contract whose stations did not change keeps its file, if of this time.
+    const priorStatus = sameStatusTime ? previous?.gbfsStatus.get(contract.name) : undefined;
+    const updated = statusAt ?? newest;
     const entries = () => members.map((index) => (rendered[index] as RenderedStation).status ?? []);
     const done = (status: ReadonlyMap<string, ReleaseFile>) => {
       gbfsStatus.set(contract.name, status);
@@ -255,9 +265,9 @@ function* renderStations(
     if (!changed && priorStatus) done(priorStatus);
     else if (hash)
       hashing.push(
-        gbfsStatusFilesHashed(contract.name, entries(), newest, refreshSeconds, hash).then(done),
+        gbfsStatusFilesHashed(contract.name, entries(), updated, refreshSeconds, hash).then(done),
       );
-    else done(gbfsStatusFiles(contract.name, entries(), newest, refreshSeconds));
+    else done(gbfsStatusFiles(contract.name, entries(), updated, refreshSeconds));
     yield;
   }
   if (hashing.length > 0) yield Promise.all(hashing);
@@ -277,8 +287,11 @@ function* renderStations(
     lists.set(path, all);
     put(path, all, all !== prior);
   });
-  return cacheOf(stations, rendered, lists, gbfsStatus);
+  return cacheOf(stations, rendered, lists, gbfsStatus, statusAt);
 }
+
+/** A time as `lastUpdate` is published: `YYYY-MM-DDTHH:MM:SSZ`, UTC, whole seconds. */
+export const publishedTime = (at: Date): string => `${at.toISOString().slice(0, 19)}Z`;
 
 /** `[a,b,c]` of the members' own bytes: single-station files are one chunk, shared by every list. */
 function listOf(
@@ -317,6 +330,7 @@ function cacheOf(
   rendered: readonly RenderedStation[],
   lists: ReadonlyMap<string, ReleaseFile>,
   gbfsStatus: ReadonlyMap<string, ReadonlyMap<string, ReleaseFile>>,
+  statusAt: string | undefined,
 ): StationCache {
   let byKey: Map<string, RenderedStation> | undefined;
   const keys = keysOf(stations);
@@ -328,6 +342,7 @@ function cacheOf(
     },
     lists,
     gbfsStatus,
+    ...(statusAt ? { statusAt } : {}),
     inOrder: { of: stations, rendered },
   };
 }

@@ -94,7 +94,7 @@ export function startRefresher(options: RefresherOptions): Refresher {
   async function refresh(): Promise<RefreshOutcome> {
     const at = now();
     const started = performance.now();
-    const { states, problems } = await source.read(dataset, at);
+    const { states, statesAt, problems } = await source.read(dataset, at);
     if (!states) {
       const errors = problems.filter((problem) => problem.severity === "error");
       // The file itself (missing, unreadable): said once, not as "has 1 error: <the file>: …".
@@ -113,7 +113,7 @@ export function startRefresher(options: RefresherOptions): Refresher {
         `${source.name} has ${errors.length} error${errors.length === 1 ? "" : "s"}: ${shown}${more}${restart}`,
       );
     }
-    const next = { ...dataset, states };
+    const next = { ...dataset, states, ...(statesAt ? { statesAt } : {}) };
     const previous = live.release;
     // Unchanged files keep their variants; the changed ones are served as they are until theirs are made.
     const fresh = await render(previous, next, at);

@@ -9,16 +9,23 @@ import type { KnownStates } from "../source/known-states.js";
 import { tooManyMissing } from "../source/missing-stations.js";
 import { error, type Problem } from "../source/problems.js";
 import { readStates, type StaticRead } from "../source/read-dataset.js";
+import { statesFileTime } from "../source/source-time.js";
 import { type Random, simulate } from "./simulator.js";
 
 export interface StateSource {
   /** For log lines: "states.json", "the simulator". */
   readonly name: string;
-  /** New states, or the problems that prevent using them (the caller keeps the last good ones). */
-  read(
-    current: Dataset,
-    now: Date,
-  ): Promise<{ states?: ReadonlyMap<string, LiveState>; problems: Problem[] }>;
+  /**
+   * New states and when they were known (Dataset's `statesAt`), or the problems that prevent
+   * using them (the caller keeps the last good ones).
+   */
+  read(current: Dataset, now: Date): Promise<StatesRead>;
+}
+
+export interface StatesRead {
+  states?: ReadonlyMap<string, LiveState>;
+  statesAt?: Date;
+  problems: Problem[];
 }
 
 export interface StateFileOptions {
@@ -55,6 +62,10 @@ export function stateFile(
     async read(current) {
       const unread = notRegularFile(path);
       if (unread) return { problems: [{ severity: "error", at: { file: path }, message: unread }] };
+      // Taken before the read: a file replaced meanwhile is dated no later than it was known.
+      const statesAt = statesFileTime(path);
+      const dated = (read: StatesRead): StatesRead =>
+        read.states && statesAt ? { ...read, statesAt } : read;
       try {
         const changed = accepted && (await readChangedStates(path, accepted, staticRead));
         if (changed) {
@@ -63,7 +74,7 @@ export function stateFile(
             accepted = changed.accepted;
             known = undefined; // read as bytes: see `known`
           }
-          return checked;
+          return dated(checked);
         }
         const read = await readStates(staticRead, path, known);
         if (!read.states) return read;
@@ -72,7 +83,7 @@ export function stateFile(
           known = read.known;
           accepted = known && acceptedOf(known, accepted);
         }
-        return checked;
+        return dated(checked);
       } catch (cause) {
         // A missing file is a UserError from loadStates; report it like any problem of the file.
         // A link that leads nowhere is said as such (its message names the link and its target).
@@ -127,6 +138,7 @@ export function simulator(random: Random, seconds: number): StateSource {
     async read(current, now) {
       return {
         states: simulate(current, now, random, seconds),
+        statesAt: now,
         problems: [],
       };
     },

@@ -28,6 +28,12 @@ export interface Dataset {
   states: ReadonlyMap<string, LiveState>;
   /** The operator's words on the portal page; the defaults when left out. */
   portal?: PortalSettings;
+  /**
+   * When the publisher knew these states: the states file's modification time (statesFileTime),
+   * GBFS station_status's `last_updated`. Absent (no states file, tests): each contract's newest
+   * report stands in for it.
+   */
+  statesAt?: Date;
 }
 
 export { stationKey };
@@ -36,6 +42,7 @@ export { stationKey };
 export function assembleDataset(
   source: StaticSource,
   states: ReadonlyMap<string, LiveState>,
+  statesAt?: Date,
 ): Dataset {
   const names = new Map(source.contracts.map(({ value }) => [contractKey(value.name), value.name]));
   const canonical = <T extends { contract: string }>(record: T): T => {
@@ -50,6 +57,7 @@ export function assembleDataset(
     parkings: source.parkings.map(({ value }) => canonical(value)),
     states,
     portal: source.portal,
+    ...(statesAt ? { statesAt } : {}),
   };
 }
 

@@ -21,7 +21,7 @@ import {
   type Unread,
 } from "./load-source.js";
 import { hasErrors, type Problem, type Sourced, warning } from "./problems.js";
-import { sourceTimeProblems } from "./source-time.js";
+import { sourceTimeProblems, statesFileTime } from "./source-time.js";
 
 export interface ReadResult {
   /** Undefined when any problem is an error. */
@@ -44,7 +44,10 @@ export async function readDataset(dir: string, stateFile?: string): Promise<Read
   const statesPath = stateFile ?? join(dir, STATES_FILE);
   const problems = [...read.problems];
   let states: ReadonlyMap<string, LiveState> = new Map();
+  let statesAt: Date | undefined;
   if (stateFile !== undefined || existsSync(statesPath)) {
+    // Taken before the read: a file replaced meanwhile is then dated no later than it was known.
+    statesAt = statesFileTime(statesPath);
     const result = await readStates(read, statesPath);
     problems.push(...result.problems);
     if (result.states) states = result.states;
@@ -58,7 +61,8 @@ export async function readDataset(dir: string, stateFile?: string): Promise<Read
     );
   }
   if (hasErrors(problems)) return { problems };
-  return { dataset: assembleDataset(read.source, states), problems, staticRead: read };
+  const dataset = assembleDataset(read.source, states, statesAt);
+  return { dataset, problems, staticRead: read };
 }
 
 export async function readStatic(dir: string): Promise<StaticRead> {

@@ -38,6 +38,22 @@ export function staticSourceUpdatedAt(dir: string, now = Date.now()): Date {
   return new Date(Math.min(Math.max(ms, GBFS_EARLIEST_MS), Math.floor(now / 1000) * 1000));
 }
 
+/**
+ * When the publisher knew the states of the file at `path`: its modification time, to the second,
+ * brought within the times a feed may say as staticSourceUpdatedAt does (the states' own times are
+ * checked record by record). Undefined when there is no such file.
+ */
+export function statesFileTime(path: string, now = Date.now()): Date | undefined {
+  const stats = statSync(path, { throwIfNoEntry: false });
+  return stats ? statesTimeOf(stats.mtimeMs, now) : undefined;
+}
+
+/** statesFileTime of a file modified at `mtimeMs`. */
+export function statesTimeOf(mtimeMs: number, now = Date.now()): Date {
+  const ms = Math.floor(mtimeMs / 1000) * 1000;
+  return new Date(Math.min(Math.max(ms, GBFS_EARLIEST_MS), Math.floor(now / 1000) * 1000));
+}
+
 /** A warning when staticSourceUpdatedAt cannot give the files' own time. */
 export function sourceTimeProblems(dir: string, now = Date.now()): Problem[] {
   const newest = newestModification(dir);

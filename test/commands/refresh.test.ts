@@ -1,11 +1,24 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { copyFile, mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readTree } from "../../src/tree/read-tree.js";
 import { BIN, fixtureCopy, runCli, tempDir } from "../helpers.js";
 import { treeFiles } from "../tree/tree-helpers.js";
+
+/**
+ * `text` written to the states file at `path`, which keeps its modification time: states known at
+ * the time the file before was, so that its station_status feeds keep their `last_updated`.
+ */
+async function writeSameTime(path: string, text: string): Promise<void> {
+  const { atime, mtime } = await stat(path);
+  await writeFile(path, text);
+  await utimes(path, atime, mtime);
+}
+
+/** `last_updated` as GBFS v3.0 writes a file's modification time. */
+const knownAt = (mtime: Date): string => `${mtime.toISOString().slice(0, 19)}Z`;
 
 /** `velodata refresh` of `out` from the source's own states.json. */
 const refreshWithItsStates = (source: string, out: string) =>
@@ -22,7 +35,7 @@ describe("velodata refresh", () => {
     const information = await stat(join(out, "contracts/dublin/gbfs/v3/station_information.json"));
     const hostRules = await stat(join(out, "_headers"));
 
-    await writeFile(
+    await writeSameTime(
       states,
       original.replace(
         '"lastUpdate": "2025-02-08T16:44:06Z"',
@@ -39,7 +52,9 @@ describe("velodata refresh", () => {
     ).toBe("2025-02-08T16:59:00Z");
     expect((await stat(join(out, "vls/v3/contracts.json"))).ino).toBe(contracts.ino);
     const status = join(out, "contracts/dublin/gbfs/v3/station_status.json");
-    expect(JSON.parse(await readFile(status, "utf8")).last_updated).toBe("2025-02-08T16:59:00Z");
+    expect(JSON.parse(await readFile(status, "utf8")).last_updated).toBe(
+      knownAt((await stat(states)).mtime),
+    );
     const statusV2 = await readFile(join(out, "contracts/dublin/gbfs/station_status.json"));
     expect(await readFile(join(out, "contracts/dublin/gbfs/v2/station_status.json"))).toEqual(
       statusV2,
@@ -71,7 +86,7 @@ describe("velodata refresh", () => {
     const original = await readFile(states, "utf8");
     expect(original).toContain(toulouse55);
     // v1 has no `connected`: its answers come out of the render with the bytes they had.
-    await writeFile(states, original.replace(toulouse55, toulouse55.replace("true", "false")));
+    await writeSameTime(states, original.replace(toulouse55, toulouse55.replace("true", "false")));
     const result = await runCli(["refresh", "--source", source, "--state", states, "--out", out]);
     expect(result.code, result.stderr).toBe(0);
     expect(
@@ -83,6 +98,45 @@ describe("velodata refresh", () => {
     );
     // v3: the station, its contract's list, the list of all; GBFS station_status at its 3 paths.
     expect(result.stdout).toMatch(/refreshed .*: 6 of \d+ files changed/);
+  });
+
+  it("dates every contract's station_status by the states file's time; the same file rewrites nothing", async () => {
+    const source = await fixtureCopy();
+    const out = join(await tempDir(), "out");
+    expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
+    const states = join(source, "states.json");
+    const feeds = ["dublin", "lyon", "toulouse", "nantes", "besancon"].map((contract) =>
+      join(out, `contracts/${contract}/gbfs/v3/station_status.json`),
+    );
+    const lastUpdated = () =>
+      Promise.all(feeds.map(async (feed) => JSON.parse(await readFile(feed, "utf8")).last_updated));
+    const built = knownAt((await stat(states)).mtime);
+    expect(await lastUpdated()).toEqual(feeds.map(() => built));
+    const lyon = await readFile(feeds[1] as string, "utf8");
+
+    // One Dublin station changed, the file written a minute later than the build's.
+    const original = await readFile(states, "utf8");
+    await writeFile(
+      states,
+      original.replace(
+        '"lastUpdate": "2025-02-08T16:44:06Z"',
+        '"lastUpdate": "2025-02-08T16:59:00Z"',
+      ),
+    );
+    const later = new Date(Math.floor(Date.now() / 1000) * 1000 + 60_000 - 120_000);
+    await utimes(states, later, later);
+    const result = await runCli(["refresh", "--source", source, "--state", states, "--out", out]);
+    expect(result.code, result.stderr).toBe(0);
+    // Dublin's station and lists (6) and station_status at 3 paths, each other contract's at 3.
+    expect(result.stdout).toMatch(/refreshed .*: 21 of \d+ files changed/);
+    expect(await lastUpdated()).toEqual(feeds.map(() => knownAt(later)));
+    // Lyon's stations did not change: its feed did only in its time.
+    const lyonNow = await readFile(feeds[1] as string, "utf8");
+    expect(lyonNow).not.toBe(lyon);
+    expect(lyonNow.replace(knownAt(later), built)).toBe(lyon);
+
+    const again = await runCli(["refresh", "--source", source, "--state", states, "--out", out]);
+    expect(again.stdout).toMatch(/refreshed .*: 0 of \d+ files changed/);
   });
 
   it("keeps the base URL the tree names when --base-url is left out, on the fast path and a full one", async () => {

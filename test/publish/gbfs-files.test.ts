@@ -35,14 +35,21 @@ describe("GBFS URLs and files", () => {
     expect(urls.manifest()).toBe("https://bikes.example.org/velodata/gbfs/manifest.json");
   });
 
-  it("dates station_status by the newest report of the contract's stations", async () => {
-    const dataset = await fixtureDataset();
-    const lastUpdated = (release: Release) =>
-      (json(release, "/contracts/dublin/gbfs/v3/station_status.json") as { last_updated: string })
-        .last_updated;
-    const { release } = await publish(dataset, { generatedAt: GENERATED_AT });
+  it("dates station_status by when the states were known; without that time, by the newest report", async () => {
+    const { statesAt: _, ...undated } = await fixtureDataset();
+    const lastUpdated = (release: Release, contract = "dublin") =>
+      (
+        json(release, `/contracts/${contract}/gbfs/v3/station_status.json`) as {
+          last_updated: string;
+        }
+      ).last_updated;
+    const knownAt = new Date("2026-11-20T08:17:42.900Z");
+    const dated = await publish({ ...undated, statesAt: knownAt }, { generatedAt: GENERATED_AT });
+    for (const { name } of undated.contracts)
+      expect(lastUpdated(dated.release, name), name).toBe("2026-11-20T08:17:42Z");
+    const { release } = await publish(undated, { generatedAt: GENERATED_AT });
     expect(lastUpdated(release)).toBe("2025-02-08T16:51:27Z");
-    const silent = await publish({ ...dataset, states: new Map() }, { generatedAt: GENERATED_AT });
+    const silent = await publish({ ...undated, states: new Map() }, { generatedAt: GENERATED_AT });
     expect(lastUpdated(silent.release)).toBe(timestamp("3.0", NEVER_REPORTED_AT));
   });
 
@@ -51,7 +58,10 @@ describe("GBFS URLs and files", () => {
     const { release } = await publish(dataset, { generatedAt: GENERATED_AT });
     for (const contract of dataset.contracts) {
       const own = dataset.stations.filter((station) => station.contract === contract.name);
-      const freshness = { lastUpdated: newestOf(own, dataset.states), ttl: 60 };
+      const lastUpdated = dataset.statesAt
+        ? new Date(Math.floor(dataset.statesAt.getTime() / 1000) * 1000)
+        : newestOf(own, dataset.states);
+      const freshness = { lastUpdated, ttl: 60 };
       const [v2, v3] = renderGbfsStatus(contract, own, dataset.states, freshness);
       for (const [path, rendered] of [
         [`/contracts/${contract.name}/gbfs/station_status.json`, v2],

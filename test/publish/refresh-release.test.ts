@@ -68,6 +68,27 @@ describe("refreshRelease", () => {
     expect(again?.release.id).toBe(whole.id);
   });
 
+  it("dates every contract's station_status anew when the states were known later, changed or not", async () => {
+    const dataset = { ...(await fixtureDataset()), statesAt: new Date("2026-11-20T08:16:00Z") };
+    const first = await publish(dataset, { generatedAt: GENERATED_AT });
+    const before = served(first.release);
+    const statusPaths = [...before.files.keys()].filter((path) =>
+      path.endsWith("/station_status.json"),
+    );
+    // The same states known at the same time: nothing to do.
+    const same = await refreshRelease(before, { ...dataset }, first.cache, TIMING);
+    expect([...(same?.changed.keys() ?? ["no refresh"])]).toEqual([]);
+    // Known a minute later, no station changed: every station_status says so, nothing else moves.
+    const later = { ...dataset, statesAt: new Date("2026-11-20T08:17:00Z") };
+    const refreshed = await refreshRelease(before, later, first.cache, TIMING);
+    expect([...(refreshed?.changed.keys() ?? [])].sort()).toEqual(statusPaths.sort());
+    const whole = await publish(later, { generatedAt: LATER, staticUpdatedAt: GENERATED_AT });
+    for (const path of statusPaths)
+      expect(Buffer.concat(refreshed?.release.files.get(path)?.body ?? []), path).toEqual(
+        Buffer.concat(whole.release.files.get(path)?.body ?? []),
+      );
+  });
+
   it("keeps the served file, with its variants, of an answer rendered again with the same bytes", async () => {
     const dataset = await fixtureDataset();
     const first = await publish(dataset, { generatedAt: GENERATED_AT });

@@ -22,7 +22,7 @@ import {
 } from "./station-records.js";
 
 /** Another format (an older velodata's) is ignored: the next refresh renders everything. */
-export const REFRESH_STATE_FORMAT = 6;
+export const REFRESH_STATE_FORMAT = 7;
 
 export interface RefreshState {
   format: typeof REFRESH_STATE_FORMAT;
@@ -57,6 +57,11 @@ export interface RefreshState {
    */
   statusStarts: number[][];
   statusSizes: number[][];
+  /**
+   * The `last_updated` its station_status feeds say when the states' time gave it (published
+   * form), null when each contract's newest report did: another one makes every feed again.
+   */
+  statusAt: string | null;
 }
 
 /** The part that changes only with the static source: kept on disk while it does not change. */
@@ -105,7 +110,7 @@ export function restoreStatic(
 /** The part each run writes again; `static` is the checksum of the static part it goes with. */
 export type MinuteState = Pick<
   RefreshState,
-  "format" | "release" | "states" | "offsets" | "statusStarts" | "statusSizes"
+  "format" | "release" | "states" | "offsets" | "statusStarts" | "statusSizes" | "statusAt"
 > & {
   static: string;
   /**
@@ -120,10 +125,10 @@ export function splitState(state: RefreshState): {
   fixed: StaticState;
   minute: Omit<MinuteState, "static">;
 } {
-  const { release, states, offsets, statusStarts, statusSizes, ...fixed } = state;
+  const { release, states, offsets, statusStarts, statusSizes, statusAt, ...fixed } = state;
   return {
     fixed,
-    minute: { format: state.format, release, states, offsets, statusStarts, statusSizes },
+    minute: { format: state.format, release, states, offsets, statusStarts, statusSizes, statusAt },
   };
 }
 
@@ -196,6 +201,7 @@ export function refreshStateOf(input: RefreshStateInput): RefreshState {
     pathCount: sorted.length,
     statusStarts,
     statusSizes,
+    statusAt: input.stations.statusAt ?? null,
   };
 }
 

@@ -8,7 +8,7 @@ import { pathOf } from "../../routes/routes.js";
 import { type Dataset, type LiveState, stationKey } from "../../source/dataset.js";
 import { endpointFile, listFileOf, type ReleaseFile } from "../release.js";
 import { jsonList } from "../render/json-body.js";
-import type { StationSurface } from "../station-files.js";
+import { publishedTime, type StationSurface } from "../station-files.js";
 import type { MinuteState, RefreshState } from "./refresh-state.js";
 import { spliceStatus } from "./splice-status.js";
 import { itemsOf, type Span } from "./spliced-items.js";
@@ -88,13 +88,17 @@ export async function spliceStations(
     changed.set(path, file);
     options.onList?.(path, file, kind);
   };
+  const statusAt = input.statesAt ? publishedTime(input.statesAt) : null;
   const minute = {
     states,
     offsets: state.offsets.map((starts) => starts.slice()),
     statusStarts: state.statusStarts.map((starts) => starts.slice()),
     statusSizes: state.statusSizes.map((sizes) => sizes.slice()),
+    statusAt,
   };
-  if (rendered === 0) return { changed, positions, stations: 0, minute };
+  // The states' new time is said by every contract's station_status, changed stations or not.
+  const everyFeed = statusAt !== state.statusAt;
+  if (rendered === 0 && !everyFeed) return { changed, positions, stations: 0, minute };
 
   // Per surface: where each station's bytes sit in the list of all stations, its size and ETag.
   const spans = surfaces.map((_, surface) => publishedSpans(state, published, surface, count));
@@ -132,41 +136,44 @@ export async function spliceStations(
   }
 
   const everyStation = Array.from({ length: count }, (_, index) => index);
-  surfaces.forEach((surface, at) => {
-    const span = spans[at] as Span;
-    const own = rendering[at] as Uint8Array[];
-    const list = itemsOf(everyStation, fresh, (index) => own[index] as Uint8Array, span, true);
-    // First: the biggest answers, compressed the longest.
-    add(
-      pathOf(surface.all),
-      listFileOf(surface.all, jsonList(list.items), list.size, etags[at] as string[]),
-      "all",
-    );
-    // `[a,b,c]`: each station's bytes follow `[` or a comma.
-    const starts = minute.offsets[at] as number[];
-    let offset = 1;
-    for (let index = 0; index < count; index++) {
-      starts[index] = offset;
-      offset += (span.sizes[index] as number) + 1;
-    }
-  });
+  if (rendered > 0)
+    surfaces.forEach((surface, at) => {
+      const span = spans[at] as Span;
+      const own = rendering[at] as Uint8Array[];
+      const list = itemsOf(everyStation, fresh, (index) => own[index] as Uint8Array, span, true);
+      // First: the biggest answers, compressed the longest.
+      add(
+        pathOf(surface.all),
+        listFileOf(surface.all, jsonList(list.items), list.size, etags[at] as string[]),
+        "all",
+      );
+      // `[a,b,c]`: each station's bytes follow `[` or a comma.
+      const starts = minute.offsets[at] as number[];
+      let offset = 1;
+      for (let index = 0; index < count; index++) {
+        starts[index] = offset;
+        offset += (span.sizes[index] as number) + 1;
+      }
+    });
   // Each contract's station_status is hashed in the thread pool while the next one renders.
   const feeds: Promise<void>[] = [];
   for (const contract of input.contracts) {
     const group = byContract.get(contract.name) ?? [];
-    if (!group.some((index) => fresh[index])) continue;
-    surfaces.forEach((surface, at) => {
-      const span = spans[at] as Span;
-      const own = rendering[at] as Uint8Array[];
-      const list = itemsOf(group, fresh, (index) => own[index] as Uint8Array, span, true);
-      const tags = group.map((index) => (etags[at] as string[])[index] as string);
-      const endpoint = surface.contractList(contract.name);
-      add(
-        pathOf(endpoint),
-        listFileOf(endpoint, jsonList(list.items), list.size, tags),
-        "contract",
-      );
-    });
+    const changedHere = group.some((index) => fresh[index]);
+    if (!changedHere && !everyFeed) continue;
+    if (changedHere)
+      surfaces.forEach((surface, at) => {
+        const span = spans[at] as Span;
+        const own = rendering[at] as Uint8Array[];
+        const list = itemsOf(group, fresh, (index) => own[index] as Uint8Array, span, true);
+        const tags = group.map((index) => (etags[at] as string[])[index] as string);
+        const endpoint = surface.contractList(contract.name);
+        add(
+          pathOf(endpoint),
+          listFileOf(endpoint, jsonList(list.items), list.size, tags),
+          "contract",
+        );
+      });
     const feed = spliceStatus(
       contract,
       group,
@@ -178,6 +185,7 @@ export async function spliceStations(
       minute,
       (path, file) => add(path, file, "feed"),
       refreshSeconds,
+      statusAt,
     );
     if (!feed) {
       await Promise.allSettled(feeds);
@@ -192,14 +200,15 @@ export async function spliceStations(
   const joined = groups.every(
     (group) => (group.at(-1) as number) - (group[0] as number) === group.length - 1,
   );
-  const lists = joined
-    ? surfaces.map((surface) => ({
-        all: pathOf(surface.all),
-        contracts: groups.map((group) =>
-          pathOf(surface.contractList(stations.contractName(group[0] as number))),
-        ),
-      }))
-    : undefined;
+  const lists =
+    joined && rendered > 0
+      ? surfaces.map((surface) => ({
+          all: pathOf(surface.all),
+          contracts: groups.map((group) =>
+            pathOf(surface.contractList(stations.contractName(group[0] as number))),
+          ),
+        }))
+      : undefined;
 
   return { changed, positions, stations: rendered, minute, ...(lists ? { lists } : {}) };
 }
@@ -223,6 +232,8 @@ export interface SpliceInput {
   contracts: readonly Contract[];
   stations: SplicedStations;
   candidates: Candidates;
+  /** When the publisher knew these states (Dataset's `statesAt`). */
+  statesAt?: Date;
 }
 
 /** A whole dataset: every station a candidate, its state looked up in the dataset's. */
@@ -240,6 +251,7 @@ export function datasetInput(dataset: Dataset): SpliceInput {
       (station, index) =>
         [index, dataset.states.get(stationKey(station.contract, station.number))] as const,
     ),
+    ...(dataset.statesAt ? { statesAt: dataset.statesAt } : {}),
   };
 }
 

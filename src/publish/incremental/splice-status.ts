@@ -29,6 +29,7 @@ export function spliceStatus(
   minute: Pick<MinuteState, "states" | "statusStarts" | "statusSizes">,
   add: (path: string, file: ReleaseFile) => void,
   refreshSeconds: number,
+  statusAt: string | null,
 ): false | Promise<void> {
   const types = vehicleTypesOf(contract);
   const feeds = published.statusFeeds.get(contract.name);
@@ -65,7 +66,8 @@ export function spliceStatus(
   const entries = (items[0] as Items).items.map((_, at) =>
     items.map((version) => version.items[at] as Uint8Array),
   );
-  const hashed = gbfsStatusFilesHashed(contract.name, entries, newest, refreshSeconds, sha1InPool);
+  const updated = statusAt ?? newest;
+  const hashed = gbfsStatusFilesHashed(contract.name, entries, updated, refreshSeconds, sha1InPool);
   return hashed.then((files) => {
     for (const [path, file] of files) add(path, file);
     GBFS_VERSIONS.forEach((version, versionIndex) => {
