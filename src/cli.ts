@@ -282,6 +282,13 @@ export function program(argv: readonly string[]): Command {
       10,
     )
     .addOption(cronRefreshOption(true))
+    .option("--stale-minutes <n>", "a station not reported for this long is stale", positive, 15)
+    .option(
+      "--max-stale <percent>",
+      "warn (on stderr, which cron mails) past this share of stale stations",
+      percent,
+      25,
+    )
     .action(
       async (options: {
         source: string;
@@ -290,6 +297,8 @@ export function program(argv: readonly string[]): Command {
         baseUrl?: string;
         maxMissing: number;
         refresh?: number;
+        staleMinutes: number;
+        maxStale: number;
       }) => {
         const { refresh } = await import("./commands/refresh.js");
         await refresh({

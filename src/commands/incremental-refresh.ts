@@ -36,6 +36,7 @@ import { releaseIdOf } from "../publish/release-id.js";
 import { GBFS_VERSIONS } from "../publish/render/gbfs/feed.js";
 import { type StationCache, SURFACES } from "../publish/station-files.js";
 import { fileOf, pathOf } from "../routes/routes.js";
+import { type FeedHealth, feedHealthOfColumns } from "../serve/feed-health.js";
 import { assembleDataset, type Dataset, stationKey } from "../source/dataset.js";
 import { NOTHING_UNREAD } from "../source/load-source.js";
 import { tooManyMissing } from "../source/missing-stations.js";
@@ -94,6 +95,8 @@ export interface FastRefresh {
   /** Files of the release (every path of the tree). */
   total: number;
   release: string;
+  /** How fresh the stations' states are. */
+  feed: FeedHealth;
 }
 
 /**
@@ -199,7 +202,8 @@ export async function incrementalRefresh(
     removed: 0,
     verified: false,
   };
-  return { stats, total: manifest.paths.length, release: id };
+  const feed = feedHealthOfColumns(spliced.minute.states);
+  return { stats, total: manifest.paths.length, release: id, feed };
 }
 
 /** The stations' new states, and what to keep of the states file for the next refresh. */

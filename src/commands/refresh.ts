@@ -1,8 +1,15 @@
 // `velodata refresh`: one regeneration of the dynamic answers into an existing tree, for static hosting from cron.
 import { closeSync, existsSync, openSync, readdirSync, readSync } from "node:fs";
 import { join } from "node:path";
+import { percent } from "../percent.js";
 import { DEFAULT_BASE_URL } from "../publish/default-base-url.js";
 import { DEFAULT_REFRESH_SECONDS } from "../routes/max-age.js";
+import {
+  DEFAULT_FEED_LIMITS,
+  type FeedHealth,
+  feedHealth,
+  feedStatus,
+} from "../serve/feed-health.js";
 import { stationKey } from "../source/dataset.js";
 import { DEFAULT_MAX_MISSING_SHARE } from "../source/missing-stations.js";
 import { staticSourceFingerprint } from "../source/source-fingerprint.js";
@@ -34,6 +41,10 @@ export interface RefreshOptions {
   maxMissing?: number;
   /** Seconds between refreshes (cron's interval): the GBFS station_status ttl; default the tree's. */
   refreshSeconds?: number;
+  /** A station not reported for this many minutes is stale; default 15. */
+  staleMinutes?: number;
+  /** Percent of stale stations past which the refresh warns of a stalled feed; default 25. */
+  maxStale?: number;
   now?: Date;
   output?: Output;
 }
@@ -82,7 +93,7 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
   };
   // Throws on any error in the source or the states: the tree stays as it was.
   const fast = await incrementalRefresh(inputs, tree, previous, trust, output);
-  const { stats, total, release } =
+  const { stats, total, release, feed } =
     fast ?? (await fullRefresh(options, inputs, tree, previous, output));
   const leftovers = await removeLeftoverReleases(tree.layout);
   const notes = [
@@ -101,7 +112,32 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
     `refreshed ${options.out}: ${stats.files} of ${total} files changed` +
       `${notes.length > 0 ? `, ${notes.join(", ")}` : ""} (release ${release})`,
   );
+  warnIfStalled(feed, options, inputs.generatedAt, output);
   return stats;
+}
+
+/**
+ * Published all the same, but said on stderr (cron mails it): a feed that stalls keeps writing
+ * its file with old `lastUpdate`s, and a tree kept by cron has no /status to show it.
+ */
+function warnIfStalled(
+  health: FeedHealth,
+  options: Pick<RefreshOptions, "state" | "staleMinutes" | "maxStale">,
+  now: Date,
+  output: Output,
+): void {
+  const limits = {
+    staleMinutes: options.staleMinutes ?? DEFAULT_FEED_LIMITS.staleMinutes,
+    maxStaleShare:
+      options.maxStale === undefined ? DEFAULT_FEED_LIMITS.maxStaleShare : options.maxStale / 100,
+  };
+  const feed = feedStatus(health, limits, now);
+  if (feed.ok) return;
+  const minutes = `${feed.staleMinutes} minute${feed.staleMinutes === 1 ? "" : "s"}`;
+  output.warn(
+    `warning: ${options.state}: ${feed.staleStations} of ${health.stations} stations not reported for ${minutes} or more ` +
+      `(${percent(feed.staleShare)}, more than --max-stale ${percent(feed.maxStaleShare)}): is the feed stalled? Published all the same, each station with its lastUpdate`,
+  );
 }
 
 /**
@@ -192,5 +228,6 @@ async function fullRefresh(
   });
   const stats = await updateTree(release, options.out, { tree });
   saveRefreshState({ release, dataset, stations: cache, staticRead }, { ...inputs, states });
-  return { stats, total: release.files.size, release: release.id };
+  const feed = feedHealth(dataset.stations, dataset.states);
+  return { stats, total: release.files.size, release: release.id, feed };
 }

@@ -1,6 +1,7 @@
 // How fresh the station data is, as opposed to the release: a feed that stalls keeps publishing
 // every minute with old `lastUpdate`s, and /status must say so.
 import type { Station } from "../model/station.js";
+import type { StateColumns } from "../publish/incremental/state-columns.js";
 import { type LiveState, stationKey } from "../source/dataset.js";
 
 export interface FeedHealth {
@@ -33,6 +34,22 @@ export function feedHealth(
   }
   updates.sort((a, b) => a - b);
   return { stations: stations.length, missing, updates };
+}
+
+/** feedHealth of the states a cron refresh keeps in columns (each distinct time parsed once). */
+export function feedHealthOfColumns(columns: StateColumns): FeedHealth {
+  const times = columns.times.map((time) => Date.parse(time));
+  const updates: number[] = [];
+  let missing = 0;
+  columns.status.forEach((status, index) => {
+    if (status < 0) missing++;
+    else {
+      const time = columns.time[index] ?? -1;
+      if (time >= 0) updates.push(times[time] as number);
+    }
+  });
+  updates.sort((a, b) => a - b);
+  return { stations: columns.status.length, missing, updates };
 }
 
 /** The `feed` part of /status, and whether it is healthy. */

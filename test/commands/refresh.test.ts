@@ -139,6 +139,38 @@ describe("velodata refresh", () => {
     expect(again.stdout).toMatch(/refreshed .*: 0 of \d+ files changed/);
   });
 
+  it("warns on stderr of a stalled feed, the share of stations not reported lately past --max-stale", async () => {
+    const source = await fixtureCopy();
+    const out = join(await tempDir(), "out");
+    expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
+    const states = join(source, "states.json");
+    const original = JSON.parse(await readFile(states, "utf8")) as {
+      states: { lastUpdate: string | null }[];
+    };
+    const reportedAt = async (at: Date) => {
+      const lastUpdate = `${at.toISOString().slice(0, 19)}Z`;
+      const all = original.states.map((state) => ({ ...state, lastUpdate }));
+      await writeFile(states, JSON.stringify({ states: all }));
+    };
+    const refreshing = (...more: string[]) =>
+      runCli(["refresh", "--source", source, "--state", states, "--out", out, ...more]);
+    const count = original.states.length;
+
+    await reportedAt(new Date(Date.now() - 60_000));
+    const fresh = await refreshing();
+    expect(fresh.code, fresh.stderr).toBe(0);
+    expect(fresh.stderr).not.toContain("stalled");
+
+    await reportedAt(new Date(Date.now() - 3_600_000));
+    const stalled = await refreshing();
+    expect(stalled.code, stalled.stderr).toBe(0);
+    expect(stalled.stderr).toContain(
+      `warning: ${states}: ${count} of ${count} stations not reported for 15 minutes or more (100%, more than --max-stale 25%): is the feed stalled?`,
+    );
+    const tolerated = await refreshing("--stale-minutes", "90");
+    expect(tolerated.stderr).not.toContain("stalled");
+  });
+
   it("keeps the base URL the tree names when --base-url is left out, on the fast path and a full one", async () => {
     const source = await fixtureCopy();
     const out = join(await tempDir(), "out");
