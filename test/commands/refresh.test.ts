@@ -103,18 +103,23 @@ describe("velodata refresh", () => {
   it("dates every contract's station_status by the states file's time; the same file rewrites nothing", async () => {
     const source = await fixtureCopy();
     const out = join(await tempDir(), "out");
-    expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
     const states = join(source, "states.json");
+    // Two minutes ago, then one: whole seconds, in the past (a time ahead of the clock is not taken).
+    const minutesAgo = (minutes: number) =>
+      new Date(Math.floor(Date.now() / 1000) * 1000 - minutes * 60_000);
+    const first = minutesAgo(2);
+    await utimes(states, first, first);
+    expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
     const feeds = ["dublin", "lyon", "toulouse", "nantes", "besancon"].map((contract) =>
       join(out, `contracts/${contract}/gbfs/v3/station_status.json`),
     );
     const lastUpdated = () =>
       Promise.all(feeds.map(async (feed) => JSON.parse(await readFile(feed, "utf8")).last_updated));
-    const built = knownAt((await stat(states)).mtime);
+    const built = knownAt(first);
     expect(await lastUpdated()).toEqual(feeds.map(() => built));
     const lyon = await readFile(feeds[1] as string, "utf8");
 
-    // One Dublin station changed, the file written a minute later than the build's.
+    // One Dublin station changed, the file written a minute after the build's.
     const original = await readFile(states, "utf8");
     await writeFile(
       states,
@@ -123,7 +128,7 @@ describe("velodata refresh", () => {
         '"lastUpdate": "2025-02-08T16:59:00Z"',
       ),
     );
-    const later = new Date(Math.floor(Date.now() / 1000) * 1000 + 60_000 - 120_000);
+    const later = minutesAgo(1);
     await utimes(states, later, later);
     const result = await runCli(["refresh", "--source", source, "--state", states, "--out", out]);
     expect(result.code, result.stderr).toBe(0);
