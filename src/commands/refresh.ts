@@ -5,10 +5,11 @@ import { percent } from "../percent.js";
 import { DEFAULT_BASE_URL } from "../publish/default-base-url.js";
 import { DEFAULT_REFRESH_SECONDS } from "../routes/max-age.js";
 import {
-  DEFAULT_FEED_LIMITS,
   type FeedHealth,
   feedHealth,
+  feedLimitsOf,
   feedStatus,
+  staleStations,
 } from "../serve/feed-health.js";
 import { stationKey } from "../source/dataset.js";
 import { DEFAULT_MAX_MISSING_SHARE } from "../source/missing-stations.js";
@@ -126,16 +127,10 @@ function warnIfStalled(
   now: Date,
   output: Output,
 ): void {
-  const limits = {
-    staleMinutes: options.staleMinutes ?? DEFAULT_FEED_LIMITS.staleMinutes,
-    maxStaleShare:
-      options.maxStale === undefined ? DEFAULT_FEED_LIMITS.maxStaleShare : options.maxStale / 100,
-  };
-  const feed = feedStatus(health, limits, now);
+  const feed = feedStatus(health, feedLimitsOf(options), now);
   if (feed.ok) return;
-  const minutes = `${feed.staleMinutes} minute${feed.staleMinutes === 1 ? "" : "s"}`;
   output.warn(
-    `warning: ${options.state}: ${feed.staleStations} of ${health.stations} stations not reported for ${minutes} or more ` +
+    `warning: ${options.state}: ${staleStations(feed, health.stations)} ` +
       `(${percent(feed.staleShare)}, more than --max-stale ${percent(feed.maxStaleShare)}): is the feed stalled? Published all the same, each station with its lastUpdate`,
   );
 }

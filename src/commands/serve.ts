@@ -7,7 +7,7 @@ import type { Log } from "../log.js";
 import { compressRelease } from "../publish/compress.js";
 import { publish, withBaseUrl } from "../publish/publish.js";
 import { failedKeyLimit } from "../serve/failed-key-limit.js";
-import { DEFAULT_FEED_LIMITS, feedHealth } from "../serve/feed-health.js";
+import { feedHealth, feedLimitsOf } from "../serve/feed-health.js";
 import { tuneHeapForServing } from "../serve/heap-tuning.js";
 import { watchKeyRing } from "../serve/keys/key-ring.js";
 import type { Live, RefreshOutcome } from "../serve/live.js";
@@ -172,11 +172,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     nextRefreshAt: null,
     lastRefresh: null,
     feed: feedHealth(dataset.stations, dataset.states),
-    feedLimits: {
-      staleMinutes: options.staleMinutes ?? DEFAULT_FEED_LIMITS.staleMinutes,
-      maxStaleShare:
-        options.maxStale === undefined ? DEFAULT_FEED_LIMITS.maxStaleShare : options.maxStale / 100,
-    },
+    feedLimits: feedLimitsOf(options),
   };
 
   // Said before anything listens: a second server on a kept tree must not log that it answers.

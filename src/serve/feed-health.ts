@@ -19,7 +19,23 @@ export interface FeedLimits {
   maxStaleShare: number;
 }
 
-export const DEFAULT_FEED_LIMITS: FeedLimits = { staleMinutes: 15, maxStaleShare: 0.25 };
+const DEFAULT_FEED_LIMITS: FeedLimits = { staleMinutes: 15, maxStaleShare: 0.25 };
+
+/** The limits from the command line's `--stale-minutes` and `--max-stale` (a percent). */
+export const feedLimitsOf = (options: {
+  staleMinutes?: number;
+  maxStale?: number;
+}): FeedLimits => ({
+  staleMinutes: options.staleMinutes ?? DEFAULT_FEED_LIMITS.staleMinutes,
+  maxStaleShare:
+    options.maxStale === undefined ? DEFAULT_FEED_LIMITS.maxStaleShare : options.maxStale / 100,
+});
+
+/** "N of M stations not reported for K minutes or more", of a feedStatus. */
+export function staleStations(feed: ReturnType<typeof feedStatus>, stations: number): string {
+  const minutes = `${feed.staleMinutes} minute${feed.staleMinutes === 1 ? "" : "s"}`;
+  return `${feed.staleStations} of ${stations} stations not reported for ${minutes} or more`;
+}
 
 export function feedHealth(
   stations: readonly Station[],

@@ -11,7 +11,7 @@ import type { StationCache } from "../publish/station-files.js";
 import type { Dataset } from "../source/dataset.js";
 import { formatProblem } from "../source/problems.js";
 import { changedVariants } from "./changed-variants.js";
-import { feedHealth, feedStatus } from "./feed-health.js";
+import { feedHealth, feedStatus, staleStations } from "./feed-health.js";
 import { followOnDisk } from "./follow-on-disk.js";
 import type { Live, RefreshOutcome } from "./live.js";
 import type { StateSource } from "./state-source.js";
@@ -75,7 +75,7 @@ export function startRefresher(options: RefresherOptions): Refresher {
     const feed = feedStatus(live.feed, live.feedLimits, at);
     if (feed.ok === feedWasOk) return;
     feedWasOk = feed.ok;
-    const stale = `${feed.staleStations} of ${live.feed.stations} stations not reported for ${feed.staleMinutes} minute${feed.staleMinutes === 1 ? "" : "s"} or more`;
+    const stale = staleStations(feed, live.feed.stations);
     if (feed.ok) log(`feed: fresh again, ${stale}`);
     else
       log(

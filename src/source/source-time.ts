@@ -34,7 +34,12 @@ function newestModification(dir: string): { file: string; ms: number } | null {
  * it, or ahead of this machine's clock) is brought within them; sourceTimeProblems says so.
  */
 export function staticSourceUpdatedAt(dir: string, now = Date.now()): Date {
-  const ms = newestModification(dir)?.ms ?? GBFS_EARLIEST_MS;
+  return withinFeedTimes(newestModification(dir)?.ms ?? GBFS_EARLIEST_MS, now);
+}
+
+/** A modification time, to the second, brought within GBFS's earliest and the clock. */
+function withinFeedTimes(mtimeMs: number, now: number): Date {
+  const ms = Math.floor(mtimeMs / 1000) * 1000;
   return new Date(Math.min(Math.max(ms, GBFS_EARLIEST_MS), Math.floor(now / 1000) * 1000));
 }
 
@@ -49,10 +54,8 @@ export function statesFileTime(path: string, now = Date.now()): Date | undefined
 }
 
 /** statesFileTime of a file modified at `mtimeMs`. */
-export function statesTimeOf(mtimeMs: number, now = Date.now()): Date {
-  const ms = Math.floor(mtimeMs / 1000) * 1000;
-  return new Date(Math.min(Math.max(ms, GBFS_EARLIEST_MS), Math.floor(now / 1000) * 1000));
-}
+export const statesTimeOf = (mtimeMs: number, now = Date.now()): Date =>
+  withinFeedTimes(mtimeMs, now);
 
 /** A warning when staticSourceUpdatedAt cannot give the files' own time. */
 export function sourceTimeProblems(dir: string, now = Date.now()): Problem[] {
