@@ -8,7 +8,7 @@ import type { Dataset, LiveState } from "../source/dataset.js";
 import type { KnownStates } from "../source/known-states.js";
 import { tooManyMissing } from "../source/missing-stations.js";
 import { error, type Problem } from "../source/problems.js";
-import { readStates, type StaticRead } from "../source/read-dataset.js";
+import { readStates, type StatesRead, type StaticRead } from "../source/read-dataset.js";
 import { statesFileTime } from "../source/source-time.js";
 import { type Random, simulate } from "./simulator.js";
 
@@ -19,14 +19,11 @@ export interface StateSource {
    * New states and when they were known (Dataset's `statesAt`), or the problems that prevent
    * using them (the caller keeps the last good ones).
    */
-  read(current: Dataset, now: Date): Promise<StatesRead>;
+  read(current: Dataset, now: Date): Promise<MinuteStates>;
 }
 
-export interface StatesRead {
-  states?: ReadonlyMap<string, LiveState>;
-  statesAt?: Date;
-  problems: Problem[];
-}
+/** readStates's states and problems, with when the states were known. */
+export type MinuteStates = Pick<StatesRead, "states" | "problems"> & { statesAt?: Date };
 
 export interface StateFileOptions {
   /** A states file leaving out more than this share of the stations reported before is refused. */
@@ -64,7 +61,7 @@ export function stateFile(
       if (unread) return { problems: [{ severity: "error", at: { file: path }, message: unread }] };
       // Taken before the read: a file replaced meanwhile is dated no later than it was known.
       const statesAt = statesFileTime(path);
-      const dated = (read: StatesRead): StatesRead =>
+      const dated = (read: MinuteStates): MinuteStates =>
         read.states && statesAt ? { ...read, statesAt } : read;
       try {
         const changed = accepted && (await readChangedStates(path, accepted, staticRead));
