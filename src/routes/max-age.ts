@@ -1,10 +1,26 @@
 // How long clients may keep an answer: the Cache-Control the server sends, and the GBFS `ttl`.
+import type { Access } from "./route.js";
 
 /** Seconds a static answer may be kept: it changes only when the source is rebuilt. */
 export const STATIC_MAX_AGE = 3600;
 
-/** The Cache-Control of a static answer, as every host sends it. */
-export const STATIC_CACHE_CONTROL = `public, max-age=${STATIC_MAX_AGE}`;
+/**
+ * Who may keep an answer where keys are checked: a keyed one only the client's own cache (a shared
+ * one, a CDN or a proxy, would go on answering it to a key revoked since); any cache the others. A
+ * tree published without keys (static host, object storage, preview) has only public answers.
+ */
+export const cacheScopeOf = (access: Access): "private" | "public" =>
+  access === "key" ? "private" : "public";
+
+/** The Cache-Control of an answer of this access, kept this many seconds. */
+export const cacheControlOf = (access: Access, maxAge: number): string =>
+  `${cacheScopeOf(access)}, max-age=${maxAge}`;
+
+/** The Cache-Control of a public static answer, as every host sends it. */
+export const STATIC_CACHE_CONTROL = cacheControlOf("public", STATIC_MAX_AGE);
+
+/** The Cache-Control of a keyed static answer where keys are checked. */
+export const KEYED_STATIC_CACHE_CONTROL = cacheControlOf("key", STATIC_MAX_AGE);
 
 /** Seconds between two refreshes of the station states when none is given (`serve --refresh`, cron). */
 export const DEFAULT_REFRESH_SECONDS = 60;

@@ -4,7 +4,11 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import type { Log } from "../log.js";
 import { KEY_ID_HEADER, UNCACHED_HEADER } from "../routes/key-check.js";
-import { STATIC_CACHE_CONTROL } from "../routes/max-age.js";
+import {
+  cacheControlOf,
+  KEYED_STATIC_CACHE_CONTROL,
+  STATIC_CACHE_CONTROL,
+} from "../routes/max-age.js";
 import {
   INTERNAL_ERROR,
   KEY_RATE_LIMITED,
@@ -189,7 +193,13 @@ export function createHandler(options: HandlerOptions): Handler {
     if ("outcome" in where) return sendOutcome(response, where.outcome);
     const file = release.files.get(where.path);
     if (!file) return sendOutcome(response, notFoundOf(endpoint));
-    const cache = file.freshness === "dynamic" ? dynamicCacheControl() : STATIC_CACHE_CONTROL;
+    const { keyed } = asked;
+    const cache =
+      file.freshness === "dynamic"
+        ? dynamicCacheControl(keyed)
+        : keyed
+          ? KEYED_STATIC_CACHE_CONTROL
+          : STATIC_CACHE_CONTROL;
     return sendFile(request, response, file, cache, where.disposition);
   };
 
@@ -228,17 +238,20 @@ export function createHandler(options: HandlerOptions): Handler {
     else sendOutcome(response, KEY_REFUSED);
   }
 
-  // The station answers' max-age counts down to the next refresh: one string per value it takes.
+  // The station answers' max-age counts down to the next refresh: one string per value it takes,
+  // private for a keyed answer (no shared cache may answer it to a key revoked since), else public.
   let maxAge = Number.NaN;
-  let maxAgeHeader = "";
-  function dynamicCacheControl(): string {
+  let keyedMaxAgeHeader = "";
+  let publicMaxAgeHeader = "";
+  function dynamicCacheControl(keyed: boolean): string {
     const next = options.live.nextRefreshAt;
     const seconds = next ? Math.max(0, Math.floor((next.getTime() - clock()) / 1000)) : 0;
     if (seconds !== maxAge) {
       maxAge = seconds;
-      maxAgeHeader = `public, max-age=${seconds}`;
+      keyedMaxAgeHeader = cacheControlOf("key", seconds);
+      publicMaxAgeHeader = cacheControlOf("public", seconds);
     }
-    return maxAgeHeader;
+    return keyed ? keyedMaxAgeHeader : publicMaxAgeHeader;
   }
 
   const failed = (

@@ -117,6 +117,13 @@ function rawRequest(base: string, bytes: string, halfClose = true): Promise<RawA
   });
 }
 
+/**
+ * A Cache-Control's directives, in order: nginx sends an expiring answer's `max-age` and its scope
+ * as two field lines, which a client reads joined (`max-age=60, private`).
+ */
+const directivesOf = (cacheControl: string | null): string[] =>
+  (cacheControl ?? "").split(",").map((directive) => directive.trim());
+
 const maxAgeOf = (cacheControl: string | null): number =>
   cacheControl?.includes("no-cache") ? 0 : Number(/max-age=(\d+)/.exec(cacheControl ?? "")?.[1]);
 
@@ -253,9 +260,23 @@ for (const [name, start, skipped] of deployments) {
       const dynamic = maxAgeOf(first.headers.get("cache-control"));
       expect(dynamic).toBeGreaterThan(REFRESH_SECONDS - 60);
       expect(dynamic).toBeLessThanOrEqual(REFRESH_SECONDS);
+      // A keyed answer is the client's alone: a shared cache would go on answering a revoked key.
+      for (const answer of [first, again])
+        expect(directivesOf(answer.headers.get("cache-control"))).toContain("private");
+      for (const path of ["/vls/v3/contracts", "/vls/v3/stations/dublin/42", "/vls/v1/contracts"])
+        expect(directivesOf((await get(path)).headers.get("cache-control")), path).toEqual(
+          expect.arrayContaining(["private"]),
+        );
       expect((await get("/vls/v3/contracts")).headers.get("cache-control")).toBe(
+        "private, max-age=3600",
+      );
+      // Public answers stay public, as a static host sends them.
+      expect((await fetch(`${deployment.base}/openapi.json`)).headers.get("cache-control")).toBe(
         "public, max-age=3600",
       );
+      const feed = await fetch(`${deployment.base}/contracts/dublin/gbfs/v3/station_status.json`);
+      expect(directivesOf(feed.headers.get("cache-control"))).toContain("public");
+      expect(directivesOf(feed.headers.get("cache-control"))).not.toContain("private");
       expect((await get("/vls/v3/nothing")).headers.get("cache-control")).toBe("no-store");
       expect((await get("/vls/v3/contracts")).headers.get("access-control-allow-origin")).toBe("*");
       // Readable by a page's script, for its own revalidation.

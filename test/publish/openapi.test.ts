@@ -178,13 +178,21 @@ describe("OpenAPI document", () => {
     const { paths } = await documentOf();
     const station = paths["/vls/v3/stations/{contract}/{number}"]?.get;
     expect(station?.responses["200"]?.headers?.["Cache-Control"]?.schema.example).toBe(
-      "public, max-age=42",
+      "private, max-age=42",
     );
     expect(station?.responses["200"]?.headers?.ETag).toBeDefined();
     const contracts = paths["/vls/v3/contracts"]?.get;
     expect(contracts?.responses["200"]?.headers?.["Cache-Control"]?.schema.example).toBe(
-      "public, max-age=3600",
+      "private, max-age=3600",
     );
+    // Answers without a key may be kept by any cache.
+    const feed = paths["/contracts/{contract}/gbfs/v3/station_status.json"]?.get;
+    expect(feed?.responses["200"]?.headers?.["Cache-Control"]?.schema.example).toBe(
+      "public, max-age=42",
+    );
+    expect(
+      paths["/openapi.json"]?.get.responses["200"]?.headers?.["Cache-Control"]?.schema.example,
+    ).toBe("public, max-age=3600");
     expect(contracts?.responses["429"]?.headers?.["Retry-After"]).toBeDefined();
     expect(paths["/status"]?.get.responses["200"]?.headers?.ETag).toBeUndefined();
     for (const [path, item] of Object.entries(paths))

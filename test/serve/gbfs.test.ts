@@ -113,6 +113,8 @@ describe("GBFS through velodata serve", () => {
     expect(before.body.ttl).toBe(120);
     expect(information.body.ttl).toBe(3600);
     expect(information.response.headers.get("cache-control")).toBe("public, max-age=3600");
+    // Public feeds: any cache may keep them, as on a static host.
+    expect(before.response.headers.get("cache-control")).toMatch(/^public, max-age=\d+$/);
     const maxAge = Number(
       before.response.headers.get("cache-control")?.match(/max-age=(\d+)/)?.[1],
     );

@@ -173,7 +173,7 @@ describe("the key of a request no answer uses", () => {
 });
 
 describe("Cache-Control of station answers", () => {
-  it("counts down to the next refresh, on 200 and 304 alike", async () => {
+  it("counts down to the next refresh, on 200 and 304 alike, private as the answer needs a key", async () => {
     let clock = Date.parse("2026-01-01T12:00:00.000Z");
     const file = list("[1]");
     const release = makeRelease(new Map([[lyonList, file]]), COUNTS, new Date(clock), [
@@ -185,11 +185,14 @@ describe("Cache-Control of station answers", () => {
       const response = await fetch(url, { headers });
       return [response.status, response.headers.get("cache-control")];
     };
-    expect(await cacheControl()).toEqual([200, "public, max-age=60"]);
+    expect(await cacheControl()).toEqual([200, "private, max-age=60"]);
     clock += 1_500;
-    expect(await cacheControl()).toEqual([200, "public, max-age=58"]);
-    expect(await cacheControl({ "If-None-Match": file.etag })).toEqual([304, "public, max-age=58"]);
+    expect(await cacheControl()).toEqual([200, "private, max-age=58"]);
+    expect(await cacheControl({ "If-None-Match": file.etag })).toEqual([
+      304,
+      "private, max-age=58",
+    ]);
     clock += 59_000;
-    expect(await cacheControl({ "If-None-Match": file.etag })).toEqual([304, "public, max-age=0"]);
+    expect(await cacheControl({ "If-None-Match": file.etag })).toEqual([304, "private, max-age=0"]);
   });
 });

@@ -73,6 +73,9 @@ describe("validators and encodings", () => {
     expect(maxAge).toBeGreaterThan(3500);
     expect(maxAge).toBeLessThanOrEqual(3600);
     expect((await server.get("/vls/v3/contracts")).headers.get("cache-control")).toBe(
+      "private, max-age=3600",
+    );
+    expect((await fetch(`${server.base}/openapi.json`)).headers.get("cache-control")).toBe(
       "public, max-age=3600",
     );
     expect((await server.get("/vls/v3/nothing")).headers.get("cache-control")).toBe("no-store");

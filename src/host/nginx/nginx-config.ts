@@ -3,7 +3,7 @@
 import { STATUS_CODES } from "node:http";
 import { JSON_TYPE } from "../../routes/content-types.js";
 import { CHECK_TICKET_HEADER, KEY_CHECK_PATH, KEY_ID_HEADER } from "../../routes/key-check.js";
-import { STATIC_CACHE_CONTROL } from "../../routes/max-age.js";
+import { cacheScopeOf, STATIC_MAX_AGE } from "../../routes/max-age.js";
 import { ALLOWED_METHODS, EXPOSED_HEADERS } from "../../routes/methods.js";
 import {
   HEADERS_TOO_LARGE,
@@ -189,6 +189,12 @@ map $velodata_answer $velodata_freshness {
     "~^\\S+ (?<velodata_r>\\S+) " $velodata_r;
     default "";
 }
+# Who may keep a file's answer: keyed ones only the client (a shared cache would go on answering a
+# key revoked since), as velodata serve says.
+map $velodata_access $velodata_cache_scope {
+    key ${cacheScopeOf("key")};
+    default ${cacheScopeOf("public")};
+}
 # What velodata serve answers: no file of the tree, unless nginx answers itself with its JSON error
 # pages for a request line or headers past its buffers (redirected there, with no file to find).
 map $uri $velodata_own_error {
@@ -312,8 +318,10 @@ ${errorPageLines([...FILE_ERROR_PAGES, NOT_IMPLEMENTED_PAGE, VERSION_NOT_SUPPORT
         alias ${quote(`${options.tree}/`)};
 ${answerFileLines()}
         # At the next refresh after the file was written; an answer unchanged since an earlier
-        # refresh is sent with no-cache, to be revalidated with its ETag (304).
+        # refresh is sent with no-cache, to be revalidated with its ETag (304). Its scope follows as
+        # a second Cache-Control line (clients read them joined: \`max-age=42, private\`).
         expires modified +${options.refreshSeconds}s;
+        add_header Cache-Control $velodata_cache_scope;
         add_header Access-Control-Allow-Origin "*";
         add_header Access-Control-Expose-Headers "${EXPOSED_HEADERS}";
         add_header Content-Disposition $velodata_disposition;
@@ -323,7 +331,7 @@ ${answerFileLines()}
         internal;
         alias ${quote(`${options.tree}/`)};
 ${answerFileLines()}
-        add_header Cache-Control "${STATIC_CACHE_CONTROL}";
+        add_header Cache-Control "$velodata_cache_scope, max-age=${STATIC_MAX_AGE}";
         add_header Access-Control-Allow-Origin "*";
         add_header Access-Control-Expose-Headers "${EXPOSED_HEADERS}";
         add_header Content-Disposition $velodata_disposition;

@@ -9,7 +9,7 @@ import {
 import { type ZodType, z } from "zod";
 import { recordNumber } from "../../model/record-number.js";
 import { ErrorBody } from "../../model/server-status.js";
-import { STATIC_CACHE_CONTROL } from "../../routes/max-age.js";
+import { cacheControlOf, STATIC_MAX_AGE } from "../../routes/max-age.js";
 import {
   ALLOWED_METHODS,
   EXPOSED_HEADERS,
@@ -270,13 +270,21 @@ function responsesOf(
       "the representation's tag, for If-None-Match (one per encoding)",
       '"5d41402abc4b2a76b9719d911017c592"',
     );
+    // Where keys are checked, a keyed answer is private: no shared cache answers a revoked key.
+    const scope =
+      route.access === "key"
+        ? "; private where keys are checked (public from a tree published without keys)"
+        : "";
     headers["Cache-Control"] =
       route.freshness === "dynamic"
         ? headerExample(
-            "the seconds to the next refresh of the station states",
-            "public, max-age=42",
+            `the seconds to the next refresh of the station states${scope}`,
+            cacheControlOf(route.access, 42),
           )
-        : headerExample("it changes only when the source is rebuilt", STATIC_CACHE_CONTROL);
+        : headerExample(
+            `it changes only when the source is rebuilt${scope}`,
+            cacheControlOf(route.access, STATIC_MAX_AGE),
+          );
     if (compressible(route.contentType))
       headers.Vary = headerExample(
         `on an answer of ${MIN_COMPRESSED_SIZE} bytes or more: sent as brotli, gzip or as it is, as Accept-Encoding allows`,
