@@ -9,6 +9,12 @@ import { type Endpoint, ROUTE_LIST } from "./routes.js";
 export type RouteMatch =
   | { kind: "endpoint"; endpoint: Endpoint }
   /**
+   * A known route whose number is spelled otherwise than its URL in the tree (`042`, `+42`,
+   * `42.0`): no file of any host answers it, so it is answered as a record that does not exist
+   * (its contract's rules first), the same from every host.
+   */
+  | { kind: "absent"; endpoint: Endpoint }
+  /**
    * A known route asked for wrongly: a clear 400, after the key when the route needs one (a
    * request without a valid key learns nothing of the API but 403).
    */
@@ -22,9 +28,12 @@ const invalid = (route: AnyRoute, message: string): RouteMatch => ({
   keyed: route.access === "key",
 });
 
-const WHOLE_NUMBER = new RegExp(`^\\d{1,${MAX_NUMBER_DIGITS}}$`);
+/** A number as the tree's URLs spell it: no sign, no leading zero, no fraction, no space. */
+const CANONICAL_NUMBER = new RegExp(`^(?:0|[1-9]\\d{0,${MAX_NUMBER_DIGITS - 1}})$`);
+/** Any spelling of a whole number a client may mean (`042`, `+42`, `42.0`, ` 42`): its digits. */
+const SPELLED_NUMBER = new RegExp(`^\\s*\\+?0*(\\d{1,${MAX_NUMBER_DIGITS}})(?:\\.0*)?\\s*$`);
 
-/** What is wrong with a number that is not WHOLE_NUMBER: its sign, its length, or its form. */
+/** What is wrong with a number that is not SPELLED_NUMBER: its sign, its length, or its form. */
 function notWholeNumber(text: string): string {
   if (/^-\d+$/.test(text)) return "must be 0 or more";
   if (/^\d+$/.test(text)) return `must have at most ${MAX_NUMBER_DIGITS} digits`;
@@ -75,7 +84,7 @@ export function matchRoute(
       // parameter given empty says nothing (as on `/vls/v3/stations/dublin/42?contract=`).
       const asPath =
         typed(route, raw, false)?.kind === "invalid" && pathForm(path, folderPath, query);
-      if (asPath && asPath.kind === "endpoint") return asPath;
+      if (asPath && named(asPath)) return asPath;
       return invalid(route, `the ${empty} parameter is empty: ?${empty}=NAME`);
     }
     // Two values: which one was meant cannot be told (the same value twice says no more than once,
@@ -90,7 +99,7 @@ export function matchRoute(
       // `/vls/v3/stations/dublin?contract=dublin` is no station "dublin" but the path form of a
       // contract's list, its contract repeated in the query: that form answers when it agrees.
       const asPath = pathForm(path, folderPath, query);
-      if (asPath?.kind === "endpoint") return asPath;
+      if (asPath && named(asPath)) return asPath;
       // `…/stations/dublin?contract=lyon`: which was meant cannot be told, so both are said; but
       // `…/stations/4two?contract=lyon` names no contract (a name starts with a letter).
       const segment = segments[segments.length - 1] ?? "";
@@ -106,7 +115,7 @@ export function matchRoute(
     const raw = readPattern(form.path, path);
     if (!raw) continue;
     const missing = form.params.filter((name) => !query.has(name));
-    if (missing.length === 0 || typed(route, raw, false)?.kind !== "endpoint") continue;
+    if (missing.length === 0 || !named(typed(route, raw, false))) continue;
     const wanted = missing.map((name) => `${name}=NAME`).join("&");
     return invalid(route, `the ${missing.join(", ")} parameter is required: ${path}?${wanted}`);
   }
@@ -145,13 +154,21 @@ const differs = (values: readonly string[], inPath: string | undefined): boolean
   inPath !== undefined &&
   values.some((value) => value !== "" && value.toLowerCase() !== inPath.toLowerCase());
 
-/** The endpoint with typed values, a clear 400 for a malformed number, or undefined: not this route. */
+/** Whether a match names an endpoint, present or absent. */
+const named = (match: RouteMatch | undefined): boolean =>
+  match?.kind === "endpoint" || match?.kind === "absent";
+
+/**
+ * The endpoint with typed values (absent when a number is not spelled canonically), a clear 400 for
+ * a malformed number, or undefined: not this route.
+ */
 function typed(
   route: AnyRoute,
   raw: Readonly<Record<string, string>>,
   complete = true,
 ): RouteMatch | undefined {
   const endpoint: Record<string, string | number> = { name: route.name };
+  let absent = false;
   for (const [name, type] of Object.entries(route.params)) {
     const text = raw[name];
     if (text === undefined) {
@@ -159,14 +176,16 @@ function typed(
       continue;
     }
     if (type.kind === "number") {
-      if (!WHOLE_NUMBER.test(text))
+      const digits = SPELLED_NUMBER.exec(text)?.[1];
+      if (digits === undefined)
         return invalid(route, `${type.what} ${notWholeNumber(text)}, got "${excerpt(text)}"`);
-      endpoint[name] = Number(text);
+      endpoint[name] = Number(digits);
+      if (!CANONICAL_NUMBER.test(text)) absent = true;
     } else if (type.kind === "oneOf" && !type.values.includes(text)) {
       return undefined;
     } else {
       endpoint[name] = text;
     }
   }
-  return { kind: "endpoint", endpoint: endpoint as unknown as Endpoint };
+  return { kind: absent ? "absent" : "endpoint", endpoint: endpoint as unknown as Endpoint };
 }

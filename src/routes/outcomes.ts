@@ -61,11 +61,15 @@ export const NOT_FOUND: Outcome = {
   error: "Resource Not Found",
   meaning: "no such resource",
 };
-/** The specification: a station that does not exist (or whose contract does not) is a 404 with no body. */
+/**
+ * The specification: a station that does not exist (or whose contract does not) is a 404 with no
+ * body; so is a number spelled otherwise than the tree's URLs spell it, which no host has a file for.
+ */
 export const NO_STATION: Outcome = {
   status: 404,
   error: null,
-  meaning: "no such station in that contract (no body)",
+  meaning:
+    "no such station in that contract, or its number not spelled plainly (042, +42) (no body)",
 };
 /** A known route asked for wrongly (malformed number, empty or missing parameter); the error says what. */
 export const BAD_REQUEST: Outcome = {

@@ -21,7 +21,13 @@ export type Asked = {
   /** A folder's page asked without its slash (`/docs`): sent to `location` (`/docs/`). */
   | { readonly kind: "folder"; readonly location: string }
   | { readonly kind: "key check" }
-  | { readonly kind: "endpoint"; readonly endpoint: Endpoint; readonly keyed: boolean }
+  | {
+      readonly kind: "endpoint";
+      readonly endpoint: Endpoint;
+      readonly keyed: boolean;
+      /** A number spelled otherwise than the tree's URL (`042`): answered as no such record. */
+      readonly absent: boolean;
+    }
 );
 
 // A server has a few thousand hot targets; past this many the memory is given back and refilled.
@@ -77,5 +83,6 @@ function workOut(raw: string): Asked {
     };
   const { endpoint } = match;
   const keyed = routeOf(endpoint).access === "key";
-  return { logged, loggedBytes, key, kind: "endpoint", endpoint, keyed };
+  const absent = match.kind === "absent";
+  return { logged, loggedBytes, key, kind: "endpoint", endpoint, keyed, absent };
 }

@@ -187,7 +187,7 @@ export function createHandler(options: HandlerOptions): Handler {
     }
     let where = located.get(asked);
     if (!where) {
-      where = locate(release.contracts, endpoint);
+      where = locate(release.contracts, endpoint, asked.absent);
       located.set(asked, where);
     }
     if ("outcome" in where) return sendOutcome(response, where.outcome);
@@ -299,9 +299,15 @@ export function createHandler(options: HandlerOptions): Handler {
   };
 }
 
-function locate(contracts: Parameters<typeof resolveContract>[0], endpoint: Endpoint): Located {
+/** `absent`: a number no file is named by (`042`), answered as a record that does not exist. */
+function locate(
+  contracts: Parameters<typeof resolveContract>[0],
+  endpoint: Endpoint,
+  absent: boolean,
+): Located {
   const resolved = resolveContract(contracts, endpoint);
   if ("outcome" in resolved) return resolved;
+  if (absent) return { outcome: notFoundOf(endpoint) };
   return {
     path: pathOf(resolved.endpoint),
     disposition: dispositionOf(routeOf(resolved.endpoint)),

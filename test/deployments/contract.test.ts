@@ -223,6 +223,43 @@ for (const [name, start, skipped] of deployments) {
       expect(await wrongKey.text()).toBe('{"error":"Unauthorized"}');
     });
 
+    it("answers a number spelled otherwise than the tree's files (042, +42, 42.0) as a record that does not exist", async () => {
+      // What a static host gives too: the tree holds …/stations/dublin/42 only.
+      const answerOf = async (path: string) => {
+        const response = await get(path);
+        const { headers } = response;
+        return {
+          status: response.status,
+          body: await response.text(),
+          type: headers.get("content-type"),
+          cache: headers.get("cache-control"),
+          cors: headers.get("access-control-allow-origin"),
+        };
+      };
+      const cases: [unknown: string, ...spellings: string[]][] = [
+        [
+          "/vls/v3/stations/dublin/999999",
+          "/vls/v3/stations/dublin/042",
+          "/vls/v3/stations/dublin/+42",
+          "/vls/v3/stations/dublin/42.0",
+          "/vls/v3/stations/dublin/%2042",
+          "/vls/v3/stations/dublin/0000000000000042",
+        ],
+        ["/vls/v3/stations/999999?contract=dublin", "/vls/v3/stations/042?contract=dublin"],
+        ["/vls/v3/stations/999999?contract=nowhere", "/vls/v3/stations/042?contract=nowhere"],
+        ["/vls/v1/stations/999999?contract=dublin", "/vls/v1/stations/042?contract=dublin"],
+        ["/vls/v1/stations/dublin/999999", "/vls/v1/stations/dublin/042"],
+        ["/parking/v1/contracts/lyon/parks/999999", "/parking/v1/contracts/lyon/parks/01"],
+      ];
+      for (const [unknown, ...spellings] of cases) {
+        const expected = await answerOf(unknown);
+        expect(expected.status, unknown).toBe(404);
+        for (const path of spellings) expect(await answerOf(path), path).toEqual(expected);
+      }
+      // Not a number at all stays a clear 400.
+      expect((await get("/vls/v3/stations/dublin/4x")).status).toBe(400);
+    });
+
     it("serves the public downloads and documents without a key, with their own types", async () => {
       const csv = await fetch(`${deployment.base}/rest/vls/stations/dublin.csv`);
       expect(csv.status).toBe(200);

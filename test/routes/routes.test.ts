@@ -140,6 +140,30 @@ describe("route table", () => {
     });
   });
 
+  it("reads a number spelled otherwise than the tree's URLs as an absent record, in every form", () => {
+    const absent = (number: number, name = "station") => ({
+      kind: "absent",
+      endpoint: { name, contract: "dublin", number },
+    });
+    for (const spelled of ["042", "+42", "42.0", "42.", " 42", "42 ", "0000000000000042"])
+      expect(match(`/vls/v3/stations/dublin/${spelled}`), spelled).toEqual(absent(42));
+    expect(match("/vls/v3/stations/00", "contract=dublin")).toEqual(absent(0));
+    expect(match("/vls/v1/stations/dublin/007")).toEqual(absent(7, "stationV1"));
+    expect(match("/parking/v1/contracts/dublin/parks/+1")).toEqual(absent(1, "park"));
+    // A query form's missing contract is still said, whatever the number's spelling.
+    expect(match("/vls/v3/stations/042")).toMatchObject({
+      kind: "invalid",
+      message: "the contract parameter is required: /vls/v3/stations/042?contract=NAME",
+    });
+    // The plain spellings stay the endpoint itself; what is no whole number stays a 400.
+    expect(match("/vls/v3/stations/dublin/0")).toMatchObject({ kind: "endpoint" });
+    expect(match("/vls/v3/stations/dublin/42")).toMatchObject({ kind: "endpoint" });
+    for (const malformed of ["4.2", "-042", "4 2", "0x2a", "4e1"])
+      expect(match(`/vls/v3/stations/dublin/${malformed}`), malformed).toMatchObject({
+        kind: "invalid",
+      });
+  });
+
   it("refuses a malformed station number, an empty contract and a station without its contract", () => {
     expect(match("/vls/v3/stations/4x2", "contract=dublin")).toMatchObject({
       kind: "invalid",

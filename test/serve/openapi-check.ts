@@ -222,7 +222,9 @@ function parametersFit(operation: Operation, values: Record<string, string>): bo
     if (parameter.in !== "path") continue;
     const value = values[parameter.name];
     if (value === undefined) return false;
-    if (parameter.schema.type === "integer" && !/^\d+$/.test(value)) return false;
+    // Any spelling of a whole number (`042`, `+42`, `42.0`, ` 42`) asks for the operation; one
+    // other than the plain one is answered as a record that does not exist.
+    if (parameter.schema.type === "integer" && !/^\s*\+?\d+(?:\.0*)?\s*$/.test(value)) return false;
   }
   return true;
 }
