@@ -1,11 +1,17 @@
 // `velodata preview`: serves a built tree as a plain static host would (sirv), to look at it locally.
 
+import { existsSync, readFileSync } from "node:fs";
 import { createServer, type Server, type ServerResponse } from "node:http";
+import { join } from "node:path";
 import sirv from "sirv";
 import { isLoopback } from "../publish/default-base-url.js";
-import { isFolderWithoutSlash, matchRoute } from "../routes/match-route.js";
+import { isFolderWithoutSlash, matchRoute, type RouteMatch } from "../routes/match-route.js";
 import { EXPOSED_HEADERS } from "../routes/methods.js";
+import { NOT_FOUND } from "../routes/outcomes.js";
+import { type ContractFacts, notFoundOf, resolveContract } from "../routes/resolve-contract.js";
+import type { Outcome } from "../routes/route.js";
 import { CSV_TYPE, dispositionOf, fileOf, pathOf, routeOf } from "../routes/routes.js";
+import { sendError } from "../serve/respond.js";
 import { HOST_FILES } from "../tree/host-files.js";
 import { readTree } from "../tree/read-tree.js";
 import { type Output, terminalOutput } from "./output.js";
@@ -49,7 +55,7 @@ export async function preview(options: PreviewOptions): Promise<Server> {
     }
     // The host's own rules are read by Netlify and Cloudflare Pages, never served by them.
     if (segments.length === 1 && HOST_FILES.includes(segments[0] as (typeof HOST_FILES)[number])) {
-      response.writeHead(404).end();
+      sendOutcome(response, NOT_FOUND);
       return;
     }
     // A static host cannot see the query; show the file its path form would serve (`/` and
@@ -58,6 +64,11 @@ export async function preview(options: PreviewOptions): Promise<Server> {
     const match = matchRoute(segments, url.searchParams, folder);
     if (match.kind === "none" && !folder && isFolderWithoutSlash(segments, url.searchParams)) {
       response.writeHead(301, { Location: `${url.pathname}/${url.search}` }).end();
+      return;
+    }
+    // A number spelled otherwise than the tree's (`042`) names no file: no such record.
+    if (match.kind === "absent") {
+      sendOutcome(response, missingOutcome(options.out, match));
       return;
     }
     if (match.kind === "endpoint") {
@@ -74,9 +85,9 @@ export async function preview(options: PreviewOptions): Promise<Server> {
     if (request.method === "GET") withoutLength(response);
     serveFile(request, response, () => {
       response.removeHeader("Content-Disposition");
-      // With CORS, as its files are: a page of another origin reads the 404 too (the OpenAPI
-      // document says so of /status, which only `velodata serve` answers).
-      response.writeHead(404, { "Access-Control-Allow-Origin": "*" }).end();
+      // velodata serve's answer, status, JSON body and headers (CORS: a page of another origin
+      // reads it too), as far as the tree's files tell it; no key is checked, as on a static host.
+      sendOutcome(response, missingOutcome(options.out, match));
     });
   });
   const host = options.host ?? "127.0.0.1";
@@ -109,6 +120,44 @@ function withoutLength(response: ServerResponse): void {
       delete (headers as Record<string, unknown>)["Content-Length"];
     return writeHead.apply(this, args);
   } as typeof writeHead;
+}
+
+const sendOutcome = (response: ServerResponse, outcome: Outcome): void =>
+  sendError(response, outcome.status, outcome.error);
+
+/**
+ * What velodata serve answers for a request the tree has no file for: a route asked wrongly is its
+ * 400, an unknown path its 404; a route's unknown contract, or a record it does not have, the
+ * route's own answer, the contracts read from the tree as it is now (it may have been rebuilt).
+ */
+function missingOutcome(out: string, match: RouteMatch): Outcome {
+  if (match.kind === "invalid") return { status: 400, error: match.message, meaning: "" };
+  if (match.kind === "none") return NOT_FOUND;
+  const contracts = contractsOf(out);
+  if (!contracts) return NOT_FOUND;
+  const resolved = resolveContract(contracts, match.endpoint);
+  return "outcome" in resolved ? resolved.outcome : notFoundOf(resolved.endpoint);
+}
+
+/**
+ * The tree's contracts (its contracts list), each with the parking API if it has its parks' list;
+ * undefined while the list cannot be read (a tree being rebuilt): then nothing is known of them.
+ */
+function contractsOf(out: string): Map<string, ContractFacts> | undefined {
+  const listed = (path: string) => existsSync(join(out, fileOf(path)));
+  let names: string[];
+  try {
+    const list = readFileSync(join(out, fileOf(pathOf({ name: "contracts" }))), "utf8");
+    names = (JSON.parse(list) as { name: string }[]).map((contract) => contract.name);
+  } catch {
+    return undefined;
+  }
+  return new Map(
+    names.map((name) => [
+      name.toLowerCase(),
+      { name, parkingApi: listed(pathOf({ name: "parks", contract: name })) },
+    ]),
+  );
 }
 
 /** A URL's port, its scheme's default when it names none. */

@@ -8,6 +8,7 @@ import { build } from "../../src/commands/build.js";
 import { memoryOutput } from "../../src/commands/output.js";
 import { preview } from "../../src/commands/preview.js";
 import { FIXTURES, tempDir } from "../helpers.js";
+import { startTestServer } from "../serve/serve-helpers.js";
 
 let base: string;
 let close: () => void;
@@ -136,6 +137,56 @@ describe("velodata preview", () => {
   it("answers 404 for what is not in the tree", async () => {
     expect((await fetch(`${base}/vls/v3/nothing`)).status).toBe(404);
     expect((await fetch(`${base}/vls/v3/stations/dublin/999999`)).status).toBe(404);
+  });
+
+  it("answers what the tree has no file for as velodata serve does: status, JSON body and headers", async () => {
+    const server = await startTestServer();
+    const answerOf = async (url: string) => {
+      const response = await fetch(url);
+      const { headers } = response;
+      return {
+        status: response.status,
+        body: await response.text(),
+        type: headers.get("content-type"),
+        cache: headers.get("cache-control"),
+        cors: headers.get("access-control-allow-origin"),
+        exposed: headers.get("access-control-expose-headers"),
+      };
+    };
+    try {
+      for (const path of [
+        // Unknown contract.
+        "/vls/v3/stations?contract=nowhere",
+        "/vls/v3/stations/nowhere",
+        "/vls/v3/stations/42?contract=nowhere",
+        "/vls/v1/stations?contract=nowhere",
+        "/parking/v1/contracts/nowhere/parks",
+        "/parking/v1/contracts/dublin/parks",
+        "/contracts/nowhere/gbfs/gbfs.json",
+        // Unknown station or parking, or one spelled otherwise than the tree does.
+        "/vls/v3/stations/dublin/999999",
+        "/vls/v3/stations/999999?contract=dublin",
+        "/vls/v3/stations/dublin/042",
+        "/vls/v3/stations/042?contract=dublin",
+        "/vls/v3/stations/dublin/+42",
+        "/vls/v1/stations/dublin/999999",
+        "/vls/v1/stations/042?contract=dublin",
+        "/parking/v1/contracts/lyon/parks/999999",
+        "/parking/v1/contracts/lyon/parks/01",
+        // Unknown path, and a route asked wrongly.
+        "/vls/v3/nothing",
+        "/nothing",
+        "/vls/v3/stations/4x?contract=dublin",
+      ]) {
+        const served = await answerOf(
+          `${server.base}${path}${path.includes("?") ? "&" : "?"}apiKey=${server.key}`,
+        );
+        expect(served.status, path).toBeGreaterThanOrEqual(400);
+        expect(await answerOf(`${base}${path}`), path).toEqual(served);
+      }
+    } finally {
+      await server.handle.stop();
+    }
   });
 
   it("answers each path of the reference it serves as the reference says: /status, the server's only, a documented 404", async () => {
