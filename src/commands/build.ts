@@ -11,6 +11,8 @@ import { staticSourceFingerprint } from "../source/source-fingerprint.js";
 import { staticSourceUpdatedAt } from "../source/source-time.js";
 import { statesSeen } from "../tree/accepted-states.js";
 import { refuseInsideTree } from "../tree/inside-tree.js";
+import { layoutOf } from "../tree/layout.js";
+import { refuseIfKept } from "../tree/lock.js";
 import { writeTreeAsMade } from "../tree/write-tree.js";
 import { stoppedAfterSwitch } from "./build-stopped.js";
 import { whenStopped } from "./command-thread.js";
@@ -47,6 +49,8 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
   refuseInsideTree(options.source, "--source");
   if (options.state) refuseInsideTree(options.state, "--state");
+  // Said before the source is read (minutes at a million stations); the lock decides for good.
+  refuseIfKept(layoutOf(options.out));
   const refreshSeconds = options.refreshSeconds ?? DEFAULT_REFRESH_SECONDS;
   output.progress("reading source…");
   // Taken before reading, for the next cron refresh (see refresh.ts).

@@ -16,7 +16,9 @@ import { DEFAULT_MAX_MISSING_SHARE } from "../source/missing-stations.js";
 import { staticSourceFingerprint } from "../source/source-fingerprint.js";
 import { statesSeen } from "../tree/accepted-states.js";
 import { refuseInsideTree } from "../tree/inside-tree.js";
+import { layoutOf } from "../tree/layout.js";
 import { removeLeftoverReleases } from "../tree/leftover-releases.js";
+import { refuseIfKept } from "../tree/lock.js";
 import { recordedBaseUrl } from "../tree/manifest.js";
 import { readTree, type Tree } from "../tree/read-tree.js";
 import { untrustedFiles } from "../tree/trust-test.js";
@@ -54,6 +56,8 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
   const output = options.output ?? terminalOutput();
   refuseInsideTree(options.source, "--source");
   refuseInsideTree(options.state, "--state");
+  // Said before anything is read; the lock decides for good.
+  refuseIfKept(layoutOf(options.out));
   // The tree as the last run left it, read once for the fast path, the siblings to reuse and the
   // update (which reads it again under its lock only if another writer changed it meanwhile).
   const tree = readTree(options.out);

@@ -58,7 +58,12 @@ export function keepTree(layout: TreeLayout): () => void {
 export function refuseIfKept(layout: TreeLayout): void {
   const path = keeperPath(layout);
   if (keptHere.has(path)) return;
-  const owner = lockOwner(path);
+  let owner: LockOwner;
+  try {
+    owner = lockOwner(path);
+  } catch {
+    return; // unreadable (a file where the store's folder goes): the writer's own lock says why
+  }
   if (isStale(owner, isServing) || ("pid" in owner && owner.pid === process.pid)) return;
   throw new UserError(
     `${layout.published} is kept by velodata serve (${ownerText(owner)}), which writes it at every refresh`,

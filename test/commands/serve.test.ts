@@ -292,6 +292,8 @@ describe("velodata serve", () => {
           1,
           expect.stringContaining(kept),
         ]);
+        // Refused before the source is read (minutes at a million stations): none of its warnings.
+        expect(refused.stderr, command[0]).not.toContain("km from");
       }
       const second = await runCli(["serve", ...args]);
       expect(second.code).toBe(1);
