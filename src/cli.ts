@@ -281,6 +281,12 @@ export function program(argv: readonly string[]): Command {
       percent,
       10,
     )
+    .option(
+      "--max-removed <percent>",
+      "refuse a changed source no longer listing more than this share of the stations published (a wrong --source?); build publishes any network",
+      percent,
+      10,
+    )
     .addOption(cronRefreshOption(true))
     .option("--stale-minutes <n>", "a station not reported for this long is stale", positive, 15)
     .option(
@@ -296,6 +302,7 @@ export function program(argv: readonly string[]): Command {
         out: string;
         baseUrl?: string;
         maxMissing: number;
+        maxRemoved: number;
         refresh?: number;
         staleMinutes: number;
         maxStale: number;

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { UserError } from "../errors.js";
 import { DEFAULT_PORTAL } from "../model/portal.js";
+import { percent } from "../percent.js";
 import {
   changedRecordsOfBytes,
   stationsOfRecords,
@@ -79,6 +80,8 @@ export interface RefreshInputs {
   generatedAt: Date;
   /** The share of the stations reported before that the states file may leave out (0 to 1). */
   maxMissingShare: number;
+  /** The share of the stations published that a changed static source may no longer list (0 to 1). */
+  maxRemovedShare: number;
 }
 
 /** What the next cron refresh needs of this one, once its release is on disk. */
@@ -297,20 +300,53 @@ export function refuseTooManyMissing(
 ): void {
   let had = 0;
   let missing = 0;
-  const { stations, contracts } = state;
-  for (let index = 0; index < stations.count; index++) {
+  for (const [index, key] of publishedStations(state)) {
     if (state.states.status[index] === -1) continue; // no state then either
-    const contract = contracts[stations.contractOf(index)]?.value.name;
-    const number = stations.numberOf(index);
-    if (contract === undefined || number === undefined)
-      throw new Error(`bug: no kept station record ${index}`);
-    const key = stationKey(contract, number);
     if (listed && !listed.has(key)) continue;
     had++;
     if (!states.has(key)) missing++;
   }
   const refused = tooManyMissing(missing, had, inputs.maxMissingShare);
   if (refused) throw new UserError(`${inputs.state} ${refused}; the tree is left as it was`);
+}
+
+/**
+ * Throws when a changed static source no longer lists more of the stations the release `state`
+ * describes than --max-removed allows (`listed`: the keys of the stations it now has): a --source
+ * mistyped in a crontab would otherwise replace the whole network with another folder's, said by
+ * nothing but a count of removed files. A network that really shrank is published by a build.
+ */
+export function refuseTooManyRemoved(
+  state: RefreshState,
+  listed: ReadonlySet<string>,
+  source: string,
+  maxRemovedShare: number,
+): void {
+  let had = 0;
+  let removed = 0;
+  for (const [, key] of publishedStations(state)) {
+    had++;
+    if (!listed.has(key)) removed++;
+  }
+  if (had === 0 || removed / had <= maxRemovedShare) return;
+  throw new UserError(
+    `${source} no longer lists ${removed} of the ${had} stations published (${percent(removed / had)}), more than --max-removed ${percent(maxRemovedShare)} allows; the tree is left as it was`,
+    [
+      "check that --source names this network's folder; if the stations really left, raise --max-removed or publish the source with velodata build",
+    ],
+  );
+}
+
+/** Each station of the release `state` describes: its position and its stationKey. */
+function* publishedStations(state: RefreshState): Generator<[index: number, key: string]> {
+  const { stations, contracts } = state;
+  for (let index = 0; index < stations.count; index++) {
+    const contract = contracts[stations.contractOf(index)]?.value.name;
+    const number = stations.numberOf(index);
+    if (contract === undefined || number === undefined)
+      throw new Error(`bug: no kept station record ${index}`);
+    yield [index, stationKey(contract, number)];
+  }
 }
 
 /** The sizes kept with the accepted states file, if well formed (one per record). */

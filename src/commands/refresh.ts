@@ -30,6 +30,7 @@ import {
   previousState,
   type RefreshInputs,
   refuseTooManyMissing,
+  refuseTooManyRemoved,
   saveRefreshState,
 } from "./incremental-refresh.js";
 import { type Output, reportProblems, terminalOutput } from "./output.js";
@@ -42,6 +43,8 @@ export interface RefreshOptions {
   baseUrl?: string;
   /** Percent of the stations reported before that the states file may leave out; default 10. */
   maxMissing?: number;
+  /** Percent of the stations published that a changed static source may no longer list; default 10. */
+  maxRemoved?: number;
   /** Seconds between refreshes (cron's interval): the GBFS station_status ttl; default the tree's. */
   refreshSeconds?: number;
   /** A station not reported for this many minutes is stale; default 15. */
@@ -51,6 +54,9 @@ export interface RefreshOptions {
   now?: Date;
   output?: Output;
 }
+
+// A tenth of the network gone at once is no edit of a source: a wrong folder, or a build's work.
+const DEFAULT_MAX_REMOVED_SHARE = 0.1;
 
 export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
   const output = options.output ?? terminalOutput();
@@ -95,6 +101,8 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
       DEFAULT_REFRESH_SECONDS,
     maxMissingShare:
       options.maxMissing === undefined ? DEFAULT_MAX_MISSING_SHARE : options.maxMissing / 100,
+    maxRemovedShare:
+      options.maxRemoved === undefined ? DEFAULT_MAX_REMOVED_SHARE : options.maxRemoved / 100,
   };
   // Throws on any error in the source or the states: the tree stays as it was.
   const fast = await incrementalRefresh(inputs, tree, previous, trust, output);
@@ -206,6 +214,7 @@ async function fullRefresh(
     const listed = new Set(
       dataset.stations.map(({ contract, number }) => stationKey(contract, number)),
     );
+    refuseTooManyRemoved(previous.state, listed, options.source, inputs.maxRemovedShare);
     refuseTooManyMissing(previous.state, dataset.states, inputs, listed);
   }
   reportProblems(problems, output); // throws when any problem is an error

@@ -326,7 +326,7 @@ describe("velodata refresh", () => {
     expect(await readFile(join(out, "vls/v3/stations.json"), "utf8")).not.toBe(before);
   });
 
-  it("holds a refresh that renders everything to --max-missing too; stations the source dropped are gone, not missing", async () => {
+  it("holds a refresh that renders everything to --max-missing too, and a source that drops stations to --max-removed; those it dropped are gone, not missing", async () => {
     const source = await fixtureCopy();
     const out = join(await tempDir(), "out");
     expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
@@ -354,7 +354,18 @@ describe("velodata refresh", () => {
     file.states = file.states.filter((state: { contract: string }) => state.contract !== "dublin");
     const left = join(source, "states-left.json");
     await writeFile(left, JSON.stringify(file));
-    const result = await runCli(["refresh", "--source", source, "--state", left, "--out", out]);
+    const shrink = ["refresh", "--source", source, "--state", left, "--out", out];
+    // A tenth of the network gone at once is refused (a --source mistyped in a crontab names
+    // another network's folder): the operator says the stations really left.
+    const wrong = await runCli(shrink);
+    expect([wrong.code, wrong.stderr]).toEqual([
+      1,
+      expect.stringContaining(
+        `${source} no longer lists 114 of the 413 stations published (27.6%), more than --max-removed 10% allows; the tree is left as it was`,
+      ),
+    ]);
+    expect(await readFile(join(out, "vls/v3/stations.json"), "utf8")).toBe(before);
+    const result = await runCli([...shrink, "--max-removed", "30"]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).not.toContain("static source unchanged");
     expect(existsSync(join(out, "vls/v3/stations/dublin/42.json"))).toBe(false);
