@@ -9,11 +9,15 @@ import {
   feedHealth,
   feedLimitsOf,
   feedStatus,
+  newestOfColumns,
+  type StatesAge,
   staleStations,
+  statesWentBack,
 } from "../serve/feed-health.js";
 import { stationKey } from "../source/dataset.js";
 import { DEFAULT_MAX_MISSING_SHARE } from "../source/missing-stations.js";
 import { staticSourceFingerprint } from "../source/source-fingerprint.js";
+import { statesFileTime } from "../source/source-time.js";
 import { statesSeen } from "../tree/accepted-states.js";
 import { refuseInsideTree } from "../tree/inside-tree.js";
 import { layoutOf } from "../tree/layout.js";
@@ -82,6 +86,11 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
   // What the last run left beside the tree: where the fast path starts, what --max-missing holds
   // a full refresh to, and the ttl the tree's feeds say.
   const previous = previousState(tree);
+  // How recent the published states are, before this refresh replaces what says it.
+  const before: StatesAge = {
+    ...(previous?.state.statusAt ? { statesAt: new Date(previous.state.statusAt) } : {}),
+    ...(previous ? { newest: newestOfColumns(previous.state.states) } : {}),
+  };
   const inputs: RefreshInputs = {
     out: options.out,
     state: options.state,
@@ -126,6 +135,9 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
       `${notes.length > 0 ? `, ${notes.join(", ")}` : ""} (release ${release})`,
   );
   warnIfStalled(feed, options, inputs.generatedAt, output);
+  const after = { statesAt: statesFileTime(options.state), newest: feed.updates.at(-1) };
+  const wentBack = statesWentBack(before, after);
+  if (wentBack) output.warn(`warning: ${options.state}: ${wentBack}`);
   return stats;
 }
 

@@ -68,6 +68,52 @@ export function feedHealthOfColumns(columns: StateColumns): FeedHealth {
   return { stations: columns.status.length, missing, updates };
 }
 
+/** The newest `lastUpdate` of the states a cron refresh keeps in columns, in milliseconds. */
+export function newestOfColumns(columns: StateColumns): number | undefined {
+  // `times` is in no order: each one a station uses, parsed once.
+  const used = new Set<number>();
+  columns.status.forEach((status, index) => {
+    const time = columns.time[index] ?? -1;
+    if (status >= 0 && time >= 0) used.add(time);
+  });
+  let newest: number | undefined;
+  for (const time of used) {
+    const ms = Date.parse(columns.times[time] as string);
+    if (newest === undefined || ms > newest) newest = ms;
+  }
+  return newest;
+}
+
+/** What says how recent a set of published states is. */
+export interface StatesAge {
+  /** When the publisher knew them (the states file's time), if known. */
+  statesAt?: Date;
+  /** Their newest `lastUpdate`, in milliseconds. */
+  newest?: number;
+}
+
+/**
+ * Why the states just published look older than those published before them, or null. A states
+ * file replayed (a backup restored, an exporter writing an old file again, one copied with its old
+ * time) moves the stations back in time, and GBFS's `last_updated` with them: published all the
+ * same (it is what the feed says), but said, once, when it happens.
+ */
+export function statesWentBack(before: StatesAge, after: StatesAge): string | null {
+  const reasons: string[] = [];
+  if (before.statesAt && after.statesAt && after.statesAt < before.statesAt)
+    reasons.push(
+      `dated ${instant(after.statesAt)} (its modification time), before the states published (${instant(before.statesAt)})`,
+    );
+  if (before.newest !== undefined && after.newest !== undefined && after.newest < before.newest)
+    reasons.push(
+      `its newest report (${instant(after.newest)}) is older than the newest published (${instant(before.newest)})`,
+    );
+  if (reasons.length === 0) return null;
+  return `${reasons.join("; ")}: an older states file replayed? Published all the same`;
+}
+
+const instant = (at: Date | number): string => new Date(at).toISOString().replace(/\.000Z$/, "Z");
+
 /** The `feed` part of /status, and whether it is healthy. */
 export function feedStatus(health: FeedHealth, limits: FeedLimits, now: Date) {
   const newest = health.updates.at(-1);

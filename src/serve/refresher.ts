@@ -11,7 +11,13 @@ import type { StationCache } from "../publish/station-files.js";
 import type { Dataset } from "../source/dataset.js";
 import { formatProblem } from "../source/problems.js";
 import { changedVariants } from "./changed-variants.js";
-import { feedHealth, feedStatus, staleStations } from "./feed-health.js";
+import {
+  feedHealth,
+  feedStatus,
+  type StatesAge,
+  staleStations,
+  statesWentBack,
+} from "./feed-health.js";
 import { followOnDisk } from "./follow-on-disk.js";
 import type { Live, RefreshOutcome } from "./live.js";
 import type { StateSource } from "./state-source.js";
@@ -127,8 +133,12 @@ export function startRefresher(options: RefresherOptions): Refresher {
       if (failure) return fail(at, failure);
     }
     live.release = release; // the swap: requests from now on see the new release only
+    const before: StatesAge = { statesAt: dataset.statesAt, newest: live.feed?.updates.at(-1) };
     live.feed = feedHealth(next.stations, states);
     sayFeed(at);
+    const after = { statesAt: next.statesAt, newest: live.feed.updates.at(-1) };
+    const wentBack = statesWentBack(before, after);
+    if (wentBack) log(`${source.name}: ${wentBack}`, "warning");
     dataset = next;
     cache = fresh.cache;
     if (!out) {

@@ -144,6 +144,46 @@ describe("velodata refresh", () => {
     expect(again.stdout).toMatch(/refreshed .*: 0 of \d+ files changed/);
   });
 
+  it("warns when the states go back in time: a file dated before the one published, or an older one replayed; published all the same", async () => {
+    const source = await fixtureCopy();
+    const out = join(await tempDir(), "out");
+    const states = join(source, "states.json");
+    expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
+    const published = (await stat(states)).mtime;
+    const refreshFrom = (path: string) =>
+      runCli(["refresh", "--source", source, "--state", path, "--out", out]);
+    // The same states, in a file dated three hours earlier (copied with its old time).
+    const old = join(source, "states-old.json");
+    await copyFile(states, old);
+    const earlier = new Date(published.getTime() - 3 * 3600_000);
+    await utimes(old, earlier, earlier);
+    const dated = await refreshFrom(old);
+    expect(dated.code, dated.stderr).toBe(0);
+    expect(dated.stderr).toContain(
+      `warning: ${old}: dated ${knownAt(earlier)} (its modification time), before the states published (${knownAt(published)}): an older states file replayed? Published all the same`,
+    );
+    // Every station reports later (a newer file): nothing to say.
+    const text = await readFile(states, "utf8");
+    const later = join(source, "states-later.json");
+    await writeFile(
+      later,
+      text.replaceAll(/"lastUpdate": "[^"]+"/g, '"lastUpdate": "2026-11-21T10:00:00Z"'),
+    );
+    const newer = await refreshFrom(later);
+    expect([newer.code, newer.stderr]).toEqual([0, expect.not.stringContaining("replayed")]);
+    // Then the first file's records again, written now: its newest report is older.
+    const replayed = join(source, "states-again.json");
+    await writeFile(replayed, text);
+    const again = await refreshFrom(replayed);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain(
+      `warning: ${replayed}: its newest report (2026-11-20T08:15:05Z) is older than the newest published (2026-11-21T10:00:00Z): an older states file replayed? Published all the same`,
+    );
+    // Said when it happens, not again at each minute after.
+    const quiet = await refreshFrom(replayed);
+    expect([quiet.code, quiet.stderr]).toEqual([0, expect.not.stringContaining("replayed")]);
+  });
+
   it("warns on stderr of a stalled feed, the share of stations not reported lately past --max-stale", async () => {
     const source = await fixtureCopy();
     const out = join(await tempDir(), "out");

@@ -1,5 +1,5 @@
 // /status tells a stalled or shrinking feed apart from a healthy one; a feed that drops stations is refused.
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { getHeapStatistics } from "node:v8";
 import { afterEach, describe, expect, it } from "vitest";
@@ -127,6 +127,41 @@ describe("/status", () => {
     expect((await server.handle.refreshNow()).ok).toBe(true);
     expect(feedLines()[1]).toMatch(/ feed: fresh again, 0 of 413 stations not reported /);
     expect(feedLines()).toHaveLength(2);
+  });
+
+  it("logs when the states go back in time: older reports than those served, or a file dated earlier", async () => {
+    server = await startTestServer();
+    const wentBack = () =>
+      (server as TestServer).lines.filter((line) => line.includes("replayed?"));
+    const setReports = (at: string) =>
+      rewriteStates((server as TestServer).source, (file) => {
+        for (const state of file.states) state.lastUpdate = at;
+      });
+    await setReports("2026-11-21T10:00:00Z");
+    expect((await server.handle.refreshNow()).ok).toBe(true);
+    expect(wentBack()).toEqual([]);
+    // An older file's reports: served all the same, and said.
+    await setReports("2026-11-20T10:00:00Z");
+    expect((await server.handle.refreshNow()).ok).toBe(true);
+    expect(wentBack()).toEqual([
+      expect.stringMatching(
+        /states\.json: its newest report \(2026-11-20T10:00:00Z\) is older than the newest published \(2026-11-21T10:00:00Z\): an older states file replayed\? Published all the same$/,
+      ),
+    ]);
+    // The same states in a file dated an hour before the one served (copied with its old time).
+    const path = join(server.source, "states.json");
+    const served = (await stat(path)).mtime;
+    const earlier = new Date(Math.floor(served.getTime() / 1000) * 1000 - 3600_000);
+    await utimes(path, earlier, earlier);
+    expect((await server.handle.refreshNow()).ok).toBe(true);
+    expect(wentBack()).toHaveLength(2);
+    expect(wentBack()[1]).toContain(
+      `dated ${earlier.toISOString().replace(".000Z", "Z")} (its modification time), before the states published`,
+    );
+    const statusAt = async () =>
+      (await (await fetch(`${server?.base}/contracts/dublin/gbfs/v3/station_status.json`)).json())
+        .last_updated;
+    expect(await statusAt()).toBe(earlier.toISOString().replace(".000Z", "Z"));
   });
 
   it("logs and counts stations left out by a refresh, within the allowed share", async () => {
