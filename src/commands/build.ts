@@ -1,5 +1,6 @@
 // `velodata build`: source folder → validated Dataset → Release → tree on disk, swapped in whole.
 import { join } from "node:path";
+import { counted, nounFor } from "../plural.js";
 import { compressReleaseOffThread } from "../publish/compression-worker.js";
 import { encodedInChunks } from "../publish/encoded-together.js";
 import { DEFAULT_BASE_URL, type Published } from "../publish/publish.js";
@@ -65,7 +66,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
   let published: Published | undefined;
   let compressed: Promise<Release> | undefined;
   const onProgress = throttled(100, (done, total) =>
-    output.progress(`writing ${done}/${total} files…`),
+    output.progress(`writing ${done}/${total} ${nounFor(total, "file")}…`),
   );
   const tree = await writeTreeAsMade(
     options.out,
@@ -115,8 +116,8 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     seconds: (performance.now() - started) / 1000,
   };
   output.info(
-    `built ${options.out}: ${summary.contracts} contracts, ${summary.stations} stations, ${summary.parkings} parkings` +
-      ` → ${summary.files} files, ${formatBytes(summary.bytes)} in ${summary.seconds.toFixed(1)} s (release ${summary.release})`,
+    `built ${options.out}: ${counted(summary.contracts, "contract")}, ${counted(summary.stations, "station")}, ${counted(summary.parkings, "parking")}` +
+      ` → ${counted(summary.files, "file")}, ${formatBytes(summary.bytes)} in ${summary.seconds.toFixed(1)} s (release ${summary.release})`,
   );
   // Its own thread has been at it since the switch; at a million stations on disk it can take
   // a minute more.

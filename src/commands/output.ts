@@ -2,6 +2,7 @@
 import { basename } from "node:path";
 import { UserError } from "../errors.js";
 import { PRIORITY_PREFIX, writesToJournal } from "../journal.js";
+import { counted } from "../plural.js";
 import { formatProblem, type Problem } from "../source/problems.js";
 import { stderrIsTerminal } from "./command-thread.js";
 
@@ -83,18 +84,21 @@ export function reportProblems(
   for (const problem of warnings.slice(0, warningsShown))
     output.warn(`warning: ${formatProblem(problem)}`);
   if (warnings.length > warningsShown && !stopped)
-    output.warn(`warning: … and ${warnings.length - warningsShown} more warnings${ALL_OF_THEM}`);
+    output.warn(
+      `warning: … and ${counted(warnings.length - warningsShown, "more warning")}${ALL_OF_THEM}`,
+    );
   if (errors.length > 0) {
-    const noun = errors.length === 1 ? "error" : "errors";
     const lines = errors
       .slice(0, shown.errors)
       .map((problem) => `error: ${formatProblem(problem)}`);
     if (errors.length > shown.errors)
-      lines.push(`error: … and ${errors.length - shown.errors} more errors${ALL_OF_THEM}`);
+      lines.push(
+        `error: … and ${counted(errors.length - shown.errors, "more error")}${ALL_OF_THEM}`,
+      );
     if (stopped && warnings.length > 0)
-      lines.push(`and ${warnings.length} warning${warnings.length === 1 ? "" : "s"}${ALL_OF_THEM}`);
+      lines.push(`and ${counted(warnings.length, "warning")}${ALL_OF_THEM}`);
     throw new UserError(
-      `the source data has ${errors.length} ${noun}${consequence ? `; ${consequence}` : ""}`,
+      `the source data has ${counted(errors.length, "error")}${consequence ? `; ${consequence}` : ""}`,
       lines,
     );
   }

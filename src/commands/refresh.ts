@@ -2,6 +2,7 @@
 import { closeSync, existsSync, openSync, readdirSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { percent } from "../percent.js";
+import { counted } from "../plural.js";
 import { DEFAULT_BASE_URL } from "../publish/default-base-url.js";
 import { DEFAULT_REFRESH_SECONDS } from "../routes/max-age.js";
 import {
@@ -121,7 +122,7 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
   const notes = [
     stats.removed > 0 ? `${stats.removed} removed` : "",
     leftovers > 0
-      ? `${leftovers} release folder${leftovers === 1 ? "" : "s"} a build left when it was stopped removed`
+      ? `${counted(leftovers, "release folder")} a build left when it was stopped removed`
       : "",
     stats.verified
       ? `every file checked, as ${untrusted}`
@@ -131,7 +132,7 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
     fast ? "static source unchanged: only the changed stations rendered" : "",
   ].filter(Boolean);
   output.info(
-    `refreshed ${options.out}: ${stats.files} of ${total} files changed` +
+    `refreshed ${options.out}: ${stats.files} of ${counted(total, "file")} changed` +
       `${notes.length > 0 ? `, ${notes.join(", ")}` : ""} (release ${release})`,
   );
   warnIfStalled(feed, options, inputs.generatedAt, output);

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { UserError } from "../errors.js";
 import { PRIORITY_PREFIX, writesToJournal } from "../journal.js";
 import type { Log } from "../log.js";
+import { counted } from "../plural.js";
 import { compressRelease } from "../publish/compress.js";
 import { publish, withBaseUrl } from "../publish/publish.js";
 import { failedKeyLimit } from "../serve/failed-key-limit.js";
@@ -251,7 +252,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   });
 
   log(
-    `serving ${release.counts.stations} stations of ${release.counts.contracts} contracts at ${running.url}, refreshed every ${seconds} s from ${source.name}`,
+    `serving ${counted(release.counts.stations, "station")} of ${counted(release.counts.contracts, "contract")} at ${running.url}, refreshed every ${seconds} s from ${source.name}`,
   );
   if (!options.baseUrl && ANY_ADDRESS.has(host))
     log(

@@ -1,6 +1,7 @@
 // `velodata synth`: a seeded synthetic network and minutes of states, as a source folder, for sizing and benchmarks.
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { refusedWrite, UserError } from "../errors.js";
+import { counted } from "../plural.js";
 import { seededRandom } from "../serve/simulator.js";
 import { firstMinute, nextMinute } from "../synth/minutes.js";
 import { synthNetwork } from "../synth/network.js";
@@ -97,10 +98,7 @@ export async function synth(options: SynthOptions): Promise<{ files: string[] }>
   }
   output.info(
     `wrote ${options.out}: ${counted(contracts, "contract")}, ${counted(network.stations.length, "station")}, ${counted(network.parkings.length, "parking")}, ` +
-      `${statesFileOf(0)} and ${minutes} more minute${minutes === 1 ? "" : "s"} with ${Math.round(changed * 100)}% of the stations changed each`,
+      `${statesFileOf(0)} and ${counted(minutes, "more minute", "more minutes")} with ${Math.round(changed * 100)}% of the stations changed each`,
   );
   return { files };
 }
-
-const counted = (count: number, noun: string): string =>
-  `${count} ${noun}${count === 1 ? "" : "s"}`;

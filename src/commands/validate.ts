@@ -1,4 +1,6 @@
 // `velodata validate`: every check of a build, and nothing written.
+
+import { counted } from "../plural.js";
 import { EVERY_PROBLEM, type Output, terminalOutput } from "./output.js";
 import { readValidDataset } from "./read-source.js";
 
@@ -18,8 +20,8 @@ export async function validate(options: ValidateOptions): Promise<void> {
     EVERY_PROBLEM, // the other commands send here for the whole list
   );
   output.info(
-    `${options.source} is valid: ${dataset.contracts.length} contracts, ${dataset.stations.length} stations, ` +
-      `${dataset.states.size} states, ${dataset.parkings.length} parkings` +
-      (warnings > 0 ? ` (${warnings} warning${warnings === 1 ? "" : "s"})` : ""),
+    `${options.source} is valid: ${counted(dataset.contracts.length, "contract")}, ${counted(dataset.stations.length, "station")}, ` +
+      `${counted(dataset.states.size, "state")}, ${counted(dataset.parkings.length, "parking")}` +
+      (warnings > 0 ? ` (${counted(warnings, "warning")})` : ""),
   );
 }

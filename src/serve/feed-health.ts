@@ -1,6 +1,7 @@
 // How fresh the station data is, as opposed to the release: a feed that stalls keeps publishing
 // every minute with old `lastUpdate`s, and /status must say so.
 import type { Station } from "../model/station.js";
+import { counted } from "../plural.js";
 import type { StateColumns } from "../publish/incremental/state-columns.js";
 import { type LiveState, stationKey } from "../source/dataset.js";
 
@@ -33,8 +34,8 @@ export const feedLimitsOf = (options: {
 
 /** "N of M stations not reported for K minutes or more", of a feedStatus. */
 export function staleStations(feed: ReturnType<typeof feedStatus>, stations: number): string {
-  const minutes = `${feed.staleMinutes} minute${feed.staleMinutes === 1 ? "" : "s"}`;
-  return `${feed.staleStations} of ${stations} stations not reported for ${minutes} or more`;
+  const minutes = counted(feed.staleMinutes, "minute");
+  return `${feed.staleStations} of ${counted(stations, "station")} not reported for ${minutes} or more`;
 }
 
 export function feedHealth(

@@ -5,6 +5,7 @@
 import { write as writeFd } from "node:fs";
 import { PRIORITY_PREFIX } from "../journal.js";
 import type { Severity } from "../log.js";
+import { counted } from "../plural.js";
 import type { Asked } from "./asked.js";
 import { methodBytes, requestLineBound, targetBytes, writeRequestLine } from "./request-line.js";
 
@@ -125,7 +126,7 @@ export function bufferedLog(write: LogWriter, options: LogOptions = {}): LogSink
     if (dropped > 0) {
       appendText(
         withPriority(
-          `log: ${dropped} lines dropped: the output was not read fast enough`,
+          `log: ${counted(dropped, "line")} dropped: the output was not read fast enough`,
           "warning",
         ),
       );

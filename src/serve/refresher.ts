@@ -3,6 +3,7 @@ import { performance } from "node:perf_hooks";
 import { setImmediate } from "node:timers/promises";
 import type { Log } from "../log.js";
 import { percent } from "../percent.js";
+import { counted } from "../plural.js";
 import { compressRelease, reuseVariants } from "../publish/compress.js";
 import { publish } from "../publish/publish.js";
 import { refreshRelease } from "../publish/refresh-release.js";
@@ -116,7 +117,7 @@ export function startRefresher(options: RefresherOptions): Refresher {
         : "";
       return fail(
         at,
-        `${source.name} has ${errors.length} error${errors.length === 1 ? "" : "s"}: ${shown}${more}${restart}`,
+        `${source.name} has ${counted(errors.length, "error")}: ${shown}${more}${restart}`,
       );
     }
     const next = { ...dataset, states, ...(statesAt ? { statesAt } : {}) };
@@ -160,7 +161,7 @@ export function startRefresher(options: RefresherOptions): Refresher {
       for (const [path, file] of release.files) if (previous.files.get(path) !== file) changed++;
     const took = ((performance.now() - started) / 1000).toFixed(2);
     log(
-      `refreshed from ${source.name}: release ${release.id}, ${changed} answers changed in ${took} s`,
+      `refreshed from ${source.name}: release ${release.id}, ${counted(changed, "answer")} changed in ${took} s`,
     );
     return { at, ok: true, error: null };
   }

@@ -3,6 +3,7 @@
 import { lstatSync, statSync } from "node:fs";
 import { IndexedMap } from "../indexed-map.js";
 import type { Log } from "../log.js";
+import { counted } from "../plural.js";
 import { acceptedOf, readChangedStates } from "../source/changed-states.js";
 import type { Dataset, LiveState } from "../source/dataset.js";
 import type { KnownStates } from "../source/known-states.js";
@@ -123,7 +124,7 @@ function checkMissing(
   const shown = missing.slice(0, NAMES_LOGGED).map((key) => key.replace("/", " #"));
   const more = missing.length > NAMES_LOGGED ? ` and ${missing.length - NAMES_LOGGED} more` : "";
   options.log(
-    `${path}: ${missing.length} stations reported before are missing (published CLOSED and disconnected): ${shown.join(", ")}${more}`,
+    `${path}: ${counted(missing.length, "station")} reported before ${missing.length === 1 ? "is" : "are"} missing (published CLOSED and disconnected): ${shown.join(", ")}${more}`,
     "warning",
   );
   return { states, problems };

@@ -3,6 +3,7 @@
 // minute refresh and the cron refresh alike).
 
 import { percent } from "../percent.js";
+import { counted } from "../plural.js";
 
 export const DEFAULT_MAX_MISSING_SHARE = 0.1;
 
@@ -10,7 +11,7 @@ export const DEFAULT_MAX_MISSING_SHARE = 0.1;
 export function tooManyMissing(missing: number, had: number, maxShare: number): string | null {
   if (had === 0 || missing / had <= maxShare) return null;
   return (
-    `leaves out ${missing} of the ${had} stations reported before (${percent(missing / had)}), ` +
+    `leaves out ${missing} of the ${counted(had, "station")} reported before (${percent(missing / had)}), ` +
     `more than --max-missing ${percent(maxShare)} allows: fix the feed, or raise --max-missing if stations really left`
   );
 }

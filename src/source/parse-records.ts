@@ -2,6 +2,7 @@
 import type { z } from "zod";
 import { excerpt } from "../errors.js";
 import { INT32_MAX, INT32_REASON } from "../model/int32.js";
+import { nounFor } from "../plural.js";
 import { withFields } from "../with-fields.js";
 import { error, type Problem, type RecordRef, recordLabel, type Sourced } from "./problems.js";
 
@@ -81,8 +82,8 @@ export function issueMessage(issue: z.core.$ZodIssue, raw: unknown): string {
     if (issue.origin === "string")
       return Number(bound) === 1 && issue.code === "too_small"
         ? "must not be empty"
-        : `must have ${limit} characters${got}`;
-    if (issue.origin === "array") return `must have ${limit} items`;
+        : `must have ${limit} ${nounFor(Number(bound), "character")}${got}`;
+    if (issue.origin === "array") return `must have ${limit} ${nounFor(Number(bound), "item")}`;
     return `must be ${limit}${got}${bound === INT32_MAX && word === "most" ? `: ${INT32_REASON}` : ""}`;
   }
   return issue.message;

@@ -2,6 +2,7 @@
 import type { parse as CsvParse } from "csv-parse/sync";
 import type { z } from "zod";
 import { excerpt } from "../errors.js";
+import { counted } from "../plural.js";
 import type { RawRecord } from "./parse-records.js";
 import { error, type Problem } from "./problems.js";
 import { readSourceText } from "./read-text.js";
@@ -97,7 +98,7 @@ export async function readCsvRecords(
         error(
           at,
           undefined,
-          `has ${record.length} cells where the header has ${names.length}: ${record.length < names.length ? "a cell left out (every column needs its comma, even when empty)?" : 'a comma inside a cell not in quotes ("a, b")?'}`,
+          `has ${counted(record.length, "cell")} where the header has ${names.length}: ${record.length < names.length ? "a cell left out (every column needs its comma, even when empty)?" : 'a comma inside a cell not in quotes ("a, b")?'}`,
         ),
       );
   });

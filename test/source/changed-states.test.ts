@@ -271,7 +271,7 @@ describe("a server's states file", () => {
     const whole = await readStates(it.read, it.path);
     expect([...(read.states ?? [])]).toEqual([...(whole.states ?? [])]);
     expect(log).toEqual([
-      expect.stringMatching(/^warning: .*: 1 stations reported before are missing/),
+      expect.stringMatching(/^warning: .*: 1 station reported before is missing/),
     ]);
     expect(log[0]).toContain("lyon #2");
     // Then the next minute of this layout: read against the file the whole read accepted.

@@ -6,6 +6,7 @@ import type { BikeKind, Contract } from "../../model/contract.js";
 import { GBFS_LICENSE_IDS } from "../../model/gbfs-license-ids.js";
 import { GBFS_TIME_ZONES } from "../../model/gbfs-time-zones.js";
 import type { StationState } from "../../model/station-state.js";
+import { counted } from "../../plural.js";
 import { error, type Problem, type Sourced, warning } from "../problems.js";
 import { contractKey } from "./records.js";
 
@@ -226,7 +227,7 @@ export function bikesOfDeclaredTypes(
             error(
               at,
               `${field}.${count}`,
-              `${stands[count]} bikes of a kind contract "${value.contract}" does not run: add "${kind}" to its bikeTypes in contracts.json`,
+              `${counted(stands[count] ?? 0, "bike")} of a kind contract "${value.contract}" does not run: add "${kind}" to its bikeTypes in contracts.json`,
             ),
           );
         }

@@ -2,6 +2,7 @@
 import { excerpt } from "../../errors.js";
 import type { Contract } from "../../model/contract.js";
 import { INT32_MAX } from "../../model/int32.js";
+import { counted } from "../../plural.js";
 import { error, type Problem, type Sourced, warning } from "../problems.js";
 
 interface ContractRecord {
@@ -91,7 +92,7 @@ export function totalStandsFit(
       error(
         at,
         "overflowCapacity",
-        `with capacity makes ${value.capacity + (value.overflowCapacity ?? 0)} stands in all (v3's totalStands, v1's bike_stands), more than ${INT32_MAX}: the original service's clients read that total as a 32-bit integer`,
+        `with capacity makes ${counted(value.capacity + (value.overflowCapacity ?? 0), "stand")} in all (v3's totalStands, v1's bike_stands), more than ${INT32_MAX}: the original service's clients read that total as a 32-bit integer`,
       ),
     );
 }
