@@ -3,6 +3,7 @@ import type { parse as CsvParse } from "csv-parse/sync";
 import type { z } from "zod";
 import { excerpt } from "../errors.js";
 import { counted } from "../plural.js";
+import { csvSyntaxProblem, UNCLOSED_QUOTE } from "./csv-syntax.js";
 import type { RawRecord } from "./parse-records.js";
 import { error, type Problem } from "./problems.js";
 import { readSourceText } from "./read-text.js";
@@ -42,40 +43,28 @@ export async function readCsvRecords(
       trim: true,
     }) as unknown as typeof rows; // its types know `info` only beside `columns`
   } catch (cause) {
-    const unclosed = unclosedQuoteLine(text, (rows) => {
-      try {
-        const read: string[][] = parse(rows, {
-          relax_column_count: true,
-          record_delimiter: ["\r\n", "\n", "\r"],
-        });
-        return read.length === 1 && read[0]?.length === header?.length;
-      } catch {
-        return false;
-      }
-    });
-    if (unclosed)
-      return {
-        records: [],
-        problems: [
-          error(
-            { file, line: unclosed },
-            undefined,
-            'has a cell that opens a quote (") and never closes it: close it, or double a quote inside a cell ("")',
-          ),
-        ],
-      };
-    const line = (cause as { lines?: number }).lines;
-    const reason = cause instanceof Error ? cause.message : String(cause);
-    return {
-      records: [],
-      problems: [
-        error(
-          { file, ...(line ? { line } : {}) },
-          undefined,
-          `is not valid CSV: ${excerpt(reason, 200)}`,
-        ),
-      ],
-    };
+    // Said where csv-parse says, but for a quote opening a cell: a cell may run on over lines, so
+    // the parser notices a runaway one only lines later, where the next quote closes it.
+    const unclosed =
+      (cause as { code?: unknown }).code === "INVALID_OPENING_QUOTE"
+        ? null
+        : unclosedQuoteLine(text, (rows) => {
+            try {
+              // A quote out of place elsewhere in the row is not this cell's: said as itself.
+              const read: string[][] = parse(rows, {
+                relax_column_count: true,
+                relax_quotes: true,
+                record_delimiter: ["\r\n", "\n", "\r"],
+              });
+              return read.length === 1 && read[0]?.length === header?.length;
+            } catch {
+              return false;
+            }
+          });
+    const problem = unclosed
+      ? error({ file, line: unclosed }, undefined, UNCLOSED_QUOTE)
+      : csvSyntaxProblem(file, cause, header);
+    return { records: [], problems: [problem] };
   }
   const names = (rows.shift()?.record ?? []) as string[];
   const lines = startLines(

@@ -1,0 +1,51 @@
+// A stations.csv whose quotes are wrong is told in velodata's words through `validate`: the line,
+// the column counted from 1 with its header name, and what is wrong; never csv-parse's own.
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { fixtureCopy, runCli } from "../helpers.js";
+
+const HEADER =
+  "contract,number,name,address,latitude,longitude,banking,bonus,overflow,capacity,overflowCapacity";
+const ROW = (number: number, name: string, overflow = "false") =>
+  `dublin,${number},${name},Smithfield,53.349562,-6.278198,false,false,${overflow},30,`;
+
+async function validateCsv(rows: string[]): Promise<string[]> {
+  const source = await fixtureCopy();
+  await writeFile(join(source, "stations.csv"), `${[HEADER, ...rows].join("\n")}\n`);
+  await writeFile(join(source, "states.json"), '{"states": []}');
+  const result = await runCli(["validate", "--source", source]);
+  expect(result.code).toBe(1);
+  expect(result.stderr).not.toMatch(/Invalid|Quote Not Closed|field \d|at line/);
+  return result.stderr
+    .split("\n")
+    .filter((line) => line.startsWith("  error: "))
+    .map((line) => line.replace(`${source}/`, ""));
+}
+
+describe("validate says what is wrong with a CSV's quotes, where", () => {
+  it("a stray quote inside a cell: its line, its column from 1 and the column's name", async () => {
+    expect(await validateCsv([ROW(42, "SMITH"), ROW(43, 'SMITH "A" B')])).toEqual([
+      '  error: stations.csv:3 column 3 (name): has a quote (") inside a cell that does not start with one: remove it, or put the whole cell in quotes and double each quote inside ("a ""b"" c")',
+    ]);
+  });
+
+  it("text after a closing quote, after a cell over two lines: the line it is on", async () => {
+    expect(await validateCsv([ROW(42, '"SMITH\nFIELD"'), ROW(43, "SMITH", '"false"x')])).toEqual([
+      '  error: stations.csv:4 column 9 (overflow): has text after the quote (") that closes the cell: a quote inside a quoted cell is written twice ("")',
+    ]);
+  });
+
+  it("a stray quote in the header: its column from 1, no name to give", async () => {
+    const source = await fixtureCopy();
+    await writeFile(join(source, "stations.csv"), `contract,num"ber,name\n${ROW(42, "SMITH")}\n`);
+    const result = await runCli(["validate", "--source", source]);
+    expect(result.stderr).toContain(`${source}/stations.csv:1 column 2: has a quote (")`);
+  });
+
+  it("a quote never closed: the line where it opens", async () => {
+    expect(await validateCsv([ROW(42, '"SMITH'), ROW(43, '"X"'), ROW(44, "Y")])).toEqual([
+      '  error: stations.csv:2: has a cell that opens a quote (") and never closes it: close it, or double a quote inside a cell ("")',
+    ]);
+  });
+});
