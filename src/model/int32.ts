@@ -13,5 +13,8 @@ export const INT32_MAX = 2_147_483_647;
  */
 export const count = z.number().max(INT32_MAX, { abort: true }).int().nonnegative();
 
+/** The values a count or a number may take, as an error says them. */
+export const INT32_RANGE = "a whole number from 0 to 2,147,483,647 (at most 10 digits)";
+
 /** Why INT32_MAX, said after the bound in an error. */
 export const INT32_REASON = "the original service's clients read it as a 32-bit integer";

@@ -14,6 +14,7 @@ import { givesKeyTwice } from "./duplicate-keys.js";
 import { isPresent } from "./file-present.js";
 import { type KnownStates, knownTexts, sameJson } from "./known-states.js";
 import { loadPortalSettings } from "./load-portal.js";
+import { jsonNumberTexts, underPath } from "./number-texts.js";
 import { parseRecords } from "./parse-records.js";
 import { error, hasErrors, type Problem, type Sourced, warning } from "./problems.js";
 import { readCsvRecords } from "./read-csv.js";
@@ -158,6 +159,7 @@ export async function loadStates(
   // A server reads it every minute: into the same buffer each time.
   const read = await readSourceText(path, file, true);
   if ("problem" in read) return { value: [], problems: [read.problem], raw: [], knownAt: [] };
+  const texts = jsonNumberTexts(read.text);
   const previous = known && knownTexts(known);
   const split = previous ? splitStatesText(read.text, previous) : undefined;
   const whole = split ? undefined : statesList(read.text);
@@ -187,7 +189,8 @@ export async function loadStates(
       knownAt.push(index);
       continue;
     }
-    const parsed = parseRecords(StationState, [{ raw: record, at: { file, index } }]);
+    const written = underPath(texts, ["states", index]);
+    const parsed = parseRecords(StationState, [{ raw: record, at: { file, index }, written }]);
     problems.push(...parsed.problems);
     for (const one of parsed.records) {
       value.push(one);

@@ -1,14 +1,17 @@
 // Turns raw records (from JSON or CSV) into typed ones with zod, one problem per zod issue.
 import type { z } from "zod";
 import { excerpt } from "../errors.js";
-import { INT32_MAX, INT32_REASON } from "../model/int32.js";
+import { INT32_MAX, INT32_RANGE, INT32_REASON } from "../model/int32.js";
 import { nounFor } from "../plural.js";
 import { withFields } from "../with-fields.js";
+import { type NumberText, plainNumber } from "./number-texts.js";
 import { error, type Problem, type RecordRef, recordLabel, type Sourced } from "./problems.js";
 
 export interface RawRecord {
   raw: unknown;
   at: Omit<RecordRef, "label">;
+  /** Its numbers as the file writes them, where the reader knows (see number-texts.ts). */
+  written?: NumberText;
 }
 
 /** `rejected`: the records that failed the schema, as read (rules across records leave them out). */
@@ -19,8 +22,8 @@ export function parseRecords<T>(
   const parsed: Sourced<T>[] = [];
   const problems: Problem[] = [];
   const rejected: unknown[] = [];
-  for (const { raw, at } of records) {
-    const label = recordLabel(raw);
+  for (const { raw, at, written } of records) {
+    const label = recordLabel(raw, written);
     const ref: RecordRef = label === undefined ? at : withFields<RecordRef>(at, { label });
     const result = schema.safeParse(raw);
     if (result.success) {
@@ -29,7 +32,7 @@ export function parseRecords<T>(
     }
     rejected.push(raw);
     for (const issue of result.error.issues) {
-      problems.push(error(ref, fieldOf(issue), issueMessage(issue, raw)));
+      problems.push(error(ref, fieldOf(issue), issueMessage(issue, raw, written)));
     }
   }
   return { records: parsed, problems, rejected };
@@ -48,11 +51,11 @@ function fieldOf(issue: z.core.$ZodIssue): string | undefined {
  * small: expected number to be >=0", "Invalid email address") reads as a programmer's. A schema's
  * own message is kept as written.
  */
-export function issueMessage(issue: z.core.$ZodIssue, raw: unknown): string {
+export function issueMessage(issue: z.core.$ZodIssue, raw: unknown, written?: NumberText): string {
   const value = valueAt(raw, issue.path);
   if (issue.code === "unrecognized_keys") return "unknown field (check its spelling)";
   if (issue.code === "invalid_type" && value === undefined) return "is required";
-  const got = `, got ${shortJson(value)}`;
+  const got = `, got ${typeof value === "number" ? excerpt(written?.(issue.path) ?? plainNumber(value)) : shortJson(value)}`;
   if (issue.code === "invalid_type" && issue.expected === "int" && typeof value === "number")
     return `must be a whole number${got}`;
   if (issue.code === "invalid_type" && typeof value === "string" && SCIENTIFIC.test(value))
@@ -84,7 +87,9 @@ export function issueMessage(issue: z.core.$ZodIssue, raw: unknown): string {
         ? "must not be empty"
         : `must have ${limit} ${nounFor(Number(bound), "character")}${got}`;
     if (issue.origin === "array") return `must have ${limit} ${nounFor(Number(bound), "item")}`;
-    return `must be ${limit}${got}${bound === INT32_MAX && word === "most" ? `: ${INT32_REASON}` : ""}`;
+    if (bound === INT32_MAX && word === "most")
+      return `must be ${INT32_RANGE}${got}: ${INT32_REASON}`;
+    return `must be ${limit}${got}`;
   }
   return issue.message;
 }

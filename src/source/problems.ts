@@ -1,5 +1,6 @@
 // Problems found in source data, each located by file, record and field, and how to print them.
 import { escapeControls, excerpt } from "../errors.js";
+import { type NumberText, plainNumber } from "./number-texts.js";
 
 /** Where a record comes from: its file, its position there, and a readable name ("dublin #42"). */
 export interface RecordRef {
@@ -48,11 +49,17 @@ export const hasErrors = (problems: readonly Problem[]): boolean =>
   problems.some((problem) => problem.severity === "error");
 
 /** The name a record goes by in messages: its contract and number when it has them. */
-export function recordLabel(raw: unknown): string | undefined {
+/** A record's number as written; its text looked up only when the double reads otherwise. */
+function numberText(number: unknown, written: NumberText | undefined): string {
+  if (typeof number !== "number" || Number.isSafeInteger(number)) return String(number);
+  return written?.(["number"]) ?? plainNumber(number);
+}
+
+export function recordLabel(raw: unknown, written?: NumberText): string | undefined {
   if (typeof raw !== "object" || raw === null) return undefined;
   const { contract, number, name } = raw as Record<string, unknown>;
   if (contract !== undefined && number !== undefined)
-    return `${excerpt(String(contract))} #${excerpt(String(number))}`;
+    return `${excerpt(String(contract))} #${excerpt(numberText(number, written))}`;
   if (typeof name === "string") return excerpt(name);
   return undefined;
 }

@@ -81,7 +81,7 @@ export async function readCsvRecords(
       const cells = Object.fromEntries(
         names.map((name, column) => [name, record[column] as string]),
       );
-      records.push({ raw: typedRow(cells, columns), at });
+      records.push({ raw: typedRow(cells, columns), at, written: ([name]) => cells[String(name)] });
     } else
       problems.push(
         error(

@@ -22,7 +22,9 @@ describe("validate says one fault once", () => {
     expect(result.code).toBe(1);
     const errors = problemsOf(result.stderr).filter((line) => line.includes("error: "));
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(/\(toulouse #55\) capacity: must be at most 2147483647/);
+    expect(errors[0]).toMatch(
+      /\(toulouse #55\) capacity: must be a whole number from 0 to 2,147,483,647 \(at most 10 digits\), got 100000000000000000000:/,
+    );
   });
 
   it("a station on an unknown contract: the error, without a 'no state' warning echoing it", async () => {

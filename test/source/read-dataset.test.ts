@@ -143,14 +143,14 @@ describe("readDataset", () => {
     ]);
   });
 
-  it("refuses a station number longer than the API's URLs take (15 digits)", async () => {
+  it("refuses a 16-digit station number with the range a number may take, as written", async () => {
     const csv = stationsCsv.replace("lyon,2,", "lyon,1000000000000000,");
     const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": csv });
     const { dataset, problems } = await readDataset(dir);
     expect(dataset).toBeUndefined();
     expect(problems.filter(isError).map(formatProblem)).toEqual([
       expect.stringMatching(
-        /stations\.csv:3 \(lyon #1000000000000000\) number: must have at most 15 digits: the API's URLs take no more$/,
+        /stations\.csv:3 \(lyon #1000000000000000\) number: must be a whole number from 0 to 2,147,483,647 \(at most 10 digits\), got 1000000000000000: the original service's clients read it as a 32-bit integer$/,
       ),
     ]);
   });
@@ -171,18 +171,20 @@ describe("readDataset", () => {
     expect(dataset).toBeUndefined();
     const reason = "the original service's clients read it as a 32-bit integer";
     expect(problems.filter(isError).map(formatProblem)).toEqual([
-      `${join(dir, "stations.csv")}:3 (lyon #3000000000) number: must be at most 2147483647, got 3000000000: ${reason}`,
+      `${join(dir, "stations.csv")}:3 (lyon #3000000000) number: must be a whole number from 0 to 2,147,483,647 (at most 10 digits), got 3000000000: ${reason}`,
       `${join(dir, "stations.csv")}:2 (Lyon #1) overflowCapacity: with capacity makes 2147483653 stands in all (v3's totalStands, v1's bike_stands), more than 2147483647: the original service's clients read that total as a 32-bit integer`,
-      `${join(dir, "states.json")}[0] (lyon #1) mainStands.stands: must be at most 2147483647, got 2147483648: ${reason}`,
+      `${join(dir, "states.json")}[0] (lyon #1) mainStands.stands: must be a whole number from 0 to 2,147,483,647 (at most 10 digits), got 2147483648: ${reason}`,
     ]);
   });
 
-  it("says once what is wrong with a number past 2^53: its length, not zod's safe-integer bound", async () => {
+  it("says once what is wrong with a number past 2^53, as written: its range, not zod's safe-integer bound", async () => {
     const csv = stationsCsv.replace("lyon,2,", "lyon,9007199254740993,");
     const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": csv });
     const { problems } = await readDataset(dir);
     expect(problems.filter(isError).map(formatProblem)).toEqual([
-      expect.stringMatching(/stations\.csv:3 \(lyon #\d+\) number: must have at most 15 digits/),
+      expect.stringMatching(
+        /stations\.csv:3 \(lyon #9007199254740993\) number: must be a whole number from 0 to 2,147,483,647 \(at most 10 digits\), got 9007199254740993:/,
+      ),
     ]);
   });
 
@@ -627,7 +629,7 @@ describe("readDataset applies the parking rules", () => {
       .map(formatProblem);
     expect(errors).toEqual(
       expect.arrayContaining([
-        `${path}[1] (nantes #12) latitude: 147.2178 is outside -90..90 (are latitude and longitude swapped?)`,
+        `${path}[1] (nantes #12) latitude: 147.2178 is outside -90..90 (degrees north; are latitude and longitude swapped?)`,
         expect.stringMatching(
           new RegExp(`^${path}\\[2\\] \\(nantes #89\\) number: parking 89 appears twice`),
         ),

@@ -3,6 +3,7 @@ import { excerpt } from "../../errors.js";
 import type { Contract } from "../../model/contract.js";
 import { INT32_MAX } from "../../model/int32.js";
 import { counted } from "../../plural.js";
+import { plainNumber } from "../number-texts.js";
 import { error, type Problem, type Sourced, warning } from "../problems.js";
 
 interface ContractRecord {
@@ -108,12 +109,18 @@ export function coordinatesInRange(
         error(
           at,
           "latitude",
-          `${value.latitude} is outside -90..90 (are latitude and longitude swapped?)`,
+          `${plainNumber(value.latitude)} is outside -90..90 (degrees north; are latitude and longitude swapped?)`,
         ),
       );
     }
     if (!longitudeInRange(value.longitude)) {
-      problems.push(error(at, "longitude", `${value.longitude} is outside -180..180`));
+      problems.push(
+        error(
+          at,
+          "longitude",
+          `${plainNumber(value.longitude)} is outside -180..180 (degrees east)`,
+        ),
+      );
     }
     if (value.latitude === 0 && value.longitude === 0) {
       problems.push({
