@@ -41,6 +41,7 @@ import { type FeedHealth, feedHealthOfColumns } from "../serve/feed-health.js";
 import { assembleDataset, type Dataset, stationKey } from "../source/dataset.js";
 import { NOTHING_UNREAD } from "../source/load-source.js";
 import { tooManyMissing } from "../source/missing-stations.js";
+import { error } from "../source/problems.js";
 import type { StaticRead } from "../source/read-dataset.js";
 import { readStates } from "../source/read-dataset.js";
 import { statesTimeOf } from "../source/source-time.js";
@@ -274,8 +275,14 @@ async function newStates(
   // Against the stations the release has a state for, whether or not the file before had them all
   // (a feed that always misses one or two must still be stopped from emptying the network). Said
   // before the warnings: theirs ("published as CLOSED") would describe a publish that does not happen.
-  if (read.states) refuseTooManyMissing(state, read.states, inputs);
-  reportProblems([...state.staticProblems, ...read.problems], output); // throws on any error
+  // A file with records in error is refused for them, and for its missing share too, in one run:
+  // the share counts the stations of those records as present.
+  const present = read.states ?? read.reported;
+  const refused = present && missingShareRefusal(state, present, inputs);
+  if (refused && read.states)
+    throw new UserError(`${inputs.state} ${refused}; the tree is left as it was`);
+  const missing = refused ? [error({ file: path }, undefined, refused)] : [];
+  reportProblems([...state.staticProblems, ...read.problems, ...missing], output); // throws on any error
   if (!read.states) throw new Error("readStates returned no states and no error");
   const dataset = assembleDataset(source, read.states, statesAt);
   // What was read is what was kept only if the file did not change meanwhile.
@@ -298,6 +305,17 @@ export function refuseTooManyMissing(
   inputs: Pick<RefreshInputs, "state" | "maxMissingShare">,
   listed?: ReadonlySet<string>,
 ): void {
+  const refused = missingShareRefusal(state, states, inputs, listed);
+  if (refused) throw new UserError(`${inputs.state} ${refused}; the tree is left as it was`);
+}
+
+/** Why refuseTooManyMissing refuses, or null; `states` holds the stations the file reports. */
+function missingShareRefusal(
+  state: RefreshState,
+  states: { has(key: string): boolean },
+  inputs: Pick<RefreshInputs, "maxMissingShare">,
+  listed?: ReadonlySet<string>,
+): string | null {
   let had = 0;
   let missing = 0;
   for (const [index, key] of publishedStations(state)) {
@@ -306,8 +324,7 @@ export function refuseTooManyMissing(
     had++;
     if (!states.has(key)) missing++;
   }
-  const refused = tooManyMissing(missing, had, inputs.maxMissingShare);
-  if (refused) throw new UserError(`${inputs.state} ${refused}; the tree is left as it was`);
+  return tooManyMissing(missing, had, inputs.maxMissingShare);
 }
 
 /**

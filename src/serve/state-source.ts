@@ -75,7 +75,7 @@ export function stateFile(
           return dated(checked);
         }
         const read = await readStates(staticRead, path, known);
-        if (!read.states) return read;
+        if (!read.states) return withMissingShare(path, current, read, limits.maxMissingShare);
         const checked = checkMissing(path, current, read.states, limits, read.problems);
         if (checked.states) {
           known = read.known;
@@ -128,6 +128,26 @@ function checkMissing(
     "warning",
   );
   return { states, problems };
+}
+
+/**
+ * A file refused for records in error is refused for its missing share too, in the same minute's
+ * log: the stations of the records in error count as present.
+ */
+function withMissingShare(
+  path: string,
+  current: Dataset,
+  read: StatesRead,
+  maxShare: number,
+): { problems: Problem[] } {
+  const { reported, problems } = read;
+  if (!reported) return { problems };
+  let missing = 0;
+  for (const key of current.states.keys()) if (!reported.has(key)) missing++;
+  const refused = tooManyMissing(missing, current.states.size, maxShare);
+  return {
+    problems: refused ? [...problems, error({ file: path }, undefined, refused)] : problems,
+  };
 }
 
 export function simulator(random: Random, seconds: number): StateSource {

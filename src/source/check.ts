@@ -84,8 +84,10 @@ function notOn<T extends { contract: string }>(
 }
 
 /**
- * `statesComplete` false: the states file had errors, so stations without a state there are a
- * consequence of those errors, not news; reporting 400 of them would bury the one that matters.
+ * `statesComplete` false: the states file could not be read as a list (or has none), so stations
+ * without a state there are a consequence of that, not news; reporting 400 of them would bury the
+ * one that matters. A file with records in error is complete: `reported` then names the stations
+ * of all its records, and "no state" is said of the stations with none.
  * `keys`: each state's stationKey, when already known. `fresh`: the positions of the states that
  * the rules of one record at a time must check; the others passed them last time against the same
  * static data (see KnownStates). Default: all. `across`: what the rules across records found for
@@ -107,7 +109,13 @@ export function checkStatesWithAcross(
   states: readonly Sourced<StationState>[],
   unread: Unread = NOTHING_UNREAD,
   statesComplete = true,
-  known?: { keys: readonly string[]; fresh: readonly number[]; across?: StatesAcross },
+  known?: {
+    keys: readonly string[];
+    fresh: readonly number[];
+    across?: StatesAcross;
+    /** The stations of every record, those in error too, when some are (see readStates). */
+    reported?: ReadonlySet<string>;
+  },
 ): { problems: Problem[]; across: StatesAcross } {
   const keys = known?.keys ?? stateKeys(states);
   const checked = known
@@ -117,7 +125,9 @@ export function checkStatesWithAcross(
   const across = known?.across ?? {
     duplicates: oneStatePerStation(states, keys),
     // A station on an unknown contract is an error already: "no state" would be its echo.
-    unreported: statesComplete ? stationsHaveStates(onKnownContracts(source), states, keys) : [],
+    unreported: statesComplete
+      ? stationsHaveStates(onKnownContracts(source), states, known?.reported ?? keys)
+      : [],
   };
   // A station that failed its schema is left out of the rules: its state is not "no station".
   const references =

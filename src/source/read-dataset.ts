@@ -81,6 +81,11 @@ export interface StatesRead {
   problems: Problem[];
   /** With the states: hand it to the next readStates against the same static data. */
   known?: KnownStates;
+  /**
+   * Without the states (an error in a record): the stations the file has a record of, passed or
+   * not, for the share of stations missing from it (a bad record is of a station present).
+   */
+  reported?: ReadonlySet<string>;
 }
 
 /**
@@ -117,14 +122,21 @@ export async function readStates(
     records.length === usable.keys.length &&
     fresh.every((position) => keys[position] === usable.keys[position]);
   // An empty list would say "no state" once for each station: said once, of the file.
-  const empty = readWhole && records.length === 0 && read.source.stations.length > 0;
-  const checked = checkStatesWithAcross(read.source, records, read.unread, readWhole && !empty, {
+  const empty = loaded.raw.length === 0 && read.source.stations.length > 0;
+  // A record in error is still of its station: "no state" is for the stations with no record.
+  const reported = readWhole ? undefined : reportedStations(loaded.raw);
+  const checked = checkStatesWithAcross(read.source, records, read.unread, !empty, {
     keys,
     fresh,
     ...(sameKeys ? { across: usable.across } : {}),
+    ...(reported ? { reported } : {}),
   });
-  const problems = [...loaded.problems, ...(empty ? [noStates(path)] : []), ...checked.problems];
-  if (hasErrors(problems)) return { problems };
+  const problems = [
+    ...loaded.problems,
+    ...(empty && readWhole ? [noStates(path)] : []),
+    ...checked.problems,
+  ];
+  if (hasErrors(problems)) return { problems, ...(reported ? { reported } : {}) };
   const live = loaded.knownAt.map((at, position) =>
     at < 0 || !usable
       ? toLiveState((records[position] as Sourced<StationState>).value)
@@ -149,6 +161,17 @@ export async function readStates(
       ...(loaded.text === undefined ? {} : { text: loaded.text }),
     },
   };
+}
+
+/** The stations the raw records are of, where a record names its contract and number. */
+function reportedStations(raw: readonly unknown[]): Set<string> {
+  const keys = new Set<string>();
+  for (const record of raw) {
+    const { contract, number } = (record ?? {}) as { contract?: unknown; number?: unknown };
+    if (typeof contract === "string" && typeof number === "number")
+      keys.add(stationKey(contract, number));
+  }
+  return keys;
 }
 
 const noStates = (path: string): Problem =>

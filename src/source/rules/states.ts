@@ -87,7 +87,7 @@ export function oneStatePerStation(
 export function stationsHaveStates(
   stations: readonly Sourced<Station>[],
   states: readonly Sourced<StationState>[],
-  keys: readonly string[] = stateKeys(states),
+  keys: Iterable<string> = stateKeys(states),
 ): Problem[] {
   const reported = new Set(keys);
   const own = stationKeys(stations);

@@ -1,0 +1,53 @@
+// A states file with a record in error says in one run all that is wrong with it: the record's
+// error, the share of stations it leaves out (its bad records' stations counted as present) and
+// "no state" for the stations it has no record of, and only those.
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { fixtureCopy, runCli } from "../helpers.js";
+
+interface States {
+  states: { contract: string; number: number; mainStands: { bikes: number } }[];
+}
+
+/** The fixtures' states with Dublin #42's bikes negative and the `leftOut` records after it gone. */
+async function statesWithBadRecord(source: string, leftOut: number): Promise<string> {
+  const states = JSON.parse(await readFile(join(source, "states.json"), "utf8")) as States;
+  expect(states.states[0]).toMatchObject({ contract: "dublin", number: 42 });
+  (states.states[0] as States["states"][0]).mainStands.bikes = -1;
+  states.states.splice(1, leftOut);
+  const path = join(source, "states-bad.json");
+  await writeFile(path, JSON.stringify(states));
+  return path;
+}
+
+const lines = (stderr: string, word: string) =>
+  stderr.split("\n").filter((line) => line.includes(word));
+
+describe("a states file with a record in error, in one run", () => {
+  it("validate: the record's error, and 'no state' only for the station with no record", async () => {
+    const source = await fixtureCopy();
+    const state = await statesWithBadRecord(source, 1); // Dublin #30's record left out
+    const result = await runCli(["validate", "--source", source, "--state", state]);
+    expect(result.code).toBe(1);
+    expect(lines(result.stderr, "error: ")).toEqual([
+      `  error: ${state}[0] (dublin #42) mainStands.bikes: must be at least 0, got -1`,
+    ]);
+    expect(lines(result.stderr, "no state")).toEqual([
+      `warning: ${source}/stations.csv:3 (dublin #30): no state: published as CLOSED and disconnected, with lastUpdate null`,
+    ]);
+  });
+
+  it("refresh: the record's error and the missing share over the others, in one run", async () => {
+    const source = await fixtureCopy();
+    const out = join(source, "out");
+    expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
+    const state = await statesWithBadRecord(source, 206); // 206 of 413 missing; #42 present
+    const result = await runCli(["refresh", "--source", source, "--state", state, "--out", out]);
+    expect(result.code).toBe(1);
+    expect(lines(result.stderr, "error: ")).toEqual([
+      `  error: ${state}: leaves out 206 of the 413 stations reported before (49.9%), more than --max-missing 10% allows: fix the feed, or raise --max-missing if stations really left`,
+      `  error: ${state}[0] (dublin #42) mainStands.bikes: must be at least 0, got -1`,
+    ]);
+  });
+});
