@@ -14,7 +14,7 @@ import { givesKeyTwice } from "./duplicate-keys.js";
 import { isPresent } from "./file-present.js";
 import { type KnownStates, knownTexts, sameJson } from "./known-states.js";
 import { loadPortalSettings } from "./load-portal.js";
-import { jsonNumberTexts, underPath } from "./number-texts.js";
+import { jsonNumberTexts } from "./number-texts.js";
 import { parseRecords } from "./parse-records.js";
 import { error, hasErrors, type Problem, type Sourced, warning } from "./problems.js";
 import { readCsvRecords } from "./read-csv.js";
@@ -159,7 +159,7 @@ export async function loadStates(
   // A server reads it every minute: into the same buffer each time.
   const read = await readSourceText(path, file, true);
   if ("problem" in read) return { value: [], problems: [read.problem], raw: [], knownAt: [] };
-  const texts = jsonNumberTexts(read.text);
+  const written = jsonNumberTexts(read.text, "states");
   const previous = known && knownTexts(known);
   const split = previous ? splitStatesText(read.text, previous) : undefined;
   const whole = split ? undefined : statesList(read.text);
@@ -189,7 +189,6 @@ export async function loadStates(
       knownAt.push(index);
       continue;
     }
-    const written = underPath(texts, ["states", index]);
     const parsed = parseRecords(StationState, [{ raw: record, at: { file, index }, written }]);
     problems.push(...parsed.problems);
     for (const one of parsed.records) {

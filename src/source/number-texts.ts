@@ -5,21 +5,22 @@ import { stringEnd } from "./duplicate-keys.js";
 /** The text a number is written with at a path of a record (`["mainStands", "bikes"]`). */
 export type NumberText = (path: readonly PropertyKey[]) => string | undefined;
 
-/**
- * The texts of the numbers of `text` (JSON) that read back otherwise, by their path from the
- * document: scanned once, at the first question, so that a valid file costs nothing.
- */
-export function jsonNumberTexts(text: string): NumberText {
-  let found: Map<string, string> | undefined;
-  return (path) => {
-    found ??= numbersReadOtherwise(text);
-    return found.get(path.join("\u0000"));
-  };
-}
+/** The same for the records of one file, by their index: one for the file, none per record. */
+export type FileNumberTexts = (
+  index: number | undefined,
+  path: readonly PropertyKey[],
+) => string | undefined;
 
-/** The texts of one record, at `prefix` in its file (`["stations", 41]`). */
-export function underPath(texts: NumberText, prefix: readonly PropertyKey[]): NumberText {
-  return (path) => texts([...prefix, ...path]);
+/**
+ * The texts of the numbers of `text` (JSON, its records in the list under `key`) that read back
+ * otherwise: scanned once, at the first question, so that a valid file costs nothing.
+ */
+export function jsonNumberTexts(text: string, key: string): FileNumberTexts {
+  let found: Map<string, string> | undefined;
+  return (index, path) => {
+    found ??= numbersReadOtherwise(text);
+    return found.get([key, index, ...path].join("\u0000"));
+  };
 }
 
 /** A number as digits, never in exponent form: for one no text is known of. */

@@ -4,14 +4,14 @@ import { excerpt } from "../errors.js";
 import { INT32_MAX, INT32_RANGE, INT32_REASON } from "../model/int32.js";
 import { nounFor } from "../plural.js";
 import { withFields } from "../with-fields.js";
-import { type NumberText, plainNumber } from "./number-texts.js";
+import { type FileNumberTexts, type NumberText, plainNumber } from "./number-texts.js";
 import { error, type Problem, type RecordRef, recordLabel, type Sourced } from "./problems.js";
 
 export interface RawRecord {
   raw: unknown;
   at: Omit<RecordRef, "label">;
   /** Its numbers as the file writes them, where the reader knows (see number-texts.ts). */
-  written?: NumberText;
+  written?: FileNumberTexts;
 }
 
 /** `rejected`: the records that failed the schema, as read (rules across records leave them out). */
@@ -23,7 +23,8 @@ export function parseRecords<T>(
   const problems: Problem[] = [];
   const rejected: unknown[] = [];
   for (const { raw, at, written } of records) {
-    const label = recordLabel(raw, written);
+    const texts: NumberText | undefined = written && ((path) => written(at.index, path));
+    const label = recordLabel(raw, texts);
     const ref: RecordRef = label === undefined ? at : withFields<RecordRef>(at, { label });
     const result = schema.safeParse(raw);
     if (result.success) {
@@ -32,7 +33,7 @@ export function parseRecords<T>(
     }
     rejected.push(raw);
     for (const issue of result.error.issues) {
-      problems.push(error(ref, fieldOf(issue), issueMessage(issue, raw, written)));
+      problems.push(error(ref, fieldOf(issue), issueMessage(issue, raw, texts)));
     }
   }
   return { records: parsed, problems, rejected };

@@ -72,6 +72,10 @@ export async function readCsvRecords(
     rows.map(({ info }) => info.bytes),
   );
   const records: RawRecord[] = [];
+  // The number cells that read back otherwise (past 15 digits, "1.50"), for messages.
+  const otherwise = new Map<string, string>();
+  const written = (index: number | undefined, [name]: readonly PropertyKey[]) =>
+    otherwise.get(`${index}:${String(name)}`);
   rows.forEach(({ record }, index) => {
     // A row of empty cells only (",,,,"), which a spreadsheet exports for rows once used, is an
     // empty line: nothing in it to publish.
@@ -81,7 +85,11 @@ export async function readCsvRecords(
       const cells = Object.fromEntries(
         names.map((name, column) => [name, record[column] as string]),
       );
-      records.push({ raw: typedRow(cells, columns), at, written: ([name]) => cells[String(name)] });
+      records.push({
+        raw: typedRow(cells, columns, (name, text) => otherwise.set(`${index}:${name}`, text)),
+        at,
+        written,
+      });
     } else
       problems.push(
         error(
@@ -250,14 +258,17 @@ const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)$/;
 function typedRow(
   record: Record<string, string>,
   columns: Map<string, Column>,
+  readsOtherwise: (name: string, cell: string) => void,
 ): Record<string, unknown> {
   const row: Record<string, unknown> = {};
   for (const [name, cell] of Object.entries(record)) {
     const kind = columns.get(name)?.kind;
     // An empty number or boolean cell is an absent value (overflowCapacity); empty text is text.
     if (cell === "" && kind !== "text") continue;
-    if (kind === "number" && NUMBER.test(cell)) row[name] = Number(cell);
-    else if (kind === "boolean" && /^(true|false)$/i.test(cell))
+    if (kind === "number" && NUMBER.test(cell)) {
+      row[name] = Number(cell);
+      if (String(row[name]) !== cell) readsOtherwise(name, cell);
+    } else if (kind === "boolean" && /^(true|false)$/i.test(cell))
       row[name] = cell.toLowerCase() === "true";
     else row[name] = cell;
   }

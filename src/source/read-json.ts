@@ -1,7 +1,7 @@
 // Reads a JSON source file `{ "<key>": [ ...records ] }` into raw records, with located syntax errors.
 import { excerpt } from "../errors.js";
 import { duplicateKeys, givesKeyTwice, type KeyPath } from "./duplicate-keys.js";
-import { jsonNumberTexts, underPath } from "./number-texts.js";
+import { jsonNumberTexts } from "./number-texts.js";
 import type { RawRecord } from "./parse-records.js";
 import { error, type Problem, recordLabel, warning } from "./problems.js";
 import { readSourceText } from "./read-text.js";
@@ -37,12 +37,8 @@ export async function readJsonRecords(
   // The list itself given twice: the records of the last are not the file's, refused as a whole.
   if (twice.some((problem) => problem.at.index === undefined && problem.field === key))
     return { records: [], problems: twice };
-  const texts = jsonNumberTexts(text);
-  const records = list.map((raw, index) => ({
-    raw,
-    at: { file, index },
-    written: underPath(texts, [key, index]),
-  }));
+  const written = jsonNumberTexts(text, key);
+  const records = list.map((raw, index) => ({ raw, at: { file, index }, written }));
   // Records are strict; beside the list a misspelt or misplaced field is said, not refused: an
   // exporter may add its own (a date, a version).
   const problems = Object.keys(document)
