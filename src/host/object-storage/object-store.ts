@@ -7,11 +7,22 @@ export interface ObjectHeaders {
   readonly contentEncoding?: string;
 }
 
-export interface ObjectStore {
-  /** Keys under `prefix` (the whole bucket when empty) with their ETags. */
-  list(prefix: string): Promise<Map<string, string>>;
+/** A key as the store lists it. */
+export interface ListedObject {
+  readonly etag: string;
+  /** Bytes stored, as the listing says. */
+  readonly size: number;
+}
+
+/** The reading half of a store: what planning needs, nothing that writes. */
+export interface StoreReader {
+  /** Keys under `prefix` (the whole bucket when empty) with their ETags and sizes. */
+  list(prefix: string): Promise<Map<string, ListedObject>>;
   /** An object's text, or null when there is none. */
   readText(key: string): Promise<string | null>;
+}
+
+export interface ObjectStore extends StoreReader {
   /** Stores the object whole; answers the ETag the store gave it, when it says. */
   put(key: string, body: Uint8Array, headers: ObjectHeaders): Promise<string | undefined>;
   delete(key: string): Promise<void>;

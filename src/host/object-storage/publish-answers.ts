@@ -1,7 +1,7 @@
 // The executor: reads the store's record, plans, then uploads and deletes in reader-safe order, receipt last.
 import { inParallel } from "./in-parallel.js";
-import type { ObjectStore } from "./object-store.js";
-import { planPublish } from "./plan.js";
+import type { ListedObject, ObjectStore, StoreReader } from "./object-store.js";
+import { type Plan, planPublish } from "./plan.js";
 import type { PublishedAnswer, StoredObject } from "./published-answer.js";
 import { parseReceipt, type Receipt, receiptKey } from "./receipt.js";
 
@@ -35,14 +35,9 @@ export async function publishAnswers(
 ): Promise<PublishStats> {
   const { store, prefix } = options;
   const concurrency = options.concurrency ?? CONCURRENCY;
-  const [listed, receiptText] = await Promise.all([
-    store.list(prefix),
-    store.readText(receiptKey(prefix)),
-  ]);
-  const receipt = receiptText === null ? null : parseReceipt(receiptText);
-  const plan = planPublish(answers, { listed, receipt }, prefix);
+  const { plan, listed } = await readPlan(answers, store, prefix);
 
-  const etags = new Map(plan.unchanged.map((object) => [object.key, listed.get(object.key)]));
+  const etags = new Map(plan.unchanged.map((object) => [object.key, listed.get(object.key)?.etag]));
   const total = plan.uploads.reduce((count, phase) => count + phase.length, 0);
   const deletions = plan.deletions.reduce((count, phase) => count + phase.length, 0);
   if (total > 0) await writeReceipt(store, prefix, plan.pendingReceipt);
@@ -65,6 +60,21 @@ export async function publishAnswers(
     await writeReceipt(store, prefix, receiptOf(objects, etags));
   }
   return { uploaded: total, deleted: deletions, unchanged: plan.unchanged.length, bytes };
+}
+
+/** Reads the store's record (its listing and the receipt) and plans against it; writes nothing. */
+export async function readPlan(
+  answers: readonly PublishedAnswer[],
+  store: StoreReader,
+  prefix: string,
+): Promise<{ plan: Plan; listed: ReadonlyMap<string, ListedObject> }> {
+  const [listed, receiptText] = await Promise.all([
+    store.list(prefix),
+    store.readText(receiptKey(prefix)),
+  ]);
+  const receipt = receiptText === null ? null : parseReceipt(receiptText);
+  const etags = new Map([...listed].map(([key, object]) => [key, object.etag]));
+  return { plan: planPublish(answers, { listed: etags, receipt }, prefix), listed };
 }
 
 function receiptOf(

@@ -9,7 +9,7 @@ import {
   type S3ClientConfig,
 } from "@aws-sdk/client-s3";
 import { UserError } from "../../errors.js";
-import type { ObjectStore } from "./object-store.js";
+import type { ListedObject, ObjectStore } from "./object-store.js";
 
 export interface S3Location {
   bucket: string;
@@ -85,7 +85,7 @@ export function s3Store(options: S3StoreOptions): ObjectStore {
 
   return {
     async list(prefix) {
-      const listed = new Map<string, string>();
+      const listed = new Map<string, ListedObject>();
       const pages = paginateListObjectsV2(
         { client },
         { Bucket, ...(prefix ? { Prefix: `${prefix}/` } : {}) },
@@ -93,7 +93,8 @@ export function s3Store(options: S3StoreOptions): ObjectStore {
       try {
         for await (const page of pages)
           for (const object of page.Contents ?? [])
-            if (object.Key !== undefined) listed.set(object.Key, object.ETag ?? "");
+            if (object.Key !== undefined)
+              listed.set(object.Key, { etag: object.ETag ?? "", size: object.Size ?? 0 });
       } catch (cause) {
         failing("cannot list the objects")(cause);
       }
