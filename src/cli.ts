@@ -335,9 +335,16 @@ export function program(argv: readonly string[]): Command {
       positive,
     )
     .option("--concurrency <n>", "requests in flight at most", positive, 16)
+    .option(
+      "--dry-run",
+      "read the tree and the store, print what a run would put, delete and keep; write nothing",
+    )
+    .option("--verbose", "with --dry-run: list every path, not the first 10 of each kind")
     .action(async (options: PublishOptions) => {
-      const { publish } = await import("./commands/publish.js");
-      await publish(options);
+      if (options.verbose && !options.dryRun)
+        throw new UserError("--verbose lists a dry run's plan: it goes with --dry-run");
+      const { publish, publishDryRun } = await import("./commands/publish.js");
+      await (options.dryRun ? publishDryRun(options) : publish(options));
     });
 
   cli

@@ -4,6 +4,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { UserError } from "../errors.js";
 import type { ObjectStore } from "../host/object-storage/object-store.js";
+import { type PublishPreview, previewPublish } from "../host/object-storage/preview.js";
 import { publishAnswers } from "../host/object-storage/publish-answers.js";
 import type {
   AnswerKind,
@@ -25,6 +26,7 @@ import {
 import type { ManifestEntry } from "../tree/manifest.js";
 import { readTree } from "../tree/read-tree.js";
 import { formatBytes, type Output, terminalOutput, throttled } from "./output.js";
+import { describePlan } from "./publish-plan.js";
 
 export interface PublishOptions {
   out: string;
@@ -41,6 +43,10 @@ export interface PublishOptions {
    */
   maxAge?: number;
   concurrency?: number;
+  /** `--dry-run`: reads the tree and the store and prints the plan; writes nothing (see publishDryRun). */
+  dryRun?: boolean;
+  /** With dryRun: every path of the plan, not the first few of each kind. */
+  verbose?: boolean;
   output?: Output;
   /** The store to publish to; by default the S3 client for `to`. For tests. */
   store?: ObjectStore;
@@ -57,18 +63,10 @@ export interface PublishSummary {
 export async function publish(options: PublishOptions): Promise<PublishSummary> {
   const output = options.output ?? terminalOutput();
   const started = performance.now();
-  const location = parseS3Url(options.to);
-  const { answers, baseUrl } = await treeAnswers(options);
-  // Published, such links lead every consumer to its own machine.
-  if (baseUrl && isLoopback(baseUrl))
-    output.warn(
-      `warning: the tree at ${options.out} names ${baseUrl} as the API's address (its GBFS feeds and OpenAPI document link there: built without --base-url?); ` +
-        "run velodata refresh (or build) with --base-url https://… (the public address), then publish again",
-    );
-  const store = options.store ?? s3Store({ ...location, ...pick(options) });
+  const { answers, store, prefix } = await prepare(options, output);
   const stats = await publishAnswers(answers, {
     store,
-    prefix: location.prefix,
+    prefix,
     ...(options.concurrency ? { concurrency: options.concurrency } : {}),
     onProgress: throttled(100, (done, total) => output.progress(`uploading ${done}/${total}…`)),
   });
@@ -79,6 +77,43 @@ export async function publish(options: PublishOptions): Promise<PublishSummary> 
       `${stats.unchanged} unchanged, ${formatBytes(stats.bytes)} in ${seconds.toFixed(1)} s`,
   );
   return { ...stats, seconds };
+}
+
+/**
+ * `publish --dry-run`: everything `publish` does before its first write (the tree read and
+ * checked, the store listed with the credentials given, the plan made), then the plan printed.
+ * Nothing is written: no object, no receipt.
+ */
+export async function publishDryRun(options: PublishOptions): Promise<PublishPreview> {
+  const output = options.output ?? terminalOutput();
+  const { answers, store, prefix } = await prepare(options, output);
+  output.progress("reading the store and the tree…");
+  const preview = await previewPublish(answers, {
+    store,
+    prefix,
+    concurrency: options.concurrency ?? 16,
+  });
+  output.progress("");
+  for (const line of describePlan(preview, { to: options.to, verbose: options.verbose ?? false }))
+    output.info(line);
+  return preview;
+}
+
+/** What a run and a dry run share: the tree's answers to publish, checked, and the store. */
+async function prepare(
+  options: PublishOptions,
+  output: Output,
+): Promise<{ answers: PublishedAnswer[]; store: ObjectStore; prefix: string }> {
+  const location = parseS3Url(options.to);
+  const { answers, baseUrl } = await treeAnswers(options);
+  // Published, such links lead every consumer to its own machine.
+  if (baseUrl && isLoopback(baseUrl))
+    output.warn(
+      `warning: the tree at ${options.out} names ${baseUrl} as the API's address (its GBFS feeds and OpenAPI document link there: built without --base-url?); ` +
+        "run velodata refresh (or build) with --base-url https://… (the public address), then publish again",
+    );
+  const store = options.store ?? s3Store({ ...location, ...pick(options) });
+  return { answers, store, prefix: location.prefix };
 }
 
 const pick = ({ endpoint, region }: PublishOptions) => ({

@@ -27,3 +27,12 @@ export interface ObjectStore extends StoreReader {
   put(key: string, body: Uint8Array, headers: ObjectHeaders): Promise<string | undefined>;
   delete(key: string): Promise<void>;
 }
+
+/**
+ * The store's reading half alone, as a new object: a dry run given it cannot write, whatever it
+ * is handed on to, since the object it holds has no put or delete at all.
+ */
+export const readOnly = (store: StoreReader): StoreReader => ({
+  list: (prefix) => store.list(prefix),
+  readText: (key) => store.readText(key),
+});

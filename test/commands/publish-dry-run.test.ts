@@ -1,0 +1,161 @@
+// `velodata publish --dry-run` end to end: the real CLI against a real S3 server, which must hold the same bytes after it.
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fixtureCopy, runCli, tempDir } from "../helpers.js";
+import { BUCKET, CREDENTIALS, startS3, type TestS3 } from "../host/object-storage/s3-server.js";
+
+let s3: TestS3;
+beforeAll(async () => {
+  s3 = await startS3();
+  process.env.AWS_ACCESS_KEY_ID = CREDENTIALS.accessKeyId;
+  process.env.AWS_SECRET_ACCESS_KEY = CREDENTIALS.secretAccessKey;
+});
+afterAll(() => s3.close());
+
+const SCENARIO = 120_000;
+const PUBLIC_URL = "https://api.example.net";
+
+async function builtTree(): Promise<{ source: string; out: string }> {
+  const source = await fixtureCopy();
+  const out = join(await tempDir(), "out");
+  const build = ["build", "--source", source, "--out", out, "--base-url", PUBLIC_URL];
+  expect((await runCli(build)).code).toBe(0);
+  return { source, out };
+}
+
+const publishArgs = (out: string, prefix: string, ...more: string[]) => [
+  ...["publish", "--out", out, "--to", `s3://${BUCKET}/${prefix}`],
+  ...["--endpoint", s3.endpoint, ...more],
+];
+
+async function publishCli(out: string, prefix: string, ...more: string[]): Promise<string> {
+  const result = await runCli(publishArgs(out, prefix, ...more));
+  expect(result.stderr).toBe("");
+  expect(result.code).toBe(0);
+  return result.stdout;
+}
+
+/** Every key under the prefix with its ETag, headers and stored bytes: what a dry run must leave as it was. */
+async function snapshot(prefix: string): Promise<Map<string, string>> {
+  const held = new Map<string, string>();
+  for (const [key, etag] of await s3.keys(`${prefix}/`)) {
+    const head = await s3.head(key);
+    const headers = [head.ContentType, head.CacheControl, head.ContentEncoding, head.LastModified];
+    const bytes = (await s3.stored(key)).toString("base64");
+    held.set(key, JSON.stringify([etag, ...headers, bytes]));
+  }
+  return held;
+}
+
+/** Takes station dublin #30 out of the source (its answers leave) and changes every tenth state. */
+async function changeSource(source: string, out: string): Promise<void> {
+  const csv = join(source, "stations.csv");
+  const lines = (await readFile(csv, "utf8")).split("\n");
+  await writeFile(csv, lines.filter((line) => !line.startsWith("dublin,30,")).join("\n"));
+  const file = join(source, "states.json");
+  const states = JSON.parse(await readFile(file, "utf8"));
+  states.states = states.states
+    .filter(
+      (state: { contract: string; number: number }) =>
+        state.number !== 30 || state.contract !== "dublin",
+    )
+    .map((state: { lastUpdate: string }, index: number) =>
+      index % 10 === 0 ? { ...state, lastUpdate: "2025-02-08T17:00:00Z" } : state,
+    );
+  await writeFile(file, JSON.stringify(states));
+  const refresh = ["refresh", "--source", source, "--state", file, "--out", out];
+  expect((await runCli(refresh)).code).toBe(0);
+}
+
+const count = (stdout: string, what: RegExp): number =>
+  Number(what.exec(stdout)?.[1] ?? Number.NaN);
+
+describe("velodata publish --dry-run", () => {
+  it(
+    "prints the puts and deletions a run would make, and leaves every object byte for byte",
+    async () => {
+      const { source, out } = await builtTree();
+      await publishCli(out, "dry", "--include-keyed");
+      await changeSource(source, out);
+      const before = await snapshot("dry");
+      const events = s3.events.length;
+
+      const dry = await publishCli(out, "dry", "--include-keyed", "--dry-run");
+      expect(await snapshot("dry")).toEqual(before);
+      expect(s3.events.slice(events)).toEqual([]);
+
+      expect(dry).toMatch(/^dry run: nothing was written to s3:\/\/velodata\/dry\n/);
+      expect(dry).toMatch(/\ndry run: nothing was written\n$/);
+      const puts = count(dry, /^would put (\d+) objects \(0 new, \d+ changed\), [\d.]+ [kMG]?B$/m);
+      const deletes = count(dry, /^would delete (\d+) objects, [\d.]+ [kMG]?B$/m);
+      const unchanged = count(dry, /^would keep (\d+) objects unchanged, [\d.]+ [kMG]?B$/m);
+      expect(puts).toBeGreaterThan(80); // two answers of each changed station, and their lists
+      expect(deletes).toBe(2);
+      expect(unchanged).toBeGreaterThan(300);
+      expect(dry).toContain("\n  delete dry/vls/v1/stations/dublin/30\n");
+      expect(dry).toContain("\n  delete dry/vls/v3/stations/dublin/30\n");
+      expect(dry).toContain(`… and ${puts - 10} more (--verbose lists them all)`);
+      const verbose = await publishCli(out, "dry", "--include-keyed", "--dry-run", "--verbose");
+      expect(verbose.match(/^ {2}put /gm)).toHaveLength(puts);
+      expect(verbose.match(/^ {2}keep /gm)).toHaveLength(unchanged);
+      expect(await snapshot("dry")).toEqual(before);
+
+      // What it said is what a run does.
+      expect(await publishCli(out, "dry", "--include-keyed")).toMatch(
+        new RegExp(`: ${puts} uploaded, ${deletes} deleted, ${unchanged} unchanged, `),
+      );
+    },
+    SCENARIO,
+  );
+
+  it(
+    "lists every object as new when the store holds nothing under the prefix, and writes none",
+    async () => {
+      const { out } = await builtTree();
+      const dry = await publishCli(out, "first", "--dry-run");
+      const puts = count(dry, /^would put (\d+) objects \((\d+) new, 0 changed\)/m);
+      expect(dry).toContain(`would put ${puts} objects (${puts} new, 0 changed)`);
+      expect(dry).toMatch(/^would delete 0 objects, 0 B$/m);
+      expect(dry).toMatch(/^would keep 0 objects unchanged, 0 B$/m);
+      expect(dry.match(/^ {2}put first\/\S+ \(new\)$/gm)).toHaveLength(10);
+      expect(dry).not.toContain("(changed)");
+      expect([...(await s3.keys("first/")).keys()]).toEqual([]);
+      expect(await publishCli(out, "first")).toMatch(new RegExp(`: ${puts} uploaded, 0 deleted`));
+    },
+    SCENARIO,
+  );
+
+  it(
+    "reports a missing bucket or refused credentials as a run would, exit 1",
+    async () => {
+      const { out } = await builtTree();
+      const to = ["--endpoint", s3.endpoint, "--dry-run"];
+      const missing = await runCli([
+        "publish",
+        "--out",
+        out,
+        "--to",
+        "s3://no-such-bucket/x",
+        ...to,
+      ]);
+      expect([missing.code, missing.stderr]).toEqual([
+        1,
+        expect.stringContaining("the bucket does not exist"),
+      ]);
+      const refused = await runCli(publishArgs(out, "x", "--dry-run"), undefined, {
+        AWS_ACCESS_KEY_ID: "NOT-A-KEY",
+      });
+      expect([refused.code, refused.stderr]).toEqual([
+        1,
+        expect.stringContaining("the store refused the credentials (InvalidAccessKeyId)"),
+      ]);
+      const verbose = await runCli(publishArgs(out, "x", "--verbose"));
+      expect([verbose.code, verbose.stderr]).toEqual([
+        1,
+        "velodata: --verbose lists a dry run's plan: it goes with --dry-run\n",
+      ]);
+    },
+    SCENARIO,
+  );
+});
