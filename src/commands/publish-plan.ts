@@ -1,5 +1,6 @@
 // What `velodata publish --dry-run` prints: the plan, kind by kind, said plainly to have written nothing.
-import type { PlannedObject, PublishPreview } from "../host/object-storage/preview.js";
+import type { PlannedObject, PublishPreview } from "../host/object-storage/dry-run.js";
+import { counted } from "../plural.js";
 import { formatBytes } from "./output.js";
 
 /** Paths shown of each kind without --verbose: enough to see what a run would touch. */
@@ -13,11 +14,11 @@ export function describePlan(
   const fresh = puts.filter((put) => put.isNew).length;
   return [
     `dry run: nothing was written to ${options.to}`,
-    `would put ${puts.length} objects (${fresh} new, ${puts.length - fresh} changed), ${bytesOf(puts)}`,
+    `would put ${counted(puts.length, "object")} (${fresh} new, ${puts.length - fresh} changed), ${bytesOf(puts)}`,
     ...shown(puts, options.verbose, (put) => `put ${put.key} (${put.isNew ? "new" : "changed"})`),
-    `would delete ${deletions.length} objects, ${bytesOf(deletions)}`,
+    `would delete ${counted(deletions.length, "object")}, ${bytesOf(deletions)}`,
     ...shown(deletions, options.verbose, (gone) => `delete ${gone.key}`),
-    `would keep ${unchanged.length} objects unchanged, ${bytesOf(unchanged)}`,
+    `would keep ${counted(unchanged.length, "object")} unchanged, ${bytesOf(unchanged)}`,
     ...shown(unchanged, options.verbose, (kept) => `keep ${kept.key}`),
     "dry run: nothing was written",
   ];

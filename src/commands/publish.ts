@@ -3,8 +3,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { UserError } from "../errors.js";
+import { type PublishPreview, previewPublish } from "../host/object-storage/dry-run.js";
 import type { ObjectStore } from "../host/object-storage/object-store.js";
-import { type PublishPreview, previewPublish } from "../host/object-storage/preview.js";
 import { publishAnswers } from "../host/object-storage/publish-answers.js";
 import type {
   AnswerKind,
