@@ -88,7 +88,7 @@ ${input.contracts.map(contractMap)}
 /** An endpoint and its request: whole with the public base URL when known (no script needed to copy it). */
 function endpointItem(endpoint: PortalEndpoint, base: string): Html {
   return html`<li>
-<h3>${endpoint.title}${endpoint.keyed ? "" : html` <span class="badge">no key</span>`}</h3>
+<h4>${endpoint.title}${endpoint.keyed ? "" : html` <span class="badge">no key</span>`}</h4>
 <p>${endpoint.description}</p>
 <div class="request"><code data-request="${endpoint.request}">${base}${endpoint.request}</code><button type="button" class="copy" hidden>Copy</button></div>
 </li>`;
@@ -102,6 +102,7 @@ export function apiSection(input: PortalInput): Html {
 <p>Every request is a GET answered with JSON in UTF-8. Replace <code>&lt;API_KEY&gt;</code> with your key.</p>
 <h3>Getting a key</h3>
 <p class="keys">${input.keys.text}${ask}</p>
+<h3>Endpoints</h3>
 <ul class="endpoints" data-base="${base}">${input.endpoints.map((endpoint) => endpointItem(endpoint, base))}</ul>
 </section>`;
 }
@@ -140,13 +141,18 @@ export function feedsSection(input: PortalInput): Html {
           html`<li>${c.commercialName}: <a href="${local(c.gbfs?.discoveryV3 ?? "")}" aria-label="${c.commercialName}, GBFS v3.0">v3.0</a>, <a href="${local(c.gbfs?.discovery ?? "")}" aria-label="${c.commercialName}, GBFS v2.3">v2.3</a></li>`,
       )}</ul>`
     : html`<p>This deployment publishes no GBFS feeds.</p>`;
-  const openapi = input.openapi
-    ? html`<p><a href="docs/">Browse the API reference</a> or get the <a href="${local(input.openapi)}">OpenAPI document</a>.</p>`
-    : html`<p>This deployment publishes no OpenAPI document.</p>`;
   return html`<section id="feeds" aria-labelledby="feeds-title">
 <h2 id="feeds-title">GBFS feeds <span class="badge">no key</span></h2>
 ${gbfs}
-<h2>API reference</h2>
+</section>`;
+}
+
+export function referenceSection(input: PortalInput): Html {
+  const openapi = input.openapi
+    ? html`<p><a href="docs/">Browse the API reference</a> or get the <a href="${local(input.openapi)}">OpenAPI document</a>.</p>`
+    : html`<p>This deployment publishes no OpenAPI document.</p>`;
+  return html`<section id="reference" aria-labelledby="reference-title">
+<h2 id="reference-title">API reference</h2>
 ${openapi}
 </section>`;
 }

@@ -9,6 +9,7 @@ import {
   feedsSection,
   local,
   mapSection,
+  referenceSection,
 } from "./portal-sections.js";
 
 /** Every file of the portal, in a fixed order: same input, same bytes. */
@@ -48,7 +49,7 @@ ${discovery}<script src="portal/portal.js" defer></script>
 <header>
 <h1>${input.serviceName}</h1>
 <p>${input.description}</p>
-<nav aria-label="Sections"><a href="#contracts">Contracts</a> <a href="#map">Map</a> <a href="#api">API</a> <a href="#downloads">Downloads</a> <a href="#feeds">GBFS and reference</a></nav>
+<nav aria-label="Sections"><a href="#contracts">Contracts</a> <a href="#map">Map</a> <a href="#api">API</a> <a href="#downloads">Downloads</a> <a href="#feeds">GBFS feeds</a> <a href="#reference">API reference</a></nav>
 </header>
 <main id="main">
 ${contractsSection(input)}
@@ -56,6 +57,7 @@ ${mapSection(input)}
 ${apiSection(input)}
 ${downloadsSection(input)}
 ${feedsSection(input)}
+${referenceSection(input)}
 </main>
 <footer>
 <p>${generated(input.generatedAt)}<span data-script hidden>Live data refreshed <span id="refreshed">–</span>.</span></p>

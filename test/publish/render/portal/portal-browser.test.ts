@@ -148,6 +148,50 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
     expect(labels).toEqual(requests.map((request) => `Copy ${request}`));
   });
 
+  it("has an outline of headings that says what the page is, each section under its own heading", async () => {
+    const { page } = await open(`${sirv.url}/`);
+    const outline = await page.$$eval("h1, h2, h3, h4, h5, h6", (headings) =>
+      headings
+        .filter((h) => h.checkVisibility())
+        .map((h) => `${h.tagName.toLowerCase()} ${h.textContent?.replace(/\s+/g, " ").trim()}`),
+    );
+    const endpoints = await page.$$eval(".endpoints li", (items) => items.length);
+    expect(endpoints).toBeGreaterThanOrEqual(6);
+    const [first] = dataset.contracts;
+    expect(outline.filter((h) => !h.startsWith("h4 "))).toEqual([
+      "h1 velodata",
+      "h2 Contracts",
+      "h2 Stations map",
+      expect.stringMatching(new RegExp(`^h3 ${first?.commercial_name} \\d+ stations?$`)),
+      "h2 API",
+      "h3 Getting a key",
+      "h3 Endpoints",
+      "h2 Downloads no key",
+      "h2 GBFS feeds no key",
+      "h2 API reference",
+    ]);
+    // Every endpoint is a step below "Endpoints", right after it.
+    const endpointsAt = outline.indexOf("h3 Endpoints");
+    expect(
+      outline.slice(endpointsAt + 1, endpointsAt + 1 + endpoints).every((h) => h.startsWith("h4 ")),
+    ).toBe(true);
+    expect(outline.filter((h) => h.startsWith("h4 "))).toHaveLength(endpoints);
+    // Each section is named by its first heading, and every other heading in it is below that one.
+    const sections = await page.$$eval("main section", (all) =>
+      all.map((section) => {
+        const headings = Array.from(section.querySelectorAll("h2, h3, h4, h5, h6"));
+        const level = (h: Element | undefined) => Number(h?.tagName.slice(1));
+        return {
+          id: section.id,
+          namedByFirst: headings[0]?.id === section.getAttribute("aria-labelledby"),
+          below: headings.slice(1).every((h) => level(h) > level(headings[0])),
+        };
+      }),
+    );
+    expect(sections.length).toBeGreaterThanOrEqual(6);
+    expect(sections.filter((s) => !s.namedByFirst || !s.below)).toEqual([]);
+  });
+
   it("draws one mark per station of the chosen contract, coloured from the live feed", async () => {
     const { page } = await open(`${sirv.url}/`);
     await page.selectOption("#contract-choice", "toulouse");
