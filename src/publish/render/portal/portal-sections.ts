@@ -91,6 +91,7 @@ function endpointItem(endpoint: PortalEndpoint, base: string): Html {
 <h4>${endpoint.title}${endpoint.keyed ? "" : html` <span class="badge">no key</span>`}</h4>
 <p>${endpoint.description}</p>
 <div class="request"><code data-request="${endpoint.request}">${base}${endpoint.request}</code><button type="button" class="copy" hidden>Copy</button></div>
+<p class="copy-said" role="status"></p>
 </li>`;
 }
 

@@ -3,7 +3,7 @@
 import { mkdir } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KEY_PLACEHOLDER } from "../../../../src/publish/render/portal/portal-input.js";
 import type { Dataset } from "../../../../src/source/dataset.js";
@@ -29,9 +29,12 @@ let sirv: StaticHost;
 let server: TestServer;
 let dataset: Dataset;
 
-/** Opens a page and records what a person would never want: console errors, failed or foreign requests. */
-async function open(url: string): Promise<Opened> {
-  const page = await browser.newPage();
+/**
+ * Opens a page and records what a person would never want: console errors, failed or foreign
+ * requests. In the browser's default context, or in one of the test's (permissions, init scripts).
+ */
+async function open(url: string, context: Browser | BrowserContext = browser): Promise<Opened> {
+  const page = await context.newPage();
   const problems: string[] = [];
   const origin = new URL(url).origin;
   page.on("console", (m) => m.type() === "error" && problems.push(`console: ${m.text()}`));
@@ -92,6 +95,33 @@ async function wcagViolations(page: Page): Promise<string[]> {
 const requestsShown = (page: Page): Promise<string[]> =>
   page.$$eval("code[data-request]", (codes) => codes.map((c) => c.textContent ?? ""));
 
+/** What the page's polite live regions say now: an init script, for the tests' `waitForFunction`s. */
+function defineSaidAloud() {
+  (window as unknown as { saidAloud: () => string[] }).saidAloud = () =>
+    Array.from(document.querySelectorAll('[aria-live="polite"], [role="status"]'))
+      .map((region) => region.textContent?.replace(/\s+/g, " ").trim() ?? "")
+      .filter(Boolean);
+}
+declare function saidAloud(): string[];
+
+/** A copy that fails: said in a live region, plainly, and the request selected to copy by hand. */
+async function expectCopyByHand(page: Page): Promise<void> {
+  const request = (await requestsShown(page))[2] as string;
+  const button = page.locator("button.copy").nth(2);
+  expect(await button.isVisible()).toBe(true);
+  await button.click();
+  await page.waitForFunction(() => saidAloud().some((text) => /could not copy/i.test(text)), null, {
+    timeout: 5_000,
+  });
+  const said = (await page.evaluate(() => saidAloud())).find((text) =>
+    /could not copy/i.test(text),
+  );
+  expect(said).toMatch(/selected/);
+  expect(await page.evaluate(() => window.getSelection()?.toString())).toBe(request);
+  // Nothing says it was copied.
+  expect(await button.textContent()).toBe("Copy");
+}
+
 describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
   beforeAll(async () => {
     const out = join(await tempDir(), "out");
@@ -146,6 +176,70 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
       buttons.map((button) => button.getAttribute("aria-label")),
     );
     expect(labels).toEqual(requests.map((request) => `Copy ${request}`));
+  });
+
+  it("says a copy in a polite live region, the button named as it reads, and says it no more a moment later", async () => {
+    const context = await browser.newContext({
+      permissions: ["clipboard-read", "clipboard-write"],
+    });
+    await context.addInitScript(defineSaidAloud);
+    try {
+      const { page, problems } = await open(`${sirv.url}/`, context);
+      const request = (await requestsShown(page))[1] as string;
+      const button = page.locator("button.copy").nth(1);
+      await button.click();
+      await page.waitForFunction(() => saidAloud().some((text) => /^Copied/.test(text)), null, {
+        timeout: 5_000,
+      });
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(request);
+      // What the button shows is in what a screen reader calls it (WCAG 2.5.3, label in name).
+      const [shown, name] = await button.evaluate((b) => [
+        b.textContent,
+        b.getAttribute("aria-label"),
+      ]);
+      expect(name).toContain(shown);
+      // A moment later the page no longer says "Copied", ready for the next.
+      await page.waitForFunction(() => !saidAloud().some((text) => /^Copied/.test(text)), null, {
+        timeout: 5_000,
+      });
+      expect(await button.textContent()).toBe("Copy");
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("says plainly when the browser refuses to copy, and selects the request to copy by hand", async () => {
+    const context = await browser.newContext();
+    await context.addInitScript(defineSaidAloud);
+    await context.addInitScript(() => {
+      navigator.clipboard.writeText = () =>
+        Promise.reject(new DOMException("Write permission denied.", "NotAllowedError"));
+    });
+    try {
+      const { page, problems } = await open(`${sirv.url}/`, context);
+      await expectCopyByHand(page);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("offers the copy button where the page has no clipboard (plain http elsewhere than localhost), selecting the request", async () => {
+    const context = await browser.newContext();
+    await context.addInitScript(defineSaidAloud);
+    // As in an insecure context, where the browser does not define navigator.clipboard at all.
+    await context.addInitScript(() => {
+      Object.defineProperty(Navigator.prototype, "clipboard", { get: () => undefined });
+    });
+    try {
+      const { page, problems } = await open(`${sirv.url}/`, context);
+      expect(await page.evaluate(() => navigator.clipboard)).toBeUndefined();
+      await expectCopyByHand(page);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
   });
 
   it("has an outline of headings that says what the page is, each section under its own heading", async () => {

@@ -18,6 +18,8 @@ const REACH_PX = 24;
 // Rows of stations added to a table at a time ("Show 100 more").
 const PAGE_ROWS = 100;
 const LIVE_CELLS = ["bikes", "docks", "state"];
+// How long "Copied." stays said: time to read it, and gone before the next copy.
+const COPIED_SAID_MS = 3000;
 const count = new Intl.NumberFormat("en");
 
 // Per contract map: the drawing under way or done, and the last station_status read for it.
@@ -28,6 +30,8 @@ const lastStatus = new WeakMap();
 const tables = new WeakMap();
 // Per mark: its station, its label without live data, and the state and text last written.
 const marksSaid = new WeakMap();
+// Per request's status line: the timer that takes "Copied." away.
+const copiedTimers = new WeakMap();
 
 /** The tree's root as the page sees it, so requests read as full URLs under any prefix. */
 function baseUrl() {
@@ -42,14 +46,38 @@ function showRequests() {
   for (const code of document.querySelectorAll("code[data-request]")) {
     code.textContent = base + code.dataset.request;
     const button = code.nextElementSibling;
-    if (!button || !navigator.clipboard) continue;
-    // A screen reader's list of buttons says which request each copies, not "Copy" ten times.
+    const said = code.closest("li")?.querySelector(".copy-said");
+    if (!button || !said) continue;
+    // A screen reader's list of buttons says which request each copies, not "Copy" ten times. The
+    // name stays: what a copy did is said by the request's status line, a polite live region.
     button.setAttribute("aria-label", `Copy ${code.textContent}`);
     button.hidden = false;
-    button.addEventListener("click", async () => {
-      await navigator.clipboard.writeText(code.textContent);
-      button.textContent = "Copied";
-    });
+    button.addEventListener("click", () => copyRequest(code, said));
+  }
+}
+
+/**
+ * Copies a request and says so, "Copied." for a moment. Where the browser cannot (a page on plain
+ * http, other than from localhost, has no navigator.clipboard) or will not, it says so and selects
+ * the request, to copy by hand.
+ */
+async function copyRequest(code, said) {
+  clearTimeout(copiedTimers.get(said));
+  said.textContent = "";
+  try {
+    if (!navigator.clipboard) throw new Error("no clipboard on this page");
+    await navigator.clipboard.writeText(code.textContent);
+    said.textContent = "Copied.";
+    copiedTimers.set(
+      said,
+      setTimeout(() => {
+        said.textContent = "";
+      }, COPIED_SAID_MS),
+    );
+  } catch {
+    window.getSelection()?.selectAllChildren(code);
+    const why = navigator.clipboard ? "the browser refused" : "only a page on https can";
+    said.textContent = `Could not copy (${why}). The request is selected: copy it with Ctrl+C, ⌘C or your device's menu.`;
   }
 }
 
