@@ -570,7 +570,8 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
     await docs.page.click(".swagger-ui .opblock.is-open .execute");
     await docs.page.waitForSelector(".swagger-ui .opblock.is-open .live-responses-table");
     expect(await wcagViolations(docs.page)).toEqual([]);
-  });
+    // axe-core's three runs over Swagger UI's page take ~25 s on two loaded cores: room for that.
+  }, 90_000);
 
   it("browses the reference from /docs without its slash too, as a plain static host answers it", async () => {
     const { page, problems } = await open(`${sirv.url}/docs`);
