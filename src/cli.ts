@@ -352,6 +352,10 @@ export function program(argv: readonly string[]): Command {
     .description(
       "print an nginx configuration (http context) serving --tree, with velodata serve checking keys",
     )
+    .option(
+      "--name <name>",
+      "this instance's name, prefixing nginx's http-level names: one per configuration in one nginx (default: velodata)",
+    )
     .requiredOption("--tree <dir>", "the published tree (velodata serve --out DIR)")
     .requiredOption("--upstream <url>", "where velodata serve listens, e.g. http://127.0.0.1:8080")
     .option(
@@ -365,7 +369,7 @@ export function program(argv: readonly string[]): Command {
     )
     .option("--tls-certificate <file>", "certificate (chain) file: listen with TLS and HTTP/2")
     .option("--tls-key <file>", "the certificate's private key file")
-    .option("--cache-dir <dir>", "nginx's cache of key checks", "/var/lib/nginx/velodata")
+    .option("--cache-dir <dir>", "nginx's cache of key checks (default: /var/lib/nginx/NAME)")
     .option(
       "--key-cache <seconds>",
       "seconds a valid key is trusted between checks (≤ 10)",
@@ -379,8 +383,7 @@ export function program(argv: readonly string[]): Command {
     )
     .option(
       "--access-log <file>",
-      "access log (never shows query strings)",
-      "/var/log/nginx/velodata-access.log",
+      "access log, never showing query strings (default: /var/log/nginx/NAME-access.log)",
     )
     .option("--no-brotli", "leave brotli_static out (default: on when Debian's module is enabled)")
     .action(async (options: Omit<NginxCommandOptions, "output"> & { brotli: boolean }) => {

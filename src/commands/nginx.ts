@@ -9,6 +9,8 @@ import { readTree } from "../tree/read-tree.js";
 import { type Output, terminalOutput } from "./output.js";
 
 export interface NginxCommandOptions {
+  /** The instance's name, the prefix of nginx's http-level names (default: velodata). */
+  name?: string;
   tree: string;
   upstream: string;
   /** Default: 80, or 443 with TLS. */
@@ -34,6 +36,9 @@ export const BROTLI_ENABLED = "/etc/nginx/modules-enabled/50-mod-http-brotli-sta
 
 /** Debian's stock site, the default server for port 80 (`listen 80 default_server`). */
 export const DEBIAN_DEFAULT_SITE = "/etc/nginx/sites-enabled/default";
+
+// What nginx takes as a variable's name, which the instance's name begins.
+const NGINX_IDENTIFIER = /^[a-z_][a-z0-9_]*$/i;
 
 // What nginx's server_name takes here: a host name, with a leading or trailing wildcard part.
 const SERVER_NAME =
@@ -74,9 +79,14 @@ export function nginx(options: NginxCommandOptions): string {
     ]);
   if (upstream.protocol !== "http:" || (upstream.pathname !== "/" && upstream.pathname !== ""))
     throw new UserError(`--upstream ${options.upstream} must be http://HOST:PORT, with no path`);
+  const name = options.name ?? "velodata";
+  if (!NGINX_IDENTIFIER.test(name))
+    throw new UserError(`--name ${JSON.stringify(name)} is not an nginx identifier`, [
+      "give letters, digits and _, not starting with a digit, e.g. velodata_staging",
+    ]);
   const tree = resolve(options.tree);
-  const cacheDir = resolve(options.cacheDir ?? "/var/lib/nginx/velodata");
-  const accessLog = options.accessLog ?? "/var/log/nginx/velodata-access.log";
+  const cacheDir = resolve(options.cacheDir ?? `/var/lib/nginx/${name}`);
+  const accessLog = options.accessLog ?? `/var/log/nginx/${name}-access.log`;
   for (const [option, path] of [
     ["--tree", tree],
     ["--cache-dir", cacheDir],
@@ -114,6 +124,7 @@ export function nginx(options: NginxCommandOptions): string {
       `warning: ${dirname(cacheDir)} does not exist: nginx will not start ("mkdir() … failed"); create it (mkdir -p ${dirname(cacheDir)}) or give --cache-dir in a folder that exists`,
     );
   const config = nginxConfig(ROUTE_LIST, {
+    name,
     // The published path itself (the symlink), not where it leads now: rebuilds switch it.
     tree,
     upstream,

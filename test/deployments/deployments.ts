@@ -67,6 +67,7 @@ export async function nginxInFront(nginx: string, setup: NginxSetup = {}): Promi
   const port = await freePort();
   const brotli = existsSync(BROTLI_MODULE);
   const config = nginxConfig(ROUTE_LIST, {
+    name: "velodata",
     tree: out,
     upstream: new URL(server.base),
     listen: `127.0.0.1:${port}`,
@@ -134,7 +135,7 @@ export async function nginxInFront(nginx: string, setup: NginxSetup = {}): Promi
 /** What the stand-in for Debian's default site answers. */
 export const DEFAULT_SITE = "Welcome to nginx!";
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once("error", reject);
@@ -146,7 +147,12 @@ function freePort(): Promise<number> {
 }
 
 /** Connects until nginx accepts, or fails with what nginx said if it exits first. */
-async function untilListening(child: ChildProcess, port: number, said: () => string, tls: boolean) {
+export async function untilListening(
+  child: ChildProcess,
+  port: number,
+  said: () => string,
+  tls: boolean,
+) {
   const exited = new Promise<never>((_, reject) =>
     child.once("exit", (code) => reject(new Error(`nginx exited (${code}): ${said()}`))),
   );
@@ -181,7 +187,7 @@ function connects(port: number, tls: boolean): Promise<void> {
   });
 }
 
-function stopChild(child: ChildProcess): Promise<void> {
+export function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     child.once("exit", () => resolve());

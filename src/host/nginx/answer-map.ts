@@ -19,7 +19,6 @@ const KEY_PARAM = "apiKey=[^&#]*";
 const METHODS = "(?:GET|HEAD):";
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-const variable = (name: string): string => `velodata_${name}`;
 
 function valueRegex(type: ParamType): string {
   if (type.kind === "contract") return CONTRACT;
@@ -28,7 +27,11 @@ function valueRegex(type: ParamType): string {
 }
 
 /** The pattern's literal parts escaped, each placeholder a named capture of its typed value. */
-function pathRegex(pattern: string, params: Readonly<Record<string, ParamType>>): string {
+function pathRegex(
+  pattern: string,
+  params: Readonly<Record<string, ParamType>>,
+  prefix: string,
+): string {
   return pattern
     .split(/(\{\w+\})/)
     .map((part) => {
@@ -36,17 +39,17 @@ function pathRegex(pattern: string, params: Readonly<Record<string, ParamType>>)
       if (!name) return escapeRegExp(part);
       const type = params[name];
       if (!type) throw new Error(`{${name}} has no parameter type`);
-      return `(?<${variable(name)}>${valueRegex(type)})`;
+      return `(?<${prefix}_${name}>${valueRegex(type)})`;
     })
     .join("");
 }
 
 /** The query string: the form's parameters in order, with the key before or after them, or alone. */
-function queryRegex(route: AnyRoute, names: readonly string[]): string {
+function queryRegex(route: AnyRoute, names: readonly string[], prefix: string): string {
   const params = names.map((name) => {
     const type = route.params[name];
     if (!type) throw new Error(`query parameter ${name} of ${route.name} has no type`);
-    return `${name}=(?<${variable(name)}>${valueRegex(type)})`;
+    return `${name}=(?<${prefix}_${name}>${valueRegex(type)})`;
   });
   if (params.length === 0) return `(?:\\?${KEY_PARAM})?`;
   const joined = params.join("&");
@@ -54,24 +57,27 @@ function queryRegex(route: AnyRoute, names: readonly string[]): string {
 }
 
 /** The file of the route's path form, with nginx variables where the placeholders are. */
-function fileTemplate(route: AnyRoute): string {
+function fileTemplate(route: AnyRoute, prefix: string): string {
   for (const name of placeholdersOf(route.path)) if (!(name in route.params)) throw new Error(name);
-  const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => `\${${variable(name)}}`);
+  const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => `\${${prefix}_${name}}`);
   return `/${fileOf(path)}`;
 }
 
 /** Every form of every route answered by a file of the tree: the query form first, as `serve` matches. */
-export function answerLines(routes: readonly AnyRoute[]): AnswerLine[] {
+export function answerLines(routes: readonly AnyRoute[], prefix: string): AnswerLine[] {
   const lines: AnswerLine[] = [];
   for (const route of routes) {
     if (route.served !== "release") continue;
-    const value = `${route.access} ${route.freshness} ${fileTemplate(route)}`;
+    const value = `${route.access} ${route.freshness} ${fileTemplate(route, prefix)}`;
     if (route.query) {
-      const path = pathRegex(route.query.path, route.params);
-      lines.push({ regex: `^${METHODS}${path}${queryRegex(route, route.query.params)}$`, value });
+      const path = pathRegex(route.query.path, route.params, prefix);
+      lines.push({
+        regex: `^${METHODS}${path}${queryRegex(route, route.query.params, prefix)}$`,
+        value,
+      });
     }
     lines.push({
-      regex: `^${METHODS}${pathRegex(route.path, route.params)}${queryRegex(route, [])}$`,
+      regex: `^${METHODS}${pathRegex(route.path, route.params, prefix)}${queryRegex(route, [], prefix)}$`,
       value,
     });
   }
@@ -96,6 +102,7 @@ export function typesOf(routes: readonly AnyRoute[]): Map<string, string> {
 /** The files to save rather than show (the bundle), by their file in the tree, and their Content-Disposition. */
 export function dispositionLines(
   routes: readonly AnyRoute[],
+  prefix: string,
 ): { file: string; disposition: string }[] {
   return routes.flatMap((route) => {
     const disposition = dispositionOf(route);
@@ -103,6 +110,6 @@ export function dispositionLines(
     // One file each: a `map` on the file names it exactly.
     if (placeholdersOf(route.path).length > 0)
       throw new Error(`${route.name}: a file to save must have a path without parameters`);
-    return [{ file: fileTemplate(route), disposition }];
+    return [{ file: fileTemplate(route, prefix), disposition }];
   });
 }

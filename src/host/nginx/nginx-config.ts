@@ -17,6 +17,11 @@ import type { AnyRoute, Outcome } from "../../routes/route.js";
 import { answerLines, dispositionLines, typesOf } from "./answer-map.js";
 
 export interface NginxOptions {
+  /**
+   * The instance's name (an nginx identifier), the prefix of every http-level name: the maps'
+   * variables, the log format, the upstream and the key cache's zone.
+   */
+  name: string;
   /** The published tree (the `out` symlink: each refresh and rebuild is followed without a reload). */
   tree: string;
   /** `velodata serve --out TREE`: checks the keys and answers what files cannot. */
@@ -118,8 +123,8 @@ const ERROR_PAGES = [
 ];
 
 /** A location answering from the tree's files: the key check, and what is handed to velodata serve. */
-const answerFileLines = (): string => `        auth_request /_velodata_auth;
-        auth_request_set $velodata_key_id $upstream_http_${KEY_ID_VARIABLE};
+const answerFileLines = (n: string): string => `        auth_request /_velodata_auth;
+        auth_request_set $${n}_key_id $upstream_http_${KEY_ID_VARIABLE};
         # A refused key or one past its limit: velodata serve gives the refusal itself (403 or 429,
         # with its body).
         error_page 403 = @velodata;
@@ -131,11 +136,11 @@ ${errorPageLines(FILE_ERROR_PAGES, 2)}
         log_not_found off;`;
 
 /** How a request is handed to velodata serve, beside its URI: with its id, as its key check had. */
-const handOverLines = (): string =>
+const handOverLines = (n: string): string =>
   [
     "proxy_http_version 1.1;",
     'proxy_set_header Connection "";',
-    "proxy_set_header Host $velodata_host;",
+    `proxy_set_header Host $${n}_host;`,
     "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;",
     `proxy_set_header ${CHECK_TICKET_HEADER} $request_id;`,
     "proxy_buffering on;",
@@ -155,17 +160,19 @@ const quote = (text: string): string => `"${text.replace(/["\\]/g, "\\$&")}"`;
 const exactly = (text: string): string => `^${text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`;
 
 export function nginxConfig(routes: readonly AnyRoute[], options: NginxOptions): string {
-  const answers = answerLines(routes)
+  // Every http-level name starts with the instance's: two configurations load in one nginx.
+  const n = options.name;
+  const answers = answerLines(routes, n)
     .map(({ regex, value }) => `    ${quote(`~${regex}`)} ${quote(value)};`)
     .join("\n");
   const types = [...typesOf(routes)]
     .map(([extension, type]) => `        ${quote(type)} ${extension};`)
     .join("\n");
-  const dispositions = dispositionLines(routes)
+  const dispositions = dispositionLines(routes, n)
     .map(({ file, disposition }) => `    ${quote(file)} ${quote(disposition)};`)
     .join("\n");
   const upstream = options.upstream.host;
-  const key = `${KEY_CHECK_PATH}?apiKey=$velodata_key`;
+  const key = `${KEY_CHECK_PATH}?apiKey=$${n}_key`;
   return `# ${options.generatedBy}
 # Generated from velodata's route table: regenerate it after upgrading velodata, never edit by hand.
 # nginx answers from the files of ${options.tree} and asks velodata serve (${options.upstream.origin})
@@ -173,84 +180,84 @@ export function nginxConfig(routes: readonly AnyRoute[], options: NginxOptions):
 
 # METHOD:RAW_URI → "ACCESS FRESHNESS FILE". Only canonical spellings match (lower-case contract
 # names, plain numbers, no parameter but the key); any other goes to velodata serve.
-map $request_method:$request_uri $velodata_answer {
+map $request_method:$request_uri $${n}_answer {
     default "";
 ${answers}
 }
-map $velodata_answer $velodata_file {
-    "~^\\S+ \\S+ (?<velodata_f>.+)$" $velodata_f;
+map $${n}_answer $${n}_file {
+    "~^\\S+ \\S+ (?<${n}_f>.+)$" $${n}_f;
     default "";
 }
-map $velodata_answer $velodata_access {
-    "~^(?<velodata_a>\\S+) " $velodata_a;
+map $${n}_answer $${n}_access {
+    "~^(?<${n}_a>\\S+) " $${n}_a;
     default "";
 }
-map $velodata_answer $velodata_freshness {
-    "~^\\S+ (?<velodata_r>\\S+) " $velodata_r;
+map $${n}_answer $${n}_freshness {
+    "~^\\S+ (?<${n}_r>\\S+) " $${n}_r;
     default "";
 }
 # Who may keep a file's answer: keyed ones only the client (a shared cache would go on answering a
 # key revoked since), as velodata serve says.
-map $velodata_access $velodata_cache_scope {
+map $${n}_access $${n}_cache_scope {
     key ${cacheScopeOf("key")};
     default ${cacheScopeOf("public")};
 }
 # What velodata serve answers: no file of the tree, unless nginx answers itself with its JSON error
 # pages for a request line or headers past its buffers (redirected there, with no file to find).
-map $uri $velodata_own_error {
+map $uri $${n}_own_error {
     ${ERROR_PAGES.map((page) => `"${page.uri}" 1;`).join("\n    ")}
     default "";
 }
-map "$velodata_file$velodata_own_error" $velodata_to_serve {
+map "$${n}_file$${n}_own_error" $${n}_to_serve {
     "" 1;
     default "";
 }
 # Files to save, not show (the bundle): a browser's API explorer offers them as downloads. An
 # empty value sends no header.
-map $velodata_file $velodata_disposition {
+map $${n}_file $${n}_disposition {
     default "";
 ${dispositions}
 }
 # The key, read from the raw query (the first apiKey, as velodata serve reads it).
-map $request_uri $velodata_key {
-    "~^[^?]*\\?(?:[^&]*&)*?apiKey=(?<velodata_k>[^&#]*)" $velodata_k;
+map $request_uri $${n}_key {
+    "~^[^?]*\\?(?:[^&]*&)*?apiKey=(?<${n}_k>[^&#]*)" $${n}_k;
     default "";
 }
 # The Host handed to velodata serve: an HTTP/1.0 request may have none, which velodata serve
 # refuses in the HTTP/1.1 it is handed on in (this server then has no name of its own to give when
 # velodata nginx was given no --server-name).
-map $host $velodata_host {
+map $host $${n}_host {
     "" localhost;
     default $host;
 }
 # The path without the query string: what the access log shows, so that no key is ever logged. A
 # key in the path (a client's \`&apiKey=\` for \`?apiKey=\`, its \`?\` encoded) ends it, as velodata
 # serve's log hides it: 16 hex digits or more, each maybe percent-encoded.
-map $request_uri $velodata_path {
-    "~*^(?<velodata_h>[^?]*?)(?:[0-9a-f]|%3[0-9]|%4[1-6]|%6[1-6]){16}" "\${velodata_h}<redacted>";
-    "~^(?<velodata_p>[^?]*)" $velodata_p;
+map $request_uri $${n}_path {
+    "~*^(?<${n}_h>[^?]*?)(?:[0-9a-f]|%3[0-9]|%4[1-6]|%6[1-6]){16}" "\${${n}_h}<redacted>";
+    "~^(?<${n}_p>[^?]*)" $${n}_p;
     default "";
 }
 # The Referer without its query string, the same way: a page whose own URL holds the key.
-map $http_referer $velodata_referer {
-    "~*^(?<velodata_rh>[^?#]*?)(?:[0-9a-f]|%3[0-9]|%4[1-6]|%6[1-6]){16}" "\${velodata_rh}<redacted>";
-    "~^(?<velodata_r>[^?#]+)" $velodata_r;
+map $http_referer $${n}_referer {
+    "~*^(?<${n}_rh>[^?#]*?)(?:[0-9a-f]|%3[0-9]|%4[1-6]|%6[1-6]){16}" "\${${n}_rh}<redacted>";
+    "~^(?<${n}_r>[^?#]+)" $${n}_r;
     default "-";
 }
 
 # The client's key by its id (as velodata keys list shows it) where HTTP auth puts the user, so that
 # log tools count requests per client; "-" where no key was accepted (auth_request_set gives "").
-map $velodata_key_id $velodata_client {
+map $${n}_key_id $${n}_client {
     "" "-";
-    default $velodata_key_id;
+    default $${n}_key_id;
 }
-log_format velodata '$remote_addr - $velodata_client [$time_local] "$request_method $velodata_path" '
-                    '$status $body_bytes_sent "$velodata_referer" "$http_user_agent" $request_time';
+log_format ${n} '$remote_addr - $${n}_client [$time_local] "$request_method $${n}_path" '
+                    '$status $body_bytes_sent "$${n}_referer" "$http_user_agent" $request_time';
 
 # Answers of the key check, by key: a valid key costs one round trip per ${options.keyCacheSeconds} s.
-proxy_cache_path ${quote(options.cacheDir)} levels=1:2 keys_zone=velodata_keys:1m max_size=16m inactive=1m use_temp_path=off;
+proxy_cache_path ${quote(options.cacheDir)} levels=1:2 keys_zone=${n}_keys:1m max_size=16m inactive=1m use_temp_path=off;
 
-upstream velodata_serve {
+upstream ${n}_serve {
     server ${upstream};
     keepalive 16;
 }
@@ -258,7 +265,7 @@ upstream velodata_serve {
 server {
 ${serverLines(options)}
     root ${quote(options.tree)};
-    access_log ${options.accessLog === "off" ? "off" : `${quote(options.accessLog)} velodata`};
+    access_log ${options.accessLog === "off" ? "off" : `${quote(options.accessLog)} ${n}`};
     # nginx's error lines quote the request line, and with it the client's apiKey (and the key
     # check's URI): this server writes none, so that no key reaches a log. Its failures show in
     # the access log as their statuses (500, 502-504), and in velodata serve's own log.
@@ -283,7 +290,7 @@ ${options.brotli ? "    brotli_static on;" : "    # brotli_static: not loaded he
 
     # Not a file of the tree in its canonical spelling, or not GET/HEAD: velodata serve answers.
     error_page 418 = @velodata;
-    if ($velodata_to_serve) {
+    if ($${n}_to_serve) {
         return 418;
     }
     # velodata serve down or restarting (its key check fails: 500; a request handed to it: 502,
@@ -310,39 +317,39 @@ ${errorPageLines([...FILE_ERROR_PAGES, NOT_IMPLEMENTED_PAGE, VERSION_NOT_SUPPORT
 
     # The answer's file, in the location of its freshness.
     location / {
-        rewrite ^ /_velodata/$velodata_freshness$velodata_file last;
+        rewrite ^ /_velodata/$${n}_freshness$${n}_file last;
     }
 
     location ^~ /_velodata/dynamic/ {
         internal;
         alias ${quote(`${options.tree}/`)};
-${answerFileLines()}
+${answerFileLines(n)}
         # At the next refresh after the file was written; an answer unchanged since an earlier
         # refresh is sent with no-cache, to be revalidated with its ETag (304). Its scope follows as
         # a second Cache-Control line (clients read them joined: \`max-age=42, private\`).
         expires modified +${options.refreshSeconds}s;
-        add_header Cache-Control $velodata_cache_scope;
+        add_header Cache-Control $${n}_cache_scope;
         add_header Access-Control-Allow-Origin "*";
         add_header Access-Control-Expose-Headers "${EXPOSED_HEADERS}";
-        add_header Content-Disposition $velodata_disposition;
+        add_header Content-Disposition $${n}_disposition;
     }
 
     location ^~ /_velodata/static/ {
         internal;
         alias ${quote(`${options.tree}/`)};
-${answerFileLines()}
-        add_header Cache-Control "$velodata_cache_scope, max-age=${STATIC_MAX_AGE}";
+${answerFileLines(n)}
+        add_header Cache-Control "$${n}_cache_scope, max-age=${STATIC_MAX_AGE}";
         add_header Access-Control-Allow-Origin "*";
         add_header Access-Control-Expose-Headers "${EXPOSED_HEADERS}";
-        add_header Content-Disposition $velodata_disposition;
+        add_header Content-Disposition $${n}_disposition;
     }
 
     location = /_velodata_auth {
         internal;
-        if ($velodata_access != "key") {
+        if ($${n}_access != "key") {
             return 204;
         }
-        proxy_pass http://velodata_serve${key};
+        proxy_pass http://${n}_serve${key};
         proxy_set_header ${CHECK_TICKET_HEADER} $request_id;
         # velodata serve counts a wrong key against the client (--max-key-failures) at its check:
         # the address nginx saw, appended to any the client sent (which names no one).
@@ -351,8 +358,8 @@ ${answerFileLines()}
         proxy_set_header Content-Length "";
         proxy_http_version 1.1;
         proxy_set_header Connection "";
-        proxy_cache velodata_keys;
-        proxy_cache_key $velodata_key;
+        proxy_cache ${n}_keys;
+        proxy_cache_key $${n}_key;
         # A key with a limit is checked at every request: its 204 says X-Accel-Expires: 0.
         proxy_cache_valid 204 ${options.keyCacheSeconds}s;
         proxy_cache_lock on;
@@ -361,8 +368,8 @@ ${answerFileLines()}
 
     location @velodata {
         # The raw request line: velodata serve applies its own path and query rules to it.
-        proxy_pass http://velodata_serve$request_uri;
-${handOverLines()}
+        proxy_pass http://${n}_serve$request_uri;
+${handOverLines(n)}
     }
 
     # Not named locations: the request line they answer has no URI, which a named one needs.

@@ -6,6 +6,7 @@ import type { AnyRoute } from "../../../src/routes/route.js";
 import { ROUTE_LIST, ROUTES } from "../../../src/routes/routes.js";
 
 const options = {
+  name: "velodata",
   tree: "/srv/velodata/out",
   upstream: new URL("http://127.0.0.1:8080"),
   listen: "80",
@@ -74,5 +75,20 @@ describe("nginx configuration", () => {
     expect(() => nginxConfig([...ROUTE_LIST, withParameter], options)).toThrow(
       /a file to save must have a path without parameters/,
     );
+  });
+
+  it("begins every http-level name with the instance's name, so that two load in one nginx", () => {
+    const named = nginxConfig(ROUTE_LIST, { ...options, name: "city_b" });
+    // Variables, captures, the log format, the upstream and the key cache's zone.
+    expect(named).not.toMatch(/[$<{]velodata_|log_format velodata|velodata_serve|velodata_keys/);
+    expect(named).not.toMatch(/ velodata;/);
+    expect(named).toContain("map $request_method:$request_uri $city_b_answer {");
+    expect(named).toContain("(?<city_b_contract>");
+    expect(named).toMatch(/\nlog_format city_b '/);
+    expect(named).toContain("keys_zone=city_b_keys:");
+    expect(named).toContain("proxy_cache city_b_keys;");
+    expect(named).toContain("upstream city_b_serve {");
+    expect(named).toContain("proxy_pass http://city_b_serve$request_uri;");
+    expect(named).toContain('access_log "/var/log/nginx/velodata-access.log" city_b;');
   });
 });
