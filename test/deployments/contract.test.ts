@@ -804,4 +804,14 @@ describe.skipIf("missing" in nginx || !OPENSSL)("nginx with TLS and HTTP/2", () 
       session.close();
     }
   });
+
+  it("answers plain HTTP sent to its TLS port with a JSON 400 naming https, not nginx's HTML page", async () => {
+    // raw() speaks plain HTTP to the host and port of the https:// base.
+    const plain = await raw(deployment.base, "/vls/v3/contracts");
+    expect(plain.status).toBe(400);
+    expect(plain.headers["content-type"]).toMatch(/^application\/json/);
+    expect(plain.headers["access-control-allow-origin"]).toBe("*");
+    expect(plain.headers["cache-control"]).toBe("no-store");
+    expect(JSON.parse(plain.body.toString()).error).toMatch(/https:\/\//);
+  });
 });

@@ -95,6 +95,18 @@ const PRECONDITION_FAILED_PAGE: OwnErrorPage = {
   uri: "/_velodata_precondition_failed",
   outcome: PRECONDITION_FAILED,
 };
+/**
+ * Plain HTTP sent to the TLS port (nginx's own code 497, its HTML page a 400): the 400 as JSON,
+ * saying what to use instead.
+ */
+const PLAIN_HTTP_PAGE: OwnErrorPage = {
+  uri: "/_velodata_plain_http",
+  outcome: {
+    status: 400,
+    error: "Plain HTTP request sent to the HTTPS port: use https://",
+    meaning: "nginx's own refusal",
+  },
+};
 const CONTENT_TOO_LARGE_PAGE = nginxOnly(413, "content_too_large");
 const RANGE_NOT_SATISFIABLE_PAGE: OwnErrorPage = {
   ...nginxOnly(416, "range_not_satisfiable"),
@@ -120,6 +132,7 @@ const ERROR_PAGES = [
   ...FILE_ERROR_PAGES,
   NOT_IMPLEMENTED_PAGE,
   VERSION_NOT_SUPPORTED_PAGE,
+  PLAIN_HTTP_PAGE,
 ];
 
 /** A location answering from the tree's files: the key check, and what is handed to velodata serve. */
@@ -422,6 +435,8 @@ function serverLines(options: NginxOptions): string {
         `listen ${options.listen} ssl http2;`,
         `ssl_certificate ${quote(options.tls.certificate)};`,
         `ssl_certificate_key ${quote(options.tls.key)};`,
+        "# Plain HTTP sent to this port: JSON, as nginx's other refusals here.",
+        `error_page 497 = ${PLAIN_HTTP_PAGE.uri};`,
       ]
     : [`listen ${options.listen};`];
   if (options.serverNames?.length) lines.push(`server_name ${options.serverNames.join(" ")};`);
