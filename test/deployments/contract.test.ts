@@ -7,6 +7,7 @@ import { request as httpRequest, STATUS_CODES } from "node:http";
 import { connect as http2Connect } from "node:http2";
 import { connect } from "node:net";
 import { join } from "node:path";
+import { connect as tlsConnect } from "node:tls";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HEADERS_TOO_LARGE, MALFORMED_REQUEST, URI_TOO_LONG } from "../../src/routes/outcomes.js";
@@ -767,6 +768,7 @@ describe.skipIf("missing" in nginx)("nginx in front of the tree", () => {
 
 describe.skipIf("missing" in nginx || !OPENSSL)("nginx with TLS and HTTP/2", () => {
   let deployment: Deployment;
+  let tlsFiles: { certificate: string; key: string };
   beforeAll(async () => {
     const dir = await tempDir("velodata tls-");
     const tls = { certificate: join(dir, "cert.pem"), key: join(dir, "key.pem") };
@@ -775,6 +777,7 @@ describe.skipIf("missing" in nginx || !OPENSSL)("nginx with TLS and HTTP/2", () 
       ...["-keyout", tls.key, "-out", tls.certificate],
     ]);
     expect(made.status, made.stderr?.toString()).toBe(0);
+    tlsFiles = tls;
     deployment = await nginxInFront("path" in nginx ? nginx.path : "", { tls });
   }, 30_000);
   afterAll(() => deployment?.stop());
@@ -802,6 +805,37 @@ describe.skipIf("missing" in nginx || !OPENSSL)("nginx with TLS and HTTP/2", () 
       expect((await get(`/vls/v3/stations/Dublin/42?apiKey=${key}`)).status).toBe(200);
     } finally {
       session.close();
+    }
+  });
+
+  it("takes TLS 1.2 and 1.3 only (Mozilla's intermediate), not the 1.0 and 1.1 nginx's default allows", async () => {
+    // Alone on its port: the handshake is the default server's, here a stand-in for Debian's site.
+    const alone = await nginxInFront("path" in nginx ? nginx.path : "", {
+      tls: tlsFiles,
+      alone: true,
+    });
+    const { port } = new URL(alone.base);
+    const handshake = (version: "TLSv1" | "TLSv1.1" | "TLSv1.2" | "TLSv1.3") =>
+      new Promise<string>((resolve) => {
+        const socket = tlsConnect({
+          ...{ host: "127.0.0.1", port: Number(port), rejectUnauthorized: false },
+          ...{ minVersion: version, maxVersion: version },
+          // OpenSSL's own floor would refuse 1.0 and 1.1 on this side: only nginx's answer counts.
+          ciphers: "DEFAULT:@SECLEVEL=0",
+        });
+        socket.once("secureConnect", () => {
+          resolve(socket.getProtocol() ?? "");
+          socket.destroy();
+        });
+        socket.once("error", () => resolve("refused"));
+      });
+    try {
+      expect(await handshake("TLSv1.3")).toBe("TLSv1.3");
+      expect(await handshake("TLSv1.2")).toBe("TLSv1.2");
+      expect(await handshake("TLSv1.1")).toBe("refused");
+      expect(await handshake("TLSv1")).toBe("refused");
+    } finally {
+      await alone.stop();
     }
   });
 

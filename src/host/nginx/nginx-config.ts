@@ -435,6 +435,9 @@ function serverLines(options: NginxOptions): string {
         `listen ${options.listen} ssl http2;`,
         `ssl_certificate ${quote(options.tls.certificate)};`,
         `ssl_certificate_key ${quote(options.tls.key)};`,
+        // Mozilla's "intermediate": the http context's (Debian's nginx.conf) would add TLS 1.0 and
+        // 1.1, nginx's own default before 1.23.4 leaves 1.3 out.
+        "ssl_protocols TLSv1.2 TLSv1.3;",
         "# Plain HTTP sent to this port: JSON, as nginx's other refusals here.",
         `error_page 497 = ${PLAIN_HTTP_PAGE.uri};`,
       ]

@@ -91,4 +91,13 @@ describe("nginx configuration", () => {
     expect(named).toContain("proxy_pass http://city_b_serve$request_uri;");
     expect(named).toContain('access_log "/var/log/nginx/velodata-access.log" city_b;');
   });
+
+  it("takes TLS 1.2 and 1.3 only, in its own server block, and TLS only with certificates", () => {
+    const tls = { certificate: "/etc/ssl/cert.pem", key: "/etc/ssl/key.pem" };
+    const server = nginxConfig(ROUTE_LIST, { ...options, listen: "443", tls }).split(
+      "\nserver {",
+    )[1];
+    expect(server).toContain("\n    ssl_protocols TLSv1.2 TLSv1.3;\n");
+    expect(config).not.toContain("ssl_protocols");
+  });
 });
