@@ -369,6 +369,10 @@ export function program(argv: readonly string[]): Command {
     )
     .option("--tls-certificate <file>", "certificate (chain) file: listen with TLS and HTTP/2")
     .option("--tls-key <file>", "the certificate's private key file")
+    .option(
+      "--nginx-version <version>",
+      "the nginx it is for, as nginx -v says it (default: the one on PATH), which says how HTTP/2 is turned on",
+    )
     .option("--cache-dir <dir>", "nginx's cache of key checks (default: /var/lib/nginx/NAME)")
     .option(
       "--key-cache <seconds>",

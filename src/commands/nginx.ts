@@ -1,4 +1,5 @@
 // `velodata nginx`: prints the nginx configuration that serves a tree, with velodata serve checking the keys.
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { UserError } from "../errors.js";
@@ -24,6 +25,8 @@ export interface NginxCommandOptions {
   /** As given to `serve --refresh` (default: the tree's, as serve or build recorded it; else 60). */
   refresh?: number;
   accessLog?: string;
+  /** As `nginx -v` says it (default: the nginx on PATH's; none: the form every version takes). */
+  nginxVersion?: string;
   /** Default: whether Debian's brotli_static module is enabled on this machine. */
   brotli?: boolean;
   /** The distribution's default site, warned of when it would answer instead (tests). */
@@ -59,6 +62,14 @@ function tlsOf(options: NginxCommandOptions): { certificate: string; key: string
   ] as const)
     if (!existsSync(path)) throw new UserError(`${option} ${path}: no such file`);
   return files;
+}
+
+const VERSION = /^\d+\.\d+\.\d+$/;
+
+/** The version of the nginx `command` runs (`nginx -v` says it on stderr), if there is one. */
+export function nginxVersionOf(command = "nginx"): string | undefined {
+  const said = spawnSync(command, ["-v"], { encoding: "utf8" });
+  return /nginx\/(\d+\.\d+\.\d+)/.exec(`${said.stderr ?? ""}${said.stdout ?? ""}`)?.[1];
 }
 
 export function nginx(options: NginxCommandOptions): string {
@@ -105,6 +116,13 @@ export function nginx(options: NginxCommandOptions): string {
       "--key-cache must be at most 10 seconds: a revoked key must stop within 10",
     );
   const tls = tlsOf(options);
+  if (options.nginxVersion !== undefined && !VERSION.test(options.nginxVersion))
+    throw new UserError(
+      `--nginx-version ${JSON.stringify(options.nginxVersion)} is not a version`,
+      ["give what nginx -v says, e.g. 1.22.1"],
+    );
+  // Only TLS has a form that depends on it.
+  const nginxVersion = tls ? (options.nginxVersion ?? nginxVersionOf()) : undefined;
   const serverNames = options.serverName ?? [];
   for (const name of serverNames)
     if (!SERVER_NAME.test(name))
@@ -131,6 +149,7 @@ export function nginx(options: NginxCommandOptions): string {
     listen,
     serverNames,
     ...(tls ? { tls } : {}),
+    ...(nginxVersion ? { nginxVersion } : {}),
     cacheDir,
     keyCacheSeconds,
     // The period the tree's station_status feeds give as their ttl: an answer kept longer by a

@@ -162,4 +162,37 @@ describe("velodata nginx", () => {
     const plain = await runCli(["nginx", "--tree", out, ...upstream]);
     expect(plain.stdout).toContain("expires modified +60s;");
   });
+
+  it("writes HTTP/2 in the form of the nginx on PATH, or of --nginx-version, or the one every version takes", async () => {
+    const dir = await tempDir();
+    const [certificate, key] = [join(dir, "cert.pem"), join(dir, "key.pem")];
+    await writeFile(certificate, "certificate");
+    await writeFile(key, "key");
+    const withTls = [
+      ...["nginx", "--tree", out, "--upstream", "http://127.0.0.1:8080"],
+      ...["--tls-certificate", certificate, "--tls-key", key],
+    ];
+    // A stand-in nginx, which says its version on stderr as nginx does.
+    const bin = join(dir, "bin");
+    await mkdir(bin);
+    await writeFile(join(bin, "nginx"), "#!/bin/sh\necho 'nginx version: nginx/1.26.3' >&2\n", {
+      mode: 0o755,
+    });
+    const found = await runCli(withTls, undefined, { PATH: `${bin}:/usr/bin:/bin` });
+    expect(found.code, found.stderr).toBe(0);
+    expect(found.stdout).toContain("\n    listen 443 ssl;\n    # nginx 1.26.3: ");
+    expect(found.stdout).toContain("\n    http2 on;\n");
+    const given = await runCli([...withTls, "--nginx-version", "1.22.1"], undefined, {
+      PATH: `${bin}:/usr/bin:/bin`,
+    });
+    expect(given.stdout).toContain("\n    listen 443 ssl http2;\n    # nginx 1.22.1: ");
+    const none = await runCli(withTls, undefined, { PATH: "/usr/bin:/bin" });
+    expect(none.code, none.stderr).toBe(0);
+    expect(none.stdout).toContain("\n    listen 443 ssl http2;\n    # nginx's version unknown: ");
+    const wrong = await runCli([...withTls, "--nginx-version", "latest"]);
+    expect([wrong.code, wrong.stderr]).toEqual([
+      1,
+      'velodata: --nginx-version "latest" is not a version\n  give what nginx -v says, e.g. 1.22.1\n',
+    ]);
+  });
 });

@@ -6,6 +6,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { createServer, connect as netConnect } from "node:net";
 import { join } from "node:path";
 import { connect as tlsConnect } from "node:tls";
+import { nginxVersionOf } from "../../src/commands/nginx.js";
 import type { ServeOptions } from "../../src/commands/serve.js";
 import { nginxConfig } from "../../src/host/nginx/nginx-config.js";
 import { ROUTE_LIST } from "../../src/routes/routes.js";
@@ -66,6 +67,7 @@ export async function nginxInFront(nginx: string, setup: NginxSetup = {}): Promi
   await mkdir(join(prefix, "logs"), { recursive: true });
   const port = await freePort();
   const brotli = existsSync(BROTLI_MODULE);
+  const nginxVersion = nginxVersionOf(nginx);
   const config = nginxConfig(ROUTE_LIST, {
     name: "velodata",
     tree: out,
@@ -74,6 +76,8 @@ export async function nginxInFront(nginx: string, setup: NginxSetup = {}): Promi
     // The name clients reach it by: Debian's default site below answers every other.
     ...(setup.alone ? {} : { serverNames: ["127.0.0.1"] }),
     ...(setup.tls ? { tls: setup.tls } : {}),
+    // HTTP/2 as this nginx takes it (the TLS tests prove the form it is given).
+    ...(nginxVersion ? { nginxVersion } : {}),
     cacheDir: join(prefix, "key-cache"),
     keyCacheSeconds: KEY_CACHE_SECONDS,
     refreshSeconds: REFRESH_SECONDS,

@@ -36,6 +36,11 @@ export interface NginxOptions {
   serverNames?: readonly string[];
   /** Certificate and key files: the server listens with TLS and HTTP/2. */
   tls?: { certificate: string; key: string };
+  /**
+   * The version of the nginx it is for (`1.22.1`), which says how HTTP/2 is turned on; unknown:
+   * the form every version takes.
+   */
+  nginxVersion?: string;
   /** Where nginx keeps the key check answers (they name the keys: keep it private). */
   cacheDir: string;
   /** Seconds a valid key is trusted without asking again: a revoked key stops working within this. */
@@ -428,11 +433,37 @@ function jsonErrorLines(withHeaders = true): string {
 const UNAVAILABLE = "Service Unavailable";
 const UNAVAILABLE_RETRY_SECONDS = 5;
 
+/** Whether `version` (`1.26.3`) has `http2 on`, where `listen … http2` is deprecated. */
+function hasHttp2Directive(version: string): boolean {
+  const [major = 0, minor = 0, patch = 0] = version.split(".").map(Number);
+  return major !== 1 ? major > 1 : minor !== 25 ? minor > 25 : patch >= 1;
+}
+
+/** `listen` and the line turning HTTP/2 on, in the form the nginx given takes, said in a comment. */
+function http2Lines(listen: string, version: string | undefined): string[] {
+  if (version === undefined)
+    return [
+      `listen ${listen} ssl http2;`,
+      "# nginx's version unknown: HTTP/2 on `listen`, which every version takes (from 1.25.1 with a",
+      "# warning that it is deprecated): regenerate with --nginx-version for `http2 on`.",
+    ];
+  if (hasHttp2Directive(version))
+    return [
+      `listen ${listen} ssl;`,
+      `# nginx ${version}: \`http2 on\` (from 1.25.1, where \`listen … http2\` is deprecated).`,
+      "http2 on;",
+    ];
+  return [
+    `listen ${listen} ssl http2;`,
+    `# nginx ${version}: HTTP/2 on \`listen\` (\`http2 on\` is from 1.25.1).`,
+  ];
+}
+
 /** `listen` (with TLS and HTTP/2 when given certificates) and `server_name`. */
 function serverLines(options: NginxOptions): string {
   const lines = options.tls
     ? [
-        `listen ${options.listen} ssl http2;`,
+        ...http2Lines(options.listen, options.nginxVersion),
         `ssl_certificate ${quote(options.tls.certificate)};`,
         `ssl_certificate_key ${quote(options.tls.key)};`,
         // Mozilla's "intermediate": the http context's (Debian's nginx.conf) would add TLS 1.0 and

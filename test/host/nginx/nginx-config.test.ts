@@ -100,4 +100,30 @@ describe("nginx configuration", () => {
     expect(server).toContain("\n    ssl_protocols TLSv1.2 TLSv1.3;\n");
     expect(config).not.toContain("ssl_protocols");
   });
+
+  it("turns HTTP/2 on in the form the nginx it is for takes, and says which", () => {
+    const tls = { certificate: "/etc/ssl/cert.pem", key: "/etc/ssl/key.pem" };
+    const forVersion = (nginxVersion?: string) =>
+      nginxConfig(ROUTE_LIST, {
+        ...options,
+        listen: "443",
+        tls,
+        ...(nginxVersion ? { nginxVersion } : {}),
+      });
+    for (const recent of ["1.25.1", "1.26.3", "1.27.0", "2.0.0"]) {
+      const config = forVersion(recent);
+      expect(config, recent).toContain("\n    listen 443 ssl;\n");
+      expect(config, recent).toContain("\n    http2 on;\n");
+      expect(config, recent).toContain(`# nginx ${recent}: `);
+    }
+    for (const older of ["1.22.1", "1.25.0", "1.18.0"]) {
+      const config = forVersion(older);
+      expect(config, older).toContain("\n    listen 443 ssl http2;\n");
+      expect(config, older).not.toContain("http2 on;");
+      expect(config, older).toContain(`# nginx ${older}: `);
+    }
+    const unknown = forVersion();
+    expect(unknown).toContain("\n    listen 443 ssl http2;\n");
+    expect(unknown).toContain("# nginx's version unknown: ");
+  });
 });
