@@ -157,7 +157,12 @@ export function nginx(options: NginxCommandOptions): string {
     refreshSeconds:
       options.refresh ?? published.manifest?.refreshSeconds ?? DEFAULT_REFRESH_SECONDS,
     accessLog,
-    brotli: options.brotli ?? existsSync(BROTLI_ENABLED),
+    brotli:
+      options.brotli === false
+        ? "left-out"
+        : options.brotli || existsSync(BROTLI_ENABLED)
+          ? "on"
+          : "not-enabled",
     generatedBy: `velodata nginx --tree ${options.tree} --upstream ${upstream.origin}`,
   });
   output.info(config.trimEnd());

@@ -32,6 +32,9 @@ describe("velodata nginx", () => {
     expect(result.stdout).toContain("listen 127.0.0.1:8081;");
     expect(result.stdout).toContain('proxy_cache_path "/tmp/velodata-keys" ');
     expect(result.stdout).not.toContain("brotli_static on;");
+    // Opted out, whether the module is there or not: not told to install it.
+    expect(result.stdout).toContain("    # brotli_static: left out (--no-brotli)\n");
+    expect(result.stdout).not.toContain("apt install");
   });
 
   it("names the hosts it answers, and listens with TLS and HTTP/2 on 443 given a certificate", async () => {

@@ -82,7 +82,7 @@ export async function nginxInFront(nginx: string, setup: NginxSetup = {}): Promi
     keyCacheSeconds: KEY_CACHE_SECONDS,
     refreshSeconds: REFRESH_SECONDS,
     accessLog: join(prefix, "access.log"),
-    brotli,
+    brotli: brotli ? "on" : "not-enabled",
     generatedBy: "contract suite",
   });
   await writeFile(join(prefix, "velodata.conf"), config);

@@ -49,8 +49,11 @@ export interface NginxOptions {
   refreshSeconds: number;
   /** A file, or `off` (benchmarks). */
   accessLog: string;
-  /** Whether Debian's brotli_static module is loaded (`libnginx-mod-http-brotli-static`). */
-  brotli: boolean;
+  /**
+   * brotli_static: on, left out by the operator, or off as Debian's module
+   * (`libnginx-mod-http-brotli-static`) is not enabled.
+   */
+  brotli: "on" | "left-out" | "not-enabled";
   /** Whatever is written in the header, e.g. the command that made it. */
   generatedBy: string;
 }
@@ -300,7 +303,7 @@ ${types}
     default_type application/octet-stream;
     gzip_static on;
     gzip_vary on;
-${options.brotli ? "    brotli_static on;" : "    # brotli_static: not loaded here (apt install libnginx-mod-http-brotli-static)"}
+    ${BROTLI_LINES[options.brotli]}
 
     # velodata serve's key check is nginx's to ask (auth_request), never a client's: the 404 of any
     # unknown path, in any spelling (the URI as nginx normalised it: slashes merged, %XX decoded).
@@ -400,6 +403,13 @@ ${jsonErrorLines()}
 }
 `;
 }
+
+const BROTLI_LINES: Record<NginxOptions["brotli"], string> = {
+  on: "brotli_static on;",
+  "left-out": "# brotli_static: left out (--no-brotli)",
+  "not-enabled":
+    "# brotli_static: its module is not enabled here (apt install libnginx-mod-http-brotli-static)",
+};
 
 /** The internal location of one of nginx's own JSON error pages. */
 function errorPageLocation({ uri, outcome, headers, afterFileHeaders }: OwnErrorPage): string {

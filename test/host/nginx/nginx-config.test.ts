@@ -14,7 +14,7 @@ const options = {
   keyCacheSeconds: 5,
   refreshSeconds: 60,
   accessLog: "/var/log/nginx/velodata-access.log",
-  brotli: true,
+  brotli: "on" as const,
   generatedBy: "test",
 };
 
@@ -44,9 +44,14 @@ describe("nginx configuration", () => {
     expect(config).not.toMatch(/log_format[^;]*\$(args|request_uri|query_string)/);
     expect(config).toContain("proxy_cache_valid 204 5s;");
     expect(config).toContain("brotli_static on;");
-    expect(nginxConfig(ROUTE_LIST, { ...options, brotli: false })).not.toContain(
-      "brotli_static on;",
+    const absent = nginxConfig(ROUTE_LIST, { ...options, brotli: "not-enabled" });
+    expect(absent).not.toContain("brotli_static on;");
+    expect(absent).toContain(
+      "    # brotli_static: its module is not enabled here (apt install libnginx-mod-http-brotli-static)\n",
     );
+    const leftOut = nginxConfig(ROUTE_LIST, { ...options, brotli: "left-out" });
+    expect(leftOut).not.toContain("brotli_static on;");
+    expect(leftOut).toContain("    # brotli_static: left out (--no-brotli)\n");
   });
 
   it("names the client by its key's id from the key check, in both keyed locations", () => {
