@@ -390,11 +390,27 @@ export function program(argv: readonly string[]): Command {
       "access log, never showing query strings (default: /var/log/nginx/NAME-access.log)",
     )
     .option("--no-brotli", "leave brotli_static out (default: on when Debian's module is enabled)")
-    .action(async (options: Omit<NginxCommandOptions, "output"> & { brotli: boolean }) => {
-      const { nginx } = await import("./commands/nginx.js");
-      // commander's default for --no-brotli is true: only an explicit --no-brotli overrides detection
-      nginx({ ...options, brotli: options.brotli === false ? false : undefined });
-    });
+    .option(
+      "--output <file>",
+      "write the configuration to this file, whole or not at all (default: stdout)",
+    )
+    .action(
+      async ({
+        output,
+        ...options
+      }: Omit<NginxCommandOptions, "output" | "outputFile"> & {
+        brotli: boolean;
+        output?: string;
+      }) => {
+        const { nginx } = await import("./commands/nginx.js");
+        nginx({
+          ...options,
+          ...(output === undefined ? {} : { outputFile: output }),
+          // commander's default for --no-brotli is true: only an explicit --no-brotli overrides detection
+          brotli: options.brotli === false ? false : undefined,
+        });
+      },
+    );
 
   cli
     .command("synth")

@@ -1,8 +1,8 @@
 // `velodata nginx`: prints the nginx configuration that serves a tree, with velodata serve checking the keys.
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { UserError } from "../errors.js";
+import { chmodSync, existsSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { refusedWrite, UserError } from "../errors.js";
 import { nginxConfig } from "../host/nginx/nginx-config.js";
 import { DEFAULT_REFRESH_SECONDS } from "../routes/max-age.js";
 import { ROUTE_LIST } from "../routes/routes.js";
@@ -29,6 +29,8 @@ export interface NginxCommandOptions {
   nginxVersion?: string;
   /** Default: whether Debian's brotli_static module is enabled on this machine. */
   brotli?: boolean;
+  /** The file to write, whole or not at all (default: stdout). */
+  outputFile?: string;
   /** The distribution's default site, warned of when it would answer instead (tests). */
   defaultSite?: string;
   output?: Output;
@@ -165,6 +167,31 @@ export function nginx(options: NginxCommandOptions): string {
           : "not-enabled",
     generatedBy: `velodata nginx --tree ${options.tree} --upstream ${upstream.origin}`,
   });
-  output.info(config.trimEnd());
+  if (options.outputFile === undefined) output.info(config.trimEnd());
+  else writeWhole(options.outputFile, config);
   return config;
+}
+
+/**
+ * Written beside and renamed over: a failure leaves the configuration it replaces, never an empty
+ * file that nginx -t would take (and a reload would serve no site). The temporary file is a dotfile,
+ * which nginx's `include …/*` leaves out; nginx's workers read it (0644, whatever the umask).
+ */
+function writeWhole(file: string, config: string): void {
+  const temporary = join(dirname(file), `.${basename(file)}.tmp-${process.pid}`);
+  try {
+    writeFileSync(temporary, config, { mode: 0o644 });
+    chmodSync(temporary, 0o644);
+    renameSync(temporary, file);
+  } catch (cause) {
+    rmSync(temporary, { force: true });
+    const code = (cause as { code?: string }).code;
+    if (code === "ENOENT" || code === "ENOTDIR")
+      throw new UserError(`--output ${file}: its folder ${dirname(file)} does not exist`, [], {
+        cause,
+      });
+    if (code === "EISDIR")
+      throw new UserError(`--output ${file} is a folder: give the path of a file`, [], { cause });
+    throw refusedWrite(cause, `--output ${file}`);
+  }
 }

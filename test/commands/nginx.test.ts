@@ -1,10 +1,10 @@
 // `velodata nginx` through the CLI: the configuration on stdout, clear errors for what cannot work.
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { nginx } from "../../src/commands/nginx.js";
 import { memoryOutput } from "../../src/commands/output.js";
-import { runCli, tempDir } from "../helpers.js";
+import { BIN, runCli, runShell, tempDir } from "../helpers.js";
 
 let out: string;
 beforeAll(async () => {
@@ -197,5 +197,35 @@ describe("velodata nginx", () => {
       1,
       'velodata: --nginx-version "latest" is not a version\n  give what nginx -v says, e.g. 1.22.1\n',
     ]);
+  });
+
+  it("writes --output whole, readable by nginx, or not at all, leaving the file it replaces as it was", async () => {
+    const dir = await tempDir();
+    const file = join(dir, "velodata.conf");
+    // A umask that would keep nginx's workers out of a file made plainly.
+    const written = await runShell(
+      `umask 077 && "${process.execPath}" "${BIN}" nginx --tree "${out}" --upstream http://127.0.0.1:8080 --output "${file}"`,
+    );
+    expect(written.code, written.stderr).toBe(0);
+    expect(written.stdout).toBe("");
+    const config = await readFile(file, "utf8");
+    expect(config).toMatch(/^# velodata nginx /);
+    expect(config).toContain(`root "${out}";`);
+    expect((await stat(file)).mode & 0o777).toBe(0o644);
+    // A failure (no tree there) leaves the previous configuration, and nothing beside it.
+    const failed = await runCli([
+      ...["nginx", "--tree", join(dir, "no-tree"), "--upstream", "http://127.0.0.1:8080"],
+      ...["--output", file],
+    ]);
+    expect(failed.code).toBe(1);
+    expect(await readFile(file, "utf8")).toBe(config);
+    expect(await readdir(dir)).toEqual(["velodata.conf"]);
+    const nowhere = await runCli([
+      ...["nginx", "--tree", out, "--upstream", "http://127.0.0.1:8080"],
+      ...["--output", join(dir, "missing", "velodata.conf")],
+    ]);
+    expect(nowhere.code).toBe(1);
+    expect(nowhere.stderr).toContain(`--output ${join(dir, "missing", "velodata.conf")}: `);
+    expect(nowhere.stderr).not.toContain("internal error");
   });
 });
