@@ -376,9 +376,8 @@ export function program(argv: readonly string[]): Command {
     .option("--cache-dir <dir>", "nginx's cache of key checks (default: /var/lib/nginx/NAME)")
     .option(
       "--key-cache <seconds>",
-      "seconds a valid key is trusted between checks (≤ 10)",
+      "seconds a valid key is trusted between checks, at most 10 (default: 5)",
       positive,
-      5,
     )
     .option(
       "--refresh <seconds>",

@@ -7,6 +7,7 @@ import { nginxConfig } from "../host/nginx/nginx-config.js";
 import { DEFAULT_REFRESH_SECONDS } from "../routes/max-age.js";
 import { ROUTE_LIST } from "../routes/routes.js";
 import { readTree } from "../tree/read-tree.js";
+import { commandLineOf } from "./nginx-command-line.js";
 import { type Output, terminalOutput } from "./output.js";
 
 export interface NginxCommandOptions {
@@ -165,7 +166,7 @@ export function nginx(options: NginxCommandOptions): string {
         : options.brotli || existsSync(BROTLI_ENABLED)
           ? "on"
           : "not-enabled",
-    generatedBy: `velodata nginx --tree ${options.tree} --upstream ${upstream.origin}`,
+    generatedBy: commandLineOf(options, upstream),
   });
   if (options.outputFile === undefined) output.info(config.trimEnd());
   else writeWhole(options.outputFile, config);

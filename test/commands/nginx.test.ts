@@ -1,5 +1,5 @@
 // `velodata nginx` through the CLI: the configuration on stdout, clear errors for what cannot work.
-import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { nginx } from "../../src/commands/nginx.js";
@@ -227,5 +227,34 @@ describe("velodata nginx", () => {
     expect(nowhere.code).toBe(1);
     expect(nowhere.stderr).toContain(`--output ${join(dir, "missing", "velodata.conf")}: `);
     expect(nowhere.stderr).not.toContain("internal error");
+  });
+
+  it("heads the configuration with the whole command that made it, quoted to be pasted back", async () => {
+    const dir = await tempDir();
+    const tree = join(dir, "velo's tree");
+    await symlink(out, tree);
+    const [certificate, key] = [join(dir, "cert.pem"), join(dir, "key.pem")];
+    await writeFile(certificate, "certificate");
+    await writeFile(key, "key");
+    const file = join(dir, "city_b.conf");
+    const args = [
+      ...["nginx", "--name", "city_b", "--tree", tree, "--upstream", "http://127.0.0.1:8080"],
+      ...["--listen", "127.0.0.1:8443", "--server-name", "api.example.org", "*.velo.example.org"],
+      ...["--tls-certificate", certificate, "--tls-key", key, "--nginx-version", "1.22.1"],
+      ...["--cache-dir", join(dir, "keys"), "--key-cache", "3", "--refresh", "30"],
+      ...["--access-log", join(dir, "access.log"), "--no-brotli", "--output", file],
+    ];
+    const made = await runCli(args);
+    expect(made.code, made.stderr).toBe(0);
+    const config = await readFile(file, "utf8");
+    const header = config.split("\n")[0] as string;
+    expect(header).toBe(
+      `# velodata nginx --name city_b --tree '${dir}/velo'\\''s tree' --upstream http://127.0.0.1:8080 --listen 127.0.0.1:8443 --server-name api.example.org '*.velo.example.org' --tls-certificate ${certificate} --tls-key ${key} --nginx-version 1.22.1 --cache-dir ${dir}/keys --key-cache 3 --refresh 30 --access-log ${dir}/access.log --no-brotli --output ${file}`,
+    );
+    // Pasted back into a shell (velodata being this build), it writes the same file.
+    await writeFile(file, "");
+    const again = await runShell(header.replace(/^# velodata /, `"${process.execPath}" "${BIN}" `));
+    expect(again.code, again.stderr).toBe(0);
+    expect(await readFile(file, "utf8")).toBe(config);
   });
 });

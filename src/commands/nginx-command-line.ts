@@ -1,0 +1,53 @@
+// The `velodata nginx` command line that made a configuration, for its header: every option given, quoted for a shell.
+import type { NginxCommandOptions } from "./nginx.js";
+
+// A word a POSIX shell reads as itself, unquoted.
+const PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** `word` as a shell reads it back; a control character escaped (`$'…'`), never raw in the line. */
+export function shellQuote(word: string): string {
+  if (PLAIN_WORD.test(word)) return word;
+  if (!CONTROL.test(word)) return `'${word.replaceAll("'", "'\\''")}'`;
+  const escaped = [...word]
+    .map((character) =>
+      CONTROL.test(character)
+        ? `\\x${character.charCodeAt(0).toString(16).padStart(2, "0")}`
+        : character === "\\" || character === "'"
+          ? `\\${character}`
+          : character,
+    )
+    .join("");
+  return `$'${escaped}'`;
+}
+
+/** An option and its values as words, or none when it was not given. */
+const option = (name: string, ...values: (string | number | undefined)[]): string[] => {
+  const given = values.filter((value) => value !== undefined).map(String);
+  return given.length === 0 ? [] : [name, ...given.map(shellQuote)];
+};
+
+/**
+ * The command as given, each option in the order `velodata nginx --help` lists them, the upstream
+ * as the origin it was read as (no credentials, no path: both are refused).
+ */
+export function commandLineOf(options: NginxCommandOptions, upstream: URL): string {
+  return [
+    ...["velodata", "nginx"],
+    ...option("--name", options.name),
+    ...option("--tree", options.tree),
+    ...option("--upstream", upstream.origin),
+    ...option("--listen", options.listen),
+    ...option("--server-name", ...(options.serverName ?? [])),
+    ...option("--tls-certificate", options.tlsCertificate),
+    ...option("--tls-key", options.tlsKey),
+    ...option("--nginx-version", options.nginxVersion),
+    ...option("--cache-dir", options.cacheDir),
+    ...option("--key-cache", options.keyCache),
+    ...option("--refresh", options.refresh),
+    ...option("--access-log", options.accessLog),
+    ...(options.brotli === false ? ["--no-brotli"] : []),
+    ...option("--output", options.outputFile),
+  ].join(" ");
+}
