@@ -395,7 +395,8 @@ async function startKeyedNginx(port) {
     keyCacheSeconds: 5,
     refreshSeconds: 3600,
     accessLog: "off", // as the plain nginx peer
-    brotli: existsSync(brotli),
+    brotli: existsSync(brotli) ? "on" : "not-enabled",
+    name: "velodata",
     generatedBy: "bench",
   });
   await writeFile(join(prefix, "velodata.conf"), generated);
@@ -558,6 +559,11 @@ console.log(
 );
 const results = new Map(); // `${answer}|${gzip}|${peer}` → rounds
 const running = new Map();
+// A peer that fails to start ends the run: the servers started before it must not outlive it.
+process.on("exit", () => {
+  for (const { child } of running.values()) child.kill();
+  for (const child of companions) child.kill();
+});
 for (const peer of peers) {
   const port = await freePort();
   running.set(peer.name, { port, child: await peer.start(port) });
