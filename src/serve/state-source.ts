@@ -116,11 +116,10 @@ function checkMissing(
   problems: Problem[],
 ): { states?: ReadonlyMap<string, LiveState>; problems: Problem[] } {
   // The same stations at the same places as the states served (see readStates): none is missing.
-  const same = states instanceof IndexedMap && states.sameKeys(current.states);
-  const missing = same ? [] : [...current.states.keys()].filter((key) => !states.has(key));
+  if (states instanceof IndexedMap && states.sameKeys(current.states)) return { states, problems };
+  const { missing, refused } = missingFrom(path, current, states, options.maxMissingShare);
+  if (refused) return { problems: [...problems, refused] };
   if (missing.length === 0) return { states, problems };
-  const refused = tooManyMissing(missing.length, current.states.size, options.maxMissingShare);
-  if (refused) return { problems: [...problems, error({ file: path }, undefined, refused)] };
   const shown = missing.slice(0, NAMES_LOGGED).map((key) => key.replace("/", " #"));
   const more = missing.length > NAMES_LOGGED ? ` and ${missing.length - NAMES_LOGGED} more` : "";
   options.log(
@@ -142,12 +141,20 @@ function withMissingShare(
 ): { problems: Problem[] } {
   const { reported, problems } = read;
   if (!reported) return { problems };
-  let missing = 0;
-  for (const key of current.states.keys()) if (!reported.has(key)) missing++;
-  const refused = tooManyMissing(missing, current.states.size, maxShare);
-  return {
-    problems: refused ? [...problems, error({ file: path }, undefined, refused)] : problems,
-  };
+  const { refused } = missingFrom(path, current, reported, maxShare);
+  return { problems: refused ? [...problems, refused] : problems };
+}
+
+/** The stations served that `present` leaves out, and the file's refusal when too many are. */
+function missingFrom(
+  path: string,
+  current: Dataset,
+  present: { has(key: string): boolean },
+  maxShare: number,
+): { missing: string[]; refused?: Problem } {
+  const missing = [...current.states.keys()].filter((key) => !present.has(key));
+  const refused = tooManyMissing(missing.length, current.states.size, maxShare);
+  return refused ? { missing, refused: error({ file: path }, undefined, refused) } : { missing };
 }
 
 export function simulator(random: Random, seconds: number): StateSource {
