@@ -13,14 +13,16 @@ interface CsvFault {
 export const UNCLOSED_QUOTE =
   'has a cell that opens a quote (") and never closes it: close it, or double a quote inside a cell ("")';
 
+const TEXT_AFTER_CLOSING_QUOTE =
+  'has text after the quote (") that closes the cell: a quote inside a quoted cell is written twice ("")';
+
 // Only what a file can cause: the others (options, column definitions) are velodata's bugs.
 const WORDS: Record<string, string> = {
   INVALID_OPENING_QUOTE:
     'has a quote (") inside a cell that does not start with one: remove it, or put the whole cell in quotes and double each quote inside ("a ""b"" c")',
-  CSV_INVALID_CLOSING_QUOTE:
-    'has text after the quote (") that closes the cell: a quote inside a quoted cell is written twice ("")',
-  CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE:
-    'has text after the quote (") that closes the cell: a quote inside a quoted cell is written twice ("")',
+  // Two codes for one fault: csv-parse tells them apart by whether it trims spaces.
+  CSV_INVALID_CLOSING_QUOTE: TEXT_AFTER_CLOSING_QUOTE,
+  CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE: TEXT_AFTER_CLOSING_QUOTE,
   CSV_QUOTE_NOT_CLOSED: UNCLOSED_QUOTE,
   CSV_RECORD_INCONSISTENT_FIELDS_LENGTH:
     "has a different number of cells from the header: every row needs a cell for each column",

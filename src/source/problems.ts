@@ -48,13 +48,13 @@ export function formatProblem(problem: Problem): string {
 export const hasErrors = (problems: readonly Problem[]): boolean =>
   problems.some((problem) => problem.severity === "error");
 
-/** The name a record goes by in messages: its contract and number when it has them. */
 /** A record's number as written; its text looked up only when the double reads otherwise. */
 function numberText(number: unknown, written: NumberText | undefined): string {
   if (typeof number !== "number" || Number.isSafeInteger(number)) return String(number);
   return written?.(["number"]) ?? plainNumber(number);
 }
 
+/** The name a record goes by in messages: its contract and number when it has them. */
 export function recordLabel(raw: unknown, written?: NumberText): string | undefined {
   if (typeof raw !== "object" || raw === null) return undefined;
   const { contract, number, name } = raw as Record<string, unknown>;

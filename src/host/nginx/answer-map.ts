@@ -19,6 +19,8 @@ const KEY_PARAM = "apiKey=[^&#]*";
 const METHODS = "(?:GET|HEAD):";
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** The nginx variable a placeholder's value is captured in: the instance's prefix, then its name. */
+const variable = (prefix: string, name: string): string => `${prefix}_${name}`;
 
 function valueRegex(type: ParamType): string {
   if (type.kind === "contract") return CONTRACT;
@@ -39,7 +41,7 @@ function pathRegex(
       if (!name) return escapeRegExp(part);
       const type = params[name];
       if (!type) throw new Error(`{${name}} has no parameter type`);
-      return `(?<${prefix}_${name}>${valueRegex(type)})`;
+      return `(?<${variable(prefix, name)}>${valueRegex(type)})`;
     })
     .join("");
 }
@@ -49,7 +51,7 @@ function queryRegex(route: AnyRoute, names: readonly string[], prefix: string): 
   const params = names.map((name) => {
     const type = route.params[name];
     if (!type) throw new Error(`query parameter ${name} of ${route.name} has no type`);
-    return `${name}=(?<${prefix}_${name}>${valueRegex(type)})`;
+    return `${name}=(?<${variable(prefix, name)}>${valueRegex(type)})`;
   });
   if (params.length === 0) return `(?:\\?${KEY_PARAM})?`;
   const joined = params.join("&");
@@ -59,7 +61,10 @@ function queryRegex(route: AnyRoute, names: readonly string[], prefix: string): 
 /** The file of the route's path form, with nginx variables where the placeholders are. */
 function fileTemplate(route: AnyRoute, prefix: string): string {
   for (const name of placeholdersOf(route.path)) if (!(name in route.params)) throw new Error(name);
-  const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => `\${${prefix}_${name}}`);
+  const path = route.path.replace(
+    /\{(\w+)\}/g,
+    (_, name: string) => `\${${variable(prefix, name)}}`,
+  );
   return `/${fileOf(path)}`;
 }
 
