@@ -87,3 +87,16 @@ export function runCli(
     child.on("close", (code) => resolvePromise({ code, stdout, stderr }));
   });
 }
+
+/** What a client sees of an answer (status, body and the headers it reads), to compare two whole. */
+export async function answerShape(response: Response) {
+  const { headers } = response;
+  return {
+    status: response.status,
+    body: await response.text(),
+    type: headers.get("content-type"),
+    cache: headers.get("cache-control"),
+    cors: headers.get("access-control-allow-origin"),
+    exposed: headers.get("access-control-expose-headers"),
+  };
+}

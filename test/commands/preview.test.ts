@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../src/commands/build.js";
 import { memoryOutput } from "../../src/commands/output.js";
 import { preview } from "../../src/commands/preview.js";
-import { FIXTURES, tempDir } from "../helpers.js";
+import { answerShape, FIXTURES, tempDir } from "../helpers.js";
 import { startTestServer } from "../serve/serve-helpers.js";
 
 let base: string;
@@ -141,18 +141,7 @@ describe("velodata preview", () => {
 
   it("answers what the tree has no file for as velodata serve does: status, JSON body and headers", async () => {
     const server = await startTestServer();
-    const answerOf = async (url: string) => {
-      const response = await fetch(url);
-      const { headers } = response;
-      return {
-        status: response.status,
-        body: await response.text(),
-        type: headers.get("content-type"),
-        cache: headers.get("cache-control"),
-        cors: headers.get("access-control-allow-origin"),
-        exposed: headers.get("access-control-expose-headers"),
-      };
-    };
+    const answerOf = async (url: string) => answerShape(await fetch(url));
     try {
       for (const path of [
         // Unknown contract.

@@ -12,7 +12,7 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HEADERS_TOO_LARGE, MALFORMED_REQUEST, URI_TOO_LONG } from "../../src/routes/outcomes.js";
 import { addKey, revokeKey } from "../../src/serve/keys/key-file.js";
-import { tempDir } from "../helpers.js";
+import { answerShape, tempDir } from "../helpers.js";
 import { editStates } from "../serve/serve-helpers.js";
 import {
   DEFAULT_SITE,
@@ -226,17 +226,7 @@ for (const [name, start, skipped] of deployments) {
 
     it("answers a number spelled otherwise than the tree's files (042, +42, 42.0) as a record that does not exist", async () => {
       // What a static host gives too: the tree holds …/stations/dublin/42 only.
-      const answerOf = async (path: string) => {
-        const response = await get(path);
-        const { headers } = response;
-        return {
-          status: response.status,
-          body: await response.text(),
-          type: headers.get("content-type"),
-          cache: headers.get("cache-control"),
-          cors: headers.get("access-control-allow-origin"),
-        };
-      };
+      const answerOf = async (path: string) => answerShape(await get(path));
       const cases: [unknown: string, ...spellings: string[]][] = [
         [
           "/vls/v3/stations/dublin/999999",
