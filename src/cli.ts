@@ -267,7 +267,7 @@ export function program(argv: readonly string[]): Command {
       "update a built tree once from a new states file, rewriting only the files that change (and the static answers too when the source changed); run it from cron for static hosting",
     )
     .requiredOption("-s, --source <dir>", "source folder")
-    .requiredOption("--state <file>", "station states file (required)")
+    .requiredOption("--state <file>", "station states file")
     .option("-o, --out <dir>", "the tree to update", "out")
     .addOption(
       baseUrlOption(
@@ -480,7 +480,35 @@ export function program(argv: readonly string[]): Command {
       await keysLimit({ ...options, id, perMinute: limitArgument(limit) });
     });
 
+  checkRequiredLast(cli);
   return cli;
+}
+
+/**
+ * Commander checks the required options before it looks for unknown ones: `build --sourc x` said
+ * that --source was missing, not that --sourc is no option. Each command's required options are
+ * checked once the unknown ones have been (a hook before the action runs), with commander's own
+ * words, and its help says they are required, as it does not.
+ */
+function checkRequiredLast(cli: Command): void {
+  const required = new Map<Command, Option[]>();
+  const gather = (command: Command) => {
+    const options = command.options.filter((option) => option.mandatory);
+    for (const option of options) {
+      option.makeOptionMandatory(false);
+      option.description = `${option.description} (required)`;
+    }
+    if (options.length > 0) required.set(command, options);
+    command.commands.forEach(gather);
+  };
+  gather(cli);
+  cli.hook("preAction", (_, action) => {
+    for (const option of required.get(action) ?? [])
+      if (action.getOptionValue(option.attributeName()) === undefined)
+        action.error(`error: required option '${option.flags}' not specified`, {
+          code: "commander.missingMandatoryOptionValue",
+        });
+  });
 }
 
 /**

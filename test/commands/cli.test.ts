@@ -542,6 +542,28 @@ describe("velodata options", () => {
       1,
       "error: required option '-s, --source <dir>' not specified\n(add --help to see the options)\n",
     ]);
+    // A mistyped required option is that, not a missing one.
+    const mistyped = await runCli(["build", "--sourc", FIXTURES]);
+    expect([mistyped.code, mistyped.stderr]).toEqual([
+      1,
+      "error: unknown option '--sourc'\n(Did you mean --source?)\n(add --help to see the options)\n",
+    ]);
+  });
+
+  it("marks every required option so in the help, and only those", async () => {
+    const required = (help: string) =>
+      help
+        .split("\n")
+        .filter((line) => line.includes("(required)"))
+        .map((line) => line.trim().split(/\s{2,}/)[0]);
+    expect(required((await runCli(["refresh", "--help"])).stdout)).toEqual([
+      "-s, --source <dir>",
+      "--state <file>",
+    ]);
+    expect(required((await runCli(["keys", "add", "--help"])).stdout)).toEqual([
+      "-k, --keys <file>",
+    ]);
+    expect(required((await runCli(["preview", "--help"])).stdout)).toEqual([]);
   });
 });
 
