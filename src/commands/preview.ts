@@ -11,7 +11,9 @@ import { NOT_FOUND } from "../routes/outcomes.js";
 import { type ContractFacts, notFoundOf, resolveContract } from "../routes/resolve-contract.js";
 import type { Outcome } from "../routes/route.js";
 import { CSV_TYPE, dispositionOf, fileOf, pathOf, routeOf } from "../routes/routes.js";
+import { parseTarget } from "../serve/request-target.js";
 import { sendError } from "../serve/respond.js";
+import { safePath } from "../serve/safe-path.js";
 import { HOST_FILES } from "../tree/host-files.js";
 import { readTree } from "../tree/read-tree.js";
 import { type Output, terminalOutput } from "./output.js";
@@ -46,13 +48,14 @@ export async function preview(options: PreviewOptions): Promise<Server> {
   });
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://preview");
-    let segments: string[];
-    try {
-      segments = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
-    } catch {
-      response.writeHead(400).end();
+    // The path as sent, checked as velodata serve checks it (a malformed escape, an encoded slash,
+    // `//`): refused with its 400 and JSON body. URL's pathname has already resolved some of it.
+    const path = safePath(parseTarget(request.url ?? "/").path);
+    if (!path.ok) {
+      sendError(response, 400, `Bad request path: ${path.reason}`);
       return;
     }
+    const { segments } = path;
     // The host's own rules are read by Netlify and Cloudflare Pages, never served by them.
     if (segments.length === 1 && HOST_FILES.includes(segments[0] as (typeof HOST_FILES)[number])) {
       sendOutcome(response, NOT_FOUND);
@@ -60,7 +63,7 @@ export async function preview(options: PreviewOptions): Promise<Server> {
     }
     // A static host cannot see the query; show the file its path form would serve (`/` and
     // `/docs/` are folders' index.html, which sirv's json extension would not find).
-    const folder = url.pathname.endsWith("/");
+    const { folder } = path;
     const match = matchRoute(segments, url.searchParams, folder);
     if (match.kind === "none" && !folder && isFolderWithoutSlash(segments, url.searchParams)) {
       response.writeHead(301, { Location: `${url.pathname}/${url.search}` }).end();

@@ -166,6 +166,10 @@ describe("velodata preview", () => {
         "/vls/v3/nothing",
         "/nothing",
         "/vls/v3/stations/4x?contract=dublin",
+        // A path serve refuses before any route: a malformed escape, an encoded slash, `//`.
+        "/vls/v3/stations/dublin/%E0%A4%A",
+        "/vls/v3/stations/dublin%2F42",
+        "/vls/v3//stations",
       ]) {
         const served = await answerOf(
           `${server.base}${path}${path.includes("?") ? "&" : "?"}apiKey=${server.key}`,

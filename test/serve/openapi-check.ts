@@ -211,9 +211,13 @@ function readTemplate(template: string, path: string): Record<string, string> | 
     });
   const found = new RegExp(`^${source}$`).exec(path);
   if (!found) return undefined;
-  return Object.fromEntries(
-    names.map((name, index) => [name, decodeURIComponent(found[index + 1] as string)]),
-  );
+  try {
+    return Object.fromEntries(
+      names.map((name, index) => [name, decodeURIComponent(found[index + 1] as string)]),
+    );
+  } catch {
+    return undefined; // a malformed escape (`%E0%A4%A`) is no value of any parameter
+  }
 }
 
 /** Path parameters must fit their schema: a station number is an integer. */
