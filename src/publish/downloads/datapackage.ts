@@ -73,6 +73,7 @@ function tableSchema(table: Table<never>) {
       name: column.name,
       type: column.type,
       description: column.description,
+      ...(column.emptyIsText ? { missingValues: [] } : {}),
       ...(column.required || column.enum
         ? {
             constraints: {

@@ -11,6 +11,12 @@ export interface Column<T> {
   type: "integer" | "number" | "string" | "boolean" | "array";
   description: string;
   required?: boolean;
+  /**
+   * Never null: an empty cell is the empty string (an address left blank), not a missing value.
+   * Its Table Schema field says so (`missingValues: []`), or readers would take the package's
+   * `""` missing value and read null where the JSON says `""`.
+   */
+  emptyIsText?: boolean;
   enum?: readonly string[];
   value: (record: T) => Cell;
 }
@@ -115,7 +121,13 @@ export const stationsTable: Table<Station> = {
       description: "Station name",
       value: (s) => s.name,
     },
-    { name: "address", type: "string", description: "Indicative address", value: (s) => s.address },
+    {
+      name: "address",
+      type: "string",
+      emptyIsText: true,
+      description: "Indicative address",
+      value: (s) => s.address,
+    },
     {
       name: "latitude",
       type: "number",
@@ -246,9 +258,21 @@ export const parkingsTable: Table<Parking> = {
       description: "Free of charge",
       value: (p) => p.isFree,
     },
-    { name: "address", type: "string", description: "Indicative address", value: (p) => p.address },
-    { name: "zipCode", type: "string", description: "Postal code", value: (p) => p.zipCode },
-    { name: "city", type: "string", description: "City", value: (p) => p.city },
+    {
+      name: "address",
+      type: "string",
+      emptyIsText: true,
+      description: "Indicative address",
+      value: (p) => p.address,
+    },
+    {
+      name: "zipCode",
+      type: "string",
+      emptyIsText: true,
+      description: "Postal code",
+      value: (p) => p.zipCode,
+    },
+    { name: "city", type: "string", emptyIsText: true, description: "City", value: (p) => p.city },
     {
       name: "isOffStreet",
       type: "boolean",

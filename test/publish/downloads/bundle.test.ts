@@ -18,16 +18,25 @@ const frictionless = new Ajv({ strict: false, allErrors: true });
 interface Field {
   name: string;
   type: string;
+  missingValues?: string[];
 }
 
-/** Reads a CSV back with the types its Table Schema declares, as a Frictionless reader would. */
-function typedRows(csv: string, fields: Field[]): Record<string, unknown>[] {
+/**
+ * Reads a CSV back with the types its Table Schema declares, as a Frictionless reader would: a
+ * field's own `missingValues` over the schema's, whose default is `[""]`.
+ */
+function typedRows(
+  csv: string,
+  fields: Field[],
+  missingValues: string[] = [""],
+): Record<string, unknown>[] {
   const rows: Record<string, string>[] = parse(csv, { columns: true });
   return rows.map((row) =>
     Object.fromEntries(
-      fields.map(({ name, type }) => {
+      fields.map((field) => {
+        const { name, type } = field;
         const cell = row[name] as string;
-        if (cell === "") return [name, null];
+        if ((field.missingValues ?? missingValues).includes(cell)) return [name, null];
         if (type === "integer" || type === "number") return [name, Number(cell)];
         if (type === "boolean") return [name, cell === "true"];
         if (type === "array") return [name, JSON.parse(cell)];
@@ -177,11 +186,47 @@ describe("static bundle", () => {
       const table = descriptor.resources.find(
         (resource: { name: string }) => resource.name === name,
       );
-      const fromCsv = typedRows(entryText(`${name}.csv`), table.schema.fields);
+      const fromCsv = typedRows(
+        entryText(`${name}.csv`),
+        table.schema.fields,
+        table.schema.missingValues,
+      );
       expect(fromCsv).toEqual(JSON.parse(entryText(`${name}.json`)));
     }
     expect(JSON.parse(entryText("stations.json"))).toHaveLength(dataset.stations.length);
     expect(JSON.parse(entryText("parkings.json"))).toHaveLength(dataset.parkings.length);
+  });
+
+  it("reads an empty address, zip code or city back as the empty string its JSON gives, not null", async () => {
+    const [station, ...stations] = dataset.stations;
+    const [parking, ...parkings] = dataset.parkings;
+    const bundle = unzipSync(
+      Buffer.concat(
+        await renderBundle({
+          ...dataset,
+          stations: [{ ...station, address: "" }, ...stations] as Dataset["stations"],
+          parkings: [
+            { ...parking, address: "", zipCode: "", city: "" },
+            ...parkings,
+          ] as Dataset["parkings"],
+        }),
+      ),
+    );
+    const text = (name: string) => Buffer.from(bundle[name] as Uint8Array).toString("utf8");
+    const descriptor = JSON.parse(text("datapackage.json"));
+    for (const [name, fields] of [
+      ["stations", { address: "" }],
+      ["parkings", { address: "", zipCode: "", city: "" }],
+    ] as const) {
+      const { schema } = descriptor.resources.find((r: { name: string }) => r.name === name);
+      const [fromCsv] = typedRows(text(`${name}.csv`), schema.fields, schema.missingValues);
+      expect(fromCsv).toMatchObject(fields);
+      expect(fromCsv).toEqual(JSON.parse(text(`${name}.json`))[0]);
+    }
+    // A field that can be null keeps the package's "" missing value.
+    const table = descriptor.resources.find((r: { name: string }) => r.name === "stations");
+    const overflow = table.schema.fields.find((f: Field) => f.name === "overflowCapacity");
+    expect(overflow.missingValues).toBeUndefined();
   });
 
   it("has a stations.csv that velodata reads back as a source, spaces and tiny numbers kept", async () => {
