@@ -11,6 +11,7 @@ import { NOT_FOUND } from "../routes/outcomes.js";
 import { type ContractFacts, notFoundOf, resolveContract } from "../routes/resolve-contract.js";
 import type { Outcome } from "../routes/route.js";
 import { CSV_TYPE, dispositionOf, fileOf, pathOf, routeOf } from "../routes/routes.js";
+import { negotiate } from "../serve/encoding.js";
 import { parseTarget } from "../serve/request-target.js";
 import { sendError } from "../serve/respond.js";
 import { safePath } from "../serve/safe-path.js";
@@ -47,6 +48,11 @@ export async function preview(options: PreviewOptions): Promise<Server> {
     },
   });
   const server = createServer((request, response) => {
+    // sirv picks a sibling by the encoding's name alone: `gzip;q=0` ("not acceptable", RFC 9110
+    // §12.4.2) would get the .gz. The encoding serve would send is the only one sirv is shown.
+    const encoding = negotiate(request.headers["accept-encoding"]);
+    if (encoding === "identity") delete request.headers["accept-encoding"];
+    else request.headers["accept-encoding"] = encoding;
     const url = new URL(request.url ?? "/", "http://preview");
     // The path as sent, checked as velodata serve checks it (a malformed escape, an encoded slash,
     // `//`): refused with its 400 and JSON body. URL's pathname has already resolved some of it.

@@ -96,6 +96,22 @@ describe("velodata preview", () => {
     expect(await response.json()).toEqual(await (await fetch(`${base}/vls/v3/stations`)).json());
   });
 
+  it("sends no encoding the client refuses (q=0), choosing by q-values as velodata serve does", async () => {
+    const encodingFor = async (acceptEncoding: string) => {
+      const response = await fetch(`${base}/vls/v3/stations`, {
+        headers: { "Accept-Encoding": acceptEncoding },
+      });
+      await response.arrayBuffer();
+      return response.headers.get("content-encoding");
+    };
+    expect(await encodingFor("gzip;q=0")).toBeNull();
+    expect(await encodingFor("br;q=0, gzip")).toBe("gzip");
+    expect(await encodingFor("br;q=0, *")).toBe("gzip");
+    expect(await encodingFor("br;q=0.5, gzip")).toBe("gzip");
+    expect(await encodingFor("*;q=0")).toBeNull();
+    expect(await encodingFor("gzip, br")).toBe("br");
+  });
+
   it("sends each file whole while a refresh renames new versions over it", async () => {
     const out = join(await tempDir(), "out");
     await build({ source: FIXTURES, out, output: memoryOutput() });
