@@ -7,13 +7,13 @@ import sirv from "sirv";
 import { isLoopback } from "../publish/default-base-url.js";
 import { isFolderWithoutSlash, matchRoute, type RouteMatch } from "../routes/match-route.js";
 import { EXPOSED_HEADERS } from "../routes/methods.js";
-import { NOT_FOUND } from "../routes/outcomes.js";
+import { METHOD_NOT_ALLOWED, NOT_FOUND } from "../routes/outcomes.js";
 import { type ContractFacts, notFoundOf, resolveContract } from "../routes/resolve-contract.js";
 import type { Outcome } from "../routes/route.js";
 import { CSV_TYPE, dispositionOf, fileOf, pathOf, routeOf } from "../routes/routes.js";
 import { negotiate } from "../serve/encoding.js";
 import { parseTarget } from "../serve/request-target.js";
-import { sendError } from "../serve/respond.js";
+import { ALLOW, sendError, sendOptions } from "../serve/respond.js";
 import { safePath } from "../serve/safe-path.js";
 import { HOST_FILES } from "../tree/host-files.js";
 import { readTree } from "../tree/read-tree.js";
@@ -48,6 +48,15 @@ export async function preview(options: PreviewOptions): Promise<Server> {
     },
   });
   const server = createServer((request, response) => {
+    // As velodata serve and the nginx configuration answer them: sirv sends the file to any method.
+    if (request.method === "OPTIONS") {
+      sendOptions(response);
+      return;
+    }
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      sendError(response, METHOD_NOT_ALLOWED.status, METHOD_NOT_ALLOWED.error, { Allow: ALLOW });
+      return;
+    }
     // sirv picks a sibling by the encoding's name alone: `gzip;q=0` ("not acceptable", RFC 9110
     // §12.4.2) would get the .gz. The encoding serve would send is the only one sirv is shown.
     const encoding = negotiate(request.headers["accept-encoding"]);

@@ -112,6 +112,23 @@ describe("velodata preview", () => {
     expect(await encodingFor("gzip, br")).toBe("br");
   });
 
+  it("answers a preflight with 204 and other methods with 405 and Allow, as velodata serve does", async () => {
+    const preflight = await fetch(`${base}/vls/v3/contracts`, {
+      method: "OPTIONS",
+      headers: { Origin: "https://app.example", "Access-Control-Request-Method": "GET" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-methods")).toBe("GET, HEAD, OPTIONS");
+    expect(await preflight.text()).toBe("");
+    for (const method of ["POST", "PUT", "DELETE"]) {
+      const refused = await fetch(`${base}/openapi.json`, { method });
+      expect(refused.status, method).toBe(405);
+      expect(refused.headers.get("allow"), method).toBe("GET, HEAD, OPTIONS");
+      expect(refused.headers.get("access-control-allow-origin"), method).toBe("*");
+      expect(await refused.json(), method).toEqual({ error: "Method Not Allowed" });
+    }
+  });
+
   it("sends each file whole while a refresh renames new versions over it", async () => {
     const out = join(await tempDir(), "out");
     await build({ source: FIXTURES, out, output: memoryOutput() });
