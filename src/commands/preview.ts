@@ -11,6 +11,7 @@ import { METHOD_NOT_ALLOWED, NOT_FOUND } from "../routes/outcomes.js";
 import { type ContractFacts, notFoundOf, resolveContract } from "../routes/resolve-contract.js";
 import type { Outcome } from "../routes/route.js";
 import { CSV_TYPE, dispositionOf, fileOf, pathOf, routeOf } from "../routes/routes.js";
+import { answerClientError, answerConnect } from "../serve/client-error.js";
 import { negotiate } from "../serve/encoding.js";
 import { parseTarget } from "../serve/request-target.js";
 import { ALLOW, sendError, sendOptions } from "../serve/respond.js";
@@ -108,6 +109,10 @@ export async function preview(options: PreviewOptions): Promise<Server> {
       sendOutcome(response, missingOutcome(options.out, match));
     });
   });
+  // What Node's parser refuses before any handler (a request line or headers past 16 KB, a
+  // malformed request, CONNECT): serve's JSON errors with CORS, not a bare status line.
+  server.on("clientError", answerClientError);
+  server.on("connect", answerConnect);
   const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

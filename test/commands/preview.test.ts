@@ -129,6 +129,21 @@ describe("velodata preview", () => {
     }
   });
 
+  it("refuses an overlong request line or headers with serve's JSON 414 and 431, CORS included", async () => {
+    const long = await fetch(`${base}/vls/v3/contracts?x=${"a".repeat(17_000)}`);
+    expect(long.status).toBe(414);
+    expect(long.headers.get("access-control-allow-origin")).toBe("*");
+    expect(await long.json()).toEqual({
+      error: "the request line is longer than the 16 KB a server takes",
+    });
+    const big = await fetch(`${base}/openapi.json`, { headers: { "X-Big": "a".repeat(17_000) } });
+    expect(big.status).toBe(431);
+    expect(big.headers.get("access-control-allow-origin")).toBe("*");
+    expect(await big.json()).toEqual({
+      error: "the request's headers are larger than the 16 KB a server takes",
+    });
+  });
+
   it("sends each file whole while a refresh renames new versions over it", async () => {
     const out = join(await tempDir(), "out");
     await build({ source: FIXTURES, out, output: memoryOutput() });
