@@ -90,7 +90,7 @@ export interface Made {
   release: Release;
   dataset: Dataset;
   stations: StationCache;
-  staticRead: Pick<StaticRead, "source" | "problems">;
+  staticRead: Pick<StaticRead, "source">;
 }
 
 /** What a fast refresh did, for its summary line. */
@@ -252,7 +252,6 @@ async function newStates(
         path,
       );
     if (read) {
-      reportProblems(state.staticProblems, output);
       return {
         input: {
           contracts: state.contracts.map(({ value }) => value),
@@ -282,7 +281,9 @@ async function newStates(
   if (refused && read.states)
     throw new UserError(`${inputs.state} ${refused}; the tree is left as it was`);
   const missing = refused ? [error({ file: path }, undefined, refused)] : [];
-  reportProblems([...state.staticProblems, ...read.problems, ...missing], output); // throws on any error
+  // Only the states': the static source's warnings were said when it was read (by the build, or the
+  // refresh that found it changed), not again each minute, where cron would mail them every time.
+  reportProblems([...read.problems, ...missing], output); // throws on any error
   if (!read.states) throw new Error("readStates returned no states and no error");
   const dataset = assembleDataset(source, read.states, statesAt);
   // What was read is what was kept only if the file did not change meanwhile.
@@ -461,7 +462,6 @@ export function saveRefreshState(
       refreshSeconds: inputs.refreshSeconds,
       source: inputs.fingerprint,
       staticSource: made.staticRead.source,
-      staticProblems: made.staticRead.problems,
       dataset: made.dataset,
       stations: made.stations,
       surfaces: SURFACES.length,

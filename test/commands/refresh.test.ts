@@ -73,6 +73,45 @@ describe("velodata refresh", () => {
     expect(await readFile(join(out, "vls/v3/stations.json"), "utf8")).toBe(before);
   });
 
+  it("says the static source's warnings when it reads the source, not at every minute (cron would mail each)", async () => {
+    const source = await fixtureCopy();
+    const out = join(await tempDir(), "out");
+    // True of the fixtures' real Toulouse data: a test station far from the others.
+    const farAway = /stations\.csv:\d+ \(toulouse #1033\) latitude: .* km from the middle/;
+    const built = await runCli(["build", "--source", source, "--out", out]);
+    expect(built.stderr).toMatch(farAway);
+    const states = join(source, "states.json");
+    const original = await readFile(states, "utf8");
+    for (const minute of ["16:59:00", "17:00:00"]) {
+      await writeFile(
+        states,
+        original.replace(
+          '"lastUpdate": "2025-02-08T16:44:06Z"',
+          `"lastUpdate": "2025-02-08T${minute}Z"`,
+        ),
+      );
+      const refreshed = await refreshWithItsStates(source, out);
+      expect([refreshed.code, refreshed.stdout]).toEqual([
+        0,
+        expect.stringContaining("only the changed stations rendered"),
+      ]);
+      expect(refreshed.stderr).not.toMatch(farAway);
+    }
+    // A source that changed is read again, and its warnings said again, once.
+    const stations = join(source, "stations.csv");
+    await writeFile(
+      stations,
+      (await readFile(stations, "utf8")).replace("Smithfield North", "Smithfield Nord"),
+    );
+    const changed = await refreshWithItsStates(source, out);
+    expect([changed.code, changed.stdout]).toEqual([
+      0,
+      expect.not.stringContaining("only the changed stations rendered"),
+    ]);
+    expect(changed.stderr).toMatch(farAway);
+    expect((await refreshWithItsStates(source, out)).stderr).not.toMatch(farAway);
+  });
+
   it("leaves an answer rendered again with the same bytes as it is, with its siblings", async () => {
     const source = await fixtureCopy();
     const out = join(await tempDir(), "out");

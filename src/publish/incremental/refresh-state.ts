@@ -6,7 +6,7 @@ import type { Contract } from "../../model/contract.js";
 import { pathOf } from "../../routes/routes.js";
 import { type Dataset, stationKey } from "../../source/dataset.js";
 import type { StaticSource } from "../../source/load-source.js";
-import type { Problem, Sourced } from "../../source/problems.js";
+import type { Sourced } from "../../source/problems.js";
 import type { KeptStatesFile } from "../../tree/accepted-states.js";
 import { gbfsEndpoints } from "../gbfs-files.js";
 import { pathsInOrder } from "../paths-in-order.js";
@@ -22,7 +22,7 @@ import {
 } from "./station-records.js";
 
 /** Another format (an older velodata's) is ignored: the next refresh renders everything. */
-export const REFRESH_STATE_FORMAT = 7;
+export const REFRESH_STATE_FORMAT = 8;
 
 export interface RefreshState {
   format: typeof REFRESH_STATE_FORMAT;
@@ -36,8 +36,6 @@ export interface RefreshState {
   parkings: number;
   contracts: Sourced<Contract>[];
   stations: StationRecords;
-  /** Warnings about the static source, printed again by each refresh as a full read would. */
-  staticProblems: Problem[];
   /** Each station's state in that release, in columns. */
   states: StateColumns;
   /** The answers that are not the stations' (contracts, parkings, downloads…). */
@@ -74,7 +72,6 @@ export type StaticState = Pick<
   | "parkings"
   | "contracts"
   | "stations"
-  | "staticProblems"
   | "staticPaths"
   | "positions"
   | "pathCount"
@@ -138,7 +135,6 @@ export interface RefreshStateInput {
   refreshSeconds: number;
   source: string;
   staticSource: StaticSource;
-  staticProblems: readonly Problem[];
   dataset: Dataset;
   /** The release's station renderings, one file per station surface. */
   stations: StationCache;
@@ -191,7 +187,6 @@ export function refreshStateOf(input: RefreshStateInput): RefreshState {
     parkings: dataset.parkings.length,
     contracts: input.staticSource.contracts,
     stations: recordsOfList(input.staticSource.stations, input.staticSource.contracts),
-    staticProblems: input.staticProblems.filter((problem) => problem.severity === "warning"),
     states,
     staticPaths: [...release.files]
       .filter(([, file]) => file.freshness === "static")

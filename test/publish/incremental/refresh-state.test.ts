@@ -37,7 +37,6 @@ async function stateOf(reorder: (body: readonly Uint8Array[]) => Uint8Array[], d
     refreshSeconds: 60,
     source: "fingerprint",
     staticSource: staticRead.source,
-    staticProblems: staticRead.problems,
     dataset,
     stations,
     surfaces: SURFACES.length,
