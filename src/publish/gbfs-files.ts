@@ -87,9 +87,8 @@ export function gbfsStaticFiles(
 /**
  * station_status of one contract, both versions, at every path it answers at. `entries`: each
  * station's encoded entry per version (GBFS_VERSIONS order, see stationStatusEntries), in source
- * order. `ttl`: seconds to the next refresh. Its `last_updated` is `updated` (published form):
- * when the publisher knew these states (the states file's time), or else the newest report of its
- * stations; never the clock, so that the same states always give the same bytes (and ETag).
+ * order. `ttl`: seconds to the next refresh. Its `last_updated` is `updated` (published form, see
+ * statusUpdated); never the clock, so that the same states always give the same bytes (and ETag).
  */
 export function gbfsStatusFiles(
   contract: string,
@@ -107,6 +106,20 @@ export function gbfsStatusFiles(
     putFile(files, contract, version, "station_status", stationStatusBody(version, freshness, own));
   });
   return files;
+}
+
+/**
+ * A station_status feed's `last_updated` (published form): when the publisher knew its states
+ * (`statusAt`, the states file's time), but never before the newest report it publishes (a file
+ * copied with its old time kept, `cp -p`), which a feed says itself when no file time is known.
+ */
+export function statusUpdated(
+  statusAt: string | null | undefined,
+  newest: string | null,
+): string | null {
+  if (!statusAt) return newest;
+  // Published form, all UTC: text order is time order.
+  return newest !== null && newest > statusAt ? newest : statusAt;
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   gbfsStatusFilesHashed,
   stationStatusEntries,
   stationStatusTexts,
+  statusUpdated,
 } from "./gbfs-files.js";
 import { endpointFile, listFile, type ReleaseFile, withMembers } from "./release.js";
 import { vehicleTypesOf } from "./render/gbfs/vehicle-types.js";
@@ -256,7 +257,7 @@ function* renderStations(
     });
     // Like the lists: a contract whose stations did not change keeps its file, if of this time.
     const priorStatus = sameStatusTime ? previous?.gbfsStatus.get(contract.name) : undefined;
-    const updated = statusAt ?? newest;
+    const updated = statusUpdated(statusAt, newest);
     const entries = () => members.map((index) => (rendered[index] as RenderedStation).status ?? []);
     const done = (status: ReadonlyMap<string, ReleaseFile>) => {
       gbfsStatus.set(contract.name, status);

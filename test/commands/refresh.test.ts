@@ -139,6 +139,47 @@ describe("velodata refresh", () => {
     expect(result.stdout).toMatch(/refreshed .*: 6 of \d+ files changed/);
   });
 
+  it("never dates a station_status before the newest report it lists (a states file copied with its old time)", async () => {
+    const source = await fixtureCopy();
+    const out = join(await tempDir(), "out");
+    const states = join(source, "states.json");
+    // Before the fixtures' reports (2025-02-08 and earlier), as `cp -p` of an old export leaves it.
+    const copied = new Date("2025-01-01T00:00:00Z");
+    await utimes(states, copied, copied);
+    expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
+    const feedOf = async (contract: string) =>
+      JSON.parse(
+        await readFile(join(out, `contracts/${contract}/gbfs/v3/station_status.json`), "utf8"),
+      ) as { last_updated: string; data: { stations: { last_reported: string }[] } };
+    const newestReported = (feed: Awaited<ReturnType<typeof feedOf>>) =>
+      feed.data.stations
+        .map((station) => station.last_reported)
+        .sort()
+        .at(-1);
+    // Dublin's reports (2025-02-08) are newer than the file; Lyon's (2022) and Toulouse's older.
+    const dublin = await feedOf("dublin");
+    expect(dublin.last_updated).toBe(newestReported(dublin));
+    expect(dublin.last_updated > knownAt(copied)).toBe(true);
+    for (const contract of ["lyon", "toulouse"])
+      expect((await feedOf(contract)).last_updated, contract).toBe(knownAt(copied));
+    // On the cron refresh's fast path too: a Dublin station reports later, the file still old.
+    const original = await readFile(states, "utf8");
+    await writeFile(
+      states,
+      original.replace(
+        '"lastUpdate": "2025-02-08T16:44:06Z"',
+        '"lastUpdate": "2025-02-08T17:30:00Z"',
+      ),
+    );
+    await utimes(states, copied, copied);
+    const refreshed = await refreshWithItsStates(source, out);
+    expect([refreshed.code, refreshed.stdout]).toEqual([
+      0,
+      expect.stringContaining("only the changed stations rendered"),
+    ]);
+    expect((await feedOf("dublin")).last_updated).toBe("2025-02-08T17:30:00Z");
+  });
+
   it("dates every contract's station_status by the states file's time; the same file rewrites nothing", async () => {
     const source = await fixtureCopy();
     const out = join(await tempDir(), "out");

@@ -3,7 +3,7 @@
 
 import type { Contract } from "../../model/contract.js";
 import type { LiveState } from "../../source/dataset.js";
-import { gbfsStatusFilesHashed, stationStatusEntries } from "../gbfs-files.js";
+import { gbfsStatusFilesHashed, stationStatusEntries, statusUpdated } from "../gbfs-files.js";
 import type { ReleaseFile } from "../release.js";
 import { GBFS_VERSIONS } from "../render/gbfs/feed.js";
 import { vehicleTypesOf } from "../render/gbfs/vehicle-types.js";
@@ -66,7 +66,7 @@ export function spliceStatus(
   const entries = (items[0] as Items).items.map((_, at) =>
     items.map((version) => version.items[at] as Uint8Array),
   );
-  const updated = statusAt ?? newest;
+  const updated = statusUpdated(statusAt, newest);
   const hashed = gbfsStatusFilesHashed(contract.name, entries, updated, refreshSeconds, sha1InPool);
   return hashed.then((files) => {
     for (const [path, file] of files) add(path, file);
