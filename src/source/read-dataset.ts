@@ -83,7 +83,8 @@ export interface StatesRead {
   known?: KnownStates;
   /**
    * Without the states (an error in a record): the stations the file has a record of, passed or
-   * not, for the share of stations missing from it (a bad record is of a station present).
+   * not, for the share of stations missing from it (a bad record is of a station present); absent
+   * too when the file could not be read as records (not JSON, cut short).
    */
   reported?: ReadonlySet<string>;
 }
@@ -123,8 +124,10 @@ export async function readStates(
     fresh.every((position) => keys[position] === usable.keys[position]);
   // An empty list would say "no state" once for each station: said once, of the file.
   const empty = loaded.raw.length === 0 && read.source.stations.length > 0;
-  // A record in error is still of its station: "no state" is for the stations with no record.
-  const reported = readWhole ? undefined : reportedStations(loaded.raw);
+  // A record in error is still of its station: "no state" is for the stations with no record. A
+  // file not read as records at all (cut short) tells of none: no share of them is missing from it.
+  const unreadable = !readWhole && loaded.raw.length === 0;
+  const reported = readWhole || unreadable ? undefined : reportedStations(loaded.raw);
   const checked = checkStatesWithAcross(read.source, records, read.unread, !empty, {
     keys,
     fresh,

@@ -71,6 +71,16 @@ describe("velodata refresh", () => {
     expect(broken.code).toBe(1);
     expect(broken.stderr).toMatch(/states\.json\[0\] \(dublin #42\) status: /);
     expect(await readFile(join(out, "vls/v3/stations.json"), "utf8")).toBe(before);
+    // A file cut short is that, not also a file that leaves every station out (--max-missing).
+    await writeFile(states, original.slice(0, original.length / 2));
+    const cut = await runCli(["refresh", "--source", source, "--state", states, "--out", out]);
+    expect([cut.code, cut.stderr]).toEqual([
+      1,
+      expect.stringMatching(
+        /^velodata: .* 1 error;.*\n {2}error: .*states\.json:\d+: is not valid JSON: it ends before its JSON does/,
+      ),
+    ]);
+    expect(await readFile(join(out, "vls/v3/stations.json"), "utf8")).toBe(before);
   });
 
   it("says the static source's warnings when it reads the source, not at every minute (cron would mail each)", async () => {
