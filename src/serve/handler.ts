@@ -156,9 +156,10 @@ export function createHandler(options: HandlerOptions): Handler {
     limit: number | undefined,
     wait: number,
   ): Promise<void> | void => {
-    // RFC 9112 §3.2: an HTTP/1.1 request without Host is a 400 (nginx's, with the same JSON).
+    // RFC 9112 §3.2: an HTTP/1.1 request without Host is a 400, and any request with two Host
+    // lines (Node keeps the first without a word), as nginx answers them, with the same JSON.
     const http11 = request.httpVersionMajor === 1 && request.httpVersionMinor === 1;
-    if (http11 && request.headers.host === undefined) {
+    if ((http11 && request.headers.host === undefined) || hostGivenTwice(request.rawHeaders)) {
       return sendOutcome(response, MALFORMED_REQUEST, { Connection: "close" });
     }
     const method = request.method;
@@ -297,6 +298,18 @@ export function createHandler(options: HandlerOptions): Handler {
     }
     return undefined;
   };
+}
+
+/** Whether the raw header list (name, value, name, value…) has more than one Host line. */
+function hostGivenTwice(raw: readonly string[]): boolean {
+  let seen = false;
+  for (let at = 0; at < raw.length; at += 2) {
+    const name = raw[at] as string;
+    if (name.length !== 4 || name.toLowerCase() !== "host") continue;
+    if (seen) return true;
+    seen = true;
+  }
+  return false;
 }
 
 /** `absent`: a number no file is named by (`042`), answered as a record that does not exist. */

@@ -243,6 +243,13 @@ describe("requests Node refuses before any route", () => {
       "HTTP/1.1 400 Bad Request",
       /^malformed HTTP request$/,
     ],
+    // RFC 9112 §3.2: which of the two would a cache or a proxy before it have read?
+    [
+      "a request with two Host lines",
+      "GET /vls/v3/contracts HTTP/1.1\r\nHost: a.example\r\nhost: b.example\r\n\r\n",
+      "HTTP/1.1 400 Bad Request",
+      /^malformed HTTP request$/,
+    ],
   ])(
     "answers %s with the API's JSON error and CORS header",
     async (_, request, statusLine, message) => {
