@@ -543,7 +543,7 @@ function perMinute(value: string): number {
 
 /** `keys limit`'s <per-minute>: a number of requests, or "none". */
 function limitArgument(value: string): number | null {
-  if (value === "none") return null;
+  if (value.toLowerCase() === "none") return null;
   try {
     return perMinute(value);
   } catch (cause) {

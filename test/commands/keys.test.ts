@@ -52,7 +52,7 @@ describe("velodata keys", () => {
     const changed = await runCli(["keys", "limit", id, "120", "--keys", file]);
     expect(changed.stdout).toBe(`key ${id}, at most 120 requests a minute\n`);
     expect(await perMinute()).toBe("120");
-    const removed = await runCli(["keys", "limit", id, "none", "--keys", file]);
+    const removed = await runCli(["keys", "limit", id, "NONE", "--keys", file]);
     expect(removed.stdout).toBe(`key ${id}: no limit\n`);
     expect(await perMinute()).toBe("-");
     expect(await readFile(file, "utf8")).not.toContain("requestsPerMinute");
@@ -70,6 +70,18 @@ describe("velodata keys", () => {
       expect(refused.stderr).not.toContain("    at ");
     }
     expect(await perMinute()).toBe("-");
+
+    // A revoked key's limit would change nothing: refused, the file left as it was.
+    expect((await runCli(["keys", "revoke", id, "--keys", file])).code).toBe(0);
+    const before = await readFile(file, "utf8");
+    const revoked = await runCli(["keys", "limit", id, "10", "--keys", file]);
+    expect([revoked.code, revoked.stderr]).toEqual([
+      1,
+      expect.stringMatching(
+        new RegExp(`^velodata: key ${id} was revoked at .*; nothing was changed\n`),
+      ),
+    ]);
+    expect(await readFile(file, "utf8")).toBe(before);
   });
 
   // As the README's Debian steps leave it: the service's user owns the file, root adds a key.

@@ -109,9 +109,15 @@ export async function limitKey(
   id: string,
   perMinute: number | null,
 ): Promise<StoredKey> {
-  const { after } = await changeKey(path, id, ({ requestsPerMinute: _, ...key }) =>
-    perMinute === null ? key : { ...key, requestsPerMinute: perMinute },
-  );
+  const { after } = await changeKey(path, id, ({ requestsPerMinute: _, ...key }) => {
+    // A limit on a key no request gets through with changes nothing: said, not done in silence.
+    if (key.revoked)
+      throw new UserError(
+        `key ${id} was revoked at ${key.revoked}: no request gets through with it, whatever its limit; nothing was changed`,
+        ["to let its holder in again, give them a new key (velodata keys add)"],
+      );
+    return perMinute === null ? key : { ...key, requestsPerMinute: perMinute };
+  });
   return after;
 }
 
