@@ -375,6 +375,36 @@ for (const [name, start, skipped] of deployments) {
       expect(trace.body.toString()).toBe('{"error":"Method Not Allowed"}');
     });
 
+    it("answers a CORS preflight on any path with 204 and what a page may ask, no key needed", async () => {
+      for (const path of [
+        "/vls/v3/stations/dublin/42",
+        "/contracts/dublin/gbfs/gbfs.json",
+        "/nothing",
+      ]) {
+        const preflight = await raw(
+          deployment.base,
+          path,
+          {
+            Origin: "https://app.example",
+            "Access-Control-Request-Method": "GET",
+          },
+          "OPTIONS",
+        );
+        expect(preflight.status, path).toBe(204);
+        expect(preflight.body.length, path).toBe(0);
+        expect(
+          [
+            "allow",
+            "access-control-allow-origin",
+            "access-control-allow-methods",
+            "access-control-allow-headers",
+            "access-control-max-age",
+          ].map((name) => preflight.headers[name]),
+          path,
+        ).toEqual(["GET, HEAD, OPTIONS", "*", "GET, HEAD, OPTIONS", "*", "86400"]);
+      }
+    });
+
     it("refuses traversal and serves no dotfile, manifest or key check file", async () => {
       const dots = await raw(deployment.base, `/vls/v3/../v3/contracts?apiKey=${key}`);
       expect(dots.status).toBe(400);
@@ -743,6 +773,12 @@ describe.skipIf("missing" in nginx)("nginx in front of the tree", () => {
       expect(answer.headers["access-control-allow-origin"]).toBe("*");
     }
     expect((await raw(deployment.base, "/openapi.json")).status).toBe(200);
+    // A page of another origin may still ask for it: nginx answers the preflight itself.
+    const preflight = await raw(deployment.base, "/openapi.json", {}, "OPTIONS");
+    expect([preflight.status, preflight.headers["access-control-allow-methods"]]).toEqual([
+      204,
+      "GET, HEAD, OPTIONS",
+    ]);
     // nginx's error lines quote the request line, key and all: none may reach its error log.
     if (deployment.errorLog) {
       const errors = await readFile(deployment.errorLog, "utf8");

@@ -4,7 +4,12 @@ import { STATUS_CODES } from "node:http";
 import { JSON_TYPE } from "../../routes/content-types.js";
 import { CHECK_TICKET_HEADER, KEY_CHECK_PATH, KEY_ID_HEADER } from "../../routes/key-check.js";
 import { cacheScopeOf, STATIC_MAX_AGE } from "../../routes/max-age.js";
-import { ALLOWED_METHODS, EXPOSED_HEADERS } from "../../routes/methods.js";
+import {
+  ALLOWED_METHODS,
+  EXPOSED_HEADERS,
+  PREFLIGHT_ALLOWED_HEADERS,
+  PREFLIGHT_MAX_AGE,
+} from "../../routes/methods.js";
 import {
   HEADERS_TOO_LARGE,
   MALFORMED_REQUEST,
@@ -305,6 +310,11 @@ ${types}
     gzip_vary on;
     ${BROTLI_LINES[options.brotli]}
 
+    # A CORS preflight is velodata serve's whatever the path: answered here, so that a page of another
+    # origin still reads the public files while velodata serve is down or restarting.
+    if ($request_method = OPTIONS) {
+        rewrite ^ ${PREFLIGHT_URI} last;
+    }
     # velodata serve's key check is nginx's to ask (auth_request), never a client's: the 404 of any
     # unknown path, in any spelling (the URI as nginx normalised it: slashes merged, %XX decoded).
     rewrite ${quote(exactly(KEY_CHECK_PATH))} ${NOT_FOUND_PAGE.uri} last;
@@ -395,6 +405,16 @@ ${handOverLines(n)}
 
     # Not named locations: the request line they answer has no URI, which a named one needs.
 ${ERROR_PAGES.map(errorPageLocation).join("\n")}
+    location = ${PREFLIGHT_URI} {
+        internal;
+        add_header Access-Control-Allow-Origin "*";
+        add_header Access-Control-Expose-Headers "${EXPOSED_HEADERS}";
+        add_header Allow "${ALLOWED_METHODS}";
+        add_header Access-Control-Allow-Methods "${ALLOWED_METHODS}";
+        add_header Access-Control-Allow-Headers "${PREFLIGHT_ALLOWED_HEADERS}";
+        add_header Access-Control-Max-Age "${PREFLIGHT_MAX_AGE}";
+        return 204;
+    }
     location @velodata_unavailable {
 ${jsonErrorLines()}
         add_header Retry-After "${UNAVAILABLE_RETRY_SECONDS}" always;
@@ -438,6 +458,9 @@ function jsonErrorLines(withHeaders = true): string {
     .map((line) => `        ${line}`)
     .join("\n");
 }
+
+// Where a preflight is answered (internal: a client asking for it gets the 404 of any unknown path).
+const PREFLIGHT_URI = "/_velodata/preflight";
 
 // What a client is told while velodata serve is down (a restart takes a few seconds).
 const UNAVAILABLE = "Service Unavailable";
