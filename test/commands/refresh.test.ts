@@ -17,6 +17,10 @@ async function writeSameTime(path: string, text: string): Promise<void> {
   await utimes(path, atime, mtime);
 }
 
+/** The fixtures' states text with Dublin #42 reporting at `time` (published form) instead. */
+const dublin42ReportedAt = (states: string, time: string): string =>
+  states.replace('"lastUpdate": "2025-02-08T16:44:06Z"', `"lastUpdate": "${time}"`);
+
 /** `last_updated` as GBFS v3.0 writes a file's modification time. */
 const knownAt = (mtime: Date): string => `${mtime.toISOString().slice(0, 19)}Z`;
 
@@ -35,13 +39,7 @@ describe("velodata refresh", () => {
     const information = await stat(join(out, "contracts/dublin/gbfs/v3/station_information.json"));
     const hostRules = await stat(join(out, "_headers"));
 
-    await writeSameTime(
-      states,
-      original.replace(
-        '"lastUpdate": "2025-02-08T16:44:06Z"',
-        '"lastUpdate": "2025-02-08T16:59:00Z"',
-      ),
-    );
+    await writeSameTime(states, dublin42ReportedAt(original, "2025-02-08T16:59:00Z"));
     const result = await runCli(["refresh", "--source", source, "--state", states, "--out", out]);
     expect(result.code).toBe(0);
     // the station, its contract's list, the list of all, in v3 and in v1; its contract's GBFS
@@ -93,13 +91,7 @@ describe("velodata refresh", () => {
     const states = join(source, "states.json");
     const original = await readFile(states, "utf8");
     for (const minute of ["16:59:00", "17:00:00"]) {
-      await writeFile(
-        states,
-        original.replace(
-          '"lastUpdate": "2025-02-08T16:44:06Z"',
-          `"lastUpdate": "2025-02-08T${minute}Z"`,
-        ),
-      );
+      await writeFile(states, dublin42ReportedAt(original, `2025-02-08T${minute}Z`));
       const refreshed = await refreshWithItsStates(source, out);
       expect([refreshed.code, refreshed.stdout]).toEqual([
         0,
@@ -174,13 +166,7 @@ describe("velodata refresh", () => {
       expect((await feedOf(contract)).last_updated, contract).toBe(knownAt(copied));
     // On the cron refresh's fast path too: a Dublin station reports later, the file still old.
     const original = await readFile(states, "utf8");
-    await writeFile(
-      states,
-      original.replace(
-        '"lastUpdate": "2025-02-08T16:44:06Z"',
-        '"lastUpdate": "2025-02-08T17:30:00Z"',
-      ),
-    );
+    await writeFile(states, dublin42ReportedAt(original, "2025-02-08T17:30:00Z"));
     await utimes(states, copied, copied);
     const refreshed = await refreshWithItsStates(source, out);
     expect([refreshed.code, refreshed.stdout]).toEqual([
@@ -211,13 +197,7 @@ describe("velodata refresh", () => {
 
     // One Dublin station changed, the file written a minute after the build's.
     const original = await readFile(states, "utf8");
-    await writeFile(
-      states,
-      original.replace(
-        '"lastUpdate": "2025-02-08T16:44:06Z"',
-        '"lastUpdate": "2025-02-08T16:59:00Z"',
-      ),
-    );
+    await writeFile(states, dublin42ReportedAt(original, "2025-02-08T16:59:00Z"));
     const later = minutesAgo(1);
     await utimes(states, later, later);
     const result = await runCli(["refresh", "--source", source, "--state", states, "--out", out]);
@@ -533,13 +513,7 @@ describe("velodata refresh", () => {
     const stateA = join(source, "states.json");
     const stateB = join(dir, "states-b.json");
     const original = await readFile(stateA, "utf8");
-    await writeFile(
-      stateB,
-      original.replace(
-        '"lastUpdate": "2025-02-08T16:44:06Z"',
-        '"lastUpdate": "2025-02-08T17:00:00Z"',
-      ),
-    );
+    await writeFile(stateB, dublin42ReportedAt(original, "2025-02-08T17:00:00Z"));
     for (const [state, tree] of [
       [stateA, out],
       [stateB, outB],
