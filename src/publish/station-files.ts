@@ -7,6 +7,7 @@ import type { Station } from "../model/station.js";
 import { oncePerObject } from "../once-per-object.js";
 import { type Endpoint, pathOf } from "../routes/routes.js";
 import { type Dataset, type LiveState, stationKey } from "../source/dataset.js";
+import { keptDisconnected } from "../source/kept-states.js";
 import { withFields } from "../with-fields.js";
 import { type Encode, encodedTogether } from "./encoded-together.js";
 import {
@@ -203,8 +204,10 @@ function* renderStations(
       const index = members[position] as number;
       const station = stations[index] as Station;
       const key = keys[index] as string;
-      const state = stateAt(index, key);
       const prior = before ? before[index] : byKey?.get(key);
+      // A station the new states leave out keeps the state of the release being replaced, marked
+      // disconnected (see kept-states.ts); kept again, it equals its rendering: nothing is redone.
+      const state = stateAt(index, key) ?? (prior?.state && keptDisconnected(prior.state));
       let done: RenderedStation;
       if (prior && prior.station === station && sameState(prior.state, state)) {
         done = prior.status

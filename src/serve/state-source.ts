@@ -105,8 +105,9 @@ export function notRegularFile(path: string): string | null {
 }
 
 /**
- * A feed that loses stations is news: `{"states":[]}` would publish every station CLOSED. A few
- * missing are logged; more than the allowed share refuses the file and keeps the last release.
+ * A feed that loses stations is news: `{"states":[]}` would leave every station disconnected at its
+ * last state. A few missing are logged (each keeps its last state, marked disconnected: see
+ * kept-states.ts); more than the allowed share refuses the file and keeps the last release.
  */
 function checkMissing(
   path: string,
@@ -123,7 +124,7 @@ function checkMissing(
   const shown = missing.slice(0, NAMES_LOGGED).map((key) => key.replace("/", " #"));
   const more = missing.length > NAMES_LOGGED ? ` and ${missing.length - NAMES_LOGGED} more` : "";
   options.log(
-    `${path}: ${counted(missing.length, "station")} reported before ${missing.length === 1 ? "is" : "are"} missing (published CLOSED and disconnected): ${shown.join(", ")}${more}`,
+    `${path}: ${counted(missing.length, "station")} reported before ${missing.length === 1 ? "is" : "are"} missing (last state kept, marked disconnected): ${shown.join(", ")}${more}`,
     "warning",
   );
   return { states, problems };

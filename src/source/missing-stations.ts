@@ -1,4 +1,4 @@
-// A feed that loses stations is news: `{"states":[]}` would publish every station CLOSED. The
+// A feed that loses stations is news: `{"states":[]}` would leave every station disconnected. The
 // refusal of a states file that leaves out too many of the stations reported before (serve's
 // minute refresh and the cron refresh alike).
 

@@ -170,7 +170,7 @@ describe("/status", () => {
     expect((await server.handle.refreshNow()).ok).toBe(true);
     expect((await statusOf(server.base)).feed.missingStations).toBe(5);
     expect(server.lines.join("\n")).toMatch(
-      /states\.json: 5 stations reported before are missing \(published CLOSED and disconnected\): dublin #42, /,
+      /states\.json: 5 stations reported before are missing \(last state kept, marked disconnected\): dublin #42, /,
     );
   });
 

@@ -1,0 +1,90 @@
+// serve's minute refresh: a station the states file leaves out keeps its last state, marked
+// disconnected, as long as the file leaves it out; it is published anew when reported again.
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "./serve-helpers.js";
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.handle.stop();
+  server = undefined;
+});
+
+interface StatesFile {
+  states: { contract: string; number: number; lastUpdate: string }[];
+}
+
+const STATION = "/vls/v3/stations/42?contract=dublin";
+
+/** The states file of `source` with Dublin #42's record taken out (`put` back: with it). */
+async function withoutDublin42(source: string) {
+  const path = join(source, "states.json");
+  const file = JSON.parse(await readFile(path, "utf8")) as StatesFile;
+  const at = file.states.findIndex((state) => state.contract === "dublin" && state.number === 42);
+  const [record] = file.states.splice(at, 1);
+  if (!record) throw new Error("no dublin #42 in the fixtures' states");
+  await writeFile(path, JSON.stringify(file));
+  return {
+    record,
+    put: async () => {
+      file.states.splice(at, 0, record);
+      await writeFile(path, JSON.stringify(file));
+    },
+  };
+}
+
+async function gbfsStatusOf42(base: string): Promise<unknown> {
+  const feed = await (await fetch(`${base}/contracts/dublin/gbfs/v3/station_status.json`)).json();
+  return (feed as { data: { stations: { station_id: string }[] } }).data.stations.find(
+    (station) => station.station_id === "42",
+  );
+}
+
+describe("serve: a station the states file leaves out", () => {
+  it("keeps its last state, disconnected, minute after minute, until it reports again", async () => {
+    server = await startTestServer();
+    const before = await (await server.get(STATION)).json();
+    expect(before).toMatchObject({
+      status: "OPEN",
+      connected: true,
+      lastUpdate: "2025-02-08T16:44:06Z",
+      totalStands: { availabilities: { bikes: 27, stands: 3 } },
+    });
+    const left = await withoutDublin42(server.source);
+    expect((await server.handle.refreshNow()).ok).toBe(true);
+
+    const kept = await server.get(STATION);
+    expect(await kept.json()).toEqual({ ...before, connected: false });
+    expect(await gbfsStatusOf42(server.base)).toMatchObject({
+      num_vehicles_available: 27,
+      num_docks_available: 3,
+      is_installed: true,
+      is_renting: false,
+      is_returning: false,
+      last_reported: "2025-02-08T16:44:06Z",
+    });
+    const log = server.lines.join("\n");
+    expect(log).toMatch(
+      /states\.json: 1 station reported before is missing \(last state kept, marked disconnected\): dublin #42$/m,
+    );
+    expect(log).not.toContain("CLOSED");
+    // Not in the last read all the same: /status counts it.
+    const status = await (await fetch(`${server.base}/status`)).json();
+    expect(status.feed.missingStations).toBe(1);
+
+    // The next minute leaves it out again: the same answers, nothing rendered again.
+    expect((await server.handle.refreshNow()).ok).toBe(true);
+    expect((await server.get(STATION)).headers.get("etag")).toBe(kept.headers.get("etag"));
+    expect(server.lines.at(-1)).toMatch(/refreshed from .*: release [0-9a-f]+, 0 answers changed/);
+
+    // Reported again: its new state.
+    left.record.lastUpdate = "2025-02-08T17:00:00Z";
+    await left.put();
+    expect((await server.handle.refreshNow()).ok).toBe(true);
+    expect(await (await server.get(STATION)).json()).toEqual({
+      ...before,
+      lastUpdate: "2025-02-08T17:00:00Z",
+    });
+  });
+});
