@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { UserError } from "../errors.js";
 import { DEFAULT_PORTAL } from "../model/portal.js";
+import type { Station } from "../model/station.js";
 import { percent } from "../percent.js";
 import {
   changedRecordsOfBytes,
@@ -30,7 +31,7 @@ import {
   type SpliceInput,
   spliceStations,
 } from "../publish/incremental/splice-stations.js";
-import { wellFormedColumns } from "../publish/incremental/state-columns.js";
+import { stateAt, wellFormedColumns } from "../publish/incremental/state-columns.js";
 import { allRecords } from "../publish/incremental/station-records.js";
 import type { Release, ReleaseFile } from "../publish/release.js";
 import { releaseIdOf } from "../publish/release-id.js";
@@ -38,10 +39,11 @@ import { GBFS_VERSIONS } from "../publish/render/gbfs/feed.js";
 import { type StationCache, SURFACES } from "../publish/station-files.js";
 import { fileOf, pathOf } from "../routes/routes.js";
 import { type FeedHealth, feedHealthOfColumns } from "../serve/feed-health.js";
-import { assembleDataset, type Dataset, stationKey } from "../source/dataset.js";
+import { assembleDataset, type Dataset, type LiveState, stationKey } from "../source/dataset.js";
+import { keptDisconnected, keptSaid } from "../source/kept-states.js";
 import { NOTHING_UNREAD } from "../source/load-source.js";
 import { tooManyMissing } from "../source/missing-stations.js";
-import { error } from "../source/problems.js";
+import { error, type RecordRef, type Sourced } from "../source/problems.js";
 import type { StaticRead } from "../source/read-dataset.js";
 import { readStates } from "../source/read-dataset.js";
 import { statesTimeOf } from "../source/source-time.js";
@@ -206,13 +208,15 @@ export async function incrementalRefresh(
     removed: 0,
     verified: false,
   };
-  const feed = feedHealthOfColumns(spliced.minute.states);
+  const feed = feedHealthOfColumns(spliced.minute.states, states.kept);
   return { stats, total: manifest.paths.length, release: id, feed };
 }
 
 /** The stations' new states, and what to keep of the states file for the next refresh. */
 interface NewStates {
   input: SpliceInput;
+  /** The stations kept at their last state (positions): not in the file, as /status counts them. */
+  kept?: ReadonlySet<number>;
   /** The file's bytes and each record's station and size, when they can be kept. */
   keep?: KeptRecords;
 }
@@ -283,16 +287,58 @@ async function newStates(
   const missing = refused ? [error({ file: path }, undefined, refused)] : [];
   // Only the states': the static source's warnings were said when it was read (by the build, or the
   // refresh that found it changed), not again each minute, where cron would mail them every time.
-  reportProblems([...read.problems, ...missing], output); // throws on any error
-  if (!read.states) throw new Error("readStates returned no states and no error");
-  const dataset = assembleDataset(source, read.states, statesAt);
-  // What was read is what was kept only if the file did not change meanwhile.
+  const last = read.states && lastStatesKept(state, source.stations, read.states);
+  const problems = keptSaid([...read.problems, ...missing], last ? last.at : new Set());
+  reportProblems(problems, output); // throws on any error
+  if (!read.states || !last) throw new Error("readStates returned no states and no error");
+  const dataset = assembleDataset(source, last.states, statesAt);
+  // What was read is what was kept only if the file did not change meanwhile: its own records.
   const stations = stationsOfRecords(dataset.stations, read.states);
   const same = bytes && bytesIfUnchanged(seen);
   return {
     input: datasetInput(dataset),
+    kept: last.positions,
     ...(stations && same ? { keep: { bytes: same, stations } } : {}),
   };
+}
+
+/** The new states with the stations kept at their last state, and which those are. */
+export interface LastStatesKept {
+  /** The file's states, and each kept station's last one, marked disconnected. */
+  states: ReadonlyMap<string, LiveState>;
+  /** The kept stations' static records' places, for their warnings (keptSaid). */
+  at: ReadonlySet<RecordRef>;
+  /** Their positions among the stations of the release `state` describes. */
+  positions: ReadonlySet<number>;
+}
+
+/**
+ * Each of `stations` that `states` (the file's) leaves out but that has a state in the release
+ * `state` describes keeps that state, marked disconnected (see kept-states.ts).
+ */
+export function lastStatesKept(
+  state: RefreshState,
+  stations: readonly Sourced<Station>[],
+  states: ReadonlyMap<string, LiveState>,
+): LastStatesKept {
+  const left = new Map<string, RecordRef>();
+  for (const { value, at } of stations) {
+    const key = stationKey(value.contract, value.number);
+    if (!states.has(key)) left.set(key, at);
+  }
+  const at = new Set<RecordRef>();
+  const positions = new Set<number>();
+  if (left.size === 0) return { states, at, positions };
+  const withKept = new Map(states);
+  for (const [index, key] of publishedStations(state)) {
+    const place = left.get(key);
+    const last = place && stateAt(state.states, index);
+    if (!place || !last) continue; // reported, or never: nothing to keep
+    withKept.set(key, keptDisconnected(last));
+    at.add(place);
+    positions.add(index);
+  }
+  return { states: positions.size > 0 ? withKept : states, at, positions };
 }
 
 /**

@@ -7,7 +7,10 @@ import { type LiveState, stationKey } from "../source/dataset.js";
 
 export interface FeedHealth {
   stations: number;
-  /** Stations with no state in the last states read (published CLOSED and disconnected). */
+  /**
+   * Stations with no state in the last states read (published with their last state, marked
+   * disconnected, or CLOSED when they never reported).
+   */
   missing: number;
   /** Every reported `lastUpdate`, in milliseconds, ascending: staleness is counted at /status time. */
   updates: readonly number[];
@@ -53,13 +56,20 @@ export function feedHealth(
   return { stations: stations.length, missing, updates };
 }
 
-/** feedHealth of the states a cron refresh keeps in columns (each distinct time parsed once). */
-export function feedHealthOfColumns(columns: StateColumns): FeedHealth {
+/**
+ * feedHealth of the states a cron refresh keeps in columns (each distinct time parsed once);
+ * `kept`: the stations the states file left out that keep their last state there, counted as
+ * missing, as feedHealth counts them.
+ */
+export function feedHealthOfColumns(
+  columns: StateColumns,
+  kept: ReadonlySet<number> = new Set(),
+): FeedHealth {
   const times = columns.times.map((time) => Date.parse(time));
   const updates: number[] = [];
   let missing = 0;
   columns.status.forEach((status, index) => {
-    if (status < 0) missing++;
+    if (status < 0 || kept.has(index)) missing++;
     else {
       const time = columns.time[index] ?? -1;
       if (time >= 0) updates.push(times[time] as number);

@@ -177,9 +177,7 @@ function reportedStations(raw: readonly unknown[]): Set<string> {
   return keys;
 }
 
-const noStates = (path: string): Problem =>
-  warning(
-    { file: path },
-    undefined,
-    "has no states: every station is published as CLOSED and disconnected, with lastUpdate null",
-  );
+export const NO_STATES =
+  "has no states: every station is published as CLOSED and disconnected, with lastUpdate null";
+
+const noStates = (path: string): Problem => warning({ file: path }, undefined, NO_STATES);

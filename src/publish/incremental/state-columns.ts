@@ -121,3 +121,24 @@ export function lastUpdateAt(columns: StateColumns, index: number): string | nul
   const time = columns.time[index] ?? -1;
   return time < 0 ? null : (columns.times[time] ?? null);
 }
+
+/** Station `index`'s state as setState wrote it (undefined when it has none): holdsState's inverse. */
+export function stateAt(columns: StateColumns, index: number): LiveState | undefined {
+  const status = columns.status[index] ?? -1;
+  if (status < 0) return undefined;
+  const availabilities = (column: number[]): Availabilities => {
+    const values = {} as Availabilities;
+    AVAILABILITIES.forEach((key, at) => {
+      values[key] = column[index * WIDTH + at] as number;
+    });
+    return values;
+  };
+  return {
+    status: status >= 2 ? "OPEN" : "CLOSED",
+    connected: status % 2 === 1,
+    lastUpdate: lastUpdateAt(columns, index),
+    main: availabilities(columns.main),
+    overflow:
+      (columns.overflow[index * WIDTH] ?? -1) >= 0 ? availabilities(columns.overflow) : null,
+  };
+}

@@ -84,6 +84,8 @@ export function oneStatePerStation(
  * bikes and no free stands and `lastUpdate` null (the real service was seen showing one OPEN with
  * zeros: CLOSED sends no rider there). It is worth a warning, not a failed build.
  */
+export const NO_STATE = "no state: published as CLOSED and disconnected, with lastUpdate null";
+
 export function stationsHaveStates(
   stations: readonly Sourced<Station>[],
   states: readonly Sourced<StationState>[],
@@ -93,13 +95,7 @@ export function stationsHaveStates(
   const own = stationKeys(stations);
   return stations
     .filter((_, position) => !reported.has(own[position] as string))
-    .map((station) =>
-      warning(
-        station.at,
-        undefined,
-        "no state: published as CLOSED and disconnected, with lastUpdate null",
-      ),
-    );
+    .map((station) => warning(station.at, undefined, NO_STATE));
 }
 
 /** bikes = mechanical + electrical, electrical = internal + removable, bikes + stands ≤ capacity. */
