@@ -16,6 +16,7 @@ import {
   statesWentBack,
 } from "../serve/feed-health.js";
 import { stationKey } from "../source/dataset.js";
+import { keptSaid } from "../source/kept-states.js";
 import { DEFAULT_MAX_MISSING_SHARE } from "../source/missing-stations.js";
 import { staticSourceFingerprint } from "../source/source-fingerprint.js";
 import { statesFileTime } from "../source/source-time.js";
@@ -31,6 +32,7 @@ import { type UpdateStats, updateTree } from "../tree/update-tree.js";
 import {
   type FastRefresh,
   incrementalRefresh,
+  lastStatesKept,
   type PreviousState,
   previousState,
   type RefreshInputs,
@@ -230,11 +232,17 @@ async function fullRefresh(
     refuseTooManyRemoved(previous.state, listed, options.source, inputs.maxRemovedShare);
     refuseTooManyMissing(previous.state, dataset.states, inputs, listed);
   }
-  reportProblems(problems, output); // throws when any problem is an error
+  // The stations the file leaves out keep the state the tree has for them (kept-states.ts).
+  const last =
+    dataset && staticRead && previous
+      ? lastStatesKept(previous.state, staticRead.source.stations, dataset.states)
+      : undefined;
+  reportProblems(keptSaid(problems, last ? last.at : new Set()), output); // throws on any error
   if (!dataset || !staticRead) throw new Error("readDataset returned no dataset and no error");
+  const published = last ? { ...dataset, states: last.states } : dataset;
   // As a build does: the static answers rendered by a worker thread while this one renders the
   // station answers.
-  const { release: made, cache } = await publishOffThread(dataset, {
+  const { release: made, cache } = await publishOffThread(published, {
     generatedAt: inputs.generatedAt,
     baseUrl: inputs.baseUrl,
     refreshSeconds: inputs.refreshSeconds,
@@ -248,7 +256,10 @@ async function fullRefresh(
     previous: variantsOnDisk(made, tree),
   });
   const stats = await updateTree(release, options.out, { tree });
+  // The file's own states: the next run reads it against them, record by record (the kept ones,
+  // which it has no record of, the state takes from the renderings).
   saveRefreshState({ release, dataset, stations: cache, staticRead }, { ...inputs, states });
+  // Also the file's: a kept station counts as missing, as serve's /status counts it.
   const feed = feedHealth(dataset.stations, dataset.states);
   return { stats, total: release.files.size, release: release.id, feed };
 }

@@ -1,6 +1,6 @@
 // `velodata refresh`: a station the states file leaves out keeps its last state, marked
-// disconnected, on the fast path; the next run that leaves it out rewrites nothing, and the run
-// where it reports again publishes its new state.
+// disconnected, on the fast path and on a full one (the static source changed); the next run
+// that leaves it out rewrites nothing, and the run where it reports again publishes its new state.
 import { appendFile, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -18,90 +18,87 @@ async function readJson(path: string): Promise<Record<string, unknown>> {
 }
 
 describe("velodata refresh: a station the states file leaves out", () => {
-  it.each([["the fast path", false]])(
-    "keeps its last state, disconnected, on %s, until it reports again",
-    async (_, edited) => {
-      const source = await fixtureCopy();
-      const out = join(await tempDir(), "out");
-      const states = join(source, "states.json");
-      const file = (await readJson(states)) as unknown as StatesFile;
-      // Dublin #30 never reported: nothing to keep, published as a build publishes it.
-      file.states = file.states.filter((state) => !isDublin(30)(state));
-      await writeFile(states, JSON.stringify(file));
-      expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
-      const station = join(out, "vls/v3/stations/dublin/42.json");
-      const before = await readJson(station);
-      const silent = await readJson(join(out, "vls/v3/stations/dublin/30.json"));
-      expect(before).toMatchObject({ status: "OPEN", connected: true });
-      expect(silent).toMatchObject({ status: "CLOSED", lastUpdate: null });
-      if (edited) await appendFile(join(source, "contracts.json"), "\n");
+  it.each([
+    ["the fast path", false],
+    ["a full refresh (the static source changed)", true],
+  ])("keeps its last state, disconnected, on %s, until it reports again", async (_, edited) => {
+    const source = await fixtureCopy();
+    const out = join(await tempDir(), "out");
+    const states = join(source, "states.json");
+    const file = (await readJson(states)) as unknown as StatesFile;
+    // Dublin #30 never reported: nothing to keep, published as a build publishes it.
+    file.states = file.states.filter((state) => !isDublin(30)(state));
+    await writeFile(states, JSON.stringify(file));
+    expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
+    const station = join(out, "vls/v3/stations/dublin/42.json");
+    const before = await readJson(station);
+    const silent = await readJson(join(out, "vls/v3/stations/dublin/30.json"));
+    expect(before).toMatchObject({ status: "OPEN", connected: true });
+    expect(silent).toMatchObject({ status: "CLOSED", lastUpdate: null });
+    if (edited) await appendFile(join(source, "contracts.json"), "\n");
 
-      const short = join(source, "states-short.json");
-      const record = file.states.find(isDublin(42));
-      await writeFile(
-        short,
-        JSON.stringify({ states: file.states.filter((state) => state !== record) }),
-      );
-      const refresh = ["refresh", "--source", source, "--state", short, "--out", out];
-      const first = await runCli(refresh);
-      expect(first.code, first.stderr).toBe(0);
-      expect(first.stdout.includes("static source unchanged")).toBe(!edited);
-      expect(await readJson(station)).toEqual({ ...before, connected: false });
-      expect(await readJson(join(out, "vls/v3/stations/dublin/30.json"))).toEqual(silent);
-      const feed = await readJson(join(out, "contracts/dublin/gbfs/v3/station_status.json"));
-      const stations = (feed.data as { stations: { station_id: string }[] }).stations;
-      expect(stations.find((entry) => entry.station_id === "42")).toMatchObject({
-        num_vehicles_available: 27,
-        num_docks_available: 3,
-        is_installed: true,
-        is_renting: false,
-        is_returning: false,
-        last_reported: before.lastUpdate,
-      });
-      expect(first.stderr).toContain(
-        `warning: ${source}/stations.csv:2 (dublin #42): no state: its last published state kept (status, bikes, stands, lastUpdate), marked disconnected`,
-      );
-      // Only the station that never reported is published CLOSED, and said so.
-      expect(first.stderr.match(/published as CLOSED/g)).toHaveLength(1);
-      expect(first.stderr).toContain("(dublin #30): no state: published as CLOSED");
+    const short = join(source, "states-short.json");
+    const record = file.states.find(isDublin(42));
+    await writeFile(
+      short,
+      JSON.stringify({ states: file.states.filter((state) => state !== record) }),
+    );
+    const refresh = ["refresh", "--source", source, "--state", short, "--out", out];
+    const first = await runCli(refresh);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout.includes("static source unchanged")).toBe(!edited);
+    expect(await readJson(station)).toEqual({ ...before, connected: false });
+    expect(await readJson(join(out, "vls/v3/stations/dublin/30.json"))).toEqual(silent);
+    const feed = await readJson(join(out, "contracts/dublin/gbfs/v3/station_status.json"));
+    const stations = (feed.data as { stations: { station_id: string }[] }).stations;
+    expect(stations.find((entry) => entry.station_id === "42")).toMatchObject({
+      num_vehicles_available: 27,
+      num_docks_available: 3,
+      is_installed: true,
+      is_renting: false,
+      is_returning: false,
+      last_reported: before.lastUpdate,
+    });
+    expect(first.stderr).toContain(
+      `warning: ${source}/stations.csv:2 (dublin #42): no state: its last published state kept (status, bikes, stands, lastUpdate), marked disconnected`,
+    );
+    // Only the station that never reported is published CLOSED, and said so.
+    expect(first.stderr.match(/published as CLOSED/g)).toHaveLength(1);
+    expect(first.stderr).toContain("(dublin #30): no state: published as CLOSED");
 
-      // Left out again: the same bytes, nothing rewritten.
-      const again = await runCli(refresh);
-      expect(again.code, again.stderr).toBe(0);
-      expect(again.stdout).toMatch(/refreshed .*: 0 of \d+ files changed/);
+    // Left out again: the same bytes, nothing rewritten.
+    const again = await runCli(refresh);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/refreshed .*: 0 of \d+ files changed/);
 
-      // Reported again: its new state.
-      if (record) record.lastUpdate = "2025-02-08T17:00:00Z";
-      await writeFile(short, JSON.stringify(file));
-      const back = await runCli(refresh);
-      expect(back.code, back.stderr).toBe(0);
-      expect(await readJson(station)).toEqual({ ...before, lastUpdate: "2025-02-08T17:00:00Z" });
-    },
-  );
+    // Reported again: its new state.
+    if (record) record.lastUpdate = "2025-02-08T17:00:00Z";
+    await writeFile(short, JSON.stringify(file));
+    const back = await runCli(refresh);
+    expect(back.code, back.stderr).toBe(0);
+    expect(await readJson(station)).toEqual({ ...before, lastUpdate: "2025-02-08T17:00:00Z" });
+  });
 
-  it.each([["the fast path", false]])(
-    "counts a kept station as not reported on %s (--max-stale)",
-    async (_, edited) => {
-      const source = await fixtureCopy();
-      const out = join(await tempDir(), "out");
-      // Every station reported a moment ago: none stale but the one left out.
-      const file = (await readJson(join(source, "states.json"))) as unknown as StatesFile;
-      const now = `${new Date().toISOString().slice(0, 19)}Z`;
-      for (const state of file.states) state.lastUpdate = now;
-      await writeFile(join(source, "states.json"), JSON.stringify(file));
-      expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
-      if (edited) await appendFile(join(source, "contracts.json"), "\n");
-      const short = join(source, "states-short.json");
-      await writeFile(
-        short,
-        JSON.stringify({ states: file.states.filter((s) => !isDublin(42)(s)) }),
-      );
-      const refresh = ["refresh", "--source", source, "--state", short, "--out", out];
-      const result = await runCli([...refresh, "--max-stale", "0"]);
-      expect(result.code, result.stderr).toBe(0);
-      expect(result.stderr).toContain(
-        `warning: ${short}: 1 of 413 stations not reported for 15 minutes or more (0.2%, more than --max-stale 0%)`,
-      );
-    },
-  );
+  it.each([
+    ["the fast path", false],
+    ["a full refresh (the static source changed)", true],
+  ])("counts a kept station as not reported on %s (--max-stale)", async (_, edited) => {
+    const source = await fixtureCopy();
+    const out = join(await tempDir(), "out");
+    // Every station reported a moment ago: none stale but the one left out.
+    const file = (await readJson(join(source, "states.json"))) as unknown as StatesFile;
+    const now = `${new Date().toISOString().slice(0, 19)}Z`;
+    for (const state of file.states) state.lastUpdate = now;
+    await writeFile(join(source, "states.json"), JSON.stringify(file));
+    expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
+    if (edited) await appendFile(join(source, "contracts.json"), "\n");
+    const short = join(source, "states-short.json");
+    await writeFile(short, JSON.stringify({ states: file.states.filter((s) => !isDublin(42)(s)) }));
+    const refresh = ["refresh", "--source", source, "--state", short, "--out", out];
+    const result = await runCli([...refresh, "--max-stale", "0"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(
+      `warning: ${short}: 1 of 413 stations not reported for 15 minutes or more (0.2%, more than --max-stale 0%)`,
+    );
+  });
 });
