@@ -79,13 +79,14 @@ export function oneStatePerStation(
   return problems;
 }
 
+/** stationsHaveStates's warning (a refresh that keeps the station's last state says so instead). */
+export const NO_STATE = "no state: published as CLOSED and disconnected, with lastUpdate null";
+
 /**
  * A station without a state is still published (it exists), as CLOSED and disconnected with no
  * bikes and no free stands and `lastUpdate` null (the real service was seen showing one OPEN with
  * zeros: CLOSED sends no rider there). It is worth a warning, not a failed build.
  */
-export const NO_STATE = "no state: published as CLOSED and disconnected, with lastUpdate null";
-
 export function stationsHaveStates(
   stations: readonly Sourced<Station>[],
   states: readonly Sourced<StationState>[],
