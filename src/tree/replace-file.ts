@@ -1,13 +1,19 @@
 // A file replaced whole: written beside, then renamed over, so that a reader never sees half of it.
-import { renameSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 
 /**
  * Writes `data` to `temporary` and renames it to `path`. On failure (a full disk) the temporary
  * file goes too: it would stay beside the file, one more at every failed run, on a full disk.
+ * `data` may come as pieces of text, written as they are made: a big file is never whole in memory.
  */
-export function replaceFile(path: string, temporary: string, data: string | Uint8Array): void {
+export function replaceFile(
+  path: string,
+  temporary: string,
+  data: string | Uint8Array | Iterable<string>,
+): void {
   try {
-    writeFileSync(temporary, data);
+    if (typeof data === "string" || data instanceof Uint8Array) writeFileSync(temporary, data);
+    else writePieces(temporary, data);
     renameSync(temporary, path);
   } catch (cause) {
     rmSync(temporary, { force: true });
@@ -15,5 +21,18 @@ export function replaceFile(path: string, temporary: string, data: string | Uint
     const error = cause as NodeJS.ErrnoException;
     if (error && typeof error === "object" && !error.path) error.path = temporary;
     throw cause;
+  }
+}
+
+function writePieces(path: string, pieces: Iterable<string>): void {
+  const fd = openSync(path, "w");
+  try {
+    for (const piece of pieces) {
+      const bytes = Buffer.from(piece);
+      // A file's write is whole but where a signal cuts it short: the rest is written then.
+      for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
+    }
+  } finally {
+    closeSync(fd);
   }
 }

@@ -1,10 +1,11 @@
 // The manifest's lookups: by binary search in its sorted paths while few are asked, by an index after.
-import { readFile, writeFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Release, ReleaseFile } from "../../src/publish/release.js";
 import { manifestOf, readManifest, writeManifest } from "../../src/tree/manifest.js";
 import { tempDir } from "../helpers.js";
+import { tmpfsMount } from "../tmpfs.js";
 
 const fileOf = (text: string): ReleaseFile => ({
   body: [Buffer.from(text)],
@@ -19,11 +20,11 @@ const SPECIAL = ["/a/a", "/a/b", "/a/B", "/a/b/c", "/a/bé", "/z", "/", "/a/a1"]
 // Many: the first lookups (half as many as the paths) are binary searches.
 const PATHS = [...SPECIAL, ...Array.from({ length: 2000 }, (_, at) => `/s/${(at * 7919) % 2003}`)];
 
-function release(): Release {
+function release(paths: readonly string[] = PATHS): Release {
   return {
     id: "r",
     generatedAt: new Date(0),
-    files: new Map(PATHS.map((path, at) => [path, fileOf(`f${at}`)])),
+    files: new Map(paths.map((path, at) => [path, fileOf(`f${at}`)])),
     counts: { contracts: 0, stations: 0, parkings: 0 },
     contracts: new Map(),
   };
@@ -99,4 +100,67 @@ describe("the manifest on disk", () => {
     await writeFile(path, JSON.stringify(onDisk));
     expect(readManifest(path)?.manifest.paths).toHaveLength(PATHS.length);
   });
+});
+
+// Smaller than the many paths' manifest (~0.6 MB).
+const disk = await tmpfsMount("400k");
+
+describe("the manifest written in pieces", () => {
+  // More paths than one piece of text holds (8,192), some ETags with siblings.
+  const MANY = Array.from({ length: 20_000 }, (_, at) => `/many/${at}`).sort();
+  function manyRelease(): Release {
+    const made = release(MANY);
+    MANY.forEach((path, at) => {
+      const file = made.files.get(path) as ReleaseFile;
+      if (at % 3 === 0)
+        made.files.set(path, {
+          ...file,
+          variants: { gzip: Buffer.alloc(at % 7), br: Buffer.alloc(at % 5) },
+        });
+    });
+    return made;
+  }
+
+  it("is the JSON the whole would be, read back the same", async () => {
+    const path = join(await tempDir("velodata-manifest-"), "manifest.json");
+    const made = manyRelease();
+    writeManifest(path, manifestOf(made));
+    const files = MANY.map((at) => made.files.get(at) as ReleaseFile);
+    const whole = {
+      format: 3,
+      release: "r",
+      generatedAt: new Date(0).toISOString(),
+      types: ["application/json"],
+      paths: MANY.join("\n"),
+      etags: files.map((file) => file.etag).join("\n"),
+      sizes: files.map((file) => file.size),
+      type: files.map(() => 0),
+      gzip: files.map((file) => file.variants?.gzip.byteLength ?? -1),
+      br: files.map((file) => file.variants?.br.byteLength ?? -1),
+    };
+    expect(await readFile(path, "utf8")).toBe(JSON.stringify(whole));
+    const manifest = readManifest(path)?.manifest;
+    expect(manifest?.paths).toEqual(MANY);
+    // The last piece's: sorted, "/many/9999" is among the last paths.
+    const at = MANY.indexOf("/many/9999");
+    expect(at).toBeGreaterThan(16_384);
+    const file = made.files.get("/many/9999") as ReleaseFile;
+    expect(manifest?.entry("/many/9999")).toMatchObject({ etag: `"f${at}"`, size: file.size });
+    expect(manifest?.entry("/many/9999")?.variants?.br.size).toBe(file.variants?.br.byteLength);
+  });
+
+  it.skipIf(!disk)(
+    "leaves the manifest before it whole, and no partial file, when the disk is full",
+    async () => {
+      if (!disk) return;
+      const path = join(disk, "manifest.json");
+      writeManifest(path, manifestOf(release()));
+      const before = await readFile(path, "utf8");
+      expect(() => writeManifest(path, manifestOf(manyRelease()))).toThrow(
+        expect.objectContaining({ code: "ENOSPC" }),
+      );
+      expect(await readFile(path, "utf8")).toBe(before);
+      expect(await readdir(disk)).toEqual(["manifest.json"]);
+    },
+  );
 });
