@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { memoryOutput } from "../../dist/commands/output.js";
 import { readValidDataset } from "../../dist/commands/read-source.js";
 import { compressRelease } from "../../dist/publish/compress.js";
-import { compressReleaseOffThread } from "../../dist/publish/compression-worker.js";
+import { compressEachOffThread } from "../../dist/publish/compression-worker.js";
 import { encodedInChunks } from "../../dist/publish/encoded-together.js";
 import { publish } from "../../dist/publish/publish.js";
 import { publishOffThread } from "../../dist/publish/static-off-thread.js";
@@ -39,7 +39,7 @@ if (mode === "build") {
   // the files with siblings are written as their variants come ("compress", inside "write"), made
   // from a worker thread.
   let writeStarted = 0;
-  await writeTreeAsMade(out, async (early) => {
+  await writeTreeAsMade(out, async (early, siblings) => {
     const { release } = await step("render", () =>
       publishOffThread(dataset, {
         generatedAt: new Date(),
@@ -48,11 +48,11 @@ if (mode === "build") {
       }),
     );
     writeStarted = performance.now();
-    const compressing = compressReleaseOffThread(release, { budget: "build" });
+    const compressing = compressEachOffThread(release.files, { budget: "build" }, siblings);
     compressing
       .then(() => (steps.compress = (performance.now() - writeStarted) / 1000))
       .catch(() => {});
-    return { release, compressed: compressing };
+    return { release, compressing };
   });
   steps.write = (performance.now() - writeStarted) / 1000;
   const { rss, heapUsed, arrayBuffers } = process.memoryUsage();

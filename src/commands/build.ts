@@ -1,10 +1,9 @@
 // `velodata build`: source folder → validated Dataset → Release → tree on disk, swapped in whole.
 import { join } from "node:path";
 import { counted, nounFor } from "../plural.js";
-import { compressReleaseOffThread } from "../publish/compression-worker.js";
+import { compressEachOffThread } from "../publish/compression-worker.js";
 import { encodedInChunks } from "../publish/encoded-together.js";
 import { DEFAULT_BASE_URL, type Published } from "../publish/publish.js";
-import type { Release } from "../publish/release.js";
 import { publishOffThread } from "../publish/static-off-thread.js";
 import { DEFAULT_REFRESH_SECONDS } from "../routes/max-age.js";
 import { STATES_FILE } from "../source/load-source.js";
@@ -64,13 +63,12 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
   // that get no compressed siblings (each station's, 2 million at a million stations) are written
   // by a third thread as they are made.
   let published: Published | undefined;
-  let compressed: Promise<Release> | undefined;
   const onProgress = throttled(100, (done, total) =>
     output.progress(`writing ${done}/${total} ${nounFor(total, "file")}…`),
   );
   const tree = await writeTreeAsMade(
     options.out,
-    async (early) => {
+    async (early, siblings) => {
       published = await publishOffThread(dataset, {
         generatedAt: options.now ?? new Date(),
         baseUrl: options.baseUrl,
@@ -80,10 +78,10 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
         encode: encodedInChunks(), // this process exits once they are written
       });
       output.progress("compressing and writing…");
-      // The variants become the tree's `.gz`/`.br` siblings, the bytes a web server in front sends.
-      // They are made in the thread pool while the files that get none are written.
-      compressed = compressReleaseOffThread(published.release, { budget: "build" });
       const { release, cache } = published;
+      // The variants become the tree's `.gz`/`.br` siblings, the bytes a web server in front sends,
+      // written as they are made, in the thread pool while the other files are written.
+      const compressing = compressEachOffThread(release.files, { budget: "build" }, siblings);
       // The next cron refresh's state goes in the new release folder while the variants are made
       // (its paths and id are the release's with or without them): at a million stations ~20 s
       // that once came after the switch, while this thread only waited.
@@ -99,13 +97,13 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
             folder,
           },
         );
-      return { release, compressed, beside };
+      return { release, compressing, beside };
     },
     { onProgress },
   );
-  if (!published || !compressed) throw new Error("bug: the tree was written without a release");
+  if (!published) throw new Error("bug: the tree was written without a release");
   whenStopped(stoppedAfterSwitch(options.out));
-  const release = await compressed;
+  const { release } = published;
   output.progress("");
 
   const summary: BuildSummary = {

@@ -308,28 +308,59 @@ export async function compressRelease(
 ): Promise<Release> {
   const reused = options.previous ? reuseVariants(release, options.previous) : release;
   const files = new Map(reused.files);
-  const todo: [string, ReleaseFile][] = [];
-  for (const [path, file] of reused.files) {
-    if (!file.variants && worthCompressing(file)) todo.push([path, file]);
-  }
-  // Biggest first, so that the longest job does not start last.
-  todo.sort(([, a], [, b]) => b.size - a.size);
+  await compressEach(reused.files, options, (path, file, variants) =>
+    files.set(path, withFields(file, { variants })),
+  );
+  return { ...release, files };
+}
+
+/** Given a file's variants as soon as they are made. */
+export type VariantsMade = (path: string, file: ReleaseFile, variants: Variants) => void;
+
+/**
+ * Makes the variants of every file worth compressing that has none, handing each to `made` as it
+ * comes, and keeps none: a build writes them and lets them go (a million stations' are ~780 MB,
+ * once held to the end of its write, its peak). Settles once all are made, or at the first
+ * failure (of a compression or of `made`), after which nothing more is started or handed over.
+ */
+export async function compressEach(
+  files: ReadonlyMap<string, ReleaseFile>,
+  options: Pick<CompressOptions, "budget" | "compress">,
+  made: VariantsMade,
+): Promise<void> {
   // Equal bytes are compressed once: GBFS serves each v2 feed at two paths, for one.
-  const made = new Map<string, Promise<Variants>>();
+  const tasks = new Map<string, CompressionTask>();
+  for (const [path, file] of files) {
+    if (file.variants || !worthCompressing(file)) continue;
+    const levels = levelsFor(file, options.budget);
+    const key = `${file.etag} ${levels.gzip} ${levels.brotli}`;
+    const task = tasks.get(key);
+    if (task) task.files.push([path, file]);
+    else tasks.set(key, { body: file.body, size: file.size, levels, files: [[path, file]] });
+  }
+  // Biggest first, so that the longest task does not start last.
+  const todo = [...tasks.values()].sort((a, b) => b.size - a.size);
   let next = 0;
+  let failed = false;
   const worker = async () => {
-    while (next < todo.length) {
-      const [path, file] = todo[next++] as [string, ReleaseFile];
-      const levels = levelsFor(file, options.budget);
-      const key = `${file.etag} ${levels.gzip} ${levels.brotli}`;
-      let variants = made.get(key);
-      if (!variants) {
-        variants = (options.compress ?? compressBody)(file.body, levels);
-        made.set(key, variants);
+    while (next < todo.length && !failed) {
+      const task = todo[next++] as CompressionTask;
+      try {
+        const variants = await (options.compress ?? compressBody)(task.body, task.levels);
+        if (!failed) for (const [path, file] of task.files) made(path, file, variants);
+      } catch (cause) {
+        failed = true;
+        throw cause;
       }
-      files.set(path, withFields(file, { variants: await variants }));
     }
   };
   await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
-  return { ...release, files };
+}
+
+/** One body to compress, and the files (paths) that have it. */
+interface CompressionTask {
+  body: readonly Uint8Array[];
+  size: number;
+  levels: Levels;
+  files: [string, ReleaseFile][];
 }

@@ -8,8 +8,14 @@
 import { existsSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 import { placesOf } from "../shared-places.js";
-import { type CompressOptions, compressRelease, type Levels } from "./compress.js";
-import type { Release, Variants } from "./release.js";
+import {
+  type CompressOptions,
+  compressEach,
+  compressRelease,
+  type Levels,
+  type VariantsMade,
+} from "./compress.js";
+import type { Release, ReleaseFile, Variants } from "./release.js";
 
 // Compiled beside this module; absent when running from the TypeScript sources (tests).
 const WORKER = new URL("./compress-worker.js", import.meta.url);
@@ -97,13 +103,26 @@ export class CompressionWorker {
 }
 
 /** compressRelease with its bodies compressed from a worker thread, started and ended with it. */
-export async function compressReleaseOffThread(
+export function compressReleaseOffThread(
   release: Release,
   options: Omit<CompressOptions, "compress">,
 ): Promise<Release> {
+  return withWorker((compress) => compressRelease(release, { ...options, compress }));
+}
+
+/** compressEach with its bodies compressed from a worker thread, started and ended with it. */
+export function compressEachOffThread(
+  files: ReadonlyMap<string, ReleaseFile>,
+  options: Omit<CompressOptions, "compress" | "previous">,
+  made: VariantsMade,
+): Promise<void> {
+  return withWorker((compress) => compressEach(files, { ...options, compress }, made));
+}
+
+async function withWorker<T>(work: (compress?: CompressOptions["compress"]) => Promise<T>) {
   const worker = CompressionWorker.start();
   try {
-    return await compressRelease(release, { ...options, compress: worker?.compress });
+    return await work(worker?.compress);
   } finally {
     await worker?.stop();
   }

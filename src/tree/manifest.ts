@@ -77,7 +77,20 @@ type ManifestOnDisk = Omit<ManifestFile, "paths" | "etags"> & { paths: string; e
 /** Another format (an older velodata's) reads as no manifest: the tree is then verified whole. */
 export const MANIFEST_FORMAT = 3;
 
-export function manifestOf(release: Release): Manifest {
+/** A sibling pair's sizes, for a file whose variants were written and let go. */
+export interface SiblingSizes {
+  gzip: number;
+  br: number;
+}
+
+/**
+ * `siblings`: the sizes of siblings written for files of the release that do not carry their
+ * variants (a build writes them as they are made and lets them go).
+ */
+export function manifestOf(
+  release: Release,
+  siblings: ReadonlyMap<string, SiblingSizes> = new Map(),
+): Manifest {
   const paths = pathsInOrder(release.files);
   const count = paths.length;
   const file: ManifestFile = {
@@ -98,6 +111,12 @@ export function manifestOf(release: Release): Manifest {
   };
   for (let at = 0; at < count; at++)
     setColumns(file, at, release.files.get(paths[at] as string) as ReleaseFile);
+  for (const [path, sizes] of siblings) {
+    const at = sortedPosition(paths, path);
+    if (at < 0) throw new Error(`bug: siblings written for ${path}, which the release lacks`);
+    file.gzip[at] = sizes.gzip;
+    file.br[at] = sizes.br;
+  }
   return manifestFrom(file);
 }
 

@@ -6,7 +6,7 @@ import type { ManifestEntry } from "./manifest.js";
 export const SIBLING_SUFFIXES = [".gz", ".br"] as const;
 
 /** The siblings a file has in the tree: suffix and bytes (none when it carries no variants). */
-export function siblingsOf(file: ReleaseFile): [string, Uint8Array][] {
+export function siblingsOf(file: Pick<ReleaseFile, "variants">): [string, Uint8Array][] {
   if (!file.variants) return [];
   return [
     [".gz", file.variants.gzip],

@@ -16,8 +16,8 @@ import {
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { UserError } from "../errors.js";
-import { worthCompressing } from "../publish/compress.js";
-import type { Release, ReleaseFile } from "../publish/release.js";
+import { type VariantsMade, worthCompressing } from "../publish/compress.js";
+import type { Release, ReleaseFile, Variants } from "../publish/release.js";
 import { fileOf } from "../routes/routes.js";
 import { BackgroundWriter, type FileToWrite } from "./background-writer.js";
 import { writeHostFiles } from "./host-files.js";
@@ -35,7 +35,7 @@ import {
 } from "./layout.js";
 import { isLegacyTree, recoverLegacySwap } from "./legacy.js";
 import { takeLock } from "./lock.js";
-import { manifestOf, writeManifest } from "./manifest.js";
+import { manifestOf, type SiblingSizes, writeManifest } from "./manifest.js";
 import { removeInBackground } from "./remove-in-background.js";
 import { removeTree } from "./remove-tree.js";
 import { siblingsOf } from "./siblings.js";
@@ -55,10 +55,11 @@ export type Progress = (done: number, total: number) => void;
 export interface WriteOptions {
   onProgress?: Progress;
   /**
-   * The same release with its variants, still being made (`compressRelease`): the files that get
-   * none are written meanwhile, the others with their siblings and the manifest once it resolves.
+   * Makes the variants of the release's files (`compressEach`), handing each to `made` as it comes:
+   * the files are written meanwhile, each file's siblings as its variants come, the manifest once
+   * all are made.
    */
-  compressed?: Promise<Release>;
+  compress?: (made: VariantsMade) => Promise<void>;
   /** Called once this writer holds the tree's lock, before it writes anything (serve keeps the tree then). */
   onLocked?: (layout: TreeLayout) => void;
 }
@@ -72,11 +73,9 @@ export async function writeTree(
   outDir: string,
   options: WriteOptions = {},
 ): Promise<TreeStats> {
-  // Its failure is awaited below; until then it must not count as unhandled.
-  options.compressed?.catch(() => {});
   return writeTreeAsMade(
     outDir,
-    async () => ({ release, compressed: options.compressed }),
+    async (_, siblings) => ({ release, compressing: options.compress?.(siblings) }),
     options,
   );
 }
@@ -84,10 +83,11 @@ export async function writeTree(
 /** Hands files over before the release is whole: they are written at once, by a worker thread. */
 export type EarlyFiles = (files: Iterable<readonly [string, ReleaseFile]>) => void;
 
-/** What `make` gives back: the release and, when its files get siblings, the same with variants. */
+/** What `make` gives back: the release and, when its files get siblings, their making. */
 export interface Made {
   release: Release;
-  compressed?: Promise<Release>;
+  /** Settles once every variant is handed to `make`'s `siblings` (see WriteOptions.compress). */
+  compressing?: Promise<void>;
   /**
    * Writes what goes beside the tree into the new release folder: called once every body is
    * written, while the variants may still be being made (this thread would only wait for them).
@@ -98,11 +98,12 @@ export interface Made {
 /**
  * As writeTree, for a release made while the tree is written: the new release folder is ready
  * (and the tree locked) before `make` runs, and the files it hands to `early` that get no siblings
- * are written meanwhile by another thread. A failure of `make` leaves the served tree as it was.
+ * are written meanwhile by another thread. The variants it hands to `siblings` are written at once
+ * and let go: the manifest keeps their sizes. A failure of `make` leaves the served tree as it was.
  */
 export async function writeTreeAsMade(
   outDir: string,
-  make: (early: EarlyFiles) => Promise<Made>,
+  make: (early: EarlyFiles, siblings: VariantsMade) => Promise<Made>,
   options: Pick<WriteOptions, "onProgress" | "onLocked"> = {},
 ): Promise<TreeStats> {
   const layout = layoutOf(outDir);
@@ -143,12 +144,22 @@ export async function writeTreeAsMade(
     // The files handed over early that get no siblings, the background writer's to write: the
     // release's file at one of these paths is its, when it is the same object.
     const handed = new Map<string, ReleaseFile>();
+    const folders = new Set<string>();
+    // The siblings written as their variants came, which the release's files do not carry.
+    const written = new Map<string, SiblingSizes>();
+    // Until the write fails: variants made after that are not written into a folder being removed.
+    let writing = true;
     let stats: TreeStats;
     let replaced: Promise<void> | undefined;
     try {
       mkdirSync(paths.folder, { recursive: true });
       mkdirSync(paths.tree);
       keepAccess(paths.tree, served);
+      const siblings: VariantsMade = (path, _, variants) => {
+        if (!writing) return;
+        writeSiblings(join(paths.tree, fileOf(path)), variants, folders);
+        written.set(path, { gzip: variants.gzip.byteLength, br: variants.br.byteLength });
+      };
       const made = await make((files) => {
         const toWrite: FileToWrite[] = [];
         for (const [path, file] of files) {
@@ -157,21 +168,21 @@ export async function writeTreeAsMade(
           toWrite.push([fileOf(path), bodyToWrite(file.body)]);
         }
         background.writeAll(toWrite);
-      });
+      }, siblings);
+      // Its failure is awaited below; until then it must not count as unhandled.
+      made.compressing?.catch(() => {});
       const early = (path: string, file: ReleaseFile) => handed.get(path) === file;
-      const wrote = await writeFiles(made.release, paths.tree, {
-        ...options,
-        compressed: made.compressed,
-        early,
-        afterBodies: () => made.beside?.(paths.folder),
-      });
+      stats = await writeFiles(made.release, paths.tree, { ...options, early, folders });
+      // What goes beside the tree, while the last variants are made (this thread would only wait).
+      made.beside?.(paths.folder);
+      await made.compressing;
       await background.finished();
       writeHostFiles(paths.tree, made.release.refreshSeconds);
-      writeManifest(paths.manifest, manifestOf(wrote.written));
+      writeManifest(paths.manifest, manifestOf(made.release, written));
       switchTo(layout, paths.name, served);
-      stats = wrote.stats;
     } catch (cause) {
       // Nothing may still be writing into the folder while it is removed.
+      writing = false;
       await background.stop();
       removeTree(paths.folder);
       throw treeWriteError(cause, layout.published, TREE_UNCHANGED);
@@ -235,52 +246,43 @@ function keepAccess(tree: string, served: Served): void {
   }
 }
 
+/**
+ * Every file's own bytes but those handed over early (written by the background writer, awaited
+ * before the manifest), and the siblings of those that already carry variants.
+ */
 async function writeFiles(
   release: Release,
   root: string,
-  options: WriteOptions & {
+  options: Pick<WriteOptions, "onProgress"> & {
     early: (path: string, file: ReleaseFile) => boolean;
-    afterBodies: () => void;
+    folders: Set<string>;
   },
-): Promise<{ stats: TreeStats; written: Release }> {
-  const folders = new Set<string>();
+): Promise<TreeStats> {
   const total = release.files.size;
   let done = 0;
   let bytes = 0;
-  const writeBody = (path: string, file: ReleaseFile) => {
-    writeWhole(join(root, fileOf(path)), file.body, folders);
-    bytes += file.size;
-    options.onProgress?.(++done, total);
-  };
-  const writeSiblings = (path: string, file: ReleaseFile) => {
-    const destination = join(root, fileOf(path));
-    for (const [suffix, variant] of siblingsOf(file))
-      writeWhole(`${destination}${suffix}`, [variant], folders);
-  };
-  const waiting = (file: ReleaseFile) =>
-    options.compressed !== undefined && !file.variants && worthCompressing(file);
   const now: [string, ReleaseFile][] = [];
-  const later: string[] = [];
   for (const [path, file] of release.files) {
     if (options.early(path, file)) {
-      // Written by the background writer, which is awaited before the manifest.
       bytes += file.size;
       options.onProgress?.(++done, total);
-    } else {
-      now.push([path, file]);
-      if (waiting(file)) later.push(path);
-    }
+    } else now.push([path, file]);
   }
-  // Every body now, while the thread pool compresses (a million stations' lists are ~4 GB);
-  // the siblings of those still compressed once their variants are made.
+  // Every body now, while the thread pool compresses (a million stations' lists are ~4 GB).
   await inBatches(now, ([path, file]) => {
-    writeBody(path, file);
-    if (!waiting(file)) writeSiblings(path, file);
+    const destination = join(root, fileOf(path));
+    writeWhole(destination, file.body, options.folders);
+    if (file.variants) writeSiblings(destination, file.variants, options.folders);
+    bytes += file.size;
+    options.onProgress?.(++done, total);
   });
-  options.afterBodies();
-  const written = (await options.compressed) ?? release;
-  await inBatches(later, (path) => writeSiblings(path, written.files.get(path) as ReleaseFile));
-  return { stats: { files: total, bytes }, written };
+  return { files: total, bytes };
+}
+
+/** `FILE.gz` and `FILE.br` beside the file at `destination` (see siblings.ts). */
+function writeSiblings(destination: string, variants: Variants, folders: Set<string>): void {
+  for (const [suffix, bytes] of siblingsOf({ variants }))
+    writeWhole(`${destination}${suffix}`, [bytes], folders);
 }
 
 /** Writes one file, creating its folder once; the error names the file (writeChunks's). */

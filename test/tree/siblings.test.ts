@@ -4,7 +4,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
-import { compressRelease } from "../../src/publish/compress.js";
+import { compressEach, compressRelease, type VariantsMade } from "../../src/publish/compress.js";
 import { makeRelease, type Release, releaseFile } from "../../src/publish/release.js";
 import { layoutOf } from "../../src/tree/layout.js";
 import { readTree } from "../../src/tree/read-tree.js";
@@ -57,7 +57,7 @@ describe("precompressed siblings", () => {
     expect(entry?.variants?.gzip.size).toBe(readFileSync(`${list}.gz`).byteLength);
   });
 
-  it("come last: every file's own bytes are written while the variants are made", async () => {
+  it("do not hold back the files: every file's own bytes are written while the variants are made", async () => {
     const out = join(await tempDir(), "out");
     const plain = plainRelease({
       "/vls/v3/stations": big("c"),
@@ -65,10 +65,13 @@ describe("precompressed siblings", () => {
     });
     const releases = layoutOf(out).releases;
     const seen: { plain: boolean; body: boolean; gzip: boolean }[] = [];
-    let resolve = (_: Release) => {};
-    const compressed = new Promise<Release>((done) => (resolve = done));
+    let start = () => {};
     await writeTree(plain, out, {
-      compressed,
+      compress: (made) =>
+        new Promise((resolve, reject) => {
+          start = () =>
+            compressEach(plain.files, { budget: "refresh" }, made).then(resolve, reject);
+        }),
       onProgress: (done, total) => {
         if (done < total) return;
         // Every body is written before the variants are ready: a writer that waited for them
@@ -81,7 +84,7 @@ describe("precompressed siblings", () => {
           body: existsSync(list),
           gzip: existsSync(`${list}.gz`),
         });
-        compressRelease(plain, { budget: "refresh" }).then(resolve);
+        start();
       },
     });
     expect(seen).toEqual([{ plain: true, body: true, gzip: false }]);
@@ -101,12 +104,53 @@ describe("precompressed siblings", () => {
       "/vls/v3/stations": big("b"),
       "/vls/v3/stations/lyon/1": Buffer.from("{}"),
     });
-    const failing = Promise.reject(new Error("compression failed"));
-    await expect(writeTree(plain, out, { compressed: failing })).rejects.toThrow(
-      /compression failed/,
-    );
+    let late: VariantsMade = () => {};
+    const compress = (made: VariantsMade) => {
+      late = made;
+      return Promise.reject(new Error("compression failed"));
+    };
+    await expect(writeTree(plain, out, { compress })).rejects.toThrow(/compression failed/);
     expect(unbrotli(join(out, "vls/v3/stations.json.br"))).toBe(big("a").toString());
     expect(readdirSync(layoutOf(out).releases)).toHaveLength(1);
+    // Variants made after the failure (another compression still running) are not written into
+    // the new release's folder, which is gone.
+    const list = first.files.get("/vls/v3/stations");
+    if (!list?.variants) throw new Error("the first release's list has no variants");
+    late("/vls/v3/stations", list, list.variants);
+    expect(readdirSync(layoutOf(out).releases)).toHaveLength(1);
+  });
+
+  it("are written as soon as their variants are made, and only their sizes kept", async () => {
+    const out = join(await tempDir(), "out");
+    const plain = plainRelease({
+      "/vls/v3/stations": big("d"),
+      "/vls/v3/stations/lyon": big("lyon-d"),
+    });
+    const releases = layoutOf(out).releases;
+    const onDisk = (path: string) => {
+      const [name] = readdirSync(releases);
+      return existsSync(join(releases, `${name}/tree`, path));
+    };
+    const seen: boolean[] = [];
+    await writeTree(plain, out, {
+      compress: async (made) => {
+        const { files } = await compressRelease(plain, { budget: "refresh" });
+        for (const path of ["/vls/v3/stations", "/vls/v3/stations/lyon"]) {
+          const file = files.get(path);
+          if (!file?.variants) throw new Error(`no variants for ${path}`);
+          made(path, file, file.variants);
+          seen.push(onDisk("vls/v3/stations.json.gz"), onDisk("vls/v3/stations/lyon.json.br"));
+        }
+      },
+    });
+    // The first pair at once, before the second was handed over.
+    expect(seen).toEqual([true, false, true, true]);
+    const manifest = readTree(out).manifest;
+    for (const file of ["vls/v3/stations.json", "vls/v3/stations/lyon.json"]) {
+      const entry = manifest?.files[`/${file.replace(/\.json$/, "")}`];
+      expect(entry?.variants?.gzip.size).toBe(readFileSync(join(out, `${file}.gz`)).byteLength);
+      expect(entry?.variants?.br.size).toBe(readFileSync(join(out, `${file}.br`)).byteLength);
+    }
   });
 
   it("follow their file at a refresh: replaced, dropped when no longer worth it, deleted with it", async () => {
