@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { memoryOutput } from "../../dist/commands/output.js";
 import { readValidDataset } from "../../dist/commands/read-source.js";
 import { compressRelease } from "../../dist/publish/compress.js";
-import { compressEachOffThread } from "../../dist/publish/compression-worker.js";
+import { writeSiblingsOffThread } from "../../dist/publish/compression-worker.js";
 import { encodedInChunks } from "../../dist/publish/encoded-together.js";
 import { publish } from "../../dist/publish/publish.js";
 import { publishOffThread } from "../../dist/publish/static-off-thread.js";
@@ -48,7 +48,7 @@ if (mode === "build") {
       }),
     );
     writeStarted = performance.now();
-    const compressing = compressEachOffThread(release.files, { budget: "build" }, siblings);
+    const compressing = writeSiblingsOffThread(release.files, "build", siblings);
     compressing
       .then(() => (steps.compress = (performance.now() - writeStarted) / 1000))
       .catch(() => {});

@@ -1,7 +1,7 @@
 // `velodata build`: source folder → validated Dataset → Release → tree on disk, swapped in whole.
 import { join } from "node:path";
 import { counted, nounFor } from "../plural.js";
-import { compressEachOffThread } from "../publish/compression-worker.js";
+import { writeSiblingsOffThread } from "../publish/compression-worker.js";
 import { encodedInChunks } from "../publish/encoded-together.js";
 import { DEFAULT_BASE_URL, type Published } from "../publish/publish.js";
 import { publishOffThread } from "../publish/static-off-thread.js";
@@ -80,8 +80,8 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
       output.progress("compressing and writing…");
       const { release, cache } = published;
       // The variants become the tree's `.gz`/`.br` siblings, the bytes a web server in front sends,
-      // written as they are made, in the thread pool while the other files are written.
-      const compressing = compressEachOffThread(release.files, { budget: "build" }, siblings);
+      // made in the thread pool and written by a worker thread while the other files are written.
+      const compressing = writeSiblingsOffThread(release.files, "build", siblings);
       // The next cron refresh's state goes in the new release folder while the variants are made
       // (its paths and id are the release's with or without them): at a million stations ~20 s
       // that once came after the switch, while this thread only waited.

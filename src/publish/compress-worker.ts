@@ -1,6 +1,8 @@
 // The worker thread of CompressionWorker: compresses each body it is sent (as compressBody does, in
-// the thread pool) and hands both variants back in shared memory.
+// the thread pool) and hands both variants back in shared memory, or writes them as the siblings
+// of the files it is given and hands back their sizes.
 import { parentPort } from "node:worker_threads";
+import { writeSiblingFiles } from "../tree/siblings.js";
 import { compressChunks } from "./compress.js";
 import type { CompressionJob, CompressionReply } from "./compression-worker.js";
 
@@ -39,6 +41,16 @@ function sizeOf({ places }: CompressionJob): number {
 parentPort?.on("message", async (job: CompressionJob) => {
   try {
     const { gzip, br } = await compressChunks(chunksOf(job), sizeOf(job), job.levels);
+    if (job.siblings) {
+      for (const file of job.siblings) writeSiblingFiles(file, { gzip, br });
+      const reply: CompressionReply = {
+        id: job.id,
+        gzipSize: gzip.byteLength,
+        brSize: br.byteLength,
+      };
+      parentPort?.postMessage(reply);
+      return;
+    }
     const [buffer, start] = room(gzip.byteLength + br.byteLength);
     const bytes = new Uint8Array(buffer);
     bytes.set(gzip, start);
@@ -52,9 +64,12 @@ parentPort?.on("message", async (job: CompressionJob) => {
     };
     parentPort?.postMessage(reply);
   } catch (error) {
+    const { code, path, syscall } = (error ?? {}) as NodeJS.ErrnoException;
     parentPort?.postMessage({
       id: job.id,
       error: error instanceof Error ? error.message : String(error),
+      // A file system's error (a full disk) keeps what says where; zlib's have a code and no call.
+      ...(typeof code === "string" && syscall ? { code, path, syscall } : {}),
     } satisfies CompressionReply);
   }
 });

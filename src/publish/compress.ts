@@ -308,31 +308,33 @@ export async function compressRelease(
 ): Promise<Release> {
   const reused = options.previous ? reuseVariants(release, options.previous) : release;
   const files = new Map(reused.files);
-  await compressEach(reused.files, options, (path, file, variants) =>
-    files.set(path, withFields(file, { variants })),
+  await compressEach(
+    reused.files,
+    options.budget,
+    options.compress ?? compressBody,
+    (path, file, variants) => files.set(path, withFields(file, { variants })),
   );
   return { ...release, files };
 }
 
-/** Given a file's variants as soon as they are made. */
-export type VariantsMade = (path: string, file: ReleaseFile, variants: Variants) => void;
-
 /**
- * Makes the variants of every file worth compressing that has none, handing each to `made` as it
- * comes, and keeps none: a build writes them and lets them go (a million stations' are ~780 MB,
- * once held to the end of its write, its peak). Settles once all are made, or at the first
- * failure (of a compression or of `made`), after which nothing more is started or handed over.
+ * Compresses the body of every file worth it that has no variants, biggest first, with `compress`
+ * (given the paths that have that body: equal bodies are compressed once, as GBFS serves each v2
+ * feed at two paths), and hands what it gives back to `made` for each of those files. Keeps
+ * nothing. Settles once all are done, or after the first failure or once `stop` aborts: nothing more is
+ * started or handed over then, and what is under way finishes first.
  */
-export async function compressEach(
+export async function compressEach<Result>(
   files: ReadonlyMap<string, ReleaseFile>,
-  options: Pick<CompressOptions, "budget" | "compress">,
-  made: VariantsMade,
+  budget: CompressionBudget,
+  compress: (body: readonly Uint8Array[], levels: Levels, paths: string[]) => Promise<Result>,
+  made: (path: string, file: ReleaseFile, result: Result) => void,
+  stop?: AbortSignal,
 ): Promise<void> {
-  // Equal bytes are compressed once: GBFS serves each v2 feed at two paths, for one.
   const tasks = new Map<string, CompressionTask>();
   for (const [path, file] of files) {
     if (file.variants || !worthCompressing(file)) continue;
-    const levels = levelsFor(file, options.budget);
+    const levels = levelsFor(file, budget);
     const key = `${file.etag} ${levels.gzip} ${levels.brotli}`;
     const task = tasks.get(key);
     if (task) task.files.push([path, file]);
@@ -342,19 +344,24 @@ export async function compressEach(
   const todo = [...tasks.values()].sort((a, b) => b.size - a.size);
   let next = 0;
   let failed = false;
+  const going = () => !failed && !stop?.aborted;
   const worker = async () => {
-    while (next < todo.length && !failed) {
+    while (next < todo.length && going()) {
       const task = todo[next++] as CompressionTask;
+      const paths = task.files.map(([path]) => path);
       try {
-        const variants = await (options.compress ?? compressBody)(task.body, task.levels);
-        if (!failed) for (const [path, file] of task.files) made(path, file, variants);
+        const result = await compress(task.body, task.levels, paths);
+        if (going()) for (const [path, file] of task.files) made(path, file, result);
       } catch (cause) {
         failed = true;
         throw cause;
       }
     }
   };
-  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+  // A failure is said once every task under way is done: no write of theirs lands in a folder
+  // being removed because of it.
+  const ends = await Promise.allSettled(Array.from({ length: IN_FLIGHT }, worker));
+  for (const end of ends) if (end.status === "rejected") throw end.reason;
 }
 
 /** One body to compress, and the files (paths) that have it. */

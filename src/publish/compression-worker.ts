@@ -6,34 +6,51 @@
 // markings included). A worker's heap is small, and the variants come back in shared memory,
 // which V8 does not count.
 import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { Worker } from "node:worker_threads";
+import { fileOf } from "../routes/file-of.js";
 import { placesOf } from "../shared-places.js";
 import {
+  type SiblingSizes,
+  type SiblingsSink,
+  sizesOf,
+  writeSiblingFiles,
+} from "../tree/siblings.js";
+import {
+  type CompressionBudget,
   type CompressOptions,
+  compressBody,
   compressEach,
   compressRelease,
   type Levels,
-  type VariantsMade,
 } from "./compress.js";
 import type { Release, ReleaseFile, Variants } from "./release.js";
 
 // Compiled beside this module; absent when running from the TypeScript sources (tests).
 const WORKER = new URL("./compress-worker.js", import.meta.url);
 
-/** A body to compress: its chunks as places in shared memory (see placesOf) and the levels. */
+/**
+ * A body to compress: its chunks as places in shared memory (see placesOf) and the levels; with
+ * `siblings`, the files on disk whose `.gz`/`.br` siblings the worker writes itself.
+ */
 export interface CompressionJob {
   id: number;
   memory: SharedArrayBuffer[];
   places: Float64Array;
   levels: Levels;
+  siblings?: string[];
 }
 
+/** The variants in shared memory, or the sizes of the siblings written, or what went wrong. */
 export type CompressionReply =
   | { id: number; buffer: SharedArrayBuffer; start: number; gzipSize: number; brSize: number }
-  | { id: number; error: string };
+  | { id: number; buffer?: undefined; gzipSize: number; brSize: number }
+  | { id: number; error: string; code?: string; path?: string; syscall?: string };
+
+type Done = Exclude<CompressionReply, { error: string }>;
 
 interface Pending {
-  resolve(variants: Variants): void;
+  resolve(reply: Done): void;
   reject(error: Error): void;
 }
 
@@ -61,16 +78,27 @@ export class CompressionWorker {
   }
 
   /** Both variants of `body` (see compressBody): the same bytes, made in the worker. */
-  compress = (body: readonly Uint8Array[], levels: Levels): Promise<Variants> => {
-    const id = this.#jobs++;
-    const { memory, places } = placesOf(body, true);
-    const job: CompressionJob = { id, memory: memory as SharedArrayBuffer[], places, levels };
-    return new Promise<Variants>((resolve, reject) => {
-      if (this.#ended) return reject(this.#ended);
-      if (this.#pending.size === 0) this.#worker.ref();
-      this.#pending.set(id, { resolve, reject });
-      this.#worker.postMessage(job);
-    });
+  compress = async (body: readonly Uint8Array[], levels: Levels): Promise<Variants> => {
+    const reply = await this.#send(body, levels);
+    if (!reply.buffer) throw new Error("bug: the compression worker sent no variants");
+    const { buffer, start, gzipSize, brSize } = reply;
+    return {
+      gzip: Buffer.from(buffer, start, gzipSize),
+      br: Buffer.from(buffer, start + gzipSize, brSize),
+    };
+  };
+
+  /**
+   * Compresses `body` and writes its variants beside each of `files` (paths on disk) from the
+   * worker: they never come to this thread, which would hold them until a collection came.
+   */
+  writeSiblings = async (
+    body: readonly Uint8Array[],
+    levels: Levels,
+    files: string[],
+  ): Promise<SiblingSizes> => {
+    const { gzipSize, brSize } = await this.#send(body, levels, files);
+    return { gzip: gzipSize, br: brSize };
   };
 
   /** Ends the worker; bodies still out, and any sent after, are refused. */
@@ -80,19 +108,31 @@ export class CompressionWorker {
     this.#failAll(this.#ended);
   }
 
+  #send(body: readonly Uint8Array[], levels: Levels, siblings?: string[]): Promise<Done> {
+    const id = this.#jobs++;
+    const { memory, places } = placesOf(body, true);
+    const job: CompressionJob = {
+      id,
+      memory: memory as SharedArrayBuffer[],
+      places,
+      levels,
+      ...(siblings ? { siblings } : {}),
+    };
+    return new Promise<Done>((resolve, reject) => {
+      if (this.#ended) return reject(this.#ended);
+      if (this.#pending.size === 0) this.#worker.ref();
+      this.#pending.set(id, { resolve, reject });
+      this.#worker.postMessage(job);
+    });
+  }
+
   #replied(reply: CompressionReply): void {
     const pending = this.#pending.get(reply.id);
     this.#pending.delete(reply.id);
     if (this.#pending.size === 0) this.#worker.unref();
     if (!pending) return;
-    if ("error" in reply) pending.reject(new Error(`compressing a file: ${reply.error}`));
-    else {
-      const { buffer, start, gzipSize, brSize } = reply;
-      pending.resolve({
-        gzip: Buffer.from(buffer, start, gzipSize),
-        br: Buffer.from(buffer, start + gzipSize, brSize),
-      });
-    }
+    if ("error" in reply) pending.reject(errorOf(reply));
+    else pending.resolve(reply);
   }
 
   #failAll(error: Error): void {
@@ -102,27 +142,53 @@ export class CompressionWorker {
   }
 }
 
+/** The worker's error as this thread's: a system error (a full disk) keeps what says where. */
+function errorOf({ error, code, path, syscall }: Extract<CompressionReply, { error: string }>) {
+  if (!code) return new Error(`compressing a file: ${error}`);
+  return Object.assign(new Error(error), { code, path, syscall });
+}
+
 /** compressRelease with its bodies compressed from a worker thread, started and ended with it. */
 export function compressReleaseOffThread(
   release: Release,
   options: Omit<CompressOptions, "compress">,
 ): Promise<Release> {
-  return withWorker((compress) => compressRelease(release, { ...options, compress }));
+  return withWorker((worker) =>
+    compressRelease(release, { ...options, ...(worker ? { compress: worker.compress } : {}) }),
+  );
 }
 
-/** compressEach with its bodies compressed from a worker thread, started and ended with it. */
-export function compressEachOffThread(
+/**
+ * The `.gz`/`.br` siblings of every file worth compressing, made and written under `sink.root` by
+ * a worker thread (by this one when the compiled worker is not there), each told to the sink.
+ */
+export function writeSiblingsOffThread(
   files: ReadonlyMap<string, ReleaseFile>,
-  options: Omit<CompressOptions, "compress" | "previous">,
-  made: VariantsMade,
+  budget: CompressionBudget,
+  sink: SiblingsSink,
 ): Promise<void> {
-  return withWorker((compress) => compressEach(files, { ...options, compress }, made));
+  const onDisk = (path: string) => join(sink.root, fileOf(path));
+  return withWorker((worker) =>
+    compressEach(
+      files,
+      budget,
+      worker
+        ? (body, levels, paths) => worker.writeSiblings(body, levels, paths.map(onDisk))
+        : async (body, levels, paths) => {
+            const variants = await compressBody(body, levels);
+            for (const path of paths) writeSiblingFiles(onDisk(path), variants);
+            return sizesOf(variants);
+          },
+      (path, _, sizes) => sink.wrote(path, sizes),
+      sink.stop,
+    ),
+  );
 }
 
-async function withWorker<T>(work: (compress?: CompressOptions["compress"]) => Promise<T>) {
+async function withWorker<T>(work: (worker: CompressionWorker | null) => Promise<T>): Promise<T> {
   const worker = CompressionWorker.start();
   try {
-    return await work(worker?.compress);
+    return await work(worker);
   } finally {
     await worker?.stop();
   }

@@ -4,6 +4,7 @@ import { pathsInOrder } from "../publish/paths-in-order.js";
 import type { Release, ReleaseFile } from "../publish/release.js";
 import { variantEtag } from "../publish/variant-etag.js";
 import { replaceFile } from "./replace-file.js";
+import type { SiblingSizes } from "./siblings.js";
 
 /** A precompressed sibling in the tree (`FILE.gz`, `FILE.br`): its own ETag and size. */
 export interface VariantEntry {
@@ -76,12 +77,6 @@ type ManifestOnDisk = Omit<ManifestFile, "paths" | "etags"> & { paths: string; e
 
 /** Another format (an older velodata's) reads as no manifest: the tree is then verified whole. */
 export const MANIFEST_FORMAT = 3;
-
-/** A sibling pair's sizes, for a file whose variants were written and let go. */
-export interface SiblingSizes {
-  gzip: number;
-  br: number;
-}
 
 /**
  * `siblings`: the sizes of siblings written for files of the release that do not carry their

@@ -16,7 +16,7 @@ import {
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { UserError } from "../errors.js";
-import { type VariantsMade, worthCompressing } from "../publish/compress.js";
+import { worthCompressing } from "../publish/compress.js";
 import type { Release, ReleaseFile, Variants } from "../publish/release.js";
 import { fileOf } from "../routes/routes.js";
 import { BackgroundWriter, type FileToWrite } from "./background-writer.js";
@@ -35,10 +35,10 @@ import {
 } from "./layout.js";
 import { isLegacyTree, recoverLegacySwap } from "./legacy.js";
 import { takeLock } from "./lock.js";
-import { manifestOf, type SiblingSizes, writeManifest } from "./manifest.js";
+import { manifestOf, writeManifest } from "./manifest.js";
 import { removeInBackground } from "./remove-in-background.js";
 import { removeTree } from "./remove-tree.js";
-import { siblingsOf } from "./siblings.js";
+import { type SiblingSizes, type SiblingsSink, siblingsOf } from "./siblings.js";
 import { emptyNewStore, makeStore, removeEmptyStore } from "./store-folder.js";
 import { TREE_UNCHANGED, treeWriteError } from "./tree-error.js";
 import { writeChunks } from "./write-chunks.js";
@@ -55,11 +55,10 @@ export type Progress = (done: number, total: number) => void;
 export interface WriteOptions {
   onProgress?: Progress;
   /**
-   * Makes the variants of the release's files (`compressEach`), handing each to `made` as it comes:
-   * the files are written meanwhile, each file's siblings as its variants come, the manifest once
-   * all are made.
+   * Writes the siblings of the release's files into the sink while the files are written (e.g.
+   * writeSiblingsOffThread); the manifest is made once it settles.
    */
-  compress?: (made: VariantsMade) => Promise<void>;
+  compress?: (siblings: SiblingsSink) => Promise<void>;
   /** Called once this writer holds the tree's lock, before it writes anything (serve keeps the tree then). */
   onLocked?: (layout: TreeLayout) => void;
 }
@@ -86,7 +85,7 @@ export type EarlyFiles = (files: Iterable<readonly [string, ReleaseFile]>) => vo
 /** What `make` gives back: the release and, when its files get siblings, their making. */
 export interface Made {
   release: Release;
-  /** Settles once every variant is handed to `make`'s `siblings` (see WriteOptions.compress). */
+  /** Settles once every sibling is written into `make`'s `siblings` (see WriteOptions.compress). */
   compressing?: Promise<void>;
   /**
    * Writes what goes beside the tree into the new release folder: called once every body is
@@ -98,12 +97,12 @@ export interface Made {
 /**
  * As writeTree, for a release made while the tree is written: the new release folder is ready
  * (and the tree locked) before `make` runs, and the files it hands to `early` that get no siblings
- * are written meanwhile by another thread. The variants it hands to `siblings` are written at once
- * and let go: the manifest keeps their sizes. A failure of `make` leaves the served tree as it was.
+ * are written meanwhile by another thread. The siblings written into `siblings` meanwhile are told
+ * by their sizes, which the manifest keeps. A failure of `make` leaves the served tree as it was.
  */
 export async function writeTreeAsMade(
   outDir: string,
-  make: (early: EarlyFiles, siblings: VariantsMade) => Promise<Made>,
+  make: (early: EarlyFiles, siblings: SiblingsSink) => Promise<Made>,
   options: Pick<WriteOptions, "onProgress" | "onLocked"> = {},
 ): Promise<TreeStats> {
   const layout = layoutOf(outDir);
@@ -147,19 +146,19 @@ export async function writeTreeAsMade(
     const folders = new Set<string>();
     // The siblings written as their variants came, which the release's files do not carry.
     const written = new Map<string, SiblingSizes>();
-    // Until the write fails: variants made after that are not written into a folder being removed.
-    let writing = true;
+    const failed = new AbortController();
+    const siblings: SiblingsSink = {
+      root: paths.tree,
+      stop: failed.signal,
+      wrote: (path, sizes) => written.set(path, sizes),
+    };
+    let compressing: Promise<void> | undefined;
     let stats: TreeStats;
     let replaced: Promise<void> | undefined;
     try {
       mkdirSync(paths.folder, { recursive: true });
       mkdirSync(paths.tree);
       keepAccess(paths.tree, served);
-      const siblings: VariantsMade = (path, _, variants) => {
-        if (!writing) return;
-        writeSiblings(join(paths.tree, fileOf(path)), variants, folders);
-        written.set(path, { gzip: variants.gzip.byteLength, br: variants.br.byteLength });
-      };
       const made = await make((files) => {
         const toWrite: FileToWrite[] = [];
         for (const [path, file] of files) {
@@ -169,20 +168,22 @@ export async function writeTreeAsMade(
         }
         background.writeAll(toWrite);
       }, siblings);
+      compressing = made.compressing;
       // Its failure is awaited below; until then it must not count as unhandled.
-      made.compressing?.catch(() => {});
+      compressing?.catch(() => {});
       const early = (path: string, file: ReleaseFile) => handed.get(path) === file;
       stats = await writeFiles(made.release, paths.tree, { ...options, early, folders });
       // What goes beside the tree, while the last variants are made (this thread would only wait).
       made.beside?.(paths.folder);
-      await made.compressing;
+      await compressing;
       await background.finished();
       writeHostFiles(paths.tree, made.release.refreshSeconds);
       writeManifest(paths.manifest, manifestOf(made.release, written));
       switchTo(layout, paths.name, served);
     } catch (cause) {
       // Nothing may still be writing into the folder while it is removed.
-      writing = false;
+      failed.abort();
+      await compressing?.catch(() => {});
       await background.stop();
       removeTree(paths.folder);
       throw treeWriteError(cause, layout.published, TREE_UNCHANGED);

@@ -1,12 +1,13 @@
 // A build's variants made from a worker thread (the compiled one: it sits beside `dist`'s module):
 // the same bytes as compressBody makes here, for bodies in shared memory and in plain buffers,
 // small (compressed in one call) and big (streamed in pieces); the variants in shared memory.
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { compressBody } from "../../src/publish/compress.js";
 import type { CompressionWorker as Worker } from "../../src/publish/compression-worker.js";
-import { ROOT } from "../helpers.js";
+import { ROOT, tempDir } from "../helpers.js";
 
 const LEVELS = { gzip: 6, brotli: 5 };
 
@@ -67,6 +68,41 @@ describe("CompressionWorker", () => {
       );
       const made = await worker.compress(listBody(10), LEVELS);
       expect(made.gzip.equals((await compressBody(listBody(10), LEVELS)).gzip)).toBe(true);
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it("writes the siblings itself, beside each file it is given, and says their sizes", async () => {
+    const worker = await startWorker();
+    try {
+      const root = await tempDir();
+      const files = [join(root, "a/b/list.json"), join(root, "list.json")];
+      const body = listBody(5000);
+      const sizes = await worker.writeSiblings(body, LEVELS, files);
+      const here = await compressBody(body, LEVELS);
+      expect(sizes).toEqual({ gzip: here.gzip.byteLength, br: here.br.byteLength });
+      for (const file of files) {
+        expect(readFileSync(`${file}.gz`).equals(here.gzip)).toBe(true);
+        expect(readFileSync(`${file}.br`).equals(here.br)).toBe(true);
+        expect(existsSync(file)).toBe(false); // the file itself is the writer's
+      }
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it("says a sibling it cannot write as the system error, with its path", async () => {
+    const worker = await startWorker();
+    try {
+      const root = await tempDir();
+      // A folder where the `.gz` sibling goes.
+      mkdirSync(join(root, "lyon.json.gz"));
+      const error = await worker
+        .writeSiblings(listBody(10), LEVELS, [join(root, "lyon.json")])
+        .catch((cause) => cause);
+      expect(error).toMatchObject({ code: "EISDIR", path: join(root, "lyon.json.gz") });
+      expect(error.message).not.toMatch(/compressing a file/);
     } finally {
       await worker.stop();
     }

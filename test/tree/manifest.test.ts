@@ -113,7 +113,7 @@ describe("the manifest written in pieces", () => {
     MANY.forEach((path, at) => {
       const file = made.files.get(path) as ReleaseFile;
       if (at % 3 === 0)
-        made.files.set(path, {
+        (made.files as Map<string, ReleaseFile>).set(path, {
           ...file,
           variants: { gzip: Buffer.alloc(at % 7), br: Buffer.alloc(at % 5) },
         });

@@ -4,7 +4,8 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
-import { compressEach, compressRelease, type VariantsMade } from "../../src/publish/compress.js";
+import { compressRelease } from "../../src/publish/compress.js";
+import { writeSiblingsOffThread } from "../../src/publish/compression-worker.js";
 import { makeRelease, type Release, releaseFile } from "../../src/publish/release.js";
 import { layoutOf } from "../../src/tree/layout.js";
 import { readTree } from "../../src/tree/read-tree.js";
@@ -67,10 +68,10 @@ describe("precompressed siblings", () => {
     const seen: { plain: boolean; body: boolean; gzip: boolean }[] = [];
     let start = () => {};
     await writeTree(plain, out, {
-      compress: (made) =>
+      compress: (siblings) =>
         new Promise((resolve, reject) => {
           start = () =>
-            compressEach(plain.files, { budget: "refresh" }, made).then(resolve, reject);
+            writeSiblingsOffThread(plain.files, "refresh", siblings).then(resolve, reject);
         }),
       onProgress: (done, total) => {
         if (done < total) return;
@@ -104,50 +105,25 @@ describe("precompressed siblings", () => {
       "/vls/v3/stations": big("b"),
       "/vls/v3/stations/lyon/1": Buffer.from("{}"),
     });
-    let late: VariantsMade = () => {};
-    const compress = (made: VariantsMade) => {
-      late = made;
-      return Promise.reject(new Error("compression failed"));
-    };
+    const compress = () => Promise.reject(new Error("compression failed"));
     await expect(writeTree(plain, out, { compress })).rejects.toThrow(/compression failed/);
     expect(unbrotli(join(out, "vls/v3/stations.json.br"))).toBe(big("a").toString());
     expect(readdirSync(layoutOf(out).releases)).toHaveLength(1);
-    // Variants made after the failure (another compression still running) are not written into
-    // the new release's folder, which is gone.
-    const list = first.files.get("/vls/v3/stations");
-    if (!list?.variants) throw new Error("the first release's list has no variants");
-    late("/vls/v3/stations", list, list.variants);
-    expect(readdirSync(layoutOf(out).releases)).toHaveLength(1);
   });
 
-  it("are written as soon as their variants are made, and only their sizes kept", async () => {
+  it("written while the files are are listed in the manifest by their sizes", async () => {
     const out = join(await tempDir(), "out");
     const plain = plainRelease({
       "/vls/v3/stations": big("d"),
       "/vls/v3/stations/lyon": big("lyon-d"),
     });
-    const releases = layoutOf(out).releases;
-    const onDisk = (path: string) => {
-      const [name] = readdirSync(releases);
-      return existsSync(join(releases, `${name}/tree`, path));
-    };
-    const seen: boolean[] = [];
     await writeTree(plain, out, {
-      compress: async (made) => {
-        const { files } = await compressRelease(plain, { budget: "refresh" });
-        for (const path of ["/vls/v3/stations", "/vls/v3/stations/lyon"]) {
-          const file = files.get(path);
-          if (!file?.variants) throw new Error(`no variants for ${path}`);
-          made(path, file, file.variants);
-          seen.push(onDisk("vls/v3/stations.json.gz"), onDisk("vls/v3/stations/lyon.json.br"));
-        }
-      },
+      compress: (siblings) => writeSiblingsOffThread(plain.files, "refresh", siblings),
     });
-    // The first pair at once, before the second was handed over.
-    expect(seen).toEqual([true, false, true, true]);
     const manifest = readTree(out).manifest;
     for (const file of ["vls/v3/stations.json", "vls/v3/stations/lyon.json"]) {
       const entry = manifest?.files[`/${file.replace(/\.json$/, "")}`];
+      expect(gunzipped(join(out, `${file}.gz`))).toBe(readFileSync(join(out, file), "utf8"));
       expect(entry?.variants?.gzip.size).toBe(readFileSync(join(out, `${file}.gz`)).byteLength);
       expect(entry?.variants?.br.size).toBe(readFileSync(join(out, `${file}.br`)).byteLength);
     }

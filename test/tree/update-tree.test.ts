@@ -13,8 +13,10 @@ import { join } from "node:path";
 import { setTimeout } from "node:timers/promises";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { UserError } from "../../src/errors.js";
+import { writeSiblingsOffThread } from "../../src/publish/compression-worker.js";
 import { makeRelease, type Release, releaseFile } from "../../src/publish/release.js";
 import { readTree } from "../../src/tree/read-tree.js";
+import { type SiblingsSink, writeSiblingFiles } from "../../src/tree/siblings.js";
 import { updateTree } from "../../src/tree/update-tree.js";
 import { writeTree } from "../../src/tree/write-tree.js";
 import { tempDir } from "../helpers.js";
@@ -221,6 +223,51 @@ describe.skipIf(!disk)("on a full disk", () => {
     expect(await readFile(join(out, "vls/v3/contracts.json"), "base64")).toBe(
       reference["vls/v3/contracts.json"],
     );
+  });
+
+  it("a build whose files and siblings do not fit fails saying so, and leaves nothing of it", async () => {
+    const out = join(disk as string, "siblings");
+    await mkdir(out);
+    await writeTree(release, out);
+    const link = readlinkSync(out);
+    // Without variants: its siblings are made and written while its files are.
+    const big = grown(3000);
+    const error = await writeTree(big, out, {
+      compress: (siblings) => writeSiblingsOffThread(big.files, "refresh", siblings),
+    }).catch((cause) => cause);
+    expect(error).toBeInstanceOf(UserError);
+    expect(error.message).toMatch(
+      /no space left on the device .*the tree served there is unchanged/,
+    );
+    expect(readlinkSync(out)).toBe(link);
+    expect(treeFiles(out)).toEqual(reference);
+    // Siblings under way when it failed were done before the new release's folder went.
+    expect(await readdir(join(disk as string, ".siblings.velodata/releases"))).toHaveLength(1);
+  });
+
+  it("a failed build waits for the sibling under way before removing its release", async () => {
+    const out = join(disk as string, "late");
+    await mkdir(out);
+    await writeTree(release, out);
+    // A slow sibling, still being written when the files fill the disk: done 200 ms after the
+    // writer stops, longer than the writer takes to remove its folder if it did not wait.
+    let late: Promise<void> = Promise.resolve();
+    const compress = (siblings: SiblingsSink) =>
+      (late = new Promise<void>((resolve) => {
+        siblings.stop.addEventListener("abort", () =>
+          setTimeout(200).then(() => {
+            // Empty: on the full disk, room for its folder and names only.
+            const empty = Buffer.alloc(0);
+            writeSiblingFiles(join(siblings.root, "late/late.json"), { gzip: empty, br: empty });
+            resolve();
+          }),
+        );
+      }));
+    const error = await writeTree(grown(3000), out, { compress }).catch((cause) => cause);
+    expect(error.message).toMatch(/no space left on the device/);
+    await late; // the sibling is written, now or (had the writer not waited) after the folder went
+    expect(await readdir(join(disk as string, ".late.velodata/releases"))).toHaveLength(1);
+    expect(treeFiles(out)).toEqual(reference);
   });
 
   it("a refresh with nothing new marks nothing dirty and leaves no temporary file when the disk is full", async () => {
