@@ -321,8 +321,8 @@ export async function compressRelease(
  * Compresses the body of every file worth it that has no variants, biggest first, with `compress`
  * (given the paths that have that body: equal bodies are compressed once, as GBFS serves each v2
  * feed at two paths), and hands what it gives back to `made` for each of those files. Keeps
- * nothing. Settles once all are done, or after the first failure or once `stop` aborts: nothing more is
- * started or handed over then, and what is under way finishes first.
+ * nothing. Settles once all are done, or after the first failure or once `stop` aborts: nothing
+ * more is started or handed over then, and what is under way finishes first.
  */
 export async function compressEach<Result>(
   files: ReadonlyMap<string, ReleaseFile>,

@@ -4,7 +4,9 @@
 // buffers (joined, then kept) was memory V8 counts as external: it started a marking of the whole
 // ~2 GB heap every 64 MB of it (allocating them took ~19 s of that thread under the profiler,
 // markings included). A worker's heap is small, and the variants come back in shared memory,
-// which V8 does not count.
+// which V8 does not count (a refresh's), or are written as siblings by the worker itself (a
+// build's): shared memory dropped stays until a collection comes, which a writing thread rarely
+// causes.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
