@@ -111,7 +111,7 @@ describe("precompressed siblings", () => {
     expect(readdirSync(layoutOf(out).releases)).toHaveLength(1);
   });
 
-  it("written while the files are are listed in the manifest by their sizes", async () => {
+  it("made while the files are written are listed in the manifest by their sizes", async () => {
     const out = join(await tempDir(), "out");
     const plain = plainRelease({
       "/vls/v3/stations": big("d"),
