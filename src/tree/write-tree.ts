@@ -17,7 +17,7 @@ import {
 import { basename, dirname, join } from "node:path";
 import { UserError } from "../errors.js";
 import { worthCompressing } from "../publish/compress.js";
-import type { Release, ReleaseFile, Variants } from "../publish/release.js";
+import type { Release, ReleaseFile } from "../publish/release.js";
 import { fileOf } from "../routes/routes.js";
 import { BackgroundWriter, type FileToWrite } from "./background-writer.js";
 import { writeHostFiles } from "./host-files.js";
@@ -38,7 +38,7 @@ import { takeLock } from "./lock.js";
 import { manifestOf, writeManifest } from "./manifest.js";
 import { removeInBackground } from "./remove-in-background.js";
 import { removeTree } from "./remove-tree.js";
-import { type SiblingSizes, type SiblingsSink, siblingsOf } from "./siblings.js";
+import { type SiblingSizes, type SiblingsSink, writeSiblingFiles } from "./siblings.js";
 import { emptyNewStore, makeStore, removeEmptyStore } from "./store-folder.js";
 import { TREE_UNCHANGED, treeWriteError } from "./tree-error.js";
 import { writeChunks } from "./write-chunks.js";
@@ -143,7 +143,6 @@ export async function writeTreeAsMade(
     // The files handed over early that get no siblings, the background writer's to write: the
     // release's file at one of these paths is its, when it is the same object.
     const handed = new Map<string, ReleaseFile>();
-    const folders = new Set<string>();
     // The siblings written as their variants came, which the release's files do not carry.
     const written = new Map<string, SiblingSizes>();
     const failed = new AbortController();
@@ -172,7 +171,7 @@ export async function writeTreeAsMade(
       // Its failure is awaited below; until then it must not count as unhandled.
       compressing?.catch(() => {});
       const early = (path: string, file: ReleaseFile) => handed.get(path) === file;
-      stats = await writeFiles(made.release, paths.tree, { ...options, early, folders });
+      stats = await writeFiles(made.release, paths.tree, { ...options, early });
       // What goes beside the tree, while the last variants are made (this thread would only wait).
       made.beside?.(paths.folder);
       await compressing;
@@ -256,9 +255,9 @@ async function writeFiles(
   root: string,
   options: Pick<WriteOptions, "onProgress"> & {
     early: (path: string, file: ReleaseFile) => boolean;
-    folders: Set<string>;
   },
 ): Promise<TreeStats> {
+  const folders = new Set<string>();
   const total = release.files.size;
   let done = 0;
   let bytes = 0;
@@ -272,18 +271,12 @@ async function writeFiles(
   // Every body now, while the thread pool compresses (a million stations' lists are ~4 GB).
   await inBatches(now, ([path, file]) => {
     const destination = join(root, fileOf(path));
-    writeWhole(destination, file.body, options.folders);
-    if (file.variants) writeSiblings(destination, file.variants, options.folders);
+    writeWhole(destination, file.body, folders);
+    if (file.variants) writeSiblingFiles(destination, file.variants);
     bytes += file.size;
     options.onProgress?.(++done, total);
   });
   return { files: total, bytes };
-}
-
-/** `FILE.gz` and `FILE.br` beside the file at `destination` (see siblings.ts). */
-function writeSiblings(destination: string, variants: Variants, folders: Set<string>): void {
-  for (const [suffix, bytes] of siblingsOf({ variants }))
-    writeWhole(`${destination}${suffix}`, [bytes], folders);
 }
 
 /** Writes one file, creating its folder once; the error names the file (writeChunks's). */
