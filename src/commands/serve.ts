@@ -141,7 +141,10 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   // The simulator can start from nothing (every station empty and CLOSED); a state file must be good.
   const fromFile = !(options.simulate && !existsSync(statePath));
   const statesAt = fromFile ? statesFileTime(statePath) : undefined;
-  const initial = fromFile ? await readStates(staticRead, statePath) : { problems: [] };
+  // Into the buffer the refresher reads the file into every minute.
+  const initial = fromFile
+    ? await readStates(staticRead, statePath, undefined, { reuse: true })
+    : { problems: [] };
   reportProblems(initial.problems, output);
   const loaded = assembleDataset(staticRead.source, initial.states ?? new Map(), statesAt);
   const random = seededRandom(options.seed ?? Date.now());

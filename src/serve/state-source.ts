@@ -74,7 +74,7 @@ export function stateFile(
           }
           return dated(checked);
         }
-        const read = await readStates(staticRead, path, known);
+        const read = await readStates(staticRead, path, known, { reuse: true });
         if (!read.states) return withMissingShare(path, current, read, limits.maxMissingShare);
         const checked = checkMissing(path, current, read.states, limits, read.problems);
         if (checked.states) {

@@ -148,16 +148,18 @@ export interface LoadedStates extends Loaded<Sourced<StationState>[]> {
  * Reads a states file (`{ "states": [...] }`); `file` is the name used in messages. A record equal
  * to the one at the same position in `known` (accepted last time) is taken as it was, unparsed:
  * recognised by its text when both files hold one record per line or so (see splitStatesText), by
- * its value otherwise.
+ * its value otherwise. `reuse`: read into the buffer the last such read used, kept for the next
+ * (a server's, every minute); a process that reads it once lets its bytes go (a million stations'
+ * states are ~250 MB, held to the end of a build when kept).
  */
 export async function loadStates(
   path: string,
   file = path,
   known?: KnownStates,
+  reuse = false,
 ): Promise<LoadedStates> {
   if (!isPresent(path)) throw new UserError(`state file not found: ${path}`);
-  // A server reads it every minute: into the same buffer each time.
-  const read = await readSourceText(path, file, true);
+  const read = await readSourceText(path, file, reuse);
   if ("problem" in read) return { value: [], problems: [read.problem], raw: [], knownAt: [] };
   const written = jsonNumberTexts(read.text, "states");
   const previous = known && knownTexts(known);

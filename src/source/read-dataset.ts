@@ -95,14 +95,16 @@ export interface StatesRead {
  * one at its position there is neither parsed nor checked again, record by record: only the
  * rules across records (one state per station, stations without a state) see them all, and when
  * every station's state is at the same place as last time, they find what they found then.
+ * `reuse`: for a reader that reads the file again and again (a server, every minute), see loadStates.
  */
 export async function readStates(
   read: Pick<StaticRead, "source" | "unread">,
   path: string,
   known?: KnownStates,
+  { reuse = false }: { reuse?: boolean } = {},
 ): Promise<StatesRead> {
   const usable = known?.source === read.source ? known : undefined;
-  const loaded = await loadStates(path, path, usable);
+  const loaded = await loadStates(path, path, usable, reuse);
   await setImmediate(); // between reading and checking: a server answers meanwhile
   const readWhole = !hasErrors(loaded.problems);
   const records = loaded.value;

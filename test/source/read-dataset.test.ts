@@ -1,5 +1,7 @@
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { formatProblem } from "../../src/source/problems.js";
 import { readDataset, readStates, readStatic } from "../../src/source/read-dataset.js";
@@ -702,5 +704,44 @@ describe("a key given twice in a JSON source file", () => {
     expect(next.problems.filter(isError).map(formatProblem)).toEqual([
       `${path}[2] (lyon #3) status: ${twice("record")}`,
     ]);
+  });
+});
+
+describe("a states file's bytes", () => {
+  /** Memory held in ArrayBuffers once everything unreachable is collected, in bytes. */
+  async function heldInBuffers(): Promise<number> {
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+    return process.memoryUsage().arrayBuffers;
+  }
+
+  // Room after the records: what a read holds is then plain in the buffers' total.
+  const PADDING = 32 << 20;
+
+  /** The fixtures, their states file followed by PADDING spaces. */
+  async function paddedStates(): Promise<{ dir: string; path: string }> {
+    const dir = await fixtureCopy();
+    const path = join(dir, "states.json");
+    await writeFile(path, `${await readFile(path, "utf8")}${" ".repeat(PADDING)}`);
+    return { dir, path };
+  }
+
+  it("are let go once read by a process that reads them once (a build)", async () => {
+    const { dir } = await paddedStates();
+    const before = await heldInBuffers();
+    const { dataset } = await readDataset(dir);
+    expect(dataset?.states.size).toBeGreaterThan(0);
+    expect((await heldInBuffers()) - before).toBeLessThan(PADDING / 4);
+  });
+
+  it("are kept for the next read by a server, which reads them every minute", async () => {
+    const { dir, path } = await paddedStates();
+    const read = await readStatic(dir);
+    const before = await heldInBuffers();
+    const first = await readStates(read, path, undefined, { reuse: true });
+    expect(first.states?.size).toBeGreaterThan(0);
+    expect((await heldInBuffers()) - before).toBeGreaterThanOrEqual(PADDING);
   });
 });
