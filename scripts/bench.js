@@ -125,8 +125,10 @@ if (!reuse) {
     stations,
     contracts: values.contracts ? Number(values.contracts) : undefined,
     changed: Number(values.changed),
-    // States for the cron and server refreshes' successive minutes.
+    // States for the cron and server refreshes' successive minutes, the last one reported now:
+    // the refreshes that follow publish a live feed's states, not a stalled one's.
     minutes: CRON_MINUTES,
+    start: new Date(Date.now() - CRON_MINUTES * 60_000),
     out: source,
     output: memoryOutput(),
   });

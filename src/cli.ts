@@ -421,6 +421,11 @@ export function program(argv: readonly string[]): Command {
     .option("--changed <share>", "share of stations changed each minute, 0 to 1", share, 0.1)
     .option("--minutes <n>", "minutes of states after the first", whole, 3)
     .option("--seed <n>", "seed: the same seed writes the same files", whole, 1)
+    .option(
+      "--start <time>",
+      "when the first minute's states are reported, the next ones a minute apart: an ISO 8601 time or now (default: a fixed time, 2026-01-05T08:00:00Z, so that the same seed writes the same files)",
+      instant,
+    )
     .requiredOption("-o, --out <dir>", "source folder to write")
     .action(
       async (options: {
@@ -429,6 +434,7 @@ export function program(argv: readonly string[]): Command {
         changed: number;
         minutes: number;
         seed: number;
+        start?: Date;
         out: string;
       }) => {
         const { synth } = await import("./commands/synth.js");
@@ -568,6 +574,19 @@ function whole(value: string): number {
   if (!Number.isInteger(number) || number < 0)
     throw new InvalidArgumentError("must be a whole number, 0 or more, in digits");
   return number;
+}
+
+/** `now`, or a time with its date, time of day and offset (`2026-01-05T08:00:00Z`). */
+function instant(value: string): Date {
+  if (value === "now") return new Date();
+  const time = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value)
+    ? Date.parse(value)
+    : Number.NaN;
+  if (Number.isNaN(time))
+    throw new InvalidArgumentError(
+      "must be now or an ISO 8601 time with its offset, e.g. 2026-01-05T08:00:00Z",
+    );
+  return new Date(time);
 }
 
 function share(value: string): number {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { memoryOutput } from "../../src/commands/output.js";
 import { synth } from "../../src/commands/synth.js";
 import { validate } from "../../src/commands/validate.js";
-import { tempDir } from "../helpers.js";
+import { type CliResult, runCli, tempDir } from "../helpers.js";
 
 const FILES = ["contracts.json", "stations.json", "parkings.json", "states.json", "states-1.json"];
 
@@ -77,4 +77,62 @@ describe("synth", () => {
       }
     },
   );
+});
+
+describe("synth --start", () => {
+  const lastUpdates = async (dir: string, file: string) =>
+    (JSON.parse(await read(dir, file)) as { states: { lastUpdate: string }[] }).states.map(
+      (state) => Date.parse(state.lastUpdate),
+    );
+
+  async function synthCli(...args: string[]): Promise<{ out: string; result: CliResult }> {
+    const out = join(await tempDir(), "source");
+    const result = await runCli([
+      "synth",
+      "--stations",
+      "200",
+      "--minutes",
+      "1",
+      ...args,
+      "--out",
+      out,
+    ]);
+    return { out, result };
+  }
+
+  it("reports the first minute's states at the time given, the next a minute after", async () => {
+    const { out, result } = await synthCli("--start", "2026-02-01T10:00:00+01:00");
+    expect(result.stderr).toBe("");
+    const start = Date.parse("2026-02-01T09:00:00Z");
+    const first = await lastUpdates(out, "states.json");
+    expect(Math.max(...first)).toBeLessThanOrEqual(start);
+    expect(Math.min(...first)).toBeGreaterThanOrEqual(start - 5 * 60_000);
+    expect(Math.max(...(await lastUpdates(out, "states-1.json")))).toBe(start + 60_000);
+  });
+
+  it("with now, writes states a cron refresh publishes as a live feed's, not a stalled one's", async () => {
+    const stalled = /is the feed stalled/;
+    for (const [start, warned] of [
+      [["--start", "now"], false],
+      [[], true], // the fixed default time, long past
+    ] as const) {
+      const { out } = await synthCli(...start);
+      const tree = join(await tempDir(), "tree");
+      expect((await runCli(["build", "--source", out, "--out", tree])).code).toBe(0);
+      const refresh = await runCli([
+        ...["refresh", "--source", out, "--out", tree],
+        ...["--state", join(out, "states-1.json")],
+      ]);
+      expect(refresh.code).toBe(0);
+      expect(stalled.test(refresh.stderr), refresh.stderr).toBe(warned);
+    }
+  });
+
+  it("refuses a time it cannot read, saying what it takes", async () => {
+    const { result } = await synthCli("--start", "yesterday");
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain(
+      "--start <time>' argument 'yesterday' is invalid. must be now or an ISO 8601 time with its offset",
+    );
+  });
 });
