@@ -73,7 +73,8 @@ if (mode === "build") {
   await mkdir(statesDir, { recursive: true });
   await copyFile(join(source, "states.json"), statesPath);
   const staticRead = await readStatic(source);
-  let initial = await readStates(staticRead, statesPath);
+  // As `velodata serve`: into the buffer its refresher reads the file into every minute.
+  let initial = await readStates(staticRead, statesPath, undefined, { reuse: true });
   const dataset = assembleDataset(staticRead.source, initial.states, statesFileTime(statesPath));
   const first = await publish(dataset, { generatedAt: new Date() });
   const served = await compressRelease(first.release, { budget: "build" });
