@@ -3,6 +3,8 @@ import { spawn } from "node:child_process";
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 
 export const ROOT = resolve(import.meta.dirname, "..");
 export const FIXTURES = join(ROOT, "fixtures");
@@ -99,4 +101,12 @@ export async function answerShape(response: Response) {
     cors: headers.get("access-control-allow-origin"),
     exposed: headers.get("access-control-expose-headers"),
   };
+}
+
+/** A full garbage collection, once the current job (which keeps WeakRef targets) is over. */
+export async function collectGarbage(): Promise<void> {
+  setFlagsFromString("--expose-gc");
+  const gc = runInNewContext("gc") as () => void;
+  await new Promise((resolve) => setImmediate(resolve));
+  gc();
 }

@@ -3,8 +3,6 @@
 // reports it as it always did.
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { describe, expect, it, vi } from "vitest";
 import { stateFile } from "../../src/serve/state-source.js";
 import {
@@ -16,6 +14,7 @@ import { assembleDataset, type Dataset } from "../../src/source/dataset.js";
 import type { KnownStates } from "../../src/source/known-states.js";
 import { formatProblem } from "../../src/source/problems.js";
 import { readStates, readStatic, type StaticRead } from "../../src/source/read-dataset.js";
+import { collectGarbage } from "../helpers.js";
 import { lyonSource, lyonState as state } from "./lyon-source.js";
 
 // The whole read, counted: a server's refresh of a file with only changed records needs none.
@@ -23,14 +22,6 @@ vi.mock("../../src/source/read-dataset.js", async (original) => {
   const actual = await original<typeof import("../../src/source/read-dataset.js")>();
   return { ...actual, readStates: vi.fn(actual.readStates) };
 });
-
-/** A full garbage collection, once the current job (which keeps WeakRef targets) is over. */
-async function collectGarbage(): Promise<void> {
-  setFlagsFromString("--expose-gc");
-  const gc = runInNewContext("gc") as () => void;
-  await new Promise((resolve) => setImmediate(resolve));
-  gc();
-}
 
 /** As a feed usually writes it: one record per line. */
 const linesOf = (states: unknown[]): string =>

@@ -1,11 +1,9 @@
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { formatProblem } from "../../src/source/problems.js";
 import { readDataset, readStates, readStatic } from "../../src/source/read-dataset.js";
-import { FIXTURES, fixtureCopy, tempDir } from "../helpers.js";
+import { collectGarbage, FIXTURES, fixtureCopy, tempDir } from "../helpers.js";
 import { lyonSource, lyonState, lyonStation } from "./lyon-source.js";
 
 async function sourceDir(files: Record<string, string | Buffer>): Promise<string> {
@@ -710,10 +708,7 @@ describe("a key given twice in a JSON source file", () => {
 describe("a states file's bytes", () => {
   /** Memory held in ArrayBuffers once everything unreachable is collected, in bytes. */
   async function heldInBuffers(): Promise<number> {
-    setFlagsFromString("--expose-gc");
-    const gc = runInNewContext("gc") as () => void;
-    await new Promise((resolve) => setImmediate(resolve));
-    gc();
+    await collectGarbage();
     return process.memoryUsage().arrayBuffers;
   }
 
