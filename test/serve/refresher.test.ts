@@ -1,5 +1,3 @@
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { publish } from "../../src/publish/publish.js";
 import { indexedRelease, type Release } from "../../src/publish/release.js";
@@ -8,11 +6,8 @@ import { type Live, statusOf } from "../../src/serve/live.js";
 import { startRefresher } from "../../src/serve/refresher.js";
 import type { StateSource } from "../../src/serve/state-source.js";
 import { stationKey } from "../../src/source/dataset.js";
+import { collectGarbage } from "../helpers.js";
 import { fixtureDataset, GENERATED_AT } from "../publish/publish-helpers.js";
-
-// A collection on demand: the only way to see that nothing keeps an object.
-setFlagsFromString("--expose-gc");
-const collectGarbage = runInNewContext("gc") as () => void;
 
 describe("the refresher", () => {
   it("says a refresh that outlasts its period, and stops without it after the wait given", async () => {
@@ -80,9 +75,9 @@ describe("the refresher", () => {
     await refresher.stop();
     expect(live.release.files.get("/vls/v3/stations/besancon/2")).toBeDefined();
     expect(states.get(stationKey("besancon", 2))).toBeDefined();
-    // Collected in a later task: a WeakRef read in this one keeps its target until it ends.
-    await new Promise((resolve) => setImmediate(resolve));
-    collectGarbage();
+    // A collection on demand, in a later task (see collectGarbage): the only way to see that
+    // nothing keeps an object.
+    await collectGarbage();
     expect(firstCache.deref()).toBeUndefined();
   });
 });
