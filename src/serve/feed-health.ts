@@ -3,7 +3,7 @@
 import type { Station } from "../model/station.js";
 import { counted } from "../plural.js";
 import type { StateColumns } from "../publish/incremental/state-columns.js";
-import { type LiveState, stationKey } from "../source/dataset.js";
+import type { LiveState } from "../source/dataset.js";
 
 export interface FeedHealth {
   stations: number;
@@ -13,7 +13,7 @@ export interface FeedHealth {
    */
   missing: number;
   /** Every reported `lastUpdate`, in milliseconds, ascending: staleness is counted at /status time. */
-  updates: readonly number[];
+  updates: Float64Array;
 }
 
 export interface FeedLimits {
@@ -41,19 +41,39 @@ export function staleStations(feed: ReturnType<typeof feedStatus>, stations: num
   return `${feed.staleStations} of ${counted(stations, "station")} not reported for ${minutes} or more`;
 }
 
+/**
+ * `states` holds states of `stations` only, as every Dataset's does (a state of a station the
+ * static data does not hold is an error of the states file): the stations without one are
+ * counted, not looked up. A server runs this after every refresh, on its serving thread: looking
+ * each of a million stations up by key took ~1.6 s, ~0.3 s this way.
+ */
 export function feedHealth(
   stations: readonly Station[],
   states: ReadonlyMap<string, LiveState>,
 ): FeedHealth {
-  const updates: number[] = [];
-  let missing = 0;
-  for (const station of stations) {
-    const state = states.get(stationKey(station.contract, station.number));
-    if (!state) missing++;
-    else if (state.lastUpdate !== null) updates.push(Date.parse(state.lastUpdate));
-  }
-  updates.sort((a, b) => a - b);
-  return { stations: stations.length, missing, updates };
+  const updates = new Float64Array(states.size);
+  let count = 0;
+  const parse = timeParser();
+  for (const state of states.values())
+    if (state.lastUpdate !== null) updates[count++] = parse(state.lastUpdate);
+  return {
+    stations: stations.length,
+    missing: stations.length - states.size,
+    updates: updates.subarray(0, count).sort(),
+  };
+}
+
+/** Date.parse, each distinct time once: a minute's states share a few thousand times. */
+function timeParser(): (time: string) => number {
+  const parsed = new Map<string, number>();
+  return (time) => {
+    let ms = parsed.get(time);
+    if (ms === undefined) {
+      ms = Date.parse(time);
+      parsed.set(time, ms);
+    }
+    return ms;
+  };
 }
 
 /**
@@ -66,17 +86,17 @@ export function feedHealthOfColumns(
   kept: ReadonlySet<number> = new Set(),
 ): FeedHealth {
   const times = columns.times.map((time) => Date.parse(time));
-  const updates: number[] = [];
+  const updates = new Float64Array(columns.status.length);
+  let count = 0;
   let missing = 0;
   columns.status.forEach((status, index) => {
     if (status < 0 || kept.has(index)) missing++;
     else {
       const time = columns.time[index] ?? -1;
-      if (time >= 0) updates.push(times[time] as number);
+      if (time >= 0) updates[count++] = times[time] as number;
     }
   });
-  updates.sort((a, b) => a - b);
-  return { stations: columns.status.length, missing, updates };
+  return { stations: columns.status.length, missing, updates: updates.subarray(0, count).sort() };
 }
 
 /** The newest `lastUpdate` of the states a cron refresh keeps in columns, in milliseconds. */
@@ -147,7 +167,7 @@ export function feedStatus(health: FeedHealth, limits: FeedLimits, now: Date) {
 }
 
 /** How many sorted values are below `limit` (binary search: 1 million stations at each /status). */
-function countBelow(sorted: readonly number[], limit: number): number {
+function countBelow(sorted: Float64Array, limit: number): number {
   let low = 0;
   let high = sorted.length;
   while (low < high) {
