@@ -1,13 +1,16 @@
 // A server's minute refresh (pure): the release it serves with only the changed station answers
 // replaced, every other file (static or not, with its compressed variants) kept as it is.
 import type { Dataset } from "../source/dataset.js";
+import type { ListLayout } from "./list-layout.js";
 import type { Published } from "./publish.js";
 import { makeRelease, type Release, type ReleaseFile, replaceFiles } from "./release.js";
-import { renderStationChanges, type StationCache } from "./station-files.js";
+import { renderStationChanges, type StationCache, stationListLayouts } from "./station-files.js";
 
 export interface RefreshedRelease extends Published {
   /** The answers that differ from `served`'s. */
   changed: ReadonlyMap<string, ReleaseFile>;
+  /** How its lists of all stations are made of its contracts' lists, when they are. */
+  lists?: readonly ListLayout[];
 }
 
 /**
@@ -40,7 +43,8 @@ export async function refreshRelease(
   const release =
     replaceFiles(served, changed, options.generatedAt) ??
     copied(served, changed, options.generatedAt);
-  return { release, cache: next, changed };
+  const lists = stationListLayouts(dataset.stations);
+  return { release, cache: next, changed, ...(lists ? { lists } : {}) };
 }
 
 /** A release `served` was not made for (other paths): a new index. */

@@ -17,6 +17,7 @@ import {
   stationStatusTexts,
   statusUpdated,
 } from "./gbfs-files.js";
+import { type ListLayout, listLayouts } from "./list-layout.js";
 import { endpointFile, listFile, type ReleaseFile, withMembers } from "./release.js";
 import { vehicleTypesOf } from "./render/gbfs/vehicle-types.js";
 import { stationV1Json, stationV3Json } from "./render/station-json.js";
@@ -367,6 +368,15 @@ const membersOf = oncePerObject(
     });
     return groups;
   },
+);
+
+/**
+ * How each surface's list of all these stations is made of its contracts' lists, when it is: a
+ * server's refresh assembles the gzip variants of those lists from their contracts' (listLayouts).
+ */
+export const stationListLayouts = oncePerObject(
+  (stations: readonly Station[]): readonly ListLayout[] | undefined =>
+    listLayouts(membersOf(stations), SURFACES),
 );
 
 const allPositions = oncePerObject((stations: readonly Station[]): readonly number[] =>

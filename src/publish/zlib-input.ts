@@ -52,21 +52,35 @@ function joinInto(buffer: Buffer, body: readonly Uint8Array[]): Buffer {
 }
 
 /**
+ * A stream fed only the body's bytes from `from` to `to` (a list's items, between its brackets),
+ * each piece of them shown to `seen` first (to take their checksum).
+ */
+export interface Window {
+  stream: Transform;
+  from: number;
+  to: number;
+  seen?: (bytes: Uint8Array) => void;
+}
+
+/**
  * The output of each stream, joined, once the body has gone through all of them in pieces of
- * exactly CHUNK bytes (the last one shorter): the same pieces whatever the body's chunks, so the
- * bytes made depend on the body's bytes alone (brotli's fastest levels cut blocks where its input
- * ends).
+ * exactly CHUNK bytes (the last one shorter), a Window's stream the part of each in its window:
+ * the same pieces whatever the body's chunks, so the bytes made depend on the body's bytes alone
+ * (brotli's fastest levels cut blocks where its input ends).
  */
 export async function throughStreams(
   body: Iterable<Uint8Array>,
-  streams: readonly Transform[],
+  streams: readonly (Transform | Window)[],
 ): Promise<Buffer[]> {
-  const outputs = Promise.all(streams.map(joinedOutput));
+  const windows = streams.map((fed) =>
+    "from" in fed && "to" in fed ? fed : { stream: fed, from: 0, to: Infinity },
+  );
+  const outputs = Promise.all(windows.map(({ stream }) => joinedOutput(stream)));
   outputs.catch(() => {}); // awaited below, once the body is written
   try {
-    await writePieces(body, streams);
+    await writePieces(body, windows);
   } catch (error) {
-    for (const stream of streams) stream.destroy(error as Error);
+    for (const { stream } of windows) stream.destroy(error as Error);
   }
   return outputs;
 }
@@ -84,14 +98,27 @@ async function joinedOutput(stream: Transform): Promise<Buffer> {
  * (which compresses its fastest levels' input at once, and copies the others' into its ring
  * buffer) keeps a reference to it.
  */
-async function writePieces(body: Iterable<Uint8Array>, streams: readonly Transform[]) {
+async function writePieces(body: Iterable<Uint8Array>, windows: readonly Window[]) {
   const buffers = [borrow(), borrow()] as const;
   const consumed: Promise<unknown>[] = [Promise.resolve(), Promise.resolve()];
   let turn = 0;
   let filled = 0;
+  let sent = 0;
   const send = async (size: number) => {
     const piece = (buffers[turn] as Buffer).subarray(0, size);
-    const written = Promise.all(streams.map((stream) => write(stream, piece)));
+    const start = sent;
+    sent += size;
+    const written = Promise.all(
+      windows.map(({ stream, from, to, seen }) => {
+        const part = piece.subarray(
+          Math.max(0, from - start),
+          Math.max(0, Math.min(size, to - start)),
+        );
+        if (part.byteLength === 0) return undefined;
+        seen?.(part);
+        return write(stream, part);
+      }),
+    );
     written.catch(() => {}); // awaited before this buffer is filled again, or at the end
     consumed[turn] = written;
     turn = 1 - turn;
@@ -114,7 +141,7 @@ async function writePieces(body: Iterable<Uint8Array>, streams: readonly Transfo
   await Promise.all(consumed);
   // Not on an error: a stream may still be compressing a piece (the collector takes them then).
   buffers.forEach(giveBack);
-  for (const stream of streams) stream.end();
+  for (const { stream } of windows) stream.end();
 }
 
 const EMPTY = new Uint8Array(0);

@@ -5,6 +5,7 @@ import type { Log } from "../log.js";
 import { percent } from "../percent.js";
 import { counted } from "../plural.js";
 import { compressRelease, reuseVariants } from "../publish/compress.js";
+import type { ListLayout } from "../publish/list-layout.js";
 import { publish } from "../publish/publish.js";
 import { refreshRelease } from "../publish/refresh-release.js";
 import { addVariants, indexedRelease, type Release, type ReleaseFile } from "../publish/release.js";
@@ -59,6 +60,8 @@ interface Rendered {
   cache: StationCache;
   /** The answers that differ from the served release's, when only those were rendered. */
   changed?: ReadonlyMap<string, ReleaseFile>;
+  /** How its lists of all stations are made of its contracts' lists, when they are. */
+  lists?: readonly ListLayout[];
 }
 
 export function startRefresher(options: RefresherOptions): Refresher {
@@ -169,7 +172,7 @@ export function startRefresher(options: RefresherOptions): Refresher {
   /** The same release with the variants of what changed (the rest kept theirs). */
   async function withChangedVariants(fresh: Rendered): Promise<Release> {
     return fresh.changed
-      ? addVariants(fresh.release, await changedVariants(fresh.changed, "refresh"))
+      ? addVariants(fresh.release, await changedVariants(fresh.changed, fresh.lists))
       : await compressRelease(fresh.release, { budget: "refresh" });
   }
 

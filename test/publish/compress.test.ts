@@ -1,11 +1,13 @@
-import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { brotliDecompressSync, crc32, gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
+  brotliBody,
   compressBody,
   compressRelease,
-  crcOf,
+  contractListVariants,
   deflatePiece,
   gzipOfList,
+  listPartOf,
   MIN_COMPRESSED_SIZE,
 } from "../../src/publish/compress.js";
 import type { Release } from "../../src/publish/release.js";
@@ -134,7 +136,7 @@ describe("gzipOfList", () => {
     const pieces = await Promise.all(
       bytes.map(async (part) => ({
         piece: await deflatePiece([part], 1),
-        crc: crcOf([part]),
+        crc: crc32(part),
         size: part.length,
       })),
     );
@@ -154,7 +156,41 @@ describe("gzipOfList", () => {
     const list = listOf(items);
     const part = Buffer.from(items.join(","));
     const piece = await deflatePiece([part], 1);
-    const one = { piece, crc: crcOf([part]), size: part.length };
+    const one = { piece, crc: crc32(part), size: part.length };
     expect(gunzipSync(gzipOfList([one], list.length)).equals(list)).toBe(true);
   });
+});
+
+describe("contractListVariants", () => {
+  // A list as a server holds it: `[`, each member, a comma between two, `]`, all apart.
+  const chunksOf = (count: number): Buffer[] => {
+    const chunks = [Buffer.from("[")];
+    for (let at = 0; at < count; at++) {
+      if (at > 0) chunks.push(Buffer.from(","));
+      chunks.push(
+        Buffer.from(JSON.stringify({ number: at, name: `Station ${at} élan`, bikes: at % 7 })),
+      );
+    }
+    chunks.push(Buffer.from("]"));
+    return chunks;
+  };
+
+  // ~60 KB, joined for one call; ~2.4 MB, streamed in pieces, a piece's edge inside a member.
+  it.each([1000, 40_000])(
+    "makes, in one pass over %i members, brotliBody's bytes and listPartOf's part of its items",
+    async (count) => {
+      const body = chunksOf(count);
+      const items = body.slice(1, -1);
+      const levels = { gzip: 1, brotli: 1 };
+      const { br, part } = await contractListVariants(body, levels);
+      expect(br.equals(await brotliBody(body, levels.brotli))).toBe(true);
+      const alone = await listPartOf(items, levels.gzip);
+      expect(part.piece.equals(alone.piece)).toBe(true);
+      expect(part.crc).toBe(crc32(Buffer.concat(items)));
+      expect(part.crc).toBe(alone.crc);
+      expect(part.size).toBe(Buffer.concat(items).length);
+      const list = Buffer.concat(body);
+      expect(gunzipSync(gzipOfList([part], list.length)).equals(list)).toBe(true);
+    },
+  );
 });

@@ -3,7 +3,7 @@
 import { request } from "node:http";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { CompressionBudget } from "../../src/publish/compress.js";
-import type { Release, ReleaseFile } from "../../src/publish/release.js";
+import type { Release } from "../../src/publish/release.js";
 import { editStates, startTestServer, type TestServer } from "./serve-helpers.js";
 
 // The refresh's compression is held until the test releases it; the start-up's runs as it is.
@@ -14,14 +14,21 @@ const held = vi.hoisted(() => ({
 }));
 vi.mock("../../src/publish/compress.js", async (original) => {
   const real = await original<typeof import("../../src/publish/compress.js")>();
-  // A refresh compresses its changed answers one by one (a whole publish, the whole release).
-  const hold = async (budget: string) => {
+  // A refresh compresses its changed answers a list or a feed at a time (ChangedVariants, the
+  // only caller of these outside their module); a whole publish, the whole release.
+  const hold = async (budget: CompressionBudget) => {
     if (budget === "refresh" && held.fail) throw new Error("out of memory");
     if (budget === "refresh" && held.started) {
       held.started();
       await held.release;
     }
   };
+  const heldBack =
+    <A extends unknown[], R>(make: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      await hold("refresh");
+      return make(...args);
+    };
   return {
     ...real,
     compressRelease: async (
@@ -31,10 +38,10 @@ vi.mock("../../src/publish/compress.js", async (original) => {
       await hold(options.budget);
       return real.compressRelease(release, options);
     },
-    compressFile: async (file: ReleaseFile, budget: CompressionBudget) => {
-      await hold(budget);
-      return real.compressFile(file, budget);
-    },
+    compressBody: heldBack(real.compressBody),
+    brotliBody: heldBack(real.brotliBody),
+    gzipBody: heldBack(real.gzipBody),
+    contractListVariants: heldBack(real.contractListVariants),
   };
 });
 

@@ -1,45 +1,33 @@
-// A cron refresh's changed lists and feeds compressed in the thread pool as soon as each is made:
-// a contract's list is deflated once, as a piece that both its own gzip variant and that of the
-// list of all stations (its contracts' lists joined) are assembled from.
+// A refresh's changed lists and feeds (a cron refresh's, or a server's after its swap) compressed
+// in the thread pool as soon as each is added: a contract's list is deflated once, as a piece that
+// both its own gzip variant and that of the list of all stations (its contracts' lists joined)
+// are assembled from.
 
 import { withFields } from "../../with-fields.js";
 import {
   brotliBody,
   compressBody,
-  crcOf,
-  deflatePiece,
+  contractListVariants,
   gzipBody,
   gzipOfList,
   type ListPart,
   levelsFor,
   worthCompressing,
 } from "../compress.js";
+import type { ListLayout } from "../list-layout.js";
 import type { ReleaseFile, Variants } from "../release.js";
-import type { ListKind, ListLayout } from "./splice-stations.js";
+import type { ListKind } from "./splice-stations.js";
 
 // As compressRelease: the pool has 4 threads; more in flight only holds more joined bodies.
 const IN_FLIGHT = 4;
 
-interface ContractPiece {
-  piece: Promise<Buffer>;
-  br: Promise<Buffer>;
-  crc: number;
-  size: number;
-}
-
-const partOf = async ({ piece, crc, size }: ContractPiece): Promise<ListPart> => ({
-  piece: await piece,
-  crc,
-  size,
-});
+/** A contract's list's brotli variant, and the part of its items its gzip variants are made of. */
+type ContractPiece = Promise<{ part: ListPart; br: Buffer }>;
 
 export class ChangedVariants {
   #queue: (() => Promise<unknown>)[] = [];
   #running = 0;
-  /**
-   * A contract's list: the piece of its items (between its brackets), their CRC-32 and size, and
-   * its brotli variant.
-   */
+  /** A contract's list: its brotli variant and the part of its items (between its brackets). */
   #pieces = new Map<string, ContractPiece>();
   /** A list of all stations: its brotli variant (its gzip variant is made last, of pieces). */
   #allBrotli = new Map<string, Promise<Buffer>>();
@@ -53,10 +41,10 @@ export class ChangedVariants {
     this.#files.set(path, [file, kind]);
     const levels = levelsFor(file, "refresh");
     if (kind === "contract") {
-      const items = file.body.slice(1, -1);
-      const piece = this.#later(() => deflatePiece(items, levels.gzip));
-      const br = this.#later(() => brotliBody(file.body, levels.brotli));
-      this.#pieces.set(path, { piece, br, crc: crcOf(items), size: file.size - 2 });
+      this.#pieces.set(
+        path,
+        this.#later(() => contractListVariants(file.body, levels)),
+      );
     } else if (kind === "all") {
       this.#allBrotli.set(
         path,
@@ -89,8 +77,8 @@ export class ChangedVariants {
       if (kind === "contract") {
         const contract = this.#pieces.get(path) as ContractPiece;
         made.push(
-          Promise.all([partOf(contract), contract.br]).then(([part, brotli]) =>
-            withVariants({ gzip: gzipOfList([part], file.size), br: brotli }),
+          contract.then(({ part, br }) =>
+            withVariants({ gzip: gzipOfList([part], file.size), br }),
           ),
         );
       } else if (kind === "all") {
@@ -99,9 +87,9 @@ export class ChangedVariants {
         const pieces = layout?.contracts.map((contract) => this.#pieces.get(contract));
         const gzip =
           pieces?.every((piece) => piece !== undefined) && pieces.length > 0
-            ? Promise.all((pieces as ContractPiece[]).map(partOf)).then((parts) =>
-                gzipOfList(parts, file.size),
-              )
+            ? Promise.all(
+                (pieces as ContractPiece[]).map(async (piece) => (await piece).part),
+              ).then((parts) => gzipOfList(parts, file.size))
             : this.#later(() => gzipBody(file.body, levels.gzip));
         made.push(
           Promise.all([gzip, br]).then(([gz, brotli]) => withVariants({ gzip: gz, br: brotli })),

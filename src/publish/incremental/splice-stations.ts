@@ -6,6 +6,7 @@ import type { Contract } from "../../model/contract.js";
 import type { Station } from "../../model/station.js";
 import { pathOf } from "../../routes/routes.js";
 import { type Dataset, type LiveState, stationKey } from "../../source/dataset.js";
+import { type ListLayout, listLayouts } from "../list-layout.js";
 import { endpointFile, listFileOf, type ReleaseFile } from "../release.js";
 import { jsonList } from "../render/json-body.js";
 import { publishedTime, type StationSurface } from "../station-files.js";
@@ -32,15 +33,6 @@ export interface SpliceOptions {
 
 /** A list of all stations, a contract's list of stations, or another feed (station_status). */
 export type ListKind = "all" | "contract" | "feed";
-
-/**
- * Per station surface, when each contract's stations are neighbours in the list of all stations:
- * that list's path and each contract's list's, in its order (`[a,b]` and `[c]` make `[a,b,c]`).
- */
-export interface ListLayout {
-  all: string;
-  contracts: string[];
-}
 
 export interface Spliced {
   /** The answers that differ from the previous run's, by URL path. */
@@ -194,21 +186,8 @@ export async function spliceStations(
     feeds.push(feed);
   }
   await Promise.all(feeds);
-  // The lists of all stations are their contracts' lists joined when each contract's stations are
-  // neighbours there, in the order of their first: what their compression can be made of.
-  const groups = [...byContract.values()].sort((a, b) => (a[0] as number) - (b[0] as number));
-  const joined = groups.every(
-    (group) => (group.at(-1) as number) - (group[0] as number) === group.length - 1,
-  );
-  const lists =
-    joined && rendered > 0
-      ? surfaces.map((surface) => ({
-          all: pathOf(surface.all),
-          contracts: groups.map((group) =>
-            pathOf(surface.contractList(stations.contractName(group[0] as number))),
-          ),
-        }))
-      : undefined;
+  // What the lists of all stations' compression can be made of.
+  const lists = rendered > 0 ? listLayouts(byContract, surfaces) : undefined;
 
   return { changed, positions, stations: rendered, minute, ...(lists ? { lists } : {}) };
 }

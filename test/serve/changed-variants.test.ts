@@ -1,0 +1,123 @@
+// The variants a server makes after a refresh's swap: every changed answer's, each decoding to its
+// bytes; a list of all stations gzipped from its contracts' lists deflated once, as a cron refresh does.
+import { brotliDecompressSync, crc32, gunzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import {
+  deflatePiece,
+  gzipOfList,
+  levelsFor,
+  worthCompressing,
+} from "../../src/publish/compress.js";
+import { listLayouts } from "../../src/publish/list-layout.js";
+import { publish } from "../../src/publish/publish.js";
+import { refreshRelease } from "../../src/publish/refresh-release.js";
+import type { ReleaseFile } from "../../src/publish/release.js";
+import { SURFACES } from "../../src/publish/station-files.js";
+import { changedVariants } from "../../src/serve/changed-variants.js";
+import { type Dataset, stationKey } from "../../src/source/dataset.js";
+import { fixtureDataset, GENERATED_AT } from "../publish/publish-helpers.js";
+
+const TIMING = { generatedAt: new Date("2026-11-20T08:17:00Z"), refreshSeconds: 60 };
+
+/** A station of every contract reports again, with another count: every contract's lists change. */
+function oneChangedInEach(dataset: Dataset): Dataset {
+  const states = new Map(dataset.states);
+  for (const contract of dataset.contracts) {
+    const station = dataset.stations.find((one) => one.contract === contract.name);
+    const key = station && stationKey(station.contract, station.number);
+    const old = key && states.get(key);
+    if (!key || !old) continue;
+    states.set(key, {
+      ...old,
+      lastUpdate: "2026-11-20T08:17:00Z",
+      main: { ...old.main, stands: 1 },
+    });
+  }
+  return { ...dataset, states };
+}
+
+async function refreshed(dataset: Dataset) {
+  const first = await publish(dataset, { generatedAt: GENERATED_AT });
+  const refresh = await refreshRelease(
+    first.release,
+    oneChangedInEach(dataset),
+    first.cache,
+    TIMING,
+  );
+  if (!refresh) throw new Error("the cache was made for these stations");
+  return refresh;
+}
+
+function expectDecoding(
+  made: ReadonlyMap<string, ReleaseFile>,
+  changed: ReadonlyMap<string, ReleaseFile>,
+) {
+  const worth = [...changed].filter(([, file]) => worthCompressing(file));
+  expect([...made.keys()].sort()).toEqual(worth.map(([path]) => path).sort());
+  for (const [path, file] of made) {
+    const plain = Buffer.concat(file.body);
+    expect(file.etag, path).toBe(changed.get(path)?.etag);
+    expect(gunzipSync(file.variants?.gzip ?? Buffer.alloc(0)).equals(plain), path).toBe(true);
+    expect(brotliDecompressSync(file.variants?.br ?? Buffer.alloc(0)).equals(plain), path).toBe(
+      true,
+    );
+  }
+}
+
+/** The gzip a list of all stations gets from its contracts' lists (each deflated alone, joined). */
+async function fromContracts(all: ReleaseFile, contracts: readonly ReleaseFile[]): Promise<Buffer> {
+  const parts = await Promise.all(
+    contracts.map(async (list) => {
+      const items = list.body.slice(1, -1); // between its brackets
+      return {
+        piece: await deflatePiece(items, levelsFor(list, "refresh").gzip),
+        crc: crc32(Buffer.concat(items)),
+        size: list.size - 2,
+      };
+    }),
+  );
+  return gzipOfList(parts, all.size);
+}
+
+describe("a server's changed variants", () => {
+  it("gzip a list of all stations from its contracts' lists when each contract's stations are neighbours", async () => {
+    const refresh = await refreshed(await fixtureDataset());
+    expect(refresh.lists?.map((layout) => layout.all)).toEqual([
+      "/vls/v3/stations",
+      "/vls/v1/stations",
+    ]);
+    const made = await changedVariants(refresh.changed, refresh.lists);
+    expectDecoding(made, refresh.changed);
+
+    // v3: every contract's list is big enough to compress, so the list of all is made of them.
+    const [v3] = refresh.lists ?? [];
+    const file = (path: string) => refresh.changed.get(path) as ReleaseFile;
+    const expected = await fromContracts(file("/vls/v3/stations"), (v3?.contracts ?? []).map(file));
+    expect(made.get("/vls/v3/stations")?.variants?.gzip.equals(expected)).toBe(true);
+  });
+
+  it("compress each list whole when a contract's stations are apart", async () => {
+    const dataset = await fixtureDataset();
+    // Lyon's first station moved to the end: its stations are no longer neighbours.
+    const lyon = dataset.stations.findIndex((station) => station.contract === "lyon");
+    const stations = dataset.stations.filter((_, index) => index !== lyon);
+    stations.push(dataset.stations[lyon] as (typeof stations)[number]);
+    const refresh = await refreshed({ ...dataset, stations });
+    expect(refresh.lists).toBeUndefined();
+    expectDecoding(await changedVariants(refresh.changed, refresh.lists), refresh.changed);
+  });
+});
+
+describe("listLayouts", () => {
+  it("say each list of all as its contracts' lists in the order of their first station", () => {
+    const groups = new Map([
+      ["nantes", [3, 4]],
+      ["lyon", [0, 1, 2]],
+    ]);
+    expect(listLayouts(groups, SURFACES)).toEqual([
+      { all: "/vls/v3/stations", contracts: ["/vls/v3/stations/lyon", "/vls/v3/stations/nantes"] },
+      { all: "/vls/v1/stations", contracts: ["/vls/v1/stations/lyon", "/vls/v1/stations/nantes"] },
+    ]);
+    expect(listLayouts(new Map([...groups, ["lyon", [0, 2, 5]]]), SURFACES)).toBeUndefined();
+  });
+});
