@@ -193,32 +193,14 @@ const brotliOptions = (size: number, quality: number): BrotliOptions => ({
 });
 
 /**
- * The body as raw deflate ending on a full flush (byte-aligned, no final block, nothing referred
- * to before it): a piece that gzip streams can be assembled from (gzipOfPieces), in the thread pool.
- */
-export async function deflatePiece(body: readonly Uint8Array[], level: number): Promise<Buffer> {
-  return (await listPartOf(body, level)).piece;
-}
-
-/**
- * A list's part (see gzipOfList) of these bytes: their deflatePiece, with their CRC-32 taken from
- * what is handed to deflate (their bytes joined, or a piece of CHUNK bytes at a time), not from
- * each chunk: a server's contract list is its members and their commas, ~4,000 chunks, and a call
- * per chunk took ~0.4 s of its thread a minute at 100,000 stations.
- */
-export async function listPartOf(body: readonly Uint8Array[], level: number): Promise<ListPart> {
-  const size = sizeOf(body);
-  const part = new PartMaker(size, level);
-  if (size <= CHUNK) return withJoined(body, (whole) => part.ofJoined(whole));
-  const [piece] = (await throughStreams(body, [part.window(0, size)])) as [Buffer];
-  return part.made(piece);
-}
-
-/**
  * A contract's list `[…]`: its brotli variant (brotliBody's bytes) and the part of its items
- * between the brackets (listPartOf's), from one pass over its bytes, as compressBody makes both
- * variants of a body: its gzip variant is that part with a gzip frame (gzipOfList), and the list
- * of all stations' gzip is made of every contract's.
+ * between the brackets (see gzipOfList), from one pass over its bytes, as compressBody makes both
+ * variants of a body: its gzip variant is that part with a gzip frame, and the list of all
+ * stations' gzip is made of every contract's. The part's piece is raw deflate ending on a full
+ * flush (byte-aligned, no final block, nothing referred to before it), its CRC-32 taken from what
+ * is handed to deflate (the bytes joined, or a piece of CHUNK bytes at a time), not chunk by
+ * chunk: a server's contract list is its members and their commas, ~4,000 chunks, and a call per
+ * chunk took ~0.4 s of its thread a minute at 100,000 stations.
  */
 export async function contractListVariants(
   body: readonly Uint8Array[],
@@ -293,7 +275,7 @@ const LIST_CLOSE = deflateRawSync("]", { level: 1 });
 // RFC 1952: magic, deflate, no flags, no time, XFL 4 (fastest, as zlib writes at level 1), OS unknown.
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 4, OS_UNKNOWN]);
 
-/** A part of a list: its deflatePiece, and the CRC-32 and size of its bytes. */
+/** A part of a list: its bytes deflated (see contractListVariants), their CRC-32 and size. */
 export interface ListPart {
   piece: Buffer;
   crc: number;
