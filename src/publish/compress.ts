@@ -135,24 +135,18 @@ export async function compressChunks(
   size: number,
   levels: Levels,
 ): Promise<Variants> {
-  const brotliOptions = {
-    chunkSize: outputChunk(size),
-    params: {
-      [constants.BROTLI_PARAM_QUALITY]: levels.brotli,
-      [constants.BROTLI_PARAM_SIZE_HINT]: size,
-    },
-  };
+  const brotli = brotliOptions(size, levels.brotli);
   const gzipOptions = { level: levels.gzip, chunkSize: outputChunk(size) };
   let gzipped: Buffer;
   let br: Buffer;
   if (size > CHUNK)
     [gzipped, br] = (await throughStreams(body, [
       createGzip(gzipOptions),
-      createBrotliCompress(brotliOptions),
+      createBrotliCompress(brotli),
     ])) as [Buffer, Buffer];
   else
     [gzipped, br] = await withJoined([...body], (whole) =>
-      Promise.all([gzipAsync(whole, gzipOptions), brotliAsync(whole, brotliOptions)]),
+      Promise.all([gzipAsync(whole, gzipOptions), brotliAsync(whole, brotli)]),
     );
   gzipped[GZIP_OS] = OS_UNKNOWN;
   return { gzip: gzipped, br };
