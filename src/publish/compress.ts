@@ -304,14 +304,6 @@ export function gzipOfList(parts: readonly ListPart[], size: number): Buffer {
   return Buffer.concat(pieces);
 }
 
-export async function compressFile(
-  file: ReleaseFile,
-  budget: CompressionBudget,
-): Promise<ReleaseFile> {
-  if (file.variants || !worthCompressing(file)) return file;
-  return withFields(file, { variants: await compressBody(file.body, levelsFor(file, budget)) });
-}
-
 export interface CompressOptions {
   budget: CompressionBudget;
   /** The release being replaced: a file with the same bytes there keeps its variants (and its object). */
