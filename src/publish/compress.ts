@@ -26,6 +26,7 @@ import {
 import { withFields } from "../with-fields.js";
 import { crc32Combine } from "./crc32-combine.js";
 import type { Release, ReleaseFile, Variants } from "./release.js";
+import { sharedConcat } from "./shared-bytes.js";
 import { CHUNK, sizeOf, throughStreams, type Window, withJoined } from "./zlib-input.js";
 
 const brotliAsync = promisify(brotliCompress);
@@ -103,17 +104,20 @@ const GZIP_OS = 9;
 const OS_UNKNOWN = 255;
 // zlib's own default size of an output buffer.
 const MIN_OUTPUT_CHUNK = 16 << 10;
+const MAX_OUTPUT_CHUNK = 64 << 10;
 
 /**
  * The size of the buffers zlib writes a body's output into: about what a list compresses to at
- * level 1 (an eighth), so that one or two are filled. zlib allocates one as it starts and another
- * each time one fills, and a one-shot result is a view of its buffer: at CHUNK each, the ~250
- * bodies of a cron refresh allocated ~250 MB a minute for ~20 MB of output, which V8 counts as
- * external memory and answers with a mark-compact every 64 MB. The bytes made do not depend on it.
+ * level 1 (an eighth), up to 64 KiB. zlib allocates one as it starts and another each time one
+ * fills, and a one-shot result is a view of its buffer: memory V8 counts as external, and answers
+ * with a marking of the whole heap every 64 MB of it. At CHUNK each, the ~250 bodies of a cron
+ * refresh allocated ~250 MB a minute for ~20 MB of output. A streamed body's output is joined into
+ * shared memory (sharedConcat), so its buffers are only garbage: those of a server's ~1.5 MB lists
+ * were 256 KiB each for ~130 KB of output. The bytes made do not depend on it.
  */
 function outputChunk(size: number): number {
   let chunk = MIN_OUTPUT_CHUNK;
-  while (chunk < CHUNK && chunk * 8 < size) chunk *= 2;
+  while (chunk < MAX_OUTPUT_CHUNK && chunk * 8 < size) chunk *= 2;
   return chunk;
 }
 
@@ -301,7 +305,7 @@ export function gzipOfList(parts: readonly ListPart[], size: number): Buffer {
   trailer.writeUInt32LE(crc, 0);
   trailer.writeUInt32LE(size % 2 ** 32, 4);
   pieces.push(LIST_CLOSE, trailer);
-  return Buffer.concat(pieces);
+  return sharedConcat(pieces);
 }
 
 export interface CompressOptions {

@@ -1,6 +1,7 @@
 // How a body given in chunks is handed to zlib and brotli: joined, or cut into pieces of CHUNK
 // bytes, in buffers lent from a few kept ones rather than new ones per body and per piece.
 import type { Transform } from "node:stream";
+import { sharedConcat } from "./shared-bytes.js";
 
 /** The size of a piece, and the most a body is joined into one buffer for a one-shot call. */
 export const CHUNK = 1 << 20;
@@ -88,7 +89,7 @@ export async function throughStreams(
 async function joinedOutput(stream: Transform): Promise<Buffer> {
   const out: Buffer[] = [];
   for await (const chunk of stream) out.push(chunk as Buffer);
-  return Buffer.concat(out);
+  return sharedConcat(out);
 }
 
 /**
