@@ -26,8 +26,14 @@ import {
 import { withFields } from "../with-fields.js";
 import { crc32Combine } from "./crc32-combine.js";
 import type { Release, ReleaseFile, Variants } from "./release.js";
-import { sharedConcat } from "./shared-bytes.js";
-import { CHUNK, sizeOf, throughStreams, type Window, withJoined } from "./zlib-input.js";
+import {
+  CHUNK,
+  sharedConcat,
+  sizeOf,
+  throughStreams,
+  type Window,
+  withJoined,
+} from "./zlib-input.js";
 
 const brotliAsync = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
