@@ -11,7 +11,7 @@ import { endpointFile, listFileOf, type ReleaseFile } from "../release.js";
 import { jsonList } from "../render/json-body.js";
 import { publishedTime, type StationSurface } from "../station-files.js";
 import type { MinuteState, RefreshState } from "./refresh-state.js";
-import { spliceStatus } from "./splice-status.js";
+import { type StatusSplice, spliceStatus } from "./splice-status.js";
 import { itemsOf, type Span } from "./spliced-items.js";
 import { copyColumns, holdsState, setState, timesIndex } from "./state-columns.js";
 
@@ -149,6 +149,17 @@ export async function spliceStations(
     });
   // Each contract's station_status is hashed in the thread pool while the next one renders.
   const feeds: Promise<void>[] = [];
+  const statusSplice: StatusSplice = {
+    stations,
+    fresh,
+    lives,
+    published,
+    state,
+    minute,
+    add: (path, file) => add(path, file, "feed"),
+    refreshSeconds,
+    statusAt,
+  };
   for (const contract of input.contracts) {
     const group = byContract.get(contract.name) ?? [];
     const changedHere = group.some((index) => fresh[index]);
@@ -166,19 +177,7 @@ export async function spliceStations(
           "contract",
         );
       });
-    const feed = spliceStatus(
-      contract,
-      group,
-      stations,
-      fresh,
-      lives,
-      published,
-      state,
-      minute,
-      (path, file) => add(path, file, "feed"),
-      refreshSeconds,
-      statusAt,
-    );
+    const feed = spliceStatus(contract, group, statusSplice);
     if (!feed) {
       await Promise.allSettled(feeds);
       return null;

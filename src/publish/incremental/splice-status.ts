@@ -13,6 +13,23 @@ import type { PublishedBytes, SplicedStations } from "./splice-stations.js";
 import { type Items, itemsOf } from "./spliced-items.js";
 import { lastUpdateAt } from "./state-columns.js";
 
+/** What every contract's station_status splice of one refresh shares. */
+export interface StatusSplice {
+  stations: SplicedStations;
+  /** Per station: rendered again (its state changed). */
+  fresh: readonly boolean[];
+  /** The new state of each station rendered again. */
+  lives: ReadonlyMap<number, LiveState | undefined>;
+  published: PublishedBytes;
+  state: RefreshState;
+  /** Where the new feeds' entries are written down for the next run. */
+  minute: Pick<MinuteState, "states" | "statusStarts" | "statusSizes">;
+  add: (path: string, file: ReleaseFile) => void;
+  refreshSeconds: number;
+  /** The states file's time, published form (see statusUpdated). */
+  statusAt: string | null;
+}
+
 /**
  * A contract's station_status, both versions, spliced the same way: false when out of range, else
  * the feeds handed to `add` once hashed (in the thread pool: the caller renders the next contract
@@ -21,16 +38,10 @@ import { lastUpdateAt } from "./state-columns.js";
 export function spliceStatus(
   contract: Contract,
   group: readonly number[],
-  stations: SplicedStations,
-  fresh: readonly boolean[],
-  lives: ReadonlyMap<number, LiveState | undefined>,
-  published: PublishedBytes,
-  state: RefreshState,
-  minute: Pick<MinuteState, "states" | "statusStarts" | "statusSizes">,
-  add: (path: string, file: ReleaseFile) => void,
-  refreshSeconds: number,
-  statusAt: string | null,
+  splice: StatusSplice,
 ): false | Promise<void> {
+  const { stations, fresh, lives, published, state, minute, add, refreshSeconds, statusAt } =
+    splice;
   const types = vehicleTypesOf(contract);
   const feeds = published.statusFeeds.get(contract.name);
   let newest: string | null = null;
