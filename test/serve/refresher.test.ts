@@ -57,6 +57,34 @@ describe("the refresher", () => {
     expect(due.slice(0, 3)).toEqual([first, first + 1000, first + 2000]);
   });
 
+  it("refreshes a period after the clock was set back, not a period after the time it left", async () => {
+    const dataset = await fixtureDataset();
+    const startedAt = Date.parse("2026-11-20T08:00:00Z");
+    const setBackTo = startedAt - 3_600_000;
+    let clock = startedAt;
+    let reads = 0;
+    let secondDue: (due: number | undefined) => void = () => {};
+    const second = new Promise<number | undefined>((resolve) => {
+      secondDue = resolve;
+    });
+    const source: StateSource = {
+      name: "test states",
+      read: async () => {
+        reads++;
+        // NTP steps the clock back an hour during the first refresh.
+        if (reads === 1) clock = setBackTo;
+        if (reads === 2) secondDue(live.nextRefreshAt?.getTime());
+        return { states: dataset.states, problems: [] };
+      },
+    };
+    const { live, refresher } = await started(source, 1, () => new Date(clock));
+    expect(live.nextRefreshAt?.getTime()).toBe(startedAt + 1000);
+    // Due a period after the clock's new time: the hour it went back is not waited for (the test
+    // times out if it is).
+    expect(await second).toBe(setBackTo + 1000);
+    await refresher.stop();
+  });
+
   it("keeps no reference to the first rendering once a refresh replaced it", async () => {
     const dataset = await fixtureDataset();
     // Every station changes: the first cache holds nothing the new one shares.
@@ -83,7 +111,7 @@ describe("the refresher", () => {
 });
 
 /** A refresher started as `serve` starts it, holding only a weak reference to the first cache. */
-async function started(source: StateSource, seconds = 3600) {
+async function started(source: StateSource, seconds = 3600, now?: () => Date) {
   const lines: string[] = [];
   const awaited = new Map<string, () => void>();
   /** Resolves once `line` is logged. */
@@ -107,6 +135,7 @@ async function started(source: StateSource, seconds = 3600) {
     staticFiles: new Map(),
     source,
     seconds,
+    ...(now ? { now } : {}),
     log: (line) => {
       lines.push(line);
       awaited.get(line)?.();
