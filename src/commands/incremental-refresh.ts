@@ -72,6 +72,9 @@ import { type Finished, type UpdateStats, updateTreeChanges } from "../tree/upda
 import { withFields } from "../with-fields.js";
 import { type Output, reportProblems } from "./output.js";
 
+/** What a refresh stopped by an error says of the tree (nothing of it was touched). */
+export const TREE_LEFT = "the tree is left as it was";
+
 export interface RefreshInputs {
   out: string;
   state: string;
@@ -282,14 +285,13 @@ async function newStates(
   // the share counts the stations of those records as present.
   const present = read.states ?? read.reported;
   const refused = present && missingShareRefusal(state, present, inputs);
-  if (refused && read.states)
-    throw new UserError(`${inputs.state} ${refused}; the tree is left as it was`);
+  if (refused && read.states) throw new UserError(`${inputs.state} ${refused}; ${TREE_LEFT}`);
   const missing = refused ? [error({ file: path }, undefined, refused)] : [];
   // Only the states': the static source's warnings were said when it was read (by the build, or the
   // refresh that found it changed), not again each minute, where cron would mail them every time.
   const last = read.states && lastStatesKept(state, source.stations, read.states);
   const problems = keptSaid([...read.problems, ...missing], last ? last.at : new Set());
-  reportProblems(problems, output); // throws on any error
+  reportProblems(problems, output, TREE_LEFT); // throws on any error
   if (!read.states || !last) throw new Error("readStates returned no states and no error");
   const dataset = assembleDataset(source, last.states, statesAt);
   // What was read is what was kept only if the file did not change meanwhile: its own records.
@@ -353,7 +355,7 @@ export function refuseTooManyMissing(
   listed?: ReadonlySet<string>,
 ): void {
   const refused = missingShareRefusal(state, states, inputs, listed);
-  if (refused) throw new UserError(`${inputs.state} ${refused}; the tree is left as it was`);
+  if (refused) throw new UserError(`${inputs.state} ${refused}; ${TREE_LEFT}`);
 }
 
 /** Why refuseTooManyMissing refuses, or null; `states` holds the stations the file reports. */
@@ -394,7 +396,7 @@ export function refuseTooManyRemoved(
   }
   if (had === 0 || removed / had <= maxRemovedShare) return;
   throw new UserError(
-    `${source} no longer lists ${removed} of the ${had} stations published (${percent(removed / had)}), more than --max-removed ${percent(maxRemovedShare)} allows; the tree is left as it was`,
+    `${source} no longer lists ${removed} of the ${had} stations published (${percent(removed / had)}), more than --max-removed ${percent(maxRemovedShare)} allows; ${TREE_LEFT}`,
     [
       "check that --source names this network's folder; if the stations really left, raise --max-removed or publish the source with velodata build",
     ],

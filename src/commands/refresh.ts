@@ -39,6 +39,7 @@ import {
   refuseTooManyMissing,
   refuseTooManyRemoved,
   saveRefreshState,
+  TREE_LEFT,
 } from "./incremental-refresh.js";
 import { type Output, reportProblems, terminalOutput } from "./output.js";
 
@@ -237,7 +238,8 @@ async function fullRefresh(
     dataset && staticRead && previous
       ? lastStatesKept(previous.state, staticRead.source.stations, dataset.states)
       : undefined;
-  reportProblems(keptSaid(problems, last ? last.at : new Set()), output); // throws on any error
+  // Throws on any error, saying the tree is left as it was.
+  reportProblems(keptSaid(problems, last ? last.at : new Set()), output, TREE_LEFT);
   if (!dataset || !staticRead) throw new Error("readDataset returned no dataset and no error");
   const published = last ? { ...dataset, states: last.states } : dataset;
   // As a build does: the static answers rendered by a worker thread while this one renders the

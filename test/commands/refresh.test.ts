@@ -68,6 +68,8 @@ describe("velodata refresh", () => {
     const broken = await runCli(["refresh", "--source", source, "--state", states, "--out", out]);
     expect(broken.code).toBe(1);
     expect(broken.stderr).toMatch(/states\.json\[0\] \(dublin #42\) status: /);
+    // A refresh publishes nothing new, and the tree it served is still served.
+    expect(broken.stderr).toContain("the source data has 1 error; the tree is left as it was");
     expect(await readFile(join(out, "vls/v3/stations.json"), "utf8")).toBe(before);
     // A file cut short is that, not also a file that leaves every station out (--max-missing).
     await writeFile(states, original.slice(0, original.length / 2));
@@ -75,7 +77,7 @@ describe("velodata refresh", () => {
     expect([cut.code, cut.stderr]).toEqual([
       1,
       expect.stringMatching(
-        /^velodata: .* 1 error;.*\n {2}error: .*states\.json:\d+: is not valid JSON: it ends before its JSON does/,
+        /^velodata: .* 1 error; the tree is left as it was\n {2}error: .*states\.json:\d+: is not valid JSON: it ends before its JSON does/,
       ),
     ]);
     expect(await readFile(join(out, "vls/v3/stations.json"), "utf8")).toBe(before);
