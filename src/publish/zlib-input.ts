@@ -1,5 +1,6 @@
 // How a body given in chunks is handed to zlib and brotli: joined, or cut into pieces of CHUNK
-// bytes, in buffers lent from a few kept ones rather than new ones per body and per piece.
+// bytes, in buffers lent from a few kept ones rather than new ones per body and per piece; and how
+// what they make is joined, in shared memory.
 import type { Transform } from "node:stream";
 
 /** The size of a piece, and the most a body is joined into one buffer for a one-shot call. */
