@@ -136,14 +136,9 @@ export async function incrementalRefresh(
   // Variants are made in the thread pool as each list is made, and while the main thread stages
   // the other changed files.
   const variants = new ChangedVariants();
-  const spliced = await spliceStations(
-    state,
-    states.input,
-    published,
-    SURFACES,
-    inputs.refreshSeconds,
-    { onList: (path, file, kind) => variants.add(path, file, kind) },
-  );
+  const spliced = spliceStations(state, states.input, published, SURFACES, inputs.refreshSeconds, {
+    onList: (path, file, kind) => variants.add(path, file, kind),
+  });
   if (!spliced) return null;
   const compressing = variants.finish(spliced.lists);
   compressing.catch(() => {}); // awaited in `finished`, unless the trust test failed first

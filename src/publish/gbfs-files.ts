@@ -20,6 +20,7 @@ import { NEVER_REPORTED_AT, stationStatusBody } from "./render/gbfs/station-stat
 import type { VehicleType } from "./render/gbfs/vehicle-types.js";
 import { encodeJson } from "./render/json-body.js";
 import { stationStatusEntryJson } from "./render/station-json.js";
+import { type DigestColumn, statusTag } from "./status-tag.js";
 
 type Files = Map<string, ReleaseFile>;
 
@@ -87,12 +88,15 @@ export function gbfsStaticFiles(
 /**
  * station_status of one contract, both versions, at every path it answers at. `entries`: each
  * station's encoded entry per version (GBFS_VERSIONS order, see stationStatusEntries), in source
- * order. `ttl`: seconds to the next refresh. Its `last_updated` is `updated` (published form, see
- * statusUpdated); never the clock, so that the same states always give the same bytes (and ETag).
+ * order, or runs of them as published, commas inside (a cron refresh's splice); `digests`: per
+ * version, the digest of each station's entry, in that order (see status-tag.ts). `ttl`: seconds
+ * to the next refresh. Its `last_updated` is `updated` (published form, see statusUpdated); never
+ * the clock, so that the same states always give the same bytes (and ETag).
  */
 export function gbfsStatusFiles(
   contract: string,
   entries: readonly (readonly Uint8Array[])[],
+  digests: readonly DigestColumn[],
   updated: string | null,
   ttl: number,
 ): Files {
@@ -103,7 +107,12 @@ export function gbfsStatusFiles(
   const files: Files = new Map();
   GBFS_VERSIONS.forEach((version, index) => {
     const own = entries.map((station) => station[index] as Uint8Array);
-    putFile(files, contract, version, "station_status", stationStatusBody(version, freshness, own));
+    const body = stationStatusBody(version, freshness, own);
+    // Its own bytes around the entries: the first chunk and the last.
+    const head = body[0] as Uint8Array;
+    const tail = body[body.length - 1] as Uint8Array;
+    const tag = statusTag(head, digests[index] as DigestColumn, tail);
+    putFile(files, contract, version, "station_status", body, tag);
   });
   return files;
 }
@@ -120,36 +129,6 @@ export function statusUpdated(
   if (!statusAt) return newest;
   // Published form, all UTC: text order is time order.
   return newest !== null && newest > statusAt ? newest : statusAt;
-}
-
-/**
- * gbfsStatusFiles, each feed's SHA-1 made by `sha1` (sha1InPool: a server's refresh hashes its
- * ~100 MB of station_status in the thread pool while it renders the next contract).
- */
-export async function gbfsStatusFilesHashed(
-  contract: string,
-  entries: readonly (readonly Uint8Array[])[],
-  updated: string | null,
-  ttl: number,
-  sha1: (body: readonly Uint8Array[]) => Promise<string>,
-): Promise<Files> {
-  const freshness: Freshness = {
-    lastUpdated: updated === null ? NEVER_REPORTED_AT : new Date(updated),
-    ttl,
-  };
-  const bodies = GBFS_VERSIONS.map((_, index) =>
-    stationStatusBody(
-      GBFS_VERSIONS[index] as GbfsVersion,
-      freshness,
-      entries.map((station) => station[index] as Uint8Array),
-    ),
-  );
-  const tags = await Promise.all(bodies.map(sha1));
-  const files: Files = new Map();
-  GBFS_VERSIONS.forEach((version, index) => {
-    putFile(files, contract, version, "station_status", bodies[index] ?? [], tags[index]);
-  });
-  return files;
 }
 
 /** One station's station_status entry, encoded, in each version (GBFS_VERSIONS order). */
@@ -186,10 +165,10 @@ function putFile(
   version: GbfsVersion,
   feed: GbfsFeedName,
   body: readonly Uint8Array[],
-  sha1?: string,
+  tag?: string,
 ): void {
   const endpoints = gbfsEndpoints(contract, version, feed);
   // One file for every path: the aliases share its bytes and ETag.
-  const file = endpointFile(endpoints[0], body, sha1);
+  const file = endpointFile(endpoints[0], body, tag);
   for (const endpoint of endpoints) files.set(pathOf(endpoint), file);
 }

@@ -72,20 +72,21 @@ export function releaseFile(
 }
 
 /**
- * The answer of one endpoint: its content type and freshness come from the route table. `sha1`:
- * the bytes' SHA-1 (base64url) when already made (sha1InPool), else made now.
+ * The answer of one endpoint: its content type and freshness come from the route table. `tag`: its
+ * ETag's value (base64url, unquoted) when already made (a station_status feed's, statusTag), else
+ * the bytes' SHA-1 made now.
  */
 export function endpointFile(
   endpoint: Endpoint,
   body: readonly Uint8Array[],
-  sha1?: string,
+  tag?: string,
 ): ReleaseFile {
   const route = routeOf(endpoint);
-  if (sha1 === undefined) return releaseFile(body, route.contentType, route.freshness);
+  if (tag === undefined) return releaseFile(body, route.contentType, route.freshness);
   let size = 0;
   for (const chunk of body) size += chunk.byteLength;
   const { contentType, freshness } = route;
-  return { body, size, contentType, freshness, etag: `"${sha1}"` };
+  return { body, size, contentType, freshness, etag: `"${tag}"` };
 }
 
 /**

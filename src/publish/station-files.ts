@@ -12,18 +12,18 @@ import { withFields } from "../with-fields.js";
 import { type Encode, encodedTogether } from "./encoded-together.js";
 import {
   gbfsStatusFiles,
-  gbfsStatusFilesHashed,
   stationStatusEntries,
   stationStatusTexts,
   statusUpdated,
 } from "./gbfs-files.js";
 import { type ListLayout, listLayouts } from "./list-layout.js";
 import { endpointFile, listFile, type ReleaseFile, withMembers } from "./release.js";
+import { GBFS_VERSIONS } from "./render/gbfs/feed.js";
 import { vehicleTypesOf } from "./render/gbfs/vehicle-types.js";
 import { stationV1Json, stationV3Json } from "./render/station-json.js";
 import { renderStationV1 } from "./render/v1.js";
 import { renderStationV3 } from "./render/v3.js";
-import { sha1InPool } from "./sha1.js";
+import { type DigestColumn, digestColumn, putDigest } from "./status-tag.js";
 
 /** One station API: how a station renders, and the endpoints of a station, a contract's list, all. */
 export interface StationSurface {
@@ -74,6 +74,11 @@ export interface StationCache {
   /** Each contract's GBFS station_status files (both versions, every path), by contract name. */
   readonly gbfsStatus: ReadonlyMap<string, ReadonlyMap<string, ReleaseFile>>;
   /**
+   * The digests of the entries of those files, per contract, per version (see status-tag.ts):
+   * the next refresh hashes only the entries it renders again.
+   */
+  readonly statusDigests: ReadonlyMap<string, readonly DigestColumn[]>;
+  /**
    * The `last_updated` those files say, when the states' time gave it (published form); absent
    * when each contract's newest report did.
    */
@@ -122,9 +127,8 @@ export function renderStationFiles(
     if (made.length > 0) onContract?.(made);
     made = [];
   };
-  const steps = renderStations(dataset, previous, refreshSeconds, put, undefined, encode);
+  const steps = renderStations(dataset, previous, refreshSeconds, put, encode);
   let step = steps.next();
-  // Without `hash`, nothing is waited for: the steps only pause.
   while (!step.done) {
     handOver();
     step = steps.next();
@@ -136,8 +140,7 @@ export function renderStationFiles(
 /**
  * Only the answers that differ from `previous`'s, for a refresh that starts from the release it
  * served. In steps, one contract at a time: the caller may let other work run between two
- * (`pause`), as a server does to keep answering while it refreshes; station_status feeds are
- * hashed in the thread pool meanwhile (sha1InPool).
+ * (`pause`), as a server does to keep answering while it refreshes.
  */
 export async function renderStationChanges(
   dataset: Dataset,
@@ -149,10 +152,10 @@ export async function renderStationChanges(
   const put = (path: string, file: ReleaseFile, fresh: boolean) => {
     if (fresh) changed.set(path, file);
   };
-  const steps = renderStations(dataset, previous, refreshSeconds, put, sha1InPool, undefined, true);
+  const steps = renderStations(dataset, previous, refreshSeconds, put, undefined, true);
   let step = steps.next();
   while (!step.done) {
-    await (step.value ?? pause());
+    await pause();
     step = steps.next();
   }
   return { changed, cache: step.value };
@@ -162,21 +165,19 @@ type Put = (path: string, file: ReleaseFile, fresh: boolean) => void;
 
 /**
  * Hands every dynamic answer to `put`, saying which were rendered again; yields after each
- * contract. With `hash`, the station_status feeds' SHA-1s are made by it, and handed to `put` when
- * made: the last step yields the promise of all of them, to be awaited before going on. `encode`
- * makes each rendering's bytes (see encoded-together.ts). `freshOnly`: the single-station answers
- * kept as they were are not handed over (a refresh wants only what changed: at a million
- * stations, three calls per station that did nothing took ~0.4 s of each minute).
+ * contract. `encode` makes each rendering's bytes (see encoded-together.ts). `freshOnly`: the
+ * single-station answers kept as they were are not handed over (a refresh wants only what
+ * changed: at a million stations, three calls per station that did nothing took ~0.4 s of each
+ * minute).
  */
 function* renderStations(
   dataset: Dataset,
   previous: StationCache | undefined,
   refreshSeconds: number,
   put: Put,
-  hash?: (body: readonly Uint8Array[]) => Promise<string>,
   encode: Encode = encodedTogether,
   freshOnly = false,
-): Generator<Promise<unknown> | undefined, StationCache> {
+): Generator<undefined, StationCache> {
   const { stations } = dataset;
   const keys = keysOf(stations);
   const stateAt = statesByPosition(stations, dataset.states);
@@ -186,7 +187,7 @@ function* renderStations(
   const rendered: RenderedStation[] = new Array(stations.length);
   const lists = new Map<string, ReleaseFile>();
   const gbfsStatus = new Map<string, ReadonlyMap<string, ReleaseFile>>();
-  const hashing: Promise<void>[] = [];
+  const statusDigests = new Map<string, readonly DigestColumn[]>();
   let anyChanged = false;
   // Where stations were rendered again: by position in the list of all, and in their contract's.
   const freshInAll: number[] = [];
@@ -261,21 +262,24 @@ function* renderStations(
     });
     // Like the lists: a contract whose stations did not change keeps its file, if of this time.
     const priorStatus = sameStatusTime ? previous?.gbfsStatus.get(contract.name) : undefined;
-    const updated = statusUpdated(statusAt, newest);
-    const entries = () => members.map((index) => (rendered[index] as RenderedStation).status ?? []);
-    const done = (status: ReadonlyMap<string, ReleaseFile>) => {
-      gbfsStatus.set(contract.name, status);
-      for (const [path, file] of status) put(path, file, status !== priorStatus);
-    };
-    if (!changed && priorStatus) done(priorStatus);
-    else if (hash)
-      hashing.push(
-        gbfsStatusFilesHashed(contract.name, entries(), updated, refreshSeconds, hash).then(done),
-      );
-    else done(gbfsStatusFiles(contract.name, entries(), updated, refreshSeconds));
+    const priorDigests = previous?.statusDigests.get(contract.name);
+    let status: ReadonlyMap<string, ReleaseFile>;
+    let digests: readonly DigestColumn[];
+    if (!changed && priorStatus && priorDigests) {
+      status = priorStatus;
+      digests = priorDigests;
+    } else {
+      const entries = members.map((index) => (rendered[index] as RenderedStation).status ?? []);
+      // The digests kept are patched only where they are the same stations' in the same places.
+      digests = digestsOf(entries, fresh, before ? priorDigests : undefined);
+      const updated = statusUpdated(statusAt, newest);
+      status = gbfsStatusFiles(contract.name, entries, digests, updated, refreshSeconds);
+    }
+    gbfsStatus.set(contract.name, status);
+    statusDigests.set(contract.name, digests);
+    for (const [path, file] of status) put(path, file, status !== priorStatus);
     yield;
   }
-  if (hashing.length > 0) yield Promise.all(hashing);
 
   SURFACES.forEach((surface, surfaceIndex) => {
     const path = pathOf(surface.all);
@@ -292,7 +296,28 @@ function* renderStations(
     lists.set(path, all);
     put(path, all, all !== prior);
   });
-  return cacheOf(stations, rendered, lists, gbfsStatus, statusAt);
+  return cacheOf(stations, rendered, { lists, gbfsStatus, statusDigests }, statusAt);
+}
+
+/**
+ * Each version's digests of a contract's entries (per station, per version): `prior`'s, copied
+ * with those at `fresh` (positions) hashed again when there are any, or every one hashed when
+ * there is no prior.
+ */
+function digestsOf(
+  entries: readonly (readonly Uint8Array[])[],
+  fresh: readonly number[],
+  prior: readonly DigestColumn[] | undefined,
+): readonly DigestColumn[] {
+  if (prior && fresh.length === 0) return prior;
+  return GBFS_VERSIONS.map((_, version) => {
+    const entry = (position: number) => entries[position]?.[version] as Uint8Array;
+    const kept = prior?.[version];
+    if (!kept) return digestColumn(entries.map((_, position) => entry(position)));
+    const column = Buffer.from(kept);
+    for (const position of fresh) putDigest(column, position, entry(position));
+    return column;
+  });
 }
 
 /** A time as `lastUpdate` is published: `YYYY-MM-DDTHH:MM:SSZ`, UTC, whole seconds. */
@@ -333,8 +358,7 @@ function patched(
 function cacheOf(
   stations: readonly Station[],
   rendered: readonly RenderedStation[],
-  lists: ReadonlyMap<string, ReleaseFile>,
-  gbfsStatus: ReadonlyMap<string, ReadonlyMap<string, ReleaseFile>>,
+  files: Pick<StationCache, "lists" | "gbfsStatus" | "statusDigests">,
   statusAt: string | undefined,
 ): StationCache {
   let byKey: Map<string, RenderedStation> | undefined;
@@ -345,8 +369,7 @@ function cacheOf(
       byKey ??= new Map(rendered.map((done, index) => [keys[index] as string, done]));
       return byKey;
     },
-    lists,
-    gbfsStatus,
+    ...files,
     ...(statusAt ? { statusAt } : {}),
     inOrder: { of: stations, rendered },
   };

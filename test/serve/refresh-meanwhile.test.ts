@@ -1,23 +1,25 @@
 // While a refresh renders, the server keeps answering, from the release it serves: the refresh
-// works in steps and hashes station_status in the thread pool, never in one long stretch.
+// works in steps, never in one long stretch.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { editStates, rawGet, startTestServer, type TestServer } from "./serve-helpers.js";
 
-// The refresh's station_status digests are held until the test lets them go.
+// The refresh's steps (a contract each) are held until the test lets them go.
 const held = vi.hoisted(() => ({
   started: undefined as (() => void) | undefined,
   release: undefined as Promise<void> | undefined,
 }));
-vi.mock("../../src/publish/sha1.js", async (original) => {
-  const real = await original<typeof import("../../src/publish/sha1.js")>();
-  return {
-    ...real,
-    sha1InPool: async (body: readonly Uint8Array[]) => {
-      held.started?.();
-      await held.release;
-      return real.sha1InPool(body);
-    },
-  };
+vi.mock("../../src/publish/refresh-release.js", async (original) => {
+  const real = await original<typeof import("../../src/publish/refresh-release.js")>();
+  const refreshRelease: typeof real.refreshRelease = (served, dataset, cache, options) =>
+    real.refreshRelease(served, dataset, cache, {
+      ...options,
+      pause: async () => {
+        held.started?.();
+        await held.release;
+        await options.pause?.();
+      },
+    });
+  return { ...real, refreshRelease };
 });
 
 let server: TestServer | undefined;
@@ -38,13 +40,13 @@ describe("a refresh under way", () => {
     held.release = new Promise((resolve) => {
       letGo = resolve;
     });
-    const hashing = new Promise<void>((resolve) => {
+    const rendering = new Promise<void>((resolve) => {
       held.started = resolve;
     });
     const refreshed = server.handle.refreshNow();
     try {
-      await hashing;
-      // Mid-render (its station_status digests not made): answered, with the old bytes.
+      await rendering;
+      // Mid-render (held between two of its steps): answered, with the old bytes.
       const meanwhile = await rawGet(server.base, path);
       expect(meanwhile.status).toBe(200);
       expect(meanwhile.body).toBe(before.body);

@@ -13,6 +13,7 @@ import { pathsInOrder } from "../paths-in-order.js";
 import type { Release } from "../release.js";
 import { GBFS_VERSIONS } from "../render/gbfs/feed.js";
 import type { RenderedStation, StationCache } from "../station-files.js";
+import { DIGEST_SIZE, scatterDigests } from "../status-tag.js";
 import { emptyColumns, type StateColumns, setState, timesIndex } from "./state-columns.js";
 import {
   recordsOfList,
@@ -22,7 +23,7 @@ import {
 } from "./station-records.js";
 
 /** Another format (an older velodata's) is ignored: the next refresh renders everything. */
-export const REFRESH_STATE_FORMAT = 8;
+export const REFRESH_STATE_FORMAT = 9;
 
 export interface RefreshState {
   format: typeof REFRESH_STATE_FORMAT;
@@ -55,6 +56,12 @@ export interface RefreshState {
    */
   statusStarts: number[][];
   statusSizes: number[][];
+  /**
+   * Per GBFS version: the digest of each station's entry (see status-tag.ts), DIGEST_SIZE bytes a
+   * station in the stations' order, base64: a refresh tags each feed without hashing its
+   * unchanged entries again.
+   */
+  statusDigests: string[];
   /**
    * The `last_updated` its station_status feeds say when the states' time gave it (published
    * form), null when each contract's newest report did: another one makes every feed again.
@@ -107,7 +114,14 @@ export function restoreStatic(
 /** The part each run writes again; `static` is the checksum of the static part it goes with. */
 export type MinuteState = Pick<
   RefreshState,
-  "format" | "release" | "states" | "offsets" | "statusStarts" | "statusSizes" | "statusAt"
+  | "format"
+  | "release"
+  | "states"
+  | "offsets"
+  | "statusStarts"
+  | "statusSizes"
+  | "statusDigests"
+  | "statusAt"
 > & {
   static: string;
   /**
@@ -122,10 +136,20 @@ export function splitState(state: RefreshState): {
   fixed: StaticState;
   minute: Omit<MinuteState, "static">;
 } {
-  const { release, states, offsets, statusStarts, statusSizes, statusAt, ...fixed } = state;
+  const { release, states, offsets, statusStarts, statusSizes, statusDigests, statusAt, ...fixed } =
+    state;
   return {
     fixed,
-    minute: { format: state.format, release, states, offsets, statusStarts, statusSizes, statusAt },
+    minute: {
+      format: state.format,
+      release,
+      states,
+      offsets,
+      statusStarts,
+      statusSizes,
+      statusDigests,
+      statusAt,
+    },
   };
 }
 
@@ -177,7 +201,11 @@ export function refreshStateOf(input: RefreshStateInput): RefreshState {
   const positions: number[][] = [];
   for (let surface = 0; surface < input.surfaces; surface++)
     positions.push(rendered.map((done) => positionOf.get(done?.paths[surface] ?? "") ?? -1));
-  const { statusStarts, statusSizes } = statusOffsets(dataset, rendered, input.stations);
+  const { statusStarts, statusSizes, statusDigests } = statusPlaces(
+    dataset,
+    rendered,
+    input.stations,
+  );
   return {
     format: REFRESH_STATE_FORMAT,
     release: release.id,
@@ -196,6 +224,7 @@ export function refreshStateOf(input: RefreshStateInput): RefreshState {
     pathCount: sorted.length,
     statusStarts,
     statusSizes,
+    statusDigests,
     statusAt: input.stations.statusAt ?? null,
   };
 }
@@ -219,16 +248,18 @@ function renderingsOf(
  * Where each station's entries sit in its contract's station_status files, found by identity: the
  * entries come in the order of the contract's stations, between the feed's own bytes, so each
  * chunk is compared with the next station's entry alone (a map of a million stations' entries per
- * version took ~3 s of a build); any other order is looked up.
+ * version took ~3 s of a build); any other order is looked up. Their digests from the cache's
+ * columns, in the contracts' order (zeros for a station of no contract's feed).
  */
-function statusOffsets(
+function statusPlaces(
   dataset: Dataset,
   rendered: readonly (RenderedStation | undefined)[],
   cache: StationCache,
-): Pick<RefreshState, "statusStarts" | "statusSizes"> {
+): Pick<RefreshState, "statusStarts" | "statusSizes" | "statusDigests"> {
   const count = rendered.length;
   const statusStarts = GBFS_VERSIONS.map(() => new Array<number>(count).fill(-1));
   const statusSizes = GBFS_VERSIONS.map(() => new Array<number>(count).fill(-1));
+  const digests = GBFS_VERSIONS.map(() => Buffer.alloc(count * DIGEST_SIZE));
   const byContract = new Map<string, number[]>();
   dataset.stations.forEach((station, index) => {
     const own = byContract.get(station.contract);
@@ -238,7 +269,10 @@ function statusOffsets(
   for (const contract of dataset.contracts) {
     const files = cache.gbfsStatus.get(contract.name);
     const own = byContract.get(contract.name) ?? [];
+    const columns = cache.statusDigests.get(contract.name);
     GBFS_VERSIONS.forEach((version, versionIndex) => {
+      const column = columns?.[versionIndex];
+      if (column) scatterDigests(column, own, digests[versionIndex] as Buffer);
       const body = files?.get(pathOfStatus(contract.name, version))?.body ?? [];
       const starts = statusStarts[versionIndex] as number[];
       const sizes = statusSizes[versionIndex] as number[];
@@ -271,7 +305,11 @@ function statusOffsets(
       }
     });
   }
-  return { statusStarts, statusSizes };
+  return {
+    statusStarts,
+    statusSizes,
+    statusDigests: digests.map((column) => column.toString("base64")),
+  };
 }
 
 /** The first path a contract's station_status answers at: the file a refresh reads back. */

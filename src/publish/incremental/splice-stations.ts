@@ -10,6 +10,7 @@ import { type ListLayout, listLayouts } from "../list-layout.js";
 import { endpointFile, listFileOf, type ReleaseFile } from "../release.js";
 import { jsonList } from "../render/json-body.js";
 import { publishedTime, type StationSurface } from "../station-files.js";
+import { DIGEST_SIZE } from "../status-tag.js";
 import type { MinuteState, RefreshState } from "./refresh-state.js";
 import { type StatusSplice, spliceStatus } from "./splice-status.js";
 import { itemsOf, type Span } from "./spliced-items.js";
@@ -52,14 +53,14 @@ export interface Spliced {
  * Null when the kept state does not describe the published bytes (an offset out of range, a
  * station whose path is not at its recorded place): the caller then renders everything.
  */
-export async function spliceStations(
+export function spliceStations(
   state: RefreshState,
   input: SpliceInput,
   published: PublishedBytes,
   surfaces: readonly StationSurface[],
   refreshSeconds: number,
   options: SpliceOptions = {},
-): Promise<Spliced | null> {
+): Spliced | null {
   const { stations, candidates } = input;
   const count = stations.count;
   // Every station keeps its kept state but those whose new one differs.
@@ -86,11 +87,14 @@ export async function spliceStations(
     offsets: state.offsets.map((starts) => starts.slice()),
     statusStarts: state.statusStarts.map((starts) => starts.slice()),
     statusSizes: state.statusSizes.map((sizes) => sizes.slice()),
+    statusDigests: state.statusDigests,
     statusAt,
   };
   // The states' new time is said by every contract's station_status, changed stations or not.
   const everyFeed = statusAt !== state.statusAt;
   if (rendered === 0 && !everyFeed) return { changed, positions, stations: 0, minute };
+  const digests = state.statusDigests.map((column) => Buffer.from(column, "base64"));
+  if (digests.some((column) => column.length !== count * DIGEST_SIZE)) return null;
 
   // Per surface: where each station's bytes sit in the list of all stations, its size and ETag.
   const spans = surfaces.map((_, surface) => publishedSpans(state, published, surface, count));
@@ -147,8 +151,6 @@ export async function spliceStations(
         offset += (span.sizes[index] as number) + 1;
       }
     });
-  // Each contract's station_status is hashed in the thread pool while the next one renders.
-  const feeds: Promise<void>[] = [];
   const statusSplice: StatusSplice = {
     stations,
     fresh,
@@ -156,6 +158,7 @@ export async function spliceStations(
     published,
     state,
     minute,
+    digests,
     add: (path, file) => add(path, file, "feed"),
     refreshSeconds,
     statusAt,
@@ -177,14 +180,9 @@ export async function spliceStations(
           "contract",
         );
       });
-    const feed = spliceStatus(contract, group, statusSplice);
-    if (!feed) {
-      await Promise.allSettled(feeds);
-      return null;
-    }
-    feeds.push(feed);
+    if (!spliceStatus(contract, group, statusSplice)) return null;
   }
-  await Promise.all(feeds);
+  minute.statusDigests = digests.map((column) => column.toString("base64"));
   // What the lists of all stations' compression can be made of.
   const lists = rendered > 0 ? listLayouts(byContract, surfaces) : undefined;
 

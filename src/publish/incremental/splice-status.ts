@@ -3,11 +3,11 @@
 
 import type { Contract } from "../../model/contract.js";
 import type { LiveState } from "../../source/dataset.js";
-import { gbfsStatusFilesHashed, stationStatusEntries, statusUpdated } from "../gbfs-files.js";
+import { gbfsStatusFiles, stationStatusEntries, statusUpdated } from "../gbfs-files.js";
 import type { ReleaseFile } from "../release.js";
 import { GBFS_VERSIONS } from "../render/gbfs/feed.js";
 import { vehicleTypesOf } from "../render/gbfs/vehicle-types.js";
-import { sha1InPool } from "../sha1.js";
+import { gatherDigests, putDigest } from "../status-tag.js";
 import { type MinuteState, pathOfStatus, type RefreshState } from "./refresh-state.js";
 import type { PublishedBytes, SplicedStations } from "./splice-stations.js";
 import { type Items, itemsOf } from "./spliced-items.js";
@@ -24,6 +24,11 @@ export interface StatusSplice {
   state: RefreshState;
   /** Where the new feeds' entries are written down for the next run. */
   minute: Pick<MinuteState, "states" | "statusStarts" | "statusSizes">;
+  /**
+   * Per GBFS version, the digest of each station's entry (RefreshState's statusDigests, decoded):
+   * those of the stations rendered again are written in.
+   */
+  digests: readonly Buffer[];
   add: (path: string, file: ReleaseFile) => void;
   refreshSeconds: number;
   /** The states file's time, published form (see statusUpdated). */
@@ -32,16 +37,15 @@ export interface StatusSplice {
 
 /**
  * A contract's station_status, both versions, spliced the same way: false when out of range, else
- * the feeds handed to `add` once hashed (in the thread pool: the caller renders the next contract
- * meanwhile), with their stations' places written into `minute`.
+ * true, the feeds handed to `add`, their stations' places written into `minute` and the digests
+ * of their entries rendered again into `digests`.
  */
 export function spliceStatus(
   contract: Contract,
   group: readonly number[],
   splice: StatusSplice,
-): false | Promise<void> {
-  const { stations, fresh, lives, published, state, minute, add, refreshSeconds, statusAt } =
-    splice;
+): boolean {
+  const { stations, fresh, lives, published, state, minute, digests } = splice;
   const types = vehicleTypesOf(contract);
   const feeds = published.statusFeeds.get(contract.name);
   let newest: string | null = null;
@@ -77,21 +81,26 @@ export function spliceStatus(
   const entries = (items[0] as Items).items.map((_, at) =>
     items.map((version) => version.items[at] as Uint8Array),
   );
-  const updated = statusUpdated(statusAt, newest);
-  const hashed = gbfsStatusFilesHashed(contract.name, entries, updated, refreshSeconds, sha1InPool);
-  return hashed.then((files) => {
-    for (const [path, file] of files) add(path, file);
-    GBFS_VERSIONS.forEach((version, versionIndex) => {
-      locateEntries(
-        files.get(pathOfStatus(contract.name, version)),
-        items[versionIndex] as Items,
-        group,
-        fresh,
-        state.statusStarts[versionIndex] ?? [],
-        minute.statusStarts[versionIndex] as number[],
-      );
-    });
+  // The digests of the entries rendered again, then this contract's column of each version.
+  digests.forEach((all, version) => {
+    for (const [index, rendering] of renderedEntries)
+      putDigest(all, index, rendering[version] as Uint8Array);
   });
+  const columns = digests.map((all) => gatherDigests(all, group));
+  const updated = statusUpdated(splice.statusAt, newest);
+  const files = gbfsStatusFiles(contract.name, entries, columns, updated, splice.refreshSeconds);
+  for (const [path, file] of files) splice.add(path, file);
+  GBFS_VERSIONS.forEach((version, versionIndex) => {
+    locateEntries(
+      files.get(pathOfStatus(contract.name, version)),
+      items[versionIndex] as Items,
+      group,
+      fresh,
+      state.statusStarts[versionIndex] ?? [],
+      minute.statusStarts[versionIndex] as number[],
+    );
+  });
+  return true;
 }
 
 /**
