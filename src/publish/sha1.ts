@@ -40,7 +40,8 @@ const oneShot = (bytes: Uint8Array, encoding: crypto.BinaryToTextEncoding): stri
 export const oneShotSha1 = (bytes: Uint8Array): string => oneShot(bytes, "base64url");
 export const oneShotSha1Hex = (bytes: Uint8Array): string => oneShot(bytes, "hex");
 /**
- * The 20 bytes as a latin1 string (one character a byte): to be written into a buffer, without
- * the ArrayBuffer a Buffer result is (a server hashes 200,000 entries a minute at a million stations).
+ * The 20 bytes as a latin1 string (one character a byte; "binary" is Node's other name for it): to
+ * be written into a buffer, without the ArrayBuffer a Buffer result is (a server hashes 200,000
+ * entries a minute at a million stations).
  */
-export const oneShotSha1Latin1 = (bytes: Uint8Array): string => oneShot(bytes, "binary"); // latin1
+export const oneShotSha1Latin1 = (bytes: Uint8Array): string => oneShot(bytes, "binary");

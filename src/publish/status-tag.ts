@@ -66,7 +66,7 @@ export function scatterDigests(column: DigestColumn, group: readonly number[], a
   });
 }
 
-/** Each run of consecutive stations in `group`: where it starts in the group, its first, its length. */
+/** Each run of consecutive stations in `group`: its place in the group, first station, length. */
 function eachRun(
   group: readonly number[],
   visit: (position: number, first: number, length: number) => void,

@@ -35,7 +35,7 @@ function withChangedStations(dataset: Dataset, numbers: readonly number[]): Data
 }
 
 describe("a refresh's station_status digests", () => {
-  it("are made for every entry by a publish, then only for the stations rendered again", async () => {
+  it("are made for every entry by a publish, then for the stations rendered again", async () => {
     const dataset = await fixtureDataset();
     hashed.entries = 0;
     const first = await publish(dataset, { generatedAt: GENERATED_AT });

@@ -41,7 +41,7 @@ describe("a station_status feed's tag", () => {
       }
   });
 
-  it("is not the tag of a file whose bytes are the feed's head, its entries' digests and its tail", () => {
+  it("is not the tag of a file of the feed's head, its entries' digests and its tail", () => {
     const one = entry(0, 1);
     const column = digestColumn([one]);
     const both = [column, column];
