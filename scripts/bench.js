@@ -102,10 +102,9 @@ function phase(mode, from = source, to = out, extra = [], nodeFlags = []) {
 }
 
 // `velodata build` and `velodata serve` run in a thread whose young generation is three 64 MB parts,
-// two of them semi-spaces, a server's never shrunk (src/commands/command-thread.ts): the build by
-// steps and the server refresh, each in a process's main thread, are given the same.
+// two of them semi-spaces (src/commands/command-thread.ts): the build by steps and the server
+// refresh, each in a process's main thread, are given the same.
 const THREAD_YOUNG = [`--max-semi-space-size=${YOUNG_GENERATION_MB / 3}`];
-const SERVER_YOUNG = [...THREAD_YOUNG, `--min-semi-space-size=${YOUNG_GENERATION_MB / 3}`];
 
 // A million stations fill ~3.5 GB of heap, near Node's 4 GB default limit, where V8 collects to
 // save memory at every turn: \`velodata serve\` says so at start and names this option.
@@ -171,7 +170,7 @@ async function measureBuildAndRefresh() {
     source,
     out,
     [String(CRON_MINUTES)],
-    [...SERVER_HEAP, ...SERVER_YOUNG],
+    [...SERVER_HEAP, ...THREAD_YOUNG],
   );
   const split = (steps) =>
     ["read", "render", "compress", "write"].map((name) => fmt(steps?.[name], 2));

@@ -253,7 +253,6 @@ export function program(argv: readonly string[]): Command {
         const { layoutOf } = await import("./tree/layout.js");
         process.exitCode = await thread.runInThread(argv, {
           passStopSignals: true,
-          keepYoungGeneration: true,
           ...(out ? { afterStopDuringStart: () => dropOwnMarks(layoutOf(out)) } : {}),
         });
         return;

@@ -1,6 +1,5 @@
 // The command thread's entry (see command-thread.ts): the process's command line, run again here.
 import { main } from "../cli.js";
-import { commandArgv, commandThreadStarted } from "./command-thread.js";
+import { commandArgv } from "./command-thread.js";
 
-commandThreadStarted();
 await main(commandArgv());

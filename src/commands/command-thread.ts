@@ -13,7 +13,6 @@
 // stations (a heap of ~2 GB) made 2,120 scavenges of ~12.5 ms, 26.4 s of a 78.5 s render; with
 // 64 MB semi-spaces 885, 12.4 s, and the render took 59.9 s. At 100,000 stations no difference
 // beyond the noise.
-import { setFlagsFromString } from "node:v8";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { PRIORITY_PREFIX, writesToJournal } from "../journal.js";
 import { outOfMemory } from "./heap-room.js";
@@ -21,24 +20,12 @@ import { outOfMemory } from "./heap-room.js";
 /** Three 64 MB parts: V8 makes a young generation of two semi-spaces and a large-object space. */
 export const YOUNG_GENERATION_MB = 3 * 64;
 
-/**
- * A server's semi-spaces never shrink below their whole size. V8 shrinks them after a quiet spell
- * (a memory-reducing collection, or any at a low allocation rate) and grows them again only as
- * objects survive scavenges, which a server's requests hardly do: measured at 100,000 stations, a
- * server left idle half a minute or more (its memory reducer ran), then loaded, freed 2-4 MB a
- * scavenge instead of ~51 MB: 47-61 scavenges a second of ~1.5-2.8 ms each instead of 4-6 (see the
- * history). A build, never idle, gains nothing from it and holds ~75 MB more at its peak: not given it.
- */
-const SEMI_SPACE_FLOOR_MB = YOUNG_GENERATION_MB / 3;
-
 const STOP_SIGNALS = ["SIGINT", "SIGTERM"] as const;
 const RELOAD_SIGNAL = "SIGHUP";
 
 interface CommandData {
   commandThread: true;
   argv: readonly string[];
-  /** The semi-space floor was set for this thread (see floorSemiSpaces): to be put back. */
-  semiSpaceFloor: boolean;
   /** A worker's stderr is a pipe to the process's: whether that one is a terminal. */
   stderrIsTerminal: boolean;
 }
@@ -83,8 +70,6 @@ export function runInThread(
      * nothing it held (a server's marks on its tree).
      */
     afterStopDuringStart?: () => void;
-    /** The thread's semi-spaces kept at their whole size (a server's, see SEMI_SPACE_FLOOR_MB). */
-    keepYoungGeneration?: boolean;
     /** The thread's module (tests); by default the command line's entry. */
     entry?: URL;
   } = {},
@@ -94,7 +79,6 @@ export function runInThread(
     workerData: {
       commandThread: true,
       argv,
-      semiSpaceFloor: options.keepYoungGeneration === true && floorSemiSpaces(),
       stderrIsTerminal: process.stderr.isTTY === true,
     } satisfies CommandData,
     resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
@@ -155,27 +139,6 @@ export function runInThread(
     for (const [signal, relay] of passOn) process.off(signal, relay);
     process.off(RELOAD_SIGNAL, reload);
   });
-}
-
-/**
- * Sets V8's minimum semi-space size for the next isolate made, the command's thread; false when
- * Node was given a semi-space size of its own (left as given). V8's flags are the process's, read
- * as each isolate is made: the thread puts it back (commandThreadStarted) before it makes others.
- */
-function floorSemiSpaces(): boolean {
-  const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ""].some((flag) =>
-    /semi[-_]space[-_]size/.test(flag),
-  );
-  if (!given) setFlagsFromString(`--min-semi-space-size=${SEMI_SPACE_FLOOR_MB}`);
-  return !given;
-}
-
-/**
- * Called first in the command's thread: the semi-space floor set for it is put back to V8's default
- * (0), so that the threads it starts (compression, writing) have young generations of their own size.
- */
-export function commandThreadStarted(): void {
-  if (threadData()?.semiSpaceFloor) setFlagsFromString("--min-semi-space-size=0");
 }
 
 /**
