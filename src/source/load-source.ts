@@ -108,13 +108,18 @@ function unreadKeys(
 const contractKeyOf = ({ name }: Record<string, unknown>): string | undefined =>
   typeof name === "string" ? contractKey(name) : undefined;
 
-/** A number written as text ("55" in JSON) still says which station was meant. */
+/**
+ * A number written as text ("55" in JSON) still says which station was meant; one written any
+ * other way does not: a spreadsheet's "1.23457E+14" reads as another number than the one its
+ * states give, and so may "1e1" or "-30".
+ */
 function stationKeyOf({ contract, number }: Record<string, unknown>): string | undefined {
-  const meant = typeof number === "string" && number.trim() !== "" ? Number(number) : number;
-  if (typeof contract !== "string" || typeof meant !== "number" || !Number.isInteger(meant))
-    return undefined;
-  return stationKey(contract, meant);
+  const meant = typeof number === "string" && PLAIN_NUMBER.test(number) ? Number(number) : number;
+  if (typeof contract !== "string" || typeof meant !== "number") return undefined;
+  return Number.isSafeInteger(meant) && meant >= 0 ? stationKey(contract, meant) : undefined;
 }
+
+const PLAIN_NUMBER = /^\s*\d+\s*$/;
 
 /**
  * The parkings file is optional, so a misspelt one (`parking.json`) would publish empty parking

@@ -92,6 +92,22 @@ describe("the rules across records run over the records that passed their schema
     expect(await errorsOf(dir)).not.toContainEqual(expect.stringContaining("no station 99"));
   });
 
+  it('names no station by a number written otherwise than in digits: its states are not "no station"', async () => {
+    // A spreadsheet's export of 1234567890, a sign typed by mistake (in text or as a number), a
+    // number of 30 mistyped.
+    for (const number of ["1.23457E+09", "-30", -30, "1e1"]) {
+      const dir = await source({
+        contracts: [contract("lyon")],
+        stations: [lyonStation(1), { ...lyonStation(2), number }],
+        states: [lyonState(1), lyonState(1234567890), lyonState(30)],
+      });
+      expect((await readStatic(dir)).unread.stations).toBe("all");
+      const errors = await errorsOf(dir);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatch(/^stations\.json\[1\] .* number: /);
+    }
+  });
+
   it("checks the states of stations read, leaving out those of a station that failed its schema", () => {
     const sourced = <T>(file: string, values: T[]): Sourced<T>[] =>
       values.map((value, index) => ({ value, at: { file, index } }));
