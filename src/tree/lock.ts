@@ -2,11 +2,11 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../errors.js";
-import type { TreeLayout } from "./layout.js";
+import { currentRelease, type TreeLayout } from "./layout.js";
 import { createLock, isStale, type LockOwner, lockOwner, takeOver } from "./lock-file.js";
 import { isRunning, isServing } from "./lock-holder.js";
 import { LOCK_FILE, makeStore } from "./store-folder.js";
-import { TREE_UNCHANGED, treeWriteError } from "./tree-error.js";
+import { NOTHING_CHANGED, TREE_UNCHANGED, treeWriteError } from "./tree-error.js";
 
 const heldHere = new Set<string>();
 // The trees this process keeps (`serve --out`): marks of its own pid it did not make are a reused pid's.
@@ -19,11 +19,16 @@ const keptHere = new Set<string>();
  */
 export function takeLock(layout: TreeLayout): () => void {
   makeStore(layout);
+  const file = join(layout.store, LOCK_FILE);
   let release: () => void;
   try {
-    release = lockIn(layout, join(layout.store, LOCK_FILE));
+    release = lockIn(layout, file);
   } catch (cause) {
-    throw treeWriteError(cause, layout.published, TREE_UNCHANGED); // a full disk, permissions
+    // A full disk, permissions. A failed write names no file (its open did): said here.
+    const error = cause as NodeJS.ErrnoException;
+    if (error && typeof error === "object" && !error.path) error.path = file;
+    const left = currentRelease(layout) === null ? NOTHING_CHANGED : TREE_UNCHANGED;
+    throw treeWriteError(cause, layout.published, left);
   }
   // Under the lock: a server marks its tree before its first write of it, which takes this lock,
   // so a writer either finishes before that write or sees the mark here.

@@ -35,3 +35,7 @@ export function treeWriteError(cause: unknown, out: string, state: string): unkn
 }
 
 export const TREE_UNCHANGED = "the tree served there is unchanged";
+/** What a write that failed says when no tree was served there before it. */
+export const NOTHING_PUBLISHED = "nothing is published there yet";
+/** What a write that failed before it began says when it cannot tell whether a tree is there. */
+export const NOTHING_CHANGED = "nothing there was changed";

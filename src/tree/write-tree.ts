@@ -40,7 +40,7 @@ import { removeInBackground } from "./remove-in-background.js";
 import { removeTree } from "./remove-tree.js";
 import { type SiblingSizes, type SiblingsSink, writeSiblingFiles } from "./siblings.js";
 import { emptyNewStore, makeStore, removeEmptyStore } from "./store-folder.js";
-import { TREE_UNCHANGED, treeWriteError } from "./tree-error.js";
+import { NOTHING_PUBLISHED, TREE_UNCHANGED, treeWriteError } from "./tree-error.js";
 import { writeChunks } from "./write-chunks.js";
 
 export interface TreeStats {
@@ -185,7 +185,7 @@ export async function writeTreeAsMade(
       await compressing?.catch(() => {});
       await background.stop();
       removeTree(paths.folder);
-      throw treeWriteError(cause, layout.published, TREE_UNCHANGED);
+      throw treeWriteError(cause, layout.published, leftThere(served));
     } finally {
       // The previous release, kept until the switch was done, removed by worker threads while
       // this one goes on; what is left goes at the next build.
@@ -209,7 +209,13 @@ export async function writeTreeAsMade(
 }
 
 /** What the published path holds now: nothing, our symlink, or a folder we may replace. */
-type Served = { kind: "none" } | { kind: "ours" | "folder"; stats: Stats };
+type Served = { kind: "none" } | { kind: "ours" | "folder"; stats: Stats; empty?: boolean };
+
+/** What a build that failed leaves at --out, for its error: the tree served there, or none yet. */
+const leftThere = (served: Served): string =>
+  served.kind === "none" || (served.kind === "folder" && served.empty)
+    ? NOTHING_PUBLISHED
+    : TREE_UNCHANGED;
 
 function inspectPublished(layout: TreeLayout): Served {
   const { published } = layout;
@@ -224,8 +230,8 @@ function inspectPublished(layout: TreeLayout): Served {
       "choose another --out (a folder to create, an empty one, or a tree velodata wrote)",
     ]);
   }
-  if (readdirSync(published).length === 0 || isLegacyTree(published))
-    return { kind: "folder", stats };
+  const empty = readdirSync(published).length === 0;
+  if (empty || isLegacyTree(published)) return { kind: "folder", stats, empty };
   throw new UserError(
     `refusing to replace ${published}: it is not empty and holds no tree velodata wrote`,
     ["choose another --out, or empty that folder first"],

@@ -225,6 +225,39 @@ describe.skipIf(!disk)("on a full disk", () => {
     );
   });
 
+  it("a first build that does not fit says nothing is published there yet, and leaves nothing", async () => {
+    for (const [name, before] of [
+      ["new", "none"],
+      ["empty", "an empty folder"],
+    ] as const) {
+      const out = join(disk as string, name);
+      if (before === "an empty folder") await mkdir(out);
+      // More than the disk holds, in one answer.
+      const huge = oneBig("/vls/v3/stations", Number.parseInt(diskSize, 10) * 1024);
+      const error = await writeTree(huge, out).catch((cause) => cause);
+      expect(error).toBeInstanceOf(UserError);
+      expect(error.message).toMatch(
+        /no space left on the device .*; nothing is published there yet$/,
+      );
+      expect(existsSync(join(out, "vls"))).toBe(false);
+      expect(existsSync(join(disk as string, `.${name}.velodata`))).toBe(false);
+    }
+  });
+
+  it("a build on a disk too full for its lock claims no tree is served there", async () => {
+    const filler = join(disk as string, "filler");
+    fillDisk(filler);
+    try {
+      const error = await writeTree(release, join(disk as string, "none")).catch((cause) => cause);
+      expect(error).toBeInstanceOf(UserError);
+      expect(error.message).toMatch(
+        /no space left on the device \(write \/.*\/\.none\.velodata\/lock\); nothing there was changed$/,
+      );
+    } finally {
+      rmSync(filler);
+    }
+  });
+
   it("a build whose files and siblings do not fit fails saying so, and leaves nothing of it", async () => {
     const out = join(disk as string, "siblings");
     await mkdir(out);
