@@ -161,9 +161,13 @@ export async function incrementalRefresh(
   const folder = tree.release.folder;
   let minute: StagedCache | null = null;
   let keptFile: string | undefined;
+  // Set once the update failed (its lock refused, a full disk): what is still being made for the
+  // next run is then not staged, since nothing would remove it.
+  let abandoned = false;
   const finished = (async (): Promise<Finished | null> => {
     const untrusted = await trust;
-    if (untrusted === null || untrusted.some((path) => !changed.has(path))) return null;
+    if (abandoned || untrusted === null || untrusted.some((path) => !changed.has(path)))
+      return null;
     const accepted = states.keep && keptStates(folder, states.keep);
     keptFile = accepted ? accepted.file : undefined;
     minute = stageRefreshCache(folder, {
@@ -187,6 +191,7 @@ export async function incrementalRefresh(
   })();
   // Without the release on disk, what was made for the next run goes (the last state stays).
   const unused = () => {
+    abandoned = true;
     (minute as StagedCache | null)?.discard();
     if (keptFile) dropKeptStates(folder, keptFile);
   };

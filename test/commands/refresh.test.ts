@@ -624,6 +624,41 @@ describe("velodata refresh", () => {
     expect(refresh.stdout).not.toContain("a build left");
   }, 60_000); // three writes of a 1,500-station tree on a disk
 
+  it("leaves nothing for a next run beside the tree when another writer holds it", async () => {
+    const source = await fixtureCopy();
+    const out = join(await tempDir(), "out");
+    expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
+    const folder = readTree(out).release.folder;
+    const before = (await readdir(folder)).sort();
+    const states = join(source, "states.json");
+    await writeSameTime(
+      states,
+      dublin42ReportedAt(await readFile(states, "utf8"), "2025-02-08T16:59:00Z"),
+    );
+    // Another writer, alive: its pid in the tree's lock.
+    const writer = spawn("sleep", ["60"]);
+    try {
+      await writeFile(join(out, "..", ".out.velodata", "lock"), `${writer.pid}\n`);
+      const refused = await runCli([
+        "refresh",
+        "--source",
+        source,
+        "--state",
+        states,
+        "--out",
+        out,
+      ]);
+      expect([refused.code, refused.stderr]).toEqual([
+        1,
+        expect.stringContaining(`is being written by another velodata process (pid ${writer.pid})`),
+      ]);
+    } finally {
+      writer.kill();
+    }
+    // The refresh's state and the states file it would have kept were not left behind.
+    expect((await readdir(folder)).sort()).toEqual(before);
+  });
+
   it("refuses a folder that holds no velodata tree", async () => {
     const result = await runCli([
       "refresh",
