@@ -13,6 +13,7 @@ import { tuneHeapForServing } from "../serve/heap-tuning.js";
 import { watchKeyRing } from "../serve/keys/key-ring.js";
 import type { Live, RefreshOutcome } from "../serve/live.js";
 import { bufferedLog, fdWriter, linesOf, timestamp } from "../serve/log-sink.js";
+import { portFree } from "../serve/port-free.js";
 import { startRefresher } from "../serve/refresher.js";
 import { type RunningServer, startServer } from "../serve/server.js";
 import { seededRandom, simulate } from "../serve/simulator.js";
@@ -127,6 +128,9 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   const log: Log = (line, severity) => say(`${new Date().toISOString()} ${line}`, severity);
   const seconds = options.refresh ?? 60;
 
+  const port = options.port ?? 8080;
+  const host = options.host ?? "127.0.0.1";
+  await portFree(port, host);
   const staticRead = await readStatic(options.source);
   reportProblems(staticRead.problems, output);
   const statePath = options.state ?? join(options.source, STATES_FILE);
@@ -157,8 +161,6 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     ? { ...loaded, states: simulate(loaded, startedAt, random, seconds), statesAt: startedAt }
     : loaded;
 
-  const port = options.port ?? 8080;
-  const host = options.host ?? "127.0.0.1";
   const listening = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   const staticUpdatedAt = staticSourceUpdatedAt(options.source);
   const first = await publish(dataset, {
