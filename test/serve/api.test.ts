@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { REFERENCE } from "../helpers.js";
+import { REFERENCE, ROOT } from "../helpers.js";
 import { checkedCount } from "./openapi-check.js";
 import { startTestServer, type TestServer } from "./serve-helpers.js";
 
@@ -61,6 +61,8 @@ describe("keys", () => {
     expect(status.release).toMatch(/^[0-9a-f]{16}$/);
     expect(Date.parse(status.generatedAt as string)).toBeGreaterThan(Date.now() - 60_000);
     expect(status.dataAgeSeconds).toBeLessThan(60);
+    // The README's example shows every field, in the order the server writes them.
+    expect(Object.keys(status)).toEqual(Object.keys(readmeStatusExample()));
   });
 
   it("never writes the key in a log line", async () => {
@@ -192,3 +194,11 @@ describe("statuses of the specification", () => {
     });
   });
 });
+
+/** The `/status` document the README shows (its "Status" section's JSON block). */
+function readmeStatusExample(): Record<string, unknown> {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("### Status (`/status`)"));
+  const block = /```json\n([\s\S]*?)\n```/.exec(section);
+  return JSON.parse(block?.[1] ?? "{}") as Record<string, unknown>;
+}
