@@ -65,6 +65,12 @@ export async function loadStaticSource(
   dir: string,
 ): Promise<Loaded<StaticSource> & { unread: Unread }> {
   checkSourceFolder(dir);
+  // Every required file missing is said at once: an empty folder, or one of other data, is one mistake.
+  const missing = (
+    await Promise.all([missingFile(dir, "contracts", false), missingFile(dir, "stations", true)])
+  ).filter((said) => said !== null);
+  if (missing.length === 1) throw new UserError(`missing source file: ${missing[0]}`);
+  if (missing.length > 1) throw new UserError("missing source files:", missing);
   const contracts = await loadResource(dir, "contracts", Contract, { csv: false, required: true });
   const stations = await loadResource(dir, "stations", Station, { csv: true, required: true });
   const parkings = await loadResource(dir, "parkings", Parking, { csv: true, required: false });
@@ -247,6 +253,14 @@ async function lookalike(dir: string, key: string, csv: boolean): Promise<string
   return `; found ${JSON.stringify(meant)}: rename it ${key}.${extension} (file names are read exactly, in lower case)`;
 }
 
+/** A required resource's file as expected (and a lookalike found), or null when it is there. */
+async function missingFile(dir: string, key: string, csv: boolean): Promise<string | null> {
+  const jsonName = join(dir, `${key}.json`);
+  const csvName = join(dir, `${key}.csv`);
+  if (isPresent(jsonName) || (csv && isPresent(csvName))) return null;
+  return `${csv ? `${jsonName} or ${csvName}` : jsonName}${await lookalike(dir, key, csv)}`;
+}
+
 async function loadResource<T>(
   dir: string,
   key: string,
@@ -263,10 +277,7 @@ async function loadResource<T>(
   if (!hasJson && !hasCsv) {
     if (!options.required)
       return { value: [], problems: [], file: null, readWhole: true, rejected: [] };
-    const expected = options.csv ? `${jsonName} or ${csvName}` : jsonName;
-    throw new UserError(
-      `missing source file: ${expected}${await lookalike(dir, key, options.csv)}`,
-    );
+    throw new UserError(`missing source file: ${await missingFile(dir, key, options.csv)}`);
   }
   const read = hasJson
     ? await readJsonRecords(jsonName, jsonName, key)

@@ -603,6 +603,18 @@ describe("readDataset", () => {
     await expect(readDataset(backup)).rejects.toThrow(/^missing source file: [^;]*stations\.csv$/);
   });
 
+  it("names every required file missing at once", async () => {
+    const dir = await sourceDir({ "Contracts.JSON": contracts });
+    const error = await readDataset(dir).catch((cause) => cause);
+    expect([error.message, error.details]).toEqual([
+      "missing source files:",
+      [
+        `${join(dir, "contracts.json")}; found "Contracts.JSON": rename it contracts.json (file names are read exactly, in lower case)`,
+        `${join(dir, "stations.json")} or ${join(dir, "stations.csv")}`,
+      ],
+    ]);
+  });
+
   it("refuses a source with both stations.json and stations.csv", async () => {
     const dir = await sourceDir({
       "contracts.json": contracts,
