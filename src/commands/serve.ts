@@ -10,7 +10,7 @@ import { publish, withBaseUrl } from "../publish/publish.js";
 import { failedKeyLimit } from "../serve/failed-key-limit.js";
 import { feedHealth, feedLimitsOf } from "../serve/feed-health.js";
 import { tuneHeapForServing } from "../serve/heap-tuning.js";
-import { watchKeyRing } from "../serve/keys/key-ring.js";
+import { checkKeyFile, watchKeyRing } from "../serve/keys/key-ring.js";
 import type { Live, RefreshOutcome } from "../serve/live.js";
 import { bufferedLog, fdWriter, linesOf, timestamp } from "../serve/log-sink.js";
 import { portFree } from "../serve/port-free.js";
@@ -131,6 +131,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   const port = options.port ?? 8080;
   const host = options.host ?? "127.0.0.1";
   await portFree(port, host);
+  await checkKeyFile(options.keys);
   const staticRead = await readStatic(options.source);
   reportProblems(staticRead.problems, output);
   const statePath = options.state ?? join(options.source, STATES_FILE);

@@ -10,7 +10,7 @@ import type { Severity } from "../../src/log.js";
 import { makeRelease, releaseFile } from "../../src/publish/release.js";
 import type { Live } from "../../src/serve/live.js";
 import { type RunningServer, startServer } from "../../src/serve/server.js";
-import { fixtureCopy } from "../helpers.js";
+import { fixtureCopy, tempDir } from "../helpers.js";
 import { startTestServer, type TestServer } from "./serve-helpers.js";
 
 let server: TestServer | undefined;
@@ -330,6 +330,20 @@ describe("keys file at start", () => {
     await expect(
       serve({ source, keys, port: 0, refresh: 3600, output: memoryOutput() }),
     ).rejects.toThrow(`keys file ${keys} cannot be used, and no good set of keys was ever loaded`);
+  });
+
+  it("says so before it reads the source, which may take a minute (here, one not there at all)", async () => {
+    const dir = await tempDir();
+    const source = join(dir, "no source yet");
+    const keys = join(dir, "keys.json");
+    await writeFile(keys, "{ not json");
+    await expect(
+      serve({ source, keys, port: 0, refresh: 3600, output: memoryOutput() }),
+    ).rejects.toThrow(`keys file ${keys} cannot be used`);
+    const nowhere = join(dir, "missing", "keys.json");
+    await expect(
+      serve({ source, keys: nowhere, port: 0, refresh: 3600, output: memoryOutput() }),
+    ).rejects.toThrow(`the folder of the keys file ${nowhere} does not exist`);
   });
 
   it("refuses to start when the keys file's folder does not exist", async () => {

@@ -55,6 +55,33 @@ export interface KeyRingOptions {
   log: Log;
 }
 
+/**
+ * What watchKeyRing would refuse to start on, said before anything else is read (a server reads
+ * and renders its whole network first: a minute at a million stations).
+ */
+export async function checkKeyFile(path: string): Promise<void> {
+  try {
+    await readKeys(path);
+  } catch (cause) {
+    throw unusable(path, detailsOf(cause));
+  }
+  if (!existsSync(path) && !existsSync(dirname(path))) throw noFolder(path);
+}
+
+const detailsOf = (cause: unknown): string[] => [
+  (cause as Error).message,
+  ...((cause as { details?: string[] }).details ?? []),
+];
+
+const unusable = (path: string, details: string[]) =>
+  new UserError(
+    `keys file ${path} cannot be used, and no good set of keys was ever loaded: fix what the lines below name`,
+    details,
+  );
+
+const noFolder = (path: string) =>
+  new UserError(`the folder of the keys file ${path} does not exist: create it, or fix --keys`);
+
 /** Loads the keys file and polls it; an unreadable or invalid file is reported once and the last good set stays. */
 export async function watchKeyRing(options: KeyRingOptions): Promise<KeyRing> {
   const extra = (options.extraKeys ?? []).map(({ key, id }) => ({ hash: keyDigest(key), id }));
@@ -96,10 +123,7 @@ export async function watchKeyRing(options: KeyRingOptions): Promise<KeyRing> {
       failing = false;
       everLoaded = true;
     } catch (cause) {
-      const details = [
-        (cause as Error).message,
-        ...((cause as { details?: string[] }).details ?? []),
-      ];
+      const details = detailsOf(cause);
       lastDetails = details;
       failing = true;
       // Before any good set, there is nothing to keep: watchKeyRing refuses to start instead.
@@ -122,15 +146,8 @@ export async function watchKeyRing(options: KeyRingOptions): Promise<KeyRing> {
   };
   await reload();
   // "Keeping the last good set" means nothing when there never was one: no key would work.
-  if (!everLoaded)
-    throw new UserError(
-      `keys file ${options.path} cannot be used, and no good set of keys was ever loaded: fix what the lines below name`,
-      lastDetails,
-    );
-  if (signature === "missing" && !existsSync(dirname(options.path)))
-    throw new UserError(
-      `the folder of the keys file ${options.path} does not exist: create it, or fix --keys`,
-    );
+  if (!everLoaded) throw unusable(options.path, lastDetails);
+  if (signature === "missing" && !existsSync(dirname(options.path))) throw noFolder(options.path);
   if (signature === "missing")
     options.log(
       `keys: no keys file at ${options.path} yet; add keys with: velodata keys add --keys ${options.path}`,
