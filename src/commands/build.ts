@@ -115,7 +115,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
   };
   output.info(
     `built ${options.out}: ${counted(summary.contracts, "contract")}, ${counted(summary.stations, "station")}, ${counted(summary.parkings, "parking")}` +
-      ` → ${counted(summary.files, "file")}, ${formatBytes(summary.bytes)} in ${summary.seconds.toFixed(1)} s (release ${summary.release})`,
+      ` → ${counted(summary.files, "answer")}, ${formatBytes(summary.bytes)} in ${summary.seconds.toFixed(1)} s (release ${summary.release})`,
   );
   // Its own thread has been at it since the switch; at a million stations on disk it can take
   // a minute more.

@@ -135,7 +135,7 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
     fast ? "static source unchanged: only the changed stations rendered" : "",
   ].filter(Boolean);
   output.info(
-    `refreshed ${options.out}: ${stats.files} of ${counted(total, "file")} changed` +
+    `refreshed ${options.out}: ${stats.files} of ${counted(total, "answer")} changed` +
       `${notes.length > 0 ? `, ${notes.join(", ")}` : ""} (release ${release})`,
   );
   warnIfStalled(feed, options, inputs.generatedAt, output);

@@ -59,7 +59,7 @@ describe("velodata build", () => {
     const files =
       2 * (1 + 1 + 5 + 413) + 10 + 2 + 5 + 1 + 1 + 5 * gbfsFilesPerContract() + 1 + portal;
     expect(result.stdout).toMatch(
-      new RegExp(`built .*: 5 contracts, 413 stations, 5 parkings → ${files} files, .* in .* s`),
+      new RegExp(`built .*: 5 contracts, 413 stations, 5 parkings → ${files} answers, .* in .* s`),
     );
 
     expect(await readJson(join(out, "vls/v3/contracts.json"))).toHaveLength(5);

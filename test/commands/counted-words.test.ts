@@ -47,6 +47,6 @@ describe("counts in the CLI's lines agree in number", () => {
     const out = join(await tempDir(), "out");
     const result = await runCli(["build", "--source", source, "--out", out]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/built .*: 1 contract, 1 station, 0 parkings → \d+ files,/);
+    expect(result.stdout).toMatch(/built .*: 1 contract, 1 station, 0 parkings → \d+ answers,/);
   });
 });

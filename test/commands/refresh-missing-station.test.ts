@@ -69,7 +69,7 @@ describe("velodata refresh: a station the states file leaves out", () => {
     // Left out again: the same bytes, nothing rewritten.
     const again = await runCli(refresh);
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stdout).toMatch(/refreshed .*: 0 of \d+ files changed/);
+    expect(again.stdout).toMatch(/refreshed .*: 0 of \d+ answers changed/);
 
     // Reported again: its new state.
     if (record) record.lastUpdate = "2025-02-08T17:00:00Z";

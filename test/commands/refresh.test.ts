@@ -44,7 +44,7 @@ describe("velodata refresh", () => {
     expect(result.code).toBe(0);
     // the station, its contract's list, the list of all, in v3 and in v1; its contract's GBFS
     // station_status (v3.0, and v2.3 at its two paths)
-    expect(result.stdout).toMatch(/refreshed .*: 9 of \d+ files changed/);
+    expect(result.stdout).toMatch(/refreshed .*: 9 of \d+ answers changed/);
     expect(
       JSON.parse(await readFile(join(out, "vls/v3/stations/dublin/42.json"), "utf8")).lastUpdate,
     ).toBe("2025-02-08T16:59:00Z");
@@ -140,7 +140,7 @@ describe("velodata refresh", () => {
       before.map((file) => [file.ino, file.mtimeMs]),
     );
     // v3: the station, its contract's list, the list of all; GBFS station_status at its 3 paths.
-    expect(result.stdout).toMatch(/refreshed .*: 6 of \d+ files changed/);
+    expect(result.stdout).toMatch(/refreshed .*: 6 of \d+ answers changed/);
   });
 
   it("never dates a station_status before the newest report it lists (a states file copied with its old time)", async () => {
@@ -205,7 +205,7 @@ describe("velodata refresh", () => {
     const result = await runCli(["refresh", "--source", source, "--state", states, "--out", out]);
     expect(result.code, result.stderr).toBe(0);
     // Dublin's station and lists (6) and station_status at 3 paths, each other contract's at 3.
-    expect(result.stdout).toMatch(/refreshed .*: 21 of \d+ files changed/);
+    expect(result.stdout).toMatch(/refreshed .*: 21 of \d+ answers changed/);
     expect(await lastUpdated()).toEqual(feeds.map(() => knownAt(later)));
     // Lyon's stations did not change: its feed did only in its time.
     const lyonNow = await readFile(feeds[1] as string, "utf8");
@@ -213,7 +213,7 @@ describe("velodata refresh", () => {
     expect(lyonNow.replace(knownAt(later), built)).toBe(lyon);
 
     const again = await runCli(["refresh", "--source", source, "--state", states, "--out", out]);
-    expect(again.stdout).toMatch(/refreshed .*: 0 of \d+ files changed/);
+    expect(again.stdout).toMatch(/refreshed .*: 0 of \d+ answers changed/);
   });
 
   it("warns when the states go back in time: a file dated before the one published, or an older one replayed; published all the same", async () => {
@@ -531,7 +531,7 @@ describe("velodata refresh", () => {
 
     const result = await runCli(["refresh", "--source", source, "--state", stateA, "--out", out]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/1 of \d+ files changed, 1 repaired/);
+    expect(result.stdout).toMatch(/1 of \d+ answers changed, 1 repaired/);
     expect(treeFiles(out)).toEqual(treeFiles(fresh));
   });
 
