@@ -64,7 +64,7 @@ export interface Levels {
   brotli: number;
 }
 
-// Chosen from measurements of the synthetic networks on a 2-core machine (README, Benchmark), in
+// Chosen from measurements of the synthetic networks on a 2-core machine (docs/serving.md, Precompressed variants), in
 // MB/s of one core, and the compressed share: on the lists of stations (dynamic, repetitive) gzip 1
 // ~300-430 (0.08-0.09), gzip 4 ~175 (0.075), gzip 6 ~130 (0.06); brotli 1 ~330-590 (0.07), brotli 4
 // ~90-180, brotli 5 ~50-100; on the static answers of a contract (names, addresses: 64 KiB-1 MiB)

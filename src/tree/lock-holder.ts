@@ -11,7 +11,7 @@ export const LONGEST_WRITE_MS = 3_600_000;
  * Whether a velodata process may hold `pid`'s lock, made `ageMs` ago: the pid lives, and is not
  * another program's in a lock older than any write. A younger lock is kept whatever the pid runs
  * here, in case it is a live writer's the command line cannot tell (run by another name). Writers
- * in other pid namespaces are not told apart at all (the README asks for one).
+ * in other pid namespaces are not told apart at all (docs/tree-on-disk.md asks for one).
  */
 export function isRunning(pid: number, ageMs = 0): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;

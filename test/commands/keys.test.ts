@@ -84,7 +84,7 @@ describe("velodata keys", () => {
     expect(await readFile(file, "utf8")).toBe(before);
   });
 
-  // As the README's Debian steps leave it: the service's user owns the file, root adds a key.
+  // As docs/deploying.md's Debian steps leave it: the service's user owns the file, root adds a key.
   it.skipIf(process.getuid?.() !== 0)(
     "keeps the owner of the keys file it replaces, so the server can still read it",
     async () => {
