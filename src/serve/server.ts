@@ -99,10 +99,25 @@ interface Connections {
  * Idle connections cannot lock clients out: each is closed after `idleMs` without a request,
  * and when `max` are open a newcomer takes the place of the longest idle one.
  */
+interface Entry {
+  busy: number;
+  idleSince: number;
+  readAt: number;
+}
+
+/**
+ * No request in progress, and none begun: Node counts a request only once its head is whole, so a
+ * client that has sent part of one (a slow link, a burst of clients polling at once) would
+ * otherwise be dropped for a newcomer, unanswered.
+ */
+const isIdle = (socket: Socket, entry: Entry): boolean =>
+  entry.busy === 0 && socket.bytesRead === entry.readAt;
+
 function boundConnections(server: Server, max: number, idleMs: number, log: Log): Connections {
-  // Each open socket's requests in progress, and when it last became idle (a counter: the longest
-  // idle has the smallest). Changed in place per request: no Map entry is moved.
-  const open = new Map<Socket, { busy: number; idleSince: number }>();
+  // Each open socket's requests in progress, when it last became idle (a counter: the longest
+  // idle has the smallest) and the bytes it had read then. Changed in place per request: no Map
+  // entry is moved.
+  const open = new Map<Socket, Entry>();
   let idleCount = 0;
   let stopping = false;
   // Clients turned away are said at once, then at most once a minute with how many since: a
@@ -121,7 +136,7 @@ function boundConnections(server: Server, max: number, idleMs: number, log: Log)
     refusedSince = 0;
   };
   let drained: () => void = () => {};
-  const idle = (socket: Socket, entry: { busy: number; idleSince: number }) => {
+  const idle = (socket: Socket, entry: Entry) => {
     // Once stopping, a connection whose last answer went out is done: it must not hold the exit.
     if (stopping) {
       socket.destroy();
@@ -129,13 +144,14 @@ function boundConnections(server: Server, max: number, idleMs: number, log: Log)
     }
     entry.busy = 0;
     entry.idleSince = ++idleCount;
+    entry.readAt = socket.bytesRead;
   };
   /** The connection idle the longest, if any is idle (scanned only when the limit is reached). */
   const longestIdle = (): Socket | undefined => {
     let found: Socket | undefined;
     let since = Number.POSITIVE_INFINITY;
     for (const [socket, entry] of open)
-      if (entry.busy === 0 && entry.idleSince < since) {
+      if (isIdle(socket, entry) && entry.idleSince < since) {
         found = socket;
         since = entry.idleSince;
       }
@@ -154,7 +170,7 @@ function boundConnections(server: Server, max: number, idleMs: number, log: Log)
     }
     // Until its first answer (then Node's keep-alive timer takes over), and during that request.
     socket.setTimeout(idleMs);
-    const entry = { busy: 0, idleSince: 0 };
+    const entry = { busy: 0, idleSince: 0, readAt: 0 };
     open.set(socket, entry);
     idle(socket, entry);
     socket.once("close", () => {

@@ -198,6 +198,28 @@ describe("connections", () => {
     await closed[0];
     for (const socket of kept) socket.destroy();
   });
+
+  it("counts a connection whose request has begun to come as busy: a newcomer never takes its place", async () => {
+    server = await startTestServer({ maxConnections: 2 });
+    const { base, key } = server;
+    // Half a request: its head is not ended, so Node has parsed no request of it yet.
+    const started = await open(base);
+    const startedClosed = new Promise((resolve) => started.once("close", resolve));
+    started.write(`GET /vls/v3/contracts?apiKey=${key} HTTP/1.1\r\nHost: x\r\n`);
+    // Answered after the half request was sent, then idle: the one a newcomer may take.
+    const kept = await open(base);
+    const keptClosed = new Promise((resolve) => kept.once("close", resolve));
+    expect(await askOn(kept, `/vls/v3/contracts?apiKey=${key}`)).toMatch(/^HTTP\/1.1 200 /);
+    expect((await server.get("/vls/v3/contracts")).status).toBe(200);
+    await keptClosed;
+    // The half request, ended now, is answered on its own connection.
+    const answer = new Promise<string>((resolve) => started.once("data", (chunk) => resolve(`${chunk}`)));
+    started.write("\r\n");
+    expect(await Promise.race([answer, startedClosed.then(() => "closed")])).toMatch(
+      /^HTTP\/1.1 200 /,
+    );
+    started.destroy();
+  });
 });
 
 describe("connections at the limit, all busy", () => {
