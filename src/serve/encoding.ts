@@ -3,10 +3,14 @@ import { type ReleaseFile, variantEtag } from "../publish/release.js";
 
 export type Encoding = "br" | "gzip" | "identity";
 
-/** What the client accepts, parsed once per distinct header value (clients send a handful). */
+/**
+ * What the client accepts, parsed once per distinct header value (clients send a handful).
+ * `identity`: its weight when the client names it, else 0 (acceptable, preferred to nothing).
+ */
 interface Accepted {
   br: number;
   gzip: number;
+  identity: number;
 }
 
 const parsed = new Map<string, Accepted>();
@@ -20,23 +24,38 @@ function accepted(acceptEncoding: string): Accepted {
   for (const part of acceptEncoding.split(",")) {
     const [name, ...params] = part.trim().toLowerCase().split(";");
     if (!name) continue;
-    const q = params.map((param) => /^\s*q=([\d.]+)\s*$/.exec(param)).find(Boolean);
-    weights.set(name, q ? Number(q[1]) : 1);
+    weights.set(name, weightOf(params));
   }
   const weight = (name: string) => weights.get(name) ?? weights.get("*") ?? 0;
-  known = { br: weight("br"), gzip: weight("gzip") };
+  // RFC 9110 §8.4.1.3: a recipient should take x-gzip for gzip.
+  const gzip = weights.get("gzip") ?? weights.get("x-gzip") ?? weight("gzip");
+  known = { br: weight("br"), gzip, identity: weights.get("identity") ?? 0 };
   if (parsed.size >= PARSED_LIMIT) parsed.clear();
   parsed.set(acceptEncoding, known);
   return known;
 }
 
-/** The best encoding the client accepts, by its q-values; br before gzip when they tie. */
+/**
+ * An entry's q-value (RFC 9110 §12.4.2: 0 to 1, three decimals at most); one written otherwise
+ * (`q=abc`, `q=2`) accepts nothing, as nginx reads it.
+ */
+function weightOf(params: readonly string[]): number {
+  const q = params.find((param) => /^\s*q=/.test(param));
+  if (q === undefined) return 1;
+  const value = /^\s*q=(0(\.\d{0,3})?|1(\.0{0,3})?)\s*$/.exec(q)?.[1];
+  return value === undefined ? 0 : Number(value);
+}
+
+/**
+ * The best encoding the client accepts, by its q-values: br before gzip when they tie, either
+ * before identity unless the client weighs identity higher (`identity;q=1, gzip;q=0.5`).
+ */
 export function negotiate(acceptEncoding: string | undefined): Encoding {
   if (!acceptEncoding) return "identity";
-  const { br, gzip } = accepted(acceptEncoding);
-  if (br > 0 && br >= gzip) return "br";
-  if (gzip > 0) return "gzip";
-  return "identity";
+  const { br, gzip, identity } = accepted(acceptEncoding);
+  const best = Math.max(br, gzip);
+  if (best === 0 || identity > best) return "identity";
+  return br >= gzip ? "br" : "gzip";
 }
 
 /** Each representation gets its own strong ETag (RFC 9110 §8.8.3). */

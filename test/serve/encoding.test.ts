@@ -12,6 +12,15 @@ describe("negotiate", () => {
     ["*", "br"],
     ["*;q=0, gzip", "gzip"],
     ["deflate", "identity"],
+    ["identity;q=1, gzip;q=0.5", "identity"],
+    ["identity, br;q=0.1", "identity"],
+    ["gzip, identity", "gzip"],
+    ["identity;q=0.5, *", "br"],
+    ["gzip;q=abc", "identity"],
+    ["gzip;q=2, br;q=1.5", "identity"],
+    ["gzip;q=0.123", "gzip"],
+    ["br;q=0.1234, gzip;q=0.1", "gzip"],
+    ["x-gzip", "gzip"],
   ])("picks %s → %s", (header, expected) => {
     expect(negotiate(header)).toBe(expected);
   });
