@@ -33,12 +33,14 @@ const CANONICAL_NUMBER = new RegExp(`^(?:0|[1-9]\\d{0,${MAX_NUMBER_DIGITS - 1}})
 /** Any spelling of a whole number a client may mean (`042`, `+42`, `42.0`, ` 42`): its digits. */
 const SPELLED_NUMBER = new RegExp(`^\\s*\\+?0*(\\d{1,${MAX_NUMBER_DIGITS}})(?:\\.0*)?\\s*$`);
 
-/** What is wrong with a number that is not SPELLED_NUMBER: its sign, its length, or its form. */
+/** What is wrong with a number that is not SPELLED_NUMBER nor LONG_NUMBER: its sign, or its form. */
 function notWholeNumber(text: string): string {
   if (/^-\d+$/.test(text)) return "must be 0 or more";
-  if (/^\d+$/.test(text)) return `must have at most ${MAX_NUMBER_DIGITS} digits`;
   return "must be a whole number";
 }
+
+/** A whole number past MAX_NUMBER_DIGITS: a record no source can hold, so none that exists. */
+const LONG_NUMBER = /^\s*\+?\d+(?:\.0*)?\s*$/;
 
 interface Compiled {
   route: AnyRoute;
@@ -177,10 +179,10 @@ function typed(
     }
     if (type.kind === "number") {
       const digits = SPELLED_NUMBER.exec(text)?.[1];
-      if (digits === undefined)
+      if (digits === undefined && !LONG_NUMBER.test(text))
         return invalid(route, `${type.what} ${notWholeNumber(text)}, got "${excerpt(text)}"`);
-      endpoint[name] = Number(digits);
-      if (!CANONICAL_NUMBER.test(text)) absent = true;
+      endpoint[name] = Number(digits ?? text);
+      if (digits === undefined || !CANONICAL_NUMBER.test(text)) absent = true;
     } else if (type.kind === "oneOf" && !type.values.includes(text)) {
       return undefined;
     } else {

@@ -206,6 +206,7 @@ describe("velodata preview", () => {
         "/vls/v3/stations/dublin/042",
         "/vls/v3/stations/042?contract=dublin",
         "/vls/v3/stations/dublin/+42",
+        "/vls/v3/stations/dublin/99999999999999999999",
         "/vls/v1/stations/dublin/999999",
         "/vls/v1/stations/042?contract=dublin",
         "/parking/v1/contracts/lyon/parks/999999",

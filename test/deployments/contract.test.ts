@@ -235,8 +235,14 @@ for (const [name, start, skipped] of deployments) {
           "/vls/v3/stations/dublin/42.0",
           "/vls/v3/stations/dublin/%2042",
           "/vls/v3/stations/dublin/0000000000000042",
+          // Past 15 digits: a number no station can have.
+          "/vls/v3/stations/dublin/99999999999999999999",
         ],
-        ["/vls/v3/stations/999999?contract=dublin", "/vls/v3/stations/042?contract=dublin"],
+        [
+          "/vls/v3/stations/999999?contract=dublin",
+          "/vls/v3/stations/042?contract=dublin",
+          "/vls/v3/stations/1234567890123456?contract=dublin",
+        ],
         ["/vls/v3/stations/999999?contract=nowhere", "/vls/v3/stations/042?contract=nowhere"],
         ["/vls/v1/stations/999999?contract=dublin", "/vls/v1/stations/042?contract=dublin"],
         ["/vls/v1/stations/dublin/999999", "/vls/v1/stations/dublin/042"],
