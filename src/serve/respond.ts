@@ -141,8 +141,6 @@ function headFor(
     "*",
     "Access-Control-Expose-Headers",
     EXPOSED_HEADERS,
-    "Content-Type",
-    file.contentType,
     "ETag",
     etagFor(file, encoding),
     "Cache-Control",
@@ -153,7 +151,9 @@ function headFor(
   if (file.variants) notModified.push("Vary", "Accept-Encoding");
   const size =
     encoding === "identity" ? file.size : (file.variants as Variants)[encoding].byteLength;
-  const ok = [...notModified, "Content-Length", String(size)];
+  // A 304 carries no representation metadata but what guides a cache (RFC 9110 §15.4.5): the
+  // type is the stored response's, as nginx's 304 leaves it.
+  const ok = [...notModified, "Content-Type", file.contentType, "Content-Length", String(size)];
   if (encoding !== "identity") ok.push("Content-Encoding", encoding);
   if (disposition) ok.push("Content-Disposition", disposition);
   head.cacheControl = cacheControl;

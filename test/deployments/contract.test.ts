@@ -291,6 +291,9 @@ for (const [name, start, skipped] of deployments) {
       });
       expect(again.status).toBe(304);
       expect(await again.text()).toBe("");
+      // No representation metadata but what guides a cache (RFC 9110 §15.4.5).
+      expect(again.headers.get("content-type")).toBeNull();
+      expect(again.headers.get("etag")).toBe(etag);
       const dynamic = maxAgeOf(first.headers.get("cache-control"));
       expect(dynamic).toBeGreaterThan(REFRESH_SECONDS - 60);
       expect(dynamic).toBeLessThanOrEqual(REFRESH_SECONDS);

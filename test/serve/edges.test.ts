@@ -213,7 +213,9 @@ describe("connections", () => {
     expect((await server.get("/vls/v3/contracts")).status).toBe(200);
     await keptClosed;
     // The half request, ended now, is answered on its own connection.
-    const answer = new Promise<string>((resolve) => started.once("data", (chunk) => resolve(`${chunk}`)));
+    const answer = new Promise<string>((resolve) =>
+      started.once("data", (chunk) => resolve(`${chunk}`)),
+    );
     started.write("\r\n");
     expect(await Promise.race([answer, startedClosed.then(() => "closed")])).toMatch(
       /^HTTP\/1.1 200 /,
