@@ -85,8 +85,10 @@ export async function preview(options: PreviewOptions): Promise<Server> {
       response.writeHead(301, { Location: `${url.pathname}/${url.search}` }).end();
       return;
     }
-    // A number spelled otherwise than the tree's (`042`) names no file: no such record.
-    if (match.kind === "absent") {
+    // A number spelled otherwise than the tree's (`042`) names no file: no such record. A request
+    // serve refuses (a contract given twice, in the path and the query) is refused here too, though
+    // its path alone names a file.
+    if (match.kind === "absent" || match.kind === "invalid") {
       sendOutcome(response, missingOutcome(options.out, match));
       return;
     }

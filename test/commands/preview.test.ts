@@ -215,6 +215,10 @@ describe("velodata preview", () => {
         "/vls/v3/nothing",
         "/nothing",
         "/vls/v3/stations/4x?contract=dublin",
+        // A contract given twice: its path alone names a file.
+        "/vls/v3/stations?contract=dublin&contract=lyon",
+        "/vls/v3/stations/dublin?contract=lyon",
+        "/vls/v3/stations/dublin/42?contract=lyon",
         // A path serve refuses before any route: a malformed escape, an encoded slash, `//`.
         "/vls/v3/stations/dublin/%E0%A4%A",
         "/vls/v3/stations/dublin%2F42",
