@@ -25,8 +25,9 @@ import { type DigestColumn, statusTag } from "./status-tag.js";
 type Files = Map<string, ReleaseFile>;
 
 /**
- * Where one GBFS file answers. The first endpoint is the one discovery files name; v2.3 feeds also
- * answer under `gbfs/v2/`, the same bytes as a second file of the tree, so a static host serves both.
+ * Where one GBFS file answers. The first endpoint is the one discovery files name; v2.3 files (its
+ * discovery file too) also answer under `gbfs/v2/`, the same bytes as a second file of the tree, so
+ * a static host serves both.
  */
 export function gbfsEndpoints(
   contract: string,
@@ -38,7 +39,11 @@ export function gbfsEndpoints(
     if (feed === "station_status") return [{ name: "gbfsStatusV3", contract }];
     return [{ name: "gbfsFeedV3", contract, feed }];
   }
-  if (feed === "gbfs") return [{ name: "gbfsDiscoveryV2", contract }];
+  if (feed === "gbfs")
+    return [
+      { name: "gbfsDiscoveryV2", contract },
+      { name: "gbfsDiscoveryV2Folder", contract },
+    ];
   if (feed === "station_status")
     return [
       { name: "gbfsStatusV2", contract },

@@ -23,12 +23,14 @@ export type GbfsStaticFeed = (typeof GBFS_STATIC_FEEDS)[number];
 
 /**
  * v2.3 answers at two forms that real apps call: `gbfs/{feed}.json` (what the discovery file lists)
- * and `gbfs/v2/{feed}.json`, both files of the tree with the same bytes.
+ * and `gbfs/v2/{feed}.json`, both files of the tree with the same bytes; its discovery file too
+ * (`gbfs/v2/gbfs.json`, beside v3's `gbfs/v3/gbfs.json`: where a consumer looks by symmetry).
  */
 export type GbfsEndpoint =
   | { name: "gbfsDiscoveryV2"; contract: string }
   | { name: "gbfsStatusV2"; contract: string }
   | { name: "gbfsFeedV2"; contract: string; feed: GbfsStaticFeed }
+  | { name: "gbfsDiscoveryV2Folder"; contract: string }
   | { name: "gbfsStatusV2Folder"; contract: string }
   | { name: "gbfsFeedV2Folder"; contract: string; feed: GbfsStaticFeed }
   | { name: "gbfsDiscoveryV3"; contract: string }
@@ -74,6 +76,17 @@ export const GBFS_ROUTES = {
     params: { contract, feed },
     freshness: "static",
     schema: GbfsFeedV2,
+  },
+  gbfsDiscoveryV2Folder: {
+    ...common,
+    name: "gbfsDiscoveryV2Folder",
+    summary:
+      "GBFS v2.3 discovery file of a contract (v2 folder form; it names the feeds' first form)",
+    path: "/contracts/{contract}/gbfs/v2/gbfs.json",
+    params: { contract },
+    freshness: "static",
+    role: "discovery",
+    schema: GbfsDiscoveryV2,
   },
   gbfsStatusV2Folder: {
     ...common,

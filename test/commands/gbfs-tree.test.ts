@@ -66,7 +66,7 @@ describe("GBFS in the built tree", () => {
     );
     const expected = gbfsPaths();
     // Per contract: v2.3 discovery + 5 feeds at two forms, v3.0 discovery + 5 feeds; the manifest.
-    expect(expected).toHaveLength(CONTRACTS.length * (1 + 2 * 5 + 1 + 5) + 1);
+    expect(expected).toHaveLength(CONTRACTS.length * (2 * (1 + 5) + 1 + 5) + 1);
     expect(files.sort()).toEqual(expected.sort());
   });
 
@@ -87,8 +87,8 @@ describe("GBFS in the built tree", () => {
     expect(served).toBe(CONTRACTS.length * 2 * 6);
   });
 
-  it("serves the v2.3 feeds at the v2 folder form too, with the same bytes", async () => {
-    for (const feed of ["system_information", "station_status"]) {
+  it("serves the v2.3 feeds and discovery file at the v2 folder form too, with the same bytes", async () => {
+    for (const feed of ["gbfs", "system_information", "station_status"]) {
       const root = await fetch(`${base}/contracts/nantes/gbfs/${feed}.json`);
       const folder = await fetch(`${base}/contracts/nantes/gbfs/v2/${feed}.json`);
       expect(folder.status, feed).toBe(200);

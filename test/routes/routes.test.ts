@@ -77,6 +77,11 @@ describe("route table", () => {
       "contracts/dublin/gbfs/gbfs_versions.json",
     ],
     [
+      { name: "gbfsDiscoveryV2Folder", contract: "lyon" },
+      "/contracts/lyon/gbfs/v2/gbfs.json",
+      "contracts/lyon/gbfs/v2/gbfs.json",
+    ],
+    [
       { name: "gbfsFeedV2Folder", contract: "lyon", feed: "vehicle_types" },
       "/contracts/lyon/gbfs/v2/vehicle_types.json",
       "contracts/lyon/gbfs/v2/vehicle_types.json",

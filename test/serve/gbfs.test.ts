@@ -84,9 +84,10 @@ describe("GBFS through velodata serve", () => {
     expect(validated).toBe(60);
   });
 
-  it("answers the v2.3 feeds at gbfs/{feed}.json and gbfs/v2/{feed}.json with the same bytes", async () => {
+  it("answers the v2.3 files at gbfs/{feed}.json and gbfs/v2/{feed}.json with the same bytes, the discovery file too", async () => {
     server = await startTestServer();
     for (const name of [
+      "gbfs",
       "gbfs_versions",
       "system_information",
       "vehicle_types",

@@ -22,8 +22,12 @@ import {
   storeRecords,
 } from "./station-records.js";
 
-/** Another format (an older velodata's) is ignored: the next refresh renders everything. */
-export const REFRESH_STATE_FORMAT = 9;
+/**
+ * Another format (an older velodata's) is ignored: the next refresh renders everything. Raised
+ * also when a version adds or changes static answers the fast path would not make (10: the v2.3
+ * discovery file at `gbfs/v2/gbfs.json` too).
+ */
+export const REFRESH_STATE_FORMAT = 10;
 
 export interface RefreshState {
   format: typeof REFRESH_STATE_FORMAT;
