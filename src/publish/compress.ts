@@ -64,19 +64,20 @@ export interface Levels {
   brotli: number;
 }
 
-// Chosen from measurements of the synthetic networks on a 2-core machine (docs/serving.md, Precompressed variants), in
-// MB/s of one core, and the compressed share: on the lists of stations (dynamic, repetitive) gzip 1
-// ~300-430 (0.08-0.09), gzip 4 ~175 (0.075), gzip 6 ~130 (0.06); brotli 1 ~330-590 (0.07), brotli 4
-// ~90-180, brotli 5 ~50-100; on the static answers of a contract (names, addresses: 64 KiB-1 MiB)
-// gzip 1 and 4 ~70 (0.23, 0.21), gzip 9 ~27, brotli 1 ~150 (0.22), brotli 6 ~40 (0.18). A million
-// stations make ~3 GB of lists and ~0.75 GB of static answers: at levels 4-6 that alone is a minute
-// of both cores, at these ~30 core-seconds. Small answers (the contracts, a station's parks, the
-// OpenAPI document) are a few MB in all and fetched most often: they keep high levels. A refresh
-// compresses the changed lists again every minute, so a build's lower levels last until then.
-// A refresh uses level 1 at every size: its answers live a minute, and the GBFS station_status of
-// each contract (~100 MB in all at 100,000 stations, mostly under 1 MB each) took ~2.5 s of CPU a
-// minute at gzip 6 / brotli 4 (78 and 96 MB/s) against ~0.45 s at level 1 (368 and 679 MB/s),
-// for 0.056 instead of 0.040 of the size (gzip) and 0.048 instead of 0.042 (brotli).
+// Chosen from measurements of the synthetic networks on a 2-core machine (docs/serving.md,
+// Precompressed variants), in MB/s of one core, and the compressed share: on the lists of stations
+// (dynamic, repetitive) gzip 1 ~300-430 (0.08-0.09), gzip 4 ~175 (0.075), gzip 6 ~130 (0.06);
+// brotli 1 ~330-590 (0.07), brotli 4 ~90-180, brotli 5 ~50-100; on the static answers of a contract
+// (names, addresses: 64 KiB-1 MiB) gzip 1 and 4 ~70 (0.23, 0.21), gzip 9 ~27, brotli 1 ~150 (0.22),
+// brotli 6 ~40 (0.18). A million stations make ~3 GB of lists and ~0.75 GB of static answers: at
+// levels 4-6 that alone is a minute of both cores, at these ~30 core-seconds. Small answers (the
+// contracts, a station's parks, the OpenAPI document) are a few MB in all and fetched most often:
+// they keep high levels. A refresh compresses the changed lists again every minute, so a build's
+// lower levels last until then. A refresh uses level 1 at every size: its answers live a minute,
+// and the GBFS station_status of each contract (~100 MB in all at 100,000 stations, mostly under 1
+// MB each) took ~2.5 s of CPU a minute at gzip 6 / brotli 4 (78 and 96 MB/s) against ~0.45 s at
+// level 1 (368 and 679 MB/s), for 0.056 instead of 0.040 of the size (gzip) and 0.048 instead of
+// 0.042 (brotli).
 const LEVELS: Record<
   "static" | CompressionBudget,
   { small: Levels; big: Levels; bigOver: number }

@@ -95,10 +95,6 @@ interface Connections {
   stopping(): Promise<void>;
 }
 
-/**
- * Idle connections cannot lock clients out: each is closed after `idleMs` without a request,
- * and when `max` are open a newcomer takes the place of the longest idle one.
- */
 interface Entry {
   busy: number;
   idleSince: number;
@@ -113,6 +109,10 @@ interface Entry {
 const isIdle = (socket: Socket, entry: Entry): boolean =>
   entry.busy === 0 && socket.bytesRead === entry.readAt;
 
+/**
+ * Idle connections cannot lock clients out: each is closed after `idleMs` without a request,
+ * and when `max` are open a newcomer takes the place of the longest idle one.
+ */
 function boundConnections(server: Server, max: number, idleMs: number, log: Log): Connections {
   // Each open socket's requests in progress, when it last became idle (a counter: the longest
   // idle has the smallest) and the bytes it had read then. Changed in place per request: no Map
