@@ -1,7 +1,9 @@
-// A fingerprint of the static source files: equal fingerprints mean the static answers are the same.
+// A fingerprint of the static source files and of the code that renders them: equal fingerprints
+// mean the static answers are the same.
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { codeFingerprint } from "./code-fingerprint.js";
 import { checkSourceFolder } from "./source-folder.js";
 
 // Every file the static answers are made from. A new static input must be added here, or a cron
@@ -15,10 +17,13 @@ const STATIC_FILES = [
   "portal.json",
 ];
 
-/** Content hash of each file, and its modification second (GBFS static feeds are dated by it). */
+/**
+ * Content hash of each file, and its modification second (GBFS static feeds are dated by it); and
+ * which velodata reads them (codeFingerprint).
+ */
 export function staticSourceFingerprint(dir: string): string {
   checkSourceFolder(dir); // the first read of it, in build and refresh
-  const hash = createHash("sha1");
+  const hash = createHash("sha1").update(`velodata ${codeFingerprint()}\n`);
   for (const name of STATIC_FILES) {
     const path = join(dir, name);
     const stats = statSync(path, { throwIfNoEntry: false });

@@ -23,11 +23,10 @@ import {
 } from "./station-records.js";
 
 /**
- * Another format (an older velodata's) is ignored: the next refresh renders everything. Raised
- * also when a version adds or changes static answers the fast path would not make (10: the v2.3
- * discovery file at `gbfs/v2/gbfs.json` too).
+ * Another format (an older velodata's) is ignored: the next refresh renders everything. (Another
+ * velodata's static answers need no new format: the source's fingerprint names the code too.)
  */
-export const REFRESH_STATE_FORMAT = 10;
+export const REFRESH_STATE_FORMAT = 9;
 
 export interface RefreshState {
   format: typeof REFRESH_STATE_FORMAT;

@@ -1,0 +1,36 @@
+// Which velodata made a tree's static answers. A cron refresh keeps them as they are while the
+// static source is unchanged; after an upgrade (new code, new dependencies) they must be rendered
+// again once, or a tree would go on serving the old version's OpenAPI document, portal or GBFS
+// files, or lack a new route's answers.
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+// The compiled modules' folder (dist/; the sources' when run from them, in tests): `tsc` writes
+// every file of it at each build, so its top-level files' times change with any new build. The
+// portal's page files are read from the sources at run time; the pins name the dependencies.
+const CODE = fileURLToPath(new URL("..", import.meta.url));
+const PACKAGE = fileURLToPath(new URL("../..", import.meta.url));
+const PAGE = join(PACKAGE, "src/publish/render/portal/page");
+const PINS = ["package.json", "package-lock.json"].map((name) => join(PACKAGE, name));
+
+let known: string | undefined;
+
+/** The path, size and modification time of those files: read once per process, ~30 stat calls. */
+export function codeFingerprint(): string {
+  if (known !== undefined) return known;
+  const hash = createHash("sha1");
+  const inFolder = (folder: string) =>
+    readdirSync(folder, { withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => join(folder, entry.name));
+  // A copy of velodata without its page files (they are in the package) renders no portal.
+  const page = existsSync(PAGE) ? inFolder(PAGE) : [];
+  for (const file of [...inFolder(CODE), ...page, ...PINS].sort()) {
+    const stats = statSync(file, { throwIfNoEntry: false });
+    if (stats) hash.update(`${file} ${stats.size} ${stats.mtimeMs}\n`);
+  }
+  known = hash.digest("hex");
+  return known;
+}
