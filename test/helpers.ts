@@ -70,14 +70,18 @@ export function runShell(command: string): Promise<CliResult> {
   });
 }
 
-/** Runs `velodata ...args` as a user would (the compiled CLI, in its own process). */
+/**
+ * Runs `velodata ...args` as a user would (the compiled CLI, in its own process); `bin`: another
+ * installation's executable.
+ */
 export function runCli(
   args: readonly string[],
   cwd = ROOT,
   env: Record<string, string> = {},
+  bin = BIN,
 ): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, [bin, ...args], {
       cwd,
       env: { ...process.env, FORCE_COLOR: "0", ...env },
     });

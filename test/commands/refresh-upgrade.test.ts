@@ -1,10 +1,9 @@
 // A cron refresh after velodata itself changed (an upgrade: another build of its code, other
 // dependencies) renders the static answers again once, though the static source is unchanged.
-import { spawn } from "node:child_process";
 import { cp, readFile, symlink, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { fixtureCopy, ROOT, tempDir } from "../helpers.js";
+import { fixtureCopy, ROOT, runCli, tempDir } from "../helpers.js";
 
 const FAST = "static source unchanged: only the changed stations rendered";
 
@@ -18,17 +17,9 @@ async function install(): Promise<string> {
   return at;
 }
 
-function run(velodata: string, args: readonly string[]) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [join(velodata, "bin/velodata.js"), ...args]);
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** `velodata ...args` of that installation. */
+const run = (velodata: string, args: readonly string[]) =>
+  runCli(args, ROOT, {}, join(velodata, "bin/velodata.js"));
 
 describe("a cron refresh after an upgrade of velodata", () => {
   it("renders every static answer again once, then takes its fast path again", async () => {
