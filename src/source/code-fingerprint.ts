@@ -6,13 +6,13 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { PAGE } from "../publish/render/portal/portal-assets.js";
 
 // The compiled modules' folder (dist/; the sources' when run from them, in tests): `tsc` writes
 // every file of it at each build, so its top-level files' times change with any new build. The
 // portal's page files are read from the sources at run time; the pins name the dependencies.
 const CODE = fileURLToPath(new URL("..", import.meta.url));
 const PACKAGE = fileURLToPath(new URL("../..", import.meta.url));
-const PAGE = join(PACKAGE, "src/publish/render/portal/page");
 const PINS = ["package.json", "package-lock.json"].map((name) => join(PACKAGE, name));
 
 let known: string | undefined;
@@ -25,7 +25,7 @@ export function codeFingerprint(): string {
     readdirSync(folder, { withFileTypes: true })
       .filter((entry) => entry.isFile())
       .map((entry) => join(folder, entry.name));
-  // A copy of velodata without its page files (they are in the package) renders no portal.
+  // Missing page files are said by the render that reads them, not here.
   const page = existsSync(PAGE) ? inFolder(PAGE) : [];
   for (const file of [...inFolder(CODE), ...page, ...PINS].sort()) {
     const stats = statSync(file, { throwIfNoEntry: false });

@@ -13,7 +13,7 @@ export interface PortalAsset {
 
 // These files ship with velodata like its code: reading them is loading code, not reading input.
 // This module is four folders below the package root, in src/ and in dist/ alike.
-const PAGE = join(
+export const PAGE = join(
   dirname(fileURLToPath(import.meta.url)),
   "../../../../src/publish/render/portal/page",
 );
