@@ -106,6 +106,11 @@ export interface FastRefresh {
   release: string;
   /** How fresh the stations' states are. */
   feed: FeedHealth;
+  /**
+   * Whether the states file just read reports the station at this position in the previous
+   * run's state (kept or gone, it does not).
+   */
+  reported: (index: number) => boolean;
 }
 
 /**
@@ -212,7 +217,10 @@ export async function incrementalRefresh(
     verified: false,
   };
   const feed = feedHealthOfColumns(spliced.minute.states, states.kept);
-  return { stats, total: manifest.paths.length, release: id, feed };
+  // The static source unchanged, each station keeps its position.
+  const status = spliced.minute.states.status;
+  const reported = (index: number) => (status[index] ?? -1) >= 0 && !states.kept?.has(index);
+  return { stats, total: manifest.paths.length, release: id, feed, reported };
 }
 
 /** The stations' new states, and what to keep of the states file for the next refresh. */

@@ -10,7 +10,7 @@ import {
   feedHealth,
   feedLimitsOf,
   feedStatus,
-  newestOfColumns,
+  newestStillReported,
   type StatesAge,
   staleStations,
   statesWentBack,
@@ -90,11 +90,6 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
   // What the last run left beside the tree: where the fast path starts, what --max-missing holds
   // a full refresh to, and the ttl the tree's feeds say.
   const previous = previousState(tree);
-  // How recent the published states are, before this refresh replaces what says it.
-  const before: StatesAge = {
-    ...(previous?.state.statusAt ? { statesAt: new Date(previous.state.statusAt) } : {}),
-    ...(previous ? { newest: newestOfColumns(previous.state.states) } : {}),
-  };
   const inputs: RefreshInputs = {
     out: options.out,
     state: options.state,
@@ -119,7 +114,7 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
   };
   // Throws on any error in the source or the states: the tree stays as it was.
   const fast = await incrementalRefresh(inputs, tree, previous, trust, output);
-  const { stats, total, release, feed } =
+  const { stats, total, release, feed, reported } =
     fast ?? (await fullRefresh(options, inputs, tree, previous, output));
   const leftovers = await removeLeftoverReleases(tree.layout);
   const notes = [
@@ -139,10 +134,31 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
       `${notes.length > 0 ? `, ${notes.join(", ")}` : ""} (release ${release})`,
   );
   warnIfStalled(feed, options, inputs.generatedAt, output);
-  const after = { statesAt: statesFileTime(options.state), newest: feed.updates.at(-1) };
-  const wentBack = statesWentBack(before, after);
+  const wentBack = statesWentBack(publishedAge(previous, feed, reported), {
+    statesAt: statesFileTime(options.state),
+    newest: feed.updates.at(-1),
+  });
   if (wentBack) output.warn(`warning: ${options.state}: ${wentBack}`);
   return stats;
+}
+
+/**
+ * How recent the states the previous run published are (from its state: the tree now holds the
+ * new ones), against the stations the new file reports: `health` and `reported`, this run's.
+ */
+function publishedAge(
+  previous: PreviousState | null,
+  health: FeedHealth,
+  reported: FastRefresh["reported"],
+): StatesAge {
+  if (!previous) return {};
+  const { statusAt, states } = previous.state;
+  const newest = health.updates.at(-1);
+  const still = newest === undefined ? undefined : newestStillReported(states, newest, reported);
+  return {
+    ...(statusAt ? { statesAt: new Date(statusAt) } : {}),
+    ...(still === undefined ? {} : { newest: still }),
+  };
 }
 
 /**
@@ -263,5 +279,19 @@ async function fullRefresh(
   saveRefreshState({ release, dataset, stations: cache, staticRead }, { ...inputs, states });
   // Also the file's: a kept station counts as missing, as serve's /status counts it.
   const feed = feedHealth(dataset.stations, dataset.states);
-  return { stats, total: release.files.size, release: release.id, feed };
+  return {
+    stats,
+    total: release.files.size,
+    release: release.id,
+    feed,
+    reported: (index) => {
+      const contract = previous?.state.contracts[previous.state.stations.contractOf(index)];
+      const number = previous?.state.stations.numberOf(index);
+      return (
+        contract !== undefined &&
+        number !== undefined &&
+        dataset.states.has(stationKey(contract.value.name, number))
+      );
+    },
+  };
 }

@@ -99,18 +99,50 @@ export function feedHealthOfColumns(
   return { stations: columns.status.length, missing, updates: updates.subarray(0, count).sort() };
 }
 
-/** The newest `lastUpdate` of the states a cron refresh keeps in columns, in milliseconds. */
-export function newestOfColumns(columns: StateColumns): number | undefined {
-  // `times` is in no order: each one a station uses, parsed once.
-  const used = new Set<number>();
+/**
+ * The newest `lastUpdate` (in milliseconds) a cron refresh published in `columns` that is newer
+ * than `since`, of the stations `reported` says the states just read report (by position in the
+ * columns); undefined when none. A station that left the feed keeps its last state, and with it
+ * the newest report: counted, it would make every file after it look replayed.
+ */
+export function newestStillReported(
+  columns: StateColumns,
+  since: number,
+  reported: (index: number) => boolean,
+): number | undefined {
+  // `times` is in no order: each parsed once, and only the stations of the newer ones looked at
+  // (none at all while the reports move forward, as they do).
+  const newer = columns.times.map((time) => Date.parse(time) > since);
+  if (!newer.includes(true)) return undefined;
+  let newest: number | undefined;
   columns.status.forEach((status, index) => {
     const time = columns.time[index] ?? -1;
-    if (status >= 0 && time >= 0) used.add(time);
-  });
-  let newest: number | undefined;
-  for (const time of used) {
+    if (status < 0 || time < 0 || !newer[time] || !reported(index)) return;
     const ms = Date.parse(columns.times[time] as string);
     if (newest === undefined || ms > newest) newest = ms;
+  });
+  return newest;
+}
+
+/**
+ * newestStillReported of a server's states: the newest `lastUpdate` of `before` newer than
+ * `since` whose station `after` still reports. `beforeHealth` (before's feedHealth) says at once
+ * when none is newer, as every minute when the reports move forward: no station looked up.
+ */
+export function newestStillReportedOfMap(
+  before: ReadonlyMap<string, LiveState>,
+  beforeHealth: FeedHealth | undefined,
+  since: number,
+  after: ReadonlyMap<string, LiveState>,
+): number | undefined {
+  const newestBefore = beforeHealth?.updates.at(-1);
+  if (beforeHealth && (newestBefore === undefined || newestBefore <= since)) return undefined;
+  const parse = timeParser();
+  let newest: number | undefined;
+  for (const [key, state] of before) {
+    if (state.lastUpdate === null) continue;
+    const ms = parse(state.lastUpdate);
+    if (ms > since && (newest === undefined || ms > newest) && after.has(key)) newest = ms;
   }
   return newest;
 }

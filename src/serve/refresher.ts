@@ -16,6 +16,7 @@ import { changedVariants } from "./changed-variants.js";
 import {
   feedHealth,
   feedStatus,
+  newestStillReportedOfMap,
   type StatesAge,
   staleStations,
   statesWentBack,
@@ -137,11 +138,18 @@ export function startRefresher(options: RefresherOptions): Refresher {
       if (failure) return fail(at, failure);
     }
     live.release = release; // the swap: requests from now on see the new release only
-    const before: StatesAge = { statesAt: dataset.statesAt, newest: live.feed?.updates.at(-1) };
+    const beforeHealth = live.feed;
     live.feed = feedHealth(next.stations, states);
     sayFeed(at);
-    const after = { statesAt: next.statesAt, newest: live.feed.updates.at(-1) };
-    const wentBack = statesWentBack(before, after);
+    const newest = live.feed.updates.at(-1);
+    const before: StatesAge = {
+      statesAt: dataset.statesAt,
+      newest:
+        newest === undefined
+          ? undefined
+          : newestStillReportedOfMap(dataset.states, beforeHealth, newest, states),
+    };
+    const wentBack = statesWentBack(before, { statesAt: next.statesAt, newest });
     if (wentBack) log(`${source.name}: ${wentBack}`, "warning");
     dataset = next;
     cache = fresh.cache;

@@ -256,6 +256,50 @@ describe("velodata refresh", () => {
     expect([quiet.code, quiet.stderr]).toEqual([0, expect.not.stringContaining("replayed")]);
   });
 
+  it("says nothing of a replay when the station with the newest report leaves the feed, on either path", async () => {
+    const source = await fixtureCopy();
+    const out = join(await tempDir(), "out");
+    const states = join(source, "states.json");
+    expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
+    const original = await readFile(states, "utf8");
+    const refreshed = () => refreshWithItsStates(source, out);
+    // Dublin #42 reports a day after every other station: the newest report published.
+    await writeFile(states, dublin42ReportedAt(original, "2026-11-21T10:00:00Z"));
+    const newest = await refreshed();
+    expect([newest.code, newest.stderr]).toEqual([0, expect.not.stringContaining("replayed")]);
+    // Then it leaves the feed: its last state is kept (said), the others' reports are older.
+    const file = JSON.parse(original) as { states: { contract: string; number: number }[] };
+    file.states = file.states.filter(
+      ({ contract, number }) => !(contract === "dublin" && number === 42),
+    );
+    await writeFile(states, JSON.stringify(file));
+    for (const minute of [1, 2]) {
+      const gone = await refreshed();
+      expect(gone.code, gone.stderr).toBe(0);
+      expect(gone.stdout, `minute ${minute}`).toMatch(/only the changed stations rendered/);
+      expect(gone.stderr, `minute ${minute}`).not.toContain("replayed");
+    }
+    // The same on a full refresh (the static source changed: a contract's text edited).
+    const contracts = join(source, "contracts.json");
+    await writeFile(contracts, `${await readFile(contracts, "utf8")}\n`);
+    const full = await refreshed();
+    expect(full.code, full.stderr).toBe(0);
+    expect(full.stdout).not.toMatch(/only the changed stations rendered/);
+    expect(full.stderr).not.toContain("replayed");
+    // The stations still reported all going back in time are still said.
+    await writeFile(
+      states,
+      JSON.stringify(file).replaceAll(
+        /"lastUpdate":"[^"]+"/g,
+        '"lastUpdate":"2024-01-01T00:00:00Z"',
+      ),
+    );
+    const back = await refreshed();
+    expect(back.stderr).toContain(
+      "its newest report (2024-01-01T00:00:00Z) is older than the newest published (2026-11-20T08:15:05Z)",
+    );
+  });
+
   it("warns on stderr of a stalled feed, the share of stations not reported lately past --max-stale", async () => {
     const source = await fixtureCopy();
     const out = join(await tempDir(), "out");

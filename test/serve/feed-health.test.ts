@@ -3,7 +3,13 @@
 import { describe, expect, it } from "vitest";
 import type { Station } from "../../src/model/station.js";
 import { emptyColumns, setState, timesIndex } from "../../src/publish/incremental/state-columns.js";
-import { feedHealth, feedHealthOfColumns, feedStatus } from "../../src/serve/feed-health.js";
+import {
+  feedHealth,
+  feedHealthOfColumns,
+  feedStatus,
+  newestStillReported,
+  newestStillReportedOfMap,
+} from "../../src/serve/feed-health.js";
 import { type LiveState, stationKey } from "../../src/source/dataset.js";
 
 const station = (number: number): Station => ({
@@ -76,5 +82,46 @@ describe("feed health", () => {
       setState(columns, index, states.get(stationKey(one.contract, one.number)), timeAt);
     });
     expect(feedHealthOfColumns(columns)).toEqual(feedHealth(stations, states));
+  });
+
+  it("finds the newest report published after a time among the stations still reported", () => {
+    const columns = emptyColumns(stations.length);
+    const timeAt = timesIndex(columns);
+    stations.forEach((one, index) => {
+      setState(columns, index, states.get(stationKey(one.contract, one.number)), timeAt);
+    });
+    const at = (time: string) => Date.parse(time);
+    const all = () => true;
+    expect(newestStillReported(columns, at("2026-01-05T07:00:00Z"), all)).toBe(
+      at("2026-01-05T08:00:00Z"),
+    );
+    // Stations 1 and 4 (positions 0 and 3) reported 08:00; with both gone, 2's 07:40 is newest.
+    const without =
+      (...gone: number[]) =>
+      (index: number) =>
+        !gone.includes(index);
+    expect(newestStillReported(columns, at("2026-01-05T07:00:00Z"), without(0))).toBe(
+      at("2026-01-05T08:00:00Z"),
+    );
+    expect(newestStillReported(columns, at("2026-01-05T07:00:00Z"), without(0, 3))).toBe(
+      at("2026-01-05T07:40:00Z"),
+    );
+    expect(newestStillReported(columns, at("2026-01-05T07:40:00Z"), without(0, 3))).toBeUndefined();
+    expect(newestStillReported(columns, at("2026-01-05T08:00:00Z"), all)).toBeUndefined();
+
+    const reportedNow = (...gone: number[]) =>
+      new Map([...states].filter(([key]) => !gone.some((n) => key === stationKey("lyon", n))));
+    const health = feedHealth(stations, states);
+    for (const known of [health, undefined]) {
+      expect(
+        newestStillReportedOfMap(states, known, at("2026-01-05T07:00:00Z"), reportedNow(1)),
+      ).toBe(at("2026-01-05T08:00:00Z"));
+      expect(
+        newestStillReportedOfMap(states, known, at("2026-01-05T07:00:00Z"), reportedNow(1, 4)),
+      ).toBe(at("2026-01-05T07:40:00Z"));
+      expect(
+        newestStillReportedOfMap(states, known, at("2026-01-05T08:00:00Z"), reportedNow()),
+      ).toBeUndefined();
+    }
   });
 });

@@ -164,6 +164,35 @@ describe("/status", () => {
     expect(await statusAt()).toBe(earlier.toISOString().replace(".000Z", "Z"));
   });
 
+  it("logs no replay when the station with the newest report leaves the feed", async () => {
+    server = await startTestServer();
+    const wentBack = () =>
+      (server as TestServer).lines.filter((line) => line.includes("replayed?"));
+    const source = server.source;
+    // The first station reports a day after the others, then leaves the feed (its state kept).
+    await rewriteStates(source, (file) => {
+      for (const state of file.states) state.lastUpdate = "2026-11-20T10:00:00Z";
+      (file.states[0] as { lastUpdate: string }).lastUpdate = "2026-11-21T10:00:00Z";
+    });
+    expect((await server.handle.refreshNow()).ok).toBe(true);
+    await rewriteStates(source, (file) => file.states.splice(0, 1));
+    for (const minute of [1, 2]) {
+      expect((await server.handle.refreshNow()).ok).toBe(true);
+      expect(wentBack(), `minute ${minute}`).toEqual([]);
+    }
+    expect((await statusOf(server.base)).feed.missingStations).toBe(1);
+    // The stations still reported all going back in time are still said.
+    await rewriteStates(source, (file) => {
+      for (const state of file.states) state.lastUpdate = "2026-11-19T10:00:00Z";
+    });
+    expect((await server.handle.refreshNow()).ok).toBe(true);
+    expect(wentBack()).toEqual([
+      expect.stringContaining(
+        "its newest report (2026-11-19T10:00:00Z) is older than the newest published (2026-11-20T10:00:00Z)",
+      ),
+    ]);
+  });
+
   it("logs and counts stations left out by a refresh, within the allowed share", async () => {
     server = await startTestServer();
     await rewriteStates(server.source, (file) => file.states.splice(0, 5));
