@@ -553,9 +553,10 @@ export interface PreviousState {
 
 /**
  * Both parts of the previous run's state, when they go together and describe the release the tree
- * holds; null otherwise. Whether the fast path may start from it is madeWith's question.
+ * holds; null otherwise. Whether the fast path may start from it is madeWith's question. Its
+ * records' places name the static source folder `source`, this run's.
  */
-export function previousState(tree: Tree): PreviousState | null {
+export function previousState(tree: Tree, source: string): PreviousState | null {
   const minuteRead = readRefreshCache(tree.release.folder);
   const minute = minuteRead?.value as MinuteState | undefined;
   if (minute?.format !== REFRESH_STATE_FORMAT || minute.release !== tree.manifest?.release)
@@ -564,7 +565,7 @@ export function previousState(tree: Tree): PreviousState | null {
   const stored = fixedRead?.value as StoredStaticState | undefined;
   if (!fixedRead || fixedRead.checksum !== minute.static || stored?.format !== REFRESH_STATE_FORMAT)
     return null;
-  const fixed = restoreStatic(stored, fixedRead.line);
+  const fixed = restoreStatic(stored, fixedRead.line, source);
   if (!fixed || !wellFormedColumns(minute.states, fixed.stations.count)) return null;
   return {
     state: { ...fixed, ...minute },

@@ -89,7 +89,7 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
     );
   // What the last run left beside the tree: where the fast path starts, what --max-missing holds
   // a full refresh to, and the ttl the tree's feeds say.
-  const previous = previousState(tree);
+  const previous = previousState(tree, options.source);
   const inputs: RefreshInputs = {
     out: options.out,
     state: options.state,

@@ -1,4 +1,5 @@
 // Problems found in source data, each located by file, record and field, and how to print them.
+import { basename, join } from "node:path";
 import { escapeControls, excerpt } from "../errors.js";
 import { type NumberText, plainNumber } from "./number-texts.js";
 
@@ -11,6 +12,16 @@ export interface RecordRef {
   line?: number;
   label?: string;
 }
+
+/**
+ * `at` as read from the source folder `folder`: each source file sits directly in its folder, and
+ * a place kept from an earlier run names the folder as that run was given it (another spelling,
+ * or a folder since moved).
+ */
+export const placedIn = (folder: string, at: RecordRef): RecordRef => ({
+  ...at,
+  file: join(folder, basename(at.file)),
+});
 
 export interface Problem {
   severity: "error" | "warning";

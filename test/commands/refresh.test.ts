@@ -1,6 +1,16 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { copyFile, mkdir, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
+import {
+  copyFile,
+  cp,
+  mkdir,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  utimes,
+  writeFile,
+} from "node:fs/promises";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readTree } from "../../src/tree/read-tree.js";
@@ -114,6 +124,28 @@ describe("velodata refresh", () => {
     ]);
     expect(changed.stderr).toMatch(farAway);
     expect((await refreshWithItsStates(source, out)).stderr).not.toMatch(farAway);
+  });
+
+  it("names the source files in the folder it is given, the build's moved since", async () => {
+    const built = await fixtureCopy();
+    const out = join(await tempDir(), "out");
+    expect((await runCli(["build", "--source", built, "--out", out])).code).toBe(0);
+    // The same files elsewhere, times kept: the same static source, so the fast path.
+    const source = join(await tempDir(), "moved");
+    await cp(built, source, { recursive: true, preserveTimestamps: true });
+    await rm(built, { recursive: true });
+    const states = join(source, "states.json");
+    const file = JSON.parse(await readFile(states, "utf8")) as { states: { number: number }[] };
+    file.states = file.states.filter(({ number }) => number !== 42);
+    await writeFile(states, JSON.stringify(file));
+    const refreshed = await refreshWithItsStates(source, out);
+    expect([refreshed.code, refreshed.stdout]).toEqual([
+      0,
+      expect.stringContaining("only the changed stations rendered"),
+    ]);
+    expect(refreshed.stderr).toContain(
+      `warning: ${join(source, "stations.csv")}:2 (dublin #42): no state: its last published state kept`,
+    );
   });
 
   it("leaves an answer rendered again with the same bytes as it is, with its siblings", async () => {

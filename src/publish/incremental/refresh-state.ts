@@ -6,7 +6,7 @@ import type { Contract } from "../../model/contract.js";
 import { pathOf } from "../../routes/routes.js";
 import { type Dataset, stationKey } from "../../source/dataset.js";
 import type { StaticSource } from "../../source/load-source.js";
-import type { Sourced } from "../../source/problems.js";
+import { placedIn, type Sourced } from "../../source/problems.js";
 import type { KeptStatesFile } from "../../tree/accepted-states.js";
 import { gbfsEndpoints } from "../gbfs-files.js";
 import { pathsInOrder } from "../paths-in-order.js";
@@ -104,14 +104,22 @@ export function storeStatic(
   return { value: { ...fixed, stations: { contracts: stored.contracts } }, lines: stored.lines };
 }
 
-/** Null when the stored station records are malformed; `line` gives a station's line. */
+/**
+ * Null when the stored station records are malformed; `line` gives a station's line. The records'
+ * places name the source folder `folder`, this run's.
+ */
 export function restoreStatic(
   stored: StoredStaticState,
   line: (index: number) => string | undefined,
+  folder: string,
 ): StaticState | null {
-  const contracts = stored.stations?.contracts;
-  if (!Array.isArray(contracts)) return null;
-  return { ...stored, stations: storedRecords(contracts, line) };
+  const stations = stored.stations?.contracts;
+  if (!Array.isArray(stations) || !Array.isArray(stored.contracts)) return null;
+  return {
+    ...stored,
+    contracts: stored.contracts.map(({ value, at }) => ({ value, at: placedIn(folder, at) })),
+    stations: storedRecords(stations, line, folder),
+  };
 }
 
 /** The part each run writes again; `static` is the checksum of the static part it goes with. */

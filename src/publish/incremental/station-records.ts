@@ -2,7 +2,7 @@
 // stations it renders again: every minute it needs each station's contract, and ~10% of the records.
 import type { Contract } from "../../model/contract.js";
 import type { Station } from "../../model/station.js";
-import type { Sourced } from "../../source/problems.js";
+import { placedIn, type Sourced } from "../../source/problems.js";
 import { contractKey } from "../../source/rules/records.js";
 
 export interface StationRecords {
@@ -41,17 +41,21 @@ function* linesOf(records: StationRecords): Generator<string> {
   }
 }
 
-/** The stored records, each parsed when first asked for (`line` gives a station's text). */
+/**
+ * The stored records, each parsed when first asked for (`line` gives a station's text), placed in
+ * the source folder `folder`.
+ */
 export function storedRecords(
   contracts: readonly number[],
   line: (index: number) => string | undefined,
+  folder: string,
 ): StationRecords {
   const parsed = new Map<number, Sourced<Station>>();
   const read = (index: number): Sourced<Station> | undefined => {
     const text = line(index);
     if (text === undefined) return undefined;
     const [value, at] = JSON.parse(text) as [Station, Sourced<Station>["at"]];
-    return { value, at };
+    return { value, at: placedIn(folder, at) };
   };
   return {
     count: contracts.length,
