@@ -1,28 +1,46 @@
 // What `velodata publish --dry-run` prints: the plan, kind by kind, said plainly to have written nothing.
-import type { PlannedObject, PublishPreview } from "../host/object-storage/dry-run.js";
+import type { PlannedObject, PlannedPut, PublishPreview } from "../host/object-storage/dry-run.js";
 import { counted } from "../plural.js";
 import { formatBytes } from "./output.js";
 
 /** Paths shown of each kind without --verbose: enough to see what a run would touch. */
 export const FIRST_SHOWN = 10;
 
+/**
+ * `keyed`: the keys of the tree's keyed answers, left out of the run (no --include-keyed): a run
+ * deletes those a run with it put up, and the plan says why.
+ */
 export function describePlan(
   preview: PublishPreview,
-  options: { to: string; verbose: boolean },
+  options: { to: string; verbose: boolean; keyed: ReadonlySet<string> },
 ): string[] {
   const { puts, unchanged, deletions } = preview;
-  const fresh = puts.filter((put) => put.isNew).length;
+  const why = (put: PlannedPut) => (put.resumed ? RESUMED : put.isNew ? "new" : "changed");
+  const resumed = puts.filter((put) => put.resumed).length;
+  const fresh = puts.filter((put) => !put.resumed && put.isNew).length;
+  const keyed = deletions.filter(({ key }) => options.keyed.has(key)).length;
   return [
     `dry run: nothing was written to ${options.to}`,
-    `would put ${counted(puts.length, "object")} (${fresh} new, ${puts.length - fresh} changed), ${bytesOf(puts)}`,
-    ...shown(puts, options.verbose, (put) => `put ${put.key} (${put.isNew ? "new" : "changed"})`),
-    `would delete ${counted(deletions.length, "object")}, ${bytesOf(deletions)}`,
-    ...shown(deletions, options.verbose, (gone) => `delete ${gone.key}`),
+    `would put ${counted(puts.length, "object")} (${fresh} new, ${puts.length - fresh - resumed} changed` +
+      `${resumed > 0 ? `, ${resumed} ${RESUMED}` : ""}), ${bytesOf(puts)}`,
+    ...shown(puts, options.verbose, (put) => `put ${put.key} (${why(put)})`),
+    `would delete ${counted(deletions.length, "object")}${keyed > 0 ? ` (${keyed} ${KEYED})` : ""}, ${bytesOf(deletions)}`,
+    ...shown(
+      deletions,
+      options.verbose,
+      (gone) =>
+        `delete ${gone.key} (${options.keyed.has(gone.key) ? KEYED : "no longer in the tree"})`,
+    ),
     `would keep ${counted(unchanged.length, "object")} unchanged, ${bytesOf(unchanged)}`,
     ...shown(unchanged, options.verbose, (kept) => `keep ${kept.key}`),
     "dry run: nothing was written",
   ];
 }
+
+/** Why an object goes up again whatever the store holds (a run's summary says it too). */
+export const RESUMED = "again, left pending by a publish that did not finish";
+/** Why a keyed answer the tree still holds is deleted. */
+export const KEYED = "keyed, --include-keyed not given";
 
 const bytesOf = (objects: readonly PlannedObject[]) =>
   formatBytes(objects.reduce((sum, object) => sum + object.bytes, 0));

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { UserError } from "../errors.js";
 import { type PublishPreview, previewPublish } from "../host/object-storage/dry-run.js";
 import type { ObjectStore } from "../host/object-storage/object-store.js";
+import { objectKey } from "../host/object-storage/plan.js";
 import { publishAnswers } from "../host/object-storage/publish-answers.js";
 import type {
   AnswerKind,
@@ -26,7 +27,7 @@ import {
 import type { ManifestEntry } from "../tree/manifest.js";
 import { readTree } from "../tree/read-tree.js";
 import { formatBytes, type Output, terminalOutput, throttled } from "./output.js";
-import { describePlan } from "./publish-plan.js";
+import { describePlan, KEYED, RESUMED } from "./publish-plan.js";
 
 export interface PublishOptions {
   out: string;
@@ -54,6 +55,8 @@ export interface PublishOptions {
 
 export interface PublishSummary {
   uploaded: number;
+  /** Of those, the ones a publish that did not finish left pending. */
+  resumed: number;
   deleted: number;
   unchanged: number;
   bytes: number;
@@ -63,7 +66,7 @@ export interface PublishSummary {
 export async function publish(options: PublishOptions): Promise<PublishSummary> {
   const output = options.output ?? terminalOutput();
   const started = performance.now();
-  const { answers, store, prefix } = await prepare(options, output);
+  const { answers, keyed, store, prefix } = await prepare(options, output);
   const stats = await publishAnswers(answers, {
     store,
     prefix,
@@ -72,11 +75,15 @@ export async function publish(options: PublishOptions): Promise<PublishSummary> 
   });
   output.progress("");
   const seconds = (performance.now() - started) / 1000;
+  const keyedGone = stats.deleted.filter((key) => keyed.has(key)).length;
+  const resumed = stats.resumed > 0 ? ` (${stats.resumed} ${RESUMED})` : "";
+  const deleted = keyedGone > 0 ? ` (${keyedGone} ${KEYED})` : "";
   output.info(
-    `published ${options.out} to ${options.to}: ${stats.uploaded} uploaded, ${stats.deleted} deleted, ` +
-      `${stats.unchanged} unchanged, ${formatBytes(stats.bytes)} in ${seconds.toFixed(1)} s`,
+    `published ${options.out} to ${options.to}: ${stats.uploaded} uploaded${resumed}, ` +
+      `${stats.deleted.length} deleted${deleted}, ${stats.unchanged} unchanged, ` +
+      `${formatBytes(stats.bytes)} in ${seconds.toFixed(1)} s`,
   );
-  return { ...stats, seconds };
+  return { ...stats, deleted: stats.deleted.length, seconds };
 }
 
 /**
@@ -86,7 +93,7 @@ export async function publish(options: PublishOptions): Promise<PublishSummary> 
  */
 export async function publishDryRun(options: PublishOptions): Promise<PublishPreview> {
   const output = options.output ?? terminalOutput();
-  const { answers, store, prefix } = await prepare(options, output);
+  const { answers, keyed, store, prefix } = await prepare(options, output);
   output.progress("reading the store and the tree…");
   const preview = await previewPublish(answers, {
     store,
@@ -94,18 +101,26 @@ export async function publishDryRun(options: PublishOptions): Promise<PublishPre
     concurrency: options.concurrency ?? 16,
   });
   output.progress("");
-  for (const line of describePlan(preview, { to: options.to, verbose: options.verbose ?? false }))
-    output.info(line);
+  const verbose = options.verbose ?? false;
+  for (const line of describePlan(preview, { to: options.to, verbose, keyed })) output.info(line);
   return preview;
 }
 
-/** What a run and a dry run share: the tree's answers to publish, checked, and the store. */
+/**
+ * What a run and a dry run share: the tree's answers to publish, checked, the object keys of the
+ * keyed ones left out (without --include-keyed), and the store.
+ */
 async function prepare(
   options: PublishOptions,
   output: Output,
-): Promise<{ answers: PublishedAnswer[]; store: ObjectStore; prefix: string }> {
+): Promise<{
+  answers: PublishedAnswer[];
+  keyed: Set<string>;
+  store: ObjectStore;
+  prefix: string;
+}> {
   const location = parseS3Url(options.to);
-  const { answers, baseUrl } = await treeAnswers(options);
+  const { answers, keyedPaths, baseUrl } = await treeAnswers(options);
   // Published, such links lead every consumer to its own machine.
   if (baseUrl && isLoopback(baseUrl))
     output.warn(
@@ -113,7 +128,8 @@ async function prepare(
         "run velodata refresh (or build) with --base-url https://… (the public address), then publish again",
     );
   const store = options.store ?? s3Store({ ...location, ...pick(options) });
-  return { answers, store, prefix: location.prefix };
+  const keyed = new Set(keyedPaths.map((urlPath) => objectKey(location.prefix, urlPath)));
+  return { answers, keyed, store, prefix: location.prefix };
 }
 
 const pick = ({ endpoint, region }: PublishOptions) => ({
@@ -121,10 +137,13 @@ const pick = ({ endpoint, region }: PublishOptions) => ({
   ...(region ? { region } : {}),
 });
 
-/** The answers of the tree at `out` that go up: the public ones, and the keyed ones when asked. */
+/**
+ * The answers of the tree at `out` that go up: the public ones, and the keyed ones when asked
+ * (else their paths).
+ */
 async function treeAnswers(
   options: PublishOptions,
-): Promise<{ answers: PublishedAnswer[]; baseUrl: string | undefined }> {
+): Promise<{ answers: PublishedAnswer[]; keyedPaths: string[]; baseUrl: string | undefined }> {
   const tree = readTree(options.out);
   if (!tree.manifest && tree.otherFormat !== null)
     throw new UserError(
@@ -139,10 +158,14 @@ async function treeAnswers(
       ["run velodata refresh (or build) to complete it, then publish again"],
     );
   const answers: PublishedAnswer[] = [];
+  const keyedPaths: string[] = [];
   for (const [urlPath, entry] of Object.entries(tree.manifest.files)) {
     const { etag, type } = entry;
     const endpoint = endpointOf(urlPath, options.out);
-    if (accessOf(endpoint) === "key" && !options.includeKeyed) continue;
+    if (accessOf(endpoint) === "key" && !options.includeKeyed) {
+      keyedPaths.push(urlPath);
+      continue;
+    }
     const file = join(tree.release.tree, fileOf(urlPath));
     const maxAge =
       freshnessOf(endpoint) === "dynamic"
@@ -161,7 +184,7 @@ async function treeAnswers(
       variants: variantsOf(entry, file),
     });
   }
-  return { answers, baseUrl: tree.manifest.baseUrl };
+  return { answers, keyedPaths, baseUrl: tree.manifest.baseUrl };
 }
 
 function endpointOf(urlPath: string, out: string): Endpoint {
@@ -196,9 +219,18 @@ async function readAnswer(file: string): Promise<Uint8Array> {
   try {
     return await readFile(file);
   } catch (cause) {
+    // Gone since the manifest was read: a refresh or build of the tree ran meanwhile. What is up
+    // is whole (the receipt marks the rest pending), and the next run publishes the new tree.
+    const gone = (cause as NodeJS.ErrnoException).code === "ENOENT";
     throw new UserError(
-      `cannot read ${file}: ${(cause as Error).message}; build the tree again`,
-      [],
+      gone
+        ? `cannot read ${file}: it left the tree while it was being published (a refresh or build meanwhile?)`
+        : `cannot read ${file}: ${(cause as Error).message}`,
+      gone
+        ? [
+            "run velodata publish again; publish after each refresh, never at the same time (see docs/object-storage.md)",
+          ]
+        : [],
       { cause },
     );
   }

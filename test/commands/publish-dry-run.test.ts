@@ -93,8 +93,8 @@ describe("velodata publish --dry-run", () => {
       expect(puts).toBeGreaterThan(80); // two answers of each changed station, and their lists
       expect(deletes).toBe(2);
       expect(unchanged).toBeGreaterThan(300);
-      expect(dry).toContain("\n  delete dry/vls/v1/stations/dublin/30\n");
-      expect(dry).toContain("\n  delete dry/vls/v3/stations/dublin/30\n");
+      expect(dry).toContain("\n  delete dry/vls/v1/stations/dublin/30 (no longer in the tree)\n");
+      expect(dry).toContain("\n  delete dry/vls/v3/stations/dublin/30 (no longer in the tree)\n");
       expect(dry).toContain(`… and ${puts - 10} more (--verbose lists them all)`);
       const verbose = await publishCli(out, "dry", "--include-keyed", "--dry-run", "--verbose");
       expect(verbose.match(/^ {2}put /gm)).toHaveLength(puts);
@@ -122,6 +122,28 @@ describe("velodata publish --dry-run", () => {
       expect(dry).not.toContain("(changed)");
       expect([...(await s3.keys("first/")).keys()]).toEqual([]);
       expect(await publishCli(out, "first")).toMatch(new RegExp(`: ${puts} uploaded, 0 deleted`));
+    },
+    SCENARIO,
+  );
+
+  it(
+    "says why the keyed answers would be deleted by a run without --include-keyed after one with it",
+    async () => {
+      const { out } = await builtTree();
+      await publishCli(out, "keyed", "--include-keyed");
+      const dry = await publishCli(out, "keyed", "--dry-run", "--verbose");
+      const keyed = count(
+        dry,
+        /^would delete (\d+) objects \(\1 keyed, --include-keyed not given\), [\d.]+ [kMG]?B$/m,
+      );
+      expect(keyed).toBeGreaterThan(400); // each station's v3 and v1 answers, the lists
+      expect(dry).toContain(
+        "\n  delete keyed/vls/v3/stations/dublin/42 (keyed, --include-keyed not given)\n",
+      );
+      expect(dry).toMatch(/^would put 0 objects/m);
+      expect(await publishCli(out, "keyed")).toContain(
+        `: 0 uploaded, ${keyed} deleted (${keyed} keyed, --include-keyed not given), `,
+      );
     },
     SCENARIO,
   );

@@ -1,6 +1,6 @@
 // `velodata publish` end to end: the real CLI, a real S3 server on loopback, trees built and refreshed from the fixtures.
 import { spawn } from "node:child_process";
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { objectKey } from "../../src/host/object-storage/plan.js";
@@ -408,10 +408,46 @@ describe("velodata publish", () => {
         (await s3.bytes("killed/vls/v3/stations")).equals(old.get("/vls/v3/stations") as Buffer),
       ).toBe(true);
 
-      expect(await publishCli(out, "killed", "--include-keyed")).toMatch(/ 0 deleted, /);
+      // The next run says it completes the stopped one: every object that one was changing goes
+      // up again, whatever the store holds (its receipt marks them pending), and none is "changed".
+      const plan = await publishCli(out, "killed", "--include-keyed", "--dry-run");
+      const again =
+        /^would put (\d+) objects \(0 new, 0 changed, \1 again, left pending by a publish that did not finish\)/m;
+      expect(plan).toMatch(again);
+      expect(plan).toMatch(
+        /^ {2}put killed\/\S+ \(again, left pending by a publish that did not finish\)$/m,
+      );
+      const pending = Number(again.exec(plan)?.[1]);
+      expect(pending).toBeGreaterThan(80);
+      expect(await publishCli(out, "killed", "--include-keyed")).toContain(
+        `: ${pending} uploaded (${pending} again, left pending by a publish that did not finish), 0 deleted, `,
+      );
       const completed = await storeBytes("killed", [...next.keys()]);
       for (const [path, bytes] of next) expect(completed.get(path)?.equals(bytes), path).toBe(true);
-      expect(await publishCli(out, "killed", "--include-keyed")).toMatch(/: 0 uploaded, /);
+      expect(await publishCli(out, "killed", "--include-keyed")).toMatch(/: 0 uploaded, 0 deleted/);
+    },
+    SCENARIO,
+  );
+
+  it(
+    "says a file that left the tree while it was published is for another run, not a new build",
+    async () => {
+      const { out } = await builtTree();
+      // As a refresh running at the same time leaves it: the manifest read names a file gone.
+      const feed = join(
+        readTree(out).release.tree,
+        fileOf("/contracts/dublin/gbfs/v3/station_status.json"),
+      );
+      for (const file of [feed, `${feed}.gz`, `${feed}.br`]) await rm(file);
+      const result = await runCli(publishArgs(out, "left"));
+      expect([result.code, result.stdout]).toEqual([1, ""]);
+      // The gzip sibling is the one read (and stored).
+      expect(result.stderr).toContain(
+        `velodata: cannot read ${feed}.gz: it left the tree while it was being published (a refresh or build meanwhile?)`,
+      );
+      expect(result.stderr).toContain("run velodata publish again");
+      expect(result.stderr).not.toContain("build the tree again");
+      expect(result.stderr).not.toMatch(/\n\s+at /); // no stack
     },
     SCENARIO,
   );

@@ -12,6 +12,8 @@ export interface PlannedObject {
 export interface PlannedPut extends PlannedObject {
   /** No object at that key yet, as the store lists it; otherwise one is replaced. */
   readonly isNew: boolean;
+  /** Pending in the receipt: a run that did not finish was changing it (new or not). */
+  readonly resumed: boolean;
 }
 
 export interface PublishPreview {
@@ -40,7 +42,12 @@ export async function previewPublish(
   });
   const listedBytes = (key: string) => listed.get(key)?.size ?? 0;
   return {
-    puts: uploads.map(({ key }) => ({ key, bytes: sizes.get(key) ?? 0, isNew: !listed.has(key) })),
+    puts: uploads.map(({ key }) => ({
+      key,
+      bytes: sizes.get(key) ?? 0,
+      isNew: !listed.has(key),
+      resumed: plan.resumed.has(key),
+    })),
     unchanged: plan.unchanged.map(({ key }) => ({ key, bytes: listedBytes(key) })),
     deletions: plan.deletions.flat().map((key) => ({ key, bytes: listedBytes(key) })),
   };

@@ -21,6 +21,8 @@ export interface Plan {
   readonly deletions: readonly (readonly string[])[];
   /** Objects the store already holds with these bytes and headers. */
   readonly unchanged: readonly StoredObject[];
+  /** The keys of uploads the receipt marks pending: a run that did not finish was changing them. */
+  readonly resumed: ReadonlySet<string>;
   /** Written before the first upload: the old receipt with every object about to change marked pending. */
   readonly pendingReceipt: Receipt;
 }
@@ -86,6 +88,11 @@ export function planPublish(
   };
   const changed = objects.filter((object) => !inPlace(object));
   const unchanged = objects.filter(inPlace);
+  const resumed = new Set(
+    changed
+      .filter(({ key }) => held[key] !== undefined && held[key].fingerprint === undefined)
+      .map(({ key }) => key),
+  );
 
   const wanted = new Set(objects.map((object) => object.key));
   // Only what velodata wrote is ever deleted: a prefix may hold other objects. Whether the listing
@@ -106,6 +113,7 @@ export function planPublish(
       leaving.filter(([, entry]) => entry.kind === kind).map(([key]) => key),
     ),
     unchanged,
+    resumed,
     pendingReceipt: pending,
   };
 }

@@ -16,7 +16,10 @@ export interface PublishAnswersOptions {
 
 export interface PublishStats {
   uploaded: number;
-  deleted: number;
+  /** Of those, the ones a run that did not finish left pending. */
+  resumed: number;
+  /** The keys deleted. */
+  deleted: string[];
   unchanged: number;
   /** Bytes uploaded. */
   bytes: number;
@@ -59,7 +62,13 @@ export async function publishAnswers(
     const objects = [...plan.unchanged, ...plan.uploads.flat()];
     await writeReceipt(store, prefix, receiptOf(objects, etags));
   }
-  return { uploaded: total, deleted: deletions, unchanged: plan.unchanged.length, bytes };
+  return {
+    uploaded: total,
+    resumed: plan.resumed.size,
+    deleted: plan.deletions.flat(),
+    unchanged: plan.unchanged.length,
+    bytes,
+  };
 }
 
 /** Reads the store's record (its listing and the receipt) and plans against it; writes nothing. */
