@@ -20,7 +20,15 @@ export const StationState = z.strictObject({
   status: z.enum(["OPEN", "CLOSED"]),
   connected: z.boolean(),
   // Parsed by the rule `lastUpdateIsUtcInstant`, which insists on an explicit offset.
-  lastUpdate: z.string().nullable(),
+  lastUpdate: z
+    .string({
+      // Seconds or milliseconds since 1970, as v1 answers and many feeds write them.
+      error: (issue) =>
+        typeof issue.input === "number"
+          ? "is a number (seconds or milliseconds since 1970?): write it as a date and time, 2025-02-08T16:44:06Z"
+          : undefined,
+    })
+    .nullable(),
   mainStands: StandsState,
   overflowStands: StandsState.nullable().default(null),
 });

@@ -47,6 +47,9 @@ function fieldOf(issue: z.core.$ZodIssue): string | undefined {
   return path || undefined;
 }
 
+/** A number written as JSON would write it, but as text ("4", "-2.5", "005"). */
+const PLAIN_NUMBER = /^-?\d+(?:\.\d+)?$/;
+
 /**
  * What is wrong with the value at the issue's path of `raw`, for people: zod's own wording ("Too
  * small: expected number to be >=0", "Invalid email address") reads as a programmer's. A schema's
@@ -56,6 +59,8 @@ export function issueMessage(issue: z.core.$ZodIssue, raw: unknown, written?: Nu
   const value = valueAt(raw, issue.path);
   if (issue.code === "unrecognized_keys") return "unknown field (check its spelling)";
   if (issue.code === "invalid_type" && value === undefined) return "is required";
+  // A schema's own words for a value of the wrong type (lastUpdate's for a number).
+  if (issue.code === "invalid_type" && !ZOD_WORDING.test(issue.message)) return issue.message;
   const got = `, got ${typeof value === "number" ? excerpt(written?.(issue.path) ?? plainNumber(value)) : shortJson(value)}`;
   if (issue.code === "invalid_type" && issue.expected === "int" && typeof value === "number")
     return `must be a whole number${got}`;
@@ -71,6 +76,16 @@ export function issueMessage(issue: z.core.$ZodIssue, raw: unknown, written?: Nu
     return typeof value === "string" && /^(true|false)$/i.test(value)
       ? `expected true or false${got}: write ${value.toLowerCase()} without quotes`
       : `expected true or false${got}`;
+  // A JSON export that quotes its numbers, or leaves a code's quotes out (a zip code, 35000).
+  if (
+    issue.code === "invalid_type" &&
+    (issue.expected === "number" || issue.expected === "int") &&
+    typeof value === "string" &&
+    PLAIN_NUMBER.test(value)
+  )
+    return `expected number${got}: write ${plainNumber(Number(value))} without quotes`;
+  if (issue.code === "invalid_type" && issue.expected === "string" && typeof value === "number")
+    return `expected text${got}: write it in quotes, "${excerpt(written?.(issue.path) ?? plainNumber(value))}"`;
   if (issue.code === "invalid_type") return `expected ${issue.expected}${got}`;
   if (!ZOD_WORDING.test(issue.message)) return issue.message;
   if (issue.code === "invalid_format")

@@ -69,7 +69,7 @@ describe("the rules across records run over the records that passed their schema
     });
     expect((await readStatic(dir)).unread.stations).toEqual(new Set(["lyon/7"]));
     expect(await errorsOf(dir)).toEqual([
-      'stations.json[2] (lyon #7) number: expected number, got "7"',
+      'stations.json[2] (lyon #7) number: expected number, got "7": write 7 without quotes',
       'stations.json[1] (lyon #1) number: station 1 appears twice in contract "lyon" (first at [0])',
       'states.json[2] (lyon #99) number: no station 99 in contract "lyon"',
     ]);

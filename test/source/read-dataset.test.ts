@@ -425,6 +425,34 @@ describe("readDataset", () => {
     expect(lines[0]).toMatch(/contracts\.json:3: is not valid JSON/);
   });
 
+  it("says how to write a number quoted in JSON, a text left unquoted and a time as a number", async () => {
+    const states = JSON.stringify({
+      states: [
+        { ...lyonState(1), number: "1" },
+        {
+          ...lyonState(2),
+          lastUpdate: 1796418091000,
+          mainStands: { ...(lyonState(2).mainStands as object), stands: "005" },
+        },
+      ],
+    });
+    const stations = JSON.stringify({
+      stations: [lyonStation(1), { ...lyonStation(2), name: 42 }],
+    });
+    const dir = await sourceDir({
+      "contracts.json": contracts,
+      "stations.json": stations,
+      "states.json": states,
+    });
+    const [file, statesFile] = [join(dir, "stations.json"), join(dir, "states.json")];
+    expect((await readDataset(dir)).problems.filter(isError).map(formatProblem)).toEqual([
+      `${file}[1] (lyon #2) name: expected text, got 42: write it in quotes, "42"`,
+      `${statesFile}[0] (lyon #1) number: expected number, got "1": write 1 without quotes`,
+      `${statesFile}[1] (lyon #2) lastUpdate: is a number (seconds or milliseconds since 1970?): write it as a date and time, 2025-02-08T16:44:06Z`,
+      `${statesFile}[1] (lyon #2) mainStands.stands: expected number, got "005": write 5 without quotes`,
+    ]);
+  });
+
   it("names the record and the nested field of a bad state, and unknown fields", async () => {
     const states = JSON.stringify({
       states: [

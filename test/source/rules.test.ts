@@ -297,13 +297,33 @@ describe("lastUpdateIsUtcInstant", () => {
     expect(problems).toHaveLength(1);
     expect(problems[0]?.field).toBe("lastUpdate");
   });
-  it("says whether the form is wrong or the date does not exist", () => {
-    const messages = ["2025-02-08T16:44Z", "2025-02-30T16:44:06Z", "2025-02-08T24:30:00Z"].map(
+  it("says what a near miss lacks, whether the form is wrong, or the date does not exist", () => {
+    const messages = [
+      "2025-02-08T16:44Z",
+      "2025-02-08T16:44:06",
+      "2025-02-08 16:44:06+00:00",
+      "2025-02-08 16:44:06+00",
+      "2025-02-08T16:44:06+0100",
+      "1739033046",
+      "1739033046000",
+      "yesterday",
+      "2025-02-30T16:44:06Z",
+      "2025-02-08T24:30:00Z",
+    ].map(
       (lastUpdate) =>
         lastUpdateIsUtcInstant(sourced("s", [state("a", 1, { lastUpdate })]))[0]?.message,
     );
+    const since1970 =
+      "is a count of seconds or milliseconds since 1970 (as v1 answers write it): write it as a date and time, 2025-02-08T16:44:06Z";
     expect(messages).toEqual([
-      '"2025-02-08T16:44Z" is not a date and time of the form 2025-02-08T16:44:06Z (with seconds, and Z or an offset such as +01:00)',
+      '"2025-02-08T16:44Z" lacks seconds: write it as 2025-02-08T16:44:00Z',
+      '"2025-02-08T16:44:06" lacks a time zone (Z for UTC, or an offset such as +01:00): write it as 2025-02-08T16:44:06Z if it is UTC',
+      '"2025-02-08 16:44:06+00:00" lacks a T between the date and the time: write it as 2025-02-08T16:44:06+HH:MM',
+      '"2025-02-08 16:44:06+00" lacks a T between the date and the time, the offset\'s colon and minutes (+01:00): write it as 2025-02-08T16:44:06+HH:MM',
+      '"2025-02-08T16:44:06+0100" lacks the offset\'s colon and minutes (+01:00): write it as 2025-02-08T16:44:06+HH:MM',
+      `"1739033046" ${since1970}`,
+      `"1739033046000" ${since1970}`,
+      '"yesterday" is not a date and time of the form 2025-02-08T16:44:06Z (with seconds, and Z or an offset such as +01:00)',
       '"2025-02-30T16:44:06Z" has the right form, but no such date or time of day exists',
       '"2025-02-08T24:30:00Z" has the right form, but no such date or time of day exists',
     ]);

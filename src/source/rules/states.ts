@@ -240,9 +240,28 @@ export function lastUpdateIsUtcInstant(states: readonly Sourced<StationState>[])
     });
 }
 
-/** Of a lastUpdate toUtcSeconds refused: its form, or a date or time of day that does not exist. */
+/**
+ * Of a lastUpdate toUtcSeconds refused: what its form lacks when it is a near miss (the forms
+ * databases and exports write), else the form; or a date or time of day that does not exist.
+ */
 function whyNotInstant(text: string): string {
-  if (!INSTANT.test(text))
-    return "is not a date and time of the form 2025-02-08T16:44:06Z (with seconds, and Z or an offset such as +01:00)";
-  return "has the right form, but no such date or time of day exists";
+  if (INSTANT.test(text)) return "has the right form, but no such date or time of day exists";
+  const near =
+    /^(\d{4}-\d{2}-\d{2})([T ])(\d{2}:\d{2})(:\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/.exec(
+      text,
+    );
+  const lacks: string[] = [];
+  if (near) {
+    const [, date, separator, minutes, seconds, zone] = near;
+    if (separator === " ") lacks.push("a T between the date and the time");
+    if (seconds === undefined) lacks.push("seconds");
+    if (zone === undefined) lacks.push("a time zone (Z for UTC, or an offset such as +01:00)");
+    else if (zone !== "Z" && !/^[+-]\d{2}:\d{2}$/.test(zone))
+      lacks.push("the offset's colon and minutes (+01:00)");
+    if (lacks.length > 0)
+      return `lacks ${lacks.join(", ")}: write it as ${date}T${minutes}${seconds ?? ":00"}${zone === undefined ? "Z if it is UTC" : zone === "Z" ? "Z" : "+HH:MM"}`;
+  }
+  if (/^\d{9,13}$/.test(text))
+    return "is a count of seconds or milliseconds since 1970 (as v1 answers write it): write it as a date and time, 2025-02-08T16:44:06Z";
+  return "is not a date and time of the form 2025-02-08T16:44:06Z (with seconds, and Z or an offset such as +01:00)";
 }
