@@ -42,10 +42,10 @@ import { type FeedHealth, feedHealthOfColumns } from "../serve/feed-health.js";
 import { assembleDataset, type Dataset, type LiveState, stationKey } from "../source/dataset.js";
 import { keptDisconnected, keptSaid } from "../source/kept-states.js";
 import { NOTHING_UNREAD } from "../source/load-source.js";
-import { tooManyMissing } from "../source/missing-stations.js";
-import { error, type RecordRef, type Sourced } from "../source/problems.js";
+import { inErrorAmong, tooManyMissing } from "../source/missing-stations.js";
+import { error, type Problem, type RecordRef, type Sourced } from "../source/problems.js";
 import type { StaticRead } from "../source/read-dataset.js";
-import { readStates } from "../source/read-dataset.js";
+import { readStates, saidLeftOut } from "../source/read-dataset.js";
 import { statesTimeOf } from "../source/source-time.js";
 import { recordSizes } from "../source/states-bytes.js";
 import {
@@ -285,7 +285,10 @@ async function newStates(
     parkings: [],
     portal: DEFAULT_PORTAL,
   };
-  const read = await readStates({ source, unread: NOTHING_UNREAD }, path);
+  // A minute's read: records in error left out, said (the file itself in error refused).
+  const read = await readStates({ source, unread: NOTHING_UNREAD }, path, undefined, {
+    leaveOut: true,
+  });
   // Against the stations the release has a state for, whether or not the file before had them all
   // (a feed that always misses one or two must still be stopped from emptying the network). Said
   // before the warnings: theirs ("published as CLOSED") would describe a publish that does not happen.
@@ -293,12 +296,16 @@ async function newStates(
   // the share counts the stations of those records as present.
   const present = read.states ?? read.reported;
   const refused = present && missingShareRefusal(state, present, inputs);
-  if (refused && read.states) throw new UserError(`${inputs.state} ${refused}; ${TREE_LEFT}`);
+  if (refused && read.states)
+    throw new UserError(`${inputs.state} ${refused}${inErrorAmong(read.leftOut)}; ${TREE_LEFT}`);
   const missing = refused ? [error({ file: path }, undefined, refused)] : [];
   // Only the states': the static source's warnings were said when it was read (by the build, or the
   // refresh that found it changed), not again each minute, where cron would mail them every time.
   const last = read.states && lastStatesKept(state, source.stations, read.states);
-  const problems = keptSaid([...read.problems, ...missing], last ? last.at : new Set());
+  const problems = keptSaid(
+    [...read.problems, ...(read.leftOut ?? []).map(saidLeftOut), ...missing],
+    last ? last.at : new Set(),
+  );
   reportProblems(problems, output, TREE_LEFT); // throws on any error
   if (!read.states || !last) throw new Error("readStates returned no states and no error");
   const dataset = assembleDataset(source, last.states, statesAt);
@@ -361,9 +368,11 @@ export function refuseTooManyMissing(
   states: ReadonlyMap<string, unknown>,
   inputs: Pick<RefreshInputs, "state" | "maxMissingShare">,
   listed?: ReadonlySet<string>,
+  leftOut?: readonly Problem[],
 ): void {
   const refused = missingShareRefusal(state, states, inputs, listed);
-  if (refused) throw new UserError(`${inputs.state} ${refused}; ${TREE_LEFT}`);
+  if (refused)
+    throw new UserError(`${inputs.state} ${refused}${inErrorAmong(leftOut)}; ${TREE_LEFT}`);
 }
 
 /** Why refuseTooManyMissing refuses, or null; `states` holds the stations the file reports. */

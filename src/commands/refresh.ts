@@ -226,7 +226,7 @@ async function fullRefresh(
     { publishOffThread },
     { encodedInChunks },
     { staticSourceUpdatedAt },
-    { readDataset },
+    { readDataset, saidLeftOut },
     { variantsOnDisk },
     { compressReleaseOffThread },
   ] = await Promise.all([
@@ -238,7 +238,12 @@ async function fullRefresh(
     import("../publish/compression-worker.js"),
   ]);
   const states = statesSeen(options.state); // before reading: kept only if unchanged since
-  const { dataset, problems, staticRead } = await readDataset(options.source, options.state);
+  // A minute's read, as the fast path's: records in error left out, said.
+  const { dataset, problems, staticRead, leftOut } = await readDataset(
+    options.source,
+    options.state,
+    { leaveOut: true },
+  );
   // Against the stations the tree has a state for that the source still lists (when the last
   // run's state says which), before the warnings: theirs ("published as CLOSED") would describe
   // a publish that does not happen.
@@ -247,7 +252,7 @@ async function fullRefresh(
       dataset.stations.map(({ contract, number }) => stationKey(contract, number)),
     );
     refuseTooManyRemoved(previous.state, listed, options.source, inputs.maxRemovedShare);
-    refuseTooManyMissing(previous.state, dataset.states, inputs, listed);
+    refuseTooManyMissing(previous.state, dataset.states, inputs, listed, leftOut);
   }
   // The stations the file leaves out keep the state the tree has for them (kept-states.ts).
   const last =
@@ -255,7 +260,11 @@ async function fullRefresh(
       ? lastStatesKept(previous.state, staticRead.source.stations, dataset.states)
       : undefined;
   // Throws on any error, saying the tree is left as it was.
-  reportProblems(keptSaid(problems, last ? last.at : new Set()), output, TREE_LEFT);
+  reportProblems(
+    keptSaid([...problems, ...(leftOut ?? []).map(saidLeftOut)], last ? last.at : new Set()),
+    output,
+    TREE_LEFT,
+  );
   if (!dataset || !staticRead) throw new Error("readDataset returned no dataset and no error");
   const published = last ? { ...dataset, states: last.states } : dataset;
   // As a build does: the static answers rendered by a worker thread while this one renders the

@@ -11,7 +11,8 @@ import { refreshRelease } from "../publish/refresh-release.js";
 import { addVariants, indexedRelease, type Release, type ReleaseFile } from "../publish/release.js";
 import type { StationCache } from "../publish/station-files.js";
 import type { Dataset } from "../source/dataset.js";
-import { formatProblem } from "../source/problems.js";
+import { formatProblem, type Problem } from "../source/problems.js";
+import { saidLeftOut, UNKNOWN_STATION } from "../source/read-dataset.js";
 import { changedVariants } from "./changed-variants.js";
 import {
   feedHealth,
@@ -53,8 +54,11 @@ export const STOP_WAIT_MS = 20_000;
 
 const PROBLEMS_LOGGED = 5;
 
-/** statesForKnownStations' words for a state of a station or contract not in the static source. */
-const UNKNOWN_STATION = /^no station (\d+ in contract|has contract) /;
+/** Stations added to the static source while it runs: it reads that source at start only. */
+const restartFor = (problems: readonly Problem[]): string =>
+  problems.some((problem) => UNKNOWN_STATION.test(problem.message))
+    ? " (the server knows the stations and contracts the static source held when it started: after adding some there, restart it)"
+    : "";
 
 interface Rendered {
   release: Release;
@@ -102,10 +106,25 @@ export function startRefresher(options: RefresherOptions): Refresher {
     return { at, ok: false, error };
   };
 
+  /** The states a minute's file had in error, left out (each station keeps its last state). */
+  const sayLeftOut = (leftOut: readonly Problem[]) => {
+    const shown = leftOut
+      .slice(0, PROBLEMS_LOGGED)
+      .map((problem) => formatProblem(saidLeftOut(problem)))
+      .join("; ");
+    const more =
+      leftOut.length > PROBLEMS_LOGGED ? ` (and ${leftOut.length - PROBLEMS_LOGGED} more)` : "";
+    log(
+      `${source.name}: ${counted(new Set(leftOut.map(({ at }) => at.index)).size, "state")} in error left out: ${shown}${more}${restartFor(leftOut)}`,
+      "warning",
+    );
+  };
+
   async function refresh(): Promise<RefreshOutcome> {
     const at = now();
     const started = performance.now();
-    const { states, statesAt, problems } = await source.read(dataset, at);
+    const { states, statesAt, problems, leftOut } = await source.read(dataset, at);
+    if (leftOut?.length) sayLeftOut(leftOut);
     if (!states) {
       const errors = problems.filter((problem) => problem.severity === "error");
       // The file itself (missing, unreadable): said once, not as "has 1 error: <the file>: …".
@@ -116,12 +135,9 @@ export function startRefresher(options: RefresherOptions): Refresher {
       const more =
         errors.length > PROBLEMS_LOGGED ? ` (and ${errors.length - PROBLEMS_LOGGED} more)` : "";
       // Stations added to the static source while it runs: it reads that source at start only.
-      const restart = errors.some((problem) => UNKNOWN_STATION.test(problem.message))
-        ? " (the server knows the stations and contracts the static source held when it started: after adding some there, restart it)"
-        : "";
       return fail(
         at,
-        `${source.name} has ${counted(errors.length, "error")}: ${shown}${more}${restart}`,
+        `${source.name} has ${counted(errors.length, "error")}: ${shown}${more}${restartFor(errors)}`,
       );
     }
     const next = { ...dataset, states, ...(statesAt ? { statesAt } : {}) };

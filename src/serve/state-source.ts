@@ -24,7 +24,9 @@ export interface StateSource {
 }
 
 /** readStates's states and problems, with when the states were known. */
-export type MinuteStates = Pick<StatesRead, "states" | "problems"> & { statesAt?: Date };
+export type MinuteStates = Pick<StatesRead, "states" | "problems" | "leftOut"> & {
+  statesAt?: Date;
+};
 
 export interface StateFileOptions {
   /** A states file leaving out more than this share of the stations reported before is refused. */
@@ -74,9 +76,12 @@ export function stateFile(
           }
           return dated(checked);
         }
-        const read = await readStates(staticRead, path, known, { reuse: true });
+        const read = await readStates(staticRead, path, known, { reuse: true, leaveOut: true });
         if (!read.states) return withMissingShare(path, current, read, limits.maxMissingShare);
         const checked = checkMissing(path, current, read.states, limits, read.problems);
+        // A file with records left out is not one to read the next against: the last accepted
+        // one stays (a record as it was there is its station's last good state).
+        if (read.leftOut) return dated({ ...checked, leftOut: read.leftOut });
         if (checked.states) {
           known = read.known;
           accepted = known && acceptedOf(known, accepted);

@@ -4,8 +4,20 @@
 
 import { percent } from "../percent.js";
 import { counted } from "../plural.js";
+import { formatProblem, type Problem } from "./problems.js";
 
 export const DEFAULT_MAX_MISSING_SHARE = 0.1;
+
+/**
+ * What a refusal for too many stations left out adds when some were left out for their states
+ * in error: they are not missing from the file, and the first says why.
+ */
+export function inErrorAmong(leftOut: readonly Problem[] | undefined): string {
+  const [first] = leftOut ?? [];
+  if (!leftOut || !first) return "";
+  const states = new Set(leftOut.map(({ at }) => at.index)).size;
+  return `; ${states} of them for ${states === 1 ? "a state" : "states"} in error (${formatProblem(first)}${leftOut.length > 1 ? ", …" : ""})`;
+}
 
 /** Why the file is refused, or null when `missing` of the `had` stations reported before is allowed. */
 export function tooManyMissing(missing: number, had: number, maxShare: number): string | null {

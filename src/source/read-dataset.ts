@@ -29,6 +29,8 @@ export interface ReadResult {
   problems: Problem[];
   /** The static part as read, for what a cron refresh keeps beside the tree. */
   staticRead?: StaticRead;
+  /** With `leaveOut`: the states left out for their errors, as warnings (see readStates). */
+  leftOut?: Problem[];
 }
 
 export interface StaticRead {
@@ -38,19 +40,28 @@ export interface StaticRead {
   problems: Problem[];
 }
 
-/** Reads `dir`, with states from `stateFile` (default: `dir/states.json`, optional there). */
-export async function readDataset(dir: string, stateFile?: string): Promise<ReadResult> {
+/**
+ * Reads `dir`, with states from `stateFile` (default: `dir/states.json`, optional there).
+ * `leaveOut`: a minute's read (see readStates).
+ */
+export async function readDataset(
+  dir: string,
+  stateFile?: string,
+  { leaveOut = false }: { leaveOut?: boolean } = {},
+): Promise<ReadResult> {
   const read = await readStatic(dir);
   const statesPath = stateFile ?? join(dir, STATES_FILE);
   const problems = [...read.problems];
   let states: ReadonlyMap<string, LiveState> = new Map();
   let statesAt: Date | undefined;
+  let leftOut: Problem[] | undefined;
   if (stateFile !== undefined || existsSync(statesPath)) {
     // Taken before the read: a file replaced meanwhile is then dated no later than it was known.
     statesAt = statesFileTime(statesPath);
-    const result = await readStates(read, statesPath);
+    const result = await readStates(read, statesPath, undefined, { leaveOut });
     problems.push(...result.problems);
     if (result.states) states = result.states;
+    leftOut = result.leftOut;
   } else {
     problems.push(
       warning(
@@ -62,7 +73,7 @@ export async function readDataset(dir: string, stateFile?: string): Promise<Read
   }
   if (hasErrors(problems)) return { problems };
   const dataset = assembleDataset(read.source, states, statesAt);
-  return { dataset, problems, staticRead: read };
+  return { dataset, problems, staticRead: read, ...(leftOut ? { leftOut } : {}) };
 }
 
 export async function readStatic(dir: string): Promise<StaticRead> {
@@ -87,6 +98,11 @@ export interface StatesRead {
    * too when the file could not be read as records (not JSON, cut short).
    */
   reported?: ReadonlySet<string>;
+  /**
+   * With `leaveOut`: the errors of the records left out, as warnings (said with saidLeftOut);
+   * their stations are not in `states`: each keeps its last published state, as a missing one does.
+   */
+  leftOut?: Problem[];
 }
 
 /**
@@ -96,12 +112,16 @@ export interface StatesRead {
  * rules across records (one state per station, stations without a state) see them all, and when
  * every station's state is at the same place as last time, they find what they found then.
  * `reuse`: for a reader that reads the file again and again (a server, every minute), see loadStates.
+ * `leaveOut`: for a minute's read (a refresh, the server's), the records in error are left out
+ * and said, the others read: a new station in the feed before the static source lists it, or one
+ * station's bad count, must not stop the whole network's states. The file itself in error (not
+ * JSON, cut short) is refused as ever; so is one with too many stations left out (--max-missing).
  */
 export async function readStates(
   read: Pick<StaticRead, "source" | "unread">,
   path: string,
   known?: KnownStates,
-  { reuse = false }: { reuse?: boolean } = {},
+  { reuse = false, leaveOut = false }: { reuse?: boolean; leaveOut?: boolean } = {},
 ): Promise<StatesRead> {
   const usable = known?.source === read.source ? known : undefined;
   const loaded = await loadStates(path, path, usable, reuse);
@@ -141,7 +161,23 @@ export async function readStates(
     ...(empty && readWhole ? [noStates(path)] : []),
     ...checked.problems,
   ];
-  if (hasErrors(problems)) return { problems, ...(reported ? { reported } : {}) };
+  if (hasErrors(problems)) {
+    const recordsLeft = leaveOut && !unreadable ? withoutRecordsInError(problems, path) : null;
+    if (recordsLeft) {
+      const keep = records.flatMap((record, position) =>
+        recordsLeft.refused.has(record.at.index ?? -1) ? [] : [position],
+      );
+      const live = keep.map((position) =>
+        toLiveState((records[position] as Sourced<StationState>).value),
+      );
+      const states = IndexedMap.fromLists(
+        keep.map((position) => keys[position] as string),
+        live,
+      ) as IndexedMap<string, LiveState>;
+      return { states, problems: recordsLeft.problems, leftOut: recordsLeft.leftOut };
+    }
+    return { problems, ...(reported ? { reported } : {}) };
+  }
   const live = loaded.knownAt.map((at, position) =>
     at < 0 || !usable
       ? toLiveState((records[position] as Sourced<StationState>).value)
@@ -167,6 +203,39 @@ export async function readStates(
     },
   };
 }
+
+/**
+ * The problems with every error of a record (not of the file) taken out as a warning saying it
+ * is left out, and those records' positions in the file; null when an error is the file's.
+ */
+function withoutRecordsInError(
+  problems: readonly Problem[],
+  path: string,
+): { problems: Problem[]; leftOut: Problem[]; refused: Set<number> } | null {
+  const refused = new Set<number>();
+  const leftOut: Problem[] = [];
+  const kept: Problem[] = [];
+  for (const problem of problems) {
+    if (problem.severity !== "error") kept.push(problem);
+    else if (problem.at.file !== path || problem.at.index === undefined) return null;
+    else {
+      refused.add(problem.at.index);
+      leftOut.push({ ...problem, severity: "warning" });
+    }
+  }
+  return { problems: kept, leftOut, refused };
+}
+
+/** A state's error (of StatesRead's `leftOut`), as said to whoever runs the refresh. */
+export const saidLeftOut = (problem: Problem): Problem => ({
+  ...problem,
+  message: UNKNOWN_STATION.test(problem.message)
+    ? `${problem.message}: this state is left out until the static source lists the station`
+    : `${problem.message}: this state is left out, the station keeps its last published state`,
+});
+
+/** The rules' words for a state of a station the static source does not list. */
+export const UNKNOWN_STATION = /^no station (\d+ in contract|has contract) /;
 
 /** The stations the raw records are of, where a record names its contract and number. */
 function reportedStations(raw: readonly unknown[]): Set<string> {

@@ -39,7 +39,7 @@ const refreshWithItsStates = (source: string, out: string) =>
   runCli(["refresh", "--source", source, "--state", join(source, "states.json"), "--out", out]);
 
 describe("velodata refresh", () => {
-  it("rewrites only the answers whose states changed; a broken state file changes nothing", async () => {
+  it("rewrites only the answers whose states changed; leaves out a state in error; a broken file changes nothing", async () => {
     const source = await fixtureCopy();
     const out = join(await tempDir(), "out");
     expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
@@ -73,14 +73,21 @@ describe("velodata refresh", () => {
     // The static host's rules say the same: left as they are, not uploaded again by a sync.
     expect((await stat(join(out, "_headers"))).ino).toBe(hostRules.ino);
 
-    const before = await readFile(join(out, "vls/v3/stations.json"), "utf8");
+    // A record in error is left out, said; its station keeps its last state, marked disconnected.
+    const station42 = join(out, "vls/v3/stations/dublin/42.json");
+    const published = JSON.parse(await readFile(station42, "utf8"));
     await writeFile(states, original.replace('"status": "OPEN"', '"status": "SHUT"'));
     const broken = await runCli(["refresh", "--source", source, "--state", states, "--out", out]);
-    expect(broken.code).toBe(1);
-    expect(broken.stderr).toMatch(/states\.json\[0\] \(dublin #42\) status: /);
-    // A refresh publishes nothing new, and the tree it served is still served.
-    expect(broken.stderr).toContain("the source data has 1 error; the tree is left as it was");
-    expect(await readFile(join(out, "vls/v3/stations.json"), "utf8")).toBe(before);
+    expect(broken.code, broken.stderr).toBe(0);
+    expect(broken.stderr).toMatch(
+      /^warning: .*states\.json\[0\] \(dublin #42\) status: .*: this state is left out, the station keeps its last published state$/m,
+    );
+    expect(JSON.parse(await readFile(station42, "utf8"))).toEqual({
+      ...published,
+      connected: false,
+    });
+    // The file itself in error: a refresh publishes nothing new, the tree it served still served.
+    const before = await readFile(join(out, "vls/v3/stations.json"), "utf8");
     // A file cut short is that, not also a file that leaves every station out (--max-missing).
     await writeFile(states, original.slice(0, original.length / 2));
     const cut = await runCli(["refresh", "--source", source, "--state", states, "--out", out]);
@@ -286,6 +293,68 @@ describe("velodata refresh", () => {
     // Said when it happens, not again at each minute after.
     const quiet = await refreshFrom(replayed);
     expect([quiet.code, quiet.stderr]).toEqual([0, expect.not.stringContaining("replayed")]);
+  });
+
+  it("leaves out the state of a station the static source does not list yet, then publishes it once listed", async () => {
+    const source = await fixtureCopy();
+    const out = join(await tempDir(), "out");
+    expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
+    const states = join(source, "states.json");
+    const file = JSON.parse(await readFile(states, "utf8")) as {
+      states: { number: number; mainStands: { bikes: number } }[];
+    };
+    const first = file.states[0] as (typeof file.states)[number];
+    file.states.push({ ...first, number: 9999 });
+    await writeFile(states, JSON.stringify(file));
+    const early = await refreshWithItsStates(source, out);
+    expect(early.code, early.stderr).toBe(0);
+    expect(early.stderr).toContain(
+      `warning: ${states}[413] (dublin #9999) number: no station 9999 in contract "dublin": this state is left out until the static source lists the station`,
+    );
+    expect(existsSync(join(out, "vls/v3/stations/dublin/9999.json"))).toBe(false);
+    // Listed: the full refresh (the static source changed) publishes its state.
+    const csv = join(source, "stations.csv");
+    await writeFile(
+      csv,
+      `${await readFile(csv, "utf8")}dublin,9999,NEW STATION,Quay,53.3466,-6.2785,false,false,false,30,\r\n`,
+    );
+    const listed = await refreshWithItsStates(source, out);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stderr).not.toContain("left out");
+    const published = JSON.parse(
+      await readFile(join(out, "vls/v3/stations/dublin/9999.json"), "utf8"),
+    );
+    expect(published.totalStands.availabilities.bikes).toBe(first.mainStands.bikes);
+    // On the full path too, a record in error is left out and said.
+    await writeFile(
+      states,
+      JSON.stringify(file).replace('"number":9999,', '"number":9999,"colour":"red",'),
+    );
+    await writeFile(csv, `${await readFile(csv, "utf8")}\r\n`);
+    const full = await refreshWithItsStates(source, out);
+    expect(full.code, full.stderr).toBe(0);
+    expect(full.stdout).not.toMatch(/only the changed stations rendered/);
+    expect(full.stderr).toContain(
+      `warning: ${states}[413] (dublin #9999) colour: unknown field (check its spelling): this state is left out, the station keeps its last published state`,
+    );
+  });
+
+  it("refuses a file with more states in error than --max-missing allows, saying they are in error", async () => {
+    const source = await fixtureCopy();
+    const out = join(await tempDir(), "out");
+    expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
+    const states = join(source, "states.json");
+    const file = JSON.parse(await readFile(states, "utf8")) as { states: { status: string }[] };
+    for (const state of file.states.slice(0, 60)) state.status = "open";
+    await writeFile(states, JSON.stringify(file));
+    const before = await readFile(join(out, "vls/v3/stations.json"));
+    const refused = await refreshWithItsStates(source, out);
+    expect([refused.code, refused.stdout]).toEqual([1, ""]);
+    expect(refused.stderr).toBe(
+      `velodata: ${states} leaves out 60 of the 413 stations reported before (14.5%), more than --max-missing 10% allows: fix the feed, or raise --max-missing if stations really left; ` +
+        `60 of them for states in error (${states}[0] (dublin #42) status: must be one of "OPEN", "CLOSED", got "open", …); the tree is left as it was\n`,
+    );
+    expect(await readFile(join(out, "vls/v3/stations.json"))).toEqual(before);
   });
 
   it("says nothing of a replay when the station with the newest report leaves the feed, on either path", async () => {
