@@ -607,6 +607,31 @@ describe("readDataset", () => {
     ]);
   });
 
+  it("warns of text encoded twice (UTF-8 read as Windows-1252 and saved), saying what was meant", async () => {
+    const stations = JSON.stringify({
+      stations: [
+        lyonStation(1, "RÃ©publique", "Place de la RÃ©publique"),
+        lyonStation(2, "Ã\u00a0 cÃ´tÃ© de lâ€™Ã‰glise", "São Paulo, Âge, Ã©"),
+        lyonStation(3, "République", "Ça va, à côté"),
+      ],
+    });
+    const dir = await sourceDir({ "contracts.json": contracts, "stations.json": stations });
+    const file = join(dir, "stations.json");
+    const said =
+      "looks like UTF-8 read as Windows-1252 or Latin-1 and saved again (a spreadsheet opening a UTF-8 CSV)";
+    const read = await readDataset(dir);
+    expect(
+      read.problems.filter((p) => / encoded|UTF-8 read as/.test(p.message)).map(formatProblem),
+    ).toEqual([
+      `${file}[0] (lyon #1) name: "RÃ©publique" ${said}: "République" meant? Export it again as UTF-8; published as given`,
+      `${file}[0] (lyon #1) address: "Place de la RÃ©publique" ${said}: "Place de la République" meant? Export it again as UTF-8; published as given`,
+      `${file}[1] (lyon #2) name: "Ã\u00a0 cÃ´tÃ© de lâ€™Ã‰glise" ${said}: "à côté de l’Église" meant? Export it again as UTF-8; published as given`,
+      // "São" holds Ã and a letter: text as meant; "Ã©" beside it is not, but gives no text back.
+      `${file}[1] (lyon #2) address: "São Paulo, Âge, Ã©" ${said}: export it again as UTF-8; published as given`,
+    ]);
+    expect(read.dataset?.stations[0]?.name).toBe("RÃ©publique");
+  });
+
   it("reads an empty licence object as none: warned of, never published as a licence", async () => {
     const empty = contracts.replace(',"license":{"id":"ODbL-1.0"}', ',"license":{}');
     expect(empty).not.toBe(contracts);

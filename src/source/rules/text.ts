@@ -3,7 +3,8 @@
 // pair (no UTF-8 can carry it: the CSV gets U+FFFD where the JSON keeps `\ud83d`) is refused where
 // it was written. Tabs and line breaks are text: CSV quotes them. A rule, not a zod refinement:
 // those made every parse of the process ~2× slower.
-import { error, type Problem, type Sourced } from "../problems.js";
+import { excerpt } from "../../errors.js";
+import { error, type Problem, type Sourced, warning } from "../problems.js";
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
@@ -12,7 +13,16 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 // Either, tested at once: most text has neither, and a million stations' names are read.
 const FLAWED = new RegExp(`${CONTROL.source}|${LONE_SURROGATE.source}`);
 
-/** The `fields` of each record (text, or lists of text) hold nothing but publishable text. */
+// UTF-8 read as Windows-1252 or Latin-1 and saved again (a spreadsheet opening a UTF-8 CSV as
+// its locale's): each accented letter becomes Ã or Â and a second character (é → Ã©, à → Ã
+// and a no-break space, ’ → â€™). Both rare in real names, together next to never.
+const DOUBLE_ENCODED =
+  /[ÃÂ][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc\u2013-\u203a\u20ac\u2122]|â€/;
+
+/**
+ * The `fields` of each record (text, or lists of text) hold nothing but publishable text; text
+ * that looks encoded twice is a warning (published as given: the letters may be meant).
+ */
 export function textPublishable<T>(
   records: readonly Sourced<T>[],
   fields: readonly (keyof T & string)[],
@@ -24,10 +34,36 @@ export function textPublishable<T>(
       const texts = Array.isArray(held) ? held : [held];
       const flawed = texts.find((text) => typeof text === "string" && FLAWED.test(text));
       if (flawed !== undefined) problems.push(error(at, field, flawOf(flawed)));
+      const twice = texts.find((text) => typeof text === "string" && DOUBLE_ENCODED.test(text));
+      if (twice !== undefined) problems.push(warning(at, field, encodedTwice(twice)));
     }
   }
   return problems;
 }
+
+/** What text encoded twice says, with what it meant when the bytes give it back. */
+function encodedTwice(text: string): string {
+  const said = `"${excerpt(text)}" looks like UTF-8 read as Windows-1252 or Latin-1 and saved again (a spreadsheet opening a UTF-8 CSV)`;
+  const meant = windows1252Bytes(text)?.toString("utf8");
+  return meant && !meant.includes("\ufffd")
+    ? `${said}: "${excerpt(meant)}" meant? Export it again as UTF-8; published as given`
+    : `${said}: export it again as UTF-8; published as given`;
+}
+
+/** The Windows-1252 bytes of `text`, or undefined when a character has none. */
+function windows1252Bytes(text: string): Buffer | undefined {
+  const bytes: number[] = [];
+  for (const char of text) {
+    const code = char.codePointAt(0) ?? 0;
+    const byte = code < 0x80 || (code >= 0xa0 && code <= 0xff) ? code : WINDOWS_1252.indexOf(char);
+    if (byte < 0) return undefined;
+    bytes.push(code < 0x80 || (code >= 0xa0 && code <= 0xff) ? code : 0x80 + byte);
+  }
+  return Buffer.from(bytes);
+}
+
+// Windows-1252's bytes 0x80-0x9f, in order (the five it leaves undefined, as Latin-1's controls).
+const WINDOWS_1252 = "€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ";
 
 function flawOf(text: string): string {
   const control = CONTROL.exec(text);
