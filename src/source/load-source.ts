@@ -1,5 +1,5 @@
 // Finds and reads the source files of a source folder into located, schema-checked records.
-import { readdir } from "node:fs/promises";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { setImmediate } from "node:timers/promises";
 import type { z } from "zod";
@@ -139,7 +139,7 @@ function noParkingsFile(dir: string, contracts: readonly Sourced<Contract>[]): P
     warning(
       { file: join(dir, "parkings.json") },
       undefined,
-      `not found (nor parkings.csv), yet ${offering.length === 1 ? "1 contract offers" : `${offering.length} contracts offer`} the parking API (${shown}): their parking answers are empty lists; check the file's name`,
+      `not found (nor parkings.csv), yet ${offering.length === 1 ? "1 contract offers" : `${offering.length} contracts offer`} the parking API (${shown}): their parking answers are empty lists; check the file's name${lookalike(dir, "parkings", true)}`,
     ),
   ];
 }
@@ -237,19 +237,25 @@ function statesList(text: string): unknown[] | undefined {
 
 /**
  * A file of the folder that was likely meant (`Stations.CSV`, `stations (1).csv`, as Windows and
- * browsers name them): said, with the name to give it, since file names are read exactly.
+ * browsers name them, `parking.json`, `stations.csv.txt` with Windows' extensions hidden): said,
+ * with the name to give it, since file names are read exactly. Only when something is missing.
  */
-async function lookalike(dir: string, key: string, csv: boolean): Promise<string> {
-  const names = await readdir(dir).catch(() => [] as string[]);
-  // The name in another case, or a copy's (`stations (1).csv`, `stations - Copy.csv`): not a
-  // backup such as `stations_old.json`, which is no one's to rename.
+export function lookalike(dir: string, key: string, csv: boolean): string {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return "";
+  }
+  // The name in another case, in the singular, or a copy's (`stations (1).csv`, `stations -
+  // Copy.csv`): not a backup such as `stations_old.json`, which is no one's to rename.
   const copyOf = new RegExp(
-    `^${key}(?: ?\\(\\d+\\)| - copy| copy)?\\.(?:json${csv ? "|csv" : ""})$`,
+    `^${key}?(?: ?\\(\\d+\\)| - copy| copy)?\\.(?:json${csv ? "|csv" : ""})(?:\\.txt)?$`,
     "i",
   );
-  const meant = names.find((name) => copyOf.test(name));
+  const meant = names.find((name) => name !== `${key}.json` && copyOf.test(name));
   if (meant === undefined) return "";
-  const extension = meant.toLowerCase().endsWith(".csv") ? "csv" : "json";
+  const extension = /\.csv(?:\.txt)?$/i.test(meant) ? "csv" : "json";
   return `; found ${JSON.stringify(meant)}: rename it ${key}.${extension} (file names are read exactly, in lower case)`;
 }
 
@@ -258,7 +264,7 @@ async function missingFile(dir: string, key: string, csv: boolean): Promise<stri
   const jsonName = join(dir, `${key}.json`);
   const csvName = join(dir, `${key}.csv`);
   if (isPresent(jsonName) || (csv && isPresent(csvName))) return null;
-  return `${csv ? `${jsonName} or ${csvName}` : jsonName}${await lookalike(dir, key, csv)}`;
+  return `${csv ? `${jsonName} or ${csvName}` : jsonName}${lookalike(dir, key, csv)}`;
 }
 
 async function loadResource<T>(

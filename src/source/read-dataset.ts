@@ -16,6 +16,7 @@ import type { KnownStates } from "./known-states.js";
 import {
   loadStates,
   loadStaticSource,
+  lookalike,
   STATES_FILE,
   type StaticSource,
   type Unread,
@@ -67,7 +68,7 @@ export async function readDataset(
       warning(
         { file: statesPath },
         undefined,
-        "no state file: every station is published as CLOSED and disconnected",
+        `no state file: every station is published as CLOSED and disconnected${lookalike(dir, "states", false)}`,
       ),
     );
   }

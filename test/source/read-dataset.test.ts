@@ -317,7 +317,7 @@ describe("readDataset", () => {
     const { dataset, problems } = await readDataset(dir);
     expect(dataset?.parkings).toEqual([]);
     expect(problems.map(formatProblem)).toContain(
-      `${join(dir, "parkings.json")}: not found (nor parkings.csv), yet 2 contracts offer the parking API (lyon, nantes): their parking answers are empty lists; check the file's name`,
+      `${join(dir, "parkings.json")}: not found (nor parkings.csv), yet 2 contracts offer the parking API (lyon, nantes): their parking answers are empty lists; check the file's name; found "parking.json": rename it parkings.json (file names are read exactly, in lower case)`,
     );
   });
 
@@ -654,6 +654,27 @@ describe("readDataset", () => {
       "stations_old.csv": stationsCsv,
     });
     await expect(readDataset(backup)).rejects.toThrow(/^missing source file: [^;]*stations\.csv$/);
+  });
+
+  it("names the file likely meant for states and parkings too: another case, the singular, a hidden .txt", async () => {
+    const parkings = JSON.stringify({ parkings: [] });
+    const dir = await sourceDir({
+      "contracts.json": contracts,
+      "stations.csv.txt": stationsCsv,
+      "States.json": JSON.stringify({ states: [] }),
+      "parking.json": parkings,
+    });
+    await expect(readDataset(dir)).rejects.toThrow(
+      `missing source file: ${join(dir, "stations.json")} or ${join(dir, "stations.csv")}; found "stations.csv.txt": rename it stations.csv (file names are read exactly, in lower case)`,
+    );
+    await rename(join(dir, "stations.csv.txt"), join(dir, "stations.csv"));
+    const said = (await readDataset(dir)).problems.map(formatProblem);
+    expect(said).toContain(
+      `${join(dir, "states.json")}: no state file: every station is published as CLOSED and disconnected; found "States.json": rename it states.json (file names are read exactly, in lower case)`,
+    );
+    expect(said).toContain(
+      `${join(dir, "parkings.json")}: not found (nor parkings.csv), yet 1 contract offers the parking API (lyon): their parking answers are empty lists; check the file's name; found "parking.json": rename it parkings.json (file names are read exactly, in lower case)`,
+    );
   });
 
   it("names every required file missing at once", async () => {
