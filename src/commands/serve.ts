@@ -265,6 +265,12 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
       `warning: the GBFS discovery files and the OpenAPI document name ${running.url}, which no other machine can reach: give --base-url (the public address clients use)`,
       "warning",
     );
+  // A base URL with a path is right behind a proxy that takes it off, and wrong without one.
+  const prefix = options.baseUrl ? new URL(options.baseUrl).pathname.replace(/\/+$/, "") : "";
+  if (prefix)
+    log(
+      `the base URL ${options.baseUrl} has a path, ${prefix}: the links published under it reach this server only through a proxy that takes ${prefix} off (this server answers at /)`,
+    );
   const heapWarning = heapRoomWarning();
   if (heapWarning) log(heapWarning, "warning");
   if (options.demoKey) {

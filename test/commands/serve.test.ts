@@ -322,6 +322,22 @@ describe("velodata serve", () => {
     await exited;
   });
 
+  it("says a base URL with a path reaches it only through a proxy that takes the path off", async () => {
+    const keys = join(await tempDir(), "keys.json");
+    const args = ["--source", FIXTURES, "--keys", keys, "--port", "0", "--simulate"];
+    const base = "https://bikes.example.org/velodata";
+    const { child, url, output } = await startServe([...args, "--base-url", `${base}/`]);
+    await waitFor(child, output, "takes /velodata off");
+    expect(output()).toContain(
+      `the base URL ${base} has a path, /velodata: the links published under it reach this server only through a proxy that takes /velodata off (this server answers at /)`,
+    );
+    const gbfs = await (await fetch(`${url}/contracts/dublin/gbfs/gbfs.json`)).json();
+    expect(JSON.stringify(gbfs)).toContain(`${base}/contracts/dublin/gbfs/`);
+    const exited = new Promise((resolve) => child.on("exit", resolve));
+    child.kill("SIGTERM");
+    await exited;
+  });
+
   it("serves from a thread whose young generation is bigger than Node's default, as /status shows", async () => {
     const keys = join(await tempDir(), "keys.json");
     const args = ["--source", FIXTURES, "--keys", keys, "--port", "0", "--simulate"];
