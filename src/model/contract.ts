@@ -71,6 +71,14 @@ export const Contract = z.strictObject({
   bikeTypes: BikeTypes.optional().describe("The kinds of bike in service"),
   operator: Operator.optional(),
   license: License.optional(),
+  gbfs_system_id: z
+    .string()
+    .regex(
+      /^[A-Za-z0-9.@:/_-]{1,64}$/,
+      "must be 1 to 64 of the characters GBFS asks of an ID: A-Z, a-z, 0-9 and . @ : / _ -",
+    )
+    .optional()
+    .describe("GBFS system_id, unique among the world's systems; default the contract's name"),
 });
 export type Contract = z.infer<typeof Contract>;
 

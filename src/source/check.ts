@@ -13,6 +13,7 @@ import {
   licenceStated,
   licenseIdsKnown,
   openingHoursValid,
+  systemIdsUnique,
   timezonesKnown,
 } from "./rules/gbfs.js";
 import {
@@ -54,6 +55,7 @@ export function checkStaticSource(
     ...contractNamesUnique(contracts),
     ...contractNamesPathSafe(contracts),
     ...gbfsFieldsPresent(contracts),
+    ...systemIdsUnique(contracts),
     ...timezonesKnown(contracts),
     ...openingHoursValid(contracts),
     ...licenseIdsKnown(contracts),

@@ -13,6 +13,7 @@ import {
   licenceStated,
   licenseIdsKnown,
   openingHoursValid,
+  systemIdsUnique,
   timezonesKnown,
 } from "../../src/source/rules/gbfs.js";
 import { fixtureCopy, runCli } from "../helpers.js";
@@ -186,6 +187,47 @@ describe("languagesUnique", () => {
     expect(languagesUnique(sourced("contracts.json", contracts)).map(formatProblem)).toEqual([
       'contracts.json[1] (#1) languages: "fr" is listed twice: name each language once',
     ]);
+  });
+});
+
+describe("gbfs_system_id", () => {
+  it("takes GBFS's ID characters, and refuses one that is another contract's system_id", () => {
+    expect(ContractSchema.safeParse({ ...complete, gbfs_system_id: "jcdecaux_lyon" }).success).toBe(
+      true,
+    );
+    expect(ContractSchema.safeParse({ ...complete, gbfs_system_id: "vélo v" }).success).toBe(false);
+    const contracts = [
+      { ...complete, gbfs_system_id: "toulouse" },
+      bare,
+      { ...complete, name: "nantes", gbfs_system_id: "jcdecaux_nantes" },
+      { ...complete, name: "nantes2", gbfs_system_id: "jcdecaux_nantes" },
+    ];
+    expect(systemIdsUnique(sourced("contracts.json", contracts)).map(formatProblem)).toEqual([
+      `contracts.json[0] (#0) gbfs_system_id: "toulouse" is also contract toulouse's GBFS system_id: each system needs its own`,
+      `contracts.json[3] (#3) gbfs_system_id: "jcdecaux_nantes" is also contract nantes's GBFS system_id: each system needs its own`,
+    ]);
+    expect(systemIdsUnique(sourced("contracts.json", [complete, bare]))).toEqual([]);
+  });
+
+  it("is the system_id of the contract's discovery, system_information and the manifest", async () => {
+    const source = await fixtureCopy();
+    const file = `${source}/contracts.json`;
+    const contracts = JSON.parse(await readFile(file, "utf8"));
+    contracts.contracts[0].gbfs_system_id = "jcdecaux_dublin";
+    await writeFile(file, JSON.stringify(contracts));
+    const out = `${source}/out`;
+    expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
+    const read = async (path: string) => JSON.parse(await readFile(`${out}/${path}`, "utf8"));
+    const ids = (await read("gbfs/manifest.json")).data.datasets.map(
+      (dataset: { system_id: string }) => dataset.system_id,
+    );
+    expect(ids).toEqual(["jcdecaux_dublin", "toulouse", "lyon", "nantes", "besancon"]);
+    for (const path of ["gbfs/system_information.json", "gbfs/v3/system_information.json"])
+      expect((await read(`contracts/dublin/${path}`)).data.system_id).toBe("jcdecaux_dublin");
+    // The contract's name still makes its URLs.
+    expect((await read("contracts/dublin/gbfs/v3/gbfs.json")).data.feeds[0].url).toContain(
+      "/contracts/dublin/gbfs/v3/",
+    );
   });
 });
 

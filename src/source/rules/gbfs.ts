@@ -21,6 +21,31 @@ const HOW_TO_ADD: Record<GbfsField, string> = {
   bikeTypes: `add "bikeTypes": {"mechanical": {}} listing the kinds of bike in service (mechanical, electricalInternalBattery, electricalRemovableBattery)`,
 };
 
+/** Each contract's GBFS system_id (its own, or its name's) is no other contract's. */
+export function systemIdsUnique(contracts: readonly Sourced<Contract>[]): Problem[] {
+  const first = new Map<string, Sourced<Contract>>();
+  const problems: Problem[] = [];
+  for (const contract of contracts) {
+    const id = contract.value.gbfs_system_id ?? contract.value.name.toLowerCase();
+    const before = first.get(id);
+    if (!before) {
+      first.set(id, contract);
+      continue;
+    }
+    // Two names never collide (contractNamesUnique): one of the two gave its own id.
+    const [given, other] =
+      contract.value.gbfs_system_id !== undefined ? [contract, before] : [before, contract];
+    problems.push(
+      error(
+        given.at,
+        "gbfs_system_id",
+        `"${excerpt(id)}" is also contract ${excerpt(other.value.name)}'s GBFS system_id: each system needs its own`,
+      ),
+    );
+  }
+  return problems;
+}
+
 /** GBFS requires these in system_information and vehicle_types; velodata never makes them up. */
 export function gbfsFieldsPresent(contracts: readonly Sourced<Contract>[]): Problem[] {
   const problems: Problem[] = [];

@@ -34,7 +34,9 @@ export function gbfsSystem(contract: Contract): GbfsSystem {
 }
 
 /**
- * Stable across builds and unique in a deployment: contract names are unique without regard to
- * case and never change, so the lower-case name is the system_id.
+ * The operator's `gbfs_system_id` (GBFS asks a globally unique one, checked against MobilityData's
+ * list of systems), else the lower-case name: stable across builds and unique in a deployment,
+ * since contract names are unique without regard to case and never change.
  */
-export const systemIdOf = (contract: Pick<Contract, "name">): string => contract.name.toLowerCase();
+export const systemIdOf = (contract: Pick<Contract, "name" | "gbfs_system_id">): string =>
+  contract.gbfs_system_id ?? contract.name.toLowerCase();
