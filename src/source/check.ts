@@ -36,6 +36,7 @@ import {
   stationsHaveStates,
 } from "./rules/states.js";
 import { textPublishable } from "./rules/text.js";
+import { positionsInTimeZoneRegion } from "./rules/time-zone-region.js";
 
 // The rules run over the records that passed their schema: one run lists both kinds of problem.
 // A rule that looks records up in another file leaves alone those referring to what was not read
@@ -51,6 +52,8 @@ export function checkStaticSource(
           ...knownContracts(contracts, notOn(unread.contracts, stations)),
           ...knownContracts(contracts, notOn(unread.contracts, parkings)),
         ];
+  // Contracts whose positions lie outside their time zone's part of the world: said once each.
+  const flagged = new Set<string>();
   return [
     ...contractNamesUnique(contracts),
     ...contractNamesPathSafe(contracts),
@@ -72,7 +75,8 @@ export function checkStaticSource(
     ...totalStandsFit(stations),
     ...coordinatesInRange(stations),
     ...coordinatesInRange(parkings),
-    ...positionsNearTheirContract([...stations, ...parkings]),
+    ...positionsInTimeZoneRegion(contracts, [...stations, ...parkings], flagged),
+    ...positionsNearTheirContract([...stations, ...parkings], flagged),
   ];
 }
 

@@ -632,6 +632,52 @@ describe("readDataset", () => {
     expect(read.dataset?.stations[0]?.name).toBe("RÃ©publique");
   });
 
+  it("warns once of a contract exported longitude first, at its first station, not of its right parkings", async () => {
+    const swapped = (number: number) => ({
+      ...lyonStation(number),
+      latitude: Number((4.86 + number / 1000).toFixed(3)),
+      longitude: 45.76,
+    });
+    const stations = JSON.stringify({ stations: [1, 2, 3, 4].map(swapped) });
+    const parking = (number: number) => ({
+      contract: "lyon",
+      number,
+      name: `P${number}`,
+      status: "OPEN",
+      latitude: 45.76,
+      longitude: 4.86,
+      accessType: "FREE_ACCESS",
+      lockerType: "COLLECTIVE",
+      hasSurveillance: false,
+      isFree: true,
+      address: "",
+      zipCode: "69001",
+      city: "Lyon",
+      isOffStreet: true,
+      hasElectricSupport: false,
+      hasPhysicalReception: false,
+    });
+    const parkings = JSON.stringify({ parkings: [parking(1), parking(2)] });
+    const dir = await sourceDir({
+      "contracts.json": contracts,
+      "stations.json": stations,
+      "parkings.json": parkings,
+    });
+    const said = (await readDataset(dir)).problems
+      .filter(({ field }) => field === "latitude")
+      .map(formatProblem);
+    expect(said).toEqual([
+      `${join(dir, "stations.json")}[0] (lyon #1) latitude: 4.861, 45.76 is outside the part of the world Europe/Paris is in (latitude 27 to 82, longitude -32 to 70), as are 4 of the contract's 6 stations and parkings: latitude and longitude swapped (an export that writes longitude first)?`,
+    ]);
+    // Put right, nothing is said.
+    await writeFile(
+      join(dir, "stations.json"),
+      JSON.stringify({ stations: [1, 2, 3, 4].map(lyonStation) }),
+    );
+    const right = await readDataset(dir);
+    expect(right.problems.filter(({ field }) => field === "latitude")).toEqual([]);
+  });
+
   it("reads an empty licence object as none: warned of, never published as a licence", async () => {
     const empty = contracts.replace(',"license":{"id":"ODbL-1.0"}', ',"license":{}');
     expect(empty).not.toBe(contracts);

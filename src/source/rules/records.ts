@@ -144,12 +144,15 @@ const FAR_KM = 50;
  */
 export function positionsNearTheirContract(
   records: readonly Sourced<{ contract: string; latitude: number; longitude: number }>[],
+  /** Contracts whose positions were said otherwise (positionsInTimeZoneRegion): left out. */
+  skipped: ReadonlySet<string> = new Set(),
 ): Problem[] {
   const byContract = new Map<string, Sourced<{ latitude: number; longitude: number }>[]>();
   for (const record of records) {
     const { latitude, longitude } = record.value;
     if (!inRange(latitude, longitude) || (latitude === 0 && longitude === 0)) continue; // said above
     const key = contractKey(record.value.contract);
+    if (skipped.has(key)) continue;
     const group = byContract.get(key);
     if (group) group.push(record);
     else byContract.set(key, [record]);
