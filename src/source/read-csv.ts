@@ -95,7 +95,7 @@ export async function readCsvRecords(
         error(
           at,
           undefined,
-          `has ${counted(record.length, "cell")} where the header has ${names.length}: ${record.length < names.length ? "a cell left out (every column needs its comma, even when empty)?" : 'a comma inside a cell not in quotes ("a, b")?'}`,
+          `has ${counted(record.length, "cell")} where the header has ${names.length}: ${whyNotAsMany(record, names.length)}`,
         ),
       );
   });
@@ -127,6 +127,41 @@ function headerOf(parse: typeof CsvParse, text: string): string[] | null {
   } catch {
     return null;
   }
+}
+
+/** Why a row has another count of cells than the header has columns, as far as its cells say. */
+function whyNotAsMany(record: readonly string[], columns: number): string {
+  if (record.length < columns)
+    return "a cell left out (every column needs its comma, even when empty)?";
+  // A spreadsheet's export of columns once used, or of a header shortened since.
+  if (record.slice(columns).every((cell) => cell === ""))
+    return "the cells past the header's columns are empty: commas too many at the end of the line?";
+  return 'a comma inside a cell not in quotes ("a, b")?';
+}
+
+/** Letters added, left out, changed or two swapped between `a` and `b` (at most 3 counted). */
+function typosApart(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  // Optimal string alignment: rows of the distance table, two back for a swap.
+  let before: number[] = [];
+  let last = Array.from({ length: b.length + 1 }, (_, at) => at);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const change = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(
+        (last[j] as number) + 1,
+        (row[j - 1] as number) + 1,
+        (last[j - 1] as number) + change,
+      );
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, (before[j - 2] as number) + 1);
+      row.push(best);
+    }
+    before = last;
+    last = row;
+  }
+  return Math.min(last[b.length] as number, 3);
 }
 
 function checkHeader(file: string, header: string[], columns: Map<string, Column>): Problem[] {
@@ -180,13 +215,19 @@ function checkHeader(file: string, header: string[], columns: Map<string, Column
     if (columns.has(name)) continue;
     // "Contract", "Latitude": a spreadsheet's capitalised header; said once, as the column it is.
     const meant = [...columns.keys()].find((known) => known.toLowerCase() === name.toLowerCase());
+    // "capactiy": a slip of a column the header lacks.
+    const misspelt = [...columns.keys()].find(
+      (known) => !header.includes(known) && typosApart(known, name.toLowerCase()) <= 2,
+    );
     problems.push(
       error(
         { file, line: 1 },
         excerpt(name),
-        meant === undefined
-          ? "unknown column (check its spelling)"
-          : `unknown column: column names are read with their case; write "${meant}"`,
+        meant !== undefined
+          ? `unknown column: column names are read with their case; write "${meant}"`
+          : misspelt !== undefined
+            ? `unknown column: "${misspelt}" misspelt?`
+            : `unknown column: this file has only the columns ${[...columns.keys()].join(", ")}; leave it out of the export`,
       ),
     );
     if (meant !== undefined) renamed.add(meant);

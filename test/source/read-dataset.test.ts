@@ -262,12 +262,18 @@ describe("readDataset", () => {
     ]);
   });
 
-  it("reports unknown and missing CSV columns once, on the header line", async () => {
-    const bad = stationsCsv.replace("banking,", "bankng,");
+  it("reports unknown and missing CSV columns once, on the header line, naming the one misspelt", async () => {
+    const bad = stationsCsv
+      .replace("banking,", "bankng,")
+      .replace("capacity,", "capactiy,")
+      .replace("overflowCapacity", "overflowCapacity,district");
     const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": bad });
     const lines = (await readDataset(dir)).problems.map(formatProblem);
+    const file = join(dir, "stations.csv");
+    expect(lines).toContain(`${file}:1 bankng: unknown column: "banking" misspelt?`);
+    expect(lines).toContain(`${file}:1 capactiy: unknown column: "capacity" misspelt?`);
     expect(lines).toContain(
-      `${join(dir, "stations.csv")}:1 bankng: unknown column (check its spelling)`,
+      `${file}:1 district: unknown column: this file has only the columns contract, number, name, address, latitude, longitude, banking, bonus, overflow, capacity, overflowCapacity; leave it out of the export`,
     );
     expect(lines).toContain(
       `${join(dir, "stations.csv")}:1 banking: required column is missing from the header`,
@@ -672,7 +678,7 @@ describe("readDataset", () => {
     // Put right, nothing is said.
     await writeFile(
       join(dir, "stations.json"),
-      JSON.stringify({ stations: [1, 2, 3, 4].map(lyonStation) }),
+      JSON.stringify({ stations: [1, 2, 3, 4].map((number) => lyonStation(number)) }),
     );
     const right = await readDataset(dir);
     expect(right.problems.filter(({ field }) => field === "latitude")).toEqual([]);

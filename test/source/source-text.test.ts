@@ -96,10 +96,12 @@ describe("source text", () => {
     const rows = (await readFile(csv, "utf8")).split("\r\n");
     rows[1] = (rows[1] as string).slice(0, (rows[1] as string).lastIndexOf(","));
     rows[5] = `${rows[5]},x`;
+    rows[7] = `${rows[7]},, ,`;
     await writeFile(csv, rows.join("\r\n"));
     expect(besidesFixtureWarning((await readDataset(dir)).problems.map(formatProblem))).toEqual([
       `${csv}:2: has 10 cells where the header has 11: a cell left out (every column needs its comma, even when empty)?`,
       `${csv}:6: has 12 cells where the header has 11: a comma inside a cell not in quotes ("a, b")?`,
+      `${csv}:8: has 14 cells where the header has 11: the cells past the header's columns are empty: commas too many at the end of the line?`,
     ]);
   });
 
