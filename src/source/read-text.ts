@@ -38,6 +38,16 @@ export async function readSourceText(
     throw new UserError(
       `${file} is ${Math.round(bytes.length / 2 ** 20)} MB, more than the 511 MB a source file can have: split it`,
     );
+  // A workbook renamed .csv: a zip (.xlsx, .ods) or an OLE file (.xls), no text at all.
+  const workbook = workbookKind(bytes);
+  if (workbook)
+    return {
+      problem: error(
+        { file },
+        undefined,
+        `is a spreadsheet workbook (${workbook}), not text: ${/\.csv$/i.test(file) ? 'export the sheet as CSV (in a spreadsheet: "CSV UTF-8")' : "export it as JSON text"}`,
+      ),
+    };
   const utf16 = utf16Order(bytes);
   if (utf16)
     return {
@@ -64,6 +74,16 @@ export async function readSourceText(
     return { problem: error({ file }, undefined, "is empty: an export that wrote nothing?") };
   return { text };
 }
+
+/** The kind of workbook the bytes start as, if any: their first bytes say it. */
+function workbookKind(bytes: Buffer): string | undefined {
+  if (bytes.subarray(0, 4).equals(ZIP)) return "a zip file: .xlsx or .ods";
+  if (bytes.subarray(0, 8).equals(OLE)) return "an OLE file: .xls";
+  return undefined;
+}
+
+const ZIP = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+const OLE = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
 
 /** How to save the file again: a spreadsheet's choice is named for a CSV only. */
 const resaveHint = (file: string): string =>

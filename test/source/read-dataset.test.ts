@@ -422,6 +422,23 @@ describe("readDataset", () => {
     ]);
   });
 
+  it("says a workbook renamed .csv is one, not Latin-1 text", async () => {
+    const xlsx = Buffer.concat([
+      Buffer.from("PK\x03\x04\x14\x00\x06\x00", "latin1"),
+      Buffer.alloc(64, 0x86),
+    ]);
+    const xls = Buffer.concat([Buffer.from("d0cf11e0a1b11ae1", "hex"), Buffer.alloc(64, 0x86)]);
+    for (const [bytes, kind] of [
+      [xlsx, "a zip file: .xlsx or .ods"],
+      [xls, "an OLE file: .xls"],
+    ] as const) {
+      const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": bytes });
+      expect((await readDataset(dir)).problems.filter(isError).map(formatProblem)).toEqual([
+        `${join(dir, "stations.csv")}: is a spreadsheet workbook (${kind}), not text: export the sheet as CSV (in a spreadsheet: "CSV UTF-8")`,
+      ]);
+    }
+  });
+
   it("locates a JSON syntax error by line", async () => {
     const dir = await sourceDir({
       "contracts.json": '{\n "contracts": [\n  {"name": "lyon",}\n ]\n}',
