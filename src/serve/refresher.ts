@@ -134,7 +134,6 @@ export function startRefresher(options: RefresherOptions): Refresher {
       const shown = errors.slice(0, PROBLEMS_LOGGED).map(formatProblem).join("; ");
       const more =
         errors.length > PROBLEMS_LOGGED ? ` (and ${errors.length - PROBLEMS_LOGGED} more)` : "";
-      // Stations added to the static source while it runs: it reads that source at start only.
       return fail(
         at,
         `${source.name} has ${counted(errors.length, "error")}: ${shown}${more}${restartFor(errors)}`,

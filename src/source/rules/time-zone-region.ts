@@ -35,9 +35,9 @@ export function positionsInTimeZoneRegion(
 ): Problem[] {
   const regions = new Map<string, { zone: string; region: Region }>();
   for (const { value } of contracts) {
-    const region = value.timezone && REGIONS[value.timezone.split("/")[0] as string];
-    if (region && value.timezone)
-      regions.set(contractKey(value.name), { zone: value.timezone, region });
+    const zone = value.timezone;
+    const region = zone === undefined ? undefined : REGIONS[zone.split("/")[0] as string];
+    if (zone !== undefined && region) regions.set(contractKey(value.name), { zone, region });
   }
   const outside = new Map<string, { first: Positioned; count: number }>();
   const totals = new Map<string, number>();
