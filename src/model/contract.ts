@@ -3,9 +3,24 @@ import { z } from "zod";
 import { webUrl } from "./web-url.js";
 
 // GBFS Language: IETF BCP 47 as the feeds' schemas restrict it (fr, en, pt-BR).
-const language = z
-  .string()
-  .regex(/^[a-z]{2,3}(-[A-Z]{2})?$/, "must be a language tag such as fr, en or pt-BR");
+const LANGUAGE = /^[a-z]{2,3}(-[A-Z]{2})?$/;
+
+/** A tag GBFS takes, once its case is right (EN → en, pt-br → pt-BR). */
+const languageInCase = (tag: string): string => {
+  const [language = "", region] = tag.split(/[-_]/);
+  return region === undefined
+    ? language.toLowerCase()
+    : `${language.toLowerCase()}-${region.toUpperCase()}`;
+};
+
+const language = z.string().regex(LANGUAGE, {
+  error: (issue) => {
+    const meant = typeof issue.input === "string" ? languageInCase(issue.input) : "";
+    return LANGUAGE.test(meant)
+      ? `must be a language tag as GBFS writes it: write ${meant}`
+      : "must be a language tag such as fr, en or pt-BR";
+  },
+});
 
 const Operator = z.strictObject({
   name: z.string().min(1),
@@ -57,9 +72,12 @@ export const CONTRACT_NAME = /^[a-z][a-z0-9_-]{0,63}$/;
 export const Contract = z.strictObject({
   name: z.string().min(1).describe("Identifier of the contract, used in URLs"),
   commercial_name: z.string().min(1),
-  country_code: z
-    .string()
-    .regex(/^[A-Z]{2}$/, "must be an ISO 3166-1 alpha-2 code in capitals, e.g. FR"),
+  country_code: z.string().regex(/^[A-Z]{2}$/, {
+    error: (issue) =>
+      typeof issue.input === "string" && /^[a-z]{2}$/i.test(issue.input)
+        ? `must be an ISO 3166-1 alpha-2 code in capitals: write ${issue.input.toUpperCase()}`
+        : "must be an ISO 3166-1 alpha-2 code in capitals, e.g. FR",
+  }),
   cities: z.array(z.string().min(1)),
   parkingApi: z.boolean().default(false).describe("Whether the contract offers the parking API"),
   // Required for GBFS, which every contract publishes: their presence is checked by the rule

@@ -537,6 +537,19 @@ describe("readDataset", () => {
     expect(errors.map(formatProblem)).toEqual([
       `${path}[0] (dublin) country_code: must be an ISO 3166-1 alpha-2 code in capitals, e.g. FR`,
     ]);
+    // Codes in another case: how to write them.
+    await writeFile(
+      path,
+      (await readFile(path, "utf8"))
+        .replace('"country_code": "Ireland"', '"country_code": "ie"')
+        .replace('"languages": [\n        "en"\n      ]', '"languages": ["EN", "pt_br"]'),
+    );
+    const cased = (await readDataset(dir)).problems.filter((p) => p.severity === "error");
+    expect(cased.map(formatProblem)).toEqual([
+      `${path}[0] (dublin) country_code: must be an ISO 3166-1 alpha-2 code in capitals: write IE`,
+      `${path}[0] (dublin) languages.0: must be a language tag as GBFS writes it: write en`,
+      `${path}[0] (dublin) languages.1: must be a language tag as GBFS writes it: write pt-BR`,
+    ]);
   });
 
   it("refuses a contract's link that is not http(s) (the portal and GBFS publish it as a link)", async () => {
