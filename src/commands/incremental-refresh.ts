@@ -303,7 +303,7 @@ async function newStates(
   // refresh that found it changed), not again each minute, where cron would mail them every time.
   const last = read.states && lastStatesKept(state, source.stations, read.states);
   const problems = keptSaid(
-    [...read.problems, ...(read.leftOut ?? []).map(saidLeftOut), ...missing],
+    [...read.problems, ...(read.leftOut ?? []).map((problem) => saidLeftOut(problem)), ...missing],
     last ? last.at : new Set(),
   );
   reportProblems(problems, output, TREE_LEFT); // throws on any error

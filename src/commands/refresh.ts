@@ -261,7 +261,10 @@ async function fullRefresh(
       : undefined;
   // Throws on any error, saying the tree is left as it was.
   reportProblems(
-    keptSaid([...problems, ...(leftOut ?? []).map(saidLeftOut)], last ? last.at : new Set()),
+    keptSaid(
+      [...problems, ...(leftOut ?? []).map((problem) => saidLeftOut(problem))],
+      last ? last.at : new Set(),
+    ),
     output,
     TREE_LEFT,
   );

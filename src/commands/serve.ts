@@ -25,7 +25,14 @@ import {
 } from "../serve/state-source.js";
 import { assembleDataset, type Dataset } from "../source/dataset.js";
 import { STATES_FILE } from "../source/load-source.js";
-import { readStates, readStatic } from "../source/read-dataset.js";
+import type { Problem } from "../source/problems.js";
+import {
+  readStates,
+  readStatic,
+  type StatesRead,
+  type StaticRead,
+  saidLeftOut,
+} from "../source/read-dataset.js";
 import { statesFileTime, staticSourceUpdatedAt } from "../source/source-time.js";
 import { refuseInsideTree } from "../tree/inside-tree.js";
 import { layoutOf } from "../tree/layout.js";
@@ -133,7 +140,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   await portFree(port, host);
   await checkKeyFile(options.keys);
   const staticRead = await readStatic(options.source);
-  reportProblems(staticRead.problems, output);
+  reportProblems(staticRead.problems, output, NOT_STARTED);
   const statePath = options.state ?? join(options.source, STATES_FILE);
   const unread = options.simulate ? null : notRegularFile(statePath);
   if (unread) throw new UserError(`${statePath} ${unread}`);
@@ -147,10 +154,16 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   const fromFile = !(options.simulate && !existsSync(statePath));
   const statesAt = fromFile ? statesFileTime(statePath) : undefined;
   // Into the buffer the refresher reads the file into every minute.
-  const initial = fromFile
-    ? await readStates(staticRead, statePath, undefined, { reuse: true })
+  // As every minute's, a state in error is left out (a restart must not fail on one bad record of
+  // a live feed), unless more of the stations than --max-missing allows would go without one.
+  const initial: StatesRead = fromFile
+    ? await readStates(staticRead, statePath, undefined, { reuse: true, leaveOut: true })
     : { problems: [] };
-  reportProblems(initial.problems, output);
+  reportProblems(
+    [...initial.problems, ...leftOutAtStart(initial.leftOut, staticRead, options.maxMissing)],
+    output,
+    NOT_STARTED,
+  );
   const loaded = assembleDataset(staticRead.source, initial.states ?? new Map(), statesAt);
   const random = seededRandom(options.seed ?? Date.now());
   // A simulated network starts live: one period is simulated before anything is served, so the
@@ -241,7 +254,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
         maxMissingShare:
           options.maxMissing === undefined ? DEFAULT_MAX_MISSING_SHARE : options.maxMissing / 100,
         log,
-        ...("known" in initial && initial.known ? { known: initial.known } : {}),
+        ...(initial.known ? { known: initial.known } : {}),
       });
   const staticFiles = new Map(
     [...live.release.files].filter(([, file]) => file.freshness === "static"),
@@ -292,6 +305,26 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
       await requestLog.flush();
     },
   };
+}
+
+const NOT_STARTED = "the server was not started";
+
+/**
+ * The states left out of the start's read, said (their stations published without a state); as
+ * errors when they are more of the stations than --max-missing allows to go without one.
+ */
+function leftOutAtStart(
+  leftOut: readonly Problem[] | undefined,
+  staticRead: StaticRead,
+  maxMissing: number | undefined,
+): Problem[] {
+  if (!leftOut?.length) return [];
+  const stations = staticRead.source.stations.length;
+  const share = maxMissing === undefined ? DEFAULT_MAX_MISSING_SHARE : maxMissing / 100;
+  const states = new Set(leftOut.map(({ at }) => at.index)).size;
+  if (stations > 0 && states / stations > share)
+    return leftOut.map((problem) => ({ ...problem, severity: "error" }));
+  return leftOut.map((problem) => saidLeftOut(problem, true));
 }
 
 // Listening on every interface: the address is no place a client can be sent to.

@@ -227,12 +227,17 @@ function withoutRecordsInError(
   return { problems: kept, leftOut, refused };
 }
 
-/** A state's error (of StatesRead's `leftOut`), as said to whoever runs the refresh. */
-export const saidLeftOut = (problem: Problem): Problem => ({
+/**
+ * A state's error (of StatesRead's `leftOut`), as said to whoever runs the refresh; `first`: of
+ * a server's start, which has no state of the station to keep.
+ */
+export const saidLeftOut = (problem: Problem, first = false): Problem => ({
   ...problem,
   message: UNKNOWN_STATION.test(problem.message)
     ? `${problem.message}: this state is left out until the static source lists the station`
-    : `${problem.message}: this state is left out, the station keeps its last published state`,
+    : first
+      ? `${problem.message}: this state is left out, the station published without one (CLOSED) until the feed gives a good one`
+      : `${problem.message}: this state is left out, the station keeps its last published state`,
 });
 
 /** The rules' words for a state of a station the static source does not list. */

@@ -1,13 +1,13 @@
 // `velodata serve` as a process: starts, answers, and stops cleanly on SIGTERM with a request in flight.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync, watch } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { DEMO_KEY } from "../../src/commands/serve.js";
-import { besidesFixtureWarning, FIXTURES, ROOT, runCli, tempDir } from "../helpers.js";
+import { besidesFixtureWarning, FIXTURES, fixtureCopy, ROOT, runCli, tempDir } from "../helpers.js";
 
 function startServe(
   args: string[],
@@ -408,5 +408,38 @@ describe("velodata serve", () => {
     const code = await new Promise((resolve) => child.on("exit", resolve));
     expect(code).toBe(1);
     expect(stderr).toContain('contracts.json: must be an object with an array "states"');
+  });
+
+  it("starts with a state in error left out (a restart must not fail on one record), not with many", async () => {
+    const source = await fixtureCopy();
+    const keys = join(source, "keys.json");
+    const states = join(source, "states.json");
+    const file = JSON.parse(await readFile(states, "utf8")) as { states: { status: string }[] };
+    (file.states[0] as { status: string }).status = "open";
+    await writeFile(states, JSON.stringify(file));
+    const args = ["--source", source, "--keys", keys, "--port", "0"];
+    const { child, url, output } = await startServe(args);
+    expect(output()).toContain(
+      `warning: ${states}[0] (dublin #42) status: must be one of "OPEN", "CLOSED", got "open": this state is left out, the station published without one (CLOSED) until the feed gives a good one`,
+    );
+    // Served, that station without a state (/status counts it missing).
+    const status = (await (await fetch(`${url}/status`)).json()) as {
+      feed: { missingStations: number };
+    };
+    expect(status.feed.missingStations).toBe(1);
+    const exited = new Promise((resolve) => child.on("exit", resolve));
+    child.kill("SIGTERM");
+    await exited;
+    // More of the stations than --max-missing allows: the states file is refused.
+    for (const state of file.states.slice(0, 60)) state.status = "open";
+    await writeFile(states, JSON.stringify(file));
+    const refused = await runCli(["serve", ...args]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      "velodata: the source data has 60 errors; the server was not started",
+    );
+    expect(refused.stderr).toContain(
+      `  error: ${states}[0] (dublin #42) status: must be one of "OPEN", "CLOSED", got "open"\n`,
+    );
   });
 });
