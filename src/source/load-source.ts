@@ -119,7 +119,7 @@ const contractKeyOf = ({ name }: Record<string, unknown>): string | undefined =>
  * other way does not: a spreadsheet's "1.23457E+14" reads as another number than the one its
  * states give, and so may "1e1" or "-30".
  */
-function stationKeyOf({ contract, number }: Record<string, unknown>): string | undefined {
+export function stationKeyOf({ contract, number }: Record<string, unknown>): string | undefined {
   const meant = typeof number === "string" && PLAIN_NUMBER.test(number) ? Number(number) : number;
   if (typeof contract !== "string" || typeof meant !== "number") return undefined;
   return Number.isSafeInteger(meant) && meant >= 0 ? stationKey(contract, meant) : undefined;

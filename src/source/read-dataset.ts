@@ -19,6 +19,7 @@ import {
   lookalike,
   STATES_FILE,
   type StaticSource,
+  stationKeyOf,
   type Unread,
 } from "./load-source.js";
 import { hasErrors, type Problem, type Sourced, warning } from "./problems.js";
@@ -243,13 +244,15 @@ export const saidLeftOut = (problem: Problem, first = false): Problem => ({
 /** The rules' words for a state of a station the static source does not list. */
 export const UNKNOWN_STATION = /^no station (\d+ in contract|has contract) /;
 
-/** The stations the raw records are of, where a record names its contract and number. */
+/**
+ * The stations the raw records are of, where a record names its contract and number (a number
+ * written as text, "55", still says which station: its record is in error, not missing).
+ */
 function reportedStations(raw: readonly unknown[]): Set<string> {
   const keys = new Set<string>();
   for (const record of raw) {
-    const { contract, number } = (record ?? {}) as { contract?: unknown; number?: unknown };
-    if (typeof contract === "string" && typeof number === "number")
-      keys.add(stationKey(contract, number));
+    const key = stationKeyOf((record ?? {}) as Record<string, unknown>);
+    if (key !== undefined) keys.add(key);
   }
   return keys;
 }

@@ -474,6 +474,11 @@ describe("readDataset", () => {
       `${statesFile}[1] (lyon #2) lastUpdate: is a number (seconds or milliseconds since 1970?): write it as a date and time, 2025-02-08T16:44:06Z`,
       `${statesFile}[1] (lyon #2) mainStands.stands: expected number, got "005": write 5 without quotes`,
     ]);
+    // Its record in error, lyon #1 has one: no "no state" beside it.
+    const warnings = (await readDataset(dir)).problems.filter(
+      ({ severity }) => severity === "warning",
+    );
+    expect(warnings.map(formatProblem).filter((line) => line.includes("no state"))).toEqual([]);
   });
 
   it("names the record and the nested field of a bad state, and unknown fields", async () => {
