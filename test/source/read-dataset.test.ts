@@ -448,6 +448,22 @@ describe("readDataset", () => {
     expect(lines[0]).toMatch(/contracts\.json:3: is not valid JSON/);
   });
 
+  it("says a contract name padded with spaces is one, in stations and states", async () => {
+    const stations = JSON.stringify({
+      stations: [lyonStation(1), { ...lyonStation(2), contract: "lyon   " }],
+    });
+    const states = JSON.stringify({ states: [{ ...lyonState(1), contract: "lyon " }] });
+    const dir = await sourceDir({
+      "contracts.json": contracts,
+      "stations.json": stations,
+      "states.json": states,
+    });
+    expect((await readDataset(dir)).problems.filter(isError).map(formatProblem)).toEqual([
+      `${join(dir, "stations.json")}[1] (lyon    #2) contract: unknown contract "lyon   ": spaces around the name (a fixed-width export's padding?); write "lyon"`,
+      `${join(dir, "states.json")}[0] (lyon  #1) contract: no station has contract "lyon ": spaces around the name (a fixed-width export's padding?); write "lyon"`,
+    ]);
+  });
+
   it("says how to write a number quoted in JSON, a text left unquoted and a time as a number", async () => {
     const states = JSON.stringify({
       states: [

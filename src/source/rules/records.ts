@@ -21,13 +21,18 @@ export function knownContracts(
   const names = new Set(contracts.map((contract) => contractKey(contract.value.name)));
   return records
     .filter((record) => !names.has(contractKey(record.value.contract)))
-    .map((record) =>
-      error(
+    .map((record) => {
+      const { contract } = record.value;
+      // A database's fixed-width column pads it: "rennes   ".
+      const padded = names.has(contractKey(contract.trim()));
+      return error(
         record.at,
         "contract",
-        `unknown contract "${excerpt(record.value.contract)}" (not in contracts.json)`,
-      ),
-    );
+        padded
+          ? `unknown contract "${excerpt(contract)}": spaces around the name (a fixed-width export's padding?); write "${contract.trim()}"`
+          : `unknown contract "${excerpt(contract)}" (not in contracts.json)`,
+      );
+    });
 }
 
 /** Parkings are published only for contracts that offer the parking API; others would be lost silently. */

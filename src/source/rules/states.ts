@@ -55,7 +55,9 @@ export function statesForKnownStations(
       : error(
           state.at,
           "contract",
-          `no station has contract "${excerpt(state.value.contract)}": a misspelt name, or a contract not in contracts.json?`,
+          contracts.has(contractKey(state.value.contract.trim()))
+            ? `no station has contract "${excerpt(state.value.contract)}": spaces around the name (a fixed-width export's padding?); write "${state.value.contract.trim()}"`
+            : `no station has contract "${excerpt(state.value.contract)}": a misspelt name, or a contract not in contracts.json?`,
         ),
   );
 }
