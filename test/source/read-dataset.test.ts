@@ -735,6 +735,20 @@ describe("readDataset", () => {
     expect(right.problems.filter(({ field }) => field === "latitude")).toEqual([]);
   });
 
+  it("warns of a text thousands of characters long, a broken export's", async () => {
+    const long = `Place Bellecour${" et la suite".repeat(200)}`;
+    const stations = JSON.stringify({
+      stations: [lyonStation(1, "Bellecour", "x".repeat(1000)), lyonStation(2, long)],
+    });
+    const dir = await sourceDir({ "contracts.json": contracts, "stations.json": stations });
+    const said = (await readDataset(dir)).problems.filter(({ message }) =>
+      message.includes("long"),
+    );
+    expect(said.map(formatProblem)).toEqual([
+      `${join(dir, "stations.json")}[1] (lyon #2) name: is 2,415 characters long ("Place Bellecour et la suite et la suite …"): a quote left open in the export, or a file pasted into a cell? published as given`,
+    ]);
+  });
+
   it("reads an empty licence object as none: warned of, never published as a licence", async () => {
     const empty = contracts.replace(',"license":{"id":"ODbL-1.0"}', ',"license":{}');
     expect(empty).not.toBe(contracts);

@@ -19,9 +19,12 @@ const FLAWED = new RegExp(`${CONTROL.source}|${LONE_SURROGATE.source}`);
 const DOUBLE_ENCODED =
   /[ÃÂ][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc\u2013-\u203a\u20ac\u2122]|â€/;
 
+// Names, addresses and cities run to tens of characters: thousands are a broken export's.
+const LONG_TEXT = 1_000;
+
 /**
  * The `fields` of each record (text, or lists of text) hold nothing but publishable text; text
- * that looks encoded twice is a warning (published as given: the letters may be meant).
+ * that looks encoded twice, or is thousands of characters long, is a warning (published as given).
  */
 export function textPublishable<T>(
   records: readonly Sourced<T>[],
@@ -36,6 +39,15 @@ export function textPublishable<T>(
       if (flawed !== undefined) problems.push(error(at, field, flawOf(flawed)));
       const twice = texts.find((text) => typeof text === "string" && DOUBLE_ENCODED.test(text));
       if (twice !== undefined) problems.push(warning(at, field, encodedTwice(twice)));
+      const long = texts.find((text) => typeof text === "string" && text.length > LONG_TEXT);
+      if (long !== undefined)
+        problems.push(
+          warning(
+            at,
+            field,
+            `is ${long.length.toLocaleString("en")} characters long ("${long.slice(0, 40)}…"): a quote left open in the export, or a file pasted into a cell? published as given`,
+          ),
+        );
     }
   }
   return problems;
