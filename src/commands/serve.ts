@@ -25,6 +25,7 @@ import {
 } from "../serve/state-source.js";
 import { assembleDataset, type Dataset } from "../source/dataset.js";
 import { STATES_FILE } from "../source/load-source.js";
+import { statesLeftOut } from "../source/missing-stations.js";
 import type { Problem } from "../source/problems.js";
 import {
   readStates,
@@ -321,7 +322,7 @@ function leftOutAtStart(
   if (!leftOut?.length) return [];
   const stations = staticRead.source.stations.length;
   const share = maxMissing === undefined ? DEFAULT_MAX_MISSING_SHARE : maxMissing / 100;
-  const states = new Set(leftOut.map(({ at }) => at.index)).size;
+  const states = statesLeftOut(leftOut);
   if (stations > 0 && states / stations > share)
     return leftOut.map((problem) => ({ ...problem, severity: "error" }));
   return leftOut.map((problem) => saidLeftOut(problem, true));

@@ -11,6 +11,7 @@ import { refreshRelease } from "../publish/refresh-release.js";
 import { addVariants, indexedRelease, type Release, type ReleaseFile } from "../publish/release.js";
 import type { StationCache } from "../publish/station-files.js";
 import type { Dataset } from "../source/dataset.js";
+import { statesLeftOut } from "../source/missing-stations.js";
 import { formatProblem, type Problem } from "../source/problems.js";
 import { saidLeftOut, UNKNOWN_STATION } from "../source/read-dataset.js";
 import { changedVariants } from "./changed-variants.js";
@@ -115,7 +116,7 @@ export function startRefresher(options: RefresherOptions): Refresher {
     const more =
       leftOut.length > PROBLEMS_LOGGED ? ` (and ${leftOut.length - PROBLEMS_LOGGED} more)` : "";
     log(
-      `${source.name}: ${counted(new Set(leftOut.map(({ at }) => at.index)).size, "state")} in error left out: ${shown}${more}${restartFor(leftOut)}`,
+      `${source.name}: ${counted(statesLeftOut(leftOut), "state")} in error left out: ${shown}${more}${restartFor(leftOut)}`,
       "warning",
     );
   };

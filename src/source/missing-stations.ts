@@ -15,9 +15,13 @@ export const DEFAULT_MAX_MISSING_SHARE = 0.1;
 export function inErrorAmong(leftOut: readonly Problem[] | undefined): string {
   const [first] = leftOut ?? [];
   if (!leftOut || !first) return "";
-  const states = new Set(leftOut.map(({ at }) => at.index)).size;
+  const states = statesLeftOut(leftOut);
   return `; ${states} of them for ${states === 1 ? "a state" : "states"} in error (${formatProblem(first)}${leftOut.length > 1 ? ", …" : ""})`;
 }
+
+/** How many states the problems of states left out are of (a record may have several). */
+export const statesLeftOut = (leftOut: readonly Problem[]): number =>
+  new Set(leftOut.map(({ at }) => at.index)).size;
 
 /** Why the file is refused, or null when `missing` of the `had` stations reported before is allowed. */
 export function tooManyMissing(missing: number, had: number, maxShare: number): string | null {
