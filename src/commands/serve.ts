@@ -25,7 +25,7 @@ import {
 } from "../serve/state-source.js";
 import { assembleDataset, type Dataset } from "../source/dataset.js";
 import { STATES_FILE } from "../source/load-source.js";
-import { statesLeftOut } from "../source/missing-stations.js";
+import { statesLeftOut, tooManyMissing } from "../source/missing-stations.js";
 import type { Problem } from "../source/problems.js";
 import {
   readStates,
@@ -135,6 +135,8 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   const say: Log = sink ?? ((line) => output.info(line));
   const log: Log = (line, severity) => say(`${new Date().toISOString()} ${line}`, severity);
   const seconds = options.refresh ?? 60;
+  const maxMissingShare =
+    options.maxMissing === undefined ? DEFAULT_MAX_MISSING_SHARE : options.maxMissing / 100;
 
   const port = options.port ?? 8080;
   const host = options.host ?? "127.0.0.1";
@@ -161,7 +163,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     ? await readStates(staticRead, statePath, undefined, { reuse: true, leaveOut: true })
     : { problems: [] };
   reportProblems(
-    [...initial.problems, ...leftOutAtStart(initial.leftOut, staticRead, options.maxMissing)],
+    [...initial.problems, ...leftOutAtStart(initial.leftOut, staticRead, maxMissingShare)],
     output,
     NOT_STARTED,
   );
@@ -252,8 +254,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   const source = options.simulate
     ? simulator(random, seconds)
     : stateFile(statePath, staticRead, {
-        maxMissingShare:
-          options.maxMissing === undefined ? DEFAULT_MAX_MISSING_SHARE : options.maxMissing / 100,
+        maxMissingShare,
         log,
         ...(initial.known ? { known: initial.known } : {}),
       });
@@ -317,13 +318,11 @@ const NOT_STARTED = "the server was not started";
 function leftOutAtStart(
   leftOut: readonly Problem[] | undefined,
   staticRead: StaticRead,
-  maxMissing: number | undefined,
+  maxMissingShare: number,
 ): Problem[] {
   if (!leftOut?.length) return [];
   const stations = staticRead.source.stations.length;
-  const share = maxMissing === undefined ? DEFAULT_MAX_MISSING_SHARE : maxMissing / 100;
-  const states = statesLeftOut(leftOut);
-  if (stations > 0 && states / stations > share)
+  if (tooManyMissing(statesLeftOut(leftOut), stations, maxMissingShare))
     return leftOut.map((problem) => ({ ...problem, severity: "error" }));
   return leftOut.map((problem) => saidLeftOut(problem, true));
 }

@@ -155,7 +155,7 @@ export function positionsNearTheirContract(
   const byContract = new Map<string, Sourced<{ latitude: number; longitude: number }>[]>();
   for (const record of records) {
     const { latitude, longitude } = record.value;
-    if (!inRange(latitude, longitude) || (latitude === 0 && longitude === 0)) continue; // said above
+    if (!placed(latitude, longitude)) continue; // said above
     const key = contractKey(record.value.contract);
     if (skipped.has(key)) continue;
     const group = byContract.get(key);
@@ -194,6 +194,13 @@ const latitudeInRange = (latitude: number): boolean => latitude >= -90 && latitu
 const longitudeInRange = (longitude: number): boolean => longitude >= -180 && longitude <= 180;
 const inRange = (latitude: number, longitude: number): boolean =>
   latitudeInRange(latitude) && longitudeInRange(longitude);
+
+/**
+ * A position the rules of one record let pass (in range, not 0, 0): the rules comparing a
+ * contract's positions look at these only, the others being said already.
+ */
+export const placed = (latitude: number, longitude: number): boolean =>
+  inRange(latitude, longitude) && !(latitude === 0 && longitude === 0);
 
 function median(values: number[]): number {
   values.sort((a, b) => a - b);

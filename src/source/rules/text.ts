@@ -67,9 +67,14 @@ function windows1252Bytes(text: string): Buffer | undefined {
   const bytes: number[] = [];
   for (const char of text) {
     const code = char.codePointAt(0) ?? 0;
-    const byte = code < 0x80 || (code >= 0xa0 && code <= 0xff) ? code : WINDOWS_1252.indexOf(char);
-    if (byte < 0) return undefined;
-    bytes.push(code < 0x80 || (code >= 0xa0 && code <= 0xff) ? code : 0x80 + byte);
+    // ASCII and 0xa0-0xff are Latin-1's, which Windows-1252 shares.
+    if (code < 0x80 || (code >= 0xa0 && code <= 0xff)) {
+      bytes.push(code);
+      continue;
+    }
+    const at = WINDOWS_1252.indexOf(char);
+    if (at < 0) return undefined;
+    bytes.push(0x80 + at);
   }
   return Buffer.from(bytes);
 }

@@ -4,7 +4,7 @@
 import type { Contract } from "../../model/contract.js";
 import { counted } from "../../plural.js";
 import { type Problem, type Sourced, warning } from "../problems.js";
-import { contractKey } from "./records.js";
+import { contractKey, placed } from "./records.js";
 
 interface Region {
   latitude: readonly [number, number];
@@ -47,8 +47,7 @@ export function positionsInTimeZoneRegion(
     if (!known) continue;
     totals.set(key, (totals.get(key) ?? 0) + 1);
     const { latitude, longitude } = record.value;
-    if (within(known.region, latitude, longitude) || !inRange(latitude, longitude)) continue;
-    if (latitude === 0 && longitude === 0) continue; // said as a missing position
+    if (within(known.region, latitude, longitude) || !placed(latitude, longitude)) continue;
     const seen = outside.get(key);
     if (seen) seen.count++;
     else outside.set(key, { first: record, count: 1 });
@@ -78,6 +77,3 @@ const within = (region: Region, latitude: number, longitude: number): boolean =>
   latitude <= region.latitude[1] &&
   longitude >= region.longitude[0] &&
   longitude <= region.longitude[1];
-
-const inRange = (latitude: number, longitude: number): boolean =>
-  latitude >= -90 && latitude <= 90 && longitude >= -180 && longitude <= 180;
