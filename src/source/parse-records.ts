@@ -6,6 +6,8 @@ import { nounFor } from "../plural.js";
 import { withFields } from "../with-fields.js";
 import { type FileNumberTexts, type NumberText, plainNumber } from "./number-texts.js";
 import { error, type Problem, type RecordRef, recordLabel, type Sourced } from "./problems.js";
+import { wholeNumberAt } from "./schema-at.js";
+import { unknownFieldHint } from "./unknown-field.js";
 
 export interface RawRecord {
   raw: unknown;
@@ -33,18 +35,36 @@ export function parseRecords<T>(
     }
     rejected.push(raw);
     for (const issue of result.error.issues) {
-      problems.push(error(ref, fieldOf(issue), issueMessage(issue, raw, texts)));
+      if (issue.code === "unrecognized_keys") {
+        // Each its own line: each is its own slip, with its own hint.
+        const given = Object.keys(valueAt(raw, issue.path) as object);
+        for (const key of issue.keys)
+          problems.push(
+            error(
+              ref,
+              excerpt(pathOf(issue, key)),
+              unknownFieldHint(schema, issue.path, key, given),
+            ),
+          );
+      } else
+        problems.push(
+          error(
+            ref,
+            fieldOf(issue),
+            issueMessage(issue, raw, texts, wholeNumberAt(schema, issue.path)),
+          ),
+        );
     }
   }
   return { records: parsed, problems, rejected };
 }
 
 function fieldOf(issue: z.core.$ZodIssue): string | undefined {
-  const path = issue.path.map(String).join(".");
-  if (issue.code === "unrecognized_keys") {
-    return issue.keys.map((key) => excerpt(path ? `${path}.${key}` : key)).join(", ");
-  }
-  return path || undefined;
+  return issue.path.map(String).join(".") || undefined;
+}
+
+function pathOf(issue: z.core.$ZodIssue, key: string): string {
+  return [...issue.path.map(String), key].join(".");
 }
 
 /** A number written as JSON would write it, but as text ("4", "-2.5", "005"). */
@@ -55,7 +75,12 @@ const PLAIN_NUMBER = /^-?\d+(?:\.\d+)?$/;
  * small: expected number to be >=0", "Invalid email address") reads as a programmer's. A schema's
  * own message is kept as written.
  */
-export function issueMessage(issue: z.core.$ZodIssue, raw: unknown, written?: NumberText): string {
+export function issueMessage(
+  issue: z.core.$ZodIssue,
+  raw: unknown,
+  written?: NumberText,
+  wholeNumber = false,
+): string {
   const value = valueAt(raw, issue.path);
   if (issue.code === "unrecognized_keys") return "unknown field (check its spelling)";
   if (issue.code === "invalid_type" && value === undefined) return "is required";
@@ -66,6 +91,16 @@ export function issueMessage(issue: z.core.$ZodIssue, raw: unknown, written?: Nu
     return `must be a whole number${got}`;
   if (issue.code === "invalid_type" && typeof value === "string" && SCIENTIFIC.test(value))
     return `expected number${got}: scientific notation, as a spreadsheet shows long numbers, rounded; write the number in full`;
+  // A count: its comma can only part thousands ("1,005" stands), or is a slip ("4,5").
+  if (
+    issue.code === "invalid_type" &&
+    (wholeNumber || issue.expected === "int") &&
+    typeof value === "string" &&
+    DECIMAL_COMMA.test(value)
+  )
+    return THOUSANDS.test(value)
+      ? `expected a whole number${got}: a thousands separator (an English spreadsheet's); write ${value.replace(",", "")}`
+      : `must be a whole number${got}`;
   if (issue.code === "invalid_type" && typeof value === "string" && DECIMAL_COMMA.test(value))
     return THOUSANDS.test(value)
       ? `expected number${got}: a decimal comma (a French or German spreadsheet's) or a thousands separator (an English one's); write ${value.replace(",", ".")} or ${value.replace(",", "")}, as meant`

@@ -7,6 +7,7 @@ import { csvSyntaxProblem, UNCLOSED_QUOTE } from "./csv-syntax.js";
 import type { RawRecord } from "./parse-records.js";
 import { error, type Problem } from "./problems.js";
 import { readSourceText } from "./read-text.js";
+import { typosApart } from "./typos.js";
 
 type CellKind = "number" | "boolean" | "text";
 interface Column {
@@ -137,31 +138,6 @@ function whyNotAsMany(record: readonly string[], columns: number): string {
   if (record.slice(columns).every((cell) => cell === ""))
     return "the cells past the header's columns are empty: commas too many at the end of the line?";
   return 'a comma inside a cell not in quotes ("a, b")?';
-}
-
-/** Letters added, left out, changed or two swapped between `a` and `b` (at most 3 counted). */
-function typosApart(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2) return 3;
-  // Optimal string alignment: rows of the distance table, two back for a swap.
-  let before: number[] = [];
-  let last = Array.from({ length: b.length + 1 }, (_, at) => at);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const change = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(
-        (last[j] as number) + 1,
-        (row[j - 1] as number) + 1,
-        (last[j - 1] as number) + change,
-      );
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        best = Math.min(best, (before[j - 2] as number) + 1);
-      row.push(best);
-    }
-    before = last;
-    last = row;
-  }
-  return Math.min(last[b.length] as number, 3);
 }
 
 function checkHeader(file: string, header: string[], columns: Map<string, Column>): Problem[] {

@@ -90,7 +90,7 @@ describe("the states file read against the last accepted one", () => {
     const said = await refreshed(out, file);
     expect(said).toContainEqual(
       expect.stringMatching(
-        /^warning: .*bad\.json\[4\] \([^)]+#\d+\) mainStands\.x: unknown field \(check its spelling\): this state is left out, the station keeps its last published state$/,
+        /^warning: .*bad\.json\[4\] \([^)]+#\d+\) mainStands\.x: unknown field: the fields here are bikes, stands, [^:]+: this state is left out, the station keeps its last published state$/,
       ),
     );
     // The file's other changes are published: as a build of it, but that station's state.

@@ -335,7 +335,7 @@ describe("velodata refresh", () => {
     expect(full.code, full.stderr).toBe(0);
     expect(full.stdout).not.toMatch(/only the changed stations rendered/);
     expect(full.stderr).toContain(
-      `warning: ${states}[413] (dublin #9999) colour: unknown field (check its spelling): this state is left out, the station keeps its last published state`,
+      `warning: ${states}[413] (dublin #9999) colour: unknown field: the fields here are contract, number, status, connected, lastUpdate, mainStands, overflowStands: this state is left out, the station keeps its last published state`,
     );
   });
 

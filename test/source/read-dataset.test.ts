@@ -209,12 +209,20 @@ describe("readDataset", () => {
     ]);
   });
 
-  it("says a comma before three digits may separate thousands, never advising 1.000 for 1,000", async () => {
+  it("says a comma before three digits may separate thousands, never advising 1.000 for a count of 1,000", async () => {
     const csv = stationsCsv.replace(",10,", ',"1,000",').replace("45.757", '"45,7571"');
     const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": csv });
     expect((await readDataset(dir)).problems.filter(isError).map(formatProblem)).toEqual([
       `${join(dir, "stations.csv")}:3 (lyon #2) latitude: expected number, got "45,7571": a decimal comma, as a spreadsheet in a French or German locale writes it; write 45.7571`,
-      `${join(dir, "stations.csv")}:3 (lyon #2) capacity: expected number, got "1,000": a decimal comma (a French or German spreadsheet's) or a thousands separator (an English one's); write 1.000 or 1000, as meant`,
+      `${join(dir, "stations.csv")}:3 (lyon #2) capacity: expected a whole number, got "1,000": a thousands separator (an English spreadsheet's); write 1000`,
+    ]);
+  });
+
+  it("says a count with a comma not before three digits is not a whole number", async () => {
+    const csv = stationsCsv.replace(",10,", ',"4,5",');
+    const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": csv });
+    expect((await readDataset(dir)).problems.filter(isError).map(formatProblem)).toEqual([
+      `${join(dir, "stations.csv")}:3 (lyon #2) capacity: must be a whole number, got "4,5"`,
     ]);
   });
 
@@ -544,7 +552,57 @@ describe("readDataset", () => {
     expect(lines).toContainEqual(
       expect.stringMatching(new RegExp(`^${file}\\[1\\] \\(lyon #2\\) status: `)),
     );
-    expect(lines).toContain(`${file}[1] (lyon #2) colour: unknown field (check its spelling)`);
+    expect(lines).toContain(
+      `${file}[1] (lyon #2) colour: unknown field: the fields here are contract, number, status, connected, lastUpdate, mainStands, overflowStands`,
+    );
+  });
+
+  it("says of each unknown field what was meant: its case, the API's name for it, a slip", async () => {
+    const { capacity: _, ...station } = lyonStation(1);
+    const stations = JSON.stringify({
+      stations: [{ ...station, Capacity: 10, contract_name: "lyon", lng: 4.8, overflw: false }],
+    });
+    const { mainStands, ...state } = lyonState(1);
+    const states = JSON.stringify({
+      states: [
+        {
+          ...state,
+          available_bikes: 2,
+          mainStands: { ...(mainStands as object), mechanicalBikez: 2 },
+        },
+      ],
+    });
+    const dir = await lyonSource(0);
+    await writeFile(join(dir, "stations.json"), stations);
+    await writeFile(join(dir, "states.json"), states);
+    // (Lyon's contract lacks the GBFS fields: said too, of contracts.json.)
+    const lines = (await readDataset(dir)).problems
+      .filter((problem) => isError(problem) && problem.at.file !== join(dir, "contracts.json"))
+      .map(formatProblem);
+    const [stationsFile, statesFile] = [join(dir, "stations.json"), join(dir, "states.json")];
+    expect(lines).toEqual([
+      `${stationsFile}[0] (lyon #1) capacity: is required`,
+      `${stationsFile}[0] (lyon #1) Capacity: unknown field: field names are read with their case; write "capacity"`,
+      `${stationsFile}[0] (lyon #1) contract_name: unknown field: the API's name for it; write "contract"`,
+      `${stationsFile}[0] (lyon #1) lng: unknown field: write "longitude"`,
+      `${stationsFile}[0] (lyon #1) overflw: unknown field: the fields here are contract, number, name, address, latitude, longitude, banking, bonus, overflow, capacity, overflowCapacity`,
+      `${statesFile}[0] (lyon #1) mainStands.mechanicalBikez: unknown field: the fields here are bikes, stands, mechanicalBikes, electricalBikes, electricalInternalBatteryBikes, electricalRemovableBatteryBikes`,
+      `${statesFile}[0] (lyon #1) available_bikes: unknown field: the v1 API's name; a state gives its bikes in "mainStands": {"mechanicalBikes", "electricalInternalBatteryBikes", "electricalRemovableBatteryBikes"}`,
+    ]);
+  });
+
+  it("suggests the field an unknown one misspells only where the record lacks it", async () => {
+    const { capacity, ...station } = lyonStation(1);
+    const stations = JSON.stringify({ stations: [{ ...station, capcity: capacity }] });
+    const dir = await lyonSource(0);
+    await writeFile(join(dir, "stations.json"), stations);
+    const lines = (await readDataset(dir)).problems
+      .filter((problem) => isError(problem) && problem.at.file !== join(dir, "contracts.json"))
+      .map(formatProblem);
+    expect(lines).toEqual([
+      `${join(dir, "stations.json")}[0] (lyon #1) capacity: is required`,
+      `${join(dir, "stations.json")}[0] (lyon #1) capcity: unknown field: "capacity" misspelt?`,
+    ]);
   });
 
   it("does not turn one bad contract into an unknown-contract error on each of its stations", async () => {

@@ -1,0 +1,36 @@
+// What a record's schema expects at a path of the record: the fields of an object, a whole number.
+import { z } from "zod";
+
+/** The fields of the object `schema` reads at `path` (none where it is not an object). */
+export function fieldsAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  const at = schemaAt(schema, path);
+  return at instanceof z.ZodObject ? Object.keys(at.shape) : [];
+}
+
+/** True when `schema` reads a whole number at `path` (a count, a record's number). */
+export function wholeNumberAt(schema: z.ZodType, path: readonly PropertyKey[]): boolean {
+  const at = schemaAt(schema, path);
+  return at instanceof z.ZodNumber && at.isInt === true;
+}
+
+/** The schema of the value at `path`, unwrapped (undefined past what it describes). */
+function schemaAt(schema: z.ZodType, path: readonly PropertyKey[]): z.ZodType | undefined {
+  let at: z.ZodType | undefined = unwrapped(schema);
+  for (const key of path) {
+    if (at instanceof z.ZodObject) at = unwrapped(at.shape[String(key)]);
+    else if (at instanceof z.ZodArray) at = unwrapped(at.element as z.ZodType);
+    else return undefined;
+  }
+  return at;
+}
+
+/** The schema inside a nullable, optional, default or transform. */
+function unwrapped(schema: z.ZodType | undefined): z.ZodType | undefined {
+  let at = schema;
+  for (;;) {
+    if (at instanceof z.ZodNullable || at instanceof z.ZodOptional || at instanceof z.ZodDefault)
+      at = at.unwrap() as z.ZodType;
+    else if (at instanceof z.ZodPipe) at = at.in as z.ZodType;
+    else return at;
+  }
+}
