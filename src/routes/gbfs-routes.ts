@@ -1,14 +1,5 @@
 // The GBFS rows of the route table: every contract as a GBFS system, v2.3 and v3.0, at the URLs of
 // the original operator (`/contracts/{contract}/gbfs/…`), plus the network's manifest. All public.
-import {
-  GbfsDiscoveryV2,
-  GbfsDiscoveryV3,
-  GbfsFeedV2,
-  GbfsFeedV3,
-  GbfsManifest,
-  GbfsStationStatusV2,
-  GbfsStationStatusV3,
-} from "../model/gbfs.js";
 import { JSON_TYPE } from "./content-types.js";
 import type { RowsOf } from "./route.js";
 
@@ -57,7 +48,7 @@ export const GBFS_ROUTES = {
     params: { contract },
     freshness: "static",
     role: "discovery",
-    schema: GbfsDiscoveryV2,
+    gbfsVersion: "2.3",
   },
   gbfsStatusV2: {
     ...common,
@@ -66,16 +57,16 @@ export const GBFS_ROUTES = {
     path: "/contracts/{contract}/gbfs/station_status.json",
     params: { contract },
     freshness: "dynamic",
-    schema: GbfsStationStatusV2,
+    gbfsVersion: "2.3",
   },
   gbfsFeedV2: {
     ...common,
     name: "gbfsFeedV2",
-    summary: "A static GBFS v2.3 feed of a contract",
+    summary: "GBFS v2.3 {feed} of a contract",
     path: "/contracts/{contract}/gbfs/{feed}.json",
     params: { contract, feed },
     freshness: "static",
-    schema: GbfsFeedV2,
+    gbfsVersion: "2.3",
   },
   gbfsDiscoveryV2Folder: {
     ...common,
@@ -86,7 +77,7 @@ export const GBFS_ROUTES = {
     params: { contract },
     freshness: "static",
     role: "discovery",
-    schema: GbfsDiscoveryV2,
+    gbfsVersion: "2.3",
   },
   gbfsStatusV2Folder: {
     ...common,
@@ -95,16 +86,16 @@ export const GBFS_ROUTES = {
     path: "/contracts/{contract}/gbfs/v2/station_status.json",
     params: { contract },
     freshness: "dynamic",
-    schema: GbfsStationStatusV2,
+    gbfsVersion: "2.3",
   },
   gbfsFeedV2Folder: {
     ...common,
     name: "gbfsFeedV2Folder",
-    summary: "A static GBFS v2.3 feed of a contract (v2 folder form)",
+    summary: "GBFS v2.3 {feed} of a contract (v2 folder form)",
     path: "/contracts/{contract}/gbfs/v2/{feed}.json",
     params: { contract, feed },
     freshness: "static",
-    schema: GbfsFeedV2,
+    gbfsVersion: "2.3",
   },
   gbfsDiscoveryV3: {
     ...common,
@@ -114,7 +105,7 @@ export const GBFS_ROUTES = {
     params: { contract },
     freshness: "static",
     role: "discovery",
-    schema: GbfsDiscoveryV3,
+    gbfsVersion: "3.0",
   },
   gbfsStatusV3: {
     ...common,
@@ -123,16 +114,16 @@ export const GBFS_ROUTES = {
     path: "/contracts/{contract}/gbfs/v3/station_status.json",
     params: { contract },
     freshness: "dynamic",
-    schema: GbfsStationStatusV3,
+    gbfsVersion: "3.0",
   },
   gbfsFeedV3: {
     ...common,
     name: "gbfsFeedV3",
-    summary: "A static GBFS v3.0 feed of a contract",
+    summary: "GBFS v3.0 {feed} of a contract",
     path: "/contracts/{contract}/gbfs/v3/{feed}.json",
     params: { contract, feed },
     freshness: "static",
-    schema: GbfsFeedV3,
+    gbfsVersion: "3.0",
   },
   gbfsManifest: {
     ...common,
@@ -142,6 +133,6 @@ export const GBFS_ROUTES = {
     params: {},
     freshness: "static",
     role: "discovery",
-    schema: GbfsManifest,
+    gbfsVersion: "3.0",
   },
 } satisfies RowsOf<GbfsEndpoint>;

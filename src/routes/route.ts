@@ -68,8 +68,13 @@ export interface Route<E extends { name: string }> {
    * Default: `answer`.
    */
   readonly role?: "list" | "discovery";
-  /** The zod schema of a JSON answer; none for CSV, zip. */
+  /** The zod schema of a JSON answer; none for CSV, zip, or a GBFS feed (gbfsVersion). */
   readonly schema?: ZodType;
+  /**
+   * A GBFS feed of this version: the OpenAPI document describes it with the official schema of
+   * the feed its file names (`station_status.json`; for `{feed}.json`, each of the values).
+   */
+  readonly gbfsVersion?: "2.3" | "3.0";
   /** The answer when the contract in the URL does not exist (default: `notFound`). */
   readonly unknownContract?: Outcome;
   /** A flag the contract must have, and the answer when it has not. */

@@ -86,7 +86,10 @@ describe("timezonesKnown", () => {
     for (const version of ["v2.3", "v3.0"]) {
       const schema = JSON.parse(
         await readFile(
-          new URL(`../reference/gbfs-schemas/${version}/system_information.json`, import.meta.url),
+          new URL(
+            `../../src/model/gbfs-schemas/${version}/system_information.json`,
+            import.meta.url,
+          ),
           "utf8",
         ),
       );

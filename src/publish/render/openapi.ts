@@ -5,8 +5,10 @@ import {
   OpenApiGeneratorV31,
   type ResponseConfig,
   type RouteConfig,
+  type ZodMediaTypeObject,
 } from "@asteasolutions/zod-to-openapi";
 import { type ZodType, z } from "zod";
+import { officialGbfsSchema } from "../../model/gbfs-official.js";
 import { recordNumber } from "../../model/record-number.js";
 import { ErrorBody } from "../../model/server-status.js";
 import { cacheControlOf, STATIC_MAX_AGE } from "../../routes/max-age.js";
@@ -65,7 +67,7 @@ export function renderOpenApi(options: OpenApiOptions): object {
     name: "apiKey",
     description: "The API key (40 hex characters): the operator of this API gives them out.",
   });
-  for (const each of operations(options)) registry.registerPath(each);
+  for (const each of operations(options, registry)) registry.registerPath(each);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: "3.1.0",
     info: {
@@ -84,14 +86,27 @@ export function renderOpenApi(options: OpenApiOptions): object {
   });
 }
 
-/** One URL form of a route: its path form, or its query form. */
+/**
+ * One URL form of a route: its path form, or its query form; or, of a GBFS route serving several
+ * feeds (`{feed}.json`), the path of one of them (`feed`), each feed an operation of its own so
+ * that each gets its own schema (a client generator then types each apart).
+ */
 interface Form {
   route: AnyRoute;
   path: string;
   query: readonly string[];
+  feed?: string;
 }
 
 function formsOf(route: AnyRoute): Form[] {
+  const feeds = route.params.feed;
+  if (route.gbfsVersion && feeds?.kind === "oneOf")
+    return feeds.values.map((feed) => ({
+      route,
+      path: route.path.replace("{feed}", feed),
+      query: [],
+      feed,
+    }));
   const forms: Form[] = [{ route, path: route.path, query: [] }];
   if (route.query) forms.push({ route, path: route.query.path, query: route.query.params });
   return forms;
@@ -102,7 +117,7 @@ function formsOf(route: AnyRoute): Form[] {
  * and the query form of a contract's stations), they become one operation whose query
  * parameters are optional and whose answers are the union of both.
  */
-function operations(options: OpenApiOptions): RouteConfig[] {
+function operations(options: OpenApiOptions, registry: OpenAPIRegistry): RouteConfig[] {
   const all = ROUTE_LIST.flatMap(formsOf);
   const shape = (path: string) => path.replace(/\{\w+\}/g, "{}");
   // `/vls/v3/stations/{contract}` and `/vls/v3/stations/{number}` are the same path to OpenAPI:
@@ -118,7 +133,7 @@ function operations(options: OpenApiOptions): RouteConfig[] {
     const aliases = forms
       .filter((form) => form.query.length > 0 && collides(formsOf(form.route)[0] as Form))
       .map((form) => form.route.path);
-    const config = operation(path, forms, options);
+    const config = operation(path, forms, options, registry);
     return [
       aliases.length > 0 ? { ...config, "x-velodata-path-forms": aliases } : config,
       preflight(config),
@@ -183,7 +198,12 @@ function preflight(get: RouteConfig): RouteConfig {
   };
 }
 
-function operation(path: string, forms: readonly Form[], options: OpenApiOptions): RouteConfig {
+function operation(
+  path: string,
+  forms: readonly Form[],
+  options: OpenApiOptions,
+  registry: OpenAPIRegistry,
+): RouteConfig {
   const [first] = forms as [Form, ...Form[]];
   const route = first.route;
   const queryNames = [...new Set(forms.flatMap((form) => form.query))];
@@ -199,12 +219,14 @@ function operation(path: string, forms: readonly Form[], options: OpenApiOptions
     placeholdersOf(path).map((name) => [name, schemaOf(route, name, options)]),
   );
   const id = (form: Form) =>
-    form.query.length > 0 ? `${form.route.name}ByQuery` : form.route.name;
+    form.query.length > 0
+      ? `${form.route.name}ByQuery`
+      : form.route.name + (form.feed === undefined ? "" : pascalCase(form.feed));
   return {
     method: "get",
     path,
     operationId: forms.map(id).join("Or"),
-    summary: forms.map((form) => form.route.summary).join("; with ?contract=: "),
+    summary: forms.map(summaryOf).join("; with ?contract=: "),
     description: describeAccess(route),
     tags: [route.tag],
     security: route.access === "key" ? [{ [API_KEY]: [] }] : [],
@@ -214,11 +236,34 @@ function operation(path: string, forms: readonly Form[], options: OpenApiOptions
     },
     responses: responsesOf(
       forms.map((form) => form.route),
+      bodyOf(first, registry),
       options.examples,
     ),
     "x-velodata-access": route.access,
     "x-velodata-freshness": route.freshness,
   };
+}
+
+const summaryOf = (form: Form) => form.route.summary.replace("{feed}", form.feed ?? "{feed}");
+
+const pascalCase = (name: string) =>
+  name.replace(/(?:^|_)(\w)/g, (_, letter: string) => letter.toUpperCase());
+
+/**
+ * The schema of a form's 200 body: the route's, or for a GBFS feed the official one, a component
+ * named for it (`GbfsV3StationStatus`) that every form of that feed refers to.
+ */
+function bodyOf(form: Form, registry: OpenAPIRegistry): ZodMediaTypeObject["schema"] {
+  const version = form.route.gbfsVersion;
+  if (version === undefined) return form.route.schema ?? z.string().meta({ format: "binary" });
+  // The feed the file names: `station_status.json`, `{feed}.json` as this form fills it.
+  const feed = form.feed ?? (form.path.split("/").pop() as string).replace(/\.json$/, "");
+  const name = `GbfsV${version.split(".")[0]}${pascalCase(feed)}`;
+  const known = (each: OpenAPIRegistry["definitions"][number]) =>
+    each.type === "component" && each.name === name;
+  if (!registry.definitions.some(known))
+    registry.registerComponent("schemas", name, officialGbfsSchema(version, feed));
+  return { $ref: `#/components/schemas/${name}` };
 }
 
 function describeAccess(route: AnyRoute): string {
@@ -258,6 +303,7 @@ function schemaOf(route: AnyRoute, name: string, options: OpenApiOptions): ZodTy
 
 function responsesOf(
   routes: readonly AnyRoute[],
+  body: ZodMediaTypeObject["schema"],
   examples: OpenApiOptions["examples"],
 ): Record<string, ResponseConfig> {
   // Routes sharing a path answer the same kind of body: the first one describes it.
@@ -299,7 +345,7 @@ function responsesOf(
       headers,
       content: {
         [route.contentType]: {
-          schema: route.schema ?? z.string().meta({ format: "binary" }),
+          schema: body,
           ...(example === undefined ? {} : { example }),
         },
       },

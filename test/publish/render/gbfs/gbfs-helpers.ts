@@ -17,7 +17,7 @@ import type {
   GbfsVersion,
 } from "../../../../src/publish/render/gbfs/feed.js";
 import type { Dataset } from "../../../../src/source/dataset.js";
-import { REFERENCE } from "../../../helpers.js";
+import { ROOT } from "../../../helpers.js";
 
 export const STATIC_AT = new Date("2026-11-01T10:00:00Z");
 export const GENERATED_AT = new Date("2026-11-20T08:16:00Z");
@@ -62,7 +62,7 @@ export function feedOf(
 
 export const manifestOf = (dataset: Dataset) => renderManifest(dataset.contracts, STATIC, URLS);
 
-// The official schemas (test/reference/gbfs-schemas, see SOURCES.txt), compiled as the official
+// The official schemas (src/model/gbfs-schemas, see its SOURCE.md), compiled as the official
 // validator does: strict mode off, formats on.
 const ajv = new Ajv({ strict: false, allErrors: true });
 addFormats.default(ajv);
@@ -72,7 +72,7 @@ export function schemaOf(version: GbfsVersion, feed: GbfsFeedName | "manifest"):
   const key = `v${version}/${feed}.json`;
   let validate = compiled.get(key);
   if (!validate) {
-    const path = join(REFERENCE, "gbfs-schemas", key);
+    const path = join(ROOT, "src/model/gbfs-schemas", key);
     validate = ajv.compile(JSON.parse(readFileSync(path, "utf8")));
     compiled.set(key, validate);
   }
