@@ -2,7 +2,7 @@
 // download row say the same, from one grouping.
 
 /** A licence as a contract states it (an SPDX id, a URL, or both). */
-interface StatedLicense {
+export interface StatedLicense {
   id?: string | null;
   url?: string | null;
 }

@@ -11,6 +11,7 @@ import { contractStationsTable, rowOf } from "./downloads/tables.js";
 import { type Encode, encodedTogether } from "./encoded-together.js";
 import { gbfsStaticFiles, gbfsUrls } from "./gbfs-files.js";
 import { groupByContract } from "./group.js";
+import { licenseGroups } from "./license-groups.js";
 import { endpointFile, makeRelease, type Release, type ReleaseFile } from "./release.js";
 import { encodeJson, jsonList } from "./render/json-body.js";
 import { renderOpenApi } from "./render/openapi.js";
@@ -148,6 +149,7 @@ export function openApiDocument(dataset: Dataset, options: PublishOptions): obje
     baseUrl: options.baseUrl ?? DEFAULT_BASE_URL,
     examples: openApiExamples(dataset),
     ...(dataset.portal ? { title: dataset.portal.serviceName } : {}),
+    licenses: licenseGroups(dataset.contracts),
     parameterExamples: {
       ...(dataset.stations[0] ? { station: dataset.stations[0] } : {}),
       ...(dataset.parkings[0] ? { park: dataset.parkings[0] } : {}),

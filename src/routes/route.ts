@@ -1,5 +1,6 @@
 // The shape of one row of the route table: a URL pattern with typed parameters and every rule of its answer.
 import type { ZodType } from "zod";
+import type { Tag } from "./tags.js";
 
 /** Dynamic answers change at every refresh; static ones only when the source is rebuilt. */
 export type Freshness = "dynamic" | "static";
@@ -40,7 +41,7 @@ export interface Route<E extends { name: string }> {
   /** One line for people (OpenAPI summary). */
   readonly summary: string;
   /** OpenAPI tag, one per surface (v3, v1, parking, downloads, …). */
-  readonly tag: string;
+  readonly tag: Tag;
   /**
    * The path form, with `{param}` placeholders (a placeholder may share its segment with literal
    * text: `{contract}.csv`). It is the URL a static host serves, and gives the file in the tree.

@@ -1,7 +1,9 @@
 // The OpenAPI document: valid OpenAPI 3.1 (checked offline), derived from the route table, deterministic.
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
+import { licenseGroups } from "../../src/publish/license-groups.js";
 import { openApiDocument } from "../../src/publish/publish.js";
+import { renderOpenApi } from "../../src/publish/render/openapi.js";
 import { matchRoute } from "../../src/routes/match-route.js";
 import { resolveContract } from "../../src/routes/resolve-contract.js";
 import { type Endpoint, pathOf } from "../../src/routes/routes.js";
@@ -151,18 +153,49 @@ describe("OpenAPI document", () => {
 
   it("lists its groups in the route table's order, the preflights last, and tells how to get a key", async () => {
     const document = (await documentOf()) as Document & {
-      tags: { name: string }[];
+      tags: { name: string; description?: string }[];
       components: { securitySchemes: { apiKey: { description: string } } };
     };
     const names = document.tags.map((tag) => tag.name);
     expect(names.slice(0, 3)).toEqual(["v3", "v1", "parking"]);
     expect(names.at(-1)).toBe("CORS preflight");
+    // Each group says what it holds: documentation pages show it as the section's introduction.
+    for (const tag of document.tags) expect(tag.description, tag.name).toMatch(/^\S.{30,}\.$/);
+    expect(document.tags.find((tag) => tag.name === "v1")?.description).toContain("legacy");
     // Every operation's group is listed: none is left to first appearance.
     const used = Object.values(document.paths).flatMap((item) =>
       Object.values(item).flatMap((operation) => (operation as { tags?: string[] }).tags ?? []),
     );
     expect(new Set(used)).toEqual(new Set(names));
     expect(document.components.securitySchemes.apiKey.description).not.toContain("velodata keys");
+  });
+
+  it("gives the data's licence as the API's: one all contracts state, or says each has its own", async () => {
+    const licenseOf = (licenses: ({ id?: string; url?: string } | undefined)[]) => {
+      const contracts = licenses.map((license, at) => ({ name: `c${at}`, license }));
+      const { info } = renderOpenApi({
+        baseUrl: "https://api.example.org",
+        examples: {},
+        licenses: licenseGroups(contracts),
+      }) as { info: { license?: object } };
+      return info.license;
+    };
+    const odbl = { id: "ODbL-1.0", url: "https://opendatacommons.org/licenses/odbl/1-0/" };
+    // OpenAPI takes an SPDX identifier or a URL, not both: the identifier names it exactly.
+    expect(licenseOf([odbl, odbl])).toEqual({ name: "ODbL-1.0", identifier: "ODbL-1.0" });
+    expect(licenseOf([{ url: "https://example.org/terms" }])).toEqual({
+      name: "The data's licence",
+      url: "https://example.org/terms",
+    });
+    expect(licenseOf([odbl, { id: "CC-BY-4.0" }])).toEqual({
+      name: "Each contract's own: its GBFS system_information gives its license_id and license_url",
+    });
+    // No contract states one (`{}` in a source reads as none).
+    expect(licenseOf([undefined, undefined])).toBeUndefined();
+    // The fixtures' contracts state different licences.
+    expect(
+      ((await documentOf()) as { info: { license?: { name: string } } }).info.license?.name,
+    ).toMatch(/^Each contract's own/);
   });
 
   it("says what Retry-After counts down to on a 429: the wrong-key window or the key's minute", async () => {

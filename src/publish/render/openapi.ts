@@ -30,7 +30,9 @@ import { placeholdersOf } from "../../routes/pattern.js";
 import type { AnyRoute, Outcome, ParamType } from "../../routes/route.js";
 import { dispositionOf, type EndpointName, ROUTE_LIST } from "../../routes/routes.js";
 import { outcomesOf } from "../../routes/statuses.js";
+import { TAG_DESCRIPTIONS } from "../../routes/tags.js";
 import { compressible, MIN_COMPRESSED_SIZE } from "../compress.js";
+import type { LicenseGroup, StatedLicense } from "../license-groups.js";
 
 export interface OpenApiOptions {
   /** The public base URL the API is reached at (the document's `servers`). */
@@ -39,6 +41,8 @@ export interface OpenApiOptions {
   examples: Partial<Record<EndpointName, unknown>>;
   /** The service's name (portal.json's serviceName): the document's title. Default "velodata". */
   title?: string;
+  /** The contracts grouped by the licence of their data (licenseGroups): the API's licence. */
+  licenses?: readonly LicenseGroup<StatedLicense>[];
   /**
    * Parameters of the data for "Try it out": the station and the parking the examples show, so that
    * each operation's example request finds them (a parking route, a contract with the parking API).
@@ -58,6 +62,8 @@ export interface ParameterExamples {
 
 const API_KEY = "apiKey";
 const PREFLIGHT_TAG = "CORS preflight";
+const PREFLIGHT_DESCRIPTION =
+  "OPTIONS on every path: the preflight a browser sends before a cross-origin request, answered 204 without a key.";
 
 export function renderOpenApi(options: OpenApiOptions): object {
   const registry = new OpenAPIRegistry();
@@ -76,14 +82,38 @@ export function renderOpenApi(options: OpenApiOptions): object {
       description:
         "Bike-sharing stations and bike parkings, as the JCDecaux open-data API (v3, legacy v1, parking v1), plus static downloads. Every API call needs `?apiKey=KEY`; public routes say so. " +
         `Every path answers HEAD as GET without the body, and OPTIONS (a CORS preflight, no key needed) with 204; other methods get 405 with \`Allow: ${ALLOWED_METHODS}\`.`,
+      ...licenseOf(options.licenses ?? []),
     },
     servers: [{ url: options.baseUrl }],
     // Groups in the route table's order, the preflights last: documentation pages list groups as
     // they first appear, and the first path's preflight came before any group but v3.
-    tags: [...new Set(ROUTE_LIST.map((route) => route.tag)), PREFLIGHT_TAG].map((name) => ({
-      name,
-    })),
+    tags: [
+      ...[...new Set(ROUTE_LIST.map((route) => route.tag))].map((name) => ({
+        name,
+        description: TAG_DESCRIPTIONS[name],
+      })),
+      { name: PREFLIGHT_TAG, description: PREFLIGHT_DESCRIPTION },
+    ],
   });
+}
+
+/**
+ * The data's licence, what an open-data API's users need to know of its terms: an SPDX id, or
+ * else its URL (OpenAPI takes one of the two). None where no contract states one.
+ */
+function licenseOf(groups: readonly LicenseGroup<StatedLicense>[]): {
+  license?: { name: string; identifier?: string; url?: string };
+} {
+  const [only] = groups.length === 1 ? groups : [];
+  if (only?.license?.id) return { license: { name: only.license.id, identifier: only.license.id } };
+  if (only?.license?.url) return { license: { name: "The data's licence", url: only.license.url } };
+  if (groups.some((group) => group.license))
+    return {
+      license: {
+        name: "Each contract's own: its GBFS system_information gives its license_id and license_url",
+      },
+    };
+  return {};
 }
 
 /**
