@@ -54,7 +54,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
   const refreshSeconds = options.refreshSeconds ?? DEFAULT_REFRESH_SECONDS;
   output.progress("reading source…");
   // Taken before reading, for the next cron refresh (see refresh.ts).
-  const fingerprint = staticSourceFingerprint(options.source);
+  const { fingerprint, seen: sourceSeen } = staticSourceFingerprint(options.source);
   const states = statesSeen(options.state ?? join(options.source, STATES_FILE));
   const { dataset, staticRead } = await readValidDataset(options.source, options.state, output);
 
@@ -93,6 +93,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
             baseUrl: options.baseUrl ?? DEFAULT_BASE_URL,
             refreshSeconds,
             fingerprint,
+            sourceSeen,
             states,
             folder,
           },

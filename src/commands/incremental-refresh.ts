@@ -46,6 +46,7 @@ import { inErrorAmong, tooManyMissing } from "../source/missing-stations.js";
 import { error, type Problem, type RecordRef, type Sourced } from "../source/problems.js";
 import type { StaticRead } from "../source/read-dataset.js";
 import { readStates, saidLeftOut } from "../source/read-dataset.js";
+import type { SourceSeen } from "../source/source-fingerprint.js";
 import { statesTimeOf } from "../source/source-time.js";
 import { recordSizes } from "../source/states-bytes.js";
 import {
@@ -83,6 +84,8 @@ export interface RefreshInputs {
   refreshSeconds: number;
   /** staticSourceFingerprint of the source folder, taken before anything is read from it. */
   fingerprint: string;
+  /** The static files as that fingerprint saw them: for the next run to skip reading them. */
+  sourceSeen: SourceSeen;
   generatedAt: Date;
   /** The share of the stations reported before that the states file may leave out (0 to 1). */
   maxMissingShare: number;
@@ -179,6 +182,7 @@ export async function incrementalRefresh(
       format: REFRESH_STATE_FORMAT,
       release: id,
       ...spliced.minute,
+      sourceSeen: inputs.sourceSeen,
       static: kept.checksum,
       ...(accepted ? { accepted } : {}),
     } satisfies MinuteState);
@@ -504,7 +508,10 @@ async function publishedBytes(tree: Tree, state: RefreshState): Promise<Publishe
 /** Leaves this run's state beside the tree it just updated, for the next run. */
 export function saveRefreshState(
   made: Made,
-  inputs: Pick<RefreshInputs, "out" | "baseUrl" | "refreshSeconds" | "fingerprint"> & {
+  inputs: Pick<
+    RefreshInputs,
+    "out" | "baseUrl" | "refreshSeconds" | "fingerprint" | "sourceSeen"
+  > & {
     /** The states file as seen before it was read (statesSeen): kept for the next refresh. */
     states?: StatesSeen | null;
     /**
@@ -546,6 +553,7 @@ export function saveRefreshState(
   const accepted = stations && bytes && keptStates(folder, { bytes, stations });
   writeRefreshCache(folder, {
     ...minute,
+    sourceSeen: inputs.sourceSeen,
     static: fixedSum,
     ...(accepted ? { accepted } : {}),
   } satisfies MinuteState);

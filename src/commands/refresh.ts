@@ -90,14 +90,22 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
   // What the last run left beside the tree: where the fast path starts, what --max-missing holds
   // a full refresh to, and the ttl the tree's feeds say.
   const previous = previousState(tree, options.source);
+  // Before reading: a source edited meanwhile then reads as changed next time, never as unchanged.
+  const source = staticSourceFingerprint(
+    options.source,
+    previous?.state.sourceSeen && {
+      fingerprint: previous.state.source,
+      seen: previous.state.sourceSeen,
+    },
+  );
   const inputs: RefreshInputs = {
     out: options.out,
     state: options.state,
     // Without --base-url, the one the tree's answers name: a cron line that leaves it out must not
     // turn a public tree's GBFS and OpenAPI URLs into the default's.
     baseUrl: options.baseUrl ?? recorded ?? DEFAULT_BASE_URL,
-    // Before reading: a source edited meanwhile then reads as changed next time, never as unchanged.
-    fingerprint: staticSourceFingerprint(options.source),
+    fingerprint: source.fingerprint,
+    sourceSeen: source.seen,
     generatedAt: options.now ?? new Date(),
     // Without --refresh, the one the tree was made with, as for the base URL: from the last run's
     // state or the manifest, else (an older velodata's tree) what its feeds say.

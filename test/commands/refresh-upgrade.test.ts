@@ -7,11 +7,13 @@ import { fixtureCopy, ROOT, runCli, tempDir } from "../helpers.js";
 
 const FAST = "static source unchanged: only the changed stations rendered";
 
-/** A velodata of its own, made of this one's files (its modules, page files and pins). */
+/** A velodata of its own, made of this one's files (those its package ships, and its pins). */
 async function install(): Promise<string> {
   const at = join(await tempDir(), "velodata");
-  for (const part of ["bin", "dist", "src/publish/render/portal/page"])
-    await cp(join(ROOT, part), join(at, part), { recursive: true });
+  const { files } = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")) as {
+    files: string[];
+  };
+  for (const part of files) await cp(join(ROOT, part), join(at, part), { recursive: true });
   for (const pin of ["package.json", "package-lock.json"]) await cp(join(ROOT, pin), join(at, pin));
   await symlink(join(ROOT, "node_modules"), join(at, "node_modules"));
   return at;

@@ -7,6 +7,7 @@ import { pathOf } from "../../routes/routes.js";
 import { type Dataset, stationKey } from "../../source/dataset.js";
 import type { StaticSource } from "../../source/load-source.js";
 import { placedIn, type Sourced } from "../../source/problems.js";
+import type { SourceSeen } from "../../source/source-fingerprint.js";
 import type { KeptStatesFile } from "../../tree/accepted-states.js";
 import { gbfsEndpoints } from "../gbfs-files.js";
 import { pathsInOrder } from "../paths-in-order.js";
@@ -37,6 +38,11 @@ export interface RefreshState {
   refreshSeconds: number;
   /** staticSourceFingerprint of the source folder the release was made from. */
   source: string;
+  /**
+   * The static files as the last run saw them when it took that fingerprint (or found it again
+   * from them): written each minute, absent from an older velodata's state.
+   */
+  sourceSeen?: SourceSeen;
   parkings: number;
   contracts: Sourced<Contract>[];
   stations: StationRecords;
@@ -133,6 +139,7 @@ export type MinuteState = Pick<
   | "statusSizes"
   | "statusDigests"
   | "statusAt"
+  | "sourceSeen"
 > & {
   static: string;
   /**
