@@ -31,6 +31,22 @@ describe("redactTarget", () => {
     );
   });
 
+  it("scrubs a long target in one pass: no key-name pattern scans to its end from each start", () => {
+    // "apikey" again and again without "=": a pattern with an unbounded gap before "=" scanned the
+    // rest of the target from each "api", a cost in the square of the length: ~14 s at 300 KB,
+    // where a single pass takes a few milliseconds. Not a speed goal: a bound a thousand times
+    // over the linear cost, which only the square's can break (a synchronous call cannot be
+    // stopped by vitest's timeout).
+    const path = `/${"apikey".repeat(50_000)}`;
+    const started = performance.now();
+    expect(redactTarget(path, new URLSearchParams())).toBe(path);
+    expect(redactText(path)).toBe(path);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    // The bounded gaps still reach every usual spelling.
+    expect(logged("/a;api_key=secret")).toBe("/a;api_key=<redacted>");
+    expect(logged("/a?x=1;apiKey%5B%5D=secret")).toBe("/a?x=1%3BapiKey%5B%5D%3D<redacted>");
+  });
+
   it("reads absolute-form targets like origin-form ones", () => {
     expect(logged(`http://example.org:8080/a?apiKey=${KEY}`)).toBe("/a?apiKey=<redacted>");
     expect(parseTarget("HTTP://example.org").path).toBe("/");
