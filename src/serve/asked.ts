@@ -32,6 +32,12 @@ export type Asked = {
 
 // A server has a few thousand hot targets; past this many the memory is given back and refilled.
 const KEPT = 10_000;
+// Clients' targets are short; a longer one (up to the 16 KB the server reads, ~48 KB once escaped
+// for the log) is worked out each time it comes, never kept: 10,000 of them held 1.2 GB.
+const KEPT_LENGTH = 1024;
+// What the log shows of a longer target, then its length: a flood of them must not crowd other
+// clients' lines out of the log's buffer (which drops lines past 16 MB waiting).
+const LOGGED_LENGTH = 2048;
 
 /** `askedOf(raw)`: the same answer as working it out again, from a bounded memory of recent targets. */
 export function askedTargets(): (raw: string) => Asked {
@@ -40,6 +46,7 @@ export function askedTargets(): (raw: string) => Asked {
     let asked = known.get(raw);
     if (asked) return asked;
     asked = workOut(raw);
+    if (raw.length > KEPT_LENGTH) return asked;
     if (known.size >= KEPT) known.clear();
     known.set(raw, asked);
     return asked;
@@ -49,7 +56,7 @@ export function askedTargets(): (raw: string) => Asked {
 function workOut(raw: string): Asked {
   const target = parseTarget(raw);
   const { query } = target;
-  const logged = redactTarget(target.path, query);
+  const logged = shortened(redactTarget(target.path, query), raw.length);
   const loggedBytes = Buffer.from(logged);
   const key = query.get("apiKey");
   const path = safePath(target.path);
@@ -85,4 +92,11 @@ function workOut(raw: string): Asked {
   const keyed = routeOf(endpoint).access === "key";
   const absent = match.kind === "absent";
   return { logged, loggedBytes, key, kind: "endpoint", endpoint, keyed, absent };
+}
+
+/** The redacted target cut to LOGGED_LENGTH, saying the length of the target asked. */
+function shortened(logged: string, asked: number): string {
+  return logged.length <= LOGGED_LENGTH
+    ? logged
+    : `${logged.slice(0, LOGGED_LENGTH)}…(a target of ${asked} characters)`;
 }
