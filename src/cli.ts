@@ -373,7 +373,10 @@ export function program(argv: readonly string[]): Command {
       "--nginx-version <version>",
       "the nginx it is for, as nginx -v says it (default: the one on PATH), which says how HTTP/2 is turned on",
     )
-    .option("--cache-dir <dir>", "nginx's cache of key checks (default: /var/lib/nginx/NAME)")
+    .option(
+      "--cache-dir <dir>",
+      "nginx's cache of key checks, on a memory file system: its files name the keys (default: /run/nginx-NAME)",
+    )
     .option(
       "--key-cache <seconds>",
       "seconds a valid key is trusted between checks, at most 10 (default: 5)",

@@ -38,6 +38,13 @@ export async function tempDir(prefix = "velodata-test-"): Promise<string> {
   return dir;
 }
 
+/** A folder as tempDir's, on a memory file system (/dev/shm). */
+export async function memoryDir(prefix = "velodata-test-"): Promise<string> {
+  const dir = await mkdtemp(join("/dev/shm", prefix));
+  made.push(dir);
+  return dir;
+}
+
 /** Removes every folder tempDir made so far. */
 export async function removeTempDirs(): Promise<void> {
   const dirs = made.splice(0);

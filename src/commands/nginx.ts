@@ -1,6 +1,6 @@
 // `velodata nginx`: prints the nginx configuration that serves a tree, with velodata serve checking the keys.
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, renameSync, rmSync, statfsSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { refusedWrite, UserError } from "../errors.js";
 import { nginxConfig } from "../host/nginx/nginx-config.js";
@@ -99,7 +99,8 @@ export function nginx(options: NginxCommandOptions): string {
       "give letters, digits and _, not starting with a digit, e.g. velodata_staging",
     ]);
   const tree = resolve(options.tree);
-  const cacheDir = resolve(options.cacheDir ?? `/var/lib/nginx/${name}`);
+  // In /run, a memory file system on most systems: the cache's files name the keys.
+  const cacheDir = resolve(options.cacheDir ?? `/run/nginx-${name}`);
   const accessLog = options.accessLog ?? `/var/log/nginx/${name}-access.log`;
   for (const [option, path] of [
     ["--tree", tree],
@@ -143,6 +144,10 @@ export function nginx(options: NginxCommandOptions): string {
   if (!existsSync(dirname(cacheDir)))
     output.warn(
       `warning: ${dirname(cacheDir)} does not exist: nginx will not start ("mkdir() … failed"); create it (mkdir -p ${dirname(cacheDir)}) or give --cache-dir in a folder that exists`,
+    );
+  else if (!inMemory(dirname(cacheDir)))
+    output.warn(
+      `warning: ${dirname(cacheDir)} is not on a memory file system (tmpfs): the key cache's files name the keys nginx checked in the last ${keyCacheSeconds} s, which would reach the disk, its backups and images; give --cache-dir in one (/run on most systems, /dev/shm)`,
     );
   const config = nginxConfig(ROUTE_LIST, {
     name,
@@ -194,5 +199,17 @@ function writeWhole(file: string, config: string): void {
     if (code === "EISDIR")
       throw new UserError(`--output ${file} is a folder: give the path of a file`, [], { cause });
     throw refusedWrite(cause, `--output ${file}`);
+  }
+}
+
+// statfs's f_type of the file systems that keep their files in memory only.
+const MEMORY_FILE_SYSTEMS = new Set([0x01021994 /* tmpfs */, 0x858458f6 /* ramfs */]);
+
+/** Whether `folder` is on a memory file system (unknown, as on a system without statfs: yes). */
+function inMemory(folder: string): boolean {
+  try {
+    return MEMORY_FILE_SYSTEMS.has(statfsSync(folder).type);
+  } catch {
+    return true;
   }
 }

@@ -1,10 +1,12 @@
 // `velodata nginx` through the CLI: the configuration on stdout, clear errors for what cannot work.
-import { mkdir, readdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, stat, statfs, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { nginx } from "../../src/commands/nginx.js";
 import { memoryOutput } from "../../src/commands/output.js";
-import { BIN, runCli, runShell, tempDir } from "../helpers.js";
+import { BIN, memoryDir, ROOT, runCli, runShell, tempDir } from "../helpers.js";
+
+const TMPFS = 0x01021994;
 
 let out: string;
 beforeAll(async () => {
@@ -61,8 +63,8 @@ describe("velodata nginx", () => {
   it("warns that the distribution's default site answers on port 80 when no host is named", async () => {
     const defaultSite = join(await tempDir(), "default");
     await writeFile(defaultSite, "server { listen 80 default_server; }");
-    // A key cache where nginx can make it: this test is about the default site alone.
-    const cacheDir = join(await tempDir(), "velodata");
+    // A key cache where nginx can make it, in memory: this test is about the default site alone.
+    const cacheDir = join(await memoryDir(), "velodata");
     const asked = { tree: out, upstream: "http://127.0.0.1:8080", defaultSite, cacheDir };
     const warned = memoryOutput();
     nginx({ ...asked, output: warned });
@@ -77,7 +79,7 @@ describe("velodata nginx", () => {
   });
 
   it("warns when the key cache's folder has no parent, which nginx does not make", async () => {
-    const parent = join(await tempDir(), "cache");
+    const parent = join(await memoryDir(), "cache");
     const asked = { tree: out, upstream: "http://127.0.0.1:8080", serverName: ["api.example.org"] };
     const warned = memoryOutput();
     nginx({ ...asked, cacheDir: join(parent, "velodata"), output: warned });
@@ -87,6 +89,21 @@ describe("velodata nginx", () => {
     await mkdir(parent);
     const quiet = memoryOutput();
     nginx({ ...asked, cacheDir: join(parent, "velodata"), output: quiet });
+    expect(quiet.lines.filter((line) => line.startsWith("warning"))).toEqual([]);
+  });
+
+  it("warns when the key cache, whose files name the keys, would be on a disk", async (context) => {
+    const asked = { tree: out, upstream: "http://127.0.0.1:8080", serverName: ["api.example.org"] };
+    // The project's own folder, on a disk but in a clone made in memory. Nothing is made there.
+    const disk = ROOT;
+    if ((await statfs(disk)).type === TMPFS) context.skip();
+    const warned = memoryOutput();
+    nginx({ ...asked, cacheDir: join(disk, "velodata"), output: warned, keyCache: 3 });
+    expect(warned.lines).toContain(
+      `warning: ${disk} is not on a memory file system (tmpfs): the key cache's files name the keys nginx checked in the last 3 s, which would reach the disk, its backups and images; give --cache-dir in one (/run on most systems, /dev/shm)`,
+    );
+    const quiet = memoryOutput();
+    nginx({ ...asked, cacheDir: join(await memoryDir(), "velodata"), output: quiet });
     expect(quiet.lines.filter((line) => line.startsWith("warning"))).toEqual([]);
   });
 
