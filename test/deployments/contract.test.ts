@@ -436,6 +436,27 @@ for (const [name, start, skipped] of deployments) {
       }
     });
 
+    it("refuses raw bytes past ASCII in the request line, in the key or the path, as a malformed request", async () => {
+      // What no client's encoder sends (it writes %FF): Node refuses the line, and nginx, which
+      // takes it, must not hand the key on to a check that Node would refuse (a 503 for anyone).
+      const { hostname, port } = new URL(deployment.base);
+      const host = `Host: ${hostname}:${port}\r\n`;
+      for (const target of [
+        `/vls/v3/contracts?apiKey=${key.slice(0, 20)}\xff${key.slice(21)}`,
+        "/vls/v3/stations/dublin/42\u00e9",
+        "/openapi.json?x=\u00e9",
+      ]) {
+        const answer = await rawRequest(deployment.base, `GET ${target} HTTP/1.1\r\n${host}\r\n`);
+        expect([answer.status, answer.headers["content-type"]], target).toEqual([
+          400,
+          "application/json",
+        ]);
+        expect(JSON.parse(answer.body.toString()), target).toEqual({
+          error: MALFORMED_REQUEST.error,
+        });
+      }
+    });
+
     it("accepts a key added while running and refuses it within 10 s of its revocation", async () => {
       const { server } = deployment;
       const added = await addKey(server.keysFile, "late", new Date());
@@ -570,6 +591,10 @@ describe.skipIf("missing" in nginx)("nginx in front of the tree", () => {
     await fetch(`${deployment.base}/openapi.json`, {
       headers: { Referer: `${deployment.base}/vls/v3/contracts?apiKey=${key}` },
     });
+    // A client naming itself with its key (a script's own User-Agent).
+    await fetch(`${deployment.base}/openapi.json`, {
+      headers: { "User-Agent": `city-dashboard/1.0 (apiKey=${key})` },
+    });
     for (const path of [
       `/vls/v3/contracts&apiKey=${key}`,
       `/vls/v3/contracts%3FapiKey=${key.toUpperCase()}`,
@@ -593,6 +618,7 @@ describe.skipIf("missing" in nginx)("nginx in front of the tree", () => {
     expect(log).not.toContain(key.toUpperCase());
     expect(log).not.toContain(encoded.slice(0, 48));
     expect(log).toContain('"GET /vls/v3/contracts&apiKey=<redacted>" 404 ');
+    expect(log).toContain('"city-dashboard/1.0 (apiKey=<redacted>" ');
     expect(log).not.toContain("wrong-key");
   });
 

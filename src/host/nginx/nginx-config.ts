@@ -244,6 +244,13 @@ map $${n}_file $${n}_disposition {
     default "";
 ${dispositions}
 }
+# A request line with raw bytes past ASCII (a client's encoder writes %FF): velodata serve's
+# parser refuses it, so nginx must neither hand it on nor put its key in a check (which would fail,
+# a 503); it answers serve's 400 itself.
+map $request_uri $${n}_raw_bytes {
+    "~[^\\x21-\\x7e]" 1;
+    default "";
+}
 # The key, read from the raw query (the first apiKey, as velodata serve reads it).
 map $request_uri $${n}_key {
     "~^[^?]*\\?(?:[^&]*&)*?apiKey=(?<${n}_k>[^&#]*)" $${n}_k;
@@ -271,6 +278,14 @@ map $http_referer $${n}_referer {
     default "-";
 }
 
+# The User-Agent the same way, kept whole but from a key-like run on: a script may name itself
+# with its key.
+map $http_user_agent $${n}_agent {
+    "" "-";
+    "~*^(?<${n}_ah>.*?)(?:[0-9a-f]|%3[0-9]|%4[1-6]|%6[1-6]){16}" "\${${n}_ah}<redacted>";
+    default $http_user_agent;
+}
+
 # The client's key by its id (as velodata keys list shows it) where HTTP auth puts the user, so that
 # log tools count requests per client; "-" where no key was accepted (auth_request_set gives "").
 map $${n}_key_id $${n}_client {
@@ -278,7 +293,7 @@ map $${n}_key_id $${n}_client {
     default $${n}_key_id;
 }
 log_format ${n} '$remote_addr - $${n}_client [$time_local] "$request_method $${n}_path" '
-                    '$status $body_bytes_sent "$${n}_referer" "$http_user_agent" $request_time';
+                    '$status $body_bytes_sent "$${n}_referer" "$${n}_agent" $request_time';
 
 # Answers of the key check, by key: a valid key costs one round trip per ${options.keyCacheSeconds} s.
 proxy_cache_path ${quote(options.cacheDir)} levels=1:2 keys_zone=${n}_keys:1m max_size=16m inactive=1m use_temp_path=off;
@@ -310,6 +325,11 @@ ${types}
     gzip_vary on;
     ${BROTLI_LINES[options.brotli]}
 
+    # Raw bytes past ASCII (see the map): serve's 400. Its page by a rewrite, not \`return 400\`:
+    # error_page's redirect would run these lines again.
+    if ($${n}_raw_bytes) {
+        rewrite ^ ${MALFORMED_REQUEST_PAGE.uri} last;
+    }
     # A CORS preflight is velodata serve's whatever the path: answered here, so that a page of another
     # origin still reads the public files while velodata serve is down or restarting.
     if ($request_method = OPTIONS) {
