@@ -227,7 +227,7 @@ export function program(argv: readonly string[]): Command {
     )
     .option(
       "--max-connections <n>",
-      "open connections at most (idle ones make room)",
+      "open connections at most (idle ones make room, then request heads coming for over a second)",
       positive,
       1000,
     )

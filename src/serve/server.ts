@@ -14,10 +14,15 @@ export interface RunningServer {
 }
 
 export interface ConnectionLimits {
-  /** Open connections at most; past it an idle one is closed to make room, else the newcomer. */
+  /**
+   * Open connections at most; past it an idle one is closed to make room, else one whose request
+   * head has been coming for SLOW_HEAD_MS, else the newcomer.
+   */
   maxConnections?: number;
   /** Seconds a connection may stay without a request in progress (keep-alive or never used). */
   idleSeconds?: number;
+  /** Milliseconds from some start: performance.now, or a test's clock. */
+  clock?: () => number;
 }
 
 export const DEFAULT_MAX_CONNECTIONS = 1000;
@@ -25,6 +30,12 @@ export const DEFAULT_IDLE_SECONDS = 10;
 // Past this, connections still open after a stop are cut.
 const CLOSE_GRACE_MS = 10_000;
 const REFUSALS_SAID_EVERY_MS = 60_000;
+/**
+ * A request head still coming this long after the server first saw it begun, when every place is
+ * taken: a client's head comes in one packet, a slow-headers attack (slowloris) holds hundreds of
+ * connections this way to lock everyone out. Such a connection may be closed for a newcomer.
+ */
+export const SLOW_HEAD_MS = 1000;
 
 export async function startServer(
   options: HandlerOptions & ConnectionLimits & { port: number; host: string },
@@ -48,6 +59,7 @@ export async function startServer(
     options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
     idleMs,
     options.log,
+    options.clock ?? (() => performance.now()),
   );
   const handler = createHandler({
     ...options,
@@ -99,6 +111,8 @@ interface Entry {
   busy: number;
   idleSince: number;
   readAt: number;
+  /** When a request head was first seen begun on it, not yet whole (0: not seen so). */
+  headSeenAt: number;
 }
 
 /**
@@ -109,11 +123,23 @@ interface Entry {
 const isIdle = (socket: Socket, entry: Entry): boolean =>
   entry.busy === 0 && socket.bytesRead === entry.readAt;
 
+/** A request begun, its head not yet whole: Node has not handed it over. */
+const isComing = (socket: Socket, entry: Entry): boolean =>
+  entry.busy === 0 && socket.bytesRead > entry.readAt;
+
 /**
  * Idle connections cannot lock clients out: each is closed after `idleMs` without a request,
- * and when `max` are open a newcomer takes the place of the longest idle one.
+ * and when `max` are open a newcomer takes the place of the longest idle one; nor can slow
+ * request heads: with none idle, it takes the place of the one whose head has been coming longest,
+ * past SLOW_HEAD_MS.
  */
-function boundConnections(server: Server, max: number, idleMs: number, log: Log): Connections {
+function boundConnections(
+  server: Server,
+  max: number,
+  idleMs: number,
+  log: Log,
+  clock: () => number,
+): Connections {
   // Each open socket's requests in progress, when it last became idle (a counter: the longest
   // idle has the smallest) and the bytes it had read then. Changed in place per request: no Map
   // entry is moved.
@@ -124,9 +150,12 @@ function boundConnections(server: Server, max: number, idleMs: number, log: Log)
   // server at its limit under load would otherwise write a line per refused connection.
   let refusedSince = 0;
   let saidAt = Number.NEGATIVE_INFINITY;
+  // And the slow heads closed for newcomers, the same way.
+  let slowSince = 0;
+  let slowSaidAt = Number.NEGATIVE_INFINITY;
   const refused = () => {
     refusedSince++;
-    const now = performance.now();
+    const now = clock();
     if (now - saidAt < REFUSALS_SAID_EVERY_MS) return;
     log(
       `connections: ${refusedSince} new connection${refusedSince === 1 ? "" : "s"} refused${Number.isFinite(saidAt) ? " since the last such line" : ""}: all ${max} open ones were busy (--max-connections)`,
@@ -134,6 +163,17 @@ function boundConnections(server: Server, max: number, idleMs: number, log: Log)
     );
     saidAt = now;
     refusedSince = 0;
+  };
+  const closedSlow = () => {
+    slowSince++;
+    const now = clock();
+    if (now - slowSaidAt < REFUSALS_SAID_EVERY_MS) return;
+    log(
+      `connections: ${slowSince} connection${slowSince === 1 ? "" : "s"} closed for newcomers${Number.isFinite(slowSaidAt) ? " since the last such line" : ""}: all ${max} open ones were busy, these with a request head still coming after ${SLOW_HEAD_MS / 1000} s (slow clients, or slow headers sent on purpose)`,
+      "warning",
+    );
+    slowSaidAt = now;
+    slowSince = 0;
   };
   let drained: () => void = () => {};
   const idle = (socket: Socket, entry: Entry) => {
@@ -145,6 +185,7 @@ function boundConnections(server: Server, max: number, idleMs: number, log: Log)
     entry.busy = 0;
     entry.idleSince = ++idleCount;
     entry.readAt = socket.bytesRead;
+    entry.headSeenAt = 0;
   };
   /** The connection idle the longest, if any is idle (scanned only when the limit is reached). */
   const longestIdle = (): Socket | undefined => {
@@ -157,20 +198,40 @@ function boundConnections(server: Server, max: number, idleMs: number, log: Log)
       }
     return found;
   };
+  /**
+   * The connection whose request head has been coming the longest, past SLOW_HEAD_MS, if any; the
+   * heads begun since the last scan are noted as seen now (scanned only when none is idle).
+   */
+  const slowestHead = (): Socket | undefined => {
+    const now = clock();
+    let found: Socket | undefined;
+    let since = now - SLOW_HEAD_MS;
+    for (const [socket, entry] of open) {
+      if (!isComing(socket, entry)) continue;
+      if (entry.headSeenAt === 0) entry.headSeenAt = now;
+      else if (entry.headSeenAt <= since) {
+        found = socket;
+        since = entry.headSeenAt;
+      }
+    }
+    return found;
+  };
   server.on("connection", (socket: Socket) => {
     if (open.size >= max) {
-      const victim = longestIdle();
+      const longest = longestIdle();
+      const victim = longest ?? slowestHead();
       if (!victim) {
         socket.destroy();
         refused();
         return;
       }
+      if (!longest) closedSlow();
       victim.destroy();
       open.delete(victim);
     }
     // Until its first answer (then Node's keep-alive timer takes over), and during that request.
     socket.setTimeout(idleMs);
-    const entry = { busy: 0, idleSince: 0, readAt: 0 };
+    const entry = { busy: 0, idleSince: 0, readAt: 0, headSeenAt: 0 };
     open.set(socket, entry);
     idle(socket, entry);
     socket.once("close", () => {
@@ -184,6 +245,7 @@ function boundConnections(server: Server, max: number, idleMs: number, log: Log)
       const entry = open.get(socket);
       if (entry === undefined) return;
       entry.busy++;
+      entry.headSeenAt = 0;
       if (stopping && !response.headersSent) response.setHeader("Connection", "close");
     },
     answered(socket) {

@@ -9,7 +9,7 @@ import { serve } from "../../src/commands/serve.js";
 import type { Severity } from "../../src/log.js";
 import { makeRelease, releaseFile } from "../../src/publish/release.js";
 import type { Live } from "../../src/serve/live.js";
-import { type RunningServer, startServer } from "../../src/serve/server.js";
+import { type RunningServer, SLOW_HEAD_MS, startServer } from "../../src/serve/server.js";
 import { fixtureCopy, tempDir } from "../helpers.js";
 import { startTestServer, type TestServer } from "./serve-helpers.js";
 
@@ -34,7 +34,7 @@ function open(base: string): Promise<Socket> {
  */
 function serveBigAnswer(
   log: (line: string, severity?: Severity) => void,
-  limits: { maxConnections?: number } = {},
+  limits: { maxConnections?: number; clock?: () => number } = {},
 ): Promise<RunningServer> {
   const big = releaseFile([Buffer.alloc(64 * 2 ** 20, 32)], "application/json", "static");
   const release = makeRelease(
@@ -256,6 +256,53 @@ describe("connections at the limit, all busy", () => {
       ]);
     } finally {
       for (const socket of busy) socket.destroy();
+      await running.close();
+    }
+  });
+
+  it("closes a connection whose request head has been coming for a second, for a newcomer (slow headers)", async () => {
+    const lines: string[] = [];
+    let now = 1000;
+    const running = await serveBigAnswer((line) => lines.push(line), {
+      maxConnections: 3,
+      clock: () => now,
+    });
+    // The server's side of each connection: what it has read of them.
+    const accepted: Socket[] = [];
+    running.server.on("connection", (socket: Socket) => accepted.push(socket));
+    const slow: Socket[] = [];
+    const closed = (socket: Socket) => new Promise((r) => socket.once("close", r));
+    const asked = (socket: Socket) =>
+      new Promise<string>((resolve) => {
+        socket.once("data", (chunk) => resolve(`${chunk}`));
+        socket.once("close", () => resolve("closed"));
+        socket.on("error", () => {}); // a refused connection: reset under the write
+        socket.write("HEAD /vls/v3/contracts?apiKey=k HTTP/1.1\r\nHost: x\r\n\r\n");
+      });
+    try {
+      // An attack's connections: each sends a head's first lines and never ends it.
+      for (let n = 0; n < 3; n++) {
+        const socket = await open(running.url);
+        socket.write("GET /vls/v3/contracts?apiKey=k HTTP/1.1\r\nHost: x\r\nX-A: b\r\n");
+        slow.push(socket);
+      }
+      // Until the server has read them (the same process: its reads take turns with this test's).
+      while (accepted.length < 3 || accepted.some((socket) => socket.bytesRead === 0))
+        await new Promise((resolve) => setImmediate(resolve));
+      const closedSlow = slow.map(closed);
+      // Heads just begun: a newcomer is refused, as when every connection is busy.
+      expect(await asked(await open(running.url))).toBe("closed");
+      // A second later, a newcomer takes the place of the longest-coming head and is answered.
+      now += SLOW_HEAD_MS;
+      const newcomer = await open(running.url);
+      expect(await asked(newcomer)).toMatch(/^HTTP\/1.1 200 /);
+      newcomer.destroy();
+      await Promise.race(closedSlow);
+      expect(lines).toContain(
+        "connections: 1 connection closed for newcomers: all 3 open ones were busy, these with a request head still coming after 1 s (slow clients, or slow headers sent on purpose)",
+      );
+    } finally {
+      for (const socket of slow) socket.destroy();
       await running.close();
     }
   });
