@@ -27,6 +27,21 @@ const htmlFile = (endpoint: "portal" | "docs", page: Html): PortalAsset => ({
   body: Buffer.from(`<!doctype html>\n${markup(page)}\n`, "utf8"),
 });
 
+// Each page carries its own Content-Security-Policy, so that every host of the tree (velodata serve,
+// nginx, a CDN, object storage) sends it alike: nothing runs or loads but the page's own files, a
+// text of the data that held markup could run no script. (frame-ancestors cannot be said so.)
+const PORTAL_POLICY =
+  "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'";
+
+/**
+ * Swagger UI sets inline styles, and "Try it out" asks the API at its base URL, which may be
+ * another origin than the host of the tree (a CDN's).
+ */
+function referencePolicy(baseUrl: string | null): string {
+  const api = baseUrl ? ` ${new URL(baseUrl).origin}` : "";
+  return `default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'${api}; object-src 'none'; base-uri 'none'; form-action 'self'`;
+}
+
 function portalPage(input: PortalInput): Html {
   // GBFS auto-discovery (GBFS v3.0, "Auto-Discovery"): one link per system on the landing page.
   const discovery = input.contracts.map((c) =>
@@ -37,6 +52,7 @@ function portalPage(input: PortalInput): Html {
   return html`<html lang="en">
 <head>
 <meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${PORTAL_POLICY}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${input.serviceName}: bike-sharing open data</title>
 <meta name="description" content="${input.description}">
@@ -72,6 +88,7 @@ function referencePage(input: PortalInput, openapi: string): Html {
   return html`<html lang="en">
 <head>
 <meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${referencePolicy(input.baseUrl)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${input.serviceName}: API reference</title>
 <link rel="icon" href="../portal/icon.svg" type="image/svg+xml">

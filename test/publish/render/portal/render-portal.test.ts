@@ -70,6 +70,28 @@ describe("renderPortal", () => {
     }
   });
 
+  it("carries its own Content-Security-Policy, letting the reference ask the API at its base URL", async () => {
+    const dataset = await fixtureDataset();
+    const policies = async (baseUrl?: string) => {
+      const { release } = await publish(dataset, { generatedAt: GENERATED_AT, baseUrl });
+      return ["/", "/docs/"].map((path) => {
+        const html = Buffer.concat(release.files.get(path)?.body ?? []).toString("utf8");
+        // As the browser reads the attribute: its quotes escaped in the markup.
+        const content = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html);
+        return content?.[1]?.replaceAll("&#39;", "'");
+      });
+    };
+    const [portal, reference] = await policies("https://api.example.org/bikes");
+    expect(portal).toBe(
+      "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'",
+    );
+    expect(reference).toBe(
+      "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self' https://api.example.org; object-src 'none'; base-uri 'none'; form-action 'self'",
+    );
+    // Without a public base URL, the reference asks the host it is served from.
+    expect((await policies())[1]).toContain("connect-src 'self';");
+  });
+
   it("spells the key placeholder as the specification does", async () => {
     const html = page(await input());
     expect(html).toContain("/vls/v3/stations?contract=dublin&amp;apiKey=&lt;API_KEY&gt;");
