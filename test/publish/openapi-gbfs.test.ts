@@ -62,6 +62,15 @@ describe("OpenAPI document, GBFS", () => {
     // v2.3 at two forms (6 feeds each), v3.0 (6), the manifest.
     expect(checked).toHaveLength(19);
     expect(Object.keys(document.paths).filter((path) => path.includes("{feed}"))).toEqual([]);
+    // Each says which feed it is, in its summary and its answer's description.
+    const { get } = document.paths["/contracts/{contract}/gbfs/v3/vehicle_types.json"] as {
+      get: { summary: string; responses: Record<string, { description: string }> };
+    };
+    expect([get.summary, get.responses["200"]?.description]).toEqual([
+      "GBFS v3.0 vehicle_types of a contract",
+      "GBFS v3.0 vehicle_types of a contract",
+    ]);
+    expect(JSON.stringify(document.paths)).not.toContain("{feed}");
   });
 
   it("holds the published feeds to it as a consumer's validator reads the document", async () => {

@@ -266,7 +266,7 @@ function operation(
     },
     responses: responsesOf(
       forms.map((form) => form.route),
-      bodyOf(first, registry),
+      { schema: bodyOf(first, registry), description: forms.map(summaryOf).join("; or ") },
       options.examples,
     ),
     "x-velodata-access": route.access,
@@ -331,9 +331,10 @@ function schemaOf(route: AnyRoute, name: string, options: OpenApiOptions): ZodTy
   }
 }
 
+/** `body`: the 200's schema, and what it is (the forms' summaries). */
 function responsesOf(
   routes: readonly AnyRoute[],
-  body: ZodMediaTypeObject["schema"],
+  body: { schema: ZodMediaTypeObject["schema"]; description: string },
   examples: OpenApiOptions["examples"],
 ): Record<string, ResponseConfig> {
   // Routes sharing a path answer the same kind of body: the first one describes it.
@@ -371,11 +372,11 @@ function responsesOf(
     headers["Content-Disposition"] = headerExample("a file to save, and its name", disposition);
   const responses: Record<string, ResponseConfig> = {
     "200": {
-      description: routes.map((each) => each.summary).join("; or "),
+      description: body.description,
       headers,
       content: {
         [route.contentType]: {
-          schema: body,
+          schema: body.schema,
           ...(example === undefined ? {} : { example }),
         },
       },
