@@ -6,26 +6,44 @@ import { fieldsAt } from "./schema-at.js";
 import { typosApart } from "./typos.js";
 
 /**
- * The original service's names (v1 and v3 answers) and common exports' ones, with what a source
- * record says instead. Only asked for a field the record's schema does not know.
+ * The original service's names (v1 and v3 answers) and common exports' ones: the field of a source
+ * record each stands for, and what to write instead. Said only where the record has that field
+ * (`lng` in a contract is no longitude).
  */
-const ANSWER_NAMES: Record<string, string> = {
-  contract_name: 'the API\'s name for it; write "contract"',
-  contractName: 'the API\'s name for it; write "contract"',
-  position: 'the API\'s form; write "latitude" and "longitude" as fields of their own',
-  lat: 'write "latitude"',
-  lng: 'write "longitude"',
-  lon: 'write "longitude"',
-  bike_stands: "the v1 API's name for the stands; a station's record gives them as \"capacity\"",
-  available_bikes:
-    'the v1 API\'s name; a state gives its bikes in "mainStands": {"mechanicalBikes", "electricalInternalBatteryBikes", "electricalRemovableBatteryBikes"}',
-  available_bike_stands:
-    'the v1 API\'s name; a state gives its free stands as "stands" in "mainStands"',
-  last_update:
-    'the v1 API\'s name; write "lastUpdate", an ISO 8601 time (e.g. "2025-02-08T16:44:06Z")',
-  totalStands: 'published, made from "mainStands" and "overflowStands": leave it out',
-  availabilities:
-    'the API\'s form; a state gives the counts directly in "mainStands" (and "overflowStands")',
+const ANSWER_NAMES: Record<string, { field: string; hint: string }> = {
+  contract_name: { field: "contract", hint: 'the API\'s name for it; write "contract"' },
+  contractName: { field: "contract", hint: 'the API\'s name for it; write "contract"' },
+  position: {
+    field: "latitude",
+    hint: 'the API\'s form; write "latitude" and "longitude" as fields of their own',
+  },
+  lat: { field: "latitude", hint: 'write "latitude"' },
+  lng: { field: "longitude", hint: 'write "longitude"' },
+  lon: { field: "longitude", hint: 'write "longitude"' },
+  bike_stands: {
+    field: "capacity",
+    hint: 'the v1 API\'s name for the stands; write "capacity"',
+  },
+  available_bikes: {
+    field: "mainStands",
+    hint: 'the v1 API\'s name; a state gives its bikes in "mainStands": {"mechanicalBikes", "electricalInternalBatteryBikes", "electricalRemovableBatteryBikes"}',
+  },
+  available_bike_stands: {
+    field: "mainStands",
+    hint: 'the v1 API\'s name; a state gives its free stands as "stands" in "mainStands"',
+  },
+  last_update: {
+    field: "lastUpdate",
+    hint: 'the v1 API\'s name; write "lastUpdate", an ISO 8601 time (e.g. "2025-02-08T16:44:06Z")',
+  },
+  totalStands: {
+    field: "mainStands",
+    hint: 'published, made from "mainStands" and "overflowStands": leave it out',
+  },
+  availabilities: {
+    field: "stands",
+    hint: "the API's form; give the counts directly in this object",
+  },
 };
 
 /**
@@ -42,9 +60,11 @@ export function unknownFieldHint(
   // "Capacity", "LastUpdate": a spreadsheet's or a database's capitalisation.
   const meant = known.find((name) => name.toLowerCase() === key.toLowerCase());
   if (meant !== undefined)
-    return `unknown field: field names are read with their case; write "${meant}"`;
+    return given.includes(meant)
+      ? `unknown field: given twice, as "${key}" and "${meant}" (names are read with their case); leave "${key}" out`
+      : `unknown field: field names are read with their case; write "${meant}"`;
   const answer = Object.hasOwn(ANSWER_NAMES, key) ? ANSWER_NAMES[key] : undefined;
-  if (answer !== undefined) return `unknown field: ${answer}`;
+  if (answer !== undefined && known.includes(answer.field)) return `unknown field: ${answer.hint}`;
   const misspelt = known.find((name) => !given.includes(name) && typosApart(name, key) <= 2);
   if (misspelt !== undefined) return `unknown field: "${misspelt}" misspelt?`;
   return known.length > 0

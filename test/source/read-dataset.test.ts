@@ -591,6 +591,21 @@ describe("readDataset", () => {
     ]);
   });
 
+  it("gives an API name's hint only in a record that has the field it names; a field in two cases is said twice", async () => {
+    const dir = await lyonSource(1);
+    const contracts = JSON.parse(await readFile(join(dir, "contracts.json"), "utf8"));
+    contracts.contracts[0].lng = 4.8;
+    await writeFile(join(dir, "contracts.json"), JSON.stringify(contracts));
+    const station = { ...lyonStation(1), Capacity: 10 };
+    await writeFile(join(dir, "stations.json"), JSON.stringify({ stations: [station] }));
+    const lines = (await readDataset(dir)).problems.filter(isError).map(formatProblem);
+    const lng = lines.find((line) => line.includes(") lng: "));
+    expect(lng).toMatch(/\) lng: unknown field: the fields here are name, /);
+    expect(lines).toContain(
+      `${join(dir, "stations.json")}[0] (lyon #1) Capacity: unknown field: given twice, as "Capacity" and "capacity" (names are read with their case); leave "Capacity" out`,
+    );
+  });
+
   it("suggests the field an unknown one misspells only where the record lacks it", async () => {
     const { capacity, ...station } = lyonStation(1);
     const stations = JSON.stringify({ stations: [{ ...station, capcity: capacity }] });
