@@ -9,7 +9,12 @@ export type GbfsSchemaVersion = "2.3" | "3.0";
 
 // These files ship with velodata like its code: reading them is loading code, not reading input.
 // This module is two folders below the package root, in src/ and in dist/ alike.
-const SCHEMAS = join(dirname(fileURLToPath(import.meta.url)), "../../src/model/gbfs-schemas");
+export const GBFS_SCHEMAS = join(
+  dirname(fileURLToPath(import.meta.url)),
+  "../../src/model/gbfs-schemas",
+);
+/** The folders of GBFS_SCHEMAS, one per version. */
+export const GBFS_SCHEMA_FOLDERS = ["v2.3", "v3.0"].map((folder) => join(GBFS_SCHEMAS, folder));
 const ORIGIN =
   "https://github.com/MobilityData/gbfs-json-schema/blob/2e974fd51ae1db9c8006c97375d53e0b882cfedf";
 
@@ -24,11 +29,27 @@ export function officialGbfsSchema(
   feed: string,
 ): Record<string, unknown> {
   const file = `v${version}/${feed}.json`;
+  let schema = adapted.get(file);
+  if (!schema) {
+    schema = adaptedSchema(version, feed, file);
+    adapted.set(file, schema);
+  }
+  return schema;
+}
+
+// Read once per process: every build and refresh of the static answers renders the document.
+const adapted = new Map<string, Record<string, unknown>>();
+
+function adaptedSchema(
+  version: GbfsSchemaVersion,
+  feed: string,
+  file: string,
+): Record<string, unknown> {
   const {
     $schema: _,
     $id: __,
     ...schema
-  } = JSON.parse(readFileSync(join(SCHEMAS, file), "utf8")) as Record<string, unknown>;
+  } = JSON.parse(readFileSync(join(GBFS_SCHEMAS, file), "utf8")) as Record<string, unknown>;
   return {
     ...(asOf2020(schema, false) as Record<string, unknown>),
     externalDocs: {

@@ -25,6 +25,8 @@ export interface SourceSeen {
   signature: string;
   /** When the files were seen (ms since the epoch). */
   at: number;
+  /** When they were last read for the fingerprint (absent: an older velodata's, read again). */
+  readAt?: number;
 }
 
 /**
@@ -33,6 +35,13 @@ export interface SourceSeen {
  * clean" files).
  */
 const RACY_MS = 2000;
+
+/**
+ * Where `stat` may not follow writes (a network file system's cached attributes, a FUSE mount of
+ * object storage with fixed times), a change of the same size could keep its signature: the files
+ * are read again at least this often all the same.
+ */
+const READ_AGAIN_MS = 3600_000;
 
 /**
  * Content hash of each file, and its modification second (GBFS static feeds are dated by it); and
@@ -60,9 +69,15 @@ export function staticSourceFingerprint(
     );
     if (stats) newest = Math.max(newest, Number(stats.mtimeMs), Number(stats.ctimeMs));
   }
-  const seen = { signature: signed.digest("hex"), at };
-  if (before && before.seen.signature === seen.signature && newest < before.seen.at - RACY_MS)
-    return { fingerprint: before.fingerprint, seen };
+  const signature = signed.digest("hex");
+  const readAt = before?.seen.readAt ?? Number.NEGATIVE_INFINITY;
+  if (
+    before &&
+    before.seen.signature === signature &&
+    newest < before.seen.at - RACY_MS &&
+    at - readAt < READ_AGAIN_MS
+  )
+    return { fingerprint: before.fingerprint, seen: { signature, at, readAt } };
   const hash = createHash("sha1").update(`velodata ${codeFingerprint()}\n`);
   for (const { name, path, stats } of files) {
     if (!stats) {
@@ -73,5 +88,5 @@ export function staticSourceFingerprint(
     hash.update(readFileSync(path));
     hash.update("\n");
   }
-  return { fingerprint: hash.digest("hex"), seen };
+  return { fingerprint: hash.digest("hex"), seen: { signature, at, readAt: at } };
 }

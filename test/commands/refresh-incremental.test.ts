@@ -8,6 +8,7 @@ import { build } from "../../src/commands/build.js";
 import { memoryOutput } from "../../src/commands/output.js";
 import { refresh } from "../../src/commands/refresh.js";
 import { synth } from "../../src/commands/synth.js";
+import type { SourceSeen } from "../../src/source/source-fingerprint.js";
 import { filesUnder } from "../../src/tree/files-under.js";
 import { readTree } from "../../src/tree/read-tree.js";
 import {
@@ -173,6 +174,28 @@ describe("velodata refresh from the previous run's state", () => {
     const after = await stat(join(folder, REFRESH_STATIC_FILE));
     expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
     expect(await readFile(join(folder, REFRESH_CACHE_FILE), "utf8")).not.toBe(minuteBefore);
+  });
+
+  it("records how it saw the static source, and knows it unchanged from that without reading it", async () => {
+    const out = join(dir, "seen");
+    await build({ source, out, now: NOW, output: memoryOutput() });
+    const minute = () => {
+      const read = readRefreshCache(readTree(out).release.folder);
+      if (!read) throw new Error("no minute part");
+      return read.value as { sourceSeen?: SourceSeen };
+    };
+    const built = minute().sourceSeen as SourceSeen;
+    expect(built.readAt).toBe(built.at);
+    // As if the build had seen the files long after their last change (this copy is seconds old,
+    // which the next run would read again).
+    const later = { ...minute(), sourceSeen: { ...built, at: Date.now() + 60_000 } };
+    expect(writeRefreshCache(readTree(out).release.folder, later)).not.toBeNull();
+    expect(await refreshed(out, 1)).toEqual([expect.stringContaining(FAST)]);
+    const refreshedSeen = minute().sourceSeen as SourceSeen;
+    expect(refreshedSeen.signature).toBe(built.signature);
+    // Not read again: the time of the last read carried on.
+    expect(refreshedSeen.readAt).toBe(built.readAt);
+    expect(refreshedSeen.at).toBeGreaterThanOrEqual(built.at);
   });
 
   it("renders everything when the static part is not the one the minute part names", async () => {

@@ -54,5 +54,10 @@ describe("a cron refresh after an upgrade of velodata", () => {
     // Other dependencies, pinned by the lock file.
     await utimes(join(velodata, "package-lock.json"), later, new Date(later.getTime() + 1000));
     expect(await refreshAt("2025-02-08T17:02:00Z")).not.toContain(FAST);
+    expect(await refreshAt("2025-02-08T17:03:00Z")).toContain(FAST);
+    // Other GBFS schemas, which the OpenAPI document embeds, read from the package at run time.
+    const schema = join(velodata, "src/model/gbfs-schemas/v3.0/station_status.json");
+    await utimes(schema, later, new Date(later.getTime() + 2000));
+    expect(await refreshAt("2025-02-08T17:04:00Z")).not.toContain(FAST);
   });
 });

@@ -46,4 +46,21 @@ describe("staticSourceFingerprint", () => {
     const racy = staticSourceFingerprint(dir, { fingerprint: RECORDED, seen });
     expect(racy.fingerprint).toBe(fingerprint);
   });
+
+  it("reads the files again an hour after it last did, where stat may not follow writes", async () => {
+    const dir = await fixtureCopy();
+    const { seen } = staticSourceFingerprint(dir);
+    const later = { ...seen, at: Date.now() + 60_000 };
+    const kept = staticSourceFingerprint(dir, { fingerprint: RECORDED, seen: later });
+    expect(kept.seen.readAt).toBe(seen.readAt);
+    const longAgo = { ...later, readAt: Date.now() - 3600_000 };
+    const read = staticSourceFingerprint(dir, { fingerprint: RECORDED, seen: longAgo });
+    expect(read.fingerprint).not.toBe(RECORDED);
+    expect(read.seen.readAt).toBe(read.seen.at);
+    // A state of an older velodata, without the time of its read: read.
+    const { readAt: _, ...older } = later;
+    expect(
+      staticSourceFingerprint(dir, { fingerprint: RECORDED, seen: older }).fingerprint,
+    ).not.toBe(RECORDED);
+  });
 });
