@@ -34,6 +34,8 @@ export interface NginxCommandOptions {
   outputFile?: string;
   /** The distribution's default site, warned of when it would answer instead (tests). */
   defaultSite?: string;
+  /** Where an older velodata kept the key cache, on a disk (tests; default /var/lib/nginx/NAME). */
+  formerCacheDir?: string;
   output?: Output;
 }
 
@@ -145,9 +147,16 @@ export function nginx(options: NginxCommandOptions): string {
     output.warn(
       `warning: ${dirname(cacheDir)} does not exist: nginx will not start ("mkdir() … failed"); create it (mkdir -p ${dirname(cacheDir)}) or give --cache-dir in a folder that exists`,
     );
-  else if (!inMemory(dirname(cacheDir)))
+  // The folder itself where it exists (a mount of its own), else where nginx will make it.
+  else if (!inMemory(existsSync(cacheDir) ? cacheDir : dirname(cacheDir)))
     output.warn(
-      `warning: ${dirname(cacheDir)} is not on a memory file system (tmpfs): the key cache's files name the keys nginx checked in the last ${keyCacheSeconds} s, which would reach the disk, its backups and images; give --cache-dir in one (/run on most systems, /dev/shm)`,
+      `warning: ${existsSync(cacheDir) ? cacheDir : dirname(cacheDir)} is not on a memory file system (tmpfs): the key cache's files name the keys nginx checked in the last ${keyCacheSeconds} s, which would reach the disk, its backups and images; give --cache-dir in one (/run on most systems, /dev/shm)`,
+    );
+  // An older velodata's default, on the disk: its files name the keys last checked there.
+  const formerCache = options.formerCacheDir ?? `/var/lib/nginx/${name}`;
+  if (formerCache !== cacheDir && existsSync(formerCache))
+    output.warn(
+      `warning: ${formerCache} holds the key cache of a configuration made by an older velodata, whose files name keys: remove it (rm -r ${formerCache}) once nginx runs this one`,
     );
   const config = nginxConfig(ROUTE_LIST, {
     name,

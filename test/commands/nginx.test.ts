@@ -107,6 +107,26 @@ describe("velodata nginx", () => {
     expect(quiet.lines.filter((line) => line.startsWith("warning"))).toEqual([]);
   });
 
+  it("warns of an older velodata's key cache left on the disk, whose files name keys", async () => {
+    const formerCacheDir = join(await tempDir(), "velodata");
+    const asked = {
+      tree: out,
+      upstream: "http://127.0.0.1:8080",
+      serverName: ["api.example.org"],
+      cacheDir: join(await memoryDir(), "velodata"),
+      formerCacheDir,
+    };
+    const quiet = memoryOutput();
+    nginx({ ...asked, output: quiet });
+    expect(quiet.lines.filter((line) => line.startsWith("warning"))).toEqual([]);
+    await mkdir(formerCacheDir);
+    const warned = memoryOutput();
+    nginx({ ...asked, output: warned });
+    expect(warned.lines).toContain(
+      `warning: ${formerCacheDir} holds the key cache of a configuration made by an older velodata, whose files name keys: remove it (rm -r ${formerCacheDir}) once nginx runs this one`,
+    );
+  });
+
   it("says plainly when there is no tree, the upstream is no address, or keys would be trusted too long", async () => {
     const missing = await runCli([
       "nginx",
