@@ -147,34 +147,20 @@ function boundConnections(
   let idleCount = 0;
   let stopping = false;
   // Clients turned away are said at once, then at most once a minute with how many since: a
-  // server at its limit under load would otherwise write a line per refused connection.
-  let refusedSince = 0;
-  let saidAt = Number.NEGATIVE_INFINITY;
-  // And the slow heads closed for newcomers, the same way.
-  let slowSince = 0;
-  let slowSaidAt = Number.NEGATIVE_INFINITY;
-  const refused = () => {
-    refusedSince++;
-    const now = clock();
-    if (now - saidAt < REFUSALS_SAID_EVERY_MS) return;
+  // server at its limit under load would otherwise write a line per refused connection. And the
+  // slow heads closed for newcomers, the same way.
+  const refused = countedOncePerMinute(clock, (count, since) =>
     log(
-      `connections: ${refusedSince} new connection${refusedSince === 1 ? "" : "s"} refused${Number.isFinite(saidAt) ? " since the last such line" : ""}: all ${max} open ones were busy (--max-connections)`,
+      `connections: ${count} new connection${count === 1 ? "" : "s"} refused${since}: all ${max} open ones were busy (--max-connections)`,
       "warning",
-    );
-    saidAt = now;
-    refusedSince = 0;
-  };
-  const closedSlow = () => {
-    slowSince++;
-    const now = clock();
-    if (now - slowSaidAt < REFUSALS_SAID_EVERY_MS) return;
+    ),
+  );
+  const closedSlow = countedOncePerMinute(clock, (count, since) =>
     log(
-      `connections: ${slowSince} connection${slowSince === 1 ? "" : "s"} closed for newcomers${Number.isFinite(slowSaidAt) ? " since the last such line" : ""}: all ${max} open ones were busy, these with a request head still coming after ${SLOW_HEAD_MS / 1000} s (slow clients, or slow headers sent on purpose)`,
+      `connections: ${count} connection${count === 1 ? "" : "s"} closed for newcomers${since}: all ${max} open ones were busy, these with a request head still coming after ${SLOW_HEAD_MS / 1000} s (slow clients, or slow headers sent on purpose)`,
       "warning",
-    );
-    slowSaidAt = now;
-    slowSince = 0;
-  };
+    ),
+  );
   let drained: () => void = () => {};
   const idle = (socket: Socket, entry: Entry) => {
     // Once stopping, a connection whose last answer went out is done: it must not hold the exit.
@@ -262,5 +248,25 @@ function boundConnections(
       if (open.size === 0) drained();
       return done;
     },
+  };
+}
+
+/**
+ * A count of events said at the first, then at most once a minute with how many since:
+ * `say(count, since)`, `since` the words that say the count is since the last line.
+ */
+function countedOncePerMinute(
+  clock: () => number,
+  say: (count: number, since: string) => void,
+): () => void {
+  let count = 0;
+  let saidAt = Number.NEGATIVE_INFINITY;
+  return () => {
+    count++;
+    const now = clock();
+    if (now - saidAt < REFUSALS_SAID_EVERY_MS) return;
+    say(count, Number.isFinite(saidAt) ? " since the last such line" : "");
+    saidAt = now;
+    count = 0;
   };
 }
