@@ -195,7 +195,8 @@ function boundConnections(
     for (const [socket, entry] of open) {
       if (!isComing(socket, entry)) continue;
       if (entry.headSeenAt === 0) entry.headSeenAt = now;
-      else if (entry.headSeenAt <= since) {
+      // Of heads seen at once, the first connection's (the map keeps their order).
+      else if (entry.headSeenAt < since || (found === undefined && entry.headSeenAt === since)) {
         found = socket;
         since = entry.headSeenAt;
       }

@@ -260,18 +260,25 @@ describe("connections at the limit, all busy", () => {
     }
   });
 
-  it("closes a connection whose request head has been coming for a second, for a newcomer (slow headers)", async () => {
+  it("closes the connection whose request head has been coming longest, past a second, for a newcomer (slow headers)", async () => {
     const lines: string[] = [];
     let now = 1000;
     const running = await serveBigAnswer((line) => lines.push(line), {
       maxConnections: 3,
       clock: () => now,
     });
-    // The server's side of each connection: what it has read of them.
+    // The server's side of each connection, to wait until it has read what a client sent (the
+    // same process: its reads take turns with this test's).
     const accepted: Socket[] = [];
     running.server.on("connection", (socket: Socket) => accepted.push(socket));
-    const slow: Socket[] = [];
-    const closed = (socket: Socket) => new Promise((r) => socket.once("close", r));
+    /** Until the server has accepted its `index`th connection and read from it. */
+    const readByServer = async (index: number) => {
+      while (accepted.length <= index || (accepted[index] as Socket).bytesRead === 0)
+        await new Promise((resolve) => setImmediate(resolve));
+    };
+    const clients: Socket[] = [];
+    const closed = (socket: Socket) =>
+      new Promise<true>((resolve) => socket.once("close", () => resolve(true)));
     const asked = (socket: Socket) =>
       new Promise<string>((resolve) => {
         socket.once("data", (chunk) => resolve(`${chunk}`));
@@ -279,30 +286,48 @@ describe("connections at the limit, all busy", () => {
         socket.on("error", () => {}); // a refused connection: reset under the write
         socket.write("HEAD /vls/v3/contracts?apiKey=k HTTP/1.1\r\nHost: x\r\n\r\n");
       });
+    /** A client that sends a head's first lines and never ends it. */
+    const slowClient = async () => {
+      const index = accepted.length;
+      const socket = await open(running.url);
+      clients.push(socket);
+      socket.write("GET /vls/v3/contracts?apiKey=k HTTP/1.1\r\nHost: x\r\nX-A: b\r\n");
+      await readByServer(index);
+      return socket;
+    };
     try {
-      // An attack's connections: each sends a head's first lines and never ends it.
-      for (let n = 0; n < 3; n++) {
-        const socket = await open(running.url);
-        socket.write("GET /vls/v3/contracts?apiKey=k HTTP/1.1\r\nHost: x\r\nX-A: b\r\n");
-        slow.push(socket);
-      }
-      // Until the server has read them (the same process: its reads take turns with this test's).
-      while (accepted.length < 3 || accepted.some((socket) => socket.bytesRead === 0))
-        await new Promise((resolve) => setImmediate(resolve));
-      const closedSlow = slow.map(closed);
-      // Heads just begun: a newcomer is refused, as when every connection is busy.
+      // A client busy with the big answer, which it does not read: never closed for a newcomer.
+      const busy = await open(running.url);
+      clients.push(busy);
+      busy.pause();
+      busy.write("GET /vls/v3/contracts?apiKey=k HTTP/1.1\r\nHost: x\r\n\r\n");
+      await new Promise((resolve) => busy.once("readable", resolve));
+      const first = await slowClient();
+      const otherAt = accepted.length;
+      const other = await slowClient();
+      // Every place taken: the heads begun are seen at this newcomer, which is refused.
       expect(await asked(await open(running.url))).toBe("closed");
-      // A second later, a newcomer takes the place of the longest-coming head and is answered.
-      now += SLOW_HEAD_MS;
+      // One of them goes; the next head comes in its place, and is seen half a second later.
+      const left = closed(accepted[otherAt] as Socket);
+      other.destroy();
+      await left;
+      const second = await slowClient();
+      now += SLOW_HEAD_MS / 2;
+      expect(await asked(await open(running.url))).toBe("closed");
+      // A second after the first was seen: its place is taken, the second's is not yet.
+      now += SLOW_HEAD_MS / 2;
+      const [firstClosed, secondClosed] = [closed(first), closed(second)];
       const newcomer = await open(running.url);
       expect(await asked(newcomer)).toMatch(/^HTTP\/1.1 200 /);
       newcomer.destroy();
-      await Promise.race(closedSlow);
+      expect(await firstClosed).toBe(true);
+      expect(await Promise.race([secondClosed, Promise.resolve(false)])).toBe(false);
+      expect(busy.destroyed).toBe(false);
       expect(lines).toContain(
         "connections: 1 connection closed for newcomers: all 3 open ones were busy, these with a request head still coming after 1 s (slow clients, or slow headers sent on purpose)",
       );
     } finally {
-      for (const socket of slow) socket.destroy();
+      for (const socket of clients) socket.destroy();
       await running.close();
     }
   });
