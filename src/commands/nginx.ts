@@ -142,15 +142,16 @@ export function nginx(options: NginxCommandOptions): string {
     output.warn(
       `warning: ${defaultSite} is enabled: without --server-name, that site answers every request (nginx's welcome page); give --server-name HOST, or remove it`,
     );
+  // The cache folder itself where it exists (a mount of its own), else where nginx will make it.
+  const cacheHome = existsSync(cacheDir) ? cacheDir : dirname(cacheDir);
   // nginx makes the cache's folder, not its parent.
   if (!existsSync(dirname(cacheDir)))
     output.warn(
       `warning: ${dirname(cacheDir)} does not exist: nginx will not start ("mkdir() … failed"); create it (mkdir -p ${dirname(cacheDir)}) or give --cache-dir in a folder that exists`,
     );
-  // The folder itself where it exists (a mount of its own), else where nginx will make it.
-  else if (!inMemory(existsSync(cacheDir) ? cacheDir : dirname(cacheDir)))
+  else if (!inMemory(cacheHome))
     output.warn(
-      `warning: ${existsSync(cacheDir) ? cacheDir : dirname(cacheDir)} is not on a memory file system (tmpfs): the key cache's files name the keys nginx checked in the last ${keyCacheSeconds} s, which would reach the disk, its backups and images; give --cache-dir in one (/run on most systems, /dev/shm)`,
+      `warning: ${cacheHome} is not on a memory file system (tmpfs): the key cache's files name the keys nginx checked in the last ${keyCacheSeconds} s, which would reach the disk, its backups and images; give --cache-dir in one (/run on most systems, /dev/shm)`,
     );
   // An older velodata's default, on the disk: its files name the keys last checked there.
   const formerCache = options.formerCacheDir ?? `/var/lib/nginx/${name}`;
