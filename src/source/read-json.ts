@@ -74,18 +74,40 @@ function syntaxMessage(text: string, reason: string, at: number | undefined): st
   const closing = closedAfterComma(text, reason, quoted, at);
   if (closing)
     return `is not valid JSON: "${closing}" after a comma (JSON allows no comma after the last item)`;
+  const comment = commentAt(text, quoted, at);
+  if (comment)
+    return `is not valid JSON${at === undefined ? "" : ` at column ${columnOf(text, at)}`}: a ${comment} comment (JSON has no comments: remove it, or keep the note in a field of its own)`;
   // Located, the line says where; else V8's quote of the text around it does.
   if (quoted && at !== undefined)
     return `is not valid JSON: unexpected ${JSON.stringify(quoted.token)}`;
   // "… in JSON at position 3089": an offset in the whole file, which beside a line reads as a column.
   const what = reason.replace(/ (?:in JSON )?at position \d+(?: \(line \d+ column \d+\))?$/, "");
   if (what !== reason && at !== undefined) {
-    const column = at - text.lastIndexOf("\n", at - 1);
     const hint = V8_HINTS.find(([pattern]) => pattern.test(what))?.[1];
-    return `is not valid JSON at column ${column}: ${what}${hint ? ` (${hint})` : ""}`;
+    return `is not valid JSON at column ${columnOf(text, at)}: ${what}${hint ? ` (${hint})` : ""}`;
   }
   // V8 quotes the text around the error; a one-line 200 MB file would be quoted whole.
   return `is not valid JSON: ${excerpt(reason, 200)}`;
+}
+
+const columnOf = (text: string, at: number): number => at - text.lastIndexOf("\n", at - 1);
+
+/**
+ * `//` or `/*` where the error is, from the file at its offset or V8's quote of the text: a note
+ * left in a hand-edited file (JSON5 and most editors take them), whatever V8 expected there.
+ */
+function commentAt(
+  text: string,
+  quoted: ReturnType<typeof quotedToken>,
+  at: number | undefined,
+): "//" | "/*" | undefined {
+  const from =
+    at !== undefined
+      ? text.slice(at, at + 2)
+      : quoted?.at !== undefined
+        ? quoted.snippet.slice(quoted.at, quoted.at + 2)
+        : "";
+  return from === "//" || from === "/*" ? from : undefined;
 }
 
 /** What V8's words mean for someone who edited the file by hand. */

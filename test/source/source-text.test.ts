@@ -185,6 +185,29 @@ describe("source text", () => {
     ]);
   });
 
+  it("says a comment is one, wherever V8 stumbles on it: for a name, after a value, in a list", async () => {
+    const dir = await fixtureCopy();
+    const contracts = join(dir, "contracts.json");
+    const text = await readFile(contracts, "utf8");
+    const name = '"name": "dublin",';
+    const edits = [
+      { from: name, to: `// the capital\n      ${name}`, comment: "//" },
+      { from: name, to: `${name} // the capital`, comment: "//" },
+      { from: name, to: `/* old */ ${name}`, comment: "/*" },
+      { from: '"contracts": [', to: '"contracts": [ // all of them', comment: "//" },
+    ];
+    for (const { from, to, comment } of edits) {
+      const edited = text.replace(from, to);
+      await writeFile(contracts, edited);
+      const at = edited.indexOf(comment);
+      const line = edited.slice(0, at).split("\n").length;
+      const column = at - edited.lastIndexOf("\n", at - 1);
+      expect(besidesFixtureWarning((await readDataset(dir)).problems.map(formatProblem))).toEqual([
+        `${contracts}:${line}: is not valid JSON at column ${column}: a ${comment} comment (JSON has no comments: remove it, or keep the note in a field of its own)`,
+      ]);
+    }
+  });
+
   it("says a states file cut short is so, at its last line, wherever the cut falls", async () => {
     const dir = await fixtureCopy();
     const states = join(dir, "states.json");
