@@ -6,7 +6,7 @@ import { join } from "node:path";
 import sirv from "sirv";
 import { isLoopback } from "../publish/default-base-url.js";
 import { isFolderWithoutSlash, matchRoute, type RouteMatch } from "../routes/match-route.js";
-import { EXPOSED_HEADERS } from "../routes/methods.js";
+import { EXPOSED_HEADERS, NO_SNIFF } from "../routes/methods.js";
 import { METHOD_NOT_ALLOWED, NOT_FOUND } from "../routes/outcomes.js";
 import { type ContractFacts, notFoundOf, resolveContract } from "../routes/resolve-contract.js";
 import type { Outcome } from "../routes/route.js";
@@ -44,6 +44,7 @@ export async function preview(options: PreviewOptions): Promise<Server> {
     setHeaders: (response, path) => {
       response.setHeader("Access-Control-Allow-Origin", "*");
       response.setHeader("Access-Control-Expose-Headers", EXPOSED_HEADERS);
+      response.setHeader(NO_SNIFF.name, NO_SNIFF.value);
       // As the API and nginx type it: the CSV downloads are UTF-8 (names with accents).
       if (path.endsWith(".csv")) response.setHeader("Content-Type", CSV_TYPE);
     },

@@ -9,3 +9,8 @@ export const PREFLIGHT_MAX_AGE = 86400;
 export const PREFLIGHT_ALLOWED_HEADERS = "*";
 /** Response headers a page's script may read beyond the CORS-safelisted ones (Cache-Control, Content-Type…). */
 export const EXPOSED_HEADERS = "ETag, Retry-After, Content-Disposition";
+/**
+ * Sent with every answer: a browser takes each answer as the type it says, never as the type its
+ * bytes look like (a JSON error quoting a request as HTML). Security scanners ask for it.
+ */
+export const NO_SNIFF = { name: "X-Content-Type-Options", value: "nosniff" } as const;

@@ -4,7 +4,7 @@
 import { type IncomingMessage, maxHeaderSize, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import { JSON_TYPE } from "../routes/content-types.js";
-import { ALLOWED_METHODS, EXPOSED_HEADERS } from "../routes/methods.js";
+import { ALLOWED_METHODS, EXPOSED_HEADERS, NO_SNIFF } from "../routes/methods.js";
 import {
   headersTooLarge,
   MALFORMED_REQUEST,
@@ -83,6 +83,7 @@ function endWithError(socket: Duplex, status: number, message: string, headers: 
       "Cache-Control: no-store\r\n" +
       "Access-Control-Allow-Origin: *\r\n" +
       `Access-Control-Expose-Headers: ${EXPOSED_HEADERS}\r\n` +
+      `${NO_SNIFF.name}: ${NO_SNIFF.value}\r\n` +
       headers +
       `Connection: close\r\n\r\n${body}`,
   );

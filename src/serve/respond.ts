@@ -5,6 +5,7 @@ import { STATIC_CACHE_CONTROL } from "../routes/max-age.js";
 import {
   ALLOWED_METHODS,
   EXPOSED_HEADERS,
+  NO_SNIFF,
   PREFLIGHT_ALLOWED_HEADERS,
   PREFLIGHT_MAX_AGE,
 } from "../routes/methods.js";
@@ -17,6 +18,7 @@ export const ALLOW = ALLOWED_METHODS;
 const COMMON = {
   "Access-Control-Allow-Origin": "*",
   "Access-Control-Expose-Headers": EXPOSED_HEADERS,
+  [NO_SNIFF.name]: NO_SNIFF.value,
 };
 const NOT_STORED = withFields<Record<string, string>>(COMMON, { "Cache-Control": "no-store" });
 
@@ -141,6 +143,8 @@ function headFor(
     "*",
     "Access-Control-Expose-Headers",
     EXPOSED_HEADERS,
+    NO_SNIFF.name,
+    NO_SNIFF.value,
     "ETag",
     etagFor(file, encoding),
     "Cache-Control",

@@ -86,12 +86,13 @@ describe("velodata preview", () => {
     expect([moved.status, moved.headers.get("location")]).toEqual([301, "/docs/"]);
   });
 
-  it("sends a list's precompressed sibling, with CORS and an ETag", async () => {
+  it("sends a list's precompressed sibling, with CORS, nosniff and an ETag", async () => {
     const response = await fetch(`${base}/vls/v3/stations`, {
       headers: { "Accept-Encoding": "br" },
     });
     expect(response.headers.get("content-encoding")).toBe("br");
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
     expect(response.headers.get("etag")).toBeTruthy();
     expect(await response.json()).toEqual(await (await fetch(`${base}/vls/v3/stations`)).json());
   });

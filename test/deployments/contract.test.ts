@@ -384,6 +384,36 @@ for (const [name, start, skipped] of deployments) {
       expect(trace.body.toString()).toBe('{"error":"Method Not Allowed"}');
     });
 
+    it("tells browsers not to sniff any answer: files, 304s, pages, errors, preflights, malformed requests", async () => {
+      const { hostname, port } = new URL(deployment.base);
+      const host = `Host: ${hostname}:${port}\r\n`;
+      const station = await get("/vls/v3/stations/dublin/42");
+      const etag = station.headers.get("etag") as string;
+      const answers: [string, { status: number; headers: Headers | RawAnswer["headers"] }][] = [
+        ["a keyed file", station],
+        [
+          "its 304",
+          await get("/vls/v3/stations/dublin/42", { headers: { "If-None-Match": etag } }),
+        ],
+        ["a public file, gzip", await fetch(`${deployment.base}/openapi.json`)],
+        ["the portal's page", await fetch(`${deployment.base}/`)],
+        ["a JSON error", await get("/vls/v3/nothing")],
+        ["no key", await fetch(`${deployment.base}/vls/v3/contracts`)],
+        ["a preflight", await raw(deployment.base, "/vls/v3/contracts", {}, "OPTIONS")],
+        [
+          "a malformed request line",
+          await rawRequest(deployment.base, `GET /openapi.json?x=\u00e9 HTTP/1.1\r\n${host}\r\n`),
+        ],
+      ];
+      for (const [what, answer] of answers) {
+        const value =
+          answer.headers instanceof Headers
+            ? answer.headers.get("x-content-type-options")
+            : answer.headers["x-content-type-options"];
+        expect([what, answer.status > 0, value]).toEqual([what, true, "nosniff"]);
+      }
+    });
+
     it("answers a CORS preflight on any path with 204 and what a page may ask, no key needed", async () => {
       for (const path of [
         "/vls/v3/stations/dublin/42",
@@ -667,6 +697,7 @@ describe.skipIf("missing" in nginx)("nginx in front of the tree", () => {
           "application/json",
         ]);
         expect(answer.headers["access-control-allow-origin"]).toBe("*");
+        expect(answer.headers["x-content-type-options"]).toBe("nosniff");
         expect(JSON.parse(answer.body.toString())).toEqual({ error: outcome.error });
       }
     } finally {

@@ -7,6 +7,7 @@ import { cacheScopeOf, STATIC_MAX_AGE } from "../../routes/max-age.js";
 import {
   ALLOWED_METHODS,
   EXPOSED_HEADERS,
+  NO_SNIFF,
   PREFLIGHT_ALLOWED_HEADERS,
   PREFLIGHT_MAX_AGE,
 } from "../../routes/methods.js";
@@ -382,6 +383,7 @@ ${answerFileLines(n)}
         add_header Cache-Control $${n}_cache_scope;
         add_header Access-Control-Allow-Origin "*";
         add_header Access-Control-Expose-Headers "${EXPOSED_HEADERS}";
+        add_header ${NO_SNIFF.name} ${NO_SNIFF.value};
         add_header Content-Disposition $${n}_disposition;
     }
 
@@ -392,6 +394,7 @@ ${answerFileLines(n)}
         add_header Cache-Control "$${n}_cache_scope, max-age=${STATIC_MAX_AGE}";
         add_header Access-Control-Allow-Origin "*";
         add_header Access-Control-Expose-Headers "${EXPOSED_HEADERS}";
+        add_header ${NO_SNIFF.name} ${NO_SNIFF.value};
         add_header Content-Disposition $${n}_disposition;
     }
 
@@ -429,6 +432,7 @@ ${ERROR_PAGES.map(errorPageLocation).join("\n")}
         internal;
         add_header Access-Control-Allow-Origin "*";
         add_header Access-Control-Expose-Headers "${EXPOSED_HEADERS}";
+        add_header ${NO_SNIFF.name} ${NO_SNIFF.value};
         add_header Allow "${ALLOWED_METHODS}";
         add_header Access-Control-Allow-Methods "${ALLOWED_METHODS}";
         add_header Access-Control-Allow-Headers "${PREFLIGHT_ALLOWED_HEADERS}";
@@ -472,6 +476,7 @@ function jsonErrorLines(withHeaders = true): string {
           'add_header Cache-Control "no-store" always;',
           'add_header Access-Control-Allow-Origin "*" always;',
           `add_header Access-Control-Expose-Headers "${EXPOSED_HEADERS}" always;`,
+          `add_header ${NO_SNIFF.name} ${NO_SNIFF.value} always;`,
         ]
       : []),
   ]

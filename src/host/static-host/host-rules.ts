@@ -1,6 +1,6 @@
 // `_headers` and `_redirects` (Netlify, Cloudflare Pages) for the public parts of the tree, derived from the route table.
 import { DEFAULT_REFRESH_SECONDS, STATIC_CACHE_CONTROL } from "../../routes/max-age.js";
-import { EXPOSED_HEADERS } from "../../routes/methods.js";
+import { EXPOSED_HEADERS, NO_SNIFF } from "../../routes/methods.js";
 import type { AnyRoute } from "../../routes/route.js";
 import { dispositionOf, fileOf } from "../../routes/routes.js";
 
@@ -69,6 +69,7 @@ export function headersFile(
         `  Content-Type: ${route.contentType}`,
         "  Access-Control-Allow-Origin: *",
         `  Access-Control-Expose-Headers: ${EXPOSED_HEADERS}`,
+        `  ${NO_SNIFF.name}: ${NO_SNIFF.value}`,
         `  Cache-Control: ${cacheControl(route.freshness, refreshSeconds)}`,
         ...(disposition ? [`  Content-Disposition: ${disposition}`] : []),
       ].join("\n"),
