@@ -1,4 +1,5 @@
 // The portal page's sections, each a function of the portal's input.
+import { nounFor } from "../../../plural.js";
 import { type Html, html } from "./html.js";
 import type {
   PortalContract,
@@ -25,7 +26,7 @@ export function contractsSection(input: PortalInput): Html {
     (c) => html`<tr>
 <th scope="row">${c.commercialName} <code>${c.name}</code></th>
 <td class="wide">${c.cities.join(", ")} (${c.countryCode})</td>
-<td class="num">${c.stationCount}</td>
+<td class="num">${grouped(c.stationCount)}</td>
 ${liveCell(c.name, "bikes")}${liveCell(c.name, "docks")}
 <td class="wide">${c.languages.join(", ") || "–"}</td>
 <td class="wide">${license(c.license)}</td>
@@ -52,13 +53,14 @@ function contractMap(contract: PortalContract, index: number): Html {
     ? "The map and the table of stations are drawn by the page's script from this contract's GBFS station_information feed; the same stations are in the downloads below."
     : "This deployment publishes no GBFS feeds to draw the map from; the stations are in the downloads below.";
   return html`<div class="contract-map" data-contract="${contract.name}" data-information="${feeds ? local(feeds.stationInformation) : null}" data-status="${feeds ? local(feeds.stationStatus) : null}"${index === 0 ? "" : html` hidden`}>
-<h3><bdi>${contract.commercialName}</bdi> <span class="count">${contract.stationCount} station${contract.stationCount === 1 ? "" : "s"}</span></h3>
+<h3><bdi>${contract.commercialName}</bdi> <span class="count">${grouped(contract.stationCount)} ${nounFor(contract.stationCount, "station")}</span></h3>
 <div class="map-area"></div>
 <p class="map-info" aria-live="polite">${info}</p>
+<p class="stale-note" hidden></p>
 <details hidden><summary>The stations of <bdi>${contract.commercialName}</bdi> as a table</summary>
 <p class="find"><label for="find-station-${index}">Find a station (number or name)</label> <input type="search" id="find-station-${index}" class="find-station" autocomplete="off"></p>
 <div class="scroll"><table>
-<thead><tr><th scope="col" class="num">Number</th><th scope="col">Name</th><th scope="col" class="num">Stands</th><th scope="col" class="num">Bikes</th><th scope="col" class="num">Free stands</th><th scope="col">State</th></tr></thead>
+<thead><tr><th scope="col" class="num">Number</th><th scope="col">Name</th><th scope="col" class="num wide">Stands</th><th scope="col" class="num">Bikes</th><th scope="col" class="num">Free stands</th><th scope="col">State</th></tr></thead>
 <tbody></tbody></table></div>
 <p class="table-more"><span class="rows-shown" aria-live="polite"></span> <button type="button" class="more" hidden></button></p>
 </details>
@@ -75,10 +77,11 @@ export function mapSection(input: PortalInput): Html {
 <p data-script hidden><label for="contract-choice">Contract</label> <select id="contract-choice">${options}</select></p>
 <ul class="legend" aria-label="Legend" data-script hidden>
 <li><span class="swatch ok"></span>bikes and free stands</li>
-<li><span class="swatch few"></span>1 or 2 bikes left</li>
+<li><span class="swatch few"></span>few bikes (1 or 2)</li>
 <li><span class="swatch empty"></span>no bike</li>
 <li><span class="swatch full"></span>no free stand</li>
 <li><span class="swatch closed"></span>closed or not reporting</li>
+<li><span class="swatch stale"></span>no report for 15 minutes or more</li>
 <li><span class="swatch unknown"></span>no live data</li>
 </ul>
 ${input.contracts.map(contractMap)}
@@ -108,11 +111,15 @@ export function apiSection(input: PortalInput): Html {
 </section>`;
 }
 
+/** A file's size, its number and unit kept on one line. */
 function size(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+  if (bytes < 1024) return `${bytes}\u00a0B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)}\u00a0KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)}\u00a0MiB`;
 }
+
+/** `2,506`, as the page's script writes counts. */
+const grouped = (count: number): string => new Intl.NumberFormat("en").format(count);
 
 function downloadRow(download: PortalDownload): Html {
   const licenses = download.mixed

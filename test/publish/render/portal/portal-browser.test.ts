@@ -455,6 +455,77 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
     expect(await focused()).toBe(-1);
   });
 
+  it("marks the stations not reported for 15 minutes before their feed, and says how many and since when", async () => {
+    const { page } = await open(`${sirv.url}/`);
+    await page.selectOption("#contract-choice", "toulouse");
+    await page.waitForSelector(".contract-map:not([hidden]) .mark.ok");
+    // The fixtures' Toulouse reports over a day: its feed is dated by its newest report.
+    const api = (await (await server.get("/vls/v3/stations?contract=toulouse")).json()) as {
+      number: number;
+      status: string;
+      connected: boolean;
+      lastUpdate: string;
+    }[];
+    const reportedAt = (s: (typeof api)[number]) => Date.parse(s.lastUpdate);
+    const newest = Math.max(...api.map(reportedAt));
+    const expected = api
+      .filter((s) => s.status === "OPEN" && s.connected && newest - reportedAt(s) >= 15 * 60_000)
+      .map((s) => String(s.number))
+      .sort();
+    expect(expected.length).toBeGreaterThan(0);
+    const map = ".contract-map:not([hidden])";
+    const stale = await page.$$eval(`${map} .mark.stale`, (marks) =>
+      marks.map((mark) => (mark as SVGElement).dataset.station ?? ""),
+    );
+    expect(stale.sort()).toEqual(expected);
+    expect(await page.textContent(`${map} .stale-note`)).toBe(
+      expected.length === 1
+        ? `1 of ${api.length} stations has not reported for 15 minutes or more: the numbers shown for it are its last known.`
+        : `${expected.length} of ${api.length} stations have not reported for 15 minutes or more: the numbers shown for them are their last known.`,
+    );
+    // Each mark says its last report, a stale one how long it has been silent.
+    const station = api.find((s) => s.number === Number(expected[0])) as (typeof api)[number];
+    const label = await page.getAttribute(
+      `${map} .mark[data-station="${station.number}"]`,
+      "aria-label",
+    );
+    const silent = newest - reportedAt(station);
+    const said =
+      silent < 120 * 60_000
+        ? `${Math.floor(silent / 60_000)} min`
+        : silent < 48 * 3_600_000
+          ? `${Math.floor(silent / 3_600_000)} h`
+          : `${Math.floor(silent / 86_400_000)} days`;
+    const at = new Date(reportedAt(station)).toISOString().slice(0, 16).replace("T", " ");
+    expect(label).toContain(`no report for ${said}; last report ${at} UTC`);
+  });
+
+  it("keeps a clicked station said while the pointer passes over others", async () => {
+    const { page } = await open(`${sirv.url}/`);
+    await page.waitForSelector(".contract-map:not([hidden]) .mark.ok");
+    const marks = page.locator(".contract-map:not([hidden]) .mark");
+    const info = ".contract-map:not([hidden]) .map-info";
+    await marks.nth(0).click({ force: true });
+    const chosen = await marks.nth(0).getAttribute("aria-label");
+    expect(await page.textContent(info)).toBe(chosen);
+    await marks.nth(1).hover({ force: true });
+    expect(await page.textContent(info)).toBe(chosen);
+    expect(await marks.nth(0).getAttribute("class")).toContain("chosen");
+  });
+
+  it("finds a name written with a typographic apostrophe as with a typed one", async () => {
+    const { page } = await open(`${sirv.url}/`);
+    await page.waitForSelector(".contract-map:not([hidden]) tbody tr", { state: "attached" });
+    await page.click(".contract-map:not([hidden]) summary");
+    const find = page.locator(".contract-map:not([hidden]) .find-station");
+    const found = () =>
+      page.$$eval(".contract-map:not([hidden]) tbody tr td:nth-child(2)", (cells) =>
+        cells.map((cell) => cell.textContent ?? ""),
+      );
+    await find.fill("stephen\u2019s green south");
+    expect(await found()).toEqual(["ST. STEPHEN'S GREEN SOUTH"]);
+  });
+
   it("on a phone, a tap near a mark (outside its few pixels) reads the nearest station", async () => {
     const context = await browser.newContext({
       viewport: { width: 390, height: 844 },

@@ -119,7 +119,10 @@ describe("renderPortal", () => {
     const before = pageOf(dataset);
     const after = pageOf(bigger);
     // Only the station count changes, where the contracts table and the map's heading give it.
-    const count = (n: number) => [`<td class="num">${n}</td>`, `${n} stations`];
+    const count = (n: number) => [
+      `<td class="num">${n.toLocaleString("en")}</td>`,
+      `${n.toLocaleString("en")} stations`,
+    ];
     const expected = count(dublin.length).reduce(
       (text, old, i) => text.replace(old, count(dublin.length + 5000)[i] as string),
       before,

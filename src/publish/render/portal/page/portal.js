@@ -21,6 +21,9 @@ const LIVE_CELLS = ["bikes", "docks", "state"];
 // How long "Copied." stays said: time to read it, and gone before the next copy.
 const COPIED_SAID_MS = 3000;
 const count = new Intl.NumberFormat("en");
+// A station whose last report is this much older than its feed's update is said to be stale (as
+// `velodata serve`'s /status counts them, --stale-minutes' default): its numbers are its last known.
+const STALE_MINUTES = 15;
 
 // Per contract map: the drawing under way or done, and the last station_status read for it.
 const drawings = new WeakMap();
@@ -155,6 +158,19 @@ function project(stations) {
 const nameOf = (station) =>
   typeof station.name === "string" ? station.name : (station.name?.[0]?.text ?? "");
 
+/** `2026-12-05 02:23 UTC`, as the footer dates the static data: one zone for every reader. */
+const utc = (ms) => `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+
+/** `40 min`, `5 h`, `664 days`: how long a station has not reported. */
+function duration(ms) {
+  const minutes = Math.floor(ms / 60_000);
+  if (minutes < 120) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  return hours < 48 ? `${hours} h` : `${count.format(Math.floor(hours / 24))} days`;
+}
+
+const counted = (n, noun) => `${count.format(n)} ${noun}${n === 1 ? "" : "s"}`;
+
 function cell(text, className) {
   const td = document.createElement("td");
   td.textContent = text;
@@ -220,36 +236,36 @@ function draw(map, stations) {
   map.querySelector("details").hidden = false;
 }
 
-/** What a station's live cells say, in LIVE_CELLS' order. */
-const liveTexts = (station) => [
+/** What a station's live cells say, in LIVE_CELLS' order, from its status and its feed's time. */
+const liveTexts = (station, feedAt) => [
   String(station.num_vehicles_available),
   String(station.num_docks_available ?? 0),
-  stateOf(station)[1],
+  stateOf(station, feedAt)[1],
 ];
 
 /** Writes a row's live cells from the station's status, only those whose text changed. */
-function fillLive(row, station) {
+function fillLive(row, station, feedAt) {
   if (!station) return;
-  const texts = liveTexts(station);
+  const texts = liveTexts(station, feedAt);
   row.querySelectorAll("[data-live]").forEach((value, index) => {
     if (value.textContent !== texts[index]) value.textContent = texts[index];
   });
 }
 
-function stationRow(station, live) {
+function stationRow(station, live, feedAt) {
   const row = document.createElement("tr");
   row.dataset.station = station.station_id;
   row.append(
     cell(station.station_id, "num"),
     cell(nameOf(station)),
-    cell(String(station.capacity), "num"),
+    cell(String(station.capacity), "num wide"),
   );
   for (const what of LIVE_CELLS) {
     const value = cell("–", what === "state" ? "" : "num");
     value.dataset.live = what;
     row.append(value);
   }
-  fillLive(row, live);
+  fillLive(row, live, feedAt);
   return row;
 }
 
@@ -261,9 +277,15 @@ for (let code = 0xc0; code <= 0x24f; code++) {
   UNMARKED.set(letter, letter.normalize("NFD").replace(/[\u0300-\u036f]/g, ""));
 }
 
-/** Folded for finding: any case, with or without accents ("velo" finds "Vélo"). */
+/**
+ * Folded for finding: any case, with or without accents ("velo" finds "Vélo"), with a typed
+ * apostrophe or a typographic one ("l'eglise" finds "L’Église").
+ */
 const folded = (text) =>
-  text.toLowerCase().replace(/[\u00c0-\u024f]/g, (letter) => UNMARKED.get(letter) ?? letter);
+  text
+    .toLowerCase()
+    .replace(/[\u00c0-\u024f]/g, (letter) => UNMARKED.get(letter) ?? letter)
+    .replace(/[\u2018\u2019\u02bc]/g, "'");
 
 /** The stations whose number or name holds the words searched for, in the feed's order. */
 function matching(table, query) {
@@ -281,7 +303,7 @@ function showRows(map, wanted) {
   const fragment = document.createDocumentFragment();
   for (const station of table.matching.slice(0, wanted)) {
     const id = station.station_id;
-    const row = table.rows.get(id) ?? stationRow(station, table.live.get(id));
+    const row = table.rows.get(id) ?? stationRow(station, table.live.get(id), table.feedAt);
     rows.set(id, row);
     fragment.append(row);
   }
@@ -303,7 +325,7 @@ function showRows(map, wanted) {
 }
 
 function setUpTable(map, stations) {
-  const table = { stations, matching: stations, rows: new Map(), live: new Map() };
+  const table = { stations, matching: stations, rows: new Map(), live: new Map(), feedAt: 0 };
   tables.set(map, table);
   const find = map.querySelector(".find-station");
   find.value = "";
@@ -317,9 +339,11 @@ function setUpTable(map, stations) {
   showRows(map, PAGE_ROWS);
 }
 
-/** What a station's colour says: closed, empty, full, few bikes, or fine. */
-function stateOf(station) {
+/** What a station's colour says: closed, not reporting for a while, empty, full, few bikes, or fine. */
+function stateOf(station, feedAt) {
   if (!station.is_installed || !station.is_renting) return ["closed", "closed or not reporting"];
+  const silent = feedAt - Date.parse(station.last_reported);
+  if (silent >= STALE_MINUTES * 60_000) return ["stale", `no report for ${duration(silent)}`];
   if (station.num_vehicles_available === 0) return ["empty", "no bike"];
   if (station.num_docks_available === 0) return ["full", "no free stand"];
   if (station.num_vehicles_available <= 2) return ["few", "few bikes"];
@@ -328,6 +352,7 @@ function stateOf(station) {
 
 function showStatus(map, feed) {
   lastStatus.set(map, feed);
+  const feedAt = Date.parse(feed.last_updated);
   const byId = new Map(feed.data.stations.map((station) => [station.station_id, station]));
   let bikes = 0;
   let docks = 0;
@@ -341,7 +366,9 @@ function showStatus(map, feed) {
   for (const cell of document.querySelectorAll(`td[data-contract="${CSS.escape(contract)}"]`)) {
     cell.textContent = String(cell.dataset.live === "bikes" ? bikes : docks);
   }
-  for (const mark of map.querySelectorAll(".mark")) {
+  let stale = 0;
+  const marks = map.querySelectorAll(".mark");
+  for (const mark of marks) {
     const before = marksSaid.get(mark) ?? {
       id: mark.dataset.station,
       label: mark.getAttribute("aria-label"),
@@ -349,9 +376,10 @@ function showStatus(map, feed) {
       live: "",
     };
     const station = byId.get(before.id);
-    const [state, words] = station ? stateOf(station) : ["unknown", "no live data"];
+    const [state, words] = station ? stateOf(station, feedAt) : ["unknown", "no live data"];
+    if (state === "stale") stale++;
     const live = station
-      ? `${before.label}; ${station.num_vehicles_available} bikes, ${station.num_docks_available ?? 0} free stands, ${words}`
+      ? `${before.label}; ${counted(station.num_vehicles_available, "bike")}, ${counted(station.num_docks_available ?? 0, "free stand")}, ${words}; last report ${utc(Date.parse(station.last_reported))}`
       : `${before.label}; ${words}`;
     // Only what changed is written (a minute changes a tenth of the stations or so); the classes
     // `far` and `chosen` (the one chosen by a tap stays chosen) are left as they are.
@@ -365,23 +393,28 @@ function showStatus(map, feed) {
     }
     marksSaid.set(mark, { ...before, state, live });
   }
+  const note = map.querySelector(".stale-note");
+  note.hidden = stale === 0;
+  note.textContent = `${count.format(stale)} of ${counted(marks.length, "station")} ${stale === 1 ? "has" : "have"} not reported for ${STALE_MINUTES} minutes or more: the numbers shown for ${stale === 1 ? "it are its" : "them are their"} last known.`;
   // The rows drawn take the new numbers (a cell whose text is the same is left); the others
   // read them when they are drawn.
   const table = tables.get(map);
   if (!table) return;
   table.live = byId;
-  for (const [id, row] of table.rows) fillLive(row, byId.get(id));
+  table.feedAt = feedAt;
+  for (const [id, row] of table.rows) fillLive(row, byId.get(id), feedAt);
 }
 
 function describeMarks() {
   for (const map of document.querySelectorAll(".contract-map")) {
     const info = map.querySelector(".map-info");
     const describe = (event) => {
-      if (event.target.classList?.contains("mark")) {
-        // One mark is said at a time: the one a tap chose is no longer it.
-        unchoose(map);
-        info.textContent = event.target.getAttribute("aria-label");
-      }
+      if (!event.target.classList?.contains("mark")) return;
+      // A mark chosen by a click or a tap stays said while the pointer passes over others, on
+      // its way elsewhere; the keyboard's focus moves the choice.
+      if (event.type === "pointerover" && map.querySelector(".chosen")) return;
+      unchoose(map);
+      info.textContent = event.target.getAttribute("aria-label");
     };
     map.addEventListener("focusin", describe);
     map.addEventListener("pointerover", describe);
@@ -500,7 +533,7 @@ async function readStatus(maps) {
   }
   if (Number.isFinite(oldest)) {
     const refreshed = document.getElementById("refreshed");
-    refreshed.textContent = new Date(oldest).toLocaleString();
+    refreshed.textContent = utc(oldest);
     refreshed.dataset.at = new Date(oldest).toISOString();
   }
 }
