@@ -511,9 +511,21 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
     await marks.nth(1).hover({ force: true });
     expect(await page.textContent(info)).toBe(chosen);
     expect(await marks.nth(0).getAttribute("class")).toContain("chosen");
+    // A ring over it, painted after every mark: neighbours cannot hide it.
+    const ring = await page.$eval(".contract-map:not([hidden]) svg.map", (svg) => {
+      const last = svg.lastElementChild as SVGCircleElement;
+      const mark = svg.querySelector(".mark.chosen") as SVGCircleElement;
+      return {
+        ring: last.classList.contains("ring"),
+        at: [last.getAttribute("cx"), last.getAttribute("cy")],
+        mark: [mark.getAttribute("cx"), mark.getAttribute("cy")],
+      };
+    });
+    expect(ring.ring).toBe(true);
+    expect(ring.at).toEqual(ring.mark);
   });
 
-  it("finds a name written with a typographic apostrophe as with a typed one", async () => {
+  it("finds a name written with a typographic apostrophe as with a typed one, and dims the others on the map", async () => {
     const { page } = await open(`${sirv.url}/`);
     await page.waitForSelector(".contract-map:not([hidden]) tbody tr", { state: "attached" });
     await page.click(".contract-map:not([hidden]) summary");
@@ -524,6 +536,18 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
       );
     await find.fill("stephen\u2019s green south");
     expect(await found()).toEqual(["ST. STEPHEN'S GREEN SOUTH"]);
+    // On the map, the station found stands out: every other mark is dimmed, until the search is cleared.
+    const dimmed = () =>
+      page.$$eval(".contract-map:not([hidden]) .mark", (marks) =>
+        marks
+          .filter((mark) => !mark.classList.contains("unfound"))
+          .map((mark) => (mark as SVGElement).dataset.station),
+      );
+    expect(await dimmed()).toEqual(["37"]);
+    await find.fill("");
+    expect((await dimmed()).length).toBe(
+      await page.locator(".contract-map:not([hidden]) .mark").count(),
+    );
   });
 
   it("on a phone, a tap near a mark (outside its few pixels) reads the nearest station", async () => {

@@ -324,6 +324,14 @@ function showRows(map, wanted) {
   more.textContent = `Show ${next} more`;
 }
 
+/** While a search finds some stations, the map's other marks are dimmed: the found ones stand out. */
+function dimUnfound(map, table) {
+  const found =
+    table.matching === table.stations ? null : new Set(table.matching.map((s) => s.station_id));
+  for (const mark of map.querySelectorAll(".mark"))
+    mark.classList.toggle("unfound", found !== null && !found.has(mark.dataset.station));
+}
+
 function setUpTable(map, stations) {
   const table = { stations, matching: stations, rows: new Map(), live: new Map(), feedAt: 0 };
   tables.set(map, table);
@@ -332,6 +340,7 @@ function setUpTable(map, stations) {
   find.addEventListener("input", () => {
     table.matching = matching(table, find.value);
     showRows(map, PAGE_ROWS);
+    dimUnfound(map, table);
   });
   map.querySelector(".more").addEventListener("click", () => {
     showRows(map, table.rows.size + PAGE_ROWS);
@@ -415,6 +424,7 @@ function describeMarks() {
       if (event.type === "pointerover" && map.querySelector(".chosen")) return;
       unchoose(map);
       info.textContent = event.target.getAttribute("aria-label");
+      ringAround(event.target);
     };
     map.addEventListener("focusin", describe);
     map.addEventListener("pointerover", describe);
@@ -426,8 +436,27 @@ function describeMarks() {
       unchoose(map);
       mark.classList.add("chosen");
       info.textContent = mark.getAttribute("aria-label");
+      ringAround(mark);
     });
   }
+}
+
+/**
+ * A ring over the mark said under the map, painted over every other: where 2,000 marks crowd, the
+ * mark itself may lie under its neighbours. The ring stays where the text does.
+ */
+function ringAround(mark) {
+  const svg = mark.ownerSVGElement;
+  let ring = svg.querySelector(".ring");
+  if (!ring) {
+    ring = document.createElementNS(SVG, "circle");
+    ring.setAttribute("class", "ring");
+    ring.setAttribute("r", "10");
+    ring.setAttribute("aria-hidden", "true");
+    svg.append(ring); // last: marks are drawn once, before it
+  }
+  ring.setAttribute("cx", mark.getAttribute("cx"));
+  ring.setAttribute("cy", mark.getAttribute("cy"));
 }
 
 /** Lets go of the mark a tap chose in this map, if any. */
