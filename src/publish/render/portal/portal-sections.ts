@@ -24,7 +24,7 @@ function license(value: PortalLicense | null): Html | string {
 export function contractsSection(input: PortalInput): Html {
   const rows = input.contracts.map(
     (c) => html`<tr>
-<th scope="row">${c.commercialName} <code>${c.name}</code></th>
+<th scope="row"><a href="#map" data-map="${c.name}">${c.commercialName}</a> <code>${c.name}</code></th>
 <td class="wide">${c.cities.join(", ")} (${c.countryCode})</td>
 <td class="num">${grouped(c.stationCount)}</td>
 ${liveCell(c.name, "bikes")}${liveCell(c.name, "docks")}

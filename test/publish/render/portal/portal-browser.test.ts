@@ -500,6 +500,16 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
     expect(label).toContain(`no report for ${said}; last report ${at} UTC`);
   });
 
+  it("leads from a contract's name in the contracts table to its map", async () => {
+    const { page } = await open(`${sirv.url}/`);
+    await page.waitForSelector(".contract-map:not([hidden]) .mark");
+    await page.click('#contracts a[data-map="toulouse"]');
+    await page.waitForSelector('.contract-map[data-contract="toulouse"]:not([hidden]) .mark');
+    expect(await page.$$eval(".contract-map:not([hidden])", (maps) => maps.length)).toBe(1);
+    expect(await page.inputValue("#contract-choice")).toBe("toulouse");
+    expect(new URL(page.url()).hash).toBe("#map");
+  });
+
   it("keeps a clicked station said while the pointer passes over others", async () => {
     const { page } = await open(`${sirv.url}/`);
     await page.waitForSelector(".contract-map:not([hidden]) .mark.ok");

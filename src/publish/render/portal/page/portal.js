@@ -95,6 +95,14 @@ function chooseContract() {
     readStale();
   };
   select.addEventListener("change", show);
+  // A contract's name in the contracts table leads to its map (the link then goes to #map):
+  // with 50 contracts, the map is screens below the table on a phone.
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest?.("a[data-map]");
+    if (!link || select.value === link.dataset.map) return;
+    select.value = link.dataset.map;
+    show();
+  });
   show();
 }
 
