@@ -432,7 +432,7 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
     expect(await page.evaluate(() => document.activeElement?.classList.contains("mark"))).toBe(
       true,
     );
-    // One tab stop for the whole map; the arrow keys, Home and End move between its marks.
+    // One tab stop for the whole map; the arrow keys (by position), Home and End move between its marks.
     const map = ".contract-map:not([hidden]) .mark";
     expect(await page.locator(`${map}[tabindex="0"]`).count()).toBe(1);
     const focused = () =>
@@ -440,14 +440,54 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
         const marks = Array.from(document.querySelectorAll(".contract-map:not([hidden]) .mark"));
         return marks.indexOf(document.activeElement as Element);
       });
+    // An arrow leads to the nearest mark that way: within 45° of it if any, else anywhere ahead.
+    const points = (await page.$$eval(map, (marks) =>
+      marks.map((mark) => [Number(mark.getAttribute("cx")), Number(mark.getAttribute("cy"))]),
+    )) as [number, number][];
+    const toward = (from: number, [ux, uy]: [number, number]): number => {
+      const [x, y] = points[from] as [number, number];
+      const ahead = points
+        .map(([px, py], index) => ({ index, dx: px - x, dy: py - y }))
+        .filter(({ index, dx, dy }) => index !== from && dx * ux + dy * uy > 0)
+        .map(({ index, dx, dy }) => ({
+          index,
+          inCone: Math.abs(dx * uy - dy * ux) <= dx * ux + dy * uy,
+          distance: Math.hypot(dx, dy),
+        }))
+        .sort((a, b) => Number(b.inCone) - Number(a.inCone) || a.distance - b.distance);
+      return ahead[0]?.index ?? from;
+    };
+    let at = 0;
+    for (const [key, direction] of [
+      ["ArrowRight", [1, 0]],
+      ["ArrowDown", [0, 1]],
+      ["ArrowLeft", [-1, 0]],
+      ["ArrowUp", [0, -1]],
+      ["ArrowRight", [1, 0]],
+    ] as const) {
+      const expected = toward(at, direction as unknown as [number, number]);
+      await page.keyboard.press(key);
+      expect([key, await focused()]).toEqual([key, expected]);
+      at = expected;
+    }
+    const said = await page.locator(map).nth(at).getAttribute("aria-label");
+    expect(await page.textContent(".contract-map:not([hidden]) .map-info")).toBe(said);
+    // At the map's edge, an arrow leads nowhere further.
+    const rightmost = points.reduce(
+      (best, [x], index) => (x > (points[best] as [number, number])[0] ? index : best),
+      0,
+    );
+    // Focused otherwise than by a key (a click), it is the map's one tab stop all the same.
+    await page.locator(map).nth(rightmost).focus();
+    expect(
+      await page.$$eval(`${map}[tabindex="0"]`, (marks) =>
+        marks.map((mark) => (mark as SVGElement).dataset.station),
+      ),
+    ).toEqual([await page.locator(map).nth(rightmost).getAttribute("data-station")]);
     await page.keyboard.press("ArrowRight");
-    expect(await focused()).toBe(1);
-    const second = await page.locator(map).nth(1).getAttribute("aria-label");
-    expect(await page.textContent(".contract-map:not([hidden]) .map-info")).toBe(second);
+    expect(await focused()).toBe(rightmost);
     await page.keyboard.press("End");
     const count = await page.locator(map).count();
-    expect(await focused()).toBe(count - 1);
-    await page.keyboard.press("ArrowDown"); // no further than the last
     expect(await focused()).toBe(count - 1);
     await page.keyboard.press("Home");
     expect(await focused()).toBe(0);

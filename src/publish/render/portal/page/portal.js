@@ -427,6 +427,7 @@ function describeMarks() {
     const info = map.querySelector(".map-info");
     const describe = (event) => {
       if (!event.target.classList?.contains("mark")) return;
+      if (event.type === "focusin") roveTo(event.target);
       // A mark chosen by a click or a tap stays said while the pointer passes over others, on
       // its way elsewhere; the keyboard's focus moves the choice.
       if (event.type === "pointerover" && map.querySelector(".chosen")) return;
@@ -492,28 +493,67 @@ function nearestMark(svg, clientX, clientY) {
   return nearest;
 }
 
-const MARK_STEPS = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+// The arrow keys' directions on the map (SVG's y grows downwards).
+const MARK_DIRECTIONS = {
+  ArrowRight: [1, 0],
+  ArrowLeft: [-1, 0],
+  ArrowDown: [0, 1],
+  ArrowUp: [0, -1],
+};
 
-/** Arrow keys, Home and End on a mark: focus the next, previous, first or last (a roving tab stop). */
+/**
+ * The mark an arrow key leads to from `from`: the nearest of those ahead within 45° of the
+ * arrow's direction, else the nearest ahead at all; `from` itself at the map's edge.
+ */
+function markToward(marks, from, [ux, uy]) {
+  const x = Number(from.getAttribute("cx"));
+  const y = Number(from.getAttribute("cy"));
+  let best = from;
+  let bestScore = Number.POSITIVE_INFINITY;
+  for (const mark of marks) {
+    const dx = Number(mark.getAttribute("cx")) - x;
+    const dy = Number(mark.getAttribute("cy")) - y;
+    const ahead = dx * ux + dy * uy;
+    if (mark === from || ahead <= 0) continue;
+    const aside = Math.abs(dx * uy - dy * ux);
+    // Outside the cone, a mark counts only after every one within it.
+    const score = (aside <= ahead ? 0 : 1e12) + dx * dx + dy * dy;
+    if (score < bestScore) {
+      bestScore = score;
+      best = mark;
+    }
+  }
+  return best;
+}
+
+/**
+ * Arrow keys on a mark: focus the nearest mark that way (a roving tab stop); Home and End, the
+ * first and last station.
+ */
 function moveBetweenMarks(event) {
   const from = event.target;
   if (!from.classList?.contains("mark")) return;
   const marks = [...from.parentNode.querySelectorAll(".mark")];
-  const at = marks.indexOf(from);
-  const step = MARK_STEPS[event.key];
+  const direction = MARK_DIRECTIONS[event.key];
   const to =
     event.key === "Home"
-      ? 0
+      ? marks[0]
       : event.key === "End"
-        ? marks.length - 1
-        : step === undefined
-          ? -1
-          : Math.min(marks.length - 1, Math.max(0, at + step));
-  if (to < 0) return;
+        ? marks.at(-1)
+        : direction
+          ? markToward(marks, from, direction)
+          : null;
+  if (!to) return;
   event.preventDefault();
-  from.setAttribute("tabindex", "-1");
-  marks[to].setAttribute("tabindex", "0");
-  marks[to].focus();
+  to.focus(); // its focusin makes it the map's tab stop
+}
+
+/** The focused mark becomes the map's one tab stop, however it was focused (a key, a click). */
+function roveTo(mark) {
+  const stop = mark.parentNode.querySelector('.mark[tabindex="0"]');
+  if (stop === mark) return;
+  stop?.setAttribute("tabindex", "-1");
+  mark.setAttribute("tabindex", "0");
 }
 
 // Live numbers are read only where someone can see them: the contracts whose totals row is on
