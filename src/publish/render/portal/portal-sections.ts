@@ -26,7 +26,7 @@ export function contractsSection(input: PortalInput): Html {
     (c) => html`<tr>
 <th scope="row"><a href="#map" data-map="${c.name}">${c.commercialName}</a> <code>${c.name}</code></th>
 <td class="wide">${c.cities.join(", ")} (${c.countryCode})</td>
-<td class="num">${grouped(c.stationCount)}</td>
+<td class="num">${c.stationCount.toLocaleString("en")}</td>
 ${liveCell(c.name, "bikes")}${liveCell(c.name, "docks")}
 <td class="wide">${c.languages.join(", ") || "–"}</td>
 <td class="wide">${license(c.license)}</td>
@@ -53,7 +53,7 @@ function contractMap(contract: PortalContract, index: number): Html {
     ? "The map and the table of stations are drawn by the page's script from this contract's GBFS station_information feed; the same stations are in the downloads below."
     : "This deployment publishes no GBFS feeds to draw the map from; the stations are in the downloads below.";
   return html`<div class="contract-map" data-contract="${contract.name}" data-information="${feeds ? local(feeds.stationInformation) : null}" data-status="${feeds ? local(feeds.stationStatus) : null}"${index === 0 ? "" : html` hidden`}>
-<h3><bdi>${contract.commercialName}</bdi> <span class="count">${grouped(contract.stationCount)} ${nounFor(contract.stationCount, "station")}</span></h3>
+<h3><bdi>${contract.commercialName}</bdi> <span class="count">${contract.stationCount.toLocaleString("en")} ${nounFor(contract.stationCount, "station")}</span></h3>
 <div class="map-area"></div>
 <p class="map-info" aria-live="polite">${info}</p>
 <p class="stale-note" hidden></p>
@@ -117,9 +117,6 @@ function size(bytes: number): string {
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)}\u00a0KiB`;
   return `${(bytes / 1024 / 1024).toFixed(1)}\u00a0MiB`;
 }
-
-/** `2,506`, as the page's script writes counts. */
-const grouped = (count: number): string => new Intl.NumberFormat("en").format(count);
 
 function downloadRow(download: PortalDownload): Html {
   const licenses = download.mixed
