@@ -20,6 +20,8 @@ const COMMON = {
   "Access-Control-Expose-Headers": EXPOSED_HEADERS,
   [NO_SNIFF.name]: NO_SNIFF.value,
 };
+// The same as a flat list of names and values, as a file's heads are given to writeHead.
+const COMMON_PAIRS = Object.entries(COMMON).flat();
 const NOT_STORED = withFields<Record<string, string>>(COMMON, { "Cache-Control": "no-store" });
 
 /** An error answer: `{"error": "..."}` as real clients expect, or no body where the specification says so. */
@@ -139,12 +141,7 @@ function headFor(
 ): Head {
   if (head.cacheControl === cacheControl) return head;
   const notModified = [
-    "Access-Control-Allow-Origin",
-    "*",
-    "Access-Control-Expose-Headers",
-    EXPOSED_HEADERS,
-    NO_SNIFF.name,
-    NO_SNIFF.value,
+    ...COMMON_PAIRS,
     "ETag",
     etagFor(file, encoding),
     "Cache-Control",
