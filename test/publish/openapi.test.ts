@@ -151,14 +151,23 @@ describe("OpenAPI document", () => {
     expect(info.description).toContain("405 with `Allow: GET, HEAD, OPTIONS`");
   });
 
-  it("lists its groups in the route table's order, the preflights last, and tells how to get a key", async () => {
+  it("lists the data's groups first, the portal's pages and the preflights last, and tells how to get a key", async () => {
     const document = (await documentOf()) as Document & {
       tags: { name: string; description?: string }[];
       components: { securitySchemes: { apiKey: { description: string } } };
     };
     const names = document.tags.map((tag) => tag.name);
-    expect(names.slice(0, 3)).toEqual(["v3", "v1", "parking"]);
-    expect(names.at(-1)).toBe("CORS preflight");
+    // Swagger UI shows its sections in this order: the data's surfaces before the pages for people.
+    expect(names).toEqual([
+      "v3",
+      "v1",
+      "parking",
+      "gbfs",
+      "downloads",
+      "meta",
+      "portal",
+      "CORS preflight",
+    ]);
     // Each group says what it holds: documentation pages show it as the section's introduction.
     for (const tag of document.tags) expect(tag.description, tag.name).toMatch(/^\S.{30,}\.$/);
     expect(document.tags.find((tag) => tag.name === "v1")?.description).toContain("legacy");
@@ -170,32 +179,44 @@ describe("OpenAPI document", () => {
     expect(document.components.securitySchemes.apiKey.description).not.toContain("velodata keys");
   });
 
-  it("gives the data's licence as the API's: one all contracts state, or says each has its own", async () => {
-    const licenseOf = (licenses: ({ id?: string; url?: string } | undefined)[]) => {
+  it("gives the data's licence as the API's: one all contracts state, or lists each contract's", async () => {
+    const infoOf = (licenses: ({ id?: string; url?: string } | undefined)[]) => {
       const contracts = licenses.map((license, at) => ({ name: `c${at}`, license }));
       const { info } = renderOpenApi({
         baseUrl: "https://api.example.org",
         examples: {},
         licenses: licenseGroups(contracts),
-      }) as { info: { license?: object } };
-      return info.license;
+      }) as { info: { license?: object; description: string } };
+      return info;
     };
+    const licenseOf = (licenses: ({ id?: string; url?: string } | undefined)[]) =>
+      infoOf(licenses).license;
     const odbl = { id: "ODbL-1.0", url: "https://opendatacommons.org/licenses/odbl/1-0/" };
     // OpenAPI takes an SPDX identifier or a URL, not both: the identifier names it exactly.
     expect(licenseOf([odbl, odbl])).toEqual({ name: "ODbL-1.0", identifier: "ODbL-1.0" });
+    expect(infoOf([odbl, odbl]).description).not.toContain("differs by contract");
     expect(licenseOf([{ url: "https://example.org/terms" }])).toEqual({
       name: "The data's licence",
       url: "https://example.org/terms",
     });
-    expect(licenseOf([odbl, { id: "CC-BY-4.0" }])).toEqual({
-      name: "Each contract's own: its GBFS system_information gives its license_id and license_url",
-    });
+    // Licences that differ: the description lists each with its contracts, the licence says so.
+    const mixed = infoOf([odbl, { id: "CC-BY-4.0" }, odbl, undefined]);
+    expect(mixed.license).toEqual({ name: "Each contract's own, as listed above" });
+    expect(mixed.description).toContain(
+      [
+        "differs by contract (each contract's GBFS system_information gives it too, as `license_id` and `license_url`):",
+        "",
+        "- [ODbL-1.0](https://opendatacommons.org/licenses/odbl/1-0/): `c0`, `c2`",
+        "- CC-BY-4.0: `c1`",
+        "- not stated: `c3`",
+      ].join("\n"),
+    );
     // No contract states one (`{}` in a source reads as none).
     expect(licenseOf([undefined, undefined])).toBeUndefined();
     // The fixtures' contracts state different licences.
     expect(
       ((await documentOf()) as { info: { license?: { name: string } } }).info.license?.name,
-    ).toMatch(/^Each contract's own/);
+    ).toBe("Each contract's own, as listed above");
   });
 
   it("says what Retry-After counts down to on a 429: the wrong-key window or the key's minute", async () => {

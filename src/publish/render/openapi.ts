@@ -30,7 +30,7 @@ import { placeholdersOf } from "../../routes/pattern.js";
 import type { AnyRoute, Outcome, ParamType } from "../../routes/route.js";
 import { dispositionOf, type EndpointName, ROUTE_LIST } from "../../routes/routes.js";
 import { outcomesOf } from "../../routes/statuses.js";
-import { TAG_DESCRIPTIONS } from "../../routes/tags.js";
+import { TAG_DESCRIPTIONS, type Tag } from "../../routes/tags.js";
 import { compressible, MIN_COMPRESSED_SIZE } from "../compress.js";
 import type { LicenseGroup, StatedLicense } from "../license-groups.js";
 
@@ -80,26 +80,31 @@ export function renderOpenApi(options: OpenApiOptions): object {
       title: options.title ?? "velodata",
       version: "0.1.0",
       description:
-        "Bike-sharing stations and bike parkings, as the JCDecaux open-data API (v3, legacy v1, parking v1), plus static downloads. Every API call needs `?apiKey=KEY`; public routes say so. " +
-        `Every path answers HEAD as GET without the body, and OPTIONS (a CORS preflight, no key needed) with 204; other methods get 405 with \`Allow: ${ALLOWED_METHODS}\`.`,
+        "Bike-sharing stations and bike parkings, as the JCDecaux open-data API (v3, legacy v1, parking v1), plus GBFS feeds and static downloads. Every API call needs `?apiKey=KEY`; public routes say so. " +
+        `Every path answers HEAD as GET without the body, and OPTIONS (a CORS preflight, no key needed) with 204; other methods get 405 with \`Allow: ${ALLOWED_METHODS}\`.` +
+        licensesByContract(options.licenses ?? []),
       ...licenseOf(options.licenses ?? []),
     },
     servers: [{ url: options.baseUrl }],
-    // Groups in the route table's order, the preflights last: documentation pages list groups as
-    // they first appear, and the first path's preflight came before any group but v3.
+    // Every group in TAG_DESCRIPTIONS' order (the data first), the preflights last: Swagger UI lists
+    // the groups so, where it would otherwise take them as they first appear among the paths.
     tags: [
-      ...[...new Set(ROUTE_LIST.map((route) => route.tag))].map((name) => ({
-        name,
-        description: TAG_DESCRIPTIONS[name],
-      })),
+      ...tagsInUse().map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),
       { name: PREFLIGHT_TAG, description: PREFLIGHT_DESCRIPTION },
     ],
   });
 }
 
+/** The groups of the route table, in TAG_DESCRIPTIONS' order. */
+function tagsInUse(): Tag[] {
+  const used = new Set(ROUTE_LIST.map((route) => route.tag));
+  return (Object.keys(TAG_DESCRIPTIONS) as Tag[]).filter((tag) => used.has(tag));
+}
+
 /**
  * The data's licence, what an open-data API's users need to know of its terms: an SPDX id, or
- * else its URL (OpenAPI takes one of the two). None where no contract states one.
+ * else its URL (OpenAPI takes one of the two). None where no contract states one. Where licences
+ * differ by contract, the description lists them (`licensesByContract`), which the licence names.
  */
 function licenseOf(groups: readonly LicenseGroup<StatedLicense>[]): {
   license?: { name: string; identifier?: string; url?: string };
@@ -108,12 +113,26 @@ function licenseOf(groups: readonly LicenseGroup<StatedLicense>[]): {
   if (only?.license?.id) return { license: { name: only.license.id, identifier: only.license.id } };
   if (only?.license?.url) return { license: { name: "The data's licence", url: only.license.url } };
   if (groups.some((group) => group.license))
-    return {
-      license: {
-        name: "Each contract's own: its GBFS system_information gives its license_id and license_url",
-      },
-    };
+    return { license: { name: "Each contract's own, as listed above" } };
   return {};
+}
+
+/**
+ * The licences of the data, a line each with the contracts under it (Markdown, after the API's
+ * description), where they differ by contract; nothing otherwise.
+ */
+function licensesByContract(groups: readonly LicenseGroup<StatedLicense>[]): string {
+  if (groups.length < 2 || !groups.some((group) => group.license)) return "";
+  const lines = groups.map(({ license, contracts }) => {
+    const name = license?.id ?? license?.url ?? "not stated";
+    const named = license?.url ? `[${name}](${license.url})` : name;
+    return `- ${named}: ${contracts.map((contract) => `\`${contract}\``).join(", ")}`;
+  });
+  return [
+    "\n\nThe data's licence differs by contract (each contract's GBFS system_information gives it too, as `license_id` and `license_url`):",
+    "",
+    ...lines,
+  ].join("\n");
 }
 
 /**
