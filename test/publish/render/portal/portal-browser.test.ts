@@ -682,19 +682,40 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
     expect(await page.isVisible("footer [data-script]")).toBe(true);
   });
 
-  it("browses the OpenAPI document with the bundled Swagger UI, offline", async () => {
+  it("browses the OpenAPI document with the bundled Swagger UI, offline, the data's sections open", async () => {
     const { page, problems } = await open(`${sirv.url}/docs/`);
     await page.waitForSelector(".swagger-ui .info .title");
     expect(await page.textContent(".swagger-ui .info .title")).toContain("velodata");
-    // Every operation the document lists: a GET per path, and its CORS preflight.
     const document = (await (await fetch(`${sirv.url}/openapi.json`)).json()) as {
-      paths: Record<string, object>;
+      paths: Record<string, { get: { tags: string[] } }>;
+      tags: { name: string }[];
     };
+    // The document's sections in its order: the data's open, the portal's own files and the
+    // preflights folded (listed for tools; a reader comes for the data).
+    const folded = ["portal", "CORS preflight"];
+    const sections = () =>
+      page.$$eval(".swagger-ui .opblock-tag-section", (all) =>
+        all.map((section) => [
+          (section.querySelector(".opblock-tag") as HTMLElement).dataset.tag,
+          section.classList.contains("is-open"),
+        ]),
+      );
+    expect(await sections()).toEqual(
+      document.tags.map(({ name }) => [name, !folded.includes(name)]),
+    );
     const paths = Object.values(document.paths);
-    const operations = paths.reduce((count, item) => count + Object.keys(item).length, 0);
-    expect(await page.locator(".swagger-ui .opblock").count()).toBe(operations);
+    const shown = paths.filter((item) => !item.get.tags.some((tag) => folded.includes(tag)));
+    expect(await page.locator(".swagger-ui .opblock-get").count()).toBe(shown.length);
+    expect(await page.locator(".swagger-ui .opblock-options").count()).toBe(0);
+    // Unfolded, they list every operation: a GET per path, and its CORS preflight.
+    for (const tag of folded) await page.click(`.swagger-ui .opblock-tag[data-tag="${tag}"]`);
     expect(await page.locator(".swagger-ui .opblock-get").count()).toBe(paths.length);
     expect(await page.locator(".swagger-ui .opblock-options").count()).toBe(paths.length);
+    // A link to a preflight opens its folded section.
+    const linked = await open(`${sirv.url}/docs/#/CORS%20preflight`);
+    await linked.page.waitForSelector(".swagger-ui .opblock-options");
+    expect(await linked.page.locator(".swagger-ui .opblock-options").count()).toBe(paths.length);
+    expect(linked.problems).toEqual([]);
     // Built without --base-url: "Try it out" goes to the host the page is read from first.
     const servers = await page.$$eval(".swagger-ui .servers select option", (options) =>
       options.map((option) => (option as HTMLOptionElement).value),
@@ -737,6 +758,37 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
     await page.waitForSelector(".swagger-ui .info .title");
     expect(await page.locator(".swagger-ui .opblock-get").count()).toBeGreaterThan(20);
     expect(problems).toEqual([]);
+  });
+
+  it("on a phone, fits the reference to the screen's width with its operations open", async () => {
+    const context = await browser.newContext({ viewport: { width: 375, height: 667 } });
+    try {
+      const { page, problems } = await open(`${sirv.url}/docs/`, context);
+      await page.waitForSelector(".swagger-ui .opblock-get");
+      // The first operation of each open section (each open one re-renders at every click: all of
+      // them take a minute), and the one with the longest header examples, the bundle's.
+      const sections = page.locator(".swagger-ui .opblock-tag-section.is-open");
+      const count = await sections.count();
+      for (let at = 0; at < count; at++)
+        await sections.nth(at).locator(".opblock-get .opblock-summary-control").first().click();
+      await page
+        .locator(".swagger-ui .opblock-get .opblock-summary-control", { hasText: ".zip" })
+        .click();
+      await page.waitForFunction(
+        (wanted) =>
+          document.querySelectorAll(".swagger-ui .opblock.is-open .responses-table").length ===
+          wanted,
+        count + 1,
+      );
+      // The way back to the portal is a link set apart, not the browser's default text.
+      expect(
+        await page.$eval("body > header a", (link) => getComputedStyle(link).fontFamily),
+      ).toContain("system-ui");
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(375);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
   });
 
   it("lets a page of another origin read an answer's ETag and revalidate with it", async () => {

@@ -10,14 +10,26 @@ window.addEventListener("DOMContentLoaded", async () => {
     spec.servers = [{ url: here, description: "this host" }, ...others];
   }
   mendAccessibility(document.getElementById("swagger-ui"));
-  window.SwaggerUIBundle({
+  const ui = window.SwaggerUIBundle({
     spec,
     dom_id: "#swagger-ui",
     // The default validator badge asks a public server about the document: keep the page offline.
     validatorUrl: null,
     deepLinking: true,
+    onComplete: () => foldAtFirst(ui),
   });
 });
+
+// Sections listed for the tools that read the document, folded when the page opens: a reader
+// comes for the data's routes, not for the portal's own files or the preflight of every path.
+const FOLDED_AT_FIRST = ["portal", "CORS preflight"];
+
+/** Folds those sections, but for one a link leads into (`#/CORS%20preflight/…`). */
+function foldAtFirst(ui) {
+  const linked = decodeURIComponent(window.location.hash.replace(/^#!?\//, "").split("/")[0]);
+  for (const tag of FOLDED_AT_FIRST)
+    if (tag !== linked) ui.layoutActions.show(["operations-tag", tag], false);
+}
 
 /**
  * What Swagger UI renders below WCAG 2.1 AA, mended as it renders (it re-renders as operations
