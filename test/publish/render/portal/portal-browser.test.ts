@@ -600,6 +600,44 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
     );
   });
 
+  it("leads from a station's row to its mark, and says what to search for when none is found", async () => {
+    const { page } = await open(`${sirv.url}/`);
+    const map = ".contract-map:not([hidden])";
+    await page.selectOption("#contract-choice", "toulouse");
+    await page.waitForSelector(`${map} tbody tr`, { state: "attached" });
+    await page.click(`${map} summary`);
+    // A row far down the table: its station's name is a button to its mark.
+    const row = page.locator(`${map} tbody tr`).nth(60);
+    const station = await row.getAttribute("data-station");
+    await row.locator("button.to-mark").click();
+    const focused = await page.evaluate(() => {
+      const mark = document.activeElement as SVGCircleElement;
+      const ring = mark.ownerSVGElement?.querySelector(".ring");
+      return {
+        station: mark.dataset.station,
+        label: mark.getAttribute("aria-label"),
+        ring: [ring?.getAttribute("cx"), ring?.getAttribute("cy")],
+        at: [mark.getAttribute("cx"), mark.getAttribute("cy")],
+        top: mark.ownerSVGElement?.getBoundingClientRect().top,
+      };
+    });
+    expect(focused.station).toBe(station);
+    expect(await page.textContent(`${map} .map-info`)).toBe(focused.label);
+    expect(focused.ring).toEqual(focused.at);
+    // The map is brought into view, its top at the window's.
+    expect(Math.abs(focused.top ?? Number.NaN)).toBeLessThan(2);
+    // From the mark, the arrow keys go on over the map.
+    await page.keyboard.press("ArrowLeft");
+    const next = await page.evaluate(() => (document.activeElement as SVGElement).dataset.station);
+    expect(next).toBeDefined();
+    expect(next).not.toBe(station);
+    // A search that finds nothing says what can be searched for.
+    await page.fill(`${map} .find-station`, "zzqx");
+    expect(await page.textContent(`${map} .rows-shown`)).toBe(
+      "No station found for “zzqx”: search for a station's number, or words of its name (in any case, with or without accents).",
+    );
+  });
+
   it("on a phone, a tap near a mark (outside its few pixels) reads the nearest station", async () => {
     const context = await browser.newContext({
       viewport: { width: 390, height: 844 },

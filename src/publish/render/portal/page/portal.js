@@ -263,11 +263,15 @@ function fillLive(row, station, feedAt) {
 function stationRow(station, live, feedAt) {
   const row = document.createElement("tr");
   row.dataset.station = station.station_id;
-  row.append(
-    cell(station.station_id, "num"),
-    cell(nameOf(station)),
-    cell(String(station.capacity), "num wide"),
-  );
+  // The name leads to the station's mark on the map (`showOnMap`).
+  const name = document.createElement("button");
+  name.type = "button";
+  name.className = "to-mark";
+  name.textContent = nameOf(station);
+  name.setAttribute("aria-label", `${name.textContent}: show on the map`);
+  const nameCell = cell("");
+  nameCell.append(name);
+  row.append(cell(station.station_id, "num"), nameCell, cell(String(station.capacity), "num wide"));
   for (const what of LIVE_CELLS) {
     const value = cell("–", what === "state" ? "" : "num");
     value.dataset.live = what;
@@ -322,8 +326,13 @@ function showRows(map, wanted) {
   const of = searched
     ? `${count.format(total)} station${total === 1 ? "" : "s"} found`
     : `${count.format(total)} stations`;
+  const query = map.querySelector(".find-station").value.trim();
   map.querySelector(".rows-shown").textContent =
-    rows.size === total ? `${of}, all shown.` : `${count.format(rows.size)} of ${of} shown.`;
+    searched && total === 0
+      ? `No station found for “${query}”: search for a station's number, or words of its name (in any case, with or without accents).`
+      : rows.size === total
+        ? `${of}, all shown.`
+        : `${count.format(rows.size)} of ${of} shown.`;
   const more = map.querySelector(".more");
   const next = Math.min(PAGE_ROWS, total - rows.size);
   // The button leaves when all are shown: its focus goes to the search, not to the page's top.
@@ -353,7 +362,22 @@ function setUpTable(map, stations) {
   map.querySelector(".more").addEventListener("click", () => {
     showRows(map, table.rows.size + PAGE_ROWS);
   });
+  map.querySelector("tbody").addEventListener("click", (event) => {
+    const row = event.target.closest?.("button.to-mark")?.closest("tr");
+    if (row) showOnMap(map, row.dataset.station);
+  });
   showRows(map, PAGE_ROWS);
+}
+
+/**
+ * A row's station on the map: the map brought into view and its mark focused, which says it under
+ * the map and rings it (as a key or a tap would); the arrow keys then go on from there.
+ */
+function showOnMap(map, id) {
+  const mark = map.querySelector(`.mark[data-station="${CSS.escape(id)}"]`);
+  if (!mark) return;
+  map.querySelector(".map-area").scrollIntoView({ block: "start" });
+  mark.focus({ preventScroll: true });
 }
 
 /** What a station's colour says: closed, not reporting for a while, empty, full, few bikes, or fine. */
