@@ -201,7 +201,7 @@ describe("OpenAPI document", () => {
     });
     // Licences that differ: the description lists each with its contracts, the licence says so.
     const mixed = infoOf([odbl, { id: "CC-BY-4.0" }, odbl, undefined]);
-    expect(mixed.license).toEqual({ name: "Each contract's own, as listed above" });
+    expect(mixed.license).toEqual({ name: "Differs by contract: see the list in the description" });
     expect(mixed.description).toContain(
       [
         "differs by contract (each contract's GBFS system_information gives it too, as `license_id` and `license_url`):",
@@ -216,7 +216,7 @@ describe("OpenAPI document", () => {
     // The fixtures' contracts state different licences.
     expect(
       ((await documentOf()) as { info: { license?: { name: string } } }).info.license?.name,
-    ).toBe("Each contract's own, as listed above");
+    ).toBe("Differs by contract: see the list in the description");
   });
 
   it("says what Retry-After counts down to on a 429: the wrong-key window or the key's minute", async () => {

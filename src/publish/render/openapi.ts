@@ -113,7 +113,7 @@ function licenseOf(groups: readonly LicenseGroup<StatedLicense>[]): {
   if (only?.license?.id) return { license: { name: only.license.id, identifier: only.license.id } };
   if (only?.license?.url) return { license: { name: "The data's licence", url: only.license.url } };
   if (groups.some((group) => group.license))
-    return { license: { name: "Each contract's own, as listed above" } };
+    return { license: { name: "Differs by contract: see the list in the description" } };
   return {};
 }
 

@@ -626,11 +626,35 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
     expect(focused.ring).toEqual(focused.at);
     // The map is brought into view, its top at the window's.
     expect(Math.abs(focused.top ?? Number.NaN)).toBeLessThan(2);
+    // Chosen, as a tap would: the pointer then passing over another mark (the map scrolled under
+    // it) leaves the station said.
+    const other = page.locator(`${map} .mark:not([data-station="${station}"])`).first();
+    await other.hover({ force: true });
+    expect(await page.textContent(`${map} .map-info`)).toBe(focused.label);
+    // Escape goes back to the row's button, at the row the map was left from.
+    await page.keyboard.press("Escape");
+    expect(await page.evaluate(() => document.activeElement?.closest("tr")?.dataset.station)).toBe(
+      station,
+    );
     // From the mark, the arrow keys go on over the map.
+    await page.keyboard.press("Enter");
     await page.keyboard.press("ArrowLeft");
     const next = await page.evaluate(() => (document.activeElement as SVGElement).dataset.station);
     expect(next).toBeDefined();
     expect(next).not.toBe(station);
+    // While a search dims the stations it did not find, the keys go over those it found.
+    await page.fill(`${map} .find-station`, "jean");
+    const found = await page.$$eval(`${map} tbody tr`, (rows) =>
+      rows.map((row) => (row as HTMLElement).dataset.station),
+    );
+    expect(found.length).toBeGreaterThan(2);
+    await page.locator(`${map} tbody tr button.to-mark`).first().click();
+    for (const key of ["ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown", "End", "Home"]) {
+      await page.keyboard.press(key);
+      expect(found).toContain(
+        await page.evaluate(() => (document.activeElement as SVGElement).dataset.station),
+      );
+    }
     // A search that finds nothing says what can be searched for.
     await page.fill(`${map} .find-station`, "zzqx");
     expect(await page.textContent(`${map} .rows-shown`)).toBe(
@@ -741,6 +765,10 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
     expect(await sections()).toEqual(
       document.tags.map(({ name }) => [name, !folded.includes(name)]),
     );
+    // Folding leaves the address and the history as they were: the new tab's blank page and this
+    // one, so that one step back leaves the reference.
+    expect(page.url()).toBe(`${sirv.url}/docs/`);
+    expect(await page.evaluate(() => history.length)).toBe(2);
     const paths = Object.values(document.paths);
     const shown = paths.filter((item) => !item.get.tags.some((tag) => folded.includes(tag)));
     expect(await page.locator(".swagger-ui .opblock-get").count()).toBe(shown.length);
@@ -749,11 +777,19 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
     for (const tag of folded) await page.click(`.swagger-ui .opblock-tag[data-tag="${tag}"]`);
     expect(await page.locator(".swagger-ui .opblock-get").count()).toBe(paths.length);
     expect(await page.locator(".swagger-ui .opblock-options").count()).toBe(paths.length);
-    // A link to a preflight opens its folded section.
+    // A link to a preflight opens its folded section, and stays in the address bar.
     const linked = await open(`${sirv.url}/docs/#/CORS%20preflight`);
     await linked.page.waitForSelector(".swagger-ui .opblock-options");
     expect(await linked.page.locator(".swagger-ui .opblock-options").count()).toBe(paths.length);
+    expect(linked.page.url()).toBe(`${sirv.url}/docs/#/CORS%20preflight`);
     expect(linked.problems).toEqual([]);
+    // A link no section's name reads from (not percent-encoding) still folds them (Swagger UI's own
+    // deep linking logs it as malformed, nothing else does).
+    const garbled = await open(`${sirv.url}/docs/#/%E0%A4%A`);
+    await garbled.page.waitForSelector(".swagger-ui .opblock-get");
+    expect(await garbled.page.locator(".swagger-ui .opblock-options").count()).toBe(0);
+    expect(garbled.problems).toHaveLength(1);
+    expect(garbled.problems[0]).toMatch(/^console: URIError: URI malformed/);
     // Built without --base-url: "Try it out" goes to the host the page is read from first.
     const servers = await page.$$eval(".swagger-ui .servers select option", (options) =>
       options.map((option) => (option as HTMLOptionElement).value),
@@ -781,6 +817,15 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
     // An operation opened (its parameters and responses), tried out and executed.
     await docs.page.click(".swagger-ui .opblock-get .opblock-summary-control");
     await docs.page.waitForSelector(".swagger-ui .opblock.is-open .parameters-container");
+    expect(await wcagViolations(docs.page)).toEqual([]);
+    // One with parameters (their "(path)" labels) and an example body (highlighted, scrollable).
+    await docs.page
+      .locator(".swagger-ui .opblock-get .opblock-summary-control", {
+        hasText: "/vls/v3/stations/{contract}/{number}",
+      })
+      .click();
+    await docs.page.waitForSelector(".swagger-ui .opblock.is-open .parameter__in");
+    await docs.page.waitForSelector(".swagger-ui .opblock.is-open .microlight");
     expect(await wcagViolations(docs.page)).toEqual([]);
     expect([...portal.problems, ...docs.problems]).toEqual([]);
     // Executed on this plain static host, which has no answer for it: the 404 is shown.

@@ -11,7 +11,7 @@ const MAP_MAX_HEIGHT = 520;
 const MAP_MIN_HEIGHT = 200;
 const MAP_PAD = 14;
 const MAP_HELP =
-  "Select a mark, or tap near one, to read its station (with the keyboard: Tab to the map, then the arrow keys, Home and End).";
+  "Select a mark, or tap near one, to read its station (with the keyboard: Tab to the map, then the arrow keys, Home and End; from a mark a row of the table led to, Escape goes back to the row).";
 // How far from a mark a tap or click still selects it, in CSS pixels: on a phone a mark is ~7 px
 // wide, far below the 24 px a finger can aim at (WCAG 2.2's target size).
 const REACH_PX = 24;
@@ -31,6 +31,8 @@ const lastStatus = new WeakMap();
 // Per contract map: its table's stations, those matching the search, the rows drawn (by station
 // id) and the live data last read (by station id).
 const tables = new WeakMap();
+// Per contract map: the table's button (a station's name) that led to the mark focused, for Escape.
+const ledFrom = new WeakMap();
 // Per mark: its station, its label without live data, and the state and text last written.
 const marksSaid = new WeakMap();
 // Per request's status line: the timer that takes "Copied." away.
@@ -363,21 +365,25 @@ function setUpTable(map, stations) {
     showRows(map, table.rows.size + PAGE_ROWS);
   });
   map.querySelector("tbody").addEventListener("click", (event) => {
-    const row = event.target.closest?.("button.to-mark")?.closest("tr");
-    if (row) showOnMap(map, row.dataset.station);
+    const button = event.target.closest?.("button.to-mark");
+    if (button) showOnMap(map, button.closest("tr").dataset.station, button);
   });
   showRows(map, PAGE_ROWS);
 }
 
 /**
  * A row's station on the map: the map brought into view and its mark focused, which says it under
- * the map and rings it (as a key or a tap would); the arrow keys then go on from there.
+ * the map and rings it (as a key would), and chosen (as a tap would: the pointer passing over
+ * other marks, under a pointer the map just scrolled beneath, leaves it said). The arrow keys go on
+ * from there, and Escape goes back to the row's button.
  */
-function showOnMap(map, id) {
+function showOnMap(map, id, button) {
   const mark = map.querySelector(`.mark[data-station="${CSS.escape(id)}"]`);
   if (!mark) return;
   map.querySelector(".map-area").scrollIntoView({ block: "start" });
   mark.focus({ preventScroll: true });
+  mark.classList.add("chosen");
+  ledFrom.set(map, button);
 }
 
 /** What a station's colour says: closed, not reporting for a while, empty, full, few bikes, or fine. */
@@ -552,12 +558,22 @@ function markToward(marks, from, [ux, uy]) {
 
 /**
  * Arrow keys on a mark: focus the nearest mark that way (a roving tab stop); Home and End, the
- * first and last station.
+ * first and last station; Escape, the table's button that led to the map, if one did.
  */
 function moveBetweenMarks(event) {
   const from = event.target;
   if (!from.classList?.contains("mark")) return;
-  const marks = [...from.parentNode.querySelectorAll(".mark")];
+  const back = ledFrom.get(event.currentTarget);
+  if (event.key === "Escape" && back?.isConnected) {
+    event.preventDefault();
+    back.scrollIntoView({ block: "center" });
+    back.focus({ preventScroll: true });
+    return;
+  }
+  // While a search dims the marks it did not find, the keys go over those it found.
+  const all = [...from.parentNode.querySelectorAll(".mark")];
+  const found = all.filter((mark) => !mark.classList.contains("unfound"));
+  const marks = found.length > 0 ? found : all;
   const direction = MARK_DIRECTIONS[event.key];
   const to =
     event.key === "Home"
