@@ -618,14 +618,16 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
         label: mark.getAttribute("aria-label"),
         ring: [ring?.getAttribute("cx"), ring?.getAttribute("cy")],
         at: [mark.getAttribute("cx"), mark.getAttribute("cy")],
-        top: mark.ownerSVGElement?.getBoundingClientRect().top,
+        box: [mark.getBoundingClientRect().top, mark.getBoundingClientRect().bottom],
+        room: window.innerHeight,
       };
     });
     expect(focused.station).toBe(station);
     expect(await page.textContent(`${map} .map-info`)).toBe(focused.label);
     expect(focused.ring).toEqual(focused.at);
-    // The map is brought into view, its top at the window's.
-    expect(Math.abs(focused.top ?? Number.NaN)).toBeLessThan(2);
+    // The map is brought into view, the mark within the window.
+    expect(focused.box[0]).toBeGreaterThanOrEqual(0);
+    expect(focused.box[1]).toBeLessThanOrEqual(focused.room);
     // Chosen, as a tap would: the pointer then passing over another mark (the map scrolled under
     // it) leaves the station said.
     const other = page.locator(`${map} .mark:not([data-station="${station}"])`).first();
@@ -657,9 +659,45 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
     }
     // A search that finds nothing says what can be searched for.
     await page.fill(`${map} .find-station`, "zzqx");
+    expect(await page.isVisible(`${map} table`)).toBe(false);
     expect(await page.textContent(`${map} .rows-shown`)).toBe(
       "No station found for “zzqx”: search for a station's number, or words of its name (in any case, with or without accents).",
     );
+    await page.fill(`${map} .find-station`, "");
+    expect(await page.isVisible(`${map} table`)).toBe(true);
+  });
+
+  it("brings the station's text under the map into view too, on a window shorter than both", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 640 } });
+    try {
+      const { page } = await open(`${sirv.url}/`, context);
+      const map = ".contract-map:not([hidden])";
+      await page.selectOption("#contract-choice", "toulouse");
+      await page.waitForSelector(`${map} tbody tr`, { state: "attached" });
+      await page.click(`${map} summary`);
+      const rows = page.locator(`${map} tbody tr`);
+      for (const at of [0, 30, 60]) {
+        await rows.nth(at).locator("button.to-mark").click();
+        const seen = await page.evaluate((selector) => {
+          const mark = (document.activeElement as Element).getBoundingClientRect();
+          const info = (
+            document.querySelector(`${selector} .map-info`) as Element
+          ).getBoundingClientRect();
+          const svg = (
+            document.querySelector(`${selector} svg.map`) as Element
+          ).getBoundingClientRect();
+          return { mark: [mark.top, mark.bottom], info: info.bottom, svg: svg.height };
+        }, map);
+        // The map alone is taller than this window's room for it and its text.
+        expect(seen.svg).toBeGreaterThan(500);
+        // Within a pixel: the page scrolls by whole pixels, the boxes sit between them.
+        expect(seen.info).toBeLessThanOrEqual(641);
+        expect(seen.mark[0]).toBeGreaterThanOrEqual(-1);
+        expect(seen.mark[1]).toBeLessThanOrEqual(641);
+      }
+    } finally {
+      await context.close();
+    }
   });
 
   it("on a phone, a tap near a mark (outside its few pixels) reads the nearest station", async () => {

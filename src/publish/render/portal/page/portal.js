@@ -329,6 +329,8 @@ function showRows(map, wanted) {
     ? `${count.format(total)} station${total === 1 ? "" : "s"} found`
     : `${count.format(total)} stations`;
   const query = map.querySelector(".find-station").value.trim();
+  // No row: no table (its header alone above nothing), only the sentence that says why.
+  map.querySelector("table").hidden = searched && total === 0;
   map.querySelector(".rows-shown").textContent =
     searched && total === 0
       ? `No station found for “${query}”: search for a station's number, or words of its name (in any case, with or without accents).`
@@ -372,7 +374,7 @@ function setUpTable(map, stations) {
 }
 
 /**
- * A row's station on the map: the map brought into view and its mark focused, which says it under
+ * A row's station on the map: the map and the text under it brought into view, its mark focused, which says it under
  * the map and rings it (as a key would), and chosen (as a tap would: the pointer passing over
  * other marks, under a pointer the map just scrolled beneath, leaves it said). The arrow keys go on
  * from there, and Escape goes back to the row's button.
@@ -381,6 +383,10 @@ function showOnMap(map, id, button) {
   const mark = map.querySelector(`.mark[data-station="${CSS.escape(id)}"]`);
   if (!mark) return;
   map.querySelector(".map-area").scrollIntoView({ block: "start" });
+  // The text under the map says the station: on a window shorter than map and text, scrolled up
+  // to it as far as the mark stays in view.
+  const hidden = map.querySelector(".map-info").getBoundingClientRect().bottom - window.innerHeight;
+  if (hidden > 0) window.scrollBy(0, Math.min(hidden, mark.getBoundingClientRect().top - MAP_PAD));
   mark.focus({ preventScroll: true });
   mark.classList.add("chosen");
   ledFrom.set(map, button);
