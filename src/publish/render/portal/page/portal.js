@@ -374,10 +374,10 @@ function setUpTable(map, stations) {
 }
 
 /**
- * A row's station on the map: the map and the text under it brought into view, its mark focused, which says it under
- * the map and rings it (as a key would), and chosen (as a tap would: the pointer passing over
- * other marks, under a pointer the map just scrolled beneath, leaves it said). The arrow keys go on
- * from there, and Escape goes back to the row's button.
+ * A row's station on the map: the map and the text under it brought into view, its mark focused,
+ * which says it under the map and rings it (as a key would), and chosen (as a tap would: the
+ * pointer passing over other marks, under a pointer the map just scrolled beneath, leaves it said).
+ * The arrow keys go on from there, and Escape goes back to the row's button.
  */
 function showOnMap(map, id, button) {
   const mark = map.querySelector(`.mark[data-station="${CSS.escape(id)}"]`);
