@@ -638,7 +638,14 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
     expect(await page.evaluate(() => document.activeElement?.closest("tr")?.dataset.station)).toBe(
       station,
     );
-    // From the mark, the arrow keys go on over the map.
+    // Come back to the map otherwise (not from a row), Escape has no row to go back to.
+    await page.locator(`${map} .mark`).nth(3).focus();
+    await page.keyboard.press("Escape");
+    expect(await page.evaluate(() => document.activeElement?.classList.contains("mark"))).toBe(
+      true,
+    );
+    // From a row's mark, the arrow keys go on over the map.
+    await page.locator(`${map} tbody tr`).nth(60).locator("button.to-mark").focus();
     await page.keyboard.press("Enter");
     await page.keyboard.press("ArrowLeft");
     const next = await page.evaluate(() => (document.activeElement as SVGElement).dataset.station);

@@ -464,6 +464,10 @@ function describeMarks() {
     const describe = (event) => {
       if (!event.target.classList?.contains("mark")) return;
       if (event.type === "focusin") roveTo(event.target);
+      // Come from outside the map (Tab, the table, another control): no row to go back to with
+      // Escape (a row's button sets it again after its focus).
+      const fromMap = event.target.ownerSVGElement?.contains(event.relatedTarget);
+      if (event.type === "focusin" && !fromMap) ledFrom.delete(map);
       // A mark chosen by a click or a tap stays said while the pointer passes over others, on
       // its way elsewhere; the keyboard's focus moves the choice.
       if (event.type === "pointerover" && map.querySelector(".chosen")) return;
