@@ -913,6 +913,21 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
         await page.$eval("body > header a", (link) => getComputedStyle(link).fontFamily),
       ).toContain("system-ui");
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(375);
+      // Each header an answer gives, its name whole on one line (not broken in a squeezed column),
+      // and each section's description as wide as the screen allows, not a word wide.
+      const nameLines = await page.$$eval(".swagger-ui table.headers td:first-child", (cells) =>
+        cells.map((cell) => {
+          const text = document.createRange();
+          text.selectNodeContents(cell);
+          return text.getClientRects().length;
+        }),
+      );
+      expect(nameLines.length).toBeGreaterThan(0);
+      expect(new Set(nameLines)).toEqual(new Set([1]));
+      const descriptions = await page.$$eval(".swagger-ui .opblock-tag small", (all) =>
+        all.map((small) => small.getBoundingClientRect().width),
+      );
+      expect(Math.min(...descriptions)).toBeGreaterThan(250);
       expect(problems).toEqual([]);
     } finally {
       await context.close();
