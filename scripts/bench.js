@@ -95,6 +95,18 @@ function timed(command, args) {
   return { seconds, rssMB: rss ? Number(rss[1]) / 1024 : Number.NaN, stdout: run.stdout };
 }
 
+const STEP_NAMES = ["read", "render", "compress", "write"];
+
+/** The steps `velodata refresh --timings` says, by name (seconds). */
+function stepsOf(stdout) {
+  const said =
+    /^took [\d.]+ s: read \+ validate ([\d.]+) s, render ([\d.]+) s, compress ([\d.]+) s, write ([\d.]+) s$/m.exec(
+      stdout,
+    );
+  if (!said) throw new Error(`velodata refresh --timings said no timings:\n${stdout}`);
+  return Object.fromEntries(STEP_NAMES.map((name, at) => [name, Number(said[at + 1])]));
+}
+
 function phase(mode, from = source, to = out, extra = [], nodeFlags = []) {
   const script = join(ROOT, "scripts/bench/phases.js");
   const run = timed(process.execPath, [...nodeFlags, script, mode, from, to, ...extra]);
@@ -155,12 +167,19 @@ async function measureBuildAndRefresh() {
         join(source, `states-${minute}.json`),
         "--out",
         out,
+        "--timings",
       ]),
     );
+  // Its steps are the minute's own account (`--timings`): parts of its wall time since the
+  // process started, each the median over the minutes.
+  const cronSteps = cronRuns.map((run) => stepsOf(run.stdout));
   const cron = {
     seconds: median(cronRuns.map((run) => run.seconds)),
     rssMB: Math.max(...cronRuns.map((run) => run.rssMB)),
     each: cronRuns.map((run) => fmt(run.seconds, 2)).join(", "),
+    steps: Object.fromEntries(
+      STEP_NAMES.map((name) => [name, median(cronSteps.map((steps) => steps[name]))]),
+    ),
   };
   // Back to minute 0 for the servers (the server refresh phase needs no tree).
   if (!values["no-serving"])
@@ -172,8 +191,7 @@ async function measureBuildAndRefresh() {
     [String(CRON_MINUTES)],
     [...SERVER_HEAP, ...THREAD_YOUNG],
   );
-  const split = (steps) =>
-    ["read", "render", "compress", "write"].map((name) => fmt(steps?.[name], 2));
+  const split = (steps) => STEP_NAMES.map((name) => fmt(steps?.[name], 2));
   console.log(
     `\n### Build and refresh, ${stations} stations, ${Number(values.changed) * 100}% changed\n`,
   );
@@ -210,10 +228,7 @@ async function measureBuildAndRefresh() {
         [
           `\`velodata refresh\` (cron, whole process; median of ${CRON_MINUTES} successive minutes: ${cron.each})`,
           fmt(cron.seconds, 2),
-          "",
-          "",
-          "",
-          "",
+          ...split(cron.steps),
           fmt(cron.rssMB, 0),
           `${ratio(wholeBuild.seconds / cron.seconds, "more")}×`,
         ],

@@ -295,6 +295,10 @@ export function program(argv: readonly string[]): Command {
       percent,
       25,
     )
+    .option(
+      "--timings",
+      "also say where the time went: read + validate, render, compress, write (seconds since the process started)",
+    )
     .action(
       async (options: {
         source: string;
@@ -306,6 +310,7 @@ export function program(argv: readonly string[]): Command {
         refresh?: number;
         staleMinutes: number;
         maxStale: number;
+        timings?: boolean;
       }) => {
         const { refresh } = await import("./commands/refresh.js");
         await refresh({

@@ -49,6 +49,7 @@ import { readStates, saidLeftOut } from "../source/read-dataset.js";
 import type { SourceSeen } from "../source/source-fingerprint.js";
 import { statesTimeOf } from "../source/source-time.js";
 import { recordSizes } from "../source/states-bytes.js";
+import type { StepTimes } from "../step-times.js";
 import {
   bytesIfUnchanged,
   dropKeptStates,
@@ -120,7 +121,7 @@ export interface FastRefresh {
  * The tree brought up to the new states from the previous run's state, rendering only what
  * changed; null when that state or the tree cannot be trusted (the caller renders everything).
  * `trust`: the tree's untrustedFiles, under way since before that state was read. Throws on any
- * error in the states file: the tree stays as it was.
+ * error in the states file: the tree stays as it was. `steps` is told where the time went.
  */
 export async function incrementalRefresh(
   inputs: RefreshInputs,
@@ -128,6 +129,7 @@ export async function incrementalRefresh(
   previous: PreviousState | null,
   trust: Promise<string[] | null>,
   output: Output,
+  steps?: StepTimes,
 ): Promise<FastRefresh | null> {
   const manifest = tree.manifest;
   if (!manifest) return null;
@@ -141,6 +143,7 @@ export async function incrementalRefresh(
   const states = await newStates(state, kept.accepted, tree.release.folder, inputs, output);
   const published = await reading;
   if (!published) return null;
+  steps?.ended("read");
   // Variants are made in the thread pool as each list is made, and while the main thread stages
   // the other changed files.
   const variants = new ChangedVariants();
@@ -164,6 +167,7 @@ export async function incrementalRefresh(
     changed.set(path, file);
   }
   const id = releaseIdOf(manifest.paths, (at) => tags[at] ?? manifest.etagAt(at));
+  steps?.ended("render");
   // The next run's state, written beside its place while the variants are made (renamed in once
   // the tree holds this release): the states file it names kept first.
   const folder = tree.release.folder;
@@ -204,10 +208,12 @@ export async function incrementalRefresh(
     (minute as StagedCache | null)?.discard();
     if (keptFile) dropKeptStates(folder, keptFile);
   };
-  const updated = await updateTreeChanges(tree, inputs.out, changed, finished).catch((cause) => {
-    unused();
-    throw cause;
-  });
+  const updated = await updateTreeChanges(tree, inputs.out, changed, finished, steps).catch(
+    (cause) => {
+      unused();
+      throw cause;
+    },
+  );
   // The static part on disk is still this release's: only the minute part is written.
   if (updated && (minute as StagedCache | null)?.commit()) dropOtherKeptStates(folder, keptFile);
   else unused();

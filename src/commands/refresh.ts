@@ -20,6 +20,7 @@ import { keptSaid } from "../source/kept-states.js";
 import { DEFAULT_MAX_MISSING_SHARE } from "../source/missing-stations.js";
 import { staticSourceFingerprint } from "../source/source-fingerprint.js";
 import { statesFileTime } from "../source/source-time.js";
+import { StepTimes } from "../step-times.js";
 import { statesSeen } from "../tree/accepted-states.js";
 import { refuseInsideTree } from "../tree/inside-tree.js";
 import { layoutOf } from "../tree/layout.js";
@@ -61,6 +62,8 @@ export interface RefreshOptions {
   maxStale?: number;
   now?: Date;
   output?: Output;
+  /** Say where the time went (read + validate, render, compress, write), after the summary. */
+  timings?: boolean;
 }
 
 // A tenth of the network gone at once is no edit of a source: a wrong folder, or a build's work.
@@ -121,10 +124,12 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
       options.maxRemoved === undefined ? DEFAULT_MAX_REMOVED_SHARE : options.maxRemoved / 100,
   };
   // Throws on any error in the source or the states: the tree stays as it was.
-  const fast = await incrementalRefresh(inputs, tree, previous, trust, output);
+  const steps = new StepTimes();
+  const fast = await incrementalRefresh(inputs, tree, previous, trust, output, steps);
   const { stats, total, release, feed, reported } =
-    fast ?? (await fullRefresh(options, inputs, tree, previous, output));
+    fast ?? (await fullRefresh(options, inputs, tree, previous, output, steps));
   const leftovers = await removeLeftoverReleases(tree.layout);
+  steps.ended("write");
   const notes = [
     stats.removed > 0 ? `${stats.removed} removed` : "",
     leftovers > 0
@@ -147,6 +152,7 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
     newest: feed.updates.at(-1),
   });
   if (wentBack) output.warn(`warning: ${options.state}: ${wentBack}`);
+  if (options.timings) output.info(steps.line());
   return stats;
 }
 
@@ -229,6 +235,7 @@ async function fullRefresh(
   tree: Tree,
   previous: PreviousState | null,
   output: Output,
+  steps: StepTimes,
 ): Promise<FastRefresh> {
   const [
     { publishOffThread },
@@ -277,6 +284,7 @@ async function fullRefresh(
     TREE_LEFT,
   );
   if (!dataset || !staticRead) throw new Error("readDataset returned no dataset and no error");
+  steps.ended("read");
   const published = last ? { ...dataset, states: last.states } : dataset;
   // As a build does: the static answers rendered by a worker thread while this one renders the
   // station answers.
@@ -287,12 +295,14 @@ async function fullRefresh(
     staticUpdatedAt: staticSourceUpdatedAt(options.source),
     encode: encodedInChunks(), // this process exits once they are written
   });
+  steps.ended("render");
   // Siblings of unchanged files are read back from the tree: only what changed is compressed, from
   // a worker thread as a build does.
   const release = await compressReleaseOffThread(made, {
     budget: "refresh",
     previous: variantsOnDisk(made, tree),
   });
+  steps.ended("compress");
   const stats = await updateTree(release, options.out, { tree });
   // The file's own states: the next run reads it against them, record by record (the kept ones,
   // which it has no record of, the state takes from the renderings).

@@ -13,6 +13,7 @@ import { dirname, join } from "node:path";
 import { worthCompressing } from "../publish/compress.js";
 import type { Release, ReleaseFile } from "../publish/release.js";
 import { fileOf } from "../routes/routes.js";
+import type { StepTimes } from "../step-times.js";
 import { filesUnder } from "./files-under.js";
 import { HOST_FILES, writeHostFiles } from "./host-files.js";
 import { inBatches } from "./in-batches.js";
@@ -99,13 +100,14 @@ export interface Finished {
  * `finished` (the variants, the patched manifest) is being made, only the siblings after. The
  * caller has found every other file trusted (`untrustedFiles`) under the tree's manifest; under
  * the lock it must still be the tree's, or nothing is written and false is returned (so too when
- * `finished` is null).
+ * `finished` is null). `steps` counts the wait for `finished` after the staging as compression.
  */
 export async function updateTreeChanges(
   tree: Tree,
   outDir: string,
   changed: ReadonlyMap<string, ReleaseFile>,
   finished: Promise<Finished | null>,
+  steps?: StepTimes,
 ): Promise<boolean> {
   const unlock = takeLock(tree.layout);
   try {
@@ -119,10 +121,12 @@ export async function updateTreeChanges(
     );
     const folders = new Set<string>();
     await stage(tree, bodies, 0, folders, { makeIncoming: true, siblings: false });
+    steps?.ended("write");
     const done = await finished.catch((cause) => {
       rmSync(incoming, { recursive: true, force: true });
       throw cause;
     });
+    steps?.ended("compress");
     if (!done) {
       rmSync(incoming, { recursive: true, force: true });
       return false;
