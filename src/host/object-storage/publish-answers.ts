@@ -1,9 +1,11 @@
 // The executor: reads the store's record, plans, then uploads and deletes in reader-safe order, receipt last.
+
+import { UserError } from "../../errors.js";
 import { inParallel } from "./in-parallel.js";
 import type { ListedObject, ObjectStore, StoreReader } from "./object-store.js";
 import { type Plan, planPublish } from "./plan.js";
 import type { PublishedAnswer, StoredObject } from "./published-answer.js";
-import { parseReceipt, type Receipt, receiptKey } from "./receipt.js";
+import { type Receipt, readReceipt, receiptKey } from "./receipt.js";
 
 export interface PublishAnswersOptions {
   store: ObjectStore;
@@ -81,7 +83,15 @@ export async function readPlan(
     store.list(prefix),
     store.readText(receiptKey(prefix)),
   ]);
-  const receipt = receiptText === null ? null : parseReceipt(receiptText);
+  const receipt = receiptText === null ? null : readReceipt(receiptText);
+  if (receipt !== null && "unreadable" in receipt)
+    throw new UserError(
+      `the store's receipt ${receiptKey(prefix)} cannot be read (${receipt.unreadable}): it records which objects velodata put up, and is never replaced unread; nothing was uploaded or deleted`,
+      [
+        "if a newer velodata wrote it, publish with that version",
+        "if it was damaged or replaced, delete that object and publish again: every answer then goes up again, and the objects only the lost receipt knew of (keyed answers, answers no longer in the tree) stay until deleted by hand",
+      ],
+    );
   const etags = new Map([...listed].map(([key, object]) => [key, object.etag]));
   return { plan: planPublish(answers, { listed: etags, receipt }, prefix), listed };
 }

@@ -1,5 +1,6 @@
 // The store's receipt: which objects velodata wrote under a prefix, with the ETag the store gave each one.
 import { z } from "zod";
+import { excerpt } from "../../errors.js";
 import { KIND_ORDER } from "./published-answer.js";
 
 /**
@@ -26,14 +27,27 @@ export type Receipt = z.infer<typeof receiptSchema>;
 
 export const emptyReceipt = (): Receipt => ({ velodataPublish: 1, objects: {} });
 
-/** Null when the text is not a receipt: the publisher then trusts nothing and uploads everything. */
-export function parseReceipt(text: string): Receipt | null {
+/**
+ * The receipt the text holds, or why it holds none. A receipt that cannot be read is never taken
+ * for "no receipt": it is the only record of which objects velodata put up, and a run without it
+ * would never delete them again (keyed answers, answers that left the tree would stay public).
+ */
+export function readReceipt(text: string): Receipt | { unreadable: string } {
+  let value: unknown;
   try {
-    const parsed = receiptSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : null;
+    value = JSON.parse(text);
   } catch {
-    return null;
+    return { unreadable: /^\s*</.test(text) ? "it is not JSON but a page" : "it is not JSON" };
   }
+  const format = (value as { velodataPublish?: unknown } | null)?.velodataPublish;
+  if (typeof format === "number" && format !== 1)
+    return { unreadable: `it has format ${format}, another velodata's` };
+  const parsed = receiptSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const at = issue?.path.map(String).join(".") ?? "";
+  const message = issue?.message ?? "not a receipt";
+  return { unreadable: at ? `${excerpt(at)}: ${message}` : message };
 }
 
 export const receiptKey = (prefix: string): string => joinKey(prefix, RECEIPT_NAME);

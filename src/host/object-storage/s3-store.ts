@@ -74,6 +74,7 @@ export function s3Store(options: S3StoreOptions): ObjectStore {
     config.requestChecksumCalculation = "WHEN_REQUIRED";
   }
   const client = new S3Client(config);
+  refuseListingsNotXml(client);
   // The store and prefix as errors name them, the endpoint without any credentials.
   const where =
     `s3://${options.bucket}${options.prefix ? `/${options.prefix}` : ""}` +
@@ -141,6 +142,29 @@ export function s3Store(options: S3StoreOptions): ObjectStore {
         .catch(failing(`cannot delete ${Key}`));
     },
   };
+}
+
+/**
+ * A listing is XML from any S3 API; a web server answering 200 to everything (a website or a
+ * console given as --endpoint) sends a page, which the SDK reads as an empty listing: a dry run
+ * would then plan every upload against a store that is not there. Failed here as the SDK fails an
+ * error page, so that storeError says what answered.
+ */
+function refuseListingsNotXml(client: S3Client): void {
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const result = await next(args);
+      if (context.commandName !== "ListObjectsV2Command") return result;
+      const response = result.response as { statusCode?: number; headers?: Record<string, string> };
+      const type = response.headers?.["content-type"] ?? "";
+      if (/xml/i.test(type)) return result;
+      throw Object.assign(new Error(`a listing answered as ${type || "no type"}`), {
+        $metadata: { httpStatusCode: response.statusCode },
+        $response: { headers: { "content-type": type || "no content type" } },
+      });
+    },
+    { step: "deserialize", name: "velodataListingIsXml" },
+  );
 }
 
 /** The endpoint without any user:password someone put in it. */

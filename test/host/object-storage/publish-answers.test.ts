@@ -110,6 +110,14 @@ describe("a store set up wrong", () => {
       response.writeHead(404, { "Content-Type": "text/html" }).end("<html>Not here</html>");
     });
     expect(page.message).toMatch(/: what answered is not an S3 API \(HTTP 404, text\/html\)$/);
+    // A website answering 200 to anything: its page is no listing, though the SDK reads it as an
+    // empty one.
+    const welcome = await listingError((response) => {
+      response.writeHead(200, { "Content-Type": "text/html" }).end("<html>Welcome</html>");
+    });
+    expect(welcome.message).toMatch(
+      /^cannot list the objects \(s3:[^)]+\): what answered is not an S3 API \(HTTP 200, text\/html\)$/,
+    );
     const moved = await listingError((response) => {
       response
         .writeHead(301, { "Content-Type": "application/xml", "x-amz-bucket-region": "eu-west-3" })
@@ -240,6 +248,39 @@ describe("publishAnswers against an S3 server", () => {
     // Both were pending in the stopped run: both go up again, though only a holds other bytes.
     expect((await publishAnswers(old, { store, prefix })).uploaded).toBe(2);
     expect((await s3.bytes("revert/a")).toString()).toBe("old a");
+  });
+
+  it("refuses a receipt it cannot read, writing nothing: it alone says which objects are velodata's", async () => {
+    const prefix = "unread";
+    const keyed = answer("/keyed", "answer", "keyed");
+    await publishAnswers([answer("/a", "answer", "a"), keyed], { store, prefix });
+    for (const [text, why] of [
+      [
+        '{"velodataPublish":1,"objects":{"unread/x":{"kind":"bogus"}}}',
+        /\(objects\.unread\/x\.kind: /,
+      ],
+      ['{"velodataPublish":2,"objects":{}}', /\(it has format 2, another velodata's\)/],
+      ["<html>Welcome</html>", /\(it is not JSON but a page\)/],
+    ] as const) {
+      await store.put("unread/.velodata-publish.json", Buffer.from(text), {
+        contentType: "application/json",
+        cacheControl: "no-store",
+      });
+      const before = await s3.keys(prefix);
+      // The keyed answer left the release: with the receipt forgotten it would stay up for good.
+      const error = await publishAnswers([answer("/a", "answer", "a, new")], {
+        store,
+        prefix,
+      }).catch((cause: unknown) => cause);
+      expect(error).toBeInstanceOf(UserError);
+      expect((error as UserError).message).toMatch(
+        /^the store's receipt unread\/\.velodata-publish\.json cannot be read \(/,
+      );
+      expect((error as UserError).message).toMatch(why);
+      expect((error as UserError).message).toMatch(/nothing was uploaded or deleted$/);
+      expect(await s3.keys(prefix)).toEqual(before);
+      expect((await s3.bytes("unread/.velodata-publish.json")).toString()).toBe(text);
+    }
   });
 
   it("uploads again an object changed behind its back", async () => {
