@@ -341,6 +341,10 @@ export function program(argv: readonly string[]): Command {
     )
     .option("--concurrency <n>", "requests in flight at most", positive, 16)
     .option(
+      "--gzip",
+      "store the tree's gzip variants (Content-Encoding: gzip) instead of the plain bytes: less to send, but every client gets gzip, asked for or not",
+    )
+    .option(
       "--dry-run",
       "read the tree and the store, print what a run would put, delete and keep; write nothing",
     )

@@ -44,6 +44,13 @@ export interface PublishOptions {
    */
   maxAge?: number;
   concurrency?: number;
+  /**
+   * `--gzip`: store each answer's gzip variant where the tree has one, with `Content-Encoding:
+   * gzip`. A store answers the same bytes to every client, whether it asked for gzip or not (curl,
+   * Python's urllib, R's read.csv do not), so the plain bytes go up unless asked: a CDN in front
+   * compresses them for those that ask.
+   */
+  gzip?: boolean;
   /** `--dry-run`: reads the tree and the store and prints the plan; writes nothing (see publishDryRun). */
   dryRun?: boolean;
   /** With dryRun: every path of the plan, not the first few of each kind. */
@@ -181,7 +188,7 @@ async function treeAnswers(
       cacheControl: `public, max-age=${maxAge}`,
       ...(disposition ? { contentDisposition: disposition } : {}),
       read: () => readAnswer(file),
-      variants: variantsOf(entry, file),
+      ...(options.gzip ? { variants: variantsOf(entry, file) } : {}),
     });
   }
   return { answers, keyedPaths, baseUrl: tree.manifest.baseUrl };
@@ -224,11 +231,12 @@ async function readAnswer(file: string): Promise<Uint8Array> {
     const gone = (cause as NodeJS.ErrnoException).code === "ENOENT";
     throw new UserError(
       gone
-        ? `cannot read ${file}: it left the tree while it was being published (a refresh or build meanwhile?)`
+        ? `cannot read ${file}: it left the tree while it was being published (a refresh or build meanwhile?), or was deleted`
         : `cannot read ${file}: ${(cause as Error).message}`,
       gone
         ? [
             "run velodata publish again; publish after each refresh, never at the same time (see docs/object-storage.md)",
+            "if it fails so again, the tree lacks a file its manifest lists: velodata refresh repairs it",
           ]
         : [],
       { cause },

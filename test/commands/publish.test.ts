@@ -193,8 +193,11 @@ describe("velodata publish", () => {
       const csv = await s3.head("public/rest/vls/stations/dublin.csv");
       expect(csv.ContentType).toBe("text/csv; charset=utf-8");
       expect(csv.CacheControl).toBe("public, max-age=3600");
-      // the tree's .gz sibling, stored gzip-encoded (what the manifest lists as its variant)
-      expect(csv.ContentEncoding).toBe("gzip");
+      // The plain bytes, which any client reads, asked for gzip or not (curl, urllib, read.csv).
+      expect(csv.ContentEncoding).toBeUndefined();
+      expect(await s3.stored("public/rest/vls/stations/dublin.csv")).toEqual(
+        await readFile(join(out, "rest/vls/stations/dublin.csv")),
+      );
       expect(csv.ContentDisposition).toBeUndefined();
       const zip = await s3.head("public/download/velodata-static.zip");
       expect([zip.ContentType, zip.ContentDisposition]).toEqual([
@@ -343,7 +346,7 @@ describe("velodata publish", () => {
   );
 
   it(
-    "sends the gzip sibling the manifest lists, with Content-Encoding; identity bytes otherwise",
+    "with --gzip, sends the gzip sibling the manifest lists, with Content-Encoding; identity bytes otherwise",
     async () => {
       const { out } = await builtTree();
       const listed = readTree(out).manifest?.files ?? {};
@@ -353,7 +356,7 @@ describe("velodata publish", () => {
       expect(listed[big]?.variants).toBeDefined();
       expect(listed[small]?.variants).toBeUndefined();
 
-      await publishCli(out, "variants");
+      await publishCli(out, "variants", "--gzip");
       const head = await s3.head(`variants${big}`);
       expect(head.ContentEncoding).toBe("gzip");
       expect(head.ContentType).toBe("application/json");
@@ -364,6 +367,11 @@ describe("velodata publish", () => {
       // No sibling listed: the plain bytes, with no encoding.
       expect((await s3.head(`variants${small}`)).ContentEncoding).toBe(undefined);
       expect(await s3.stored(`variants${small}`)).toEqual(await readFile(join(out, fileOf(small))));
+
+      // Back without --gzip: the plain bytes replace the encoded ones (their headers differ).
+      expect(await publishCli(out, "variants")).toMatch(/: [1-9]\d* uploaded, /);
+      expect((await s3.head(`variants${big}`)).ContentEncoding).toBe(undefined);
+      expect(await s3.stored(`variants${big}`)).toEqual(await readFile(join(out, fileOf(big))));
     },
     SCENARIO,
   );
@@ -441,11 +449,12 @@ describe("velodata publish", () => {
       for (const file of [feed, `${feed}.gz`, `${feed}.br`]) await rm(file);
       const result = await runCli(publishArgs(out, "left"));
       expect([result.code, result.stdout]).toEqual([1, ""]);
-      // The gzip sibling is the one read (and stored).
       expect(result.stderr).toContain(
-        `velodata: cannot read ${feed}.gz: it left the tree while it was being published (a refresh or build meanwhile?)`,
+        `velodata: cannot read ${feed}: it left the tree while it was being published (a refresh or build meanwhile?), or was deleted`,
       );
       expect(result.stderr).toContain("run velodata publish again");
+      // Deleted by hand, it would fail so at every run: refresh is what repairs the tree.
+      expect(result.stderr).toContain("velodata refresh repairs it");
       expect(result.stderr).not.toContain("build the tree again");
       expect(result.stderr).not.toMatch(/\n\s+at /); // no stack
     },

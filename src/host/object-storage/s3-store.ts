@@ -244,7 +244,9 @@ function storeError(cause: unknown, doing: string, endpoint?: string): UserError
   if (NETWORK.has(error.code ?? ""))
     return tell(
       `the store cannot be reached (${error.code})`,
-      "check --endpoint, the network, and that the store is running",
+      endpoint
+        ? "check --endpoint, the network, and that the store is running"
+        : "check the network, and the region (--region or AWS_REGION)",
     );
   // OpenSSL's "wrong version number": a TLS handshake answered in plain HTTP.
   if (error.code === "EPROTO" || /SSL routines|wrong version number/.test(error.message ?? ""))
