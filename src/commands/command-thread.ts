@@ -14,13 +14,12 @@
 // 64 MB semi-spaces 885, 12.4 s, and the render took 59.9 s. At 100,000 stations no difference
 // beyond the noise.
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
-import { PRIORITY_PREFIX, writesToJournal } from "../journal.js";
 import { outOfMemory } from "./heap-room.js";
+import { STOP_SIGNALS, sayWhenStopped } from "./said-when-stopped.js";
 
 /** Three 64 MB parts: V8 makes a young generation of two semi-spaces and a large-object space. */
 export const YOUNG_GENERATION_MB = 3 * 64;
 
-const STOP_SIGNALS = ["SIGINT", "SIGTERM"] as const;
 const RELOAD_SIGNAL = "SIGHUP";
 
 interface CommandData {
@@ -99,6 +98,7 @@ export function runInThread(
     if (listening) worker.postMessage({ signal: RELOAD_SIGNAL });
   };
   if (options.passStopSignals) process.on(RELOAD_SIGNAL, reload);
+  // Without passStopSignals the signal is said, then raised again: the process ends as killed.
   const passOn = options.passStopSignals
     ? STOP_SIGNALS.map((signal) => {
         const relay = () => {
@@ -112,22 +112,8 @@ export function runInThread(
         process.once(signal, relay);
         return [signal, relay] as const;
       })
-    : STOP_SIGNALS.map((signal) => {
-        // The signal is raised again once said, its handler gone: the process ends as killed
-        // (a shell's 130 or 143), which is what a script running it looks for.
-        const say = () => {
-          if (stopMeans) {
-            const priority = writesToJournal(2) ? PRIORITY_PREFIX.error : "";
-            // On a terminal, on a line of its own: not after the thread's progress line, nor ^C.
-            const fresh = process.stderr.isTTY ? "\r\x1b[K" : "";
-            process.stderr.write(`${fresh}${priority}velodata: ${signal}: ${stopMeans}\n`);
-          }
-          for (const [other, handler] of passOn) process.off(other, handler);
-          process.kill(process.pid, signal);
-        };
-        process.once(signal, say);
-        return [signal, say] as const;
-      });
+    : [];
+  const forgetStop = options.passStopSignals ? () => {} : sayWhenStopped(() => stopMeans);
   return new Promise<number>((resolve, reject) => {
     worker.once("error", (error) => reject(outOfMemory(error)));
     // A thread ended by a stop during the start exits as a stopped server does: 0.
@@ -137,6 +123,7 @@ export function runInThread(
     });
   }).finally(() => {
     for (const [signal, relay] of passOn) process.off(signal, relay);
+    forgetStop();
     process.off(RELOAD_SIGNAL, reload);
   });
 }

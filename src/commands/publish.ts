@@ -28,6 +28,7 @@ import type { ManifestEntry } from "../tree/manifest.js";
 import { readTree } from "../tree/read-tree.js";
 import { formatBytes, type Output, terminalOutput, throttled } from "./output.js";
 import { describePlan, KEYED, RESUMED } from "./publish-plan.js";
+import { sayWhenStopped } from "./said-when-stopped.js";
 
 export interface PublishOptions {
   out: string;
@@ -70,16 +71,21 @@ export interface PublishSummary {
   seconds: number;
 }
 
+/** What a publish stopped by SIGINT or SIGTERM leaves (see publishAnswers). */
+export const PUBLISH_STOPPED =
+  "publish stopped; each object in the store holds its old or its new bytes, whole, and the next run completes this one";
+
 export async function publish(options: PublishOptions): Promise<PublishSummary> {
   const output = options.output ?? terminalOutput();
   const started = performance.now();
   const { answers, keyed, store, prefix } = await prepare(options, output);
+  const forgetStop = sayWhenStopped(() => PUBLISH_STOPPED);
   const stats = await publishAnswers(answers, {
     store,
     prefix,
     ...(options.concurrency ? { concurrency: options.concurrency } : {}),
     onProgress: throttled(100, (done, total) => output.progress(`uploading ${done}/${total}…`)),
-  });
+  }).finally(forgetStop);
   output.progress("");
   const seconds = (performance.now() - started) / 1000;
   const keyedGone = stats.deleted.filter((key) => keyed.has(key)).length;

@@ -3,6 +3,7 @@ import { spawn } from "node:child_process";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PUBLISH_STOPPED } from "../../src/commands/publish.js";
 import { objectKey } from "../../src/host/object-storage/plan.js";
 import { DEFAULT_BASE_URL } from "../../src/publish/default-base-url.js";
 import { matchRoute } from "../../src/routes/match-route.js";
@@ -433,6 +434,37 @@ describe("velodata publish", () => {
       const completed = await storeBytes("killed", [...next.keys()]);
       for (const [path, bytes] of next) expect(completed.get(path)?.equals(bytes), path).toBe(true);
       expect(await publishCli(out, "killed", "--include-keyed")).toMatch(/: 0 uploaded, 0 deleted/);
+    },
+    SCENARIO,
+  );
+
+  it(
+    "a run stopped by SIGTERM says what it leaves, on a line of its own, and ends as killed",
+    async () => {
+      const { out } = await builtTree();
+      const child = spawn(
+        process.execPath,
+        [
+          join(ROOT, "bin/velodata.js"),
+          ...publishArgs(out, "stopped", "--include-keyed", "--concurrency", "1"),
+        ],
+        { env: process.env, stdio: ["ignore", "pipe", "pipe"] },
+      );
+      let stderr = "";
+      child.stderr.on("data", (chunk) => (stderr += chunk));
+      const ended = new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+        child.on("close", (code, signal) => resolve([code, signal])),
+      );
+      let uploads = 0;
+      s3.onEvent((event) => {
+        if (event.key.startsWith("stopped/vls/") && ++uploads === 3) child.kill("SIGTERM");
+      });
+      expect(await ended).toEqual([null, "SIGTERM"]);
+      expect(stderr).toBe(`velodata: SIGTERM: ${PUBLISH_STOPPED}\n`);
+      // What it says holds: the next run completes it.
+      expect(await publishCli(out, "stopped", "--include-keyed")).toMatch(
+        /: \d+ uploaded \(\d+ again, left pending by a publish that did not finish\), 0 deleted, /,
+      );
     },
     SCENARIO,
   );
