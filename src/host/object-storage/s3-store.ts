@@ -156,11 +156,12 @@ function refuseListingsNotXml(client: S3Client): void {
       const result = await next(args);
       if (context.commandName !== "ListObjectsV2Command") return result;
       const response = result.response as { statusCode?: number; headers?: Record<string, string> };
+      // Without a type it may be a store's terse answer: only another type is refused.
       const type = response.headers?.["content-type"] ?? "";
-      if (/xml/i.test(type)) return result;
-      throw Object.assign(new Error(`a listing answered as ${type || "no type"}`), {
+      if (type === "" || /xml/i.test(type)) return result;
+      throw Object.assign(new Error(`a listing answered as ${type}`), {
         $metadata: { httpStatusCode: response.statusCode },
-        $response: { headers: { "content-type": type || "no content type" } },
+        $response: { headers: { "content-type": type } },
       });
     },
     { step: "deserialize", name: "velodataListingIsXml" },
