@@ -26,9 +26,22 @@ export class StepTimes {
 
   /** The time since the last step ended (or the process started) was spent on `step`. */
   ended(step: Step): void {
-    const now = this.#now();
-    this.#seconds[step] += (now - this.#since) / 1000;
-    this.#since = now;
+    this.endedAt(step, this.#now());
+  }
+
+  /**
+   * The same, for a step that ended at `time` (a `now()` of this clock) while this thread waited:
+   * nothing when the last step ended after it.
+   */
+  endedAt(step: Step, time: number): void {
+    if (time <= this.#since) return;
+    this.#seconds[step] += (time - this.#since) / 1000;
+    this.#since = time;
+  }
+
+  /** This clock's time (ms), for endedAt. */
+  now(): number {
+    return this.#now();
   }
 
   seconds(step: Step): number {

@@ -20,6 +20,20 @@ describe("StepTimes", () => {
     );
   });
 
+  it("gives a wait to the step that ended in it, and the rest to the next: never a moment twice", () => {
+    const at = [1000, 1500, 2000, 2600];
+    const steps = new StepTimes(() => at.shift() as number);
+    steps.ended("write"); // 0 → 1000 ms: staging
+    steps.endedAt("read", 1300); // the trust test answered 300 ms into the wait
+    steps.ended("compress"); // → 1500
+    steps.endedAt("read", 1200); // an answer that came before: nothing more
+    steps.ended("write"); // → 2000
+    expect(steps.now()).toBe(2600);
+    expect([steps.seconds("write"), steps.seconds("read"), steps.seconds("compress")]).toEqual([
+      1.5, 0.3, 0.2,
+    ]);
+  });
+
   it("says a step never met as 0", () => {
     const at = [250];
     const steps = new StepTimes(() => at.shift() as number);

@@ -49,7 +49,7 @@ import { readStates, saidLeftOut } from "../source/read-dataset.js";
 import type { SourceSeen } from "../source/source-fingerprint.js";
 import { statesTimeOf } from "../source/source-time.js";
 import { recordSizes } from "../source/states-bytes.js";
-import type { StepTimes } from "../step-times.js";
+import type { Step, StepTimes } from "../step-times.js";
 import {
   bytesIfUnchanged,
   dropKeptStates,
@@ -176,8 +176,12 @@ export async function incrementalRefresh(
   // Set once the update failed (its lock refused, a full disk): what is still being made for the
   // next run is then not staged, since nothing would remove it.
   let abandoned = false;
+  // When the trust test's answer came: a wait for it after the staging is validation's, not the
+  // variants'.
+  let trustedAt: number | undefined;
   const finished = (async (): Promise<Finished | null> => {
     const untrusted = await trust;
+    trustedAt = steps?.now();
     if (abandoned || untrusted === null || untrusted.some((path) => !changed.has(path)))
       return null;
     const accepted = states.keep && keptStates(folder, states.keep);
@@ -208,7 +212,13 @@ export async function incrementalRefresh(
     (minute as StagedCache | null)?.discard();
     if (keptFile) dropKeptStates(folder, keptFile);
   };
-  const updated = await updateTreeChanges(tree, inputs.out, changed, finished, steps).catch(
+  const updateSteps = steps && {
+    ended(step: Step) {
+      if (step === "compress" && trustedAt !== undefined) steps.endedAt("read", trustedAt);
+      steps.ended(step);
+    },
+  };
+  const updated = await updateTreeChanges(tree, inputs.out, changed, finished, updateSteps).catch(
     (cause) => {
       unused();
       throw cause;

@@ -100,14 +100,15 @@ export interface Finished {
  * `finished` (the variants, the patched manifest) is being made, only the siblings after. The
  * caller has found every other file trusted (`untrustedFiles`) under the tree's manifest; under
  * the lock it must still be the tree's, or nothing is written and false is returned (so too when
- * `finished` is null). `steps` counts the wait for `finished` after the staging as compression.
+ * `finished` is null). `steps` is told when the staging ended, and when the wait for `finished`
+ * did (its variants, after the caller's trust test).
  */
 export async function updateTreeChanges(
   tree: Tree,
   outDir: string,
   changed: ReadonlyMap<string, ReleaseFile>,
   finished: Promise<Finished | null>,
-  steps?: StepTimes,
+  steps?: Pick<StepTimes, "ended">,
 ): Promise<boolean> {
   const unlock = takeLock(tree.layout);
   try {

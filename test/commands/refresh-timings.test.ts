@@ -1,4 +1,4 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type CliResult, fixtureCopy, runCli, tempDir } from "../helpers.js";
@@ -67,8 +67,19 @@ describe("velodata refresh --timings", () => {
     // After the summary line, on stdout with it.
     expect(fast.result.stdout.trim().split("\n").at(-1)).toMatch(TOOK);
     const quick = tookOf(fast.result.stdout, fast.wall);
-    // Starting Node and loading the modules alone takes some of the first step.
+    // Starting Node and loading the modules alone takes some of the first step; the splice some
+    // of the render.
     expect(quick.read).toBeGreaterThan(0);
+    expect(quick.render).toBeGreaterThan(0);
+
+    // A file of the tree changed by hand: the fast path reads the states, then gives up on the
+    // trust test and renders everything. Its time is counted once, in the steps it reached.
+    await utimes(join(out, "vls/v3/contracts.json"), new Date(), new Date());
+    await writeFile(states, original);
+    const fallback = await timedRefresh(source, out, ["--timings"]);
+    expect(fallback.result.code).toBe(0);
+    expect(fallback.result.stdout).not.toMatch(/only the changed stations rendered/);
+    tookOf(fallback.result.stdout, fallback.wall);
 
     // A changed static source: everything read and rendered again.
     const stations = join(source, "stations.csv");
@@ -86,7 +97,6 @@ describe("velodata refresh --timings", () => {
     expect(whole.write).toBeGreaterThan(0);
 
     // Said only when asked.
-    await writeFile(states, original);
     const plain = await timedRefresh(source, out);
     expect(plain.result.code).toBe(0);
     expect(plain.result.stdout).toMatch(/refreshed /);
