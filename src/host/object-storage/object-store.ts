@@ -16,6 +16,8 @@ export interface ListedObject {
 
 /** The reading half of a store: what planning needs, nothing that writes. */
 export interface StoreReader {
+  /** How messages name the store (bucket, prefix, endpoint), never with a credential. */
+  readonly where?: string;
   /** Keys under `prefix` (the whole bucket when empty) with their ETags and sizes. */
   list(prefix: string): Promise<Map<string, ListedObject>>;
   /** An object's text, or null when there is none. */
@@ -33,6 +35,7 @@ export interface ObjectStore extends StoreReader {
  * is handed on to, since the object it holds has no put or delete at all.
  */
 export const readOnly = (store: StoreReader): StoreReader => ({
+  ...(store.where ? { where: store.where } : {}),
   list: (prefix) => store.list(prefix),
   readText: (key) => store.readText(key),
 });

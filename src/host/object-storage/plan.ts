@@ -39,9 +39,9 @@ export function objectKey(prefix: string, urlPath: string): string {
 }
 
 /**
- * Which bytes go up: the gzip variant when there is one, stored with `Content-Encoding: gzip`
- * (every HTTP client that asks for compression accepts gzip, and a CDN passes the header on);
- * brotli would break the clients that do not ask for it. Otherwise the plain bytes.
+ * Which bytes go up: the gzip variant when the answer carries one (`publish --gzip` hands them
+ * over), stored with `Content-Encoding: gzip`, which every client that asks for compression
+ * takes (brotli is never stored: some that ask do not take it); otherwise the plain bytes.
  */
 export function storedObjectOf(answer: PublishedAnswer, prefix: string): StoredObject {
   const gzip = answer.variants?.find((variant) => variant.encoding === "gzip");

@@ -5,7 +5,7 @@ import { inParallel } from "./in-parallel.js";
 import type { ListedObject, ObjectStore, StoreReader } from "./object-store.js";
 import { type Plan, planPublish } from "./plan.js";
 import type { PublishedAnswer, StoredObject } from "./published-answer.js";
-import { type Receipt, readReceipt, receiptKey } from "./receipt.js";
+import { type Receipt, readReceipt, receiptKey, type UnreadableReceipt } from "./receipt.js";
 
 export interface PublishAnswersOptions {
   store: ObjectStore;
@@ -84,16 +84,28 @@ export async function readPlan(
     store.readText(receiptKey(prefix)),
   ]);
   const receipt = receiptText === null ? null : readReceipt(receiptText);
-  if (receipt !== null && "unreadable" in receipt)
-    throw new UserError(
-      `the store's receipt ${receiptKey(prefix)} cannot be read (${receipt.unreadable}): it records which objects velodata put up, and is never replaced unread; nothing was uploaded or deleted`,
-      [
-        "if a newer velodata wrote it, publish with that version",
-        "if it was damaged or replaced, delete that object and publish again: every answer then goes up again, and the objects only the lost receipt knew of (keyed answers, answers no longer in the tree) stay until deleted by hand",
-      ],
-    );
+  if (receipt !== null && "unreadable" in receipt) throw unreadableReceipt(store, prefix, receipt);
   const etags = new Map([...listed].map(([key, object]) => [key, object.etag]));
   return { plan: planPublish(answers, { listed: etags, receipt }, prefix), listed };
+}
+
+const WHAT_TO_DO: Record<UnreadableReceipt["kind"], string> = {
+  page: "check --endpoint: the store's API address, not a website or a CDN in front of it",
+  format: "publish with the velodata that wrote it, a newer one",
+  damaged:
+    "delete that object and publish again: every answer then goes up again, and the objects only the lost receipt knew of (keyed answers, answers no longer in the tree) stay until deleted by hand",
+};
+
+function unreadableReceipt(
+  store: StoreReader,
+  prefix: string,
+  receipt: UnreadableReceipt,
+): UserError {
+  const where = store.where ? ` (${store.where})` : "";
+  return new UserError(
+    `the store's receipt ${receiptKey(prefix)}${where} cannot be read (${receipt.unreadable}): it records which objects velodata put up, and is never replaced unread; nothing was uploaded or deleted`,
+    [WHAT_TO_DO[receipt.kind]],
+  );
 }
 
 function receiptOf(

@@ -27,27 +27,36 @@ export type Receipt = z.infer<typeof receiptSchema>;
 
 export const emptyReceipt = (): Receipt => ({ velodataPublish: 1, objects: {} });
 
+/** Why a receipt cannot be read, and of which kind, for what to do about it. */
+export interface UnreadableReceipt {
+  unreadable: string;
+  /** A page (what answered is a website?), another velodata's format, or damaged JSON. */
+  kind: "page" | "format" | "damaged";
+}
+
 /**
  * The receipt the text holds, or why it holds none. A receipt that cannot be read is never taken
  * for "no receipt": it is the only record of which objects velodata put up, and a run without it
  * would never delete them again (keyed answers, answers that left the tree would stay public).
  */
-export function readReceipt(text: string): Receipt | { unreadable: string } {
+export function readReceipt(text: string): Receipt | UnreadableReceipt {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return { unreadable: /^\s*</.test(text) ? "it is not JSON but a page" : "it is not JSON" };
+    return /^\s*</.test(text)
+      ? { unreadable: "it is not JSON but a page", kind: "page" }
+      : { unreadable: "it is not JSON", kind: "damaged" };
   }
   const format = (value as { velodataPublish?: unknown } | null)?.velodataPublish;
   if (typeof format === "number" && format !== 1)
-    return { unreadable: `it has format ${format}, another velodata's` };
+    return { unreadable: `it has format ${format}, another velodata's`, kind: "format" };
   const parsed = receiptSchema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const at = issue?.path.map(String).join(".") ?? "";
   const message = issue?.message ?? "not a receipt";
-  return { unreadable: at ? `${excerpt(at)}: ${message}` : message };
+  return { unreadable: at ? `${excerpt(at)}: ${message}` : message, kind: "damaged" };
 }
 
 export const receiptKey = (prefix: string): string => joinKey(prefix, RECEIPT_NAME);

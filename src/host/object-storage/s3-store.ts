@@ -85,6 +85,7 @@ export function s3Store(options: S3StoreOptions): ObjectStore {
   };
 
   return {
+    where,
     async list(prefix) {
       const listed = new Map<string, ListedObject>();
       const pages = paginateListObjectsV2(
@@ -158,7 +159,7 @@ function refuseListingsNotXml(client: S3Client): void {
       const response = result.response as { statusCode?: number; headers?: Record<string, string> };
       // Without a type it may be a store's terse answer: only another type is refused.
       const type = response.headers?.["content-type"] ?? "";
-      if (type === "" || /xml/i.test(type)) return result;
+      if (type === "" || isXml(type)) return result;
       throw Object.assign(new Error(`a listing answered as ${type}`), {
         $metadata: { httpStatusCode: response.statusCode },
         $response: { headers: { "content-type": type } },
@@ -167,6 +168,9 @@ function refuseListingsNotXml(client: S3Client): void {
     { step: "deserialize", name: "velodataListingIsXml" },
   );
 }
+
+/** An S3 API's XML (`application/xml`, `text/xml`), not a page that also names XML (XHTML). */
+const isXml = (contentType: string): boolean => /^(application|text)\/xml\b/i.test(contentType);
 
 /** The endpoint without any user:password someone put in it. */
 function endpointShown(endpoint: string): string {
@@ -206,7 +210,7 @@ function storeError(cause: unknown, doing: string, endpoint?: string): UserError
   const type = error.$response?.headers?.["content-type"] ?? "";
   // An S3 API answers its errors in XML (or with no body, to HEAD): a web page or JSON is another
   // server's, the SDK's words for it ("UnknownError", "Deserialization error") none of the user's.
-  if (status && type && !/xml/i.test(type))
+  if (status && type && !isXml(type))
     return tell(
       `what answered is not an S3 API (HTTP ${status}, ${type.split(";")[0]})`,
       "check --endpoint: the store's API address, not its console, website or a CDN in front",

@@ -118,6 +118,15 @@ describe("a store set up wrong", () => {
     expect(welcome.message).toMatch(
       /^cannot list the objects \(s3:[^)]+\): what answered is not an S3 API \(HTTP 200, text\/html\)$/,
     );
+    // XHTML names XML too, and is still a page.
+    const xhtml = await listingError((response) => {
+      response
+        .writeHead(200, { "Content-Type": "application/xhtml+xml" })
+        .end('<html xmlns="http://www.w3.org/1999/xhtml">Welcome</html>');
+    });
+    expect(xhtml.message).toMatch(
+      /: what answered is not an S3 API \(HTTP 200, application\/xhtml\+xml\)$/,
+    );
     const moved = await listingError((response) => {
       response
         .writeHead(301, { "Content-Type": "application/xml", "x-amz-bucket-region": "eu-west-3" })
@@ -254,13 +263,18 @@ describe("publishAnswers against an S3 server", () => {
     const prefix = "unread";
     const keyed = answer("/keyed", "answer", "keyed");
     await publishAnswers([answer("/a", "answer", "a"), keyed], { store, prefix });
-    for (const [text, why] of [
+    for (const [text, why, toDo] of [
       [
         '{"velodataPublish":1,"objects":{"unread/x":{"kind":"bogus"}}}',
         /\(objects\.unread\/x\.kind: /,
+        /^delete that object and publish again: /,
       ],
-      ['{"velodataPublish":2,"objects":{}}', /\(it has format 2, another velodata's\)/],
-      ["<html>Welcome</html>", /\(it is not JSON but a page\)/],
+      [
+        '{"velodataPublish":2,"objects":{}}',
+        /\(it has format 2, another velodata's\)/,
+        /^publish with the velodata that wrote it/,
+      ],
+      ["<html>Welcome</html>", /\(it is not JSON but a page\)/, /^check --endpoint: /],
     ] as const) {
       await store.put("unread/.velodata-publish.json", Buffer.from(text), {
         contentType: "application/json",
@@ -273,11 +287,13 @@ describe("publishAnswers against an S3 server", () => {
         prefix,
       }).catch((cause: unknown) => cause);
       expect(error).toBeInstanceOf(UserError);
-      expect((error as UserError).message).toMatch(
-        /^the store's receipt unread\/\.velodata-publish\.json cannot be read \(/,
+      const { message, details } = error as UserError;
+      expect(message).toMatch(
+        /^the store's receipt unread\/\.velodata-publish\.json \(s3:\/\/velodata at http:\/\/127\.0\.0\.1:\d+\) cannot be read \(/,
       );
-      expect((error as UserError).message).toMatch(why);
-      expect((error as UserError).message).toMatch(/nothing was uploaded or deleted$/);
+      expect(message).toMatch(why);
+      expect(message).toMatch(/nothing was uploaded or deleted$/);
+      expect(details).toEqual([expect.stringMatching(toDo)]);
       expect(await s3.keys(prefix)).toEqual(before);
       expect((await s3.bytes("unread/.velodata-publish.json")).toString()).toBe(text);
     }
