@@ -81,6 +81,18 @@ export function runShell(command: string): Promise<CliResult> {
  * Runs `velodata ...args` as a user would (the compiled CLI, in its own process); `bin`: another
  * installation's executable.
  */
+/** `velodata refresh`'s arguments: `out` from the source folder's own states.json, then `extra`. */
+export const refreshArgs = (source: string, out: string, ...extra: string[]): string[] => [
+  "refresh",
+  "--source",
+  source,
+  "--state",
+  join(source, "states.json"),
+  "--out",
+  out,
+  ...extra,
+];
+
 export function runCli(
   args: readonly string[],
   cwd = ROOT,

@@ -98,7 +98,6 @@ export function runInThread(
     if (listening) worker.postMessage({ signal: RELOAD_SIGNAL });
   };
   if (options.passStopSignals) process.on(RELOAD_SIGNAL, reload);
-  // Without passStopSignals the signal is said, then raised again: the process ends as killed.
   const passOn = options.passStopSignals
     ? STOP_SIGNALS.map((signal) => {
         const relay = () => {
@@ -113,6 +112,7 @@ export function runInThread(
         return [signal, relay] as const;
       })
     : [];
+  // Without passStopSignals the signal is said, then raised again: the process ends as killed.
   const forgetStop = options.passStopSignals ? () => {} : sayWhenStopped(() => stopMeans);
   return new Promise<number>((resolve, reject) => {
     worker.once("error", (error) => reject(outOfMemory(error)));

@@ -9,7 +9,7 @@ import { DEFAULT_BASE_URL } from "../../src/publish/default-base-url.js";
 import { matchRoute } from "../../src/routes/match-route.js";
 import { accessOf, fileOf, ROUTE_LIST, routeOf } from "../../src/routes/routes.js";
 import { readTree } from "../../src/tree/read-tree.js";
-import { fixtureCopy, ROOT, runCli, tempDir } from "../helpers.js";
+import { fixtureCopy, ROOT, refreshArgs, runCli, tempDir } from "../helpers.js";
 import { BUCKET, CREDENTIALS, startS3, type TestS3 } from "../host/object-storage/s3-server.js";
 
 let s3: TestS3;
@@ -101,19 +101,7 @@ async function newStates(source: string, every: number): Promise<number> {
 }
 
 const refreshCli = async (source: string, out: string) =>
-  expect(
-    (
-      await runCli([
-        "refresh",
-        "--source",
-        source,
-        "--state",
-        join(source, "states.json"),
-        "--out",
-        out,
-      ])
-    ).code,
-  ).toBe(0);
+  expect((await runCli(refreshArgs(source, out))).code).toBe(0);
 
 /** What the store holds for each of the tree's paths under `prefix`, fetched a few at a time. */
 async function storeBytes(prefix: string, paths: readonly string[]): Promise<Map<string, Buffer>> {

@@ -1,7 +1,7 @@
 import { readFile, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type CliResult, fixtureCopy, runCli, tempDir } from "../helpers.js";
+import { type CliResult, fixtureCopy, refreshArgs, runCli, tempDir } from "../helpers.js";
 
 const TOOK =
   /^took (\d+\.\d\d) s: read \+ validate (\d+\.\d\d) s, render (\d+\.\d\d) s, compress (\d+\.\d\d) s, write (\d+\.\d\d) s$/m;
@@ -13,16 +13,7 @@ async function timedRefresh(
   extra: string[] = [],
 ): Promise<{ result: CliResult; wall: number }> {
   const started = performance.now();
-  const result = await runCli([
-    "refresh",
-    "--source",
-    source,
-    "--state",
-    join(source, "states.json"),
-    "--out",
-    out,
-    ...extra,
-  ]);
+  const result = await runCli(refreshArgs(source, out, ...extra));
   return { result, wall: (performance.now() - started) / 1000 };
 }
 

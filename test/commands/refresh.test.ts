@@ -14,7 +14,7 @@ import {
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readTree } from "../../src/tree/read-tree.js";
-import { BIN, fixtureCopy, runCli, tempDir } from "../helpers.js";
+import { BIN, fixtureCopy, refreshArgs, runCli, tempDir } from "../helpers.js";
 import { treeFiles } from "../tree/tree-helpers.js";
 
 /**
@@ -35,8 +35,7 @@ const dublin42ReportedAt = (states: string, time: string): string =>
 const knownAt = (mtime: Date): string => `${mtime.toISOString().slice(0, 19)}Z`;
 
 /** `velodata refresh` of `out` from the source's own states.json. */
-const refreshWithItsStates = (source: string, out: string) =>
-  runCli(["refresh", "--source", source, "--state", join(source, "states.json"), "--out", out]);
+const refreshWithItsStates = (source: string, out: string) => runCli(refreshArgs(source, out));
 
 describe("velodata refresh", () => {
   it("rewrites only the answers whose states changed; leaves out a state in error; a broken file changes nothing", async () => {
