@@ -81,6 +81,10 @@ export function runShell(command: string): Promise<CliResult> {
  * Runs `velodata ...args` as a user would (the compiled CLI, in its own process); `bin`: another
  * installation's executable.
  */
+/** The fixtures' states text with Dublin #42 reporting at `time` (published form) instead. */
+export const dublin42ReportedAt = (states: string, time: string): string =>
+  states.replace('"lastUpdate": "2025-02-08T16:44:06Z"', `"lastUpdate": "${time}"`);
+
 /** `velodata refresh`'s arguments: `out` from the source folder's own states.json, then `extra`. */
 export const refreshArgs = (source: string, out: string, ...extra: string[]): string[] => [
   "refresh",

@@ -1,7 +1,14 @@
 import { readFile, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type CliResult, fixtureCopy, refreshArgs, runCli, tempDir } from "../helpers.js";
+import {
+  type CliResult,
+  dublin42ReportedAt,
+  fixtureCopy,
+  refreshArgs,
+  runCli,
+  tempDir,
+} from "../helpers.js";
 
 const TOOK =
   /^took (\d+\.\d\d) s: read \+ validate (\d+\.\d\d) s, render (\d+\.\d\d) s, compress (\d+\.\d\d) s, write (\d+\.\d\d) s$/m;
@@ -44,13 +51,7 @@ describe("velodata refresh --timings", () => {
     expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
     const states = join(source, "states.json");
     const original = await readFile(states, "utf8");
-    await writeFile(
-      states,
-      original.replace(
-        '"lastUpdate": "2025-02-08T16:44:06Z"',
-        '"lastUpdate": "2025-02-08T16:59:00Z"',
-      ),
-    );
+    await writeFile(states, dublin42ReportedAt(original, "2025-02-08T16:59:00Z"));
 
     const fast = await timedRefresh(source, out, ["--timings"]);
     expect(fast.result.code).toBe(0);

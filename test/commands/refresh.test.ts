@@ -14,7 +14,7 @@ import {
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readTree } from "../../src/tree/read-tree.js";
-import { BIN, fixtureCopy, refreshArgs, runCli, tempDir } from "../helpers.js";
+import { BIN, dublin42ReportedAt, fixtureCopy, refreshArgs, runCli, tempDir } from "../helpers.js";
 import { treeFiles } from "../tree/tree-helpers.js";
 
 /**
@@ -26,10 +26,6 @@ async function writeSameTime(path: string, text: string): Promise<void> {
   await writeFile(path, text);
   await utimes(path, atime, mtime);
 }
-
-/** The fixtures' states text with Dublin #42 reporting at `time` (published form) instead. */
-const dublin42ReportedAt = (states: string, time: string): string =>
-  states.replace('"lastUpdate": "2025-02-08T16:44:06Z"', `"lastUpdate": "${time}"`);
 
 /** `last_updated` as GBFS v3.0 writes a file's modification time. */
 const knownAt = (mtime: Date): string => `${mtime.toISOString().slice(0, 19)}Z`;

@@ -3,7 +3,7 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterEach, describe, expect, it, onTestFinished } from "vitest";
-import { runCli, tempDir } from "../helpers.js";
+import { dublin42ReportedAt, runCli, tempDir } from "../helpers.js";
 import { liveNodeProcess } from "../tree/tree-helpers.js";
 import { editStates, startTestServer, type TestServer } from "./serve-helpers.js";
 
@@ -31,9 +31,7 @@ describe("serve --out, a refresh", () => {
     const out = join(await tempDir(), "out");
     server = await startTestServer({ out });
     const before = await Promise.all(rewritten.map((file) => withSiblings(out, file)));
-    await editStates(server.source, (text) =>
-      text.replace('"lastUpdate": "2025-02-08T16:44:06Z"', '"lastUpdate": "2025-02-08T16:49:00Z"'),
-    );
+    await editStates(server.source, (text) => dublin42ReportedAt(text, "2025-02-08T16:49:00Z"));
     expect((await server.handle.refreshNow()).ok).toBe(true);
     for (const [at, file] of rewritten.entries()) {
       const [body, gzip, br] = await withSiblings(out, file);
@@ -51,9 +49,7 @@ describe("serve --out, its tree deleted by hand", () => {
     const out = join(await tempDir(), "out");
     server = await startTestServer({ out });
     await undo(out); // the published link: the store beside it stays
-    await editStates(server.source, (text) =>
-      text.replace('"lastUpdate": "2025-02-08T16:44:06Z"', '"lastUpdate": "2025-02-08T16:49:00Z"'),
-    );
+    await editStates(server.source, (text) => dublin42ReportedAt(text, "2025-02-08T16:49:00Z"));
     const outcome = await server.handle.refreshNow();
     expect(outcome.ok, outcome.error ?? "").toBe(true);
     const station = JSON.parse(await readFile(join(out, "vls/v3/stations/dublin/42.json"), "utf8"));
@@ -92,9 +88,7 @@ describe("serve --out, tree update failing", () => {
     const other = liveNodeProcess();
     onTestFinished(other.stop);
     await writeFile(join(parent, ".out.velodata/lock"), String(other.pid));
-    await editStates(server.source, (text) =>
-      text.replace('"lastUpdate": "2025-02-08T16:44:06Z"', '"lastUpdate": "2025-02-08T16:49:00Z"'),
-    );
+    await editStates(server.source, (text) => dublin42ReportedAt(text, "2025-02-08T16:49:00Z"));
     const outcome = await server.handle.refreshNow();
     expect(outcome.ok).toBe(false);
     expect(outcome.error).toContain(`being written by another velodata process (pid ${other.pid})`);
