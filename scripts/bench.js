@@ -97,13 +97,13 @@ function timed(command, args) {
 
 const STEP_NAMES = ["read", "render", "compress", "write"];
 
-/** The steps `velodata refresh --timings` says, by name (seconds). */
+/** The steps `velodata build --timings` or `velodata refresh --timings` says, by name (seconds). */
 function stepsOf(stdout) {
   const said =
     /^took [\d.]+ s: read \+ validate ([\d.]+) s, render ([\d.]+) s, compress ([\d.]+) s, write ([\d.]+) s$/m.exec(
       stdout,
     );
-  if (!said) throw new Error(`velodata refresh --timings said no timings:\n${stdout}`);
+  if (!said) throw new Error(`velodata said no timings:\n${stdout}`);
   return Object.fromEntries(STEP_NAMES.map((name, at) => [name, Number(said[at + 1])]));
 }
 
@@ -153,7 +153,15 @@ if (!servingOnly) await measureBuildAndRefresh();
 async function measureBuildAndRefresh() {
   const build = phase("build", source, out, [], THREAD_YOUNG); // also leaves the tree that the cron refresh and the servers use
   if (values.million) await tenthSideBySide(build);
-  const wholeBuild = timed(process.execPath, [BIN, "build", "--source", source, "--out", out]);
+  const wholeBuild = timed(process.execPath, [
+    BIN,
+    "build",
+    "--source",
+    source,
+    "--out",
+    out,
+    "--timings",
+  ]);
   // Minute after minute on the tree just built, each its own process, as cron runs them.
   const cronRuns = [];
   for (let minute = 1; minute <= CRON_MINUTES; minute++)
@@ -218,10 +226,7 @@ async function measureBuildAndRefresh() {
         [
           "`velodata build` (whole process)",
           fmt(wholeBuild.seconds, 2),
-          "",
-          "",
-          "",
-          "",
+          ...split(stepsOf(wholeBuild.stdout)),
           fmt(wholeBuild.rssMB, 0),
           "1.0×",
         ],
@@ -715,7 +720,7 @@ async function tenthSideBySide(build) {
   await rm(small, { recursive: true, force: true });
   await rm(smallOut, { recursive: true, force: true });
   await rm(join(dir, ".out-100k.velodata"), { recursive: true, force: true });
-  const steps = ["read", "render", "compress", "write"];
+  const steps = STEP_NAMES;
   const row = (name, run) => [
     name,
     fmt(run.total, 2),

@@ -106,6 +106,13 @@ const cronRefreshOption = (keepsTree: boolean) => {
   return keepsTree ? option : option.default(DEFAULT_REFRESH_SECONDS);
 };
 
+/** `build`'s and `refresh`'s account of their time, in the benchmark's steps (StepTimes). */
+const timingsOption = () =>
+  new Option(
+    "--timings",
+    "also say where the time went: read + validate, render, compress, write (seconds since the process started)",
+  );
+
 const baseUrlOption = (defaultText: string, argv: readonly string[]) =>
   new Option(
     "--base-url <url>",
@@ -161,6 +168,7 @@ export function program(argv: readonly string[]): Command {
     .option("--state <file>", "station states file (default: <source>/states.json)")
     .addOption(baseUrlOption(DEFAULT_BASE_URL, argv))
     .addOption(cronRefreshOption(false))
+    .addOption(timingsOption())
     .action(
       async (options: {
         source: string;
@@ -168,6 +176,7 @@ export function program(argv: readonly string[]): Command {
         state?: string;
         baseUrl?: string;
         refresh: number;
+        timings?: boolean;
       }) => {
         const thread = await import("./commands/command-thread.js");
         if (!thread.inCommandThread()) {
@@ -295,10 +304,7 @@ export function program(argv: readonly string[]): Command {
       percent,
       25,
     )
-    .option(
-      "--timings",
-      "also say where the time went: read + validate, render, compress, write (seconds since the process started)",
-    )
+    .addOption(timingsOption())
     .action(
       async (options: {
         source: string;

@@ -9,6 +9,7 @@ import { DEFAULT_REFRESH_SECONDS } from "../routes/max-age.js";
 import { STATES_FILE } from "../source/load-source.js";
 import { staticSourceFingerprint } from "../source/source-fingerprint.js";
 import { staticSourceUpdatedAt } from "../source/source-time.js";
+import { StepTimes } from "../step-times.js";
 import { statesSeen } from "../tree/accepted-states.js";
 import { refuseInsideTree } from "../tree/inside-tree.js";
 import { layoutOf } from "../tree/layout.js";
@@ -31,6 +32,8 @@ export interface BuildOptions {
   refreshSeconds?: number;
   /** The time the release is stamped with; a parameter so that tests control it. */
   now?: Date;
+  /** Also say where the process's time went (StepTimes), after the summary. */
+  timings?: boolean;
   output?: Output;
 }
 
@@ -47,6 +50,7 @@ export interface BuildSummary {
 export async function build(options: BuildOptions): Promise<BuildSummary> {
   const output = options.output ?? terminalOutput();
   const started = performance.now();
+  const steps = new StepTimes();
   refuseInsideTree(options.source, "--source");
   if (options.state) refuseInsideTree(options.state, "--state");
   // Said before the source is read (minutes at a million stations); the lock decides for good.
@@ -57,6 +61,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
   const { fingerprint, seen: sourceSeen } = staticSourceFingerprint(options.source);
   const states = statesSeen(options.state ?? join(options.source, STATES_FILE));
   const { dataset, staticRead } = await readValidDataset(options.source, options.state, output);
+  steps.ended("read");
 
   output.progress("rendering…");
   // This thread renders the station answers while a worker renders the static ones; the files
@@ -77,6 +82,8 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
         onStationFiles: early,
         encode: encodedInChunks(), // this process exits once they are written
       });
+      // The station files written meanwhile by another thread, as they were made, count here.
+      steps.ended("render");
       output.progress("compressing and writing…");
       const { release, cache } = published;
       // The variants become the tree's `.gz`/`.br` siblings, the bytes a web server in front sends,
@@ -100,7 +107,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
         );
       return { release, compressing, beside };
     },
-    { onProgress },
+    { onProgress, steps },
   );
   if (!published) throw new Error("bug: the tree was written without a release");
   whenStopped(stoppedAfterSwitch(options.out));
@@ -125,5 +132,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     await tree.replaced;
     output.progress("");
   }
+  steps.ended("write");
+  if (options.timings) output.info(steps.line());
   return summary;
 }

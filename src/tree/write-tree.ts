@@ -19,6 +19,7 @@ import { UserError } from "../errors.js";
 import { worthCompressing } from "../publish/compress.js";
 import type { Release, ReleaseFile } from "../publish/release.js";
 import { fileOf } from "../routes/routes.js";
+import type { StepTimes } from "../step-times.js";
 import { BackgroundWriter, type FileToWrite } from "./background-writer.js";
 import { writeHostFiles } from "./host-files.js";
 import { inBatches } from "./in-batches.js";
@@ -61,6 +62,11 @@ export interface WriteOptions {
   compress?: (siblings: SiblingsSink) => Promise<void>;
   /** Called once this writer holds the tree's lock, before it writes anything (serve keeps the tree then). */
   onLocked?: (layout: TreeLayout) => void;
+  /**
+   * Told when the bodies and what goes beside the tree were written ("write"), then when the wait
+   * for the last variants ended ("compress").
+   */
+  steps?: Pick<StepTimes, "ended">;
 }
 
 /**
@@ -103,7 +109,7 @@ export interface Made {
 export async function writeTreeAsMade(
   outDir: string,
   make: (early: EarlyFiles, siblings: SiblingsSink) => Promise<Made>,
-  options: Pick<WriteOptions, "onProgress" | "onLocked"> = {},
+  options: Pick<WriteOptions, "onProgress" | "onLocked" | "steps"> = {},
 ): Promise<TreeStats> {
   const layout = layoutOf(outDir);
   try {
@@ -174,7 +180,9 @@ export async function writeTreeAsMade(
       stats = await writeFiles(made.release, paths.tree, { ...options, early });
       // What goes beside the tree, while the last variants are made (this thread would only wait).
       made.beside?.(paths.folder);
+      options.steps?.ended("write");
       await compressing;
+      options.steps?.ended("compress");
       await background.finished();
       writeHostFiles(paths.tree, made.release.refreshSeconds);
       writeManifest(paths.manifest, manifestOf(made.release, written));

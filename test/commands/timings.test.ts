@@ -13,16 +13,15 @@ import {
 const TOOK =
   /^took (\d+\.\d\d) s: read \+ validate (\d+\.\d\d) s, render (\d+\.\d\d) s, compress (\d+\.\d\d) s, write (\d+\.\d\d) s$/m;
 
-/** `velodata refresh` with `extra` flags, and how long its process took from spawn to exit (s). */
-async function timedRefresh(
-  source: string,
-  out: string,
-  extra: string[] = [],
-): Promise<{ result: CliResult; wall: number }> {
+/** A velodata command line, and how long its process took from spawn to exit (s). */
+async function timed(args: string[]): Promise<{ result: CliResult; wall: number }> {
   const started = performance.now();
-  const result = await runCli(refreshArgs(source, out, ...extra));
+  const result = await runCli(args);
   return { result, wall: (performance.now() - started) / 1000 };
 }
+
+const timedRefresh = (source: string, out: string, extra: string[] = []) =>
+  timed(refreshArgs(source, out, ...extra));
 
 /** The line's total and steps; its steps add up to its total, which is the process's time. */
 function tookOf(stdout: string, wall: number) {
@@ -92,6 +91,30 @@ describe("velodata refresh --timings", () => {
     const plain = await timedRefresh(source, out);
     expect(plain.result.code).toBe(0);
     expect(plain.result.stdout).toMatch(/refreshed /);
+    expect(plain.result.stdout).not.toMatch(/took /);
+  });
+});
+
+describe("velodata build --timings", () => {
+  it("says where the process's time went, a replaced release's removal included", async () => {
+    const source = await fixtureCopy();
+    const out = join(await tempDir(), "out");
+    const build = ["build", "--source", source, "--out", out];
+    for (const run of ["first", "replacing"]) {
+      const { result, wall } = await timed([...build, "--timings"]);
+      expect(result.code, run).toBe(0);
+      // After the summary line, on stdout with it.
+      expect(result.stdout.trim().split("\n").at(-2), run).toMatch(/^built /);
+      expect(result.stdout.trim().split("\n").at(-1), run).toMatch(TOOK);
+      const took = tookOf(result.stdout, wall);
+      expect(took.read, run).toBeGreaterThan(0);
+      expect(took.render, run).toBeGreaterThan(0);
+      expect(took.write, run).toBeGreaterThan(0);
+    }
+
+    const plain = await timed(build);
+    expect(plain.result.code).toBe(0);
+    expect(plain.result.stdout).toMatch(/built /);
     expect(plain.result.stdout).not.toMatch(/took /);
   });
 });
