@@ -327,42 +327,6 @@ export function program(argv: readonly string[]): Command {
     );
 
   cli
-    .command("publish")
-    .description(
-      "upload what changed in a built tree to an S3-API store (run it from cron after refresh)",
-    )
-    .option("-o, --out <dir>", "the tree to publish", "out")
-    .requiredOption("--to <url>", "where: s3://BUCKET/PREFIX")
-    .option(
-      "--endpoint <url>",
-      "a non-AWS store's URL (R2, GCS, MinIO…); path-style addressing",
-      storeEndpoint,
-    )
-    .option("--region <region>", "the store's region (default: AWS_REGION)")
-    .option("--include-keyed", "also upload the keyed API (the CDN must then check the keys)")
-    .option(
-      "--max-age <seconds>",
-      `Cache-Control max-age of the dynamic answers (default: the tree's refresh period, its GBFS station_status ttl; else ${DEFAULT_REFRESH_SECONDS})`,
-      positive,
-    )
-    .option("--concurrency <n>", "requests in flight at most", positive, 16)
-    .option(
-      "--gzip",
-      "store the tree's gzip variants (Content-Encoding: gzip) instead of the plain bytes: less to send, but every client gets gzip, asked for or not",
-    )
-    .option(
-      "--dry-run",
-      "read the tree and the store, print what a run would put, delete and keep; write nothing",
-    )
-    .option("--verbose", "with --dry-run: list every path, not the first 10 of each kind")
-    .action(async (options: PublishOptions) => {
-      if (options.verbose && !options.dryRun)
-        throw new UserError("--verbose lists a dry run's plan: it goes with --dry-run");
-      const { publish, publishDryRun } = await import("./commands/publish.js");
-      await (options.dryRun ? publishDryRun(options) : publish(options));
-    });
-
-  cli
     .command("nginx")
     .description(
       "print an nginx configuration (http context) serving --tree, with velodata serve checking keys",
@@ -428,6 +392,42 @@ export function program(argv: readonly string[]): Command {
         });
       },
     );
+
+  cli
+    .command("publish")
+    .description(
+      "upload what changed in a built tree to an S3-API store (run it from cron after refresh)",
+    )
+    .option("-o, --out <dir>", "the tree to publish", "out")
+    .requiredOption("--to <url>", "where: s3://BUCKET/PREFIX")
+    .option(
+      "--endpoint <url>",
+      "a non-AWS store's URL (R2, GCS, MinIO…); path-style addressing",
+      storeEndpoint,
+    )
+    .option("--region <region>", "the store's region (default: AWS_REGION)")
+    .option("--include-keyed", "also upload the keyed API (the CDN must then check the keys)")
+    .option(
+      "--max-age <seconds>",
+      `Cache-Control max-age of the dynamic answers (default: the tree's refresh period, its GBFS station_status ttl; else ${DEFAULT_REFRESH_SECONDS})`,
+      positive,
+    )
+    .option("--concurrency <n>", "requests in flight at most", positive, 16)
+    .option(
+      "--gzip",
+      "store the tree's gzip variants (Content-Encoding: gzip) instead of the plain bytes: less to send, but every client gets gzip, asked for or not",
+    )
+    .option(
+      "--dry-run",
+      "read the tree and the store, print what a run would put, delete and keep; write nothing",
+    )
+    .option("--verbose", "with --dry-run: list every path, not the first 10 of each kind")
+    .action(async (options: PublishOptions) => {
+      if (options.verbose && !options.dryRun)
+        throw new UserError("--verbose lists a dry run's plan: it goes with --dry-run");
+      const { publish, publishDryRun } = await import("./commands/publish.js");
+      await (options.dryRun ? publishDryRun(options) : publish(options));
+    });
 
   cli
     .command("synth")
