@@ -1,9 +1,10 @@
 // The downloadable static bundle: one zip of contracts, stations and parkings as JSON and CSV, with a data package.
+import { createHash } from "node:crypto";
 import type { Contract } from "../../model/contract.js";
 import type { Dataset } from "../../source/dataset.js";
 import { licenseGroups } from "../license-groups.js";
 import { csvChunks } from "./csv.js";
-import { dataPackage, type PackageSource } from "./datapackage.js";
+import { dataPackage, type PackagedFile, type PackageSource } from "./datapackage.js";
 import { jsonRows } from "./json-rows.js";
 import { contractsTable, parkingsTable, rowOf, stationsTable, type Table } from "./tables.js";
 import { type ZipEntry, zip } from "./zip.js";
@@ -17,8 +18,8 @@ export async function renderBundle(dataset: Dataset): Promise<Uint8Array[]> {
   const descriptor = dataPackage(
     tables.map(({ table, csv, json }) => ({
       table: table as Table<never>,
-      csvPath: csv.name,
-      jsonPath: json.name,
+      csv: packaged(csv),
+      json: packaged(json),
     })),
     licensesOf(dataset),
     sourcesOf(dataset),
@@ -39,6 +40,17 @@ function tableEntries<T>(table: Table<T>, records: readonly T[]) {
       body: jsonRows(records, (record) => rowOf(table, record)),
     },
   };
+}
+
+/** A zip entry as the data package describes it: SHA-256, as `sha256:` prefixes for Frictionless. */
+function packaged(entry: ZipEntry): PackagedFile {
+  const hash = createHash("sha256");
+  let bytes = 0;
+  for (const chunk of entry.body) {
+    hash.update(chunk);
+    bytes += chunk.byteLength;
+  }
+  return { path: entry.name, bytes, hash: `sha256:${hash.digest("hex")}` };
 }
 
 type Operator = NonNullable<Contract["operator"]>;

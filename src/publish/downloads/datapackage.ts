@@ -1,10 +1,20 @@
 // The Frictionless Data Package (v2) describing the bundle: one Table Schema per CSV, from the same columns.
 import type { Table } from "./tables.js";
 
+/**
+ * A file of the bundle as its resource names it: its size and SHA-256, which Frictionless tools
+ * check the file against (a download cut short, a file edited after it was packaged).
+ */
+export interface PackagedFile {
+  path: string;
+  bytes: number;
+  hash: string;
+}
+
 export interface BundleTable {
   table: Table<never>;
-  csvPath: string;
-  jsonPath: string;
+  csv: PackagedFile;
+  json: PackagedFile;
 }
 
 const DESCRIPTION =
@@ -37,15 +47,17 @@ export function dataPackage(
     description: note ? `${DESCRIPTION} ${note}` : DESCRIPTION,
     ...(licenses.length > 0 ? { licenses } : {}),
     ...(sources.length > 0 ? { sources } : {}),
-    resources: tables.flatMap(({ table, csvPath, jsonPath }) => [
+    resources: tables.flatMap(({ table, csv, json }) => [
       {
         name: table.name,
         type: "table",
-        path: csvPath,
+        path: csv.path,
         title: table.title,
         format: "csv",
         mediatype: "text/csv",
         encoding: "utf-8",
+        bytes: csv.bytes,
+        hash: csv.hash,
         dialect: {
           $schema: "https://datapackage.org/profiles/2.0/tabledialect.json",
           header: true,
@@ -56,11 +68,13 @@ export function dataPackage(
       },
       {
         name: `${table.name}-json`,
-        path: jsonPath,
+        path: json.path,
         title: `${table.title} (JSON, same records)`,
         format: "json",
         mediatype: "application/json",
         encoding: "utf-8",
+        bytes: json.bytes,
+        hash: json.hash,
       },
     ]),
   };

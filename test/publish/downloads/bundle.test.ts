@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { copyFile, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -154,6 +155,24 @@ describe("static bundle", () => {
       expect(problems("dataresource", resource), resource.name).toEqual([]);
       if (resource.dialect) expect(problems("tabledialect", resource.dialect)).toEqual([]);
       if (resource.schema) expect(problems("tableschema", resource.schema)).toEqual([]);
+    }
+  });
+
+  it("gives each resource its file's size and SHA-256, as Frictionless tools check them", () => {
+    const descriptor = JSON.parse(entryText("datapackage.json"));
+    const described = descriptor.resources.map(
+      (resource: { path: string; bytes: number; hash: string }) => [
+        resource.path,
+        resource.bytes,
+        resource.hash,
+      ],
+    );
+    const files = Object.keys(entries).filter((name) => name !== "datapackage.json");
+    expect(described.map(([path]: [string]) => path).sort()).toEqual(files.sort());
+    for (const [path, bytes, hash] of described) {
+      const file = entries[path] as Uint8Array;
+      expect(bytes, path).toBe(file.byteLength);
+      expect(hash, path).toBe(`sha256:${createHash("sha256").update(file).digest("hex")}`);
     }
   });
 
