@@ -5,12 +5,13 @@ import { createServer, type Server, type ServerResponse } from "node:http";
 import { join } from "node:path";
 import sirv from "sirv";
 import { isLoopback } from "../publish/default-base-url.js";
+import { typesOf } from "../routes/extension-types.js";
 import { isFolderWithoutSlash, matchRoute, type RouteMatch } from "../routes/match-route.js";
 import { EXPOSED_HEADERS, NO_SNIFF } from "../routes/methods.js";
 import { METHOD_NOT_ALLOWED, NOT_FOUND } from "../routes/outcomes.js";
 import { type ContractFacts, notFoundOf, resolveContract } from "../routes/resolve-contract.js";
 import type { Outcome } from "../routes/route.js";
-import { CSV_TYPE, dispositionOf, fileOf, pathOf, routeOf } from "../routes/routes.js";
+import { dispositionOf, fileOf, pathOf, ROUTE_LIST, routeOf } from "../routes/routes.js";
 import { answerClientError, answerConnect } from "../serve/client-error.js";
 import { negotiate } from "../serve/encoding.js";
 import { parseTarget } from "../serve/request-target.js";
@@ -19,6 +20,9 @@ import { safePath } from "../serve/safe-path.js";
 import { HOST_FILES } from "../tree/host-files.js";
 import { readTree } from "../tree/read-tree.js";
 import { type Output, terminalOutput } from "./output.js";
+
+// By the file's extension, as the route table types the files it serves.
+const TYPES = typesOf(ROUTE_LIST);
 
 export interface PreviewOptions {
   out: string;
@@ -45,8 +49,10 @@ export async function preview(options: PreviewOptions): Promise<Server> {
       response.setHeader("Access-Control-Allow-Origin", "*");
       response.setHeader("Access-Control-Expose-Headers", EXPOSED_HEADERS);
       response.setHeader(NO_SNIFF.name, NO_SNIFF.value);
-      // As the API and nginx type it: the CSV downloads are UTF-8 (names with accents).
-      if (path.endsWith(".csv")) response.setHeader("Content-Type", CSV_TYPE);
+      // As the API and nginx type them: the CSV downloads, scripts, styles and texts are UTF-8
+      // (names with accents; without a charset a browser reads a text file as windows-1252).
+      const type = TYPES.get(path.slice(path.lastIndexOf(".") + 1));
+      if (type) response.setHeader("Content-Type", type);
     },
   });
   const server = createServer((request, response) => {

@@ -50,10 +50,23 @@ describe("velodata preview", () => {
     }
   });
 
-  it("types the CSV downloads as UTF-8, as the API and nginx do", async () => {
+  it("types the CSV downloads, scripts, styles and texts as UTF-8, as the API and nginx do", async () => {
     const response = await fetch(`${base}/rest/vls/stations/lyon.csv`);
     expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(response.headers.get("content-disposition")).toBeNull();
+    for (const [path, type] of [
+      ["/portal/portal.js", "text/javascript; charset=utf-8"],
+      ["/portal/portal.css", "text/css; charset=utf-8"],
+      ["/docs/LICENSE.txt", "text/plain; charset=utf-8"],
+    ]) {
+      for (const encoding of ["identity", "gzip"]) {
+        const typed = await fetch(base + (path as string), {
+          headers: { "Accept-Encoding": encoding },
+        });
+        expect(typed.status, path).toBe(200);
+        expect(typed.headers.get("content-type"), `${path} ${encoding}`).toBe(type);
+      }
+    }
   });
 
   it("sends the bundle as a file to save, as the API and nginx do", async () => {

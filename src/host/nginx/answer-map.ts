@@ -89,21 +89,6 @@ export function answerLines(routes: readonly AnyRoute[], prefix: string): Answer
   return lines;
 }
 
-/** The extension → content type list of nginx's `types` block, refusing two types for one extension. */
-export function typesOf(routes: readonly AnyRoute[]): Map<string, string> {
-  const types = new Map<string, string>();
-  for (const route of routes) {
-    if (route.served !== "release") continue;
-    const file = fileOf(route.path);
-    const extension = file.slice(file.lastIndexOf(".") + 1);
-    const known = types.get(extension);
-    if (known && known !== route.contentType)
-      throw new Error(`.${extension} files are both ${known} and ${route.contentType}`);
-    types.set(extension, route.contentType);
-  }
-  return types;
-}
-
 /** The files to save rather than show (the bundle), by their file in the tree, and their Content-Disposition. */
 export function dispositionLines(
   routes: readonly AnyRoute[],

@@ -2,6 +2,7 @@
 
 import { STATUS_CODES } from "node:http";
 import { JSON_TYPE } from "../../routes/content-types.js";
+import { typesOf } from "../../routes/extension-types.js";
 import { CHECK_TICKET_HEADER, KEY_CHECK_PATH, KEY_ID_HEADER } from "../../routes/key-check.js";
 import { cacheScopeOf, STATIC_MAX_AGE } from "../../routes/max-age.js";
 import {
@@ -20,7 +21,7 @@ import {
   URI_TOO_LONG,
 } from "../../routes/outcomes.js";
 import type { AnyRoute, Outcome } from "../../routes/route.js";
-import { answerLines, dispositionLines, typesOf } from "./answer-map.js";
+import { answerLines, dispositionLines } from "./answer-map.js";
 
 export interface NginxOptions {
   /**

@@ -1,7 +1,7 @@
 // The nginx configuration is derived from the route table: every file-answered row, its type, no key in logs.
 import { describe, expect, it } from "vitest";
-import { typesOf } from "../../../src/host/nginx/answer-map.js";
 import { nginxConfig } from "../../../src/host/nginx/nginx-config.js";
+import { typesOf } from "../../../src/routes/extension-types.js";
 import type { AnyRoute } from "../../../src/routes/route.js";
 import { ROUTE_LIST, ROUTES } from "../../../src/routes/routes.js";
 
