@@ -29,23 +29,25 @@ const DEFAULT_START = new Date("2026-01-05T08:00:00Z");
 
 /**
  * A folder already holding a source would mix with the new network (an earlier `stations.csv`
- * beside the new `stations.json`, earlier `states-N.json` past `--minutes`): refused, never
+ * beside the new `stations.json`, earlier `states-N.json` past `--minutes`), and any other folder
+ * with files would get a network among them (`--out /`, `--out .` in a project): refused, never
  * cleared, as it may be someone's real data.
  */
 function refuseMixing(out: string): void {
   if (!existsSync(out)) return;
   if (!statSync(out).isDirectory()) throw new UserError(`--out ${out} is a file, not a folder`);
-  const source = readdirSync(out)
-    .sort()
-    .filter((name) =>
-      /^(contracts\.json|(stations|parkings)\.(json|csv)|portal\.json|states(-\d+)?\.json)$/.test(
-        name,
-      ),
-    );
-  if (source.length === 0) return;
-  const shown = source.slice(0, 4).join(", ") + (source.length > 4 ? ", …" : "");
+  const names = readdirSync(out).sort();
+  if (names.length === 0) return;
+  const source = names.filter((name) =>
+    /^(contracts\.json|(stations|parkings)\.(json|csv)|portal\.json|states(-\d+)?\.json)$/.test(
+      name,
+    ),
+  );
+  const listed = (some: string[]) => some.slice(0, 4).join(", ") + (some.length > 4 ? ", …" : "");
   throw new UserError(
-    `${out} already holds a source (${shown}): give a new or empty folder (or remove it first)`,
+    source.length > 0
+      ? `${out} already holds a source (${listed(source)}): give a new or empty folder (or remove it first)`
+      : `${out} is not empty (${listed(names)}): give a new or empty folder for the network`,
   );
 }
 
@@ -74,8 +76,8 @@ export async function synth(options: SynthOptions): Promise<{ files: string[] }>
       `--contracts ${contracts} is more than --stations ${options.stations}: every contract needs a station`,
     );
 
-  refuseMixing(options.out);
   refuseInsideTree(options.out, "--out");
+  refuseMixing(options.out);
 
   const random = seededRandom(options.seed ?? 1);
   const network = synthNetwork(options.stations, contracts, random);

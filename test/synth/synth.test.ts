@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { memoryOutput } from "../../src/commands/output.js";
@@ -40,6 +40,17 @@ describe("synth", () => {
       `${out} already holds a source (contracts.json, parkings.json, states-1.json, states-2.json, …): give a new or empty folder (or remove it first)`,
     );
     expect(await read(out, "stations.json")).toBe(before);
+  });
+
+  it("refuses a folder that holds other files, writing nothing in it", async () => {
+    const out = await tempDir();
+    await writeFile(join(out, "notes.txt"), "mine");
+    await expect(
+      synth({ stations: 100, contracts: 1, out, output: memoryOutput() }),
+    ).rejects.toThrow(
+      `${out} is not empty (notes.txt): give a new or empty folder for the network`,
+    );
+    expect(await readdir(out)).toEqual(["notes.txt"]);
   });
 
   it("writes a source folder that validates with every minute's states", async () => {
