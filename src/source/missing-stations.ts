@@ -9,14 +9,15 @@ import { formatProblem, type Problem } from "./problems.js";
 export const DEFAULT_MAX_MISSING_SHARE = 0.1;
 
 /**
- * What a refusal for too many stations left out adds when some were left out for their states
- * in error: they are not missing from the file, and the first says why.
+ * What a refusal for too many stations left out adds when the file's records in error were left
+ * out too, the first saying why: of the stations counted (a state with a wrong value) or of none
+ * of them (another network's file, whose every station is unknown here), so not said to be theirs.
  */
 export function inErrorAmong(leftOut: readonly Problem[] | undefined): string {
   const [first] = leftOut ?? [];
   if (!leftOut || !first) return "";
   const states = statesLeftOut(leftOut);
-  return `; ${states} of them for ${states === 1 ? "a state" : "states"} in error (${formatProblem(first)}${leftOut.length > 1 ? ", …" : ""})`;
+  return `; ${counted(states, "state")} in error left out (${formatProblem(first)}${leftOut.length > 1 ? ", …" : ""})`;
 }
 
 /** How many states the problems of states left out are of (a record may have several). */

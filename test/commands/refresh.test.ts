@@ -347,7 +347,7 @@ describe("velodata refresh", () => {
     expect([refused.code, refused.stdout]).toEqual([1, ""]);
     expect(refused.stderr).toBe(
       `velodata: ${states} leaves out 60 of the 413 stations reported before (14.5%), more than --max-missing 10% allows: fix the feed, or raise --max-missing if stations really left; ` +
-        `60 of them for states in error (${states}[0] (dublin #42) status: must be one of "OPEN", "CLOSED", got "open", …); the tree is left as it was\n`,
+        `60 states in error left out (${states}[0] (dublin #42) status: must be one of "OPEN", "CLOSED", got "open", …); the tree is left as it was\n`,
     );
     expect(await readFile(join(out, "vls/v3/stations.json"))).toEqual(before);
   });
