@@ -180,9 +180,10 @@ export function program(argv: readonly string[]): Command {
       }) => {
         const thread = await import("./commands/command-thread.js");
         if (!thread.inCommandThread()) {
-          const { stoppedBeforeSwitch } = await import("./commands/build-stopped.js");
+          const { buildStopped } = await import("./commands/build-stopped.js");
+          const startedAt = Date.now();
           process.exitCode = await thread.runInThread(argv, {
-            stopped: stoppedBeforeSwitch(options.out),
+            stopped: () => buildStopped(options.out, startedAt),
           });
           return;
         }

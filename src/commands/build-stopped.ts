@@ -1,5 +1,19 @@
 // What a build stopped by SIGINT or SIGTERM says as the process ends (command-thread.ts's
 // `stopped`): nothing it wrote is served before its one switch, and the next build removes it.
+import { lstatSync } from "node:fs";
+import { layoutOf } from "../tree/layout.js";
+
+/**
+ * What the stop leaves, read from the disk when it comes: the published link is replaced at the
+ * switch, so one made since `startedAt` (ms since the epoch, the command's start) is this
+ * build's. Asked in the process's main thread, no word from the build's thread can come too late.
+ */
+export function buildStopped(out: string, startedAt: number): string {
+  const link = lstatSync(layoutOf(out).published, { throwIfNoEntry: false });
+  return link?.isSymbolicLink() && link.mtimeMs >= startedAt
+    ? stoppedAfterSwitch(out)
+    : stoppedBeforeSwitch(out);
+}
 
 /** Before the switch: the tree served is still the one the build was to replace, or none. */
 export const stoppedBeforeSwitch = (out: string): string =>

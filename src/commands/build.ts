@@ -15,8 +15,6 @@ import { refuseInsideTree } from "../tree/inside-tree.js";
 import { layoutOf } from "../tree/layout.js";
 import { refuseIfKept } from "../tree/lock.js";
 import { writeTreeAsMade } from "../tree/write-tree.js";
-import { stoppedAfterSwitch } from "./build-stopped.js";
-import { whenStopped } from "./command-thread.js";
 import { saveRefreshState } from "./incremental-refresh.js";
 import { formatBytes, type Output, terminalOutput, throttled } from "./output.js";
 import { readValidDataset } from "./read-source.js";
@@ -110,7 +108,6 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     { onProgress, steps },
   );
   if (!published) throw new Error("bug: the tree was written without a release");
-  whenStopped(stoppedAfterSwitch(options.out));
   const { release } = published;
   output.progress("");
 

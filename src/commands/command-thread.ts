@@ -61,9 +61,9 @@ export function runInThread(
     passStopSignals?: boolean;
     /**
      * Without passStopSignals, what a stop means for the user, said on stderr before the signal
-     * ends the process (`velodata: SIGINT: <stopped>`); the thread may say another (whenStopped).
+     * ends the process (`velodata: SIGINT: <stopped>`), asked when the stop comes.
      */
-    stopped?: string;
+    stopped?: () => string;
     /**
      * With passStopSignals, run once the thread was ended by a stop during its start: it let go of
      * nothing it held (a server's marks on its tree).
@@ -87,10 +87,8 @@ export function runInThread(
   // at once instead, as safely as a killed build (the tree on disk stays whole or is repaired).
   let listening = false;
   let stopped = false;
-  let stopMeans = options.stopped;
-  worker.on("message", (message: { stopListening?: boolean; whenStopped?: string }) => {
+  worker.on("message", (message: { stopListening?: boolean }) => {
     if (message?.stopListening) listening = true;
-    if (message?.whenStopped) stopMeans = message.whenStopped;
   });
   // SIGHUP (systemd's ExecReload, logrotate's postrotate): passed on once the server listens for
   // it, else left alone; its default would end the process.
@@ -113,7 +111,7 @@ export function runInThread(
       })
     : [];
   // Without passStopSignals the signal is said, then raised again: the process ends as killed.
-  const forgetStop = options.passStopSignals ? () => {} : sayWhenStopped(() => stopMeans);
+  const forgetStop = options.passStopSignals ? () => {} : sayWhenStopped(() => options.stopped?.());
   return new Promise<number>((resolve, reject) => {
     worker.once("error", (error) => reject(outOfMemory(error)));
     // A thread ended by a stop during the start exits as a stopped server does: 0.
@@ -126,14 +124,6 @@ export function runInThread(
     forgetStop();
     process.off(RELOAD_SIGNAL, reload);
   });
-}
-
-/**
- * What a stop by SIGINT or SIGTERM means from now on, said by the process as it ends (see
- * runInThread's `stopped`); nothing outside the command's thread, where no signal is caught.
- */
-export function whenStopped(text: string): void {
-  if (inCommandThread()) parentPort?.postMessage({ whenStopped: text });
 }
 
 /**

@@ -55,17 +55,21 @@ describe("a build stopped by a signal", () => {
     }
   });
 
-  it("says the new tree is served once the build has switched to it", async () => {
-    // A build past its switch, removing what it replaced: a stand-in thread that says so and stays.
+  it("says the new tree is served once the build has switched to it, told by the disk at once", async () => {
+    // A build past its switch: a stand-in thread that replaces the published link as a build's
+    // switch does (a new link renamed over it), says nothing to the main thread, and stays.
     const dir = await tempDir();
-    const threads = new URL("../../dist/commands/command-thread.js", import.meta.url).href;
+    const out = join(dir, "out");
+    expect((await runCli(["build", "--source", FIXTURES, "--out", out])).code).toBe(0);
+    const dist = (module: string) =>
+      JSON.stringify(new URL(`../../dist/commands/${module}.js`, import.meta.url).href);
     const switched = join(dir, "switched.mjs");
     await writeFile(
       switched,
-      `import { writeSync } from "node:fs";
-      const { whenStopped } = await import(${JSON.stringify(threads)});
-      const { stoppedAfterSwitch } = await import(${JSON.stringify(new URL("../../dist/commands/build-stopped.js", import.meta.url).href)});
-      whenStopped(stoppedAfterSwitch("out"));
+      `import { readlinkSync, renameSync, symlinkSync, writeSync } from "node:fs";
+      const out = ${JSON.stringify(out)};
+      symlinkSync(readlinkSync(out), out + ".new");
+      renameSync(out + ".new", out);
       writeSync(1, "switched\\n");
       setInterval(() => {}, 60_000);\n`,
     );
@@ -73,9 +77,11 @@ describe("a build stopped by a signal", () => {
     const main = join(dir, "main.mjs");
     await writeFile(
       main,
-      `const { runInThread } = await import(${JSON.stringify(threads)});
+      `const { runInThread } = await import(${dist("command-thread")});
+      const { buildStopped } = await import(${dist("build-stopped")});
+      const startedAt = Date.now();
       process.exitCode = await runInThread([], {
-        stopped: "not this",
+        stopped: () => buildStopped(${JSON.stringify(out)}, startedAt),
         entry: new URL(${JSON.stringify(pathToFileURL(switched).href)}),
       });`,
     );
@@ -93,7 +99,7 @@ describe("a build stopped by a signal", () => {
       const ended = await build.ended;
       expect([ended.code, ended.signal]).toEqual([null, "SIGTERM"]);
       expect(ended.stderr).toBe(
-        "velodata: SIGTERM: build stopped while removing the release it replaced; the new tree at out is served whole (the next build removes what is left)\n",
+        `velodata: SIGTERM: build stopped while removing the release it replaced; the new tree at ${out} is served whole (the next build removes what is left)\n`,
       );
     } finally {
       build.child.kill("SIGKILL");
