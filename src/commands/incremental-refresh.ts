@@ -94,6 +94,13 @@ export interface RefreshInputs {
   maxRemovedShare: number;
 }
 
+/** What a refresh is told as it goes: where its time goes, and when the tree starts changing. */
+export interface RefreshRun {
+  steps?: StepTimes;
+  /** See UpdateOptions.onMoving. */
+  onMoving?: () => void;
+}
+
 /** What the next cron refresh needs of this one, once its release is on disk. */
 export interface Made {
   release: Release;
@@ -121,7 +128,8 @@ export interface FastRefresh {
  * The tree brought up to the new states from the previous run's state, rendering only what
  * changed; null when that state or the tree cannot be trusted (the caller renders everything).
  * `trust`: the tree's untrustedFiles, under way since before that state was read. Throws on any
- * error in the states file: the tree stays as it was. `steps` is told where the time went.
+ * error in the states file: the tree stays as it was. `run` is told where the time went, and when
+ * the tree starts changing.
  */
 export async function incrementalRefresh(
   inputs: RefreshInputs,
@@ -129,7 +137,7 @@ export async function incrementalRefresh(
   previous: PreviousState | null,
   trust: Promise<string[] | null>,
   output: Output,
-  steps?: StepTimes,
+  { steps, onMoving }: RefreshRun = {},
 ): Promise<FastRefresh | null> {
   const manifest = tree.manifest;
   if (!manifest) return null;
@@ -218,12 +226,13 @@ export async function incrementalRefresh(
       steps.ended(step);
     },
   };
-  const updated = await updateTreeChanges(tree, inputs.out, changed, finished, updateSteps).catch(
-    (cause) => {
-      unused();
-      throw cause;
-    },
-  );
+  const updated = await updateTreeChanges(tree, inputs.out, changed, finished, {
+    ...(updateSteps ? { steps: updateSteps } : {}),
+    ...(onMoving ? { onMoving } : {}),
+  }).catch((cause) => {
+    unused();
+    throw cause;
+  });
   // The static part on disk is still this release's: only the minute part is written.
   if (updated && (minute as StagedCache | null)?.commit()) dropOtherKeptStates(folder, keptFile);
   else unused();

@@ -37,12 +37,15 @@ import {
   type PreviousState,
   previousState,
   type RefreshInputs,
+  type RefreshRun,
   refuseTooManyMissing,
   refuseTooManyRemoved,
   saveRefreshState,
   TREE_LEFT,
 } from "./incremental-refresh.js";
 import { type Output, reportProblems, terminalOutput } from "./output.js";
+import { refreshStopped } from "./refresh-stopped.js";
+import { heldStops } from "./said-when-stopped.js";
 
 export interface RefreshOptions {
   source: string;
@@ -70,6 +73,23 @@ export interface RefreshOptions {
 const DEFAULT_MAX_REMOVED_SHARE = 0.1;
 
 export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
+  // A stop says what it leaves. Once the tree starts changing, one waits for the refresh's end:
+  // killed there, the tree would mix two minutes until the next run repaired it.
+  let moving = false;
+  const stops = heldStops(() => refreshStopped(options.out, moving));
+  const onMoving = () => {
+    moving = true;
+    stops.hold();
+  };
+  try {
+    return await refreshTree(options, onMoving);
+  } finally {
+    stops.release();
+    stops.forget();
+  }
+}
+
+async function refreshTree(options: RefreshOptions, onMoving: () => void): Promise<UpdateStats> {
   const output = options.output ?? terminalOutput();
   refuseInsideTree(options.source, "--source");
   refuseInsideTree(options.state, "--state");
@@ -125,9 +145,10 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
   };
   // Throws on any error in the source or the states: the tree stays as it was.
   const steps = new StepTimes();
-  const fast = await incrementalRefresh(inputs, tree, previous, trust, output, steps);
+  const run = { steps, onMoving };
+  const fast = await incrementalRefresh(inputs, tree, previous, trust, output, run);
   const { stats, total, release, feed, reported } =
-    fast ?? (await fullRefresh(options, inputs, tree, previous, output, steps));
+    fast ?? (await fullRefresh(options, inputs, tree, previous, output, run));
   const leftovers = await removeLeftoverReleases(tree.layout);
   steps.ended("write");
   const notes = [
@@ -235,7 +256,7 @@ async function fullRefresh(
   tree: Tree,
   previous: PreviousState | null,
   output: Output,
-  steps: StepTimes,
+  { steps, onMoving }: Required<RefreshRun>,
 ): Promise<FastRefresh> {
   const [
     { publishOffThread },
@@ -303,7 +324,7 @@ async function fullRefresh(
     previous: variantsOnDisk(made, tree),
   });
   steps.ended("compress");
-  const stats = await updateTree(release, options.out, { tree });
+  const stats = await updateTree(release, options.out, { tree, onMoving });
   // The file's own states: the next run reads it against them, record by record (the kept ones,
   // which it has no record of, the state takes from the renderings).
   saveRefreshState({ release, dataset, stations: cache, staticRead }, { ...inputs, states });

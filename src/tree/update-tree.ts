@@ -44,6 +44,11 @@ export interface UpdateOptions {
    * so that the manifest is parsed once per run.
    */
   tree?: Tree;
+  /**
+   * Called once every new byte is staged, right before the tree itself changes: from then until
+   * the seal its files mix two releases (a command holds its stops back meanwhile).
+   */
+  onMoving?: () => void;
 }
 
 interface Plan {
@@ -73,7 +78,7 @@ export async function updateTree(
     const plan = tree.manifest
       ? await planFromManifest(release, tree)
       : await planFromDisk(release, tree.release.tree);
-    await applyPlan(tree, plan, manifestOf(release));
+    await applyPlan(tree, plan, manifestOf(release), options.onMoving);
     return {
       files: plan.write.length,
       bytes: plan.write.reduce((total, [, file]) => total + file.size, 0),
@@ -108,7 +113,7 @@ export async function updateTreeChanges(
   outDir: string,
   changed: ReadonlyMap<string, ReleaseFile>,
   finished: Promise<Finished | null>,
-  steps?: Pick<StepTimes, "ended">,
+  { steps, onMoving }: Pick<UpdateOptions, "onMoving"> & { steps?: Pick<StepTimes, "ended"> } = {},
 ): Promise<boolean> {
   const unlock = takeLock(tree.layout);
   try {
@@ -146,7 +151,7 @@ export async function updateTreeChanges(
     for (const [path, file] of plan.write)
       if (tree.manifest?.entry(path)?.variants && !file.variants)
         plan.remove.push(...siblingFiles(fileOf(path)));
-    await moveIn(tree, plan, done.manifest);
+    await moveIn(tree, plan, done.manifest, onMoving);
     return true;
   } finally {
     unlock();
@@ -154,10 +159,15 @@ export async function updateTreeChanges(
 }
 
 /** Steps (1) to (4) of updateTree, for a plan made under the lock. */
-async function applyPlan(tree: Tree, plan: Plan, manifest: Manifest): Promise<void> {
+async function applyPlan(
+  tree: Tree,
+  plan: Plan,
+  manifest: Manifest,
+  onMoving?: () => void,
+): Promise<void> {
   rmSync(tree.release.incoming, { recursive: true, force: true });
   await stage(tree, plan.write, 0, new Set(), { makeIncoming: true });
-  await moveIn(tree, plan, manifest);
+  await moveIn(tree, plan, manifest, onMoving);
 }
 
 /** Which parts of each file `stage` writes (default: its bytes and its siblings). */
@@ -224,7 +234,13 @@ async function stage(
 const IN_POOL_SIZE = 256 << 10;
 
 /** Steps (2) to (4): the dirty mark, the staged files moved in, gone ones deleted, the seal. */
-async function moveIn(tree: Tree, plan: Plan, manifest: Manifest): Promise<void> {
+async function moveIn(
+  tree: Tree,
+  plan: Plan,
+  manifest: Manifest,
+  onMoving?: () => void,
+): Promise<void> {
+  onMoving?.();
   const { release: paths } = tree;
   const { tree: inTree, incoming } = prefixes(tree);
   // With no file to move or delete, the seal alone (one file renamed in) leaves the tree as it was
