@@ -70,7 +70,12 @@ import {
   writeRefreshCache,
 } from "../tree/refresh-cache.js";
 import { trustedOnDisk } from "../tree/trust-test.js";
-import { type Finished, type UpdateStats, updateTreeChanges } from "../tree/update-tree.js";
+import {
+  type Finished,
+  type UpdateOptions,
+  type UpdateStats,
+  updateTreeChanges,
+} from "../tree/update-tree.js";
 import { withFields } from "../with-fields.js";
 import { type Output, reportProblems } from "./output.js";
 
@@ -94,11 +99,11 @@ export interface RefreshInputs {
   maxRemovedShare: number;
 }
 
-/** What a refresh is told as it goes: where its time goes, and when the tree starts changing. */
+/** What a refresh is told as it goes: where its time goes, and what runs its moves into the tree. */
 export interface RefreshRun {
   steps?: StepTimes;
-  /** See UpdateOptions.onMoving. */
-  onMoving?: () => void;
+  /** See UpdateOptions.whileMoving. */
+  whileMoving?: UpdateOptions["whileMoving"];
 }
 
 /** What the next cron refresh needs of this one, once its release is on disk. */
@@ -128,8 +133,8 @@ export interface FastRefresh {
  * The tree brought up to the new states from the previous run's state, rendering only what
  * changed; null when that state or the tree cannot be trusted (the caller renders everything).
  * `trust`: the tree's untrustedFiles, under way since before that state was read. Throws on any
- * error in the states file: the tree stays as it was. `run` is told where the time went, and when
- * the tree starts changing.
+ * error in the states file: the tree stays as it was. `run` is told where the time went, and runs
+ * the moves into the tree.
  */
 export async function incrementalRefresh(
   inputs: RefreshInputs,
@@ -137,7 +142,7 @@ export async function incrementalRefresh(
   previous: PreviousState | null,
   trust: Promise<string[] | null>,
   output: Output,
-  { steps, onMoving }: RefreshRun = {},
+  { steps, whileMoving }: RefreshRun = {},
 ): Promise<FastRefresh | null> {
   const manifest = tree.manifest;
   if (!manifest) return null;
@@ -228,7 +233,7 @@ export async function incrementalRefresh(
   };
   const updated = await updateTreeChanges(tree, inputs.out, changed, finished, {
     ...(updateSteps ? { steps: updateSteps } : {}),
-    ...(onMoving ? { onMoving } : {}),
+    ...(whileMoving ? { whileMoving } : {}),
   }).catch((cause) => {
     unused();
     throw cause;

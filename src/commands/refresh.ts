@@ -44,7 +44,7 @@ import {
   TREE_LEFT,
 } from "./incremental-refresh.js";
 import { type Output, reportProblems, terminalOutput } from "./output.js";
-import { refreshStopped } from "./refresh-stopped.js";
+import { type RefreshPhase, refreshStopped } from "./refresh-stopped.js";
 import { heldStops } from "./said-when-stopped.js";
 
 export interface RefreshOptions {
@@ -73,23 +73,35 @@ export interface RefreshOptions {
 const DEFAULT_MAX_REMOVED_SHARE = 0.1;
 
 export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
-  // A stop says what it leaves. Once the tree starts changing, one waits for the refresh's end:
-  // killed there, the tree would mix two minutes until the next run repaired it.
-  let moving = false;
-  const stops = heldStops(() => refreshStopped(options.out, moving));
-  const onMoving = () => {
-    moving = true;
+  // A stop says what it leaves. From the tree's first change until the next run's state is saved
+  // beside it, one waits: killed in the moves, the tree would mix two minutes until the next run
+  // repaired it, and without that state the next run would render everything. An error meanwhile
+  // is said instead (it says what it leaves), the stop dropped.
+  let phase: RefreshPhase = "before";
+  const stops = heldStops(() => refreshStopped(options.out, phase));
+  const whileMoving = async (move: () => Promise<void>) => {
+    phase = "moving";
     stops.hold();
+    await move();
+    phase = "moved";
   };
   try {
-    return await refreshTree(options, onMoving);
+    return await refreshTree(options, { whileMoving, saved: () => stops.release() });
+  } catch (cause) {
+    stops.drop();
+    throw cause;
   } finally {
-    stops.release();
     stops.forget();
   }
 }
 
-async function refreshTree(options: RefreshOptions, onMoving: () => void): Promise<UpdateStats> {
+/** What refresh's stops need told: the moves to run, and when the next run's state is saved. */
+interface StopPoints {
+  whileMoving: NonNullable<RefreshRun["whileMoving"]>;
+  saved: () => void;
+}
+
+async function refreshTree(options: RefreshOptions, stopPoints: StopPoints): Promise<UpdateStats> {
   const output = options.output ?? terminalOutput();
   refuseInsideTree(options.source, "--source");
   refuseInsideTree(options.state, "--state");
@@ -145,10 +157,11 @@ async function refreshTree(options: RefreshOptions, onMoving: () => void): Promi
   };
   // Throws on any error in the source or the states: the tree stays as it was.
   const steps = new StepTimes();
-  const run = { steps, onMoving };
+  const run = { steps, whileMoving: stopPoints.whileMoving };
   const fast = await incrementalRefresh(inputs, tree, previous, trust, output, run);
   const { stats, total, release, feed, reported } =
     fast ?? (await fullRefresh(options, inputs, tree, previous, output, run));
+  stopPoints.saved();
   const leftovers = await removeLeftoverReleases(tree.layout);
   steps.ended("write");
   const notes = [
@@ -256,7 +269,7 @@ async function fullRefresh(
   tree: Tree,
   previous: PreviousState | null,
   output: Output,
-  { steps, onMoving }: Required<RefreshRun>,
+  { steps, whileMoving }: Required<RefreshRun>,
 ): Promise<FastRefresh> {
   const [
     { publishOffThread },
@@ -324,7 +337,7 @@ async function fullRefresh(
     previous: variantsOnDisk(made, tree),
   });
   steps.ended("compress");
-  const stats = await updateTree(release, options.out, { tree, onMoving });
+  const stats = await updateTree(release, options.out, { tree, whileMoving });
   // The file's own states: the next run reads it against them, record by record (the kept ones,
   // which it has no record of, the state takes from the renderings).
   saveRefreshState({ release, dataset, stations: cache, staticRead }, { ...inputs, states });

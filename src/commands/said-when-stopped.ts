@@ -18,6 +18,8 @@ export interface HeldStops {
   hold(): void;
   /** A stop that came while held is said and raised now. */
   release(): void;
+  /** No longer held, and a stop that came meanwhile is dropped (an error says what happened). */
+  drop(): void;
   /** Takes the handlers away (a stop held and not released is dropped). */
   forget(): void;
 }
@@ -55,6 +57,10 @@ export function heldStops(means: () => string | undefined): HeldStops {
     release: () => {
       held = false;
       if (waiting !== undefined) stop(waiting);
+    },
+    drop: () => {
+      held = false;
+      waiting = undefined;
     },
     forget,
   };

@@ -45,10 +45,10 @@ export interface UpdateOptions {
    */
   tree?: Tree;
   /**
-   * Called once every new byte is staged, right before the tree itself changes: from then until
-   * the seal its files mix two releases (a command holds its stops back meanwhile).
+   * Runs the moves once every new byte is staged: from the tree's first change to its seal, when
+   * its files mix two releases (a command holds its stops back meanwhile). Settles as they do.
    */
-  onMoving?: () => void;
+  whileMoving?: (move: () => Promise<void>) => Promise<void>;
 }
 
 interface Plan {
@@ -78,7 +78,7 @@ export async function updateTree(
     const plan = tree.manifest
       ? await planFromManifest(release, tree)
       : await planFromDisk(release, tree.release.tree);
-    await applyPlan(tree, plan, manifestOf(release), options.onMoving);
+    await applyPlan(tree, plan, manifestOf(release), options.whileMoving);
     return {
       files: plan.write.length,
       bytes: plan.write.reduce((total, [, file]) => total + file.size, 0),
@@ -113,7 +113,10 @@ export async function updateTreeChanges(
   outDir: string,
   changed: ReadonlyMap<string, ReleaseFile>,
   finished: Promise<Finished | null>,
-  { steps, onMoving }: Pick<UpdateOptions, "onMoving"> & { steps?: Pick<StepTimes, "ended"> } = {},
+  {
+    steps,
+    whileMoving = moveNow,
+  }: Pick<UpdateOptions, "whileMoving"> & { steps?: Pick<StepTimes, "ended"> } = {},
 ): Promise<boolean> {
   const unlock = takeLock(tree.layout);
   try {
@@ -151,7 +154,7 @@ export async function updateTreeChanges(
     for (const [path, file] of plan.write)
       if (tree.manifest?.entry(path)?.variants && !file.variants)
         plan.remove.push(...siblingFiles(fileOf(path)));
-    await moveIn(tree, plan, done.manifest, onMoving);
+    await whileMoving(() => moveIn(tree, plan, done.manifest));
     return true;
   } finally {
     unlock();
@@ -163,12 +166,14 @@ async function applyPlan(
   tree: Tree,
   plan: Plan,
   manifest: Manifest,
-  onMoving?: () => void,
+  whileMoving = moveNow,
 ): Promise<void> {
   rmSync(tree.release.incoming, { recursive: true, force: true });
   await stage(tree, plan.write, 0, new Set(), { makeIncoming: true });
-  await moveIn(tree, plan, manifest, onMoving);
+  await whileMoving(() => moveIn(tree, plan, manifest));
 }
+
+const moveNow = (move: () => Promise<void>): Promise<void> => move();
 
 /** Which parts of each file `stage` writes (default: its bytes and its siblings). */
 interface StageParts {
@@ -234,13 +239,7 @@ async function stage(
 const IN_POOL_SIZE = 256 << 10;
 
 /** Steps (2) to (4): the dirty mark, the staged files moved in, gone ones deleted, the seal. */
-async function moveIn(
-  tree: Tree,
-  plan: Plan,
-  manifest: Manifest,
-  onMoving?: () => void,
-): Promise<void> {
-  onMoving?.();
+async function moveIn(tree: Tree, plan: Plan, manifest: Manifest): Promise<void> {
   const { release: paths } = tree;
   const { tree: inTree, incoming } = prefixes(tree);
   // With no file to move or delete, the seal alone (one file renamed in) leaves the tree as it was
