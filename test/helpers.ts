@@ -117,6 +117,30 @@ export function runCli(
   });
 }
 
+/** How a process started by `startedProcess` ended, and what it said. */
+export interface Ended {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * A process started with its output gathered (no colours): `ended` settles once it closed;
+ * `stdout()` is what it said so far, for a test that waits for a line before it stops it.
+ */
+export function startedProcess(command: string, args: readonly string[]) {
+  const child = spawn(command, args, { env: { ...process.env, FORCE_COLOR: "0" } });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => (stdout += chunk));
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  const ended = new Promise<Ended>((resolve) =>
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
+  return { child, ended, stdout: () => stdout };
+}
+
 /** What a client sees of an answer (status, body and the headers it reads), to compare two whole. */
 export async function answerShape(response: Response) {
   const { headers } = response;

@@ -1,29 +1,11 @@
 // A build stopped by SIGINT or SIGTERM says what it leaves, then ends as the signal ends it.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { readlinkSync } from "node:fs";
 import { open, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { BIN, FIXTURES, runCli, tempDir } from "../helpers.js";
-
-interface Ended {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stderr: string;
-}
-
-function started(command: string, args: readonly string[]) {
-  const child = spawn(command, args, { env: { ...process.env, FORCE_COLOR: "0" } });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk) => (stdout += chunk));
-  child.stderr.on("data", (chunk) => (stderr += chunk));
-  const ended = new Promise<Ended>((resolve) =>
-    child.on("close", (code, signal) => resolve({ code, signal, stderr })),
-  );
-  return { child, ended, stdout: () => stdout };
-}
+import { BIN, FIXTURES, runCli, startedProcess, tempDir } from "../helpers.js";
 
 describe("a build stopped by a signal", () => {
   it("says the tree served is unchanged, and ends as SIGINT or SIGTERM ends a process", async () => {
@@ -35,7 +17,7 @@ describe("a build stopped by a signal", () => {
     const pipe = join(dir, "states.pipe");
     execFileSync("mkfifo", [pipe]);
     for (const signal of ["SIGINT", "SIGTERM"] as const) {
-      const build = started(process.execPath, [
+      const build = startedProcess(process.execPath, [
         BIN,
         "build",
         ...["--source", FIXTURES, "--state", pipe, "--out", out],
@@ -85,7 +67,7 @@ describe("a build stopped by a signal", () => {
         entry: new URL(${JSON.stringify(pathToFileURL(switched).href)}),
       });`,
     );
-    const build = started(process.execPath, [main]);
+    const build = startedProcess(process.execPath, [main]);
     try {
       // Or its end, should the stand-in fail: the assertions below then say how.
       await Promise.race([

@@ -1,7 +1,7 @@
 // A refresh stopped by SIGINT or SIGTERM says what it leaves, then ends as the signal ends it; once
 // it has begun to move its files into the tree, the stop waits for the moves, the seal and the
 // next run's state.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync, watch } from "node:fs";
 import { open, readFile, readlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -10,28 +10,7 @@ import { build } from "../../src/commands/build.js";
 import { memoryOutput } from "../../src/commands/output.js";
 import { refresh } from "../../src/commands/refresh.js";
 import { STOP_SIGNALS } from "../../src/commands/said-when-stopped.js";
-import { BIN, fixtureCopy, runCli, tempDir } from "../helpers.js";
-
-interface Ended {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-function started(args: readonly string[]) {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    env: { ...process.env, FORCE_COLOR: "0" },
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk) => (stdout += chunk));
-  child.stderr.on("data", (chunk) => (stderr += chunk));
-  const ended = new Promise<Ended>((resolve) =>
-    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr })),
-  );
-  return { child, ended };
-}
+import { BIN, type Ended, fixtureCopy, runCli, startedProcess, tempDir } from "../helpers.js";
 
 /** The tree's store folder of the release served at `out`. */
 const releaseFolder = async (out: string) =>
@@ -62,7 +41,16 @@ describe("a refresh stopped by a signal", () => {
     const pipe = join(source, "states.pipe");
     execFileSync("mkfifo", [pipe]);
     for (const signal of ["SIGINT", "SIGTERM"] as const) {
-      const refresh = started(["refresh", "--source", source, "--state", pipe, "--out", out]);
+      const refresh = startedProcess(process.execPath, [
+        BIN,
+        "refresh",
+        "--source",
+        source,
+        "--state",
+        pipe,
+        "--out",
+        out,
+      ]);
       const writer = await open(pipe, "w");
       try {
         refresh.child.kill(signal);
@@ -137,7 +125,7 @@ async function stoppedAtTheMoves(
   folder: string,
   signals: readonly NodeJS.Signals[],
 ): Promise<Ended> {
-  const run = started(args);
+  const run = startedProcess(process.execPath, [BIN, ...args]);
   const watcher = watch(folder, (_, name) => {
     if (name !== "dirty.json") return;
     watcher.close();
