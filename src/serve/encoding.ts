@@ -22,7 +22,9 @@ function accepted(acceptEncoding: string): Accepted {
   if (known) return known;
   const weights = new Map<string, number>();
   for (const part of acceptEncoding.split(",")) {
-    const [name, ...params] = part.trim().toLowerCase().split(";");
+    const [named, ...params] = part.toLowerCase().split(";");
+    // White space may stand on either side of the semicolon (RFC 9110 §12.4.2).
+    const name = named?.trim();
     if (!name) continue;
     weights.set(name, weightOf(params));
   }

@@ -21,6 +21,11 @@ describe("negotiate", () => {
     ["gzip;q=0.123", "gzip"],
     ["br;q=0.1234, gzip;q=0.1", "gzip"],
     ["x-gzip", "gzip"],
+    // RFC 9110 §12.4.2: white space around the semicolon (weight = OWS ";" OWS "q=" qvalue).
+    ["br ;q=0, *", "gzip"],
+    ["gzip ;q=0.8", "gzip"],
+    ["gzip ; q=0, br ;q=0, *", "identity"],
+    ["BR\t;q=0, *", "gzip"],
   ])("picks %s → %s", (header, expected) => {
     expect(negotiate(header)).toBe(expected);
   });
