@@ -137,7 +137,7 @@ async function prepare(
   // Published, such links lead every consumer to its own machine.
   if (baseUrl && isLoopback(baseUrl))
     output.warn(
-      `warning: the tree at ${options.out} names ${baseUrl} as the API's address (its GBFS feeds and OpenAPI document link there: built without --base-url?); ` +
+      `warning: the tree at ${options.out} names ${baseUrl} as the API's address, a loopback address no consumer reaches (its GBFS feeds and OpenAPI document link there); ` +
         "run velodata refresh (or build) with --base-url https://… (the public address), then publish again",
     );
   const store = options.store ?? s3Store({ ...location, ...pick(options) });

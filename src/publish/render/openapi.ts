@@ -363,8 +363,8 @@ function responsesOf(
   const headers: Record<string, ReturnType<typeof headerExample>> = { ...CORS_HEADERS };
   if (route.served === "release") {
     headers.ETag = headerExample(
-      "the representation's tag, for If-None-Match (one per encoding)",
-      '"5d41402abc4b2a76b9719d911017c592"',
+      "the representation's tag, opaque, for If-None-Match (one per encoding)",
+      '"tH3AVCEV8WgWUJZVus7ia1-VYE8"',
     );
     // Where keys are checked, a keyed answer is private: no shared cache answers a revoked key.
     const scope =
