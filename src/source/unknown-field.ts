@@ -2,6 +2,8 @@
 // from the API's own answers, which a data team converting a dump of the original service (v1's
 // `available_bikes`, v3's `position`) writes back as it reads it.
 import type { z } from "zod";
+import { Station } from "../model/station.js";
+import { StationState } from "../model/station-state.js";
 import { fieldsAt } from "./schema-at.js";
 import { typosApart } from "./typos.js";
 
@@ -10,7 +12,7 @@ import { typosApart } from "./typos.js";
  * record each stands for, and what to write instead. Said only where the record has that field
  * (`lng` in a contract is no longitude).
  */
-const ANSWER_NAMES: Record<string, { field: string; hint: string }> = {
+const ANSWER_NAMES: Record<string, { field: string; hint: string; madeFromState?: true }> = {
   contract_name: { field: "contract", hint: 'the API\'s name for it; write "contract"' },
   contractName: { field: "contract", hint: 'the API\'s name for it; write "contract"' },
   position: {
@@ -39,6 +41,7 @@ const ANSWER_NAMES: Record<string, { field: string; hint: string }> = {
   totalStands: {
     field: "mainStands",
     hint: 'published, made from "mainStands" and "overflowStands": leave it out',
+    madeFromState: true,
   },
   availabilities: {
     field: "stands",
@@ -65,9 +68,24 @@ export function unknownFieldHint(
       : `unknown field: field names are read with their case; write "${meant}"`;
   const answer = Object.hasOwn(ANSWER_NAMES, key) ? ANSWER_NAMES[key] : undefined;
   if (answer !== undefined && known.includes(answer.field)) return `unknown field: ${answer.hint}`;
+  // A station's live state written into its description, as one export of both would.
+  if (schema === Station && path.length === 0 && isLiveField(key, answer))
+    return "unknown field: part of the station's live state, which goes in the states file (read every minute), not in stations";
   const misspelt = known.find((name) => !given.includes(name) && typosApart(name, key) <= 2);
   if (misspelt !== undefined) return `unknown field: "${misspelt}" misspelt?`;
   return known.length > 0
     ? `unknown field: the fields here are ${known.join(", ")}`
     : "unknown field (check its spelling)";
 }
+
+const LIVE_FIELDS = new Set(
+  fieldsAt(StationState, []).filter((name) => !fieldsAt(Station, []).includes(name)),
+);
+
+/** A field of a state (`status`, `mainStands`), or the API's name for one (`available_bikes`). */
+const isLiveField = (
+  key: string,
+  answer: { field: string; madeFromState?: true } | undefined,
+): boolean =>
+  LIVE_FIELDS.has(key) ||
+  (answer !== undefined && !answer.madeFromState && LIVE_FIELDS.has(answer.field));

@@ -591,6 +591,24 @@ describe("readDataset", () => {
     ]);
   });
 
+  it("says of a live state's field in a station's record that it goes in the states file", async () => {
+    const station = { ...lyonStation(1), status: "OPEN", available_bikes: 3, totalStands: {} };
+    const dir = await lyonSource(1);
+    await writeFile(join(dir, "stations.json"), JSON.stringify({ stations: [station] }));
+    const stationsFile = join(dir, "stations.json");
+    const lines = (await readDataset(dir)).problems
+      .filter((problem) => isError(problem) && problem.at.file === stationsFile)
+      .map(formatProblem);
+    const live =
+      "unknown field: part of the station's live state, which goes in the states file (read every minute), not in stations";
+    expect(lines).toEqual([
+      `${stationsFile}[0] (lyon #1) status: ${live}`,
+      `${stationsFile}[0] (lyon #1) available_bikes: ${live}`,
+      // Published, made from a state's stands: in neither file.
+      `${stationsFile}[0] (lyon #1) totalStands: unknown field: the fields here are contract, number, name, address, latitude, longitude, banking, bonus, overflow, capacity, overflowCapacity`,
+    ]);
+  });
+
   it("gives an API name's hint only in a record that has the field it names; a field in two cases is said twice", async () => {
     const dir = await lyonSource(1);
     const contracts = JSON.parse(await readFile(join(dir, "contracts.json"), "utf8"));
