@@ -83,7 +83,7 @@ export interface ServeOptions {
 export interface ServeHandle extends RunningServer {
   /** The server's log: stamped lines, in order with its request lines (signals say theirs here). */
   log: Log;
-  /** Runs one refresh now (tests, and operators through a signal some day). */
+  /** Runs one refresh now, the period starting again from it (SIGHUP; see Refresher). */
   refreshNow: () => Promise<RefreshOutcome>;
   /** Stops refreshing, stops accepting, waits for requests in flight. */
   stop: () => Promise<void>;
@@ -296,7 +296,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   return {
     ...running,
     log,
-    refreshNow: refresher.refreshNow,
+    refreshNow: refresher.refreshOutOfTurn,
     async stop() {
       // Stop listening first and at once: a refresh in progress must not keep accepting clients.
       const closed = running.close();

@@ -42,7 +42,14 @@ export interface RefresherOptions {
 }
 
 export interface Refresher {
+  /** Runs one refresh now, between the periodic ones (one under way is that refresh). */
   refreshNow(): Promise<RefreshOutcome>;
+  /**
+   * Runs one refresh now and starts the period again from it (SIGHUP): its answers expire at the
+   * next refresh, a period later, as every refresh's do, also where a front server dates their
+   * expiry from the file's write (nginx, see host/nginx). One under way is that refresh.
+   */
+  refreshOutOfTurn(): Promise<RefreshOutcome>;
   /**
    * No more refreshes; waits for the one running, at most `waitMs` (a refresh that hangs, on a
    * stalled mount, must not keep the server from stopping), and says so if it is left running.
@@ -258,8 +265,19 @@ export function startRefresher(options: RefresherOptions): Refresher {
   };
   schedule();
 
+  const refreshOutOfTurn = (): Promise<RefreshOutcome> => {
+    if (running || stopped) return refreshNow();
+    clearTimeout(timer);
+    due = now().getTime();
+    live.nextRefreshAt = new Date(due + period);
+    const outcome = refreshNow();
+    void outcome.finally(schedule);
+    return outcome;
+  };
+
   return {
     refreshNow,
+    refreshOutOfTurn,
     async stop(waitMs = STOP_WAIT_MS) {
       stopped = true;
       clearTimeout(timer);

@@ -170,15 +170,24 @@ describe("velodata serve", () => {
     }
   });
 
-  it("refreshes at once on SIGHUP, and goes on serving", async () => {
+  it("refreshes at once on SIGHUP, its period starting again, and goes on serving", async () => {
     const keys = join(await tempDir(), "keys.json");
     const args = ["--source", FIXTURES, "--keys", keys, "--port", "0", "--simulate"];
     const { child, url, output } = await startServe([...args, "--refresh", "3600"]);
     const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+    const nextRefresh = async () =>
+      Date.parse(
+        ((await (await fetch(`${url}/status`)).json()) as { nextRefreshAt: string }).nextRefreshAt,
+      );
+    const due = await nextRefresh();
+    const reloaded = Date.now();
     child.kill("SIGHUP");
     await waitFor(child, output, "refreshed from the simulator");
     expect(output()).toContain("SIGHUP: refreshing now");
-    expect((await fetch(`${url}/status`)).status).toBe(200);
+    // A period from the reload: what it published expires at the next refresh, not before it.
+    const dueAfter = await nextRefresh();
+    expect(dueAfter).toBeGreaterThan(due);
+    expect(dueAfter).toBeGreaterThanOrEqual(reloaded + 3_600_000);
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
   });

@@ -85,6 +85,29 @@ describe("the refresher", () => {
     await refresher.stop();
   });
 
+  it("starts its period again from a refresh out of turn (SIGHUP), and not from one in turn", async () => {
+    const dataset = await fixtureDataset();
+    const startedAt = Date.parse("2026-11-20T08:00:00Z");
+    let clock = startedAt;
+    const source: StateSource = {
+      name: "test states",
+      read: async () => ({ states: dataset.states, problems: [] }),
+    };
+    const { live, refresher } = await started(source, 60, () => new Date(clock));
+    expect(live.nextRefreshAt?.getTime()).toBe(startedAt + 60_000);
+    // An operator's reload 20 s into the period: what it publishes expires a period later.
+    clock = startedAt + 20_000;
+    const reloading = refresher.refreshOutOfTurn();
+    expect(live.nextRefreshAt?.getTime()).toBe(clock + 60_000);
+    expect((await reloading).ok).toBe(true);
+    expect(live.nextRefreshAt?.getTime()).toBe(startedAt + 80_000);
+    // A refresh in turn keeps to the period.
+    clock = startedAt + 30_000;
+    expect((await refresher.refreshNow()).ok).toBe(true);
+    expect(live.nextRefreshAt?.getTime()).toBe(startedAt + 80_000);
+    await refresher.stop();
+  });
+
   it("keeps no reference to the first rendering once a refresh replaced it", async () => {
     const dataset = await fixtureDataset();
     // Every station changes: the first cache holds nothing the new one shares.
