@@ -88,11 +88,12 @@ function tableSchema(table: Table<never>) {
       type: column.type,
       description: column.description,
       ...(column.emptyIsText ? { missingValues: [] } : {}),
-      ...(column.required || column.enum
+      ...(column.required || column.enum || column.bounds
         ? {
             constraints: {
               ...(column.required ? { required: true } : {}),
               ...(column.enum ? { enum: column.enum } : {}),
+              ...column.bounds,
             },
           }
         : {}),

@@ -1,5 +1,6 @@
 // The static tables of the download: one column list drives the JSON records, the CSV and the Table Schema.
 import type { Contract } from "../../model/contract.js";
+import { INT32_MAX } from "../../model/int32.js";
 import type { Parking } from "../../model/parking.js";
 import type { Station } from "../../model/station.js";
 
@@ -18,8 +19,22 @@ export interface Column<T> {
    */
   emptyIsText?: boolean;
   enum?: readonly string[];
+  /** What the source's checks hold every value to, for a Table Schema reader to check again. */
+  bounds?: Bounds;
   value: (record: T) => Cell;
 }
+
+/** Table Schema constraints beyond required and enum (a pattern is of the whole value). */
+export interface Bounds {
+  minimum?: number;
+  maximum?: number;
+  pattern?: string;
+}
+
+// A number or count is a 32-bit int to the original service's clients (model/int32.ts).
+const COUNT: Bounds = { minimum: 0, maximum: INT32_MAX };
+const LATITUDE: Bounds = { minimum: -90, maximum: 90 };
+const LONGITUDE: Bounds = { minimum: -180, maximum: 180 };
 
 /** A column whose values are those of another table's key (a Table Schema foreign key). */
 export interface ForeignKey {
@@ -64,6 +79,7 @@ export const contractsTable: Table<Contract> = {
       type: "string",
       required: true,
       description: "ISO 3166-1 alpha-2 country code",
+      bounds: { pattern: "[A-Z]{2}" },
       value: (c) => c.country_code,
     },
     {
@@ -112,6 +128,7 @@ export const stationsTable: Table<Station> = {
       type: "integer",
       required: true,
       description: "Station number, unique within its contract",
+      bounds: COUNT,
       value: (s) => s.number,
     },
     {
@@ -133,6 +150,7 @@ export const stationsTable: Table<Station> = {
       type: "number",
       required: true,
       description: "WGS84 latitude",
+      bounds: LATITUDE,
       value: (s) => s.latitude,
     },
     {
@@ -140,6 +158,7 @@ export const stationsTable: Table<Station> = {
       type: "number",
       required: true,
       description: "WGS84 longitude",
+      bounds: LONGITUDE,
       value: (s) => s.longitude,
     },
     {
@@ -168,12 +187,14 @@ export const stationsTable: Table<Station> = {
       type: "integer",
       required: true,
       description: "Main stands",
+      bounds: COUNT,
       value: (s) => s.capacity,
     },
     {
       name: "overflowCapacity",
       type: "integer",
       description: "Overflow stands; empty when none",
+      bounds: COUNT,
       value: (s) => s.overflowCapacity,
     },
   ],
@@ -197,6 +218,7 @@ export const parkingsTable: Table<Parking> = {
       type: "integer",
       required: true,
       description: "Parking number, unique within its contract",
+      bounds: COUNT,
       value: (p) => p.number,
     },
     {
@@ -219,6 +241,7 @@ export const parkingsTable: Table<Parking> = {
       type: "number",
       required: true,
       description: "WGS84 latitude",
+      bounds: LATITUDE,
       value: (p) => p.latitude,
     },
     {
@@ -226,6 +249,7 @@ export const parkingsTable: Table<Parking> = {
       type: "number",
       required: true,
       description: "WGS84 longitude",
+      bounds: LONGITUDE,
       value: (p) => p.longitude,
     },
     {

@@ -199,6 +199,57 @@ describe("static bundle", () => {
     expect(licences).toContainEqual({ name: "dublin", license_id: "CC-BY-4.0" });
   });
 
+  it("bounds numbers, counts, coordinates and country codes as the source's checks do, and each row holds", () => {
+    const descriptor = JSON.parse(entryText("datapackage.json"));
+    const fieldOf = (resource: string, field: string) =>
+      descriptor.resources
+        .find((r: { name: string }) => r.name === resource)
+        .schema.fields.find((f: Field) => f.name === field);
+    const count = { minimum: 0, maximum: 2_147_483_647 };
+    expect(fieldOf("contracts", "country_code").constraints).toEqual({
+      required: true,
+      pattern: "[A-Z]{2}",
+    });
+    for (const resource of ["stations", "parkings"]) {
+      expect(fieldOf(resource, "number").constraints).toEqual({ required: true, ...count });
+      expect(fieldOf(resource, "latitude").constraints).toEqual({
+        required: true,
+        minimum: -90,
+        maximum: 90,
+      });
+      expect(fieldOf(resource, "longitude").constraints).toEqual({
+        required: true,
+        minimum: -180,
+        maximum: 180,
+      });
+    }
+    expect(fieldOf("stations", "capacity").constraints).toEqual({ required: true, ...count });
+    expect(fieldOf("stations", "overflowCapacity").constraints).toEqual(count);
+    // Every row of every CSV within its fields' bounds, as a Frictionless validation checks them
+    // (a pattern matches the whole value).
+    type Bounded = Field & {
+      constraints?: { minimum?: number; maximum?: number; pattern?: string };
+    };
+    for (const resource of descriptor.resources.filter((r: { schema?: unknown }) => r.schema)) {
+      const fields: Bounded[] = resource.schema.fields;
+      const outside: string[] = [];
+      typedRows(entryText(resource.path), fields, resource.schema.missingValues).forEach(
+        (row, index) => {
+          for (const { name, constraints: c = {} } of fields) {
+            const value = row[name];
+            if (value === null) continue;
+            const fits =
+              (c.minimum === undefined || (value as number) >= c.minimum) &&
+              (c.maximum === undefined || (value as number) <= c.maximum) &&
+              (c.pattern === undefined || new RegExp(`^(?:${c.pattern})$`).test(value as string));
+            if (!fits) outside.push(`${resource.path} row ${index + 1} ${name}: ${value}`);
+          }
+        },
+      );
+      expect(outside).toEqual([]);
+    }
+  });
+
   it("parses back: each CSV, read with its schema's types, gives the same records as its JSON", () => {
     const descriptor = JSON.parse(entryText("datapackage.json"));
     for (const name of ["contracts", "stations", "parkings"]) {
