@@ -403,6 +403,10 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
         String(stands),
       ]);
     }
+    // Which stations count is said beside the totals, which a reader reconciles with the feed.
+    expect(await page.textContent("#live-note")).toContain(
+      "a closed or disconnected station's left out",
+    );
   });
 
   it("dates the live data by its oldest feed on screen, so a stale contract is not hidden by a fresh one", async () => {

@@ -651,7 +651,7 @@ async function readStatus(maps) {
   if (note) {
     note.textContent = failed
       ? `Live data could not be read for ${failed} of ${maps.length} contracts.`
-      : "Live totals from each contract's GBFS station_status feed, read while it is on screen.";
+      : "Live totals from each contract's GBFS station_status feed, read while it is on screen: the bikes a rider can take and the stands a rider can return to (a closed or disconnected station's left out).";
   }
   let oldest = Number.POSITIVE_INFINITY;
   for (const map of liveMaps().filter(wanted)) {
