@@ -118,3 +118,23 @@ export function enclosingTree(folder: string): string | null {
   }
   return null;
 }
+
+/**
+ * The published path when `out` is not it but the release folder it leads to (`readlink -f` of
+ * it, pasted as --out), else null: said so, where "no tree here" would send the user to build one.
+ */
+export function servedFolderOf(out: string): string | null {
+  return lstatSync(out, { throwIfNoEntry: false })?.isDirectory() ? enclosingTree(out) : null;
+}
+
+/** Refuses a tree's path that is a release's served folder rather than the path that leads there. */
+export function refuseServedFolder(out: string): void {
+  const published = servedFolderOf(out);
+  if (published !== null)
+    throw new UserError(
+      `${out} is the folder velodata serves at ${published}, where that path's link leads`,
+      [
+        `give ${published} instead: the link, which each build and refresh switches to the new release`,
+      ],
+    );
+}

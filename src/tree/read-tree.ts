@@ -5,6 +5,7 @@ import {
   currentRelease,
   layoutOf,
   type ReleasePaths,
+  refuseServedFolder,
   releasePaths,
   type TreeLayout,
 } from "./layout.js";
@@ -40,6 +41,7 @@ export function readTree(out: string): Tree {
         `run velodata build --out ${out} once to convert it`,
       ]);
     }
+    refuseServedFolder(out);
     throw new UserError(`no velodata tree at ${out}`, ["run velodata build first"]);
   }
   const release = releasePaths(layout, name);

@@ -1,7 +1,7 @@
 // The CLI as a user meets it: real processes, real folders.
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { copyFile, cp, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { copyFile, cp, mkdir, readdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { extname, join, relative } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
@@ -315,6 +315,28 @@ describe("data kept inside a published tree", () => {
       );
     }
     expect(existsSync(join(source, "contracts.json"))).toBe(true);
+  });
+
+  it("says of a release's own folder given as the tree (its link's target) which path to give", async () => {
+    const out = join(await tempDir(), "out");
+    expect((await runCli(["build", "--source", FIXTURES, "--out", out])).code).toBe(0);
+    // What `readlink -f out` gives, pasted where the tree is asked for.
+    const served = await realpath(out);
+    const said = `velodata: ${served} is the folder velodata serves at ${out}, where that path's link leads`;
+    for (const args of [
+      ["build", "--source", FIXTURES, "--out", served],
+      ["refresh", "--source", FIXTURES, "--state", join(FIXTURES, "states.json"), "--out", served],
+      ["publish", "--out", served, "--to", "s3://bucket/prefix", "--dry-run"],
+      ["nginx", "--tree", served, "--upstream", "http://127.0.0.1:8080"],
+    ]) {
+      const refused = await runCli(args);
+      expect([refused.code, besidesFixtureWarning(refused.stderr).split("\n")[0]], args[0]).toEqual(
+        [1, said],
+      );
+    }
+    // Nothing was written beside the release: the tree is as built.
+    expect(await readdir(served)).toContain("vls");
+    expect(await realpath(out)).toBe(served);
   });
 });
 
