@@ -206,6 +206,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     extraKeys: options.demoKey ? [{ key: DEMO_KEY, id: DEMO_KEY_ID }] : [],
     log,
   });
+  live.keysFailingSince = keys.failingSince;
   // One line per request: stamped when it happens, written in batches.
   const requestLog = sink ?? bufferedLog((chunks) => output.info(linesOf(chunks)));
   const running = await startServer({

@@ -8,7 +8,7 @@ export const ServerStatus = z
     ok: z
       .boolean()
       .describe(
-        "false when the last refresh failed, a refresh is a whole period late, or the feed is stale (then 503)",
+        "false when the last refresh failed, a refresh is a whole period late, the feed is stale or the keys file cannot be read (then 503)",
       ),
     release: z.string(),
     generatedAt: z.string(),
@@ -44,6 +44,17 @@ export const ServerStatus = z
       })
       .nullable()
       .describe("how fresh the station states are, as opposed to the release"),
+    keys: z
+      .object({
+        ok: z.boolean(),
+        failingSince: z
+          .string()
+          .nullable()
+          .describe(
+            "since when the keys file is unreadable, invalid or gone: the last good set of keys stays in force, so keys added or revoked since do not take effect (the server's log says why)",
+          ),
+      })
+      .describe("the keys file the server reads again at each change"),
     memory: z.object({ rssBytes: count, heapUsedBytes: count, heapLimitBytes: count }),
   })
   .meta({ id: "ServerStatus" });

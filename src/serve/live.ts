@@ -22,20 +22,28 @@ export interface Live {
   /** The station data behind the release: its freshness, and stations the feed left out. */
   feed?: FeedHealth;
   feedLimits?: FeedLimits;
+  /** Since when the keys file cannot be read (see KeyRing.failingSince); absent: always read well. */
+  keysFailingSince?: () => Date | null;
 }
 
 /**
  * The operator's view, served at /status without a key. `ok` is false when the last refresh
- * failed, when the refresh due has not ended a whole period after its time (one is stuck), or
- * when too many stations have not been reported for too long (a stalled feed).
+ * failed, when the refresh due has not ended a whole period after its time (one is stuck), when
+ * too many stations have not been reported for too long (a stalled feed), or when the keys file
+ * cannot be read (revocations no longer take effect).
  */
 export function statusOf(live: Live, now: Date): ServerStatus {
   const { release } = live;
   const feed = live.feed && live.feedLimits ? feedStatus(live.feed, live.feedLimits, now) : null;
   const due = live.nextRefreshAt?.getTime() ?? now.getTime();
   const lateSeconds = Math.max(0, Math.round((now.getTime() - due) / 1000));
+  const keysFailing = live.keysFailingSince?.() ?? null;
   return {
-    ok: (live.lastRefresh?.ok ?? true) && (feed?.ok ?? true) && lateSeconds <= live.refreshSeconds,
+    ok:
+      (live.lastRefresh?.ok ?? true) &&
+      (feed?.ok ?? true) &&
+      lateSeconds <= live.refreshSeconds &&
+      keysFailing === null,
     release: release.id,
     generatedAt: release.generatedAt.toISOString(),
     dataAgeSeconds: Math.max(0, Math.round((now.getTime() - release.generatedAt.getTime()) / 1000)),
@@ -47,6 +55,7 @@ export function statusOf(live: Live, now: Date): ServerStatus {
     counts: release.counts,
     tree: live.tree ?? null,
     feed,
+    keys: { ok: keysFailing === null, failingSince: keysFailing?.toISOString() ?? null },
     memory: memoryStatus(),
   };
 }

@@ -77,6 +77,7 @@ describe("idle connections", () => {
         idOf: () => "0de43ae5",
         revokedIdOf: () => null,
         limitOf: () => undefined,
+        failingSince: () => null,
         close: () => {},
       },
       log: (line) => {

@@ -1,12 +1,13 @@
 // Keys added, revoked, or broken while the server runs.
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addKey, revokeKey } from "../../src/serve/keys/key-file.js";
 import { startTestServer, type TestServer } from "./serve-helpers.js";
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer();
+  // The fixtures' states are old: no share of stale stations makes /status fail here but the keys.
+  server = await startTestServer({ maxStale: 100 });
 });
 afterAll(() => server.handle.stop());
 
@@ -33,7 +34,19 @@ describe("keys while running", () => {
     expect(await statusWith(server.key)).toBe(200);
   });
 
-  it("keeps the last good keys when the file becomes invalid, and reports it", async () => {
+  it("keeps the last good keys when the file becomes invalid, and reports it, in /status too", async () => {
+    const good = await readFile(server.keysFile, "utf8");
+    const status = async () => {
+      const answer = await fetch(`${server.base}/status`);
+      const body = (await answer.json()) as { ok: boolean; keys: unknown };
+      return { status: answer.status, ok: body.ok, keys: body.keys };
+    };
+    expect(await status()).toEqual({
+      status: 200,
+      ok: true,
+      keys: { ok: true, failingSince: null },
+    });
+    const broken = Date.now();
     await writeFile(server.keysFile, "{ not json");
     const deadline = Date.now() + 5000;
     while (
@@ -49,5 +62,20 @@ describe("keys while running", () => {
       ),
     ).toBe(true);
     expect(await statusWith(server.key)).toBe(200);
+    // A monitor reading /status sees that key changes no longer take effect (503), and since when.
+    const failing = await status();
+    expect(failing).toMatchObject({ status: 503, ok: false, keys: { ok: false } });
+    const since = Date.parse((failing.keys as { failingSince: string }).failingSince);
+    expect(since).toBeGreaterThanOrEqual(broken - 1000);
+    expect(since).toBeLessThanOrEqual(Date.now());
+    // Once the file reads well again, /status says so.
+    await writeFile(server.keysFile, good);
+    const readAgain = Date.now() + 5000;
+    let again = await status();
+    while (again.status !== 200 && Date.now() < readAgain) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      again = await status();
+    }
+    expect(again).toEqual({ status: 200, ok: true, keys: { ok: true, failingSince: null } });
   });
 });

@@ -17,6 +17,11 @@ export interface KeyRing {
   revokedIdOf(key: string): string | null;
   /** The requests a minute the key of this id may make, or undefined: no limit. */
   limitOf(id: string): number | undefined;
+  /**
+   * Since when the keys file is unreadable, invalid or gone (the last good set still in force,
+   * so neither a key added nor one revoked since takes effect), or null while it reads well.
+   */
+  failingSince(): Date | null;
   /** Stops watching the file. */
   close(): void;
 }
@@ -90,6 +95,11 @@ export async function watchKeyRing(options: KeyRingOptions): Promise<KeyRing> {
   let limits = new Map<string, number>();
   let signature = "";
   let failing = false;
+  let failingSince: Date | null = null;
+  const fail = () => {
+    failing = true;
+    failingSince ??= new Date();
+  };
   let everLoaded = false;
   let lastDetails: string[] = [];
 
@@ -103,7 +113,7 @@ export async function watchKeyRing(options: KeyRingOptions): Promise<KeyRing> {
         `keys: ${options.path} has disappeared; keeping the last good set of keys`,
         "error",
       );
-      failing = true;
+      fail();
       return;
     }
     try {
@@ -121,11 +131,12 @@ export async function watchKeyRing(options: KeyRingOptions): Promise<KeyRing> {
           `keys: ${options.path} is valid again (${active.length - extra.length} active key${active.length - extra.length === 1 ? "" : "s"})`,
         );
       failing = false;
+      failingSince = null;
       everLoaded = true;
     } catch (cause) {
       const details = detailsOf(cause);
       lastDetails = details;
-      failing = true;
+      fail();
       // Before any good set, there is nothing to keep: watchKeyRing refuses to start instead.
       if (everLoaded)
         options.log(`keys: ${details.join("; ")}; keeping the last good set of keys`, "error");
@@ -159,6 +170,7 @@ export async function watchKeyRing(options: KeyRingOptions): Promise<KeyRing> {
     idOf,
     revokedIdOf: (key) => idOfKey(revoked, key),
     limitOf: (id) => limits.get(id),
+    failingSince: () => failingSince,
     close: () => clearInterval(timer),
   };
 }
