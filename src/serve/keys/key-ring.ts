@@ -94,10 +94,9 @@ export async function watchKeyRing(options: KeyRingOptions): Promise<KeyRing> {
   let revoked: KnownKey[] = [];
   let limits = new Map<string, number>();
   let signature = "";
-  let failing = false;
+  // Since when the file has not read well (null: it reads well).
   let failingSince: Date | null = null;
   const fail = () => {
-    failing = true;
     failingSince ??= new Date();
   };
   let everLoaded = false;
@@ -126,11 +125,10 @@ export async function watchKeyRing(options: KeyRingOptions): Promise<KeyRing> {
         ),
       );
       accepted.clear();
-      if (failing)
+      if (failingSince !== null)
         options.log(
           `keys: ${options.path} is valid again (${active.length - extra.length} active key${active.length - extra.length === 1 ? "" : "s"})`,
         );
-      failing = false;
       failingSince = null;
       everLoaded = true;
     } catch (cause) {
