@@ -179,17 +179,21 @@ describe("velodata serve", () => {
       Date.parse(
         ((await (await fetch(`${url}/status`)).json()) as { nextRefreshAt: string }).nextRefreshAt,
       );
-    const due = await nextRefresh();
-    const reloaded = Date.now();
-    child.kill("SIGHUP");
-    await waitFor(child, output, "refreshed from the simulator");
-    expect(output()).toContain("SIGHUP: refreshing now");
-    // A period from the reload: what it published expires at the next refresh, not before it.
-    const dueAfter = await nextRefresh();
-    expect(dueAfter).toBeGreaterThan(due);
-    expect(dueAfter).toBeGreaterThanOrEqual(reloaded + 3_600_000);
-    child.kill("SIGTERM");
-    expect(await exited).toBe(0);
+    try {
+      const due = await nextRefresh();
+      const reloaded = Date.now();
+      child.kill("SIGHUP");
+      await waitFor(child, output, "refreshed from the simulator");
+      expect(output()).toContain("SIGHUP: refreshing now");
+      // A period from the reload: what it published expires at the next refresh, not before it.
+      const dueAfter = await nextRefresh();
+      expect(dueAfter).toBeGreaterThan(due);
+      expect(dueAfter).toBeGreaterThanOrEqual(reloaded + 3_600_000);
+      child.kill("SIGTERM");
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill("SIGKILL"); // a failed assertion leaves no server behind
+    }
   });
 
   it("says the request line size its Node takes, when run with another --max-http-header-size", async () => {
