@@ -7,7 +7,7 @@ import { withFields } from "../with-fields.js";
 import { type FileNumberTexts, type NumberText, plainNumber } from "./number-texts.js";
 import { error, type Problem, type RecordRef, recordLabel, type Sourced } from "./problems.js";
 import { wholeNumberAt } from "./schema-at.js";
-import { unknownFieldHint } from "./unknown-field.js";
+import { fieldsMeant, unknownFieldHint } from "./unknown-field.js";
 
 export interface RawRecord {
   raw: unknown;
@@ -34,7 +34,18 @@ export function parseRecords<T>(
       continue;
     }
     rejected.push(raw);
+    // A field the hint of an unknown one names (`Capacity`: write "capacity") is not said
+    // missing again: one slip, one line.
+    const saidInstead = new Set<string>();
     for (const issue of result.error.issues) {
+      if (issue.code !== "unrecognized_keys") continue;
+      const given = Object.keys(valueAt(raw, issue.path) as object);
+      for (const key of issue.keys)
+        for (const field of fieldsMeant(schema, issue.path, key, given))
+          saidInstead.add([...issue.path.map(String), field].join("."));
+    }
+    for (const issue of result.error.issues) {
+      if (isMissing(issue, raw) && saidInstead.has(fieldOf(issue) ?? "")) continue;
       if (issue.code === "unrecognized_keys") {
         // Each its own line: each is its own slip, with its own hint.
         const given = Object.keys(valueAt(raw, issue.path) as object);
@@ -58,6 +69,10 @@ export function parseRecords<T>(
   }
   return { records: parsed, problems, rejected };
 }
+
+/** An issue of a field left out (zod's invalid_type of an undefined value). */
+const isMissing = (issue: z.core.$ZodIssue, raw: unknown): boolean =>
+  issue.code === "invalid_type" && valueAt(raw, issue.path) === undefined;
 
 function fieldOf(issue: z.core.$ZodIssue): string | undefined {
   return issue.path.map(String).join(".") || undefined;

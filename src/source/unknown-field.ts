@@ -10,14 +10,19 @@ import { typosApart } from "./typos.js";
 /**
  * The original service's names (v1 and v3 answers) and common exports' ones: the field of a source
  * record each stands for, and what to write instead. Said only where the record has that field
- * (`lng` in a contract is no longitude).
+ * (`lng` in a contract is no longitude). `instead`: the fields the hint names to write in its
+ * place (by default `field`), whose absence it says already.
  */
-const ANSWER_NAMES: Record<string, { field: string; hint: string; madeFromState?: true }> = {
+const ANSWER_NAMES: Record<
+  string,
+  { field: string; hint: string; instead?: readonly string[]; madeFromState?: true }
+> = {
   contract_name: { field: "contract", hint: 'the API\'s name for it; write "contract"' },
   contractName: { field: "contract", hint: 'the API\'s name for it; write "contract"' },
   position: {
     field: "latitude",
     hint: 'the API\'s form; write "latitude" and "longitude" as fields of their own',
+    instead: ["latitude", "longitude"],
   },
   lat: { field: "latitude", hint: 'write "latitude"' },
   lng: { field: "longitude", hint: 'write "longitude"' },
@@ -41,11 +46,13 @@ const ANSWER_NAMES: Record<string, { field: string; hint: string; madeFromState?
   totalStands: {
     field: "mainStands",
     hint: 'published, made from "mainStands" and "overflowStands": leave it out',
+    instead: [],
     madeFromState: true,
   },
   availabilities: {
     field: "stands",
     hint: "the API's form; give the counts directly in this object",
+    instead: [],
   },
 };
 
@@ -53,29 +60,63 @@ const ANSWER_NAMES: Record<string, { field: string; hint: string; madeFromState?
  * The hint for `key`, unknown in the object at `path` of a record read with `schema`; `given`: the
  * fields that object has (a misspelling is of a field it lacks).
  */
-export function unknownFieldHint(
+export const unknownFieldHint = (
   schema: z.ZodType,
   path: readonly PropertyKey[],
   key: string,
   given: readonly string[],
-): string {
+): string => readingOf(schema, path, key, given).hint;
+
+/**
+ * The fields the hint for `key` tells to write in its place: a missing one of them is said by
+ * that hint, not again as required.
+ */
+export const fieldsMeant = (
+  schema: z.ZodType,
+  path: readonly PropertyKey[],
+  key: string,
+  given: readonly string[],
+): readonly string[] => readingOf(schema, path, key, given).instead;
+
+/** What an unknown field was likely meant as: the hint, and the fields it names to write. */
+function readingOf(
+  schema: z.ZodType,
+  path: readonly PropertyKey[],
+  key: string,
+  given: readonly string[],
+): { hint: string; instead: readonly string[] } {
   const known = fieldsAt(schema, path);
   // "Capacity", "LastUpdate": a spreadsheet's or a database's capitalisation.
   const meant = known.find((name) => name.toLowerCase() === key.toLowerCase());
   if (meant !== undefined)
     return given.includes(meant)
-      ? `unknown field: given twice, as "${key}" and "${meant}" (names are read with their case); leave "${key}" out`
-      : `unknown field: field names are read with their case; write "${meant}"`;
+      ? {
+          hint: `unknown field: given twice, as "${key}" and "${meant}" (names are read with their case); leave "${key}" out`,
+          instead: [],
+        }
+      : {
+          hint: `unknown field: field names are read with their case; write "${meant}"`,
+          instead: [meant],
+        };
   const answer = Object.hasOwn(ANSWER_NAMES, key) ? ANSWER_NAMES[key] : undefined;
-  if (answer !== undefined && known.includes(answer.field)) return `unknown field: ${answer.hint}`;
+  if (answer !== undefined && known.includes(answer.field))
+    return { hint: `unknown field: ${answer.hint}`, instead: answer.instead ?? [answer.field] };
   // A station's live state written into its description, as one export of both would.
   if (schema === Station && path.length === 0 && isLiveField(key, answer))
-    return "unknown field: part of the station's live state, which goes in the states file (read every minute), not in stations";
+    return {
+      hint: "unknown field: part of the station's live state, which goes in the states file (read every minute), not in stations",
+      instead: [],
+    };
   const misspelt = known.find((name) => !given.includes(name) && typosApart(name, key) <= 2);
-  if (misspelt !== undefined) return `unknown field: "${misspelt}" misspelt?`;
-  return known.length > 0
-    ? `unknown field: the fields here are ${known.join(", ")}`
-    : "unknown field (check its spelling)";
+  if (misspelt !== undefined)
+    return { hint: `unknown field: "${misspelt}" misspelt?`, instead: [misspelt] };
+  return {
+    hint:
+      known.length > 0
+        ? `unknown field: the fields here are ${known.join(", ")}`
+        : "unknown field (check its spelling)",
+    instead: [],
+  };
 }
 
 const LIVE_FIELDS = new Set(
