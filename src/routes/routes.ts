@@ -367,7 +367,7 @@ export const ROUTES: RouteTable = {
     alsoAs: {
       status: 503,
       meaning:
-        "The same document when `ok` is false: the last refresh failed, or the feed is stale",
+        "The same document when `ok` is false: the last refresh failed, a refresh is a whole period late, the feed is stale, or the keys file cannot be read",
     },
   },
   ...GBFS_ROUTES,

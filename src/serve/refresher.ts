@@ -266,10 +266,13 @@ export function startRefresher(options: RefresherOptions): Refresher {
   schedule();
 
   const refreshOutOfTurn = (): Promise<RefreshOutcome> => {
+    // As refreshNow: one under way is that refresh; once stopped, there is no period to restart.
     if (running || stopped) return refreshNow();
     clearTimeout(timer);
+    // Due now, as a periodic refresh under way is: the answers it replaces expire now, and a
+    // refresh that hangs is late from now. The next is due a period after it (schedule).
     due = now().getTime();
-    live.nextRefreshAt = new Date(due + period);
+    live.nextRefreshAt = new Date(due);
     const outcome = refreshNow();
     void outcome.finally(schedule);
     return outcome;

@@ -99,7 +99,13 @@ function readingOf(
           instead: [meant],
         };
   const answer = Object.hasOwn(ANSWER_NAMES, key) ? ANSWER_NAMES[key] : undefined;
-  if (answer !== undefined && known.includes(answer.field))
+  // Said where the record has the field it stands for; what is made from a state (published,
+  // never given), in a station's record too.
+  if (
+    answer !== undefined &&
+    (known.includes(answer.field) ||
+      (answer.madeFromState === true && schema === Station && path.length === 0))
+  )
     return { hint: `unknown field: ${answer.hint}`, instead: answer.instead ?? [answer.field] };
   // A station's live state written into its description, as one export of both would.
   if (schema === Station && path.length === 0 && isLiveField(key, answer))
@@ -124,9 +130,5 @@ const LIVE_FIELDS = new Set(
 );
 
 /** A field of a state (`status`, `mainStands`), or the API's name for one (`available_bikes`). */
-const isLiveField = (
-  key: string,
-  answer: { field: string; madeFromState?: true } | undefined,
-): boolean =>
-  LIVE_FIELDS.has(key) ||
-  (answer !== undefined && !answer.madeFromState && LIVE_FIELDS.has(answer.field));
+const isLiveField = (key: string, answer: { field: string } | undefined): boolean =>
+  LIVE_FIELDS.has(key) || (answer !== undefined && LIVE_FIELDS.has(answer.field));

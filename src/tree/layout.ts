@@ -120,21 +120,26 @@ export function enclosingTree(folder: string): string | null {
 }
 
 /**
- * The published path when `out` is not it but the release folder it leads to (`readlink -f` of
- * it, pasted as --out), else null: said so, where "no tree here" would send the user to build one.
+ * Refuses a path given as a tree (`--out`, `--tree`) that lies in a release folder of a published
+ * tree rather than leading to one: `readlink -f` of the published path pasted in, a subfolder of
+ * it, a link to it. "No tree here" would send the user to build one there.
  */
-export function servedFolderOf(out: string): string | null {
-  return lstatSync(out, { throwIfNoEntry: false })?.isDirectory() ? enclosingTree(out) : null;
-}
-
-/** Refuses a tree's path that is a release's served folder rather than the path that leads there. */
 export function refuseServedFolder(out: string): void {
-  const published = servedFolderOf(out);
-  if (published !== null)
-    throw new UserError(
-      `${out} is the folder velodata serves at ${published}, where that path's link leads`,
-      [
-        `give ${published} instead: the link, which each build and refresh switches to the new release`,
-      ],
-    );
+  if (!lstatSync(out, { throwIfNoEntry: false })?.isDirectory()) return;
+  const published = enclosingTree(out);
+  if (published === null) return;
+  let served = false;
+  try {
+    served = realpathSync(out) === realpathSync(published);
+  } catch {
+    // The tree's link is gone: the folder is a release's all the same.
+  }
+  throw new UserError(
+    served
+      ? `${out} is the folder velodata serves at ${published}, where that path's link leads`
+      : `${out} is inside the tree velodata publishes at ${published}`,
+    [
+      `give ${published} instead: the link, which each build and refresh switches to the new release`,
+    ],
+  );
 }

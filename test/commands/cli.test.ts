@@ -1,7 +1,17 @@
 // The CLI as a user meets it: real processes, real folders.
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { copyFile, cp, mkdir, readdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import {
+  copyFile,
+  cp,
+  mkdir,
+  readdir,
+  readFile,
+  realpath,
+  rm,
+  symlink,
+  writeFile,
+} from "node:fs/promises";
 import { extname, join, relative } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
@@ -334,6 +344,17 @@ describe("data kept inside a published tree", () => {
         [1, said],
       );
     }
+    // A link of the user's own to that folder, and a folder inside it, are said as such too.
+    const link = join(out, "..", "api");
+    await symlink(served, link);
+    const linked = await runCli(["nginx", "--tree", link, "--upstream", "http://127.0.0.1:8080"]);
+    expect([linked.code, linked.stderr.split("\n")[0]]).toEqual([1, said]);
+    const inner = join(served, "vls");
+    const inside = await runCli(["nginx", "--tree", inner, "--upstream", "http://127.0.0.1:8080"]);
+    expect([inside.code, inside.stderr.split("\n")[0]]).toEqual([
+      1,
+      `velodata: ${inner} is inside the tree velodata publishes at ${out}`,
+    ]);
     // Nothing was written beside the release: the tree is as built.
     expect(await readdir(served)).toContain("vls");
     expect(await realpath(out)).toBe(served);

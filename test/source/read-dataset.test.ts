@@ -605,7 +605,7 @@ describe("readDataset", () => {
       `${stationsFile}[0] (lyon #1) status: ${live}`,
       `${stationsFile}[0] (lyon #1) available_bikes: ${live}`,
       // Published, made from a state's stands: in neither file.
-      `${stationsFile}[0] (lyon #1) totalStands: unknown field: the fields here are contract, number, name, address, latitude, longitude, banking, bonus, overflow, capacity, overflowCapacity`,
+      `${stationsFile}[0] (lyon #1) totalStands: unknown field: published, made from "mainStands" and "overflowStands": leave it out`,
     ]);
   });
 
