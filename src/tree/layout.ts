@@ -124,7 +124,7 @@ export function enclosingTree(folder: string): string | null {
  * tree rather than leading to one: `readlink -f` of the published path pasted in, a subfolder of
  * it, a link to it. "No tree here" would send the user to build one there.
  */
-export function refuseServedFolder(out: string): void {
+export function refuseReleaseFolder(out: string): void {
   if (!lstatSync(out, { throwIfNoEntry: false })?.isDirectory()) return;
   const published = enclosingTree(out);
   if (published === null) return;

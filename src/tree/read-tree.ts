@@ -5,7 +5,7 @@ import {
   currentRelease,
   layoutOf,
   type ReleasePaths,
-  refuseServedFolder,
+  refuseReleaseFolder,
   releasePaths,
   type TreeLayout,
 } from "./layout.js";
@@ -41,7 +41,7 @@ export function readTree(out: string): Tree {
         `run velodata build --out ${out} once to convert it`,
       ]);
     }
-    refuseServedFolder(layout.published);
+    refuseReleaseFolder(layout.published);
     throw new UserError(`no velodata tree at ${out}`, ["run velodata build first"]);
   }
   const release = releasePaths(layout, name);

@@ -30,7 +30,7 @@ import {
   enclosingTree,
   layoutOf,
   linkTarget,
-  refuseServedFolder,
+  refuseReleaseFolder,
   releasePaths,
   releasesBut,
   type TreeLayout,
@@ -124,7 +124,7 @@ export async function writeTreeAsMade(
       `--out ${layout.published} is inside the tree velodata publishes at ${enclosing}: its next build would delete it`,
       ["choose an --out outside that tree"],
     );
-  refuseServedFolder(layout.published);
+  refuseReleaseFolder(layout.published);
   // A store this write made goes again if it publishes nothing (an --out of other files, a file,
   // a mount point): a refused build leaves the disk as it found it.
   const storeIsNew = makeStore(layout);
