@@ -7,7 +7,7 @@ import { withFields } from "../with-fields.js";
 import { type FileNumberTexts, type NumberText, plainNumber } from "./number-texts.js";
 import { error, type Problem, type RecordRef, recordLabel, type Sourced } from "./problems.js";
 import { wholeNumberAt } from "./schema-at.js";
-import { fieldsMeant, unknownFieldHint } from "./unknown-field.js";
+import { unknownFieldReading } from "./unknown-field.js";
 
 export interface RawRecord {
   raw: unknown;
@@ -34,30 +34,25 @@ export function parseRecords<T>(
       continue;
     }
     rejected.push(raw);
-    // A field the hint of an unknown one names (`Capacity`: write "capacity") is not said
-    // missing again: one slip, one line.
+    // Each unknown field its own line: each is its own slip, with its own hint. A field that hint
+    // names (`Capacity`: write "capacity") is not said missing again: one slip, one line.
+    const unknownLines = new Map<z.core.$ZodIssue, Problem[]>();
     const saidInstead = new Set<string>();
     for (const issue of result.error.issues) {
       if (issue.code !== "unrecognized_keys") continue;
       const given = Object.keys(valueAt(raw, issue.path) as object);
-      for (const key of issue.keys)
-        for (const field of fieldsMeant(schema, issue.path, key, given))
-          saidInstead.add([...issue.path.map(String), field].join("."));
+      const lines = issue.keys.map((key) => {
+        const { hint, instead } = unknownFieldReading(schema, issue.path, key, given);
+        for (const field of instead) saidInstead.add([...issue.path.map(String), field].join("."));
+        return error(ref, excerpt(pathOf(issue, key)), hint);
+      });
+      unknownLines.set(issue, lines);
     }
     for (const issue of result.error.issues) {
       if (isMissing(issue, raw) && saidInstead.has(fieldOf(issue) ?? "")) continue;
-      if (issue.code === "unrecognized_keys") {
-        // Each its own line: each is its own slip, with its own hint.
-        const given = Object.keys(valueAt(raw, issue.path) as object);
-        for (const key of issue.keys)
-          problems.push(
-            error(
-              ref,
-              excerpt(pathOf(issue, key)),
-              unknownFieldHint(schema, issue.path, key, given),
-            ),
-          );
-      } else
+      const lines = unknownLines.get(issue);
+      if (lines) problems.push(...lines);
+      else
         problems.push(
           error(
             ref,

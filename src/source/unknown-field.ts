@@ -57,29 +57,12 @@ const ANSWER_NAMES: Record<
 };
 
 /**
- * The hint for `key`, unknown in the object at `path` of a record read with `schema`; `given`: the
- * fields that object has (a misspelling is of a field it lacks).
+ * What `key`, unknown in the object at `path` of a record read with `schema`, was likely meant
+ * as: the hint said of it, and the fields that hint tells to write in its place (a missing one of
+ * them is said by the hint, not again as required). `given`: the fields that object has (a
+ * misspelling is of a field it lacks).
  */
-export const unknownFieldHint = (
-  schema: z.ZodType,
-  path: readonly PropertyKey[],
-  key: string,
-  given: readonly string[],
-): string => readingOf(schema, path, key, given).hint;
-
-/**
- * The fields the hint for `key` tells to write in its place: a missing one of them is said by
- * that hint, not again as required.
- */
-export const fieldsMeant = (
-  schema: z.ZodType,
-  path: readonly PropertyKey[],
-  key: string,
-  given: readonly string[],
-): readonly string[] => readingOf(schema, path, key, given).instead;
-
-/** What an unknown field was likely meant as: the hint, and the fields it names to write. */
-function readingOf(
+export function unknownFieldReading(
   schema: z.ZodType,
   path: readonly PropertyKey[],
   key: string,
