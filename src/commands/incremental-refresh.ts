@@ -268,9 +268,9 @@ interface NewStates {
 
 interface KeptRecords {
   bytes: Buffer;
-  stations: number[];
+  stations: ArrayLike<number>;
   /** Each record's size in bytes; undefined when not found (the next read then finds them). */
-  sizes?: number[];
+  sizes?: ArrayLike<number>;
 }
 
 /**
@@ -467,11 +467,12 @@ function* publishedStations(state: RefreshState): Generator<[index: number, key:
 }
 
 /** The sizes kept with the accepted states file, if well formed (one per record). */
-function keptSizes(accepted: NonNullable<MinuteState["accepted"]>): number[] | undefined {
+function keptSizes(accepted: NonNullable<MinuteState["accepted"]>): Int32Array | undefined {
   const { sizes, stations } = accepted;
-  return Array.isArray(sizes) &&
+  return sizes instanceof Int32Array &&
+    stations instanceof Int32Array &&
     sizes.length === stations.length &&
-    sizes.every((size) => Number.isInteger(size) && size > 1)
+    sizes.every((size) => size > 1)
     ? sizes
     : undefined;
 }
@@ -484,7 +485,11 @@ function keptStates(folder: string, keep: KeptRecords): MinuteState["accepted"] 
   const file = keepStates(folder, keep.bytes);
   if (!file) return undefined;
   const sizes = keep.sizes ?? recordSizes(keep.bytes);
-  return { ...file, stations: keep.stations, ...(sizes ? { sizes } : {}) };
+  return {
+    ...file,
+    stations: Int32Array.from(keep.stations),
+    ...(sizes ? { sizes: Int32Array.from(sizes) } : {}),
+  };
 }
 
 /** The kept station records as spliced, parsed only for the stations rendered again. */

@@ -9,7 +9,7 @@ import { givesKeyTwice } from "./duplicate-keys.js";
 /** The last accepted states file: its bytes and each of its records' size, in file order. */
 export interface AcceptedBytes {
   bytes: Buffer;
-  sizes: readonly number[];
+  sizes: ArrayLike<number>;
 }
 
 export interface SplitBytes {

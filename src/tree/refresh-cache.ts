@@ -11,6 +11,7 @@ import {
   writeSync,
 } from "node:fs";
 import { join } from "node:path";
+import { type Column, packColumns, unpackColumns } from "./cache-columns.js";
 import { TextFile } from "./text-file.js";
 
 /** What changes every minute (the stations' states and where their bytes sit), written by every run. */
@@ -34,7 +35,7 @@ export interface CacheRead {
 
 /**
  * Null when missing, unreadable or not what was written (the first line is the SHA-1 of the rest,
- * the value's JSON the second line).
+ * the value's JSON the second line, its typed arrays' bytes after it: see cache-columns.ts).
  */
 export function readRefreshCache(
   releaseFolder: string,
@@ -53,9 +54,11 @@ export function readRefreshCache(
   if (sum !== checksum([bytes.subarray(newline + 1)])) return null;
   const valueEnd = bytes.indexOf(NEW_LINE, newline + 1);
   try {
-    const value = JSON.parse(
+    const parsed = JSON.parse(
       bytes.toString("utf8", newline + 1, valueEnd < 0 ? bytes.length : valueEnd),
     ) as unknown;
+    const value = unpackColumns(parsed, bytes.subarray(valueEnd < 0 ? bytes.length : valueEnd + 1));
+    if (value === null) return null;
     return { value, checksum: sum, line: linesOf(bytes, valueEnd) };
   } catch {
     return null;
@@ -86,8 +89,9 @@ function linesOf(bytes: Buffer, valueEnd: number): (index: number) => string | u
 
 /**
  * Written beside and renamed over, so a reader finds the old cache or the new one, whole: the
- * checksum, the value's JSON, then `lines` (each without a line break), one per line. Returns the
- * checksum written, or null when it could not be written.
+ * checksum, the value's JSON, then `lines` (each without a line break), one per line, or the bytes
+ * of the value's typed arrays (a value holding any has no lines). Returns the checksum written, or
+ * null when it could not be written.
  */
 export function writeRefreshCache(
   releaseFolder: string,
@@ -122,9 +126,12 @@ export function stageRefreshCache(
   const temporary = `${path}.tmp-${process.pid}`;
   // Only a speed-up: without it the next refresh renders everything.
   const discard = () => rmSync(temporary, { force: true });
+  const packed = packColumns(value);
+  // Asked only of a value with columns: a generator's first line would be taken.
+  if (packed && !isEmpty(lines)) throw new Error(`bug: ${name} given both columns and lines`);
   let sum: string;
   try {
-    sum = writeCacheFile(temporary, JSON.stringify(value), lines);
+    sum = writeCacheFile(temporary, packed?.json ?? JSON.stringify(value), lines, packed?.columns);
   } catch {
     discard();
     return null;
@@ -145,6 +152,8 @@ export function stageRefreshCache(
   };
 }
 
+const isEmpty = (lines: Iterable<string>): boolean => lines[Symbol.iterator]().next().done === true;
+
 // A SHA-1 in hex, and the line break after it.
 const CHECKSUM_LINE = 41;
 
@@ -154,7 +163,12 @@ const CHECKSUM_LINE = 41;
  * at 100,000 stations were once ~90 MB of strings alive until joined, as the names' accents make
  * two-byte strings); the checksum goes in its place at the start once the body is written.
  */
-function writeCacheFile(path: string, json: string, lines: Iterable<string>): string {
+function writeCacheFile(
+  path: string,
+  json: string,
+  lines: Iterable<string>,
+  columns: readonly Column[] = [],
+): string {
   const fd = openSync(path, "w");
   try {
     const hash = createHash("sha1");
@@ -164,6 +178,9 @@ function writeCacheFile(path: string, json: string, lines: Iterable<string>): st
       text.addByte(NEW_LINE);
       text.add(line);
     }
+    if (columns.length > 0) text.addByte(NEW_LINE);
+    for (const column of columns)
+      text.addBytes(new Uint8Array(column.buffer, column.byteOffset, column.byteLength));
     text.flush();
     const sum = hash.digest("hex");
     if (writeSync(fd, `${sum}\n`, 0, "latin1") !== CHECKSUM_LINE)

@@ -36,6 +36,19 @@ export class TextFile {
     this.#at += this.#buffer.write(text, this.#at);
   }
 
+  /** Appends `bytes` as they are. */
+  addBytes(bytes: Uint8Array): void {
+    if (bytes.byteLength > this.#buffer.length - this.#at) {
+      this.flush();
+      if (bytes.byteLength > this.#buffer.length) {
+        this.#write(bytes);
+        return;
+      }
+    }
+    this.#buffer.set(bytes, this.#at);
+    this.#at += bytes.byteLength;
+  }
+
   /** Appends one byte. */
   addByte(byte: number): void {
     if (this.#at === this.#buffer.length) this.flush();

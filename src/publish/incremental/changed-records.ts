@@ -21,7 +21,7 @@ export interface StaticRecords {
 
 /** The last accepted states file as bytes, each record's size, and the station of each record. */
 export interface AcceptedStatesBytes extends AcceptedBytes {
-  stations: readonly number[];
+  stations: ArrayLike<number>;
 }
 
 /**
@@ -57,7 +57,7 @@ export function changedRecordsOfBytes(
  */
 function checkedChanges(
   raws: readonly RawRecord[],
-  stationsOfAccepted: readonly number[],
+  stationsOfAccepted: ArrayLike<number>,
   records: StaticRecords,
 ): Map<number, LiveState> | null {
   const parsed = parseRecords(StationState, raws);

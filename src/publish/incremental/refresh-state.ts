@@ -27,7 +27,7 @@ import {
  * Another format (an older velodata's) is ignored: the next refresh renders everything. (Another
  * velodata's static answers need no new format: the source's fingerprint names the code too.)
  */
-export const REFRESH_STATE_FORMAT = 9;
+export const REFRESH_STATE_FORMAT = 10;
 
 export interface RefreshState {
   format: typeof REFRESH_STATE_FORMAT;
@@ -50,8 +50,11 @@ export interface RefreshState {
   states: StateColumns;
   /** The answers that are not the stations' (contracts, parkings, downloads…). */
   staticPaths: string[];
-  /** Per station surface: the byte offset of each station in the list of all stations. */
-  offsets: number[][];
+  /**
+   * Per station surface: the byte offset of each station in the list of all stations (64-bit
+   * floats: a list of millions of stations passes 2 GB).
+   */
+  offsets: Float64Array[];
   /**
    * Per station surface: the position of each station's own file among the manifest's paths
    * (sorted, the same while the static source is: a refresh changes bytes, never paths).
@@ -63,14 +66,14 @@ export interface RefreshState {
    * Per GBFS version (GBFS_VERSIONS order): where each station's entry sits in its contract's
    * station_status file (the first path it answers at), start and length in bytes.
    */
-  statusStarts: number[][];
-  statusSizes: number[][];
+  statusStarts: Float64Array[];
+  statusSizes: Int32Array[];
   /**
    * Per GBFS version: the digest of each station's entry (see status-tag.ts), DIGEST_SIZE bytes a
-   * station in the stations' order, base64: a refresh tags each feed without hashing its
-   * unchanged entries again.
+   * station in the stations' order: a refresh tags each feed without hashing its unchanged entries
+   * again.
    */
-  statusDigests: string[];
+  statusDigests: Buffer[];
   /**
    * The `last_updated` its station_status feeds say when the states' time gave it (published
    * form), null when each contract's newest report did: another one makes every feed again.
@@ -146,7 +149,7 @@ export type MinuteState = Pick<
    * The states file this state was made from, kept beside the tree, its records' stations and
    * sizes in bytes (sizes absent: found again from the file's bytes).
    */
-  accepted?: KeptStatesFile & { stations: number[]; sizes?: number[] };
+  accepted?: KeptStatesFile & { stations: Int32Array; sizes?: Int32Array };
 };
 
 /** The two parts of a state, each written to its own file. */
@@ -199,17 +202,16 @@ export function refreshStateOf(input: RefreshStateInput): RefreshState {
         : dataset.states.get(stationKey(station.contract, station.number));
     setState(states, index, live, timeAt);
   });
-  const offsets: number[][] = [];
+  const offsets: Float64Array[] = [];
   for (let surface = 0; surface < input.surfaces; surface++) {
     // `[a,b,c]`: each station's bytes follow `[` or a comma.
     let at = 1;
-    offsets.push(
-      rendered.map((done) => {
-        const start = at;
-        at += (done?.files[surface]?.size ?? 0) + 1;
-        return start;
-      }),
-    );
+    const starts = new Float64Array(rendered.length);
+    rendered.forEach((done, index) => {
+      starts[index] = at;
+      at += (done?.files[surface]?.size ?? 0) + 1;
+    });
+    offsets.push(starts);
   }
   // The manifest lists the release's paths in code-unit order (manifestOf).
   const sorted = pathsInOrder(release.files);
@@ -275,8 +277,8 @@ function statusPlaces(
   cache: StationCache,
 ): Pick<RefreshState, "statusStarts" | "statusSizes" | "statusDigests"> {
   const count = rendered.length;
-  const statusStarts = GBFS_VERSIONS.map(() => new Array<number>(count).fill(-1));
-  const statusSizes = GBFS_VERSIONS.map(() => new Array<number>(count).fill(-1));
+  const statusStarts = GBFS_VERSIONS.map(() => new Float64Array(count).fill(-1));
+  const statusSizes = GBFS_VERSIONS.map(() => new Int32Array(count).fill(-1));
   const digests = GBFS_VERSIONS.map(() => Buffer.alloc(count * DIGEST_SIZE));
   const byContract = new Map<string, number[]>();
   dataset.stations.forEach((station, index) => {
@@ -292,8 +294,8 @@ function statusPlaces(
       const column = columns?.[versionIndex];
       if (column) scatterDigests(column, own, digests[versionIndex] as Buffer);
       const body = files?.get(pathOfStatus(contract.name, version))?.body ?? [];
-      const starts = statusStarts[versionIndex] as number[];
-      const sizes = statusSizes[versionIndex] as number[];
+      const starts = statusStarts[versionIndex] as Float64Array;
+      const sizes = statusSizes[versionIndex] as Int32Array;
       const entryOf = (station: number) => rendered[station]?.status?.[versionIndex];
       let next = 0;
       let at = 0;
@@ -323,11 +325,7 @@ function statusPlaces(
       }
     });
   }
-  return {
-    statusStarts,
-    statusSizes,
-    statusDigests: digests.map((column) => column.toString("base64")),
-  };
+  return { statusStarts, statusSizes, statusDigests: digests };
 }
 
 /** The first path a contract's station_status answers at: the file a refresh reads back. */

@@ -93,7 +93,7 @@ export function spliceStations(
   // The states' new time is said by every contract's station_status, changed stations or not.
   const everyFeed = statusAt !== state.statusAt;
   if (rendered === 0 && !everyFeed) return { changed, positions, stations: 0, minute };
-  const digests = state.statusDigests.map((column) => Buffer.from(column, "base64"));
+  const digests = state.statusDigests.map((column) => Buffer.copyBytesFrom(column));
   if (digests.some((column) => column.length !== count * DIGEST_SIZE)) return null;
 
   // Per surface: where each station's bytes sit in the list of all stations, its size and ETag.
@@ -144,7 +144,7 @@ export function spliceStations(
         "all",
       );
       // `[a,b,c]`: each station's bytes follow `[` or a comma.
-      const starts = minute.offsets[at] as number[];
+      const starts = minute.offsets[at] as Float64Array;
       let offset = 1;
       for (let index = 0; index < count; index++) {
         starts[index] = offset;
@@ -182,7 +182,7 @@ export function spliceStations(
       });
     if (!spliceStatus(contract, group, statusSplice)) return null;
   }
-  minute.statusDigests = digests.map((column) => column.toString("base64"));
+  minute.statusDigests = digests;
   // What the lists of all stations' compression can be made of.
   const lists = rendered > 0 ? listLayouts(byContract, surfaces) : undefined;
 
@@ -240,7 +240,7 @@ function publishedSpans(
   const bytes = published.allLists[surface] as Buffer;
   const starts = state.offsets[surface] ?? [];
   if (starts.length !== count) return null;
-  const sizes: number[] = new Array(count);
+  const sizes = new Int32Array(count);
   for (let index = 0; index < count; index++) {
     const start = starts[index] as number;
     const end = index + 1 < count ? (starts[index + 1] as number) - 1 : bytes.length - 1;

@@ -65,7 +65,7 @@ export function spliceStatus(
     const starts = state.statusStarts[version] ?? [];
     // The new sizes, written where the minute state keeps them: only this contract's stations'
     // (no copy of the 100,000 for each contract); an unchanged station keeps its size.
-    const sizes = minute.statusSizes[version] as number[];
+    const sizes = minute.statusSizes[version] as Int32Array;
     for (const index of group) {
       const start = starts[index] ?? -1;
       const size = sizes[index] ?? -1;
@@ -97,7 +97,7 @@ export function spliceStatus(
       group,
       fresh,
       state.statusStarts[versionIndex] ?? [],
-      minute.statusStarts[versionIndex] as number[],
+      minute.statusStarts[versionIndex] as Float64Array,
     );
   });
   return true;
@@ -112,8 +112,8 @@ function locateEntries(
   list: Items,
   group: readonly number[],
   fresh: readonly boolean[],
-  oldStarts: readonly number[],
-  starts: number[],
+  oldStarts: ArrayLike<number>,
+  starts: Float64Array,
 ): void {
   const itemAt = new Map<Uint8Array, number>();
   let next = 0;

@@ -11,9 +11,9 @@ export interface Items {
 /** Where the stations' bytes sit in one published list: start and size per station. */
 export interface Span {
   bytes: Buffer;
-  starts: readonly number[];
+  starts: ArrayLike<number>;
   /** Sizes as published; a station rendered again gets its new size. */
-  sizes: number[];
+  sizes: Int32Array;
 }
 
 /**

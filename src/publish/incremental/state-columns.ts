@@ -1,18 +1,21 @@
 // Each station's state in a release, in columns: the minute part of a cron refresh's state holds
-// 100,000 of them, read and written every minute. Arrays of numbers parse and print several times
-// faster than 100,000 small arrays, and leave no objects to the collector.
+// 100,000 of them, read and written every minute. Typed arrays are written and read as their bytes
+// (cache-columns.ts), and leave no objects to the collector.
 import type { Availabilities } from "../../model/api.js";
 import type { LiveState } from "../../source/dataset.js";
 
 export interface StateColumns {
   /** Per station: -1 when it has no state, else 2 when open + 1 when connected. */
-  status: number[];
+  status: Int8Array;
   /** The distinct `lastUpdate` texts; `time`, per station, a position in them (-1: null). */
   times: string[];
-  time: number[];
-  /** Per station, six numbers (AVAILABILITIES order); in `overflow` the first is -1 when none. */
-  main: number[];
-  overflow: number[];
+  time: Int32Array;
+  /**
+   * Per station, six counts (AVAILABILITIES order; a count is at most INT32_MAX, as checked when
+   * read); in `overflow` the first is -1 when none.
+   */
+  main: Int32Array;
+  overflow: Int32Array;
 }
 
 const AVAILABILITIES: readonly (keyof Availabilities)[] = [
@@ -28,11 +31,11 @@ const WIDTH = AVAILABILITIES.length;
 /** Columns for `count` stations, none with a state yet. */
 export function emptyColumns(count: number): StateColumns {
   return {
-    status: new Array<number>(count).fill(-1),
+    status: new Int8Array(count).fill(-1),
     times: [],
-    time: new Array<number>(count).fill(-1),
-    main: new Array<number>(count * WIDTH).fill(0),
-    overflow: new Array<number>(count * WIDTH).fill(-1),
+    time: new Int32Array(count).fill(-1),
+    main: new Int32Array(count * WIDTH),
+    overflow: new Int32Array(count * WIDTH).fill(-1),
   };
 }
 
@@ -49,11 +52,11 @@ export function wellFormedColumns(columns: StateColumns | undefined, count: numb
   if (!columns) return false;
   const { status, times, time, main, overflow } = columns;
   return (
-    Array.isArray(status) &&
+    status instanceof Int8Array &&
     Array.isArray(times) &&
-    Array.isArray(time) &&
-    Array.isArray(main) &&
-    Array.isArray(overflow) &&
+    time instanceof Int32Array &&
+    main instanceof Int32Array &&
+    overflow instanceof Int32Array &&
     status.length === count &&
     time.length === count &&
     main.length === count * WIDTH &&
@@ -126,7 +129,7 @@ export function lastUpdateAt(columns: StateColumns, index: number): string | nul
 export function stateAt(columns: StateColumns, index: number): LiveState | undefined {
   const status = columns.status[index] ?? -1;
   if (status < 0) return undefined;
-  const availabilities = (column: number[]): Availabilities => {
+  const availabilities = (column: Int32Array): Availabilities => {
     const values = {} as Availabilities;
     AVAILABILITIES.forEach((key, at) => {
       values[key] = column[index * WIDTH + at] as number;

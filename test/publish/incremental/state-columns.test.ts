@@ -5,11 +5,14 @@ import {
   emptyColumns,
   holdsState,
   lastUpdateAt,
+  type StateColumns,
   setState,
   timesIndex,
   wellFormedColumns,
 } from "../../../src/publish/incremental/state-columns.js";
 import type { LiveState } from "../../../src/source/dataset.js";
+import { readRefreshCache, writeRefreshCache } from "../../../src/tree/refresh-cache.js";
+import { tempDir } from "../../helpers.js";
 
 const counts = (bikes: number) => ({
   bikes,
@@ -53,14 +56,18 @@ describe("state columns", () => {
     expect(columns.times).toEqual([open.lastUpdate]);
   });
 
-  it("survive JSON, are copied apart, and refuse other lengths", () => {
+  it("survive the cache file, are copied apart, and refuse other lengths and kinds", async () => {
     const columns = emptyColumns(2);
     setState(columns, 0, withOverflow, timesIndex(columns));
-    const read = JSON.parse(JSON.stringify(columns));
+    const folder = await tempDir();
+    writeRefreshCache(folder, { columns });
+    const read = (readRefreshCache(folder)?.value as { columns: StateColumns } | undefined)
+      ?.columns as StateColumns;
     expect(wellFormedColumns(read, 2)).toBe(true);
     expect(holdsState(read, 0, withOverflow)).toBe(true);
     expect(wellFormedColumns(read, 3)).toBe(false);
-    expect(wellFormedColumns({ ...read, main: [] }, 2)).toBe(false);
+    expect(wellFormedColumns({ ...read, main: new Int32Array(0) }, 2)).toBe(false);
+    expect(wellFormedColumns({ ...read, time: new Float64Array(2) as never }, 2)).toBe(false);
     const copy = copyColumns(columns);
     setState(copy, 0, undefined, timesIndex(copy));
     expect(holdsState(copy, 0, undefined)).toBe(true);
