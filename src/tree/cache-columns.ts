@@ -52,7 +52,27 @@ function kindOf(column: ArrayBufferView): Kind {
  * not fit the bytes or was written on a machine of the other byte order.
  */
 export function unpackColumns(parsed: unknown, bytes: Uint8Array): unknown {
-  if (parsed === null || typeof parsed !== "object" || !("$columns" in parsed)) return parsed;
+  if (!packed(parsed)) return parsed;
+  const unpacked = unpackLeading(parsed, bytes);
+  return unpacked && unpacked.size === bytes.byteLength ? unpacked.value : null;
+}
+
+const packed = (parsed: unknown): parsed is object =>
+  parsed !== null && typeof parsed === "object" && "$columns" in parsed;
+
+/** The value's fields (its columns not read) of a packed value's JSON, parsed; else `parsed`. */
+export const fieldsOf = (parsed: unknown): unknown =>
+  packed(parsed) ? (parsed as { value?: unknown }).value : parsed;
+
+/**
+ * unpackColumns of columns at the start of `bytes`, and how many bytes they took (none when
+ * `parsed` was not packed).
+ */
+export function unpackLeading(
+  parsed: unknown,
+  bytes: Uint8Array,
+): { value: unknown; size: number } | null {
+  if (!packed(parsed)) return { value: parsed, size: 0 };
   const { $columns: table, endianness: order, value } = parsed as Record<string, unknown>;
   if (!Array.isArray(table) || order !== endianness()) return null;
   const columns: Column[] = [];
@@ -61,15 +81,14 @@ export function unpackColumns(parsed: unknown, bytes: Uint8Array): unknown {
     const [kind, length] = Array.isArray(entry) ? entry : [];
     const type = Object.hasOwn(KINDS, kind) ? KINDS[kind as Kind] : undefined;
     if (!type || !Number.isSafeInteger(length) || length < 0) return null;
-    const column = new type(length);
-    const size = column.byteLength;
+    const size = length * type.BYTES_PER_ELEMENT;
     if (at + size > bytes.byteLength) return null;
+    const column = new type(length);
     new Uint8Array(column.buffer).set(bytes.subarray(at, at + size));
     columns.push(kind === "Uint8Array" ? Buffer.from(column.buffer) : column);
     at += size;
   }
-  if (at !== bytes.byteLength) return null;
-  return restoreColumns(value, columns);
+  return { value: restoreColumns(value, columns), size: at };
 }
 
 function restoreColumns(value: unknown, columns: readonly Column[]): unknown {

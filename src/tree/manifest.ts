@@ -1,8 +1,9 @@
 // The manifest: which release a tree holds and each file's ETag, size and type, kept outside the served folder.
-import { readFileSync, statSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { pathsInOrder } from "../publish/paths-in-order.js";
 import type { Release, ReleaseFile } from "../publish/release.js";
 import { variantEtag } from "../publish/variant-etag.js";
+import { fieldsOf, type Packed, packColumns, unpackLeading } from "./cache-columns.js";
 import { replaceFile } from "./replace-file.js";
 import type { SiblingSizes } from "./siblings.js";
 
@@ -47,6 +48,7 @@ export interface Manifest {
  * In memory, columns (one array per field, aligned with `paths`): a cron refresh reads and writes
  * it every minute, and 200,000 small objects cost far more to parse and build than a few long
  * arrays. A sibling's ETag is derived from its file's (`variantEtag`), so only sizes are kept.
+ * Sizes are 64-bit floats (a list of millions of stations passes 2 GB; exact to 2⁵³).
  */
 interface ManifestFile {
   format: typeof MANIFEST_FORMAT;
@@ -60,23 +62,31 @@ interface ManifestFile {
   types: string[];
   paths: readonly string[];
   etags: string[];
-  sizes: number[];
-  type: number[];
+  sizes: Float64Array;
+  type: Uint8Array;
   /** The siblings' sizes; -1 when the file has no siblings. */
-  gzip: number[];
-  br: number[];
+  gzip: Float64Array;
+  br: Float64Array;
+  /**
+   * The paths' bytes as read, written back as they are: a cron refresh keeps every path (~10 ms
+   * a minute to encode again at 100,000 stations).
+   */
+  pathsBytes?: Buffer;
 }
 
 /**
- * On disk, JSON of the columns with the paths and the ETags each one string of lines: JSON.parse
- * makes 400,000 strings at 100,000 stations far slower than it makes two and splits them (~130 →
- * ~60 ms, in the cron refresh and again in its trust test's worker). URL paths are percent-encoded
- * and ETags base64url: neither holds a line break.
+ * On disk, a JSON line of the other fields, the numbers' columns as their bytes (cache-columns.ts),
+ * then the paths and the ETags, each as its lines' UTF-8 (`lines` says how many bytes), split
+ * when read. Read and written every minute by a cron refresh (and read again in its trust test's
+ * worker), as JSON it took ~75 ms to read and ~100 ms to write at 100,000 stations. URL paths are
+ * percent-encoded and ETags base64url: neither holds a line break.
  */
-type ManifestOnDisk = Omit<ManifestFile, "paths" | "etags"> & { paths: string; etags: string };
+type ManifestOnDisk = Omit<ManifestFile, "paths" | "etags" | "pathsBytes"> & {
+  lines: { paths: number; etags: number };
+};
 
 /** Another format (an older velodata's) reads as no manifest: the tree is then verified whole. */
-export const MANIFEST_FORMAT = 3;
+export const MANIFEST_FORMAT = 4;
 
 /**
  * `siblings`: the sizes of siblings written for files of the release that do not carry their
@@ -99,10 +109,10 @@ export function manifestOf(
     // Made at their length: grown entry by entry, a million stations' columns left ~280 MB of
     // garbage at the very end of a build, its peak.
     etags: new Array(count),
-    sizes: new Array(count),
-    type: new Array(count),
-    gzip: new Array(count),
-    br: new Array(count),
+    sizes: new Float64Array(count),
+    type: new Uint8Array(count),
+    gzip: new Float64Array(count),
+    br: new Float64Array(count),
   };
   for (let at = 0; at < count; at++)
     setColumns(file, at, release.files.get(paths[at] as string) as ReleaseFile);
@@ -159,6 +169,7 @@ function setColumns(file: ManifestFile, at: number, entry: ReleaseFile): void {
   // A handful of content types: a look along the list costs less than a Map.
   let type = file.types.indexOf(entry.contentType);
   if (type < 0) type = file.types.push(entry.contentType) - 1;
+  if (type > 255) throw new Error("bug: more than 256 content types in a manifest");
   file.etags[at] = entry.etag;
   file.sizes[at] = entry.size;
   file.type[at] = type;
@@ -170,41 +181,41 @@ function setColumns(file: ManifestFile, at: number, entry: ReleaseFile): void {
 export function writeManifest(path: string, manifest: Manifest): void {
   const file = stored.get(manifest)?.file;
   if (!file) throw new Error("bug: a manifest not made by manifestFrom");
-  replaceFile(path, `${path}.tmp-${process.pid}`, textOf(file));
+  const { pathsBytes, paths, etags, ...columns } = file;
+  const pathsText = pathsBytes ? { size: pathsBytes.length, pieces: [pathsBytes] } : text(paths);
+  const etagsText = text(etags);
+  const onDisk: ManifestOnDisk = {
+    ...columns,
+    lines: { paths: pathsText.size, etags: etagsText.size },
+  };
+  const packed = packColumns(onDisk);
+  if (!packed) throw new Error("bug: a manifest without columns");
+  function* pieces(): Generator<string | Uint8Array> {
+    yield `${(packed as Packed).json}${LINE}`;
+    for (const column of (packed as Packed).columns)
+      yield new Uint8Array(column.buffer, column.byteOffset, column.byteLength);
+    yield* pathsText.pieces;
+    yield* etagsText.pieces;
+  }
+  replaceFile(path, `${path}.tmp-${process.pid}`, pieces());
 }
 
-// Lines or numbers turned into JSON text at a time: a few hundred KB a piece.
+// Lines joined and encoded at a time: a few hundred KB a piece.
 const PIECE = 8192;
 
 /**
- * The ManifestOnDisk JSON of `file`, in pieces written as they are made. Made whole, a million
- * stations' (~150 MB) was made three times over (the joined lines, the JSON, its UTF-8) at the
- * very end of a build, its peak: ~430 MB more RSS (~15 MB in pieces).
+ * `lines` joined by line breaks, as UTF-8: its size, and its bytes made a piece at a time as they
+ * are written. Made whole, a million stations' paths (~80 MB) were a string and its bytes at once,
+ * at the very end of a build, its peak.
  */
-function* textOf(file: ManifestFile): Generator<string> {
-  const { paths, etags, sizes, type, gzip, br, ...head } = file;
-  yield JSON.stringify(head).slice(0, -1); // its fields, without the closing brace
-  yield ',"paths":';
-  yield* linesText(paths);
-  yield ',"etags":';
-  yield* linesText(etags);
-  for (const [name, column] of Object.entries({ sizes, type, gzip, br })) {
-    yield `,"${name}":[`;
-    for (let at = 0; at < column.length; at += PIECE)
-      yield (at > 0 ? "," : "") + JSON.stringify(column.slice(at, at + PIECE)).slice(1, -1);
-    yield "]";
+function text(lines: readonly string[]): { size: number; pieces: Iterable<Buffer> } {
+  let size = Math.max(0, lines.length - 1);
+  for (const line of lines) size += Buffer.byteLength(line);
+  function* pieces() {
+    for (let at = 0; at < lines.length; at += PIECE)
+      yield Buffer.from((at > 0 ? LINE : "") + lines.slice(at, at + PIECE).join(LINE));
   }
-  yield "}";
-}
-
-/** One JSON string of `lines` joined by line breaks, as pieces of its text. */
-function* linesText(lines: readonly string[]): Generator<string> {
-  yield '"';
-  for (let at = 0; at < lines.length; at += PIECE) {
-    const quoted = JSON.stringify(lines.slice(at, at + PIECE).join(LINE));
-    yield (at > 0 ? "\\n" : "") + quoted.slice(1, -1);
-  }
-  yield '"';
+  return { size, pieces: pieces() };
 }
 
 /**
@@ -213,19 +224,46 @@ function* linesText(lines: readonly string[]): Generator<string> {
  * `touch`, and both times come from the same file system clock.
  */
 export function readManifest(path: string): { manifest: Manifest; sealedAt: number } | null {
-  let text: string;
+  let bytes: Buffer;
   let sealedAt: number;
   try {
     sealedAt = statSync(path).ctimeMs;
-    text = readFileSync(path, "utf8");
+    bytes = readFileSync(path);
   } catch {
     return null;
   }
   try {
-    const file = columnsOf(JSON.parse(text) as ManifestOnDisk);
+    const end = bytes.indexOf(LINE);
+    if (end < 0) return null;
+    const head = JSON.parse(bytes.toString("utf8", 0, end)) as unknown;
+    const columns = unpackLeading(head, bytes.subarray(end + 1));
+    const file =
+      columns &&
+      columnsOf(columns.value as ManifestOnDisk | null, bytes.subarray(end + 1 + columns.size));
     return file ? { manifest: manifestFrom(file), sealedAt } : null;
   } catch {
     return null;
+  }
+}
+
+/** The fields of a manifest's first line (all but its columns; the whole of an older one's). */
+function headOf(path: string): { format?: unknown; baseUrl?: unknown } | null {
+  const fd = openSync(path, "r");
+  try {
+    const chunks: Buffer[] = [];
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(64 << 10);
+      const read = readSync(fd, chunk);
+      const end = chunk.subarray(0, read).indexOf(LINE);
+      chunks.push(chunk.subarray(0, end < 0 ? read : end));
+      if (end >= 0 || read === 0) break;
+    }
+    return fieldsOf(JSON.parse(Buffer.concat(chunks).toString("utf8"))) as {
+      format?: unknown;
+      baseUrl?: unknown;
+    } | null;
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -235,7 +273,7 @@ export function readManifest(path: string): { manifest: Manifest; sealedAt: numb
  */
 export function otherManifestFormat(path: string): number | null {
   try {
-    const format = (JSON.parse(readFileSync(path, "utf8")) as { format?: unknown } | null)?.format;
+    const format = headOf(path)?.format;
     return typeof format === "number" && format !== MANIFEST_FORMAT ? format : null;
   } catch {
     return null;
@@ -248,7 +286,7 @@ export function otherManifestFormat(path: string): number | null {
  */
 export function recordedBaseUrl(path: string): string | undefined {
   try {
-    const file = JSON.parse(readFileSync(path, "utf8")) as { baseUrl?: unknown } | null;
+    const file = headOf(path);
     return typeof file?.baseUrl === "string" ? file.baseUrl : undefined;
   } catch {
     return undefined;
@@ -257,17 +295,31 @@ export function recordedBaseUrl(path: string): string | undefined {
 
 const LINE = "\n";
 
-/** The columns of a manifest read, or null when it is of another format or they do not align. */
-function columnsOf(onDisk: ManifestOnDisk): ManifestFile | null {
+/**
+ * The columns of a manifest read (`text`: the bytes after its numbers' columns), or null when it
+ * is of another format or they do not align.
+ */
+function columnsOf(onDisk: ManifestOnDisk | null, text: Buffer): ManifestFile | null {
   if (onDisk?.format !== MANIFEST_FORMAT) return null;
-  if (typeof onDisk.paths !== "string" || typeof onDisk.etags !== "string") return null;
-  // No path is empty (the root's is `/`): an empty string holds none.
-  const lines = (text: string) => (text === "" ? [] : text.split(LINE));
-  const file: ManifestFile = { ...onDisk, paths: lines(onDisk.paths), etags: lines(onDisk.etags) };
+  const { lines: sizesOfLines, ...columns } = onDisk;
+  const { sizes, type, gzip, br } = columns;
+  if (!(type instanceof Uint8Array)) return null;
+  if (![sizes, gzip, br].every((column) => column instanceof Float64Array)) return null;
+  const pathsSize = sizesOfLines?.paths;
+  if (!(Number.isSafeInteger(pathsSize) && pathsSize >= 0 && pathsSize <= text.length)) return null;
+  if (sizesOfLines.etags !== text.length - pathsSize) return null;
+  // No path is empty (the root's is `/`): no bytes hold none.
+  const lines = (bytes: Buffer) => (bytes.length === 0 ? [] : bytes.toString("utf8").split(LINE));
+  // A copy: the file's other ~10 MB are not kept with it.
+  const pathsBytes = Buffer.copyBytesFrom(text.subarray(0, pathsSize));
+  const file: ManifestFile = {
+    ...columns,
+    paths: lines(pathsBytes),
+    etags: lines(text.subarray(pathsSize)),
+    pathsBytes,
+  };
   const count = file.paths.length;
-  const aligned = [file.etags, file.sizes, file.type, file.gzip, file.br].every(
-    (column) => Array.isArray(column) && column.length === count,
-  );
+  const aligned = [file.etags, sizes, type, gzip, br].every((column) => column.length === count);
   return aligned ? file : null;
 }
 
@@ -374,9 +426,9 @@ function sortedPosition(paths: readonly string[], path: string): number {
 
 /** Each path's size and its siblings' (-1: none), aligned with `paths`: for walks over every file. */
 export function manifestSizes(manifest: Manifest): {
-  sizes: readonly number[];
-  gzip: readonly number[];
-  br: readonly number[];
+  sizes: ArrayLike<number>;
+  gzip: ArrayLike<number>;
+  br: ArrayLike<number>;
 } {
   const file = stored.get(manifest)?.file;
   if (!file) throw new Error("bug: a manifest not made by manifestFrom");

@@ -4,12 +4,13 @@ import { closeSync, openSync, renameSync, rmSync, writeFileSync, writeSync } fro
 /**
  * Writes `data` to `temporary` and renames it to `path`. On failure (a full disk) the temporary
  * file goes too: it would stay beside the file, one more at every failed run, on a full disk.
- * `data` may come as pieces of text, written as they are made: a big file is never whole in memory.
+ * `data` may come as pieces (text or bytes), written as they are made: a big file is never whole
+ * in memory.
  */
 export function replaceFile(
   path: string,
   temporary: string,
-  data: string | Uint8Array | Iterable<string>,
+  data: string | Uint8Array | Iterable<string | Uint8Array>,
 ): void {
   try {
     if (typeof data === "string" || data instanceof Uint8Array) writeFileSync(temporary, data);
@@ -24,11 +25,11 @@ export function replaceFile(
   }
 }
 
-function writePieces(path: string, pieces: Iterable<string>): void {
+function writePieces(path: string, pieces: Iterable<string | Uint8Array>): void {
   const fd = openSync(path, "w");
   try {
     for (const piece of pieces) {
-      const bytes = Buffer.from(piece);
+      const bytes = typeof piece === "string" ? Buffer.from(piece) : piece;
       // A file's write is whole but where a signal cuts it short: the rest is written then.
       for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
     }

@@ -15,7 +15,7 @@ import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readTree } from "../../src/tree/read-tree.js";
 import { BIN, dublin42ReportedAt, fixtureCopy, refreshArgs, runCli, tempDir } from "../helpers.js";
-import { treeFiles } from "../tree/tree-helpers.js";
+import { manifestHead, treeFiles } from "../tree/tree-helpers.js";
 
 /**
  * `text` written to the states file at `path`, which keeps its modification time: states known at
@@ -506,16 +506,14 @@ describe("velodata refresh", () => {
     const servers = async () =>
       JSON.parse(await readFile(join(out, "openapi.json"), "utf8")).servers[0].url;
     const manifestPath = readTree(out).release.manifest;
-    const manifest = JSON.parse(await readFile(manifestPath, "utf8"));
+    const manifest = await manifestHead(manifestPath);
     // Another version's manifest: every file checked and rewritten, the address kept.
     await writeFile(manifestPath, JSON.stringify({ ...manifest, format: 2 }));
     const upgraded = await runCli([...refresh, "--out", out]);
     expect(upgraded.code, upgraded.stderr).toBe(0);
     expect(await servers()).toBe("https://bikes.example.org");
     // A manifest that records none (an older velodata's): said, not done in silence.
-    const { baseUrl: _, ...without } = JSON.parse(
-      await readFile(readTree(out).release.manifest, "utf8"),
-    );
+    const { baseUrl: _, ...without } = await manifestHead(readTree(out).release.manifest);
     await writeFile(readTree(out).release.manifest, JSON.stringify({ ...without, format: 2 }));
     const unrecorded = await runCli([...refresh, "--out", out]);
     expect(unrecorded.stderr).toContain(
@@ -630,7 +628,7 @@ describe("velodata refresh", () => {
     expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
     const refresh = ["refresh", "--source", source, "--state", join(source, "states.json")];
     const { release } = readTree(out);
-    const manifest = JSON.parse(await readFile(release.manifest, "utf8"));
+    const manifest = await manifestHead(release.manifest);
     await writeFile(release.manifest, JSON.stringify({ ...manifest, format: 2 }));
     const older = await runCli([...refresh, "--out", out]);
     expect(older.stdout).toContain(

@@ -3,9 +3,16 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Release, ReleaseFile } from "../../src/publish/release.js";
-import { manifestOf, readManifest, writeManifest } from "../../src/tree/manifest.js";
+import {
+  type Manifest,
+  manifestOf,
+  otherManifestFormat,
+  readManifest,
+  writeManifest,
+} from "../../src/tree/manifest.js";
 import { tempDir } from "../helpers.js";
 import { tmpfsMount } from "../tmpfs.js";
+import { manifestHead } from "./tree-helpers.js";
 
 const fileOf = (text: string): ReleaseFile => ({
   body: [Buffer.from(text)],
@@ -67,38 +74,60 @@ describe("manifest lookups", () => {
 });
 
 describe("the manifest on disk", () => {
-  async function written(): Promise<{ path: string; text: string }> {
+  async function written(): Promise<{ path: string; bytes: Buffer }> {
     const path = join(await tempDir("velodata-manifest-"), "manifest.json");
     writeManifest(path, manifestOf(release()));
-    return { path, text: await readFile(path, "utf8") };
+    return { path, bytes: await readFile(path) };
   }
 
-  it("keeps the paths and ETags as lines of one string each, read back in order", async () => {
-    const { path, text } = await written();
-    const onDisk = JSON.parse(text);
-    expect(onDisk.paths).toBe([...PATHS].sort().join("\n"));
-    expect(typeof onDisk.etags).toBe("string");
+  /** The file with its first line's fields changed by `change`, the rest of its bytes as they are. */
+  function withFields(bytes: Buffer, change: (fields: Record<string, unknown>) => void): Buffer {
+    const end = bytes.indexOf("\n");
+    const head = JSON.parse(bytes.toString("utf8", 0, end));
+    change(head.value);
+    return Buffer.concat([Buffer.from(JSON.stringify(head)), bytes.subarray(end)]);
+  }
+
+  it("keeps the paths and ETags as lines of UTF-8 after its numbers, read back in order", async () => {
+    const { path, bytes } = await written();
+    const fields = await manifestHead(path);
+    expect(fields).toMatchObject({ format: 4, release: "r", types: ["application/json"] });
+    const sorted = [...PATHS].sort();
+    const etags = sorted.map((asked) => `"f${PATHS.indexOf(asked)}"`);
+    const lines = `${sorted.join("\n")}${etags.join("\n")}`;
+    expect(fields.lines).toEqual({
+      paths: Buffer.byteLength(sorted.join("\n")),
+      etags: Buffer.byteLength(etags.join("\n")),
+    });
+    expect(bytes.subarray(bytes.length - Buffer.byteLength(lines)).toString()).toBe(lines);
     const manifest = readManifest(path)?.manifest;
-    expect(manifest?.paths).toEqual([...PATHS].sort());
+    expect(manifest?.paths).toEqual(sorted);
     expect(manifest?.entry("/a/bé")?.etag).toBe(`"f${PATHS.indexOf("/a/bé")}"`);
+    // Read, then written again as it was read: the same bytes.
+    writeManifest(path, manifest as Manifest);
+    expect((await readFile(path)).equals(bytes)).toBe(true);
   });
 
-  it("reads as none when a column does not align with the paths, or is of the older format", async () => {
-    const { path, text } = await written();
-    const onDisk = JSON.parse(text);
-    const etagLost = { ...onDisk, etags: onDisk.etags.slice(onDisk.etags.indexOf("\n") + 1) };
-    await writeFile(path, JSON.stringify(etagLost));
+  it("reads as none when cut short, when a column does not align with the paths, or of the older format", async () => {
+    const { path, bytes } = await written();
+    await writeFile(path, bytes.subarray(0, -1));
     expect(readManifest(path)).toBeNull();
-    const older = {
-      ...onDisk,
-      format: 2,
-      paths: onDisk.paths.split("\n"),
-      etags: onDisk.etags.split("\n"),
-    };
+    // The last ETag lost, its bytes and the count of them both: one ETag fewer than paths.
+    const last = bytes.lastIndexOf("\n");
+    const lost = withFields(bytes.subarray(0, last), (fields) => {
+      const lines = fields.lines as { etags: number };
+      lines.etags -= bytes.length - last;
+    });
+    await writeFile(path, lost);
+    expect(readManifest(path)).toBeNull();
+    // An older velodata's manifest: one line of JSON.
+    const older = { ...(await manifestHead(path)), format: 3, paths: "/", etags: '"e"' };
     await writeFile(path, JSON.stringify(older));
     expect(readManifest(path)).toBeNull();
-    await writeFile(path, JSON.stringify(onDisk));
+    expect(otherManifestFormat(path)).toBe(3);
+    await writeFile(path, bytes);
     expect(readManifest(path)?.manifest.paths).toHaveLength(PATHS.length);
+    expect(otherManifestFormat(path)).toBeNull();
   });
 });
 
@@ -121,24 +150,14 @@ describe("the manifest written in pieces", () => {
     return made;
   }
 
-  it("is the JSON the whole would be, read back the same", async () => {
+  it("holds every path and ETag, its siblings' sizes, read back the same", async () => {
     const path = join(await tempDir("velodata-manifest-"), "manifest.json");
     const made = manyRelease();
     writeManifest(path, manifestOf(made));
     const files = MANY.map((at) => made.files.get(at) as ReleaseFile);
-    const whole = {
-      format: 3,
-      release: "r",
-      generatedAt: new Date(0).toISOString(),
-      types: ["application/json"],
-      paths: MANY.join("\n"),
-      etags: files.map((file) => file.etag).join("\n"),
-      sizes: files.map((file) => file.size),
-      type: files.map(() => 0),
-      gzip: files.map((file) => file.variants?.gzip.byteLength ?? -1),
-      br: files.map((file) => file.variants?.br.byteLength ?? -1),
-    };
-    expect(await readFile(path, "utf8")).toBe(JSON.stringify(whole));
+    const lines = `${MANY.join("\n")}${files.map((file) => file.etag).join("\n")}`;
+    const bytes = await readFile(path);
+    expect(bytes.subarray(bytes.length - lines.length).toString()).toBe(lines);
     const manifest = readManifest(path)?.manifest;
     expect(manifest?.paths).toEqual(MANY);
     // The last piece's: sorted, "/many/9999" is among the last paths.
@@ -147,6 +166,14 @@ describe("the manifest written in pieces", () => {
     const file = made.files.get("/many/9999") as ReleaseFile;
     expect(manifest?.entry("/many/9999")).toMatchObject({ etag: `"f${at}"`, size: file.size });
     expect(manifest?.entry("/many/9999")?.variants?.br.size).toBe(file.variants?.br.byteLength);
+    MANY.forEach((asked, position) => {
+      const entry = manifest?.entry(asked);
+      const own = files[position] as ReleaseFile;
+      expect([entry?.size, entry?.variants?.gzip.size ?? -1]).toEqual([
+        own.size,
+        own.variants?.gzip.byteLength ?? -1,
+      ]);
+    });
   });
 
   it.skipIf(!disk)(

@@ -1,9 +1,11 @@
 // Helpers for tree tests: a release that fails half way, a live node process and a dead pid, and a tree's files as one comparable map.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { makeRelease, type Release, releaseFile } from "../../src/publish/release.js";
+import { fieldsOf } from "../../src/tree/cache-columns.js";
 import { filesUnder } from "../../src/tree/files-under.js";
 
 /** A release whose second file cannot be written: a build or refresh that dies half way. */
@@ -53,4 +55,14 @@ export function treeFiles(root: string): Record<string, string> {
     files[file] = decoded.toString("base64");
   }
   return files;
+}
+
+/** The fields of a manifest's first line: all but its columns (the whole of an older one's). */
+export async function manifestHead(path: string): Promise<Record<string, unknown>> {
+  const bytes = await readFile(path);
+  const end = bytes.indexOf("\n");
+  return fieldsOf(JSON.parse(bytes.toString("utf8", 0, end < 0 ? bytes.length : end))) as Record<
+    string,
+    unknown
+  >;
 }
