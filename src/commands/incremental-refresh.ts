@@ -63,6 +63,8 @@ import { currentRelease, layoutOf, releasePaths } from "../tree/layout.js";
 import { type Manifest, patchedManifest } from "../tree/manifest.js";
 import type { Tree } from "../tree/read-tree.js";
 import {
+  type CacheSeen,
+  cacheSeen,
   REFRESH_STATIC_FILE,
   readRefreshCache,
   type StagedCache,
@@ -205,6 +207,7 @@ export async function incrementalRefresh(
       ...spliced.minute,
       sourceSeen: inputs.sourceSeen,
       static: kept.checksum,
+      staticSeen: kept.staticSeen,
       ...(accepted ? { accepted } : {}),
     } satisfies MinuteState);
     const compressed = new Map(await compressing);
@@ -590,6 +593,7 @@ export function saveRefreshState(
     ...minute,
     sourceSeen: inputs.sourceSeen,
     static: fixedSum,
+    staticSeen: cacheSeen(folder, REFRESH_STATIC_FILE),
     ...(accepted ? { accepted } : {}),
   } satisfies MinuteState);
   dropOtherKeptStates(folder, accepted ? accepted.file : undefined);
@@ -600,6 +604,8 @@ export interface PreviousState {
   state: RefreshState;
   /** The checksum of its static part, which the next minute part names. */
   checksum: string;
+  /** Its static part's file as it was read, its checksum right. */
+  staticSeen: CacheSeen;
   accepted: MinuteState["accepted"];
 }
 
@@ -613,7 +619,7 @@ export function previousState(tree: Tree, source: string): PreviousState | null 
   const minute = minuteRead?.value as MinuteState | undefined;
   if (minute?.format !== REFRESH_STATE_FORMAT || minute.release !== tree.manifest?.release)
     return null;
-  const fixedRead = readRefreshCache(tree.release.folder, REFRESH_STATIC_FILE);
+  const fixedRead = readRefreshCache(tree.release.folder, REFRESH_STATIC_FILE, minute.staticSeen);
   const stored = fixedRead?.value as StoredStaticState | undefined;
   if (!fixedRead || fixedRead.checksum !== minute.static || stored?.format !== REFRESH_STATE_FORMAT)
     return null;
@@ -622,6 +628,7 @@ export function previousState(tree: Tree, source: string): PreviousState | null 
   return {
     state: { ...fixed, ...minute },
     checksum: fixedRead.checksum,
+    staticSeen: fixedRead.seen,
     accepted: minute.accepted,
   };
 }

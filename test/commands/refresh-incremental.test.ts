@@ -218,6 +218,25 @@ describe("velodata refresh from the previous run's state", () => {
     expect(served(out)).toEqual(await fullBuild(2));
   });
 
+  it("hashes the static part again once its file changed, and renders everything when it was spoilt", async () => {
+    const out = join(dir, "spoilt-static");
+    await build({ source, out, now: NOW, output: memoryOutput() });
+    // Trusted as it is: the build saw it as it wrote it, the refresh as it found its checksum right.
+    expect(await refreshed(out, 1)).toEqual([expect.stringContaining(FAST)]);
+    expect(await refreshed(out, 2)).toEqual([expect.stringContaining(FAST)]);
+    const file = join(readTree(out).release.folder, REFRESH_STATIC_FILE);
+    const bytes = await readFile(file);
+    // A station's name (on the lines after the value's), changed in place: the same size, and
+    // the checksum line as it was.
+    const records = bytes.indexOf("\n", bytes.indexOf("\n") + 1);
+    const at = bytes.indexOf('"name":"', records) + '"name":"'.length;
+    bytes[at] = (bytes[at] as number) ^ 0x20;
+    await writeFile(file, bytes);
+    const lines = await refreshed(out, 3);
+    expect(lines.join("\n")).not.toContain(FAST);
+    expect(served(out)).toEqual(await fullBuild(3));
+  });
+
   it.each([
     [
       "corrupt",

@@ -1,9 +1,11 @@
 // The cron refresh's state files beside the tree: written beside their place and renamed in, so
 // that a run killed in between leaves the last state whole, and its leftover goes at the next run.
-import { readdir, writeFile } from "node:fs/promises";
+import { readdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
+  type CacheSeen,
+  cacheSeen,
   readRefreshCache,
   stageRefreshCache,
   writeRefreshCache,
@@ -55,5 +57,27 @@ describe("the refresh state's files", () => {
     expect(read?.value).toEqual({ stations: lines.length });
     for (const index of [0, 1, 4_999, 12_345, 19_999]) expect(read?.line(index)).toBe(lines[index]);
     expect(read?.line(20_000)).toBeUndefined();
+  });
+});
+
+describe("a cache file seen before", () => {
+  it("is not hashed again while it is as seen long enough after its change, and is once it changed", async () => {
+    const folder = await tempDir();
+    const name = "refresh-static.json";
+    writeRefreshCache(folder, { stations: 2 }, name, ["a", "b"]);
+    const path = join(folder, name);
+    // A checksum line that is not the rest's SHA-1, the file seen as it is then.
+    const bytes = await readFile(path);
+    await writeFile(path, Buffer.concat([Buffer.from("0".repeat(40)), bytes.subarray(40)]));
+    const seen = cacheSeen(folder, name) as CacheSeen;
+    expect(readRefreshCache(folder, name)).toBeNull();
+    // Seen in the tick of its change: another change in it would leave the same times.
+    expect(readRefreshCache(folder, name, seen)).toBeNull();
+    const later = { ...seen, at: Math.max(seen.mtimeMs, seen.ctimeMs) + 2000 };
+    expect(readRefreshCache(folder, name, later)).toMatchObject({ value: { stations: 2 } });
+    // Replaced by a copy of itself, byte for byte (as a run replaces it): hashed again.
+    await writeFile(`${path}.copy`, await readFile(path));
+    await rename(`${path}.copy`, path);
+    expect(readRefreshCache(folder, name, later)).toBeNull();
   });
 });

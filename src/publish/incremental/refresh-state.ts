@@ -9,6 +9,7 @@ import type { StaticSource } from "../../source/load-source.js";
 import { placedIn, type Sourced } from "../../source/problems.js";
 import type { SourceSeen } from "../../source/source-fingerprint.js";
 import type { KeptStatesFile } from "../../tree/accepted-states.js";
+import type { CacheSeen } from "../../tree/refresh-cache.js";
 import { gbfsEndpoints } from "../gbfs-files.js";
 import { pathsInOrder } from "../paths-in-order.js";
 import type { Release } from "../release.js";
@@ -131,7 +132,10 @@ export function restoreStatic(
   };
 }
 
-/** The part each run writes again; `static` is the checksum of the static part it goes with. */
+/**
+ * The part each run writes again; `static` is the checksum of the static part it goes with, and
+ * `staticSeen` how its file was seen once that checksum was found right (or written).
+ */
 export type MinuteState = Pick<
   RefreshState,
   | "format"
@@ -145,6 +149,7 @@ export type MinuteState = Pick<
   | "sourceSeen"
 > & {
   static: string;
+  staticSeen?: CacheSeen;
   /**
    * The states file this state was made from, kept beside the tree, its records' stations and
    * sizes in bytes (sizes absent: found again from the file's bytes).
