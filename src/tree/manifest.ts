@@ -3,7 +3,7 @@ import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { pathsInOrder } from "../publish/paths-in-order.js";
 import type { Release, ReleaseFile } from "../publish/release.js";
 import { variantEtag } from "../publish/variant-etag.js";
-import { fieldsOf, type Packed, packColumns, unpackLeading } from "./cache-columns.js";
+import { fieldsOf, packColumns, unpackLeading } from "./cache-columns.js";
 import { replaceFile } from "./replace-file.js";
 import type { SiblingSizes } from "./siblings.js";
 
@@ -182,17 +182,20 @@ export function writeManifest(path: string, manifest: Manifest): void {
   const file = stored.get(manifest)?.file;
   if (!file) throw new Error("bug: a manifest not made by manifestFrom");
   const { pathsBytes, paths, etags, ...columns } = file;
-  const pathsText = pathsBytes ? { size: pathsBytes.length, pieces: [pathsBytes] } : text(paths);
-  const etagsText = text(etags);
+  const pathsText = pathsBytes
+    ? { size: pathsBytes.length, pieces: [pathsBytes] }
+    : joinedLines(paths);
+  const etagsText = joinedLines(etags);
   const onDisk: ManifestOnDisk = {
     ...columns,
     lines: { paths: pathsText.size, etags: etagsText.size },
   };
   const packed = packColumns(onDisk);
   if (!packed) throw new Error("bug: a manifest without columns");
+  const { json, columns: numbers } = packed;
   function* pieces(): Generator<string | Uint8Array> {
-    yield `${(packed as Packed).json}${LINE}`;
-    for (const column of (packed as Packed).columns)
+    yield `${json}${LINE}`;
+    for (const column of numbers)
       yield new Uint8Array(column.buffer, column.byteOffset, column.byteLength);
     yield* pathsText.pieces;
     yield* etagsText.pieces;
@@ -208,7 +211,7 @@ const PIECE = 8192;
  * are written. Made whole, a million stations' paths (~80 MB) were a string and its bytes at once,
  * at the very end of a build, its peak.
  */
-function text(lines: readonly string[]): { size: number; pieces: Iterable<Buffer> } {
+function joinedLines(lines: readonly string[]): { size: number; pieces: Iterable<Buffer> } {
   let size = Math.max(0, lines.length - 1);
   for (const line of lines) size += Buffer.byteLength(line);
   function* pieces() {

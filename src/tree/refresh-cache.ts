@@ -105,7 +105,8 @@ export function readRefreshCache(
   if (newline < 0) return null;
   const sum = bytes.toString("latin1", 0, newline);
   // The bytes hashed as written: no second encoding of a text of tens of MB.
-  if (!sameFile(seen, trusted) && sum !== checksum([bytes.subarray(newline + 1)])) return null;
+  const untouched = sameFile(seen, trusted) && bytes.length === seen.size;
+  if (!untouched && sum !== checksum([bytes.subarray(newline + 1)])) return null;
   const valueEnd = bytes.indexOf(NEW_LINE, newline + 1);
   try {
     const parsed = JSON.parse(
