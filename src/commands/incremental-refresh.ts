@@ -59,12 +59,11 @@ import {
   type StatesSeen,
   statesSeen,
 } from "../tree/accepted-states.js";
+import { type CacheSeen, cacheSeen } from "../tree/cache-seen.js";
 import { currentRelease, layoutOf, releasePaths } from "../tree/layout.js";
 import { type Manifest, patchedManifest } from "../tree/manifest.js";
 import type { Tree } from "../tree/read-tree.js";
 import {
-  type CacheSeen,
-  cacheSeen,
   REFRESH_STATIC_FILE,
   readRefreshCache,
   type StagedCache,
@@ -583,6 +582,8 @@ export function saveRefreshState(
   if (!stored) return;
   const fixedSum = writeRefreshCache(folder, stored.value, REFRESH_STATIC_FILE, stored.lines);
   if (fixedSum === null) return;
+  // Seen as written (seconds later, it could have changed unseen in between).
+  const staticSeen = cacheSeen(folder, REFRESH_STATIC_FILE);
   // The states file is kept only if it is still the file read (its bytes read again, with a stat).
   const stations = inputs.states
     ? stationsOfRecords(made.dataset.stations, made.dataset.states)
@@ -593,7 +594,7 @@ export function saveRefreshState(
     ...minute,
     sourceSeen: inputs.sourceSeen,
     static: fixedSum,
-    staticSeen: cacheSeen(folder, REFRESH_STATIC_FILE),
+    staticSeen,
     ...(accepted ? { accepted } : {}),
   } satisfies MinuteState);
   dropOtherKeptStates(folder, accepted ? accepted.file : undefined);

@@ -3,6 +3,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { RACY_MS } from "../racily-clean.js";
 import { codeFingerprint } from "./code-fingerprint.js";
 import { checkSourceFolder } from "./source-folder.js";
 
@@ -28,13 +29,6 @@ export interface SourceSeen {
   /** When they were last read for the fingerprint (absent: an older velodata's, read again). */
   readAt?: number;
 }
-
-/**
- * Files changed this close before they were seen are read again by the next run: a change in the
- * same clock tick as the one before, of the same size, leaves the same signature (git's "racily
- * clean" files).
- */
-const RACY_MS = 2000;
 
 /**
  * Where `stat` may not follow writes (a network file system's cached attributes, a FUSE mount of

@@ -1,5 +1,5 @@
 // A cache value's typed arrays (a cron refresh's columns of 100,000 stations: their states, where
-// their bytes sit) taken out of its JSON and kept as their bytes: a minute's state of ~12 MB
+// their bytes sit) taken out of its JSON and kept as their bytes: a minute's state of ~14 MB
 // parsed from JSON and printed again took ~0.16 s of each minute, its bytes are copied.
 import { endianness } from "node:os";
 
@@ -28,13 +28,18 @@ export function packColumns(value: unknown): Packed | null {
   };
 }
 
+/** A column's bytes, as they lie in memory. */
+export const bytesOf = (column: Column): Uint8Array =>
+  new Uint8Array(column.buffer, column.byteOffset, column.byteLength);
+
+// Arrays of numbers or text (a static state's 200,000 positions) are kept as they are.
+const holdsObjects = (items: readonly unknown[]): boolean =>
+  items.some((item) => item !== null && typeof item === "object");
+
 function placeColumns(value: unknown, columns: Column[]): unknown {
   if (ArrayBuffer.isView(value)) return { [PLACE]: columns.push(value as Column) - 1 };
   if (Array.isArray(value))
-    // Arrays of numbers or text (a static state's 200,000 positions) hold no column.
-    return value.length > 0 && typeof value[0] !== "object"
-      ? value
-      : value.map((item) => placeColumns(item, columns));
+    return holdsObjects(value) ? value.map((item) => placeColumns(item, columns)) : value;
   if (value === null || typeof value !== "object") return value;
   const placed: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) placed[key] = placeColumns(item, columns);
@@ -93,9 +98,7 @@ export function unpackLeading(
 
 function restoreColumns(value: unknown, columns: readonly Column[]): unknown {
   if (Array.isArray(value))
-    return value.length > 0 && typeof value[0] !== "object"
-      ? value
-      : value.map((item) => restoreColumns(item, columns));
+    return holdsObjects(value) ? value.map((item) => restoreColumns(item, columns)) : value;
   if (value === null || typeof value !== "object") return value;
   if (PLACE in value) return columns[(value as Record<string, number>)[PLACE] as number] ?? null;
   const restored: Record<string, unknown> = {};

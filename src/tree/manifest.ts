@@ -3,7 +3,7 @@ import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { pathsInOrder } from "../publish/paths-in-order.js";
 import type { Release, ReleaseFile } from "../publish/release.js";
 import { variantEtag } from "../publish/variant-etag.js";
-import { fieldsOf, packColumns, unpackLeading } from "./cache-columns.js";
+import { bytesOf, fieldsOf, packColumns, unpackLeading } from "./cache-columns.js";
 import { replaceFile } from "./replace-file.js";
 import type { SiblingSizes } from "./siblings.js";
 
@@ -195,8 +195,7 @@ export function writeManifest(path: string, manifest: Manifest): void {
   const { json, columns: numbers } = packed;
   function* pieces(): Generator<string | Uint8Array> {
     yield `${json}${LINE}`;
-    for (const column of numbers)
-      yield new Uint8Array(column.buffer, column.byteOffset, column.byteLength);
+    for (const column of numbers) yield bytesOf(column);
     yield* pathsText.pieces;
     yield* etagsText.pieces;
   }
@@ -317,6 +316,9 @@ function columnsOf(onDisk: ManifestOnDisk | null, text: Buffer): ManifestFile | 
   const pathsBytes = Buffer.copyBytesFrom(text.subarray(0, pathsSize));
   const file: ManifestFile = {
     ...columns,
+    // A plain Uint8Array, not the Buffer read: a Buffer's `slice` is a view, and a patched
+    // manifest would write into this one's column.
+    type: new Uint8Array(type.buffer, type.byteOffset, type.length),
     paths: lines(pathsBytes),
     etags: lines(text.subarray(pathsSize)),
     pathsBytes,

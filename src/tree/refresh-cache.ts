@@ -1,20 +1,11 @@
-// What a build or refresh leaves beside the tree for the next cron refresh: JSON files in the
-// release folder (never in the served folder), checksummed, trusted only whole.
+// What a build or refresh leaves beside the tree for the next cron refresh: files in the release
+// folder (never in the served folder), a JSON line and what follows it (lines, or columns of
+// bytes), checksummed, trusted only whole (or as last seen whole: cache-seen.ts).
 import { createHash } from "node:crypto";
-import {
-  closeSync,
-  fstatSync,
-  openSync,
-  readdirSync,
-  readSync,
-  renameSync,
-  rmSync,
-  type Stats,
-  statSync,
-  writeSync,
-} from "node:fs";
+import { closeSync, openSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { type Column, packColumns, unpackColumns } from "./cache-columns.js";
+import { bytesOf, type Column, packColumns, unpackColumns } from "./cache-columns.js";
+import { type CacheSeen, readSeen, sameFile } from "./cache-seen.js";
 import { TextFile } from "./text-file.js";
 
 /** What changes every minute (the stations' states and where their bytes sit), written by every run. */
@@ -39,52 +30,6 @@ export interface CacheRead {
 }
 
 /**
- * A cache file as `stat` sees it, and when (`at`, ms since the epoch). The same inode, size and
- * times as when its checksum was found right is the same file, untouched: a change, even by hand,
- * sets its ctime, which no one can set back. The next run then needs not hash it again (~30 ms a
- * minute for a static part of ~33 MB at 100,000 stations).
- */
-export interface CacheSeen {
-  ino: number;
-  size: number;
-  mtimeMs: number;
-  ctimeMs: number;
-  at: number;
-}
-
-/**
- * Seen this soon after its last change, a file is hashed again all the same: a change in the same
- * clock tick, of the same size, would leave its times as they were (git's "racily clean" files;
- * the static source is read again so, see source-fingerprint.ts).
- */
-const RACY_MS = 2000;
-
-const seenOf = ({ ino, size, mtimeMs, ctimeMs }: Stats): CacheSeen => ({
-  ino,
-  size,
-  mtimeMs,
-  ctimeMs,
-  at: Date.now(),
-});
-
-const sameFile = (seen: CacheSeen, trusted: CacheSeen | undefined): boolean =>
-  trusted !== undefined &&
-  trusted.at - Math.max(trusted.mtimeMs, trusted.ctimeMs) >= RACY_MS &&
-  seen.ino === trusted.ino &&
-  seen.size === trusted.size &&
-  seen.mtimeMs === trusted.mtimeMs &&
-  seen.ctimeMs === trusted.ctimeMs;
-
-/** How a cache file is seen now, or undefined when it cannot be. */
-export function cacheSeen(releaseFolder: string, name: string): CacheSeen | undefined {
-  try {
-    return seenOf(statSync(join(releaseFolder, name)));
-  } catch {
-    return undefined;
-  }
-}
-
-/**
  * Null when missing, unreadable or not what was written (the first line is the SHA-1 of the rest,
  * the value's JSON the second line, its typed arrays' bytes after it: see cache-columns.ts). Its
  * checksum is not found again when the file is still as `trusted` saw it.
@@ -92,7 +37,7 @@ export function cacheSeen(releaseFolder: string, name: string): CacheSeen | unde
 export function readRefreshCache(
   releaseFolder: string,
   name = REFRESH_CACHE_FILE,
-  trusted?: CacheSeen,
+  trusted?: unknown,
 ): CacheRead | null {
   let bytes: Buffer;
   let seen: CacheSeen;
@@ -121,24 +66,6 @@ export function readRefreshCache(
 }
 
 const NEW_LINE = 10;
-
-/** The file's bytes and how it was seen as they were read (one open: the same file). */
-function readSeen(path: string): [Buffer, CacheSeen] {
-  const fd = openSync(path, "r");
-  try {
-    const seen = seenOf(fstatSync(fd));
-    const bytes = Buffer.allocUnsafe(seen.size);
-    let done = 0;
-    while (done < bytes.length) {
-      const read = readSync(fd, bytes, done, bytes.length - done, done);
-      if (read === 0) break;
-      done += read;
-    }
-    return [bytes.subarray(0, done), seen];
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /**
  * The lines after the value's, each found by its position (all found at the first call) and
@@ -200,7 +127,7 @@ export function stageRefreshCache(
   // Only a speed-up: without it the next refresh renders everything.
   const discard = () => rmSync(temporary, { force: true });
   const packed = packColumns(value);
-  // Asked only of a value with columns: a generator's first line would be taken.
+  // Lines with columns are a bug; only then are they looked at (a generator would lose its first).
   if (packed && !isEmpty(lines)) throw new Error(`bug: ${name} given both columns and lines`);
   let sum: string;
   try {
@@ -252,8 +179,7 @@ function writeCacheFile(
       text.add(line);
     }
     if (columns.length > 0) text.addByte(NEW_LINE);
-    for (const column of columns)
-      text.addBytes(new Uint8Array(column.buffer, column.byteOffset, column.byteLength));
+    for (const column of columns) text.addBytes(bytesOf(column));
     text.flush();
     const sum = hash.digest("hex");
     if (writeSync(fd, `${sum}\n`, 0, "latin1") !== CHECKSUM_LINE)

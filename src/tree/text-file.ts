@@ -1,7 +1,7 @@
-// Text written to a file as UTF-8 as it is made, through one reused buffer: a file of a million
-// lines is never one string, nor held in memory whole. Buffers made one after another and kept
-// (~320 MB at a million stations) were memory V8 counts as external and answers with a marking of
-// the whole heap every 64 MB of it.
+// Text written to a file as UTF-8 as it is made (and bytes as they are), through one reused
+// buffer: a file of a million lines is never one string, nor held in memory whole. Buffers made
+// one after another and kept (~320 MB at a million stations) were memory V8 counts as external
+// and answers with a marking of the whole heap every 64 MB of it.
 
 import type { Hash } from "node:crypto";
 import { writeSync } from "node:fs";

@@ -1,6 +1,6 @@
 // The cron refresh's fast path: a tree byte-identical to a full build of the same inputs, whatever
 // the previous run left beside the tree, and that state never in the served folder.
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -8,7 +8,9 @@ import { build } from "../../src/commands/build.js";
 import { memoryOutput } from "../../src/commands/output.js";
 import { refresh } from "../../src/commands/refresh.js";
 import { synth } from "../../src/commands/synth.js";
+import type { MinuteState } from "../../src/publish/incremental/refresh-state.js";
 import type { SourceSeen } from "../../src/source/source-fingerprint.js";
+import type { CacheSeen } from "../../src/tree/cache-seen.js";
 import { filesUnder } from "../../src/tree/files-under.js";
 import { readTree } from "../../src/tree/read-tree.js";
 import {
@@ -218,20 +220,31 @@ describe("velodata refresh from the previous run's state", () => {
     expect(served(out)).toEqual(await fullBuild(2));
   });
 
-  it("hashes the static part again once its file changed, and renders everything when it was spoilt", async () => {
+  it("trusts the static part as last seen, until its file changes in place, even keeping its size and mtime", async () => {
     const out = join(dir, "spoilt-static");
     await build({ source, out, now: NOW, output: memoryOutput() });
-    // Trusted as it is: the build saw it as it wrote it, the refresh as it found its checksum right.
     expect(await refreshed(out, 1)).toEqual([expect.stringContaining(FAST)]);
+    const folder = readTree(out).release.folder;
+    const file = join(folder, REFRESH_STATIC_FILE);
+    // As if the refresh had seen it long after it was written (the build was seconds ago, which
+    // the next run would hash again, as racily clean).
+    const asSeenLater = (mtimeMs?: number) => {
+      const minute = readRefreshCache(folder)?.value as MinuteState;
+      const seen = { ...(minute.staticSeen as CacheSeen), ...(mtimeMs ? { mtimeMs } : {}) };
+      expect(seen.ino).toBe(statSync(file).ino);
+      const later = { ...seen, at: Math.max(seen.mtimeMs, seen.ctimeMs) + 2000 };
+      expect(writeRefreshCache(folder, { ...minute, staticSeen: later })).not.toBeNull();
+    };
+    asSeenLater();
     expect(await refreshed(out, 2)).toEqual([expect.stringContaining(FAST)]);
-    const file = join(readTree(out).release.folder, REFRESH_STATIC_FILE);
+    // A station's name (on the lines after the value's), changed in place: the same size, the
+    // checksum line as it was, and seen as if it had kept its mtime too.
     const bytes = await readFile(file);
-    // A station's name (on the lines after the value's), changed in place: the same size, and
-    // the checksum line as it was.
     const records = bytes.indexOf("\n", bytes.indexOf("\n") + 1);
     const at = bytes.indexOf('"name":"', records) + '"name":"'.length;
     bytes[at] = (bytes[at] as number) ^ 0x20;
     await writeFile(file, bytes);
+    asSeenLater(statSync(file).mtimeMs);
     const lines = await refreshed(out, 3);
     expect(lines.join("\n")).not.toContain(FAST);
     expect(served(out)).toEqual(await fullBuild(3));

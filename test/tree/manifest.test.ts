@@ -7,6 +7,7 @@ import {
   type Manifest,
   manifestOf,
   otherManifestFormat,
+  patchedManifest,
   readManifest,
   writeManifest,
 } from "../../src/tree/manifest.js";
@@ -106,6 +107,20 @@ describe("the manifest on disk", () => {
     // Read, then written again as it was read: the same bytes.
     writeManifest(path, manifest as Manifest);
     expect((await readFile(path)).equals(bytes)).toBe(true);
+  });
+
+  it("is patched into a new manifest, the one read left as it was", async () => {
+    const { path } = await written();
+    const read = readManifest(path)?.manifest as Manifest;
+    const html = { ...fileOf("<p>"), contentType: "text/html; charset=utf-8" };
+    const patched = patchedManifest(read, { id: "r2", generatedAt: new Date(1) }, [
+      { path: "/a/b", file: html },
+    ]);
+    expect(patched?.entry("/a/b")).toMatchObject({ etag: '"<p>"', type: html.contentType });
+    expect(read.entry("/a/b")).toMatchObject({
+      etag: `"f${PATHS.indexOf("/a/b")}"`,
+      type: "application/json",
+    });
   });
 
   it("reads as none when cut short, when a column does not align with the paths, or of the older format", async () => {

@@ -1,11 +1,12 @@
 // The cron refresh's state files beside the tree: written beside their place and renamed in, so
 // that a run killed in between leaves the last state whole, and its leftover goes at the next run.
+
+import { statSync } from "node:fs";
 import { readdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { type CacheSeen, cacheSeen } from "../../src/tree/cache-seen.js";
 import {
-  type CacheSeen,
-  cacheSeen,
   readRefreshCache,
   stageRefreshCache,
   writeRefreshCache,
@@ -75,6 +76,17 @@ describe("a cache file seen before", () => {
     expect(readRefreshCache(folder, name, seen)).toBeNull();
     const later = { ...seen, at: Math.max(seen.mtimeMs, seen.ctimeMs) + 2000 };
     expect(readRefreshCache(folder, name, later)).toMatchObject({ value: { stations: 2 } });
+    // Changed in place, the same size, as seen with the mtime it has now (an edit that kept it):
+    // its ctime tells, hashed again.
+    const trusted = await readFile(path);
+    const changed = Buffer.from(trusted);
+    changed[changed.length - 1] = "c".charCodeAt(0);
+    await writeFile(path, changed);
+    const { mtimeMs, ino, size } = statSync(path);
+    expect([ino, size]).toEqual([seen.ino, seen.size]);
+    const keptMtime = { ...later, mtimeMs, at: Math.max(mtimeMs, seen.ctimeMs) + 2000 };
+    expect(readRefreshCache(folder, name, keptMtime)).toBeNull();
+    await writeFile(path, trusted);
     // Replaced by a copy of itself, byte for byte (as a run replaces it): hashed again.
     await writeFile(`${path}.copy`, await readFile(path));
     await rename(`${path}.copy`, path);

@@ -9,7 +9,7 @@ import type { StaticSource } from "../../source/load-source.js";
 import { placedIn, type Sourced } from "../../source/problems.js";
 import type { SourceSeen } from "../../source/source-fingerprint.js";
 import type { KeptStatesFile } from "../../tree/accepted-states.js";
-import type { CacheSeen } from "../../tree/refresh-cache.js";
+import type { CacheSeen } from "../../tree/cache-seen.js";
 import { gbfsEndpoints } from "../gbfs-files.js";
 import { pathsInOrder } from "../paths-in-order.js";
 import type { Release } from "../release.js";
