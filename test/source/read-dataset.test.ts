@@ -15,6 +15,12 @@ async function sourceDir(files: Record<string, string | Buffer>): Promise<string
 
 const isError = (problem: { severity: string }) => problem.severity === "error";
 
+/** The errors a read of the source `dir` says of `file`, as printed. */
+const errorsIn = async (dir: string, file: string): Promise<string[]> =>
+  (await readDataset(dir)).problems
+    .filter((problem) => isError(problem) && problem.at.file === file)
+    .map(formatProblem);
+
 const contracts = JSON.stringify({
   contracts: [
     {
@@ -596,9 +602,7 @@ describe("readDataset", () => {
     const dir = await lyonSource(1);
     await writeFile(join(dir, "stations.json"), JSON.stringify({ stations: [station] }));
     const stationsFile = join(dir, "stations.json");
-    const lines = (await readDataset(dir)).problems
-      .filter((problem) => isError(problem) && problem.at.file === stationsFile)
-      .map(formatProblem);
+    const lines = await errorsIn(dir, stationsFile);
     const live =
       "unknown field: part of the station's live state, which goes in the states file (read every minute), not in stations";
     expect(lines).toEqual([
@@ -630,9 +634,7 @@ describe("readDataset", () => {
     const dir = await lyonSource(0);
     await writeFile(join(dir, "stations.json"), JSON.stringify({ stations: [written] }));
     const file = join(dir, "stations.json");
-    const lines = (await readDataset(dir)).problems
-      .filter((problem) => isError(problem) && problem.at.file === file)
-      .map(formatProblem);
+    const lines = await errorsIn(dir, file);
     expect(lines).toEqual([
       // No hint names it: said missing.
       `${file}[0] name: is required`,
