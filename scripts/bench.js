@@ -7,6 +7,8 @@
 //        [--only serving]   (no build/refresh measures: one `velodata build` makes the tree, or
 //                            with --dir D holding D/source and D/out from an earlier run, none;
 //                            a given --dir is kept)
+// At its start and end it says how fast the machine itself is then (scripts/bench/sitting.js): the
+// same code measures up to twice as slow on some sittings of the same VM.
 // velodata serve runs with --refresh 3600: no refresh falls inside the rounds (the production
 // minute refresh would land in one round of 3 s out of 20 and weigh on its p99, not its median).
 import { spawn, spawnSync } from "node:child_process";
@@ -131,6 +133,8 @@ if (values.million && values.dir === undefined && !onTmpfs)
 console.log(
   `machine: ${cpus().length} × ${cpus()[0]?.model}, ${fmt(totalmem() / 2 ** 30)} GB RAM, Node ${process.version}`,
 );
+await mkdir(dir, { recursive: true });
+console.log(`this sitting, at the start: ${sitting()}`);
 if (!reuse) {
   await rm(dir, { recursive: true, force: true });
   await synth({
@@ -250,7 +254,7 @@ async function measureBuildAndRefresh() {
 }
 
 if (values["no-serving"]) {
-  if (!keepDir) await rm(dir, { recursive: true, force: true });
+  await finish();
   process.exit(0);
 }
 
@@ -489,6 +493,7 @@ if (!wrk && !existsSync(autocannon)) {
   console.log(
     "\nno load generator: install wrk (Debian: apt-get install wrk) or `npm i -D autocannon`",
   );
+  await finish();
   process.exit(0);
 }
 
@@ -709,7 +714,29 @@ if (keyedPeer && plainNginx) {
     ),
   );
 }
-if (!keepDir) await rm(dir, { recursive: true, force: true });
+await finish();
+
+/** The sitting again (it can change within a run), then the run's folder goes unless kept. */
+async function finish() {
+  console.log(`\nthis sitting, at the end: ${sitting()}`);
+  if (!keepDir) await rm(dir, { recursive: true, force: true });
+}
+
+/**
+ * How fast the machine is now, apart from velodata (scripts/bench/sitting.js), on the file system
+ * the tree is written to: a run's figures are read against it, at its start and its end.
+ */
+function sitting() {
+  const probe = JSON.parse(
+    timed(process.execPath, [join(ROOT, "scripts/bench/sitting.js"), dir]).stdout.trim(),
+  );
+  const thousands = (perSecond) => `${fmt(perSecond / 1000)}k/s`;
+  return (
+    `a fixed JS loop ${fmt(probe.loopSeconds, 2)} s, memory touched first ${fmt(probe.touchGBps, 2)} GB/s, ` +
+    `700-byte files created ${thousands(probe.createdPerSecond)} and staged and renamed over ` +
+    `${thousands(probe.replacedPerSecond)} (${onTmpfs ? "tmpfs" : "on disk"})`
+  );
+}
 
 /** The same build at a tenth of the network, side by side: the cost must grow linearly. */
 async function tenthSideBySide(build) {
