@@ -7,6 +7,7 @@ import type { Log } from "../log.js";
 import { counted } from "../plural.js";
 import { compressRelease } from "../publish/compress.js";
 import { publish, withBaseUrl } from "../publish/publish.js";
+import { staticFilesOf } from "../publish/release.js";
 import { failedKeyLimit } from "../serve/failed-key-limit.js";
 import { feedHealth, feedLimitsOf } from "../serve/feed-health.js";
 import { tuneHeapForServing } from "../serve/heap-tuning.js";
@@ -259,9 +260,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
         log,
         ...(initial.known ? { known: initial.known } : {}),
       });
-  const staticFiles = new Map(
-    [...live.release.files].filter(([, file]) => file.freshness === "static"),
-  );
+  const staticFiles = staticFilesOf(live.release.files);
   const refresher = startRefresher({
     live,
     dataset,

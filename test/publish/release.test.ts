@@ -9,6 +9,7 @@ import {
   type ReleaseFile,
   releaseFile,
   replaceFiles,
+  staticFilesOf,
   withMembers,
 } from "../../src/publish/release.js";
 
@@ -156,6 +157,26 @@ describe("makeRelease", () => {
     expect(makeRelease(next, COUNTS, AT).id).toBe(expectedId(next));
     const changed = new Map(next).set("/b", member("4"));
     expect(makeRelease(changed, COUNTS, AT).id).toBe(expectedId(changed));
+  });
+});
+
+describe("staticFilesOf", () => {
+  it("keeps the static files alone, in the release's order, from a map or a served release's index", () => {
+    const contracts = releaseFile([Buffer.from("[]")], "application/json", "static");
+    const bundle = releaseFile([Buffer.from("zip")], "application/zip", "static");
+    const files = new Map([
+      ["/contracts", contracts],
+      ["/stations/1", member("1")],
+      ["/bundle.zip", bundle],
+      ["/stations/2", member("2")],
+    ]);
+    const expected = [
+      ["/contracts", contracts],
+      ["/bundle.zip", bundle],
+    ];
+    expect([...staticFilesOf(files)]).toEqual(expected);
+    const served = replaceFiles(makeRelease(files, COUNTS, AT), new Map(), AT);
+    expect([...staticFilesOf(served?.files ?? new Map())]).toEqual(expected);
   });
 });
 

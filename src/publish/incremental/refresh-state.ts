@@ -12,7 +12,7 @@ import type { KeptStatesFile } from "../../tree/accepted-states.js";
 import type { CacheSeen } from "../../tree/cache-seen.js";
 import { gbfsEndpoints } from "../gbfs-files.js";
 import { pathsInOrder } from "../paths-in-order.js";
-import type { Release } from "../release.js";
+import { type Release, staticFilesOf } from "../release.js";
 import { GBFS_VERSIONS } from "../render/gbfs/feed.js";
 import type { RenderedStation, StationCache } from "../station-files.js";
 import { DIGEST_SIZE, scatterDigests } from "../status-tag.js";
@@ -241,9 +241,7 @@ export function refreshStateOf(input: RefreshStateInput): RefreshState {
     contracts: input.staticSource.contracts,
     stations: recordsOfList(input.staticSource.stations, input.staticSource.contracts),
     states,
-    staticPaths: [...release.files]
-      .filter(([, file]) => file.freshness === "static")
-      .map(([path]) => path),
+    staticPaths: [...staticFilesOf(release.files).keys()],
     offsets,
     positions,
     pathCount: sorted.length,
