@@ -24,6 +24,7 @@ import { synth } from "../dist/commands/synth.js";
 import { nginxConfig } from "../dist/host/nginx/nginx-config.js";
 import { ROUTE_LIST } from "../dist/routes/routes.js";
 import { addKey } from "../dist/serve/keys/key-file.js";
+import { median } from "./bench/median.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const BIN = join(ROOT, "bin/velodata.js");
@@ -78,7 +79,6 @@ const ratio = (n, better) => {
   const cut = better === "more" ? Math.floor(n * scale) : Math.ceil(n * scale);
   return (cut / scale).toFixed(digits);
 };
-const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 const table = (header, rows) => {
   const lines = [header, header.map(() => "---"), ...rows];
   return lines.map((cells) => `| ${cells.join(" | ")} |`).join("\n");

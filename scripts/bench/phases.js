@@ -16,6 +16,7 @@ import { assembleDataset } from "../../dist/source/dataset.js";
 import { readStates, readStatic } from "../../dist/source/read-dataset.js";
 import { statesFileTime } from "../../dist/source/source-time.js";
 import { writeTreeAsMade } from "../../dist/tree/write-tree.js";
+import { median } from "./median.js";
 
 const [mode, source, out, minutes] = process.argv.slice(2);
 const steps = {};
@@ -134,7 +135,6 @@ if (mode === "build") {
   }
   await refresher.stop();
   await rm(statesDir, { recursive: true, force: true });
-  const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
   steps.read = median(each.read);
   steps.render = median(each.render);
   steps.compress = median(each.compress);

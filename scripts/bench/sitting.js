@@ -10,6 +10,7 @@
 // Usage: node scripts/bench/sitting.js DIR   (prints one line of JSON; DIR/sitting-probe is made and removed)
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { median } from "./median.js";
 
 const TRIES = 3;
 const LOOP_ITERATIONS = 100_000_000;
@@ -19,8 +20,6 @@ const PAGE = 4096;
 const FILES = 10_000;
 const FOLDERS = 10;
 const FILE_BYTES = 700;
-
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 function seconds(work) {
   const started = performance.now();
