@@ -10,7 +10,6 @@ import {
   createBrotliCompress,
   createDeflateRaw,
   createGzip,
-  deflateRaw,
   deflateRawSync,
   gzip,
   type ZlibOptions,
@@ -24,6 +23,7 @@ import {
   TEXT_TYPE,
 } from "../routes/content-types.js";
 import { withFields } from "../with-fields.js";
+import { brotliPiece, brotliPieceStream } from "./brotli-list.js";
 import { crc32Combine } from "./crc32-combine.js";
 import type { Release, ReleaseFile, Variants } from "./release.js";
 import {
@@ -37,7 +37,6 @@ import {
 
 const brotliAsync = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
-const deflateRawAsync = promisify(deflateRaw);
 
 /**
  * Below this an answer fits in one TCP segment (MSS ~1460 B) with its headers whether compressed
@@ -198,38 +197,36 @@ const brotliOptions = (size: number, quality: number): BrotliOptions => ({
 });
 
 /**
- * A contract's list `[…]`: its brotli variant (brotliBody's bytes) and the part of its items
- * between the brackets (see gzipOfList), from one pass over its bytes, as compressBody makes both
- * variants of a body: its gzip variant is that part with a gzip frame, and the list of all
- * stations' gzip is made of every contract's. The part's piece is raw deflate ending on a full
- * flush (byte-aligned, no final block, nothing referred to before it), its CRC-32 taken from what
- * is handed to deflate (the bytes joined, or a piece of CHUNK bytes at a time), not chunk by
- * chunk: a server's contract list is its members and their commas, ~4,000 chunks, and a call per
- * chunk took ~0.4 s of its thread a minute at 100,000 stations.
+ * A contract's list `[…]`: its items (the bytes between its brackets) compressed once as pieces
+ * that its own variants and those of the list of all stations (its contracts' lists joined) are
+ * assembled from, by gzipOfList and brotliOfList, from one pass over its bytes. The gzip piece is
+ * raw deflate ending on a full flush (byte-aligned, no final block, nothing referred to before
+ * it), its CRC-32 taken from what is handed to deflate (a piece of CHUNK bytes at a time), not
+ * chunk by chunk: a server's contract list is its members and their commas, ~4,000 chunks, and a
+ * call per chunk took ~0.4 s of its thread a minute at 100,000 stations. `levels.brotli` must be
+ * joinable.
  */
-export async function contractListVariants(
+export async function contractListPieces(
   body: readonly Uint8Array[],
   levels: Levels,
-): Promise<{ br: Buffer; part: ListPart }> {
+): Promise<ListPieces> {
   const size = sizeOf(body);
   const items = new PartMaker(size - 2, levels.gzip);
-  const options = brotliOptions(size, levels.brotli);
-  if (size <= CHUNK)
-    return withJoined(body, async (whole) => {
-      const [br, part] = await Promise.all([
-        brotliAsync(whole, options),
-        items.ofJoined(whole.subarray(1, size - 1)),
-      ]);
-      return { br, part };
-    });
-  const [br, piece] = (await throughStreams(body, [
-    createBrotliCompress(options),
+  const br = brotliPieceStream(brotliOptions(size - 2, levels.brotli));
+  const [brotli, deflated] = (await throughStreams(body, [
+    { stream: br, from: 1, to: size - 1 },
     items.window(1, size - 1),
   ])) as [Buffer, Buffer];
-  return { br, part: items.made(piece) };
+  return { gzip: items.made(deflated), br: brotliPiece(brotli) };
 }
 
-/** A ListPart of `size` bytes, deflated joined or streamed through a Window. */
+/** A list's part compressed as pieces: see contractListPieces. */
+export interface ListPieces {
+  gzip: ListPart;
+  br: Buffer;
+}
+
+/** A ListPart of `size` bytes, deflated as it streams through a Window. */
 class PartMaker {
   #crc = 0;
   readonly #options: ZlibOptions;
@@ -241,10 +238,6 @@ class PartMaker {
     this.#options = { level, finishFlush: constants.Z_FULL_FLUSH, chunkSize: outputChunk(size) };
   }
 
-  async ofJoined(bytes: Uint8Array): Promise<ListPart> {
-    return this.made(await deflateRawAsync(bytes, this.#options), crc32(bytes));
-  }
-
   /** Deflate's bytes do not depend on where its input is cut: streamed, the same as in one call. */
   window(from: number, to: number): Window {
     const seen = (bytes: Uint8Array) => {
@@ -253,8 +246,8 @@ class PartMaker {
     return { stream: createDeflateRaw(this.#options), from, to, seen };
   }
 
-  made(piece: Buffer, crc = this.#crc): ListPart {
-    return { piece, crc, size: this.size };
+  made(piece: Buffer): ListPart {
+    return { piece, crc: this.#crc, size: this.size };
   }
 }
 
@@ -280,7 +273,7 @@ const LIST_CLOSE = deflateRawSync("]", { level: 1 });
 // RFC 1952: magic, deflate, no flags, no time, XFL 4 (fastest, as zlib writes at level 1), OS unknown.
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 4, OS_UNKNOWN]);
 
-/** A part of a list: its bytes deflated (see contractListVariants), their CRC-32 and size. */
+/** A part of a list: its bytes deflated (see contractListPieces), their CRC-32 and size. */
 export interface ListPart {
   piece: Buffer;
   crc: number;

@@ -1,8 +1,14 @@
 // The variants a server makes after a refresh's swap: every changed answer's, each decoding to its
-// bytes; a list of all stations gzipped from its contracts' lists deflated once, as a cron refresh does.
+// bytes; a list of all stations made of its contracts' lists compressed once, as a cron refresh does.
 import { brotliDecompressSync, constants, crc32, deflateRawSync, gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { gzipOfList, levelsFor, worthCompressing } from "../../src/publish/compress.js";
+import { brotliOfList } from "../../src/publish/brotli-list.js";
+import {
+  contractListPieces,
+  gzipOfList,
+  levelsFor,
+  worthCompressing,
+} from "../../src/publish/compress.js";
 import { listLayouts } from "../../src/publish/list-layout.js";
 import { publish } from "../../src/publish/publish.js";
 import { refreshRelease } from "../../src/publish/refresh-release.js";
@@ -59,6 +65,14 @@ function expectDecoding(
   }
 }
 
+/** The brotli a list of all stations gets from its contracts' lists (each compressed alone, joined). */
+async function brotliFromContracts(contracts: readonly ReleaseFile[]): Promise<Buffer> {
+  const pieces = await Promise.all(
+    contracts.map((list) => contractListPieces(list.body, levelsFor(list, "refresh"))),
+  );
+  return brotliOfList(pieces.map((piece) => piece.br));
+}
+
 /** The gzip a list of all stations gets from its contracts' lists (each deflated alone, joined). */
 function fromContracts(all: ReleaseFile, contracts: readonly ReleaseFile[]): Buffer {
   const parts = contracts.map((list) => {
@@ -74,7 +88,7 @@ function fromContracts(all: ReleaseFile, contracts: readonly ReleaseFile[]): Buf
 }
 
 describe("a server's changed variants", () => {
-  it("gzip a list of all stations from its contracts' lists when each contract's stations are neighbours", async () => {
+  it("compress a list of all stations from its contracts' lists when each contract's stations are neighbours", async () => {
     const refresh = await refreshed(await fixtureDataset());
     expect(refresh.lists?.map((layout) => layout.all)).toEqual([
       "/vls/v3/stations",
@@ -86,8 +100,11 @@ describe("a server's changed variants", () => {
     // v3: every contract's list is big enough to compress, so the list of all is made of them.
     const [v3] = refresh.lists ?? [];
     const file = (path: string) => refresh.changed.get(path) as ReleaseFile;
-    const expected = fromContracts(file("/vls/v3/stations"), (v3?.contracts ?? []).map(file));
-    expect(made.get("/vls/v3/stations")?.variants?.gzip.equals(expected)).toBe(true);
+    const contracts = (v3?.contracts ?? []).map(file);
+    const expected = fromContracts(file("/vls/v3/stations"), contracts);
+    const all = made.get("/vls/v3/stations")?.variants;
+    expect(all?.gzip.equals(expected)).toBe(true);
+    expect(all?.br.equals(await brotliFromContracts(contracts))).toBe(true);
   });
 
   it("compress each list whole when a contract's stations are apart", async () => {

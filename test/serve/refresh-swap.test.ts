@@ -41,7 +41,7 @@ vi.mock("../../src/publish/compress.js", async (original) => {
     compressBody: heldBack(real.compressBody),
     brotliBody: heldBack(real.brotliBody),
     gzipBody: heldBack(real.gzipBody),
-    contractListVariants: heldBack(real.contractListVariants),
+    contractListPieces: heldBack(real.contractListPieces),
   };
 });
 

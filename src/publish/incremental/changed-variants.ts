@@ -1,16 +1,15 @@
 // A refresh's changed lists and feeds (a cron refresh's, or a server's after its swap) compressed
-// in the thread pool as soon as each is added: a contract's list is deflated once, as a piece that
-// both its own gzip variant and that of the list of all stations (its contracts' lists joined)
+// in the thread pool as soon as each is added: a contract's list is compressed once, as pieces
+// that both its own variants and those of the list of all stations (its contracts' lists joined)
 // are assembled from.
 
 import { withFields } from "../../with-fields.js";
+import { brotliOfList } from "../brotli-list.js";
 import {
-  brotliBody,
   compressBody,
-  contractListVariants,
-  gzipBody,
+  contractListPieces,
   gzipOfList,
-  type ListPart,
+  type ListPieces,
   levelsFor,
   worthCompressing,
 } from "../compress.js";
@@ -21,16 +20,14 @@ import type { ListKind } from "./splice-stations.js";
 // As compressRelease: the pool has 4 threads; more in flight only holds more joined bodies.
 const IN_FLIGHT = 4;
 
-/** A contract's list's brotli variant, and the part of its items its gzip variants are made of. */
-type ContractPiece = Promise<{ part: ListPart; br: Buffer }>;
+/** A contract's list's items compressed as the pieces its variants are made of. */
+type ContractPieces = Promise<ListPieces>;
 
 export class ChangedVariants {
   #queue: (() => Promise<unknown>)[] = [];
   #running = 0;
-  /** A contract's list: its brotli variant and the part of its items (between its brackets). */
-  #pieces = new Map<string, ContractPiece>();
-  /** A list of all stations: its brotli variant (its gzip variant is made last, of pieces). */
-  #allBrotli = new Map<string, Promise<Buffer>>();
+  /** A contract's list: its items (between its brackets) compressed as pieces. */
+  #pieces = new Map<string, ContractPieces>();
   /** Any other file, both variants; equal bytes once (GBFS serves each v2 feed at two paths). */
   #whole = new Map<string, Promise<Variants>>();
   #files = new Map<string, [ReleaseFile, ListKind]>();
@@ -43,14 +40,9 @@ export class ChangedVariants {
     if (kind === "contract") {
       this.#pieces.set(
         path,
-        this.#later(() => contractListVariants(file.body, levels)),
+        this.#later(() => contractListPieces(file.body, levels)),
       );
-    } else if (kind === "all") {
-      this.#allBrotli.set(
-        path,
-        this.#later(() => brotliBody(file.body, levels.brotli)),
-      );
-    } else {
+    } else if (kind !== "all") {
       const key = `${file.etag} ${levels.gzip} ${levels.brotli}`;
       if (!this.#whole.has(key))
         this.#whole.set(
@@ -61,9 +53,9 @@ export class ChangedVariants {
   }
 
   /**
-   * Every file added, with its variants, once all are made. A list of all stations gets its gzip
-   * variant from its contracts' pieces when `lists` says how it is made of them and each was added;
-   * else it is compressed whole.
+   * Every file added, with its variants, once all are made. A list of all stations gets its
+   * variants from its contracts' pieces when `lists` says how it is made of them and each was
+   * added; else it is compressed whole, from now.
    */
   async finish(lists: readonly ListLayout[] = []): Promise<[string, ReleaseFile][]> {
     const made: Promise<[string, ReleaseFile]>[] = [];
@@ -75,24 +67,16 @@ export class ChangedVariants {
         withFields(file, { variants }),
       ];
       if (kind === "contract") {
-        const contract = this.#pieces.get(path) as ContractPiece;
-        made.push(
-          contract.then(({ part, br }) =>
-            withVariants({ gzip: gzipOfList([part], file.size), br }),
-          ),
-        );
+        const pieces = this.#pieces.get(path) as ContractPieces;
+        made.push(pieces.then((contract) => withVariants(variantsOf([contract], file.size))));
       } else if (kind === "all") {
-        const br = this.#allBrotli.get(path) as Promise<Buffer>;
         const layout = layoutOf.get(path);
         const pieces = layout?.contracts.map((contract) => this.#pieces.get(contract));
-        const gzip =
-          pieces?.every((piece) => piece !== undefined) && pieces.length > 0
-            ? Promise.all(
-                (pieces as ContractPiece[]).map(async (piece) => (await piece).part),
-              ).then((parts) => gzipOfList(parts, file.size))
-            : this.#later(() => gzipBody(file.body, levels.gzip));
         made.push(
-          Promise.all([gzip, br]).then(([gz, brotli]) => withVariants({ gzip: gz, br: brotli })),
+          (pieces?.every((piece) => piece !== undefined) && pieces.length > 0
+            ? Promise.all(pieces as ContractPieces[]).then((parts) => variantsOf(parts, file.size))
+            : this.#later(() => compressBody(file.body, levels))
+          ).then(withVariants),
         );
       } else {
         const key = `${file.etag} ${levels.gzip} ${levels.brotli}`;
@@ -123,3 +107,12 @@ export class ChangedVariants {
     }
   }
 }
+
+/** The variants of a list of `size` bytes made of these parts, each compressed once as pieces. */
+const variantsOf = (parts: readonly ListPieces[], size: number): Variants => ({
+  gzip: gzipOfList(
+    parts.map((part) => part.gzip),
+    size,
+  ),
+  br: brotliOfList(parts.map((part) => part.br)),
+});
