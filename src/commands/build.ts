@@ -5,6 +5,7 @@ import { writeSiblingsOffThread } from "../publish/compression-worker.js";
 import { encodedInChunks } from "../publish/encoded-together.js";
 import { DEFAULT_BASE_URL, type Published } from "../publish/publish.js";
 import { publishOffThread } from "../publish/static-off-thread.js";
+import { stationListLayouts } from "../publish/station-files.js";
 import { DEFAULT_REFRESH_SECONDS } from "../routes/max-age.js";
 import { STATES_FILE } from "../source/load-source.js";
 import { staticSourceFingerprint } from "../source/source-fingerprint.js";
@@ -85,8 +86,10 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
       output.progress("compressing and writing…");
       const { release, cache } = published;
       // The variants become the tree's `.gz`/`.br` siblings, the bytes a web server in front sends,
-      // made in the thread pool and written by a worker thread while the other files are written.
-      const compressing = writeSiblingsOffThread(release.files, "build", siblings);
+      // made in the thread pool and written by a worker thread while the other files are written;
+      // the lists of all stations made of their contracts' lists, compressed once.
+      const layouts = stationListLayouts(dataset.stations) ?? [];
+      const compressing = writeSiblingsOffThread(release.files, "build", siblings, layouts);
       // The next cron refresh's state goes in the new release folder while the variants are made
       // (its paths and id are the release's with or without them): at a million stations ~20 s
       // that once came after the switch, while this thread only waited.

@@ -1,10 +1,11 @@
 // The worker thread of CompressionWorker: compresses each body it is sent (as compressBody does, in
-// the thread pool) and hands both variants back in shared memory, or writes them as the siblings
-// of the files it is given and hands back their sizes.
+// the thread pool, or as a contract's list's pieces, kept) and hands both variants back in shared
+// memory, or writes them as the siblings of the files it is given and hands back their sizes.
 import { parentPort } from "node:worker_threads";
 import { writeSiblingFiles } from "../tree/siblings.js";
-import { compressChunks } from "./compress.js";
+import { compressChunks, KeptPieces } from "./compress.js";
 import type { CompressionJob, CompressionReply } from "./compression-worker.js";
+import type { Variants } from "./release.js";
 
 // Variants are copied back to back into shared buffers of this size (or one of their own when
 // bigger): the main thread's views of them are memory V8 does not count as its own.
@@ -38,9 +39,21 @@ function sizeOf({ places }: CompressionJob): number {
   return size;
 }
 
+// Contracts' lists compressed as pieces, for the lists of all stations made of them: until the
+// worker ends.
+const kept = new KeptPieces();
+
+/** The job's variants: its body's, or the list's of all made of kept pieces. */
+function variantsOf(job: CompressionJob): Promise<Variants> | Variants {
+  if (job.join) return kept.join(job.join.keys, job.join.size);
+  if (!job.levels) throw new Error("bug: a body to compress came without its levels");
+  if (job.keep) return kept.compress(chunksOf(job), sizeOf(job), job.levels, job.keep);
+  return compressChunks(chunksOf(job), sizeOf(job), job.levels);
+}
+
 parentPort?.on("message", async (job: CompressionJob) => {
   try {
-    const { gzip, br } = await compressChunks(chunksOf(job), sizeOf(job), job.levels);
+    const { gzip, br } = await variantsOf(job);
     if (job.siblings) {
       for (const file of job.siblings) writeSiblingFiles(file, { gzip, br });
       const reply: CompressionReply = {

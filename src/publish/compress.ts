@@ -23,8 +23,9 @@ import {
   TEXT_TYPE,
 } from "../routes/content-types.js";
 import { withFields } from "../with-fields.js";
-import { brotliPiece, brotliPieceStream } from "./brotli-list.js";
+import { brotliOfList, brotliPiece, brotliPieceStream, joinable } from "./brotli-list.js";
 import { crc32Combine } from "./crc32-combine.js";
+import type { ListLayout } from "./list-layout.js";
 import type { Release, ReleaseFile, Variants } from "./release.js";
 import {
   CHUNK,
@@ -206,11 +207,22 @@ const brotliOptions = (size: number, quality: number): BrotliOptions => ({
  * call per chunk took ~0.4 s of its thread a minute at 100,000 stations. `levels.brotli` must be
  * joinable.
  */
-export async function contractListPieces(
+export function contractListPieces(
   body: readonly Uint8Array[],
   levels: Levels,
 ): Promise<ListPieces> {
-  const size = sizeOf(body);
+  return listPiecesOfChunks(body, sizeOf(body), levels);
+}
+
+/**
+ * contractListPieces of a body of `size` bytes whose chunks are read once, in order (see
+ * compressChunks).
+ */
+export async function listPiecesOfChunks(
+  body: Iterable<Uint8Array>,
+  size: number,
+  levels: Levels,
+): Promise<ListPieces> {
   const items = new PartMaker(size - 2, levels.gzip);
   const br = brotliPieceStream(brotliOptions(size - 2, levels.brotli));
   const [brotli, deflated] = (await throughStreams(body, [
@@ -218,6 +230,45 @@ export async function contractListPieces(
     items.window(1, size - 1),
   ])) as [Buffer, Buffer];
   return { gzip: items.made(deflated), br: brotliPiece(brotli) };
+}
+
+/** The variants of a list of `size` bytes made of these parts, each compressed once as pieces. */
+export const listVariants = (parts: readonly ListPieces[], size: number): Variants => ({
+  gzip: gzipOfList(
+    parts.map((part) => part.gzip),
+    size,
+  ),
+  br: brotliOfList(parts.map((part) => part.br)),
+});
+
+/**
+ * Contracts' lists compressed as pieces and kept, for the lists of all stations joined of them
+ * (see ListJoins): until this is dropped.
+ */
+export class KeptPieces {
+  readonly #kept = new Map<string, ListPieces>();
+
+  /** A contract's list's variants, made of its pieces, which are kept under `key`. */
+  async compress(
+    body: Iterable<Uint8Array>,
+    size: number,
+    levels: Levels,
+    key: string,
+  ): Promise<Variants> {
+    const pieces = await listPiecesOfChunks(body, size, levels);
+    this.#kept.set(key, pieces);
+    return listVariants([pieces], size);
+  }
+
+  /** The variants of a list of all of `size` bytes, made of the pieces kept under `keys`. */
+  join(keys: readonly string[], size: number): Variants {
+    const parts = keys.map((key) => {
+      const pieces = this.#kept.get(key);
+      if (!pieces) throw new Error(`bug: no pieces kept for a list (${key})`);
+      return pieces;
+    });
+    return listVariants(parts, size);
+  }
 }
 
 /** A list's part compressed as pieces: see contractListPieces. */
@@ -350,11 +401,30 @@ export async function compressRelease(
 }
 
 /**
+ * How compressEach makes each list of all stations of its contracts' lists, each compressed once
+ * as pieces (contractListPieces), when they all are compressed at joinable levels: at a million
+ * stations ~1 GB of lists a build does not compress again.
+ */
+export interface ListJoins<Result> {
+  layouts: readonly ListLayout[];
+  /** compress's, for a contract's list: its variants made of its pieces, kept under `key`. */
+  pieces: (
+    body: readonly Uint8Array[],
+    levels: Levels,
+    paths: string[],
+    key: string,
+  ) => Promise<Result>;
+  /** compress's, for a list of all of `size` bytes: made of the pieces kept under `keys`. */
+  join: (keys: readonly string[], size: number, paths: string[]) => Promise<Result>;
+}
+
+/**
  * Compresses the body of every file worth it that has no variants, biggest first, with `compress`
  * (given the paths that have that body: equal bodies are compressed once, as GBFS serves each v2
  * feed at two paths), and hands what it gives back to `made` for each of those files. Keeps
- * nothing. Settles once all are done, or after the first failure or once `stop` aborts: nothing
- * more is started or handed over then, and what is under way finishes first.
+ * nothing. With `joins`, the lists of all stations last, of their contracts' pieces. Settles once
+ * all are done, or after the first failure or once `stop` aborts: nothing more is started or
+ * handed over then, and what is under way finishes first.
  */
 export async function compressEach<Result>(
   files: ReadonlyMap<string, ReleaseFile>,
@@ -362,38 +432,86 @@ export async function compressEach<Result>(
   compress: (body: readonly Uint8Array[], levels: Levels, paths: string[]) => Promise<Result>,
   made: (path: string, file: ReleaseFile, result: Result) => void,
   stop?: AbortSignal,
+  joins?: ListJoins<Result>,
 ): Promise<void> {
   const tasks = new Map<string, CompressionTask>();
+  const keyOf = new Map<string, string>();
   for (const [path, file] of files) {
     if (file.variants || !worthCompressing(file)) continue;
     const levels = levelsFor(file, budget);
     const key = `${file.etag} ${levels.gzip} ${levels.brotli}`;
+    keyOf.set(path, key);
     const task = tasks.get(key);
     if (task) task.files.push([path, file]);
     else tasks.set(key, { body: file.body, size: file.size, levels, files: [[path, file]] });
   }
+  const joined = joins ? joinedTasks(joins.layouts, tasks, keyOf) : [];
   // Biggest first, so that the longest task does not start last.
   const todo = [...tasks.values()].sort((a, b) => b.size - a.size);
   let next = 0;
   let failed = false;
   const going = () => !failed && !stop?.aborted;
+  const run = async (task: CompressionTask, result: Promise<Result>) => {
+    try {
+      const done = await result;
+      if (going()) for (const [path, file] of task.files) made(path, file, done);
+    } catch (cause) {
+      failed = true;
+      throw cause;
+    }
+  };
   const worker = async () => {
     while (next < todo.length && going()) {
       const task = todo[next++] as CompressionTask;
       const paths = task.files.map(([path]) => path);
-      try {
-        const result = await compress(task.body, task.levels, paths);
-        if (going()) for (const [path, file] of task.files) made(path, file, result);
-      } catch (cause) {
-        failed = true;
-        throw cause;
-      }
+      await run(
+        task,
+        task.kept && joins
+          ? joins.pieces(task.body, task.levels, paths, task.kept)
+          : compress(task.body, task.levels, paths),
+      );
     }
   };
   // A failure is said once every task under way is done: no write of theirs lands in a folder
   // being removed because of it.
   const ends = await Promise.allSettled(Array.from({ length: IN_FLIGHT }, worker));
   for (const end of ends) if (end.status === "rejected") throw end.reason;
+  for (const { task, keys } of joined) {
+    if (!going() || !joins) break;
+    const paths = task.files.map(([path]) => path);
+    await run(task, joins.join(keys, task.size, paths));
+  }
+}
+
+/**
+ * The lists of all stations that can be made of their contracts' pieces, taken out of `tasks`
+ * (their contracts' tasks then keep their pieces): each contract's list compressed on its own
+ * and at joinable levels, none the same bytes as the list of all (a network of one contract).
+ */
+function joinedTasks(
+  layouts: readonly ListLayout[],
+  tasks: Map<string, CompressionTask>,
+  keyOf: ReadonlyMap<string, string>,
+): { task: CompressionTask; keys: string[] }[] {
+  const joined: { task: CompressionTask; keys: string[] }[] = [];
+  for (const layout of layouts) {
+    const allKey = keyOf.get(layout.all);
+    const task = allKey === undefined ? undefined : tasks.get(allKey);
+    const keys = layout.contracts.map((path) => keyOf.get(path));
+    const parts = keys.map((key) => (key === undefined ? undefined : tasks.get(key)));
+    if (
+      !task ||
+      keys.length === 0 ||
+      keys.includes(allKey) ||
+      !parts.every((part) => part !== undefined && joinable(part.levels.brotli))
+    )
+      continue;
+    for (const [index, part] of parts.entries())
+      (part as CompressionTask).kept = keys[index] as string;
+    tasks.delete(allKey as string);
+    joined.push({ task, keys: keys as string[] });
+  }
+  return joined;
 }
 
 /** One body to compress, and the files (paths) that have it. */
@@ -402,4 +520,6 @@ interface CompressionTask {
   size: number;
   levels: Levels;
   files: [string, ReleaseFile][];
+  /** A contract's list a list of all is joined of: its pieces kept under this key. */
+  kept?: string;
 }

@@ -24,24 +24,36 @@ import {
   compressBody,
   compressEach,
   compressRelease,
+  KeptPieces,
   type Levels,
+  type ListJoins,
 } from "./compress.js";
+import type { ListLayout } from "./list-layout.js";
 import type { Release, ReleaseFile, Variants } from "./release.js";
+import { sizeOf } from "./zlib-input.js";
 
 // Compiled beside this module; absent when running from the TypeScript sources (tests).
 const WORKER = new URL("./compress-worker.js", import.meta.url);
 
 /**
  * A body to compress: its chunks as places in shared memory (see placesOf) and the levels; with
- * `siblings`, the files on disk whose `.gz`/`.br` siblings the worker writes itself.
+ * `siblings`, the files on disk whose `.gz`/`.br` siblings the worker writes itself. With `keep`,
+ * a contract's list compressed as pieces, kept under that key; with `join`, no body: a list of all
+ * of `size` bytes made of the pieces kept under `keys` (see ListJoins).
  */
 export interface CompressionJob {
   id: number;
   memory: SharedArrayBuffer[];
   places: Float64Array;
-  levels: Levels;
+  /** Absent for a join, which compresses nothing. */
+  levels?: Levels;
   siblings?: string[];
+  keep?: string;
+  join?: { keys: readonly string[]; size: number };
 }
+
+/** What a job is asked to do besides compressing its body whole. */
+type JobKind = Pick<CompressionJob, "keep" | "join">;
 
 /** The variants in shared memory, or the sizes of the siblings written, or what went wrong. */
 export type CompressionReply =
@@ -98,8 +110,22 @@ export class CompressionWorker {
     body: readonly Uint8Array[],
     levels: Levels,
     files: string[],
+    kind: JobKind = {},
   ): Promise<SiblingSizes> => {
-    const { gzipSize, brSize } = await this.#send(body, levels, files);
+    const { gzipSize, brSize } = await this.#send(body, levels, files, kind);
+    return { gzip: gzipSize, br: brSize };
+  };
+
+  /**
+   * writeSiblings for a list of all made of contracts' pieces kept in the worker (sent with
+   * `keep` before): nothing is compressed, nor sent.
+   */
+  writeJoinedSiblings = async (
+    keys: readonly string[],
+    size: number,
+    files: string[],
+  ): Promise<SiblingSizes> => {
+    const { gzipSize, brSize } = await this.#send([], undefined, files, { join: { keys, size } });
     return { gzip: gzipSize, br: brSize };
   };
 
@@ -110,15 +136,21 @@ export class CompressionWorker {
     this.#failAll(this.#ended);
   }
 
-  #send(body: readonly Uint8Array[], levels: Levels, siblings?: string[]): Promise<Done> {
+  #send(
+    body: readonly Uint8Array[],
+    levels: Levels | undefined,
+    siblings?: string[],
+    kind: JobKind = {},
+  ): Promise<Done> {
     const id = this.#jobs++;
     const { memory, places } = placesOf(body, true);
     const job: CompressionJob = {
       id,
       memory: memory as SharedArrayBuffer[],
       places,
-      levels,
+      ...(levels ? { levels } : {}),
       ...(siblings ? { siblings } : {}),
+      ...kind,
     };
     return new Promise<Done>((resolve, reject) => {
       if (this.#ended) return reject(this.#ended);
@@ -163,28 +195,52 @@ export function compressReleaseOffThread(
 /**
  * The `.gz`/`.br` siblings of every file worth compressing, made and written under `sink.root` by
  * a worker thread (by this one when the compiled worker is not there), each told to the sink.
+ * `layouts`: how the lists of all stations are made of their contracts' (see ListJoins).
  */
 export function writeSiblingsOffThread(
   files: ReadonlyMap<string, ReleaseFile>,
   budget: CompressionBudget,
   sink: SiblingsSink,
+  layouts: readonly ListLayout[] = [],
 ): Promise<void> {
   const onDisk = (path: string) => join(sink.root, fileOf(path));
+  const written = (paths: string[], variants: Variants): SiblingSizes => {
+    for (const path of paths) writeSiblingFiles(onDisk(path), variants);
+    return sizesOf(variants);
+  };
   return withWorker((worker) =>
     compressEach(
       files,
       budget,
       worker
         ? (body, levels, paths) => worker.writeSiblings(body, levels, paths.map(onDisk))
-        : async (body, levels, paths) => {
-            const variants = await compressBody(body, levels);
-            for (const path of paths) writeSiblingFiles(onDisk(path), variants);
-            return sizesOf(variants);
-          },
+        : async (body, levels, paths) => written(paths, await compressBody(body, levels)),
       (path, _, sizes) => sink.wrote(path, sizes),
       sink.stop,
+      worker
+        ? {
+            layouts,
+            pieces: (body, levels, paths, key) =>
+              worker.writeSiblings(body, levels, paths.map(onDisk), { keep: key }),
+            join: (keys, size, paths) => worker.writeJoinedSiblings(keys, size, paths.map(onDisk)),
+          }
+        : joinsHere(layouts, written),
     ),
   );
+}
+
+/** ListJoins in this thread, the pieces kept here until the siblings are all written. */
+function joinsHere(
+  layouts: readonly ListLayout[],
+  written: (paths: string[], variants: Variants) => SiblingSizes,
+): ListJoins<SiblingSizes> {
+  const kept = new KeptPieces();
+  return {
+    layouts,
+    pieces: async (body, levels, paths, key) =>
+      written(paths, await kept.compress(body, sizeOf(body), levels, key)),
+    join: async (keys, size, paths) => written(paths, kept.join(keys, size)),
+  };
 }
 
 async function withWorker<T>(work: (worker: CompressionWorker | null) => Promise<T>): Promise<T> {

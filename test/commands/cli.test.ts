@@ -105,9 +105,8 @@ describe("velodata build", () => {
     expect(await treeHashes(join(parent, "b"))).toEqual(a);
   });
 
-  it("writes `.gz` and `.br` siblings that decode to their file's bytes", async () => {
-    const out = join(await tempDir(), "out");
-    await runCli(["build", "--source", FIXTURES, "--out", out]);
+  /** How many `.gz` and `.br` siblings the tree has, each checked to decode to its file's bytes. */
+  async function decodingSiblings(out: string): Promise<number> {
     let siblings = 0;
     for (const entry of await readdir(out, { recursive: true, withFileTypes: true })) {
       const decode = { ".gz": gunzipSync, ".br": brotliDecompressSync }[extname(entry.name)];
@@ -117,8 +116,28 @@ describe("velodata build", () => {
       expect(decode(await readFile(sibling)).equals(file), sibling).toBe(true);
       siblings++;
     }
+    return siblings;
+  }
+
+  it("writes `.gz` and `.br` siblings that decode to their file's bytes", async () => {
+    const out = join(await tempDir(), "out");
+    await runCli(["build", "--source", FIXTURES, "--out", out]);
     // Lists, feeds, the portal's page, the OpenAPI document, Swagger UI: both forms of each.
-    expect(siblings).toBeGreaterThan(80);
+    expect(await decodingSiblings(out)).toBeGreaterThan(80);
+  });
+
+  it("makes the siblings of each list of all stations of its contracts' lists, decoding to its bytes", async () => {
+    // Contracts of ~400 stations: lists big enough to be compressed at levels whose pieces join.
+    const dir = await tempDir();
+    const source = join(dir, "source");
+    expect(
+      (await runCli(["synth", "--stations", "1200", "--contracts", "3", "--out", source])).code,
+    ).toBe(0);
+    const out = join(dir, "out");
+    expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
+    for (const list of ["vls/v3/stations.json", "vls/v1/stations.json"])
+      expect(existsSync(join(out, `${list}.br`)), list).toBe(true);
+    expect(await decodingSiblings(out)).toBeGreaterThan(20);
   });
 
   it("fails on bad data with every problem located, no stack trace, and leaves the previous tree intact", async () => {

@@ -4,12 +4,20 @@ import { brotliOfList } from "../../src/publish/brotli-list.js";
 import {
   brotliBody,
   compressBody,
+  compressEach,
   compressRelease,
   contractListPieces,
   gzipOfList,
+  levelsFor,
   MIN_COMPRESSED_SIZE,
 } from "../../src/publish/compress.js";
-import type { Release } from "../../src/publish/release.js";
+import type { ListLayout } from "../../src/publish/list-layout.js";
+import {
+  JSON_TYPE,
+  type Release,
+  type ReleaseFile,
+  releaseFile,
+} from "../../src/publish/release.js";
 import { fixtureRelease } from "./publish-helpers.js";
 
 let release: Release;
@@ -205,4 +213,87 @@ describe("contractListPieces", () => {
       expect(brotli.length).toBeLessThan((await brotliBody(body, levels.brotli)).length * 1.01);
     },
   );
+});
+
+describe("compressEach with list joins", () => {
+  // A contract's list of `count` stations, and the list of all joined of some.
+  const itemsOf = (contract: string, count: number): string =>
+    Array.from({ length: count }, (_, at) => `{"contract":"${contract}","number":${at}}`).join(",");
+  const list = (...items: string[]): ReleaseFile =>
+    releaseFile([Buffer.from(`[${items.join(",")}]`)], JSON_TYPE, "dynamic");
+
+  /**
+   * What compressEach asks for each path: its body compressed whole (at which brotli quality), as
+   * pieces kept (under its own key?), or joined (of whose pieces, to its size?).
+   */
+  async function asked(
+    files: Map<string, ReleaseFile>,
+    layout: ListLayout = { all: "/all", contracts: ["/lyon", "/paris"] },
+  ): Promise<Record<string, string>> {
+    const keyOf = (path: string | undefined): string => {
+      const file = files.get(path as string) as ReleaseFile;
+      const levels = levelsFor(file, "build");
+      return `${file.etag} ${levels.gzip} ${levels.brotli}`;
+    };
+    const pathOf = (key: string) => [...files.keys()].find((path) => keyOf(path) === key);
+    const said = new Map<string, string>();
+    await compressEach(
+      files,
+      "build",
+      async (_, levels) => `whole ${levels.brotli}`,
+      (path, _, result) => said.set(path, result),
+      undefined,
+      {
+        layouts: [layout],
+        pieces: async (_, levels, paths, key) =>
+          `pieces ${levels.brotli} ${key === keyOf(paths[0])}`,
+        join: async (keys, size, paths) =>
+          `joined ${keys.map(pathOf).join(" ")} ${size === files.get(paths[0] as string)?.size}`,
+      },
+    );
+    return Object.fromEntries(said);
+  }
+
+  it("joins a list of all of its contracts' pieces, after them, each compressed once", async () => {
+    const lyon = itemsOf("lyon", 2000);
+    const paris = itemsOf("paris", 3000);
+    const files = new Map([
+      ["/all", list(lyon, paris)],
+      ["/lyon", list(lyon)],
+      ["/paris", list(paris)],
+      ["/feed", list(itemsOf("feed", 3000))],
+    ]);
+    expect(files.get("/lyon")?.size).toBeGreaterThan(64 << 10); // the build's big, joinable levels
+    expect(await asked(files)).toEqual({
+      "/all": "joined /lyon /paris true",
+      "/lyon": "pieces 1 true",
+      "/paris": "pieces 1 true",
+      "/feed": "whole 1",
+    });
+  });
+
+  it("compresses every list whole when a contract's is compressed at a level whose pieces do not join", async () => {
+    const small = itemsOf("lyon", 200); // under 64 KiB: the build compresses it harder
+    const paris = itemsOf("paris", 3000);
+    const files = new Map([
+      ["/all", list(small, paris)],
+      ["/lyon", list(small)],
+      ["/paris", list(paris)],
+    ]);
+    expect(await asked(files)).toEqual({
+      "/all": "whole 1",
+      "/lyon": "whole 5",
+      "/paris": "whole 1",
+    });
+  });
+
+  it("compresses a list of all whole when it has the bytes of a contract's (a network of one)", async () => {
+    const lyon = itemsOf("lyon", 3000);
+    const files = new Map([
+      ["/all", list(lyon)],
+      ["/lyon", list(lyon)],
+    ]);
+    const one = { all: "/all", contracts: ["/lyon"] };
+    expect(await asked(files, one)).toEqual({ "/all": "whole 1", "/lyon": "whole 1" });
+  });
 });

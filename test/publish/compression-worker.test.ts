@@ -4,6 +4,7 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { compressBody } from "../../src/publish/compress.js";
 import type { CompressionWorker as Worker } from "../../src/publish/compression-worker.js";
@@ -87,6 +88,46 @@ describe("CompressionWorker", () => {
         expect(readFileSync(`${file}.br`).equals(here.br)).toBe(true);
         expect(existsSync(file)).toBe(false); // the file itself is the writer's
       }
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it("makes a list of all of the contracts' lists it kept as pieces, and writes its siblings", async () => {
+    const worker = await startWorker();
+    try {
+      const root = await tempDir();
+      const levels = { gzip: 1, brotli: 1 };
+      // ~2.4 MB (streamed in pieces) and ~20 KB.
+      const contracts = [listBody(30_000), listBody(250)];
+      const file = (name: string) => join(root, `${name}.json`);
+      for (const [index, body] of contracts.entries()) {
+        const sizes = await worker.writeSiblings(body, levels, [file(`c${index}`)], {
+          keep: `c${index}`,
+        });
+        const bytes = Buffer.concat(body);
+        expect(gunzipSync(readFileSync(`${file(`c${index}`)}.gz`)).equals(bytes)).toBe(true);
+        expect(brotliDecompressSync(readFileSync(`${file(`c${index}`)}.br`)).equals(bytes)).toBe(
+          true,
+        );
+        expect(sizes.br).toBe(readFileSync(`${file(`c${index}`)}.br`).length);
+      }
+      const all = Buffer.concat([
+        Buffer.from("["),
+        ...contracts
+          .map((body) => Buffer.concat(body.slice(1, -1)))
+          .flatMap((items, index) => (index > 0 ? [Buffer.from(","), items] : [items])),
+        Buffer.from("]"),
+      ]);
+      const sizes = await worker.writeJoinedSiblings(["c0", "c1"], all.length, [file("all")]);
+      const gzip = readFileSync(`${file("all")}.gz`);
+      const br = readFileSync(`${file("all")}.br`);
+      expect(gunzipSync(gzip).equals(all)).toBe(true);
+      expect(brotliDecompressSync(br).equals(all)).toBe(true);
+      expect(sizes).toEqual({ gzip: gzip.length, br: br.length });
+      await expect(worker.writeJoinedSiblings(["c2"], 2, [file("none")])).rejects.toThrow(
+        /no pieces kept/,
+      );
     } finally {
       await worker.stop();
     }

@@ -4,9 +4,15 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
-import { compressRelease } from "../../src/publish/compress.js";
+import { brotliOfList } from "../../src/publish/brotli-list.js";
+import { compressRelease, contractListPieces, levelsFor } from "../../src/publish/compress.js";
 import { writeSiblingsOffThread } from "../../src/publish/compression-worker.js";
-import { makeRelease, type Release, releaseFile } from "../../src/publish/release.js";
+import {
+  makeRelease,
+  type Release,
+  type ReleaseFile,
+  releaseFile,
+} from "../../src/publish/release.js";
 import { layoutOf } from "../../src/tree/layout.js";
 import { readTree } from "../../src/tree/read-tree.js";
 import { updateTree } from "../../src/tree/update-tree.js";
@@ -127,6 +133,32 @@ describe("precompressed siblings", () => {
       expect(entry?.variants?.gzip.size).toBe(readFileSync(join(out, `${file}.gz`)).byteLength);
       expect(entry?.variants?.br.size).toBe(readFileSync(join(out, `${file}.br`)).byteLength);
     }
+  });
+
+  it("of a list of all stations are made of its contracts' lists, in this thread too", async () => {
+    const out = join(await tempDir(), "out");
+    const items = (text: string) => JSON.stringify(Array(400).fill(text)).slice(1, -1);
+    const plain = plainRelease({
+      "/vls/v3/stations": Buffer.from(`[${items("lyon")},${items("paris")}]`),
+      "/vls/v3/stations/lyon": Buffer.from(`[${items("lyon")}]`),
+      "/vls/v3/stations/paris": Buffer.from(`[${items("paris")}]`),
+    });
+    const contracts = ["/vls/v3/stations/lyon", "/vls/v3/stations/paris"];
+    const layouts = [{ all: "/vls/v3/stations", contracts }];
+    await writeTree(plain, out, {
+      compress: (siblings) => writeSiblingsOffThread(plain.files, "refresh", siblings, layouts),
+    });
+    const list = join(out, "vls/v3/stations.json");
+    expect(gunzipped(`${list}.gz`)).toBe(readFileSync(list, "utf8"));
+    expect(unbrotli(`${list}.br`)).toBe(readFileSync(list, "utf8"));
+    // Joined of the contracts' pieces, not compressed whole.
+    const pieces = await Promise.all(
+      contracts.map((path) => {
+        const file = plain.files.get(path) as ReleaseFile;
+        return contractListPieces(file.body, levelsFor(file, "refresh"));
+      }),
+    );
+    expect(readFileSync(`${list}.br`).equals(brotliOfList(pieces.map(({ br }) => br)))).toBe(true);
   });
 
   it("follow their file at a refresh: replaced, dropped when no longer worth it, deleted with it", async () => {

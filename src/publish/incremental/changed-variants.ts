@@ -4,13 +4,12 @@
 // are assembled from.
 
 import { withFields } from "../../with-fields.js";
-import { brotliOfList } from "../brotli-list.js";
 import {
   compressBody,
   contractListPieces,
-  gzipOfList,
   type ListPieces,
   levelsFor,
+  listVariants,
   worthCompressing,
 } from "../compress.js";
 import type { ListLayout } from "../list-layout.js";
@@ -68,13 +67,15 @@ export class ChangedVariants {
       ];
       if (kind === "contract") {
         const pieces = this.#pieces.get(path) as ContractPieces;
-        made.push(pieces.then((contract) => withVariants(variantsOf([contract], file.size))));
+        made.push(pieces.then((contract) => withVariants(listVariants([contract], file.size))));
       } else if (kind === "all") {
         const layout = layoutOf.get(path);
         const pieces = layout?.contracts.map((contract) => this.#pieces.get(contract));
         made.push(
           (pieces?.every((piece) => piece !== undefined) && pieces.length > 0
-            ? Promise.all(pieces as ContractPieces[]).then((parts) => variantsOf(parts, file.size))
+            ? Promise.all(pieces as ContractPieces[]).then((parts) =>
+                listVariants(parts, file.size),
+              )
             : this.#later(() => compressBody(file.body, levels))
           ).then(withVariants),
         );
@@ -107,12 +108,3 @@ export class ChangedVariants {
     }
   }
 }
-
-/** The variants of a list of `size` bytes made of these parts, each compressed once as pieces. */
-const variantsOf = (parts: readonly ListPieces[], size: number): Variants => ({
-  gzip: gzipOfList(
-    parts.map((part) => part.gzip),
-    size,
-  ),
-  br: brotliOfList(parts.map((part) => part.br)),
-});
