@@ -9,6 +9,7 @@ import { writeSiblingsOffThread } from "../../dist/publish/compression-worker.js
 import { encodedInChunks } from "../../dist/publish/encoded-together.js";
 import { publish } from "../../dist/publish/publish.js";
 import { publishOffThread } from "../../dist/publish/static-off-thread.js";
+import { stationListLayouts } from "../../dist/publish/station-files.js";
 import { tuneHeapForServing } from "../../dist/serve/heap-tuning.js";
 import { startRefresher } from "../../dist/serve/refresher.js";
 import { DEFAULT_MAX_MISSING_SHARE, stateFile } from "../../dist/serve/state-source.js";
@@ -49,7 +50,8 @@ if (mode === "build") {
       }),
     );
     writeStarted = performance.now();
-    const compressing = writeSiblingsOffThread(release.files, "build", siblings);
+    const layouts = stationListLayouts(dataset.stations) ?? [];
+    const compressing = writeSiblingsOffThread(release.files, "build", siblings, layouts);
     compressing
       .then(() => (steps.compress = (performance.now() - writeStarted) / 1000))
       .catch(() => {});
