@@ -39,8 +39,7 @@ function sizeOf({ places }: CompressionJob): number {
   return size;
 }
 
-// Contracts' lists compressed as pieces, for the lists of all stations made of them: until the
-// worker ends.
+// Contracts' lists compressed as pieces, for the lists of all stations made of them.
 const kept = new KeptPieces();
 
 /** The job's variants: its body's, or the list's of all made of kept pieces. */

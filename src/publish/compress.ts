@@ -243,7 +243,7 @@ export const listVariants = (parts: readonly ListPieces[], size: number): Varian
 
 /**
  * Contracts' lists compressed as pieces and kept, for the lists of all stations joined of them
- * (see ListJoins): until this is dropped.
+ * (see ListJoins): until joined (a contract's list is in one list of all).
  */
 export class KeptPieces {
   readonly #kept = new Map<string, ListPieces>();
@@ -260,14 +260,19 @@ export class KeptPieces {
     return listVariants([pieces], size);
   }
 
-  /** The variants of a list of all of `size` bytes, made of the pieces kept under `keys`. */
+  /**
+   * The variants of a list of all of `size` bytes, made of the pieces kept under `keys` (copied:
+   * they are let go).
+   */
   join(keys: readonly string[], size: number): Variants {
     const parts = keys.map((key) => {
       const pieces = this.#kept.get(key);
       if (!pieces) throw new Error(`bug: no pieces kept for a list (${key})`);
       return pieces;
     });
-    return listVariants(parts, size);
+    const variants = listVariants(parts, size);
+    for (const key of keys) this.#kept.delete(key);
+    return variants;
   }
 }
 
@@ -422,7 +427,8 @@ export interface ListJoins<Result> {
  * Compresses the body of every file worth it that has no variants, biggest first, with `compress`
  * (given the paths that have that body: equal bodies are compressed once, as GBFS serves each v2
  * feed at two paths), and hands what it gives back to `made` for each of those files. Keeps
- * nothing. With `joins`, the lists of all stations last, of their contracts' pieces. Settles once
+ * nothing. With `joins`, each list of all stations is joined of its contracts' pieces as soon as
+ * they are made (by the same worker loop, after the last of them). Settles once
  * all are done, or after the first failure or once `stop` aborts: nothing more is started or
  * handed over then, and what is under way finishes first.
  */
@@ -460,27 +466,37 @@ export async function compressEach<Result>(
       throw cause;
     }
   };
+  const joinOnceMade = async (kept: string) => {
+    for (const join of joined) {
+      join.waiting.delete(kept);
+      if (join.waiting.size > 0 || join.started || !joins || !going()) continue;
+      join.started = true;
+      const paths = join.task.files.map(([path]) => path);
+      await run(join.task, joins.join(join.keys, join.task.size, paths));
+    }
+  };
   const worker = async () => {
     while (next < todo.length && going()) {
       const task = todo[next++] as CompressionTask;
       const paths = task.files.map(([path]) => path);
-      await run(
-        task,
-        task.kept && joins
-          ? joins.pieces(task.body, task.levels, paths, task.kept)
-          : compress(task.body, task.levels, paths),
-      );
+      if (task.kept && joins) {
+        await run(task, joins.pieces(task.body, task.levels, paths, task.kept));
+        await joinOnceMade(task.kept);
+      } else await run(task, compress(task.body, task.levels, paths));
     }
   };
   // A failure is said once every task under way is done: no write of theirs lands in a folder
   // being removed because of it.
   const ends = await Promise.allSettled(Array.from({ length: IN_FLIGHT }, worker));
   for (const end of ends) if (end.status === "rejected") throw end.reason;
-  for (const { task, keys } of joined) {
-    if (!going() || !joins) break;
-    const paths = task.files.map(([path]) => path);
-    await run(task, joins.join(keys, task.size, paths));
-  }
+}
+
+/** A list of all stations to be joined of its contracts' pieces, and the pieces not yet made. */
+interface Join {
+  task: CompressionTask;
+  keys: string[];
+  waiting: Set<string>;
+  started: boolean;
 }
 
 /**
@@ -492,8 +508,8 @@ function joinedTasks(
   layouts: readonly ListLayout[],
   tasks: Map<string, CompressionTask>,
   keyOf: ReadonlyMap<string, string>,
-): { task: CompressionTask; keys: string[] }[] {
-  const joined: { task: CompressionTask; keys: string[] }[] = [];
+): Join[] {
+  const joined: Join[] = [];
   for (const layout of layouts) {
     const allKey = keyOf.get(layout.all);
     const task = allKey === undefined ? undefined : tasks.get(allKey);
@@ -509,7 +525,12 @@ function joinedTasks(
     for (const [index, part] of parts.entries())
       (part as CompressionTask).kept = keys[index] as string;
     tasks.delete(allKey as string);
-    joined.push({ task, keys: keys as string[] });
+    joined.push({
+      task,
+      keys: keys as string[],
+      waiting: new Set(keys as string[]),
+      started: false,
+    });
   }
   return joined;
 }

@@ -229,7 +229,7 @@ export function writeSiblingsOffThread(
   );
 }
 
-/** ListJoins in this thread, the pieces kept here until the siblings are all written. */
+/** ListJoins in this thread, the pieces kept here. */
 function joinsHere(
   layouts: readonly ListLayout[],
   written: (paths: string[], variants: Variants) => SiblingSizes,

@@ -8,6 +8,7 @@ import {
   compressRelease,
   contractListPieces,
   gzipOfList,
+  KeptPieces,
   levelsFor,
   MIN_COMPRESSED_SIZE,
 } from "../../src/publish/compress.js";
@@ -272,6 +273,48 @@ describe("compressEach with list joins", () => {
     });
   });
 
+  it("joins a list of all as soon as its contracts' pieces are made, while other bodies compress", async () => {
+    const lyon = itemsOf("lyon", 2000);
+    const paris = itemsOf("paris", 3000);
+    const files = new Map([
+      ["/all", list(lyon, paris)],
+      ["/lyon", list(lyon)],
+      ["/paris", list(paris)],
+      ["/feed", list(itemsOf("feed", 4000))],
+    ]);
+    // The feed's compression ends only once the list of all is joined: a join that waited for
+    // every body would wait forever.
+    let joined: () => void = () => {};
+    const join = new Promise<void>((resolve) => {
+      joined = resolve;
+    });
+    const said: string[] = [];
+    await compressEach(
+      files,
+      "build",
+      async (_, __, paths) => {
+        await join;
+        return `whole ${paths}`;
+      },
+      (path, _, result) => said.push(`${path}: ${result}`),
+      undefined,
+      {
+        layouts: [{ all: "/all", contracts: ["/lyon", "/paris"] }],
+        pieces: async () => "pieces",
+        join: async () => {
+          joined();
+          return "joined";
+        },
+      },
+    );
+    expect(said.sort()).toEqual([
+      "/all: joined",
+      "/feed: whole /feed",
+      "/lyon: pieces",
+      "/paris: pieces",
+    ]);
+  });
+
   it("compresses every list whole when a contract's is compressed at a level whose pieces do not join", async () => {
     const small = itemsOf("lyon", 200); // under 64 KiB: the build compresses it harder
     const paris = itemsOf("paris", 3000);
@@ -295,5 +338,25 @@ describe("compressEach with list joins", () => {
     ]);
     const one = { all: "/all", contracts: ["/lyon"] };
     expect(await asked(files, one)).toEqual({ "/all": "whole 1", "/lyon": "whole 1" });
+  });
+});
+
+describe("KeptPieces", () => {
+  it("joins a list of all of the pieces it kept, then lets them go", async () => {
+    const lists = ["lyon", "paris"].map((contract) =>
+      Buffer.from(JSON.stringify(Array(3000).fill({ contract, bikes: 3 }))),
+    );
+    const kept = new KeptPieces();
+    const levels = { gzip: 1, brotli: 1 };
+    for (const [index, list] of lists.entries()) {
+      const variants = await kept.compress([list], list.length, levels, `c${index}`);
+      expect(brotliDecompressSync(variants.br).equals(list)).toBe(true);
+      expect(gunzipSync(variants.gzip).equals(list)).toBe(true);
+    }
+    const all = Buffer.from(`[${lists.map((list) => list.subarray(1, -1).toString()).join(",")}]`);
+    const joined = kept.join(["c0", "c1"], all.length);
+    expect(brotliDecompressSync(joined.br).equals(all)).toBe(true);
+    expect(gunzipSync(joined.gzip).equals(all)).toBe(true);
+    expect(() => kept.join(["c0"], lists[0]?.length ?? 0)).toThrow(/no pieces kept/);
   });
 });
