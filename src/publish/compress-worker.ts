@@ -46,7 +46,11 @@ const kept = new KeptPieces();
 function variantsOf(job: CompressionJob): Promise<Variants> | Variants {
   if (job.join) return kept.join(job.join.keys, job.join.size);
   if (!job.levels) throw new Error("bug: a body to compress came without its levels");
-  if (job.keep) return kept.compress(chunksOf(job), sizeOf(job), job.levels, job.keep);
+  if (job.keep) {
+    // Read twice when its own variants are compressed whole besides its pieces.
+    const body = { [Symbol.iterator]: () => chunksOf(job) };
+    return kept.compress(body, sizeOf(job), job.levels, job.keep, job.pieceLevels);
+  }
   return compressChunks(chunksOf(job), sizeOf(job), job.levels);
 }
 

@@ -1,6 +1,5 @@
 // Precompressed variants: gzip and brotli bytes made once per file, off the main thread, before a release is served.
 // Deterministic (fixed gzip header) so the same bytes can be written as `.gz`/`.br` siblings and uploaded.
-import type { Transform } from "node:stream";
 import { promisify } from "node:util";
 import {
   type BrotliOptions,
@@ -163,32 +162,6 @@ export async function compressChunks(
   return { gzip: gzipped, br };
 }
 
-/** The gzip variant alone (see compressBody), in the thread pool. */
-export async function gzipBody(body: readonly Uint8Array[], level: number): Promise<Buffer> {
-  const size = sizeOf(body);
-  const options = { level, chunkSize: outputChunk(size) };
-  const gzipped = await oneForm(
-    body,
-    size,
-    (whole) => gzipAsync(whole, options),
-    () => createGzip(options),
-  );
-  gzipped[GZIP_OS] = OS_UNKNOWN;
-  return gzipped;
-}
-
-/** The brotli variant alone (see compressBody), in the thread pool. */
-export function brotliBody(body: readonly Uint8Array[], quality: number): Promise<Buffer> {
-  const size = sizeOf(body);
-  const options = brotliOptions(size, quality);
-  return oneForm(
-    body,
-    size,
-    (whole) => brotliAsync(whole, options),
-    () => createBrotliCompress(options),
-  );
-}
-
 const brotliOptions = (size: number, quality: number): BrotliOptions => ({
   chunkSize: outputChunk(size),
   params: {
@@ -232,14 +205,25 @@ export async function listPiecesOfChunks(
   return { gzip: items.made(deflated), br: brotliPiece(brotli) };
 }
 
-/** The variants of a list of `size` bytes made of these parts, each compressed once as pieces. */
-export const listVariants = (parts: readonly ListPieces[], size: number): Variants => ({
-  gzip: gzipOfList(
-    parts.map((part) => part.gzip),
-    size,
-  ),
-  br: brotliOfList(parts.map((part) => part.br)),
-});
+/**
+ * The variants of a list of `size` bytes made of these parts, each compressed once as pieces: its
+ * brackets, its parts and the commas between them, or it is not that list.
+ */
+export function listVariants(parts: readonly ListPieces[], size: number): Variants {
+  const joined = parts.reduce(
+    (sum, part) => sum + part.gzip.size,
+    2 + Math.max(0, parts.length - 1),
+  );
+  if (joined !== size)
+    throw new Error(`bug: a list of ${size} bytes joined of parts making ${joined}`);
+  return {
+    gzip: gzipOfList(
+      parts.map((part) => part.gzip),
+      size,
+    ),
+    br: brotliOfList(parts.map((part) => part.br)),
+  };
+}
 
 /**
  * Contracts' lists compressed as pieces and kept, for the lists of all stations joined of them
@@ -248,16 +232,23 @@ export const listVariants = (parts: readonly ListPieces[], size: number): Varian
 export class KeptPieces {
   readonly #kept = new Map<string, ListPieces>();
 
-  /** A contract's list's variants, made of its pieces, which are kept under `key`. */
+  /**
+   * A contract's list's variants at `levels`, its pieces (at `pieceLevels`, its list of all's)
+   * kept under `key`: made of them when the levels are the same, else compressed whole besides
+   * (a small list, compressed harder: `body` is then read twice).
+   */
   async compress(
     body: Iterable<Uint8Array>,
     size: number,
     levels: Levels,
     key: string,
+    pieceLevels: Levels = levels,
   ): Promise<Variants> {
-    const pieces = await listPiecesOfChunks(body, size, levels);
+    const pieces = await listPiecesOfChunks(body, size, pieceLevels);
     this.#kept.set(key, pieces);
-    return listVariants([pieces], size);
+    if (levels.gzip === pieceLevels.gzip && levels.brotli === pieceLevels.brotli)
+      return listVariants([pieces], size);
+    return compressChunks(body, size, levels);
   }
 
   /**
@@ -305,21 +296,6 @@ class PartMaker {
   made(piece: Buffer): ListPart {
     return { piece, crc: this.#crc, size: this.size };
   }
-}
-
-/**
- * One compressed form of a body of `size` bytes, in the thread pool: up to CHUNK in one call on
- * its bytes joined, a bigger body through a stream in pieces of CHUNK bytes, never joined.
- */
-async function oneForm(
-  body: readonly Uint8Array[],
-  size: number,
-  inOneCall: (bytes: Uint8Array) => Promise<Buffer>,
-  stream: () => Transform,
-): Promise<Buffer> {
-  if (size <= CHUNK) return withJoined(body, inOneCall);
-  const [made] = (await throughStreams(body, [stream()])) as [Buffer];
-  return made;
 }
 
 // `]`, deflated as the final block of a list's stream; `[` and `,` as pieces.
@@ -412,12 +388,16 @@ export async function compressRelease(
  */
 export interface ListJoins<Result> {
   layouts: readonly ListLayout[];
-  /** compress's, for a contract's list: its variants made of its pieces, kept under `key`. */
+  /**
+   * compress's, for a contract's list (KeptPieces.compress): its pieces made at `pieceLevels` and
+   * kept under `key`; `paths` none for a list too small to have variants of its own.
+   */
   pieces: (
     body: readonly Uint8Array[],
     levels: Levels,
     paths: string[],
     key: string,
+    pieceLevels: Levels,
   ) => Promise<Result>;
   /** compress's, for a list of all of `size` bytes: made of the pieces kept under `keys`. */
   join: (keys: readonly string[], size: number, paths: string[]) => Promise<Result>;
@@ -427,7 +407,7 @@ export interface ListJoins<Result> {
  * Compresses the body of every file worth it that has no variants, biggest first, with `compress`
  * (given the paths that have that body: equal bodies are compressed once, as GBFS serves each v2
  * feed at two paths), and hands what it gives back to `made` for each of those files. Keeps
- * nothing. With `joins`, each list of all stations is joined of its contracts' pieces as soon as
+ * nothing (`joins` keeps its pieces). With `joins`, each list of all stations is joined of its contracts' pieces as soon as
  * they are made (by the same worker loop, after the last of them). Settles once
  * all are done, or after the first failure or once `stop` aborts: nothing more is started or
  * handed over then, and what is under way finishes first.
@@ -451,7 +431,7 @@ export async function compressEach<Result>(
     if (task) task.files.push([path, file]);
     else tasks.set(key, { body: file.body, size: file.size, levels, files: [[path, file]] });
   }
-  const joined = joins ? joinedTasks(joins.layouts, tasks, keyOf) : [];
+  const joined = joins ? joinedTasks(joins.layouts, files, tasks, keyOf) : [];
   // Biggest first, so that the longest task does not start last.
   const todo = [...tasks.values()].sort((a, b) => b.size - a.size);
   let next = 0;
@@ -480,7 +460,8 @@ export async function compressEach<Result>(
       const task = todo[next++] as CompressionTask;
       const paths = task.files.map(([path]) => path);
       if (task.kept && joins) {
-        await run(task, joins.pieces(task.body, task.levels, paths, task.kept));
+        const pieceLevels = task.pieceLevels ?? task.levels;
+        await run(task, joins.pieces(task.body, task.levels, paths, task.kept, pieceLevels));
         await joinOnceMade(task.kept);
       } else await run(task, compress(task.body, task.levels, paths));
     }
@@ -489,6 +470,8 @@ export async function compressEach<Result>(
   // being removed because of it.
   const ends = await Promise.allSettled(Array.from({ length: IN_FLIGHT }, worker));
   for (const end of ends) if (end.status === "rejected") throw end.reason;
+  if (going() && joined.some((join) => !join.started))
+    throw new Error("bug: a list of all stations was never joined of its contracts' pieces");
 }
 
 /** A list of all stations to be joined of its contracts' pieces, and the pieces not yet made. */
@@ -500,31 +483,40 @@ interface Join {
 }
 
 /**
- * The lists of all stations that can be made of their contracts' pieces, taken out of `tasks`
- * (their contracts' tasks then keep their pieces): each contract's list compressed on its own
- * and at joinable levels, none the same bytes as the list of all (a network of one contract).
+ * The lists of all stations that can be made of their contracts' pieces, taken out of `tasks`:
+ * their contracts' tasks then keep their pieces, made at the list of all's levels (which must be
+ * joinable), a list too small for variants of its own getting a task for its pieces alone. Not
+ * when a list of all has a contract's bytes (a network of one contract), nor when a task would be
+ * part of two joins (a list of all that is another's contract list, or two sharing a contract).
  */
 function joinedTasks(
   layouts: readonly ListLayout[],
+  files: ReadonlyMap<string, ReleaseFile>,
   tasks: Map<string, CompressionTask>,
   keyOf: ReadonlyMap<string, string>,
 ): Join[] {
   const joined: Join[] = [];
+  const claimed = new Set<string>();
   for (const layout of layouts) {
     const allKey = keyOf.get(layout.all);
     const task = allKey === undefined ? undefined : tasks.get(allKey);
-    const keys = layout.contracts.map((path) => keyOf.get(path));
-    const parts = keys.map((key) => (key === undefined ? undefined : tasks.get(key)));
+    if (!task || !joinable(task.levels.brotli) || claimed.has(allKey as string)) continue;
+    const parts = layout.contracts.map((path) => partOf(path, files, tasks, keyOf, task.levels));
+    const keys = parts.map((part) => part?.[0]);
     if (
-      !task ||
-      keys.length === 0 ||
+      parts.length === 0 ||
       keys.includes(allKey) ||
-      !parts.every((part) => part !== undefined && joinable(part.levels.brotli))
+      keys.some((key) => key === undefined || claimed.has(key))
     )
       continue;
-    for (const [index, part] of parts.entries())
-      (part as CompressionTask).kept = keys[index] as string;
+    for (const [key, part] of parts as [string, CompressionTask][]) {
+      if (!tasks.has(key)) tasks.set(key, part);
+      part.kept = key;
+      if (part.levels.gzip !== task.levels.gzip || part.levels.brotli !== task.levels.brotli)
+        part.pieceLevels = task.levels;
+    }
     tasks.delete(allKey as string);
+    for (const key of [allKey as string, ...(keys as string[])]) claimed.add(key);
     joined.push({
       task,
       keys: keys as string[],
@@ -535,6 +527,25 @@ function joinedTasks(
   return joined;
 }
 
+/**
+ * A contract's list's task and key: its own, or (a list without variants) one for its pieces
+ * alone, at the list of all's levels; undefined when the release has no such list.
+ */
+function partOf(
+  path: string,
+  files: ReadonlyMap<string, ReleaseFile>,
+  tasks: ReadonlyMap<string, CompressionTask>,
+  keyOf: ReadonlyMap<string, string>,
+  levels: Levels,
+): [string, CompressionTask] | undefined {
+  const key = keyOf.get(path);
+  const task = key === undefined ? undefined : tasks.get(key);
+  if (key !== undefined && task) return [key, task];
+  const file = files.get(path);
+  if (!file) return undefined;
+  return [`${file.etag} pieces`, { body: file.body, size: file.size, levels, files: [] }];
+}
+
 /** One body to compress, and the files (paths) that have it. */
 interface CompressionTask {
   body: readonly Uint8Array[];
@@ -543,4 +554,6 @@ interface CompressionTask {
   files: [string, ReleaseFile][];
   /** A contract's list a list of all is joined of: its pieces kept under this key. */
   kept?: string;
+  /** The levels of its pieces, when not its own: its list of all's. */
+  pieceLevels?: Levels;
 }

@@ -49,11 +49,13 @@ export interface CompressionJob {
   levels?: Levels;
   siblings?: string[];
   keep?: string;
+  /** With `keep`: the levels of the pieces, when not `levels` (see KeptPieces.compress). */
+  pieceLevels?: Levels;
   join?: { keys: readonly string[]; size: number };
 }
 
 /** What a job is asked to do besides compressing its body whole. */
-type JobKind = Pick<CompressionJob, "keep" | "join">;
+type JobKind = Pick<CompressionJob, "keep" | "pieceLevels" | "join">;
 
 /** The variants in shared memory, or the sizes of the siblings written, or what went wrong. */
 export type CompressionReply =
@@ -220,8 +222,8 @@ export function writeSiblingsOffThread(
       worker
         ? {
             layouts,
-            pieces: (body, levels, paths, key) =>
-              worker.writeSiblings(body, levels, paths.map(onDisk), { keep: key }),
+            pieces: (body, levels, paths, key, pieceLevels) =>
+              worker.writeSiblings(body, levels, paths.map(onDisk), { keep: key, pieceLevels }),
             join: (keys, size, paths) => worker.writeJoinedSiblings(keys, size, paths.map(onDisk)),
           }
         : joinsHere(layouts, written),
@@ -237,8 +239,8 @@ function joinsHere(
   const kept = new KeptPieces();
   return {
     layouts,
-    pieces: async (body, levels, paths, key) =>
-      written(paths, await kept.compress(body, sizeOf(body), levels, key)),
+    pieces: async (body, levels, paths, key, pieceLevels) =>
+      written(paths, await kept.compress(body, sizeOf(body), levels, key, pieceLevels)),
     join: async (keys, size, paths) => written(paths, kept.join(keys, size)),
   };
 }

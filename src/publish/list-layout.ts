@@ -1,5 +1,5 @@
-// How each list of all stations is made of its contracts' lists, when it is: what its gzip
-// variant can be assembled from (each contract's list deflated once, see gzipOfList).
+// How each list of all stations is made of its contracts' lists, when it is: what its variants
+// can be joined of (each contract's list compressed once, see gzipOfList and brotliOfList).
 import { pathOf } from "../routes/routes.js";
 import type { StationSurface } from "./station-files.js";
 

@@ -395,7 +395,7 @@ const membersOf = oncePerObject(
 
 /**
  * How each surface's list of all these stations is made of its contracts' lists, when it is: a
- * server's refresh assembles the gzip variants of those lists from their contracts' (listLayouts).
+ * build and a server's refresh join the variants of those lists of their contracts' (listLayouts).
  */
 export const stationListLayouts = oncePerObject(
   (stations: readonly Station[]): readonly ListLayout[] | undefined =>

@@ -8,8 +8,8 @@ import type { ReleaseFile } from "../publish/release.js";
 /**
  * Each changed answer worth compressing, with its variants (the refresh's levels), by path. With
  * `lists` (how each list of all stations is made of its contracts' lists), a list of all stations
- * gets its gzip variant from its contracts' lists deflated once, as a cron refresh makes it: at a
- * million stations, ~1 GB a minute not deflated twice.
+ * gets its variants joined of its contracts' lists compressed once, as a cron refresh makes them:
+ * at a million stations, ~1 GB a minute not compressed twice.
  */
 export async function changedVariants(
   changed: ReadonlyMap<string, ReleaseFile>,

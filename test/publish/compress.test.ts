@@ -2,7 +2,6 @@ import { brotliDecompressSync, constants, crc32, deflateRawSync, gunzipSync } fr
 import { beforeAll, describe, expect, it } from "vitest";
 import { brotliOfList } from "../../src/publish/brotli-list.js";
 import {
-  brotliBody,
   compressBody,
   compressEach,
   compressRelease,
@@ -211,7 +210,7 @@ describe("contractListPieces", () => {
       const brotli = brotliOfList([br]);
       expect(brotliDecompressSync(brotli).equals(list)).toBe(true);
       // Within 1% of the list compressed whole at the same quality.
-      expect(brotli.length).toBeLessThan((await brotliBody(body, levels.brotli)).length * 1.01);
+      expect(brotli.length).toBeLessThan((await compressBody(body, levels)).br.length * 1.01);
     },
   );
 });
@@ -236,7 +235,9 @@ describe("compressEach with list joins", () => {
       const levels = levelsFor(file, "build");
       return `${file.etag} ${levels.gzip} ${levels.brotli}`;
     };
-    const pathOf = (key: string) => [...files.keys()].find((path) => keyOf(path) === key);
+    // A list's own task's key, or its pieces' alone (a list without variants of its own).
+    const pathOf = (key: string) =>
+      [...files].find(([, file]) => key.startsWith(`${file.etag} `))?.[0];
     const said = new Map<string, string>();
     await compressEach(
       files,
@@ -246,8 +247,8 @@ describe("compressEach with list joins", () => {
       undefined,
       {
         layouts: [layout],
-        pieces: async (_, levels, paths, key) =>
-          `pieces ${levels.brotli} ${key === keyOf(paths[0])}`,
+        pieces: async (_, levels, paths, key, pieceLevels) =>
+          `pieces ${levels.brotli}/${pieceLevels.brotli} ${paths.length === 0 || key === keyOf(paths[0])}`,
         join: async (keys, size, paths) =>
           `joined ${keys.map(pathOf).join(" ")} ${size === files.get(paths[0] as string)?.size}`,
       },
@@ -267,8 +268,8 @@ describe("compressEach with list joins", () => {
     expect(files.get("/lyon")?.size).toBeGreaterThan(64 << 10); // the build's big, joinable levels
     expect(await asked(files)).toEqual({
       "/all": "joined /lyon /paris true",
-      "/lyon": "pieces 1 true",
-      "/paris": "pieces 1 true",
+      "/lyon": "pieces 1/1 true",
+      "/paris": "pieces 1/1 true",
       "/feed": "whole 1",
     });
   });
@@ -315,18 +316,55 @@ describe("compressEach with list joins", () => {
     ]);
   });
 
-  it("compresses every list whole when a contract's is compressed at a level whose pieces do not join", async () => {
+  it("joins a list of all of small contracts' lists too, their pieces at its levels", async () => {
     const small = itemsOf("lyon", 200); // under 64 KiB: the build compresses it harder
+    const tiny = itemsOf("nancy", 2); // under 1 KiB: no variants of its own
     const paris = itemsOf("paris", 3000);
     const files = new Map([
-      ["/all", list(small, paris)],
+      ["/all", list(small, paris, tiny)],
       ["/lyon", list(small)],
       ["/paris", list(paris)],
+      ["/nancy", list(tiny)],
     ]);
-    expect(await asked(files)).toEqual({
-      "/all": "whole 1",
-      "/lyon": "whole 5",
-      "/paris": "whole 1",
+    const layout = { all: "/all", contracts: ["/lyon", "/paris", "/nancy"] };
+    expect(await asked(files, layout)).toEqual({
+      "/all": "joined /lyon /paris /nancy true",
+      "/lyon": "pieces 5/1 true",
+      "/paris": "pieces 1/1 true",
+    });
+  });
+
+  it("joins a contract's list into one list of all only", async () => {
+    const [lyon, paris, nancy] = ["lyon", "paris", "nancy"].map((name) => itemsOf(name, 3000));
+    const files = new Map([
+      ["/all", list(lyon as string, paris as string)],
+      ["/other", list(lyon as string, nancy as string)],
+      ["/lyon", list(lyon as string)],
+      ["/paris", list(paris as string)],
+      ["/nancy", list(nancy as string)],
+    ]);
+    const said = new Map<string, string>();
+    await compressEach(
+      files,
+      "build",
+      async () => "whole",
+      (path, _, result) => said.set(path, result),
+      undefined,
+      {
+        layouts: [
+          { all: "/all", contracts: ["/lyon", "/paris"] },
+          { all: "/other", contracts: ["/lyon", "/nancy"] },
+        ],
+        pieces: async () => "pieces",
+        join: async () => "joined",
+      },
+    );
+    expect(Object.fromEntries(said)).toEqual({
+      "/all": "joined",
+      "/other": "whole",
+      "/lyon": "pieces",
+      "/paris": "pieces",
+      "/nancy": "whole",
     });
   });
 
@@ -358,5 +396,18 @@ describe("KeptPieces", () => {
     expect(brotliDecompressSync(joined.br).equals(all)).toBe(true);
     expect(gunzipSync(joined.gzip).equals(all)).toBe(true);
     expect(() => kept.join(["c0"], lists[0]?.length ?? 0)).toThrow(/no pieces kept/);
+  });
+
+  it("makes a list's own variants at its levels and its pieces at the list of all's", async () => {
+    const list = Buffer.from(JSON.stringify(Array(300).fill({ contract: "lyon", bikes: 3 })));
+    const kept = new KeptPieces();
+    const own = { gzip: 6, brotli: 5 };
+    const variants = await kept.compress([list], list.length, own, "lyon", { gzip: 1, brotli: 1 });
+    const whole = await compressBody([list], own);
+    expect(variants.br.equals(whole.br) && variants.gzip.equals(whole.gzip)).toBe(true);
+    // A list of all of a size its parts do not make is not theirs.
+    expect(() => kept.join(["lyon"], list.length + 1)).toThrow(/joined of parts/);
+    const joined = kept.join(["lyon"], list.length);
+    expect(brotliDecompressSync(joined.br).equals(list)).toBe(true);
   });
 });

@@ -102,8 +102,11 @@ describe("CompressionWorker", () => {
       const contracts = [listBody(30_000), listBody(250)];
       const file = (name: string) => join(root, `${name}.json`);
       for (const [index, body] of contracts.entries()) {
-        const sizes = await worker.writeSiblings(body, levels, [file(`c${index}`)], {
+        // The small one compressed harder for its own siblings, its pieces at the list's levels.
+        const own = index === 0 ? levels : LEVELS;
+        const sizes = await worker.writeSiblings(body, own, [file(`c${index}`)], {
           keep: `c${index}`,
+          pieceLevels: levels,
         });
         const bytes = Buffer.concat(body);
         expect(gunzipSync(readFileSync(`${file(`c${index}`)}.gz`)).equals(bytes)).toBe(true);
@@ -111,6 +114,10 @@ describe("CompressionWorker", () => {
           true,
         );
         expect(sizes.br).toBe(readFileSync(`${file(`c${index}`)}.br`).length);
+        if (index === 1)
+          expect(readFileSync(`${file("c1")}.br`).equals((await compressBody(body, own)).br)).toBe(
+            true,
+          );
       }
       const all = Buffer.concat([
         Buffer.from("["),

@@ -39,8 +39,6 @@ vi.mock("../../src/publish/compress.js", async (original) => {
       return real.compressRelease(release, options);
     },
     compressBody: heldBack(real.compressBody),
-    brotliBody: heldBack(real.brotliBody),
-    gzipBody: heldBack(real.gzipBody),
     contractListPieces: heldBack(real.contractListPieces),
   };
 });
