@@ -31,10 +31,14 @@ export class ChangedVariants {
   #whole = new Map<string, Promise<Variants>>();
   #files = new Map<string, [ReleaseFile, ListKind]>();
 
-  /** Starts compressing a list or feed of the refresh (those not worth it are left as they are). */
+  /**
+   * Starts compressing a list or feed of the refresh (those not worth it are left as they are, but
+   * a contract's list, whose pieces a list of all may be joined of).
+   */
   add(path: string, file: ReleaseFile, kind: ListKind): void {
-    if (!worthCompressing(file)) return;
-    this.#files.set(path, [file, kind]);
+    const worth = worthCompressing(file);
+    if (!worth && kind !== "contract") return;
+    if (worth) this.#files.set(path, [file, kind]);
     const levels = levelsFor(file, "refresh");
     if (kind === "contract") {
       this.#pieces.set(
