@@ -459,10 +459,10 @@ export async function compressEach<Result>(
     while (next < todo.length && going()) {
       const task = todo[next++] as CompressionTask;
       const paths = task.files.map(([path]) => path);
-      if (task.kept && joins) {
-        const pieceLevels = task.pieceLevels ?? task.levels;
-        await run(task, joins.pieces(task.body, task.levels, paths, task.kept, pieceLevels));
-        await joinOnceMade(task.kept);
+      if (task.pieces && joins) {
+        const { key, levels } = task.pieces;
+        await run(task, joins.pieces(task.body, task.levels, paths, key, levels));
+        await joinOnceMade(key);
       } else await run(task, compress(task.body, task.levels, paths));
     }
   };
@@ -511,9 +511,7 @@ function joinedTasks(
       continue;
     for (const [key, part] of parts as [string, CompressionTask][]) {
       if (!tasks.has(key)) tasks.set(key, part);
-      part.kept = key;
-      if (part.levels.gzip !== task.levels.gzip || part.levels.brotli !== task.levels.brotli)
-        part.pieceLevels = task.levels;
+      part.pieces = { key, levels: task.levels };
     }
     tasks.delete(allKey as string);
     for (const key of [allKey as string, ...(keys as string[])]) claimed.add(key);
@@ -552,8 +550,9 @@ interface CompressionTask {
   size: number;
   levels: Levels;
   files: [string, ReleaseFile][];
-  /** A contract's list a list of all is joined of: its pieces kept under this key. */
-  kept?: string;
-  /** The levels of its pieces, when not its own: its list of all's. */
-  pieceLevels?: Levels;
+  /**
+   * A contract's list a list of all is joined of: its pieces, made at the list of all's levels
+   * (its own variants made of them when those are its own too), kept under `key`.
+   */
+  pieces?: { key: string; levels: Levels };
 }
