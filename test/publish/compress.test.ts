@@ -4,12 +4,14 @@ import { brotliOfList } from "../../src/publish/brotli-list.js";
 import {
   compressBody,
   compressEach,
+  compressHere,
   compressRelease,
   contractListPieces,
   gzipOfList,
   KeptPieces,
   levelsFor,
   MIN_COMPRESSED_SIZE,
+  SMALL_BODY,
 } from "../../src/publish/compress.js";
 import type { ListLayout } from "../../src/publish/list-layout.js";
 import {
@@ -133,6 +135,40 @@ describe("compressBody", () => {
     expect(one.br.equals(two.br)).toBe(true);
     expect([...one.gzip.subarray(4, 8)]).toEqual([0, 0, 0, 0]);
     expect(one.gzip[9]).toBe(255); // OS "unknown", whatever the platform
+  });
+});
+
+describe("compressHere", () => {
+  const small = (count: number) =>
+    Array.from({ length: count }, (_, index) => Buffer.from(`{"number":${index},"bikes":3},`));
+
+  it("makes compressBody's bytes at once, for a body of one chunk or many", async () => {
+    for (const body of [small(400), [Buffer.concat(small(400))], small(1), [Buffer.alloc(0)]])
+      for (const levels of [
+        { gzip: 1, brotli: 1 },
+        { gzip: 6, brotli: 5 },
+      ]) {
+        const here = compressHere(body, levels);
+        const pooled = await compressBody(body, levels);
+        expect(here.gzip.equals(pooled.gzip)).toBe(true);
+        expect(here.br.equals(pooled.br)).toBe(true);
+      }
+  });
+
+  it("joins each body into one kept buffer, grown for a bigger one, filled again", () => {
+    for (const count of [5, 3000, 40]) {
+      const made = compressHere(small(count), { gzip: 1, brotli: 1 });
+      expect(gunzipSync(made.gzip).equals(Buffer.concat(small(count)))).toBe(true);
+      expect(brotliDecompressSync(made.br).equals(Buffer.concat(small(count)))).toBe(true);
+    }
+  });
+
+  it("refuses a body over SMALL_BODY, for the thread pool's streams", () => {
+    const big = [Buffer.alloc(SMALL_BODY + 1, 0x20)];
+    expect(() => compressHere(big, { gzip: 1, brotli: 1 })).toThrow(/bug: a body of 262145 bytes/);
+    expect(() =>
+      compressHere([Buffer.alloc(SMALL_BODY, 0x20)], { gzip: 1, brotli: 1 }),
+    ).not.toThrow();
   });
 });
 
