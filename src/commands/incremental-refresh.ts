@@ -12,7 +12,7 @@ import {
   changedRecordsOfBytes,
   stationsOfRecords,
 } from "../publish/incremental/changed-records.js";
-import { ChangedVariants } from "../publish/incremental/changed-variants.js";
+import { ChangedVariants, piecesPay } from "../publish/incremental/changed-variants.js";
 import {
   type MinuteState,
   pathOfStatus,
@@ -36,6 +36,7 @@ import { allRecords } from "../publish/incremental/station-records.js";
 import type { Release, ReleaseFile } from "../publish/release.js";
 import { releaseIdOf } from "../publish/release-id.js";
 import { GBFS_VERSIONS } from "../publish/render/gbfs/feed.js";
+import { SmallBodies } from "../publish/small-bodies.js";
 import { type StationCache, SURFACES } from "../publish/station-files.js";
 import { fileOf, pathOf } from "../routes/routes.js";
 import { type FeedHealth, feedHealthOfColumns } from "../serve/feed-health.js";
@@ -159,14 +160,24 @@ export async function incrementalRefresh(
   if (!published) return null;
   steps?.ended("read");
   // Variants are made in the thread pool as each list is made, and while the main thread stages
-  // the other changed files.
-  const variants = new ChangedVariants();
+  // the other changed files; the small ones by a worker thread. Contracts' lists are made into
+  // pieces where they are big enough for that to pay.
+  const listBytes = Math.max(0, ...published.allLists.map((list) => list.length));
+  const small = new SmallBodies();
+  const variants = new ChangedVariants({
+    pieces: piecesPay(listBytes, state.contracts.length),
+    small: small.compress,
+  });
   const spliced = spliceStations(state, states.input, published, SURFACES, inputs.refreshSeconds, {
     onList: (path, file, kind) => variants.add(path, file, kind),
   });
-  if (!spliced) return null;
+  if (!spliced) {
+    void small.stop();
+    return null;
+  }
   const compressing = variants.finish(spliced.lists);
   compressing.catch(() => {}); // awaited in `finished`, unless the trust test failed first
+  void compressing.finally(() => small.stop()).catch(() => {});
   // The changed answers' ETags at their places among the manifest's paths (the stations' places
   // from the splice, the lists' searched), for the id: no lookup by path for the 200,000 others.
   // An answer rendered again with the bytes the tree has (a station's v1 answer when only
