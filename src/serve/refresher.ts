@@ -9,12 +9,13 @@ import type { ListLayout } from "../publish/list-layout.js";
 import { publish } from "../publish/publish.js";
 import { refreshRelease } from "../publish/refresh-release.js";
 import { addVariants, indexedRelease, type Release, type ReleaseFile } from "../publish/release.js";
+import { SmallBodies } from "../publish/small-bodies.js";
 import type { StationCache } from "../publish/station-files.js";
 import type { Dataset } from "../source/dataset.js";
 import { statesLeftOut } from "../source/missing-stations.js";
 import { formatProblem, type Problem } from "../source/problems.js";
 import { saidLeftOut, UNKNOWN_STATION } from "../source/read-dataset.js";
-import { changedVariants } from "./changed-variants.js";
+import { changedVariants, piecesPayFor } from "./changed-variants.js";
 import {
   feedHealth,
   feedStatus,
@@ -89,6 +90,9 @@ export function startRefresher(options: RefresherOptions): Refresher {
   let stopped = false;
   // The same answers: indexed now, the first refresh shares the index instead of making it.
   live.release = indexedRelease(live.release);
+  // The small lists and feeds that change (a network of small contracts has thousands a minute)
+  // compressed by a worker thread of their own, started with the first one.
+  const small = new SmallBodies();
 
   // A feed going stale is said when it happens and when it recovers, not only to whoever polls
   // /status: a stalled exporter otherwise publishes old states every minute without a word.
@@ -203,7 +207,13 @@ export function startRefresher(options: RefresherOptions): Refresher {
   /** The same release with the variants of what changed (the rest kept theirs). */
   async function withChangedVariants(fresh: Rendered): Promise<Release> {
     return fresh.changed
-      ? addVariants(fresh.release, await changedVariants(fresh.changed, fresh.lists))
+      ? addVariants(
+          fresh.release,
+          await changedVariants(fresh.changed, fresh.lists, {
+            pieces: piecesPayFor(fresh.changed, fresh.lists),
+            small: small.compress,
+          }),
+        )
       : await compressRelease(fresh.release, { budget: "refresh" });
   }
 
@@ -284,7 +294,7 @@ export function startRefresher(options: RefresherOptions): Refresher {
     async stop(waitMs = STOP_WAIT_MS) {
       stopped = true;
       clearTimeout(timer);
-      if (!running) return;
+      if (!running) return small.stop();
       let left: NodeJS.Timeout | undefined;
       const late = new Promise<"late">((resolve) => {
         left = setTimeout(() => resolve("late"), waitMs);
@@ -296,6 +306,7 @@ export function startRefresher(options: RefresherOptions): Refresher {
           `stopping without the refresh from ${source.name}, still running after ${waitMs / 1000} s${out ? ": a tree it was moving files into is marked so, and repaired at the next start" : ""}`,
           "warning",
         );
+      await small.stop();
     },
   };
 }

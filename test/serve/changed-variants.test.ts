@@ -9,12 +9,13 @@ import {
   levelsFor,
   worthCompressing,
 } from "../../src/publish/compress.js";
+import { PIECES_PAY_FROM } from "../../src/publish/incremental/changed-variants.js";
 import { listLayouts } from "../../src/publish/list-layout.js";
 import { publish } from "../../src/publish/publish.js";
 import { refreshRelease } from "../../src/publish/refresh-release.js";
 import type { ReleaseFile } from "../../src/publish/release.js";
 import { SURFACES } from "../../src/publish/station-files.js";
-import { changedVariants } from "../../src/serve/changed-variants.js";
+import { changedVariants, piecesPayFor } from "../../src/serve/changed-variants.js";
 import { type Dataset, stationKey } from "../../src/source/dataset.js";
 import { fixtureDataset, GENERATED_AT } from "../publish/publish-helpers.js";
 
@@ -125,6 +126,20 @@ describe("a server's changed variants", () => {
     const refresh = await refreshed({ ...dataset, stations });
     expect(refresh.lists).toBeUndefined();
     expectDecoding(await changedVariants(refresh.changed, refresh.lists), refresh.changed);
+  });
+});
+
+describe("piecesPayFor", () => {
+  it("says a refresh's contracts' lists pay being pieces only when big enough on average", async () => {
+    const refresh = await refreshed(await fixtureDataset());
+    // The fixtures' contracts are a few stations each.
+    expect(piecesPayFor(refresh.changed, refresh.lists)).toBe(false);
+    expect(piecesPayFor(refresh.changed, undefined)).toBe(false);
+    const [v3] = refresh.lists ?? [];
+    const all = refresh.changed.get(v3?.all ?? "") as ReleaseFile;
+    const big = new Map(refresh.changed);
+    big.set(v3?.all ?? "", { ...all, size: (v3?.contracts.length ?? 0) * PIECES_PAY_FROM });
+    expect(piecesPayFor(big, refresh.lists)).toBe(true);
   });
 });
 
