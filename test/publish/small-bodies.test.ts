@@ -4,7 +4,7 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { compressBody, SMALL_BODY } from "../../src/publish/compress.js";
+import { compressBody, compressHere, SMALL_BODY } from "../../src/publish/compress.js";
 import type { SmallBodies as Small } from "../../src/publish/small-bodies.js";
 import { ROOT } from "../helpers.js";
 
@@ -45,6 +45,26 @@ describe("SmallBodies", () => {
       }
       // Each batch's variants come back in buffers of their own: sent as they filled.
       expect(new Set(made.map((variants) => variants.br.buffer)).size).toBeGreaterThan(2);
+    } finally {
+      await small.stop();
+    }
+  });
+
+  it("sends the bodies past what may be out at once as the worker hands batches back", async () => {
+    const small = await compiled();
+    try {
+      // ~75 MB of bodies given at once: more batches than are ever out together.
+      const bodies = Array.from({ length: 300 }, (_, index) => [
+        Buffer.alloc(SMALL_BODY, `{"number":${index},"bikes":${index % 9}},`),
+      ]);
+      const made = await Promise.all(
+        bodies.map((body) => small.compress(body, { gzip: 1, brotli: 1 })),
+      );
+      for (const [index, body] of bodies.entries()) {
+        const here = compressHere(body, { gzip: 1, brotli: 1 });
+        expect(made[index]?.gzip.equals(here.gzip), `body ${index}`).toBe(true);
+        expect(made[index]?.br.equals(here.br), `body ${index}`).toBe(true);
+      }
     } finally {
       await small.stop();
     }
