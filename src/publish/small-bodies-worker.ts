@@ -4,42 +4,35 @@ import { parentPort } from "node:worker_threads";
 import { compressHere } from "./compress.js";
 import type { SmallBatch, SmallReply } from "./small-bodies.js";
 
-// Variants are copied back to back into shared buffers, each the size of the batch (lists and
-// feeds compress to a sixth of it or less) or more when it must: views of them are memory V8 does
-// not count as the main thread's own.
-const MIN_OUTPUT = 64 << 10;
-
+// The variants of a batch are copied back to back into one buffer of shared memory, of their size
+// (a server keeps them as long as the release they are in: a buffer sized for the batch would
+// keep five sixths of it unused): views of it are memory V8 does not count as the main thread's.
 parentPort?.on("message", ({ id, bytes, starts, levels }: SmallBatch) => {
   try {
     const count = starts.length - 1;
-    const buffers: SharedArrayBuffer[] = [];
-    const places = new Float64Array(4 * count);
-    let output: Uint8Array<SharedArrayBuffer> = new Uint8Array(new SharedArrayBuffer(0));
+    const made = Array.from({ length: count }, (_, index) =>
+      compressHere(
+        [
+          new Uint8Array(
+            bytes,
+            starts[index],
+            (starts[index + 1] as number) - (starts[index] as number),
+          ),
+        ],
+        { gzip: levels[2 * index] as number, brotli: levels[2 * index + 1] as number },
+      ),
+    );
+    const total = made.reduce((sum, { gzip, br }) => sum + gzip.byteLength + br.byteLength, 0);
+    const output = new Uint8Array(new SharedArrayBuffer(total));
+    const places = new Float64Array(3 * count);
     let used = 0;
-    for (let index = 0; index < count; index++) {
-      const body = new Uint8Array(
-        bytes,
-        starts[index],
-        (starts[index + 1] as number) - (starts[index] as number),
-      );
-      const { gzip, br } = compressHere([body], {
-        gzip: levels[2 * index] as number,
-        brotli: levels[2 * index + 1] as number,
-      });
-      const size = gzip.byteLength + br.byteLength;
-      if (used + size > output.byteLength) {
-        output = new Uint8Array(
-          new SharedArrayBuffer(Math.max(MIN_OUTPUT, bytes.byteLength, size)),
-        );
-        buffers.push(output.buffer);
-        used = 0;
-      }
+    made.forEach(({ gzip, br }, index) => {
       output.set(gzip, used);
       output.set(br, used + gzip.byteLength);
-      places.set([buffers.length - 1, used, gzip.byteLength, br.byteLength], 4 * index);
-      used += size;
-    }
-    parentPort?.postMessage({ id, buffers, places } satisfies SmallReply);
+      places.set([used, gzip.byteLength, br.byteLength], 3 * index);
+      used += gzip.byteLength + br.byteLength;
+    });
+    parentPort?.postMessage({ id, buffer: output.buffer, places } satisfies SmallReply);
   } catch (error) {
     parentPort?.postMessage({
       id,

@@ -29,9 +29,9 @@ export interface SmallBatch {
   levels: Int32Array;
 }
 
-/** Per body of the batch, in order: its variants' buffer (an index), start, gzip and brotli sizes. */
+/** The batch's variants back to back; per body, in order: their start, gzip and brotli sizes. */
 export type SmallReply =
-  | { id: number; buffers: SharedArrayBuffer[]; places: Float64Array }
+  | { id: number; buffer: SharedArrayBuffer; places: Float64Array }
   | { id: number; error: string };
 
 interface Waiting {
@@ -151,14 +151,13 @@ export class SmallBodies {
       for (const waiting of batch) waiting.reject(error);
       return;
     }
-    const { buffers, places } = reply;
+    const { buffer, places } = reply;
     batch.forEach((waiting, index) => {
-      const buffer = buffers[places[4 * index] as number] as SharedArrayBuffer;
-      const start = places[4 * index + 1] as number;
-      const gzipSize = places[4 * index + 2] as number;
+      const start = places[3 * index] as number;
+      const gzipSize = places[3 * index + 1] as number;
       waiting.resolve({
         gzip: Buffer.from(buffer, start, gzipSize),
-        br: Buffer.from(buffer, start + gzipSize, places[4 * index + 3] as number),
+        br: Buffer.from(buffer, start + gzipSize, places[3 * index + 2] as number),
       });
     });
   }

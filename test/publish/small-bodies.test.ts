@@ -43,8 +43,12 @@ describe("SmallBodies", () => {
         expect(made[index]?.br.equals(pooled.br), `body ${index}`).toBe(true);
         expect(made[index]?.br.buffer).toBeInstanceOf(SharedArrayBuffer);
       }
-      // Each batch's variants come back in buffers of their own: sent as they filled.
-      expect(new Set(made.map((variants) => variants.br.buffer)).size).toBeGreaterThan(2);
+      // Each batch's variants come back in a buffer of their own, of their size: sent as they filled.
+      const buffers = new Set(made.map((variants) => variants.br.buffer));
+      expect(buffers.size).toBeGreaterThan(2);
+      const variantBytes = made.reduce((sum, { gzip, br }) => sum + gzip.length + br.length, 0);
+      const bufferBytes = [...buffers].reduce((sum, buffer) => sum + buffer.byteLength, 0);
+      expect(bufferBytes).toBe(variantBytes);
     } finally {
       await small.stop();
     }
