@@ -4,11 +4,11 @@
 // code becomes the process's. A running isolate cannot be given a bigger young generation; a
 // worker's is set when it is made.
 //
-// Why, for `serve`: each scavenge of a server holding 100,000 stations takes ~1.4-2 ms whatever it
-// collects (not in proportion to the heap, as first thought: a quarter less heap, the same time).
-// With Node's default young generation (16 MB semi-spaces) that was ~40 scavenges a second under
-// load: 1.1 µs of GC per request against 0.36 µs with 64 MB semi-spaces, 15.9 against 13.9-14.4 µs
-// of CPU per request in all.
+// Why, for `serve`: each scavenge of a server holding 100,000 stations first walks its old
+// generation's pages (~1.1 ms), whatever it collects. With Node's default young generation (16 MB
+// semi-spaces) that was ~40 scavenges a second under load: 1.1 µs of GC per request against 0.36 µs
+// with 64 MB semi-spaces, 15.9 against 13.9-14.4 µs of CPU per request in all. Each pause is longer
+// for it (3.0 against 1.5 ms): the p99's trade, measured in docs/performance-history.md.
 // Why, for `build`: a scavenge's cost grows with the old generation it walks. Rendering a million
 // stations (a heap of ~2 GB) made 2,120 scavenges of ~12.5 ms, 26.4 s of a 78.5 s render; with
 // 64 MB semi-spaces 885, 12.4 s, and the render took 59.9 s. At 100,000 stations no difference
