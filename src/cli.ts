@@ -261,6 +261,8 @@ export function program(argv: readonly string[]): Command {
         const out = options.out;
         const { dropOwnMarks } = await import("./tree/lock.js");
         const { layoutOf } = await import("./tree/layout.js");
+        const { tuneThreadsForServing } = await import("./serve/heap-tuning.js");
+        tuneThreadsForServing();
         process.exitCode = await thread.runInThread(argv, {
           passStopSignals: true,
           ...(out ? { afterStopDuringStart: () => dropOwnMarks(layoutOf(out)) } : {}),
