@@ -214,7 +214,8 @@ async function measureBuildAndRefresh() {
     source,
     out,
     [String(CRON_MINUTES)],
-    [...SERVER_HEAP, ...THREAD_YOUNG],
+    // As `velodata serve`'s thread: without V8's memory reducer (src/serve/heap-tuning.ts).
+    [...SERVER_HEAP, ...THREAD_YOUNG, "--no-memory-reducer"],
   );
   const split = (steps) => STEP_NAMES.map((name) => fmt(steps?.[name], 2));
   console.log(
