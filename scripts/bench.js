@@ -111,7 +111,7 @@ function stepsOf(stdout) {
 }
 
 /** A tree's published link and its store beside it (releases, lock), as if never built. */
-async function removeTree(tree) {
+async function removeBuilt(tree) {
   const layout = layoutOf(tree);
   await rm(layout.published, { force: true });
   await rm(layout.store, { recursive: true, force: true });
@@ -169,7 +169,7 @@ async function measureBuildAndRefresh() {
   // tree, it also waits for the removal of the one it replaced (its own thread since the switch),
   // which took 2.2-6 s of its write from run to run at 100,000 stations, moving the ratio more
   // than the minute did.
-  await removeTree(out);
+  await removeBuilt(out);
   const wholeBuild = timed(process.execPath, [
     BIN,
     "build",
