@@ -23,6 +23,7 @@ import { memoryOutput } from "../dist/commands/output.js";
 import { synth } from "../dist/commands/synth.js";
 import { nginxConfig } from "../dist/host/nginx/nginx-config.js";
 import { ROUTE_LIST } from "../dist/routes/routes.js";
+import { SERVING_THREAD_FLAGS } from "../dist/serve/heap-tuning.js";
 import { addKey } from "../dist/serve/keys/key-file.js";
 import { layoutOf } from "../dist/tree/layout.js";
 import { median } from "./bench/median.js";
@@ -214,8 +215,8 @@ async function measureBuildAndRefresh() {
     source,
     out,
     [String(CRON_MINUTES)],
-    // As `velodata serve`'s thread: without V8's memory reducer (src/serve/heap-tuning.ts).
-    [...SERVER_HEAP, ...THREAD_YOUNG, "--no-memory-reducer"],
+    // As `velodata serve`'s thread (src/serve/heap-tuning.ts).
+    [...SERVER_HEAP, ...THREAD_YOUNG, ...SERVING_THREAD_FLAGS],
   );
   const split = (steps) => STEP_NAMES.map((name) => fmt(steps?.[name], 2));
   console.log(
