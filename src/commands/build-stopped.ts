@@ -19,6 +19,9 @@ export function buildStopped(out: string, startedAt: number): string {
 export const stoppedBeforeSwitch = (out: string): string =>
   `build stopped; the tree served at ${out}, if any, is unchanged (the next build removes what this one left)`;
 
-/** After it: the new tree is served whole; only the removal of the release it replaced was cut. */
+/**
+ * After it: the new tree is served whole; what was left to do is the removal of the release it
+ * replaced, which a process of its own may already be doing.
+ */
 export const stoppedAfterSwitch = (out: string): string =>
-  `build stopped while removing the release it replaced; the new tree at ${out} is served whole (the next build removes what is left)`;
+  `build stopped after its switch; the new tree at ${out} is served whole (what is left of the release it replaced goes at the next build)`;

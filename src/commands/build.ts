@@ -15,6 +15,7 @@ import { statesSeen } from "../tree/accepted-states.js";
 import { refuseInsideTree } from "../tree/inside-tree.js";
 import { layoutOf } from "../tree/layout.js";
 import { refuseIfKept } from "../tree/lock.js";
+import { removeDetached } from "../tree/remove-detached.js";
 import { writeTreeAsMade } from "../tree/write-tree.js";
 import { saveRefreshState } from "./incremental-refresh.js";
 import { formatBytes, type Output, terminalOutput, throttled } from "./output.js";
@@ -108,7 +109,8 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
         );
       return { release, compressing, beside };
     },
-    { onProgress, steps },
+    // The release it replaced is removed by a process of its own: this one is done at the switch.
+    { onProgress, steps, removeReplaced: removeDetached },
   );
   if (!published) throw new Error("bug: the tree was written without a release");
   const { release } = published;
@@ -125,9 +127,8 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     `built ${options.out}: ${counted(summary.contracts, "contract")}, ${counted(summary.stations, "station")}, ${counted(summary.parkings, "parking")}` +
       ` → ${counted(summary.files, "answer")}, ${formatBytes(summary.bytes)} in ${summary.seconds.toFixed(1)} s (release ${summary.release})`,
   );
-  // Its own thread has been at it since the switch; at a million stations on disk it can take
-  // a minute more.
-  if (tree.replaced) {
+  // Removed by this process's threads only where no process of its own could be started.
+  if (tree.replaced instanceof Promise) {
     output.progress("removing the release it replaced…");
     await tree.replaced;
     output.progress("");

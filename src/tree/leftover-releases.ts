@@ -1,5 +1,5 @@
 // What a build stopped before it finished leaves in the store: the release folder it was writing,
-// or the one it replaced (in `releases/`, or in `removing/` if stopped while removing it). The
+// or the one it replaced (in `releases/`, or in `removing/` if its removal was cut short). The
 // next build removes them; a tree kept up by cron refreshes alone would keep them for good (at a
 // million stations, gigabytes), so each refresh removes them too.
 import { readdirSync, statSync } from "node:fs";
@@ -36,7 +36,7 @@ export async function removeLeftoverReleases(
 
 /**
  * The folders in `removing/` moved there over an hour ago (a rename sets a folder's change time):
- * a live build that let the lock go may still be removing a younger one.
+ * the process a build left removing a younger one may still be at it (see remove-detached.ts).
  */
 function stoppedRemovals(layout: TreeLayout, now: number): string[] {
   const folder = asideFolder(layout);

@@ -3,8 +3,8 @@
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 
-// Longer than any build or refresh takes, the removal of what a build replaced included (a
-// million stations on a slow disk: ~10 minutes).
+// Longer than any build or refresh takes, the removal of what a build replaced included (done
+// after the build by a process of its own; a million stations on a slow disk: ~10 minutes).
 export const LONGEST_WRITE_MS = 3_600_000;
 
 /**

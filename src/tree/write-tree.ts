@@ -48,8 +48,11 @@ import { writeChunks } from "./write-chunks.js";
 export interface TreeStats {
   files: number;
   bytes: number;
-  /** The release a new tree replaced, being removed by another thread: settles once it is gone. */
-  replaced?: Promise<void>;
+  /**
+   * The release a new tree replaced, being removed by this process's threads (settles once it is
+   * gone) or by a process of its own (its pid: see removeDetached).
+   */
+  replaced?: Promise<void> | number;
 }
 
 export type Progress = (done: number, total: number) => void;
@@ -68,6 +71,11 @@ export interface WriteOptions {
    * for the last variants ended ("compress").
    */
   steps?: Pick<StepTimes, "ended">;
+  /**
+   * Removes the release folders a switch replaced (set aside first, see setAside); by default
+   * this process's threads do it (removeInBackground), as a server that goes on running wants.
+   */
+  removeReplaced?: (folders: readonly string[]) => Promise<void> | number;
 }
 
 /**
@@ -110,7 +118,7 @@ export interface Made {
 export async function writeTreeAsMade(
   outDir: string,
   make: (early: EarlyFiles, siblings: SiblingsSink) => Promise<Made>,
-  options: Pick<WriteOptions, "onProgress" | "onLocked" | "steps"> = {},
+  options: Pick<WriteOptions, "onProgress" | "onLocked" | "steps" | "removeReplaced"> = {},
 ): Promise<TreeStats> {
   const layout = layoutOf(outDir);
   try {
@@ -161,7 +169,7 @@ export async function writeTreeAsMade(
     };
     let compressing: Promise<void> | undefined;
     let stats: TreeStats;
-    let replaced: Promise<void> | undefined;
+    let replaced: Promise<void> | number | undefined;
     try {
       mkdirSync(paths.folder, { recursive: true });
       mkdirSync(paths.tree);
@@ -197,14 +205,15 @@ export async function writeTreeAsMade(
       removeTree(paths.folder);
       throw treeWriteError(cause, layout.published, leftThere(served));
     } finally {
-      // The previous release, kept until the switch was done, removed by worker threads while
-      // this one goes on; what is left goes at the next build.
+      // The previous release, kept until the switch was done, removed by other threads or another
+      // process while this one goes on; what is left goes at the next build.
       try {
         removeLeftoverLinks(layout);
         const previous = releasesBut(layout, currentRelease(layout)).map((folder) =>
           setAside(layout, folder),
         );
-        if (previous.length > 0) replaced = removeInBackground(previous);
+        const remove = options.removeReplaced ?? removeInBackground;
+        if (previous.length > 0) replaced = remove(previous);
       } catch {}
     }
     return { ...stats, ...(replaced ? { replaced } : {}) };

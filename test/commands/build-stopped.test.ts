@@ -81,7 +81,7 @@ describe("a build stopped by a signal", () => {
       const ended = await build.ended;
       expect([ended.code, ended.signal]).toEqual([null, "SIGTERM"]);
       expect(ended.stderr).toBe(
-        `velodata: SIGTERM: build stopped while removing the release it replaced; the new tree at ${out} is served whole (the next build removes what is left)\n`,
+        `velodata: SIGTERM: build stopped after its switch; the new tree at ${out} is served whole (what is left of the release it replaced goes at the next build)\n`,
       );
     } finally {
       build.child.kill("SIGKILL");

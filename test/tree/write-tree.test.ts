@@ -83,7 +83,8 @@ describe("writeTree", () => {
     expect(await readdir(join(parent, ".out.velodata/releases"))).toHaveLength(1);
   });
 
-  it("says, on a terminal, that a build is removing the release it replaced until it is gone", async () => {
+  it("says, on a terminal, that a build is removing the release it replaced until it is gone, where it removes it itself", async () => {
+    // From the TypeScript sources no process of its own can be started (see remove-detached.ts).
     const out = join(await tempDir(), "out");
     const shown = async () => {
       const progress: string[] = [];

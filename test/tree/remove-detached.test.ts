@@ -1,0 +1,63 @@
+import { existsSync, watch } from "node:fs";
+import { mkdir, readdir, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { build as buildType } from "../../src/commands/build.js";
+import { memoryOutput } from "../../src/commands/output.js";
+import type { removeDetached as removeDetachedType } from "../../src/tree/remove-detached.js";
+import { FIXTURES, tempDir } from "../helpers.js";
+
+// The compiled modules: from the TypeScript sources no remover process can be started.
+const compiled = async <T>(module: string): Promise<T> =>
+  (await import(new URL(`../../dist/${module}.js`, import.meta.url).href)) as T;
+
+/** Resolves once `path` no longer exists, told by its folder's changes. */
+function whenGone(path: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const watcher = watch(dirname(path), () => {
+      if (existsSync(path)) return;
+      watcher.close();
+      resolve();
+    });
+    watcher.once("error", reject);
+    if (!existsSync(path)) {
+      watcher.close();
+      resolve();
+    }
+  });
+}
+
+describe("removeDetached", () => {
+  it("removes the folders from a process of its own, started and left to run", async () => {
+    const { removeDetached } = await compiled<{ removeDetached: typeof removeDetachedType }>(
+      "tree/remove-detached",
+    );
+    const parent = await tempDir();
+    const folders = [join(parent, "a"), join(parent, "b")];
+    for (const folder of folders) {
+      await mkdir(join(folder, "stations/lyon"), { recursive: true });
+      await writeFile(join(folder, "stations/lyon/1.json"), "{}");
+      await writeFile(join(folder, "contracts.json"), "[]");
+    }
+    const remover = removeDetached(folders);
+    expect(typeof remover).toBe("number");
+    expect(remover).not.toBe(process.pid);
+    await Promise.all(folders.map(whenGone));
+    expect(await readdir(parent)).toEqual([]);
+  });
+});
+
+describe("velodata build", () => {
+  it("returns at its switch, the release it replaced removed afterwards by a process of its own", async () => {
+    const { build } = await compiled<{ build: typeof buildType }>("commands/build");
+    const out = join(await tempDir(), "out");
+    await build({ source: FIXTURES, out, output: memoryOutput() });
+    await build({ source: FIXTURES, out, output: memoryOutput() });
+    // Still there as the build returns: a process that has yet to start Node removes it.
+    const removing = join(out, "..", ".out.velodata/removing");
+    const replaced = await readdir(removing);
+    expect(replaced).toHaveLength(1);
+    await whenGone(join(removing, replaced[0] as string));
+    expect(await readdir(join(out, "..", ".out.velodata/releases"))).toHaveLength(1);
+  });
+});
