@@ -171,6 +171,7 @@ export async function incrementalRefresh(
   });
   const spliced = spliceStations(state, states.input, published, SURFACES, inputs.refreshSeconds, {
     onList: (path, file, kind) => variants.add(path, file, kind),
+    onUnchangedList: (path, file) => variants.addPieces(path, file),
   });
   if (!spliced) {
     void small.stop();

@@ -14,12 +14,14 @@ import type { ReleaseFile } from "../publish/release.js";
  * `lists` (how each list of all stations is made of its contracts' lists), a list of all stations
  * gets its variants joined of its contracts' lists compressed once, as a cron refresh makes them:
  * at a million stations, ~1 GB a minute not compressed twice; unless `options` say otherwise
- * (see ChangedVariantsOptions, piecesPayFor).
+ * (see ChangedVariantsOptions, piecesPayFor). `files`, the new release's: where a list of all
+ * changed, the lists of its contracts that did not are found there for their pieces.
  */
 export async function changedVariants(
   changed: ReadonlyMap<string, ReleaseFile>,
   lists: readonly ListLayout[] = [],
   options: ChangedVariantsOptions = {},
+  files?: ReadonlyMap<string, ReleaseFile>,
 ): Promise<Map<string, ReleaseFile>> {
   const kinds = new Map<string, ListKind>();
   for (const layout of lists) {
@@ -30,6 +32,13 @@ export async function changedVariants(
   // Biggest first, so that the longest job does not start last.
   for (const [path, file] of [...changed].sort(([, a], [, b]) => b.size - a.size))
     variants.add(path, file, kinds.get(path) ?? "feed");
+  for (const layout of lists) {
+    if (!changed.has(layout.all)) continue;
+    for (const contract of layout.contracts) {
+      const kept = changed.has(contract) ? undefined : files?.get(contract);
+      if (kept) variants.addPieces(contract, kept);
+    }
+  }
   return new Map(await variants.finish(lists));
 }
 

@@ -209,10 +209,12 @@ export function startRefresher(options: RefresherOptions): Refresher {
     return fresh.changed
       ? addVariants(
           fresh.release,
-          await changedVariants(fresh.changed, fresh.lists, {
-            pieces: piecesPayFor(fresh.changed, fresh.lists),
-            small: small.compress,
-          }),
+          await changedVariants(
+            fresh.changed,
+            fresh.lists,
+            { pieces: piecesPayFor(fresh.changed, fresh.lists), small: small.compress },
+            fresh.release.files,
+          ),
         )
       : await compressRelease(fresh.release, { budget: "refresh" });
   }

@@ -21,10 +21,14 @@ import { fixtureDataset, GENERATED_AT } from "../publish/publish-helpers.js";
 
 const TIMING = { generatedAt: new Date("2026-11-20T08:17:00Z"), refreshSeconds: 60 };
 
-/** A station of every contract reports again, with another count: every contract's lists change. */
-function oneChangedInEach(dataset: Dataset): Dataset {
+/**
+ * A station of every contract (but `unchanged`) reports again, with another count: every
+ * contract's lists change (but that one's).
+ */
+function oneChangedInEach(dataset: Dataset, unchanged?: string): Dataset {
   const states = new Map(dataset.states);
   for (const contract of dataset.contracts) {
+    if (contract.name === unchanged) continue;
     const station = dataset.stations.find((one) => one.contract === contract.name);
     const key = station && stationKey(station.contract, station.number);
     const old = key && states.get(key);
@@ -38,11 +42,11 @@ function oneChangedInEach(dataset: Dataset): Dataset {
   return { ...dataset, states };
 }
 
-async function refreshed(dataset: Dataset) {
+async function refreshed(dataset: Dataset, unchanged?: string) {
   const first = await publish(dataset, { generatedAt: GENERATED_AT });
   const refresh = await refreshRelease(
     first.release,
-    oneChangedInEach(dataset),
+    oneChangedInEach(dataset, unchanged),
     first.cache,
     TIMING,
   );
@@ -115,6 +119,23 @@ describe("a server's changed variants", () => {
     expect(small.filter((path) => made.has(path))).toEqual([]);
     const allV1 = made.get("/vls/v1/stations")?.variants;
     expect(allV1?.br.equals(await brotliFromContracts(v1.map(file)))).toBe(true);
+  });
+
+  it("join a list of all stations also of the lists of a contract that did not change, found in the release", async () => {
+    const refresh = await refreshed(await fixtureDataset(), "dublin");
+    const [v3] = refresh.lists ?? [];
+    const kept = v3?.contracts.find((path) => path.endsWith("/dublin")) as string;
+    expect(refresh.changed.has(kept)).toBe(false);
+    const made = await changedVariants(refresh.changed, refresh.lists, {}, refresh.release.files);
+    expectDecoding(made, refresh.changed);
+    const file = (path: string) => refresh.release.files.get(path) as ReleaseFile;
+    const contracts = (v3?.contracts ?? []).map(file);
+    const all = made.get("/vls/v3/stations")?.variants;
+    expect(all?.gzip.equals(fromContracts(file("/vls/v3/stations"), contracts))).toBe(true);
+    expect(all?.br.equals(await brotliFromContracts(contracts))).toBe(true);
+    // Without the release's files to find it in, the list of all is compressed whole.
+    const alone = await changedVariants(refresh.changed, refresh.lists);
+    expect(alone.get("/vls/v3/stations")?.variants?.br.equals(all?.br as Buffer)).toBe(false);
   });
 
   it("compress each list whole when a contract's stations are apart", async () => {

@@ -95,6 +95,21 @@ export class ChangedVariants {
   }
 
   /**
+   * A contract's list this refresh did not change, made into pieces only (never given variants of
+   * its own): a list of all stations is joined of pieces only when every contract's are there, and
+   * is otherwise compressed whole again, ~4.4 µs a KB of it (~0.45 s a minute at 100,000
+   * stations) for one contract whose stations all kept their state.
+   */
+  addPieces(path: string, file: ReleaseFile): void {
+    if (!this.#piecesWanted || this.#pieces.has(path)) return;
+    const levels = levelsFor(file, "refresh");
+    this.#pieces.set(
+      path,
+      this.#later(() => contractListPieces(file.body, levels)),
+    );
+  }
+
+  /**
    * Every file added, with its variants, once all are made. A list of all stations gets its
    * variants from its contracts' pieces when `lists` says how it is made of them and each was
    * added as pieces; else it is compressed whole, from now.

@@ -30,6 +30,11 @@ export interface PublishedBytes {
 export interface SpliceOptions {
   /** Told of each list or feed as soon as it is made (to compress it meanwhile). */
   onList?: (path: string, file: ReleaseFile, kind: ListKind) => void;
+  /**
+   * Told of each contract's list that did not change while the lists of all stations did: not
+   * written, but what their variants can be joined of (see ChangedVariants.addPieces).
+   */
+  onUnchangedList?: (path: string, file: ReleaseFile) => void;
 }
 
 /** A list of all stations, a contract's list of stations, or another feed (station_status). */
@@ -166,20 +171,19 @@ export function spliceStations(
   for (const contract of input.contracts) {
     const group = byContract.get(contract.name) ?? [];
     const changedHere = group.some((index) => fresh[index]);
-    if (!changedHere && !everyFeed) continue;
-    if (changedHere)
+    const unchangedList = !changedHere && rendered > 0 ? options.onUnchangedList : undefined;
+    if (changedHere || unchangedList)
       surfaces.forEach((surface, at) => {
         const span = spans[at] as Span;
         const own = rendering[at] as Uint8Array[];
         const list = itemsOf(group, fresh, (index) => own[index] as Uint8Array, span, true);
         const tags = group.map((index) => (etags[at] as string[])[index] as string);
         const endpoint = surface.contractList(contract.name);
-        add(
-          pathOf(endpoint),
-          listFileOf(endpoint, jsonList(list.items), list.size, tags),
-          "contract",
-        );
+        const file = listFileOf(endpoint, jsonList(list.items), list.size, tags);
+        if (unchangedList) unchangedList(pathOf(endpoint), file);
+        else add(pathOf(endpoint), file, "contract");
       });
+    if (!changedHere && !everyFeed) continue;
     if (!spliceStatus(contract, group, statusSplice)) return null;
   }
   minute.statusDigests = digests;

@@ -24,11 +24,15 @@ import type { ReleaseFile } from "../../../src/publish/release.js";
 import { type Dataset, stationKey } from "../../../src/source/dataset.js";
 import { fixtureDataset, GENERATED_AT } from "../publish-helpers.js";
 
-/** The fixtures refreshed with a station of every contract changed: every list changes. */
-async function refreshed() {
+/**
+ * The fixtures refreshed with a station of every contract changed (but `unchanged`'s): every list
+ * changes (but that contract's).
+ */
+async function refreshed(unchanged?: string) {
   const dataset = await fixtureDataset();
   const states = new Map(dataset.states);
   for (const contract of dataset.contracts) {
+    if (contract.name === unchanged) continue;
     const station = dataset.stations.find((one) => one.contract === contract.name);
     const key = station && stationKey(station.contract, station.number);
     const old = key && states.get(key);
@@ -44,9 +48,16 @@ async function refreshed() {
   return refresh;
 }
 
-/** Each changed file added as a cron refresh adds it, then the variants made. */
-async function variantsOf(options: ChangedVariantsOptions) {
-  const refresh = await refreshed();
+/**
+ * Each changed file added as a cron refresh adds it, then the variants made. `unchanged`: a
+ * contract whose stations keep their states; `itsPieces`: its lists given for pieces, as a cron
+ * refresh gives them (addPieces).
+ */
+async function variantsOf(
+  options: ChangedVariantsOptions,
+  { unchanged, itsPieces = false }: { unchanged?: string; itsPieces?: boolean } = {},
+) {
+  const refresh = await refreshed(unchanged);
   const kinds = new Map<string, ListKind>();
   for (const layout of refresh.lists ?? []) {
     kinds.set(layout.all, "all");
@@ -54,8 +65,16 @@ async function variantsOf(options: ChangedVariantsOptions) {
   }
   const variants = new ChangedVariants(options);
   for (const [path, file] of refresh.changed) variants.add(path, file, kinds.get(path) ?? "feed");
+  for (const [path, kind] of kinds) {
+    if (kind !== "contract" || refresh.changed.has(path) || !itsPieces) continue;
+    variants.addPieces(path, refresh.release.files.get(path) as ReleaseFile);
+  }
   return { refresh, kinds, made: new Map(await variants.finish(refresh.lists)) };
 }
+
+// Joined of pieces, a list's brotli starts with the stream's header and `[` as a meta-block of
+// its own.
+const JOINED_BROTLI_START = [0x6b, 0, 0, 0, 8, 0x5b];
 
 const whole = (file: ReleaseFile) => compressBody(file.body, levelsFor(file, "refresh"));
 
@@ -108,8 +127,26 @@ describe("ChangedVariants", () => {
   it("makes contracts' lists into pieces by default, their lists of all joined of them", async () => {
     const { made } = await variantsOf({});
     const all = made.get("/vls/v3/stations") as ReleaseFile;
-    // Joined: its brotli starts with the stream's header and `[` as a meta-block of its own.
-    expect([...(all.variants?.br.subarray(0, 6) ?? [])]).toEqual([0x6b, 0, 0, 0, 8, 0x5b]);
+    expect([...(all.variants?.br.subarray(0, 6) ?? [])]).toEqual(JOINED_BROTLI_START);
     expect(all.variants?.br.equals((await whole(all)).br)).toBe(false);
+  });
+
+  it("joins the lists of all of pieces also when a contract's list did not change, given for its pieces", async () => {
+    const unchanged = "dublin";
+    const given = await variantsOf({}, { unchanged, itsPieces: true });
+    expect(given.refresh.changed.has(`/vls/v3/contracts/${unchanged}/stations`)).toBe(false);
+    for (const path of ["/vls/v3/stations", "/vls/v1/stations"]) {
+      const all = given.made.get(path) as ReleaseFile;
+      const plain = Buffer.concat(all.body);
+      expect([...(all.variants?.br.subarray(0, 6) ?? [])], path).toEqual(JOINED_BROTLI_START);
+      expect(gunzipSync(all.variants?.gzip as Buffer).equals(plain), path).toBe(true);
+      expect(brotliDecompressSync(all.variants?.br as Buffer).equals(plain), path).toBe(true);
+    }
+    // Its list gets no variants of its own: it is not written.
+    expect([...given.made.keys()].some((path) => path.includes(`/${unchanged}/`))).toBe(false);
+    // Without its pieces, the list of all is compressed whole.
+    const { made } = await variantsOf({}, { unchanged });
+    const all = made.get("/vls/v3/stations") as ReleaseFile;
+    expect(all.variants?.br.equals((await whole(all)).br)).toBe(true);
   });
 });

@@ -1,0 +1,59 @@
+// A cron refresh's lists of all stations get variants joined of their contracts' lists' pieces,
+// also in a minute where one contract's stations all kept their state.
+import { readFile, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { runCli, tempDir } from "../helpers.js";
+
+// Joined: the stream's header and its padding, then `[` as a meta-block of its own.
+const JOINED_BROTLI_START = [0x6b, 0x00, 0x00, 0x00, 0x08, 0x5b];
+
+/** `next`'s states, but the records of `contract`, which keep their text in `before`. */
+function keptFor(contract: string, before: string, next: string): string {
+  const mark = `{"contract":"${contract}",`;
+  const kept = before.split("\n").filter((line) => line.startsWith(mark));
+  let at = 0;
+  return next
+    .split("\n")
+    .map((line) => {
+      if (!line.startsWith(mark)) return line;
+      const same = kept[at++] as string;
+      // Each record keeps the comma (or none) of its place in `next`.
+      return line.endsWith(",") === same.endsWith(",") ? same : same.replace(/,$/, "");
+    })
+    .join("\n");
+}
+
+describe("velodata refresh", () => {
+  it("joins the lists of all stations' variants of pieces also when a contract did not change", async () => {
+    // Contracts of ~400 stations: lists big enough to be made into pieces.
+    const dir = await tempDir();
+    const source = join(dir, "source");
+    const synth = ["synth", "--stations", "1200", "--contracts", "3", "--minutes", "1"];
+    expect((await runCli([...synth, "--out", source])).code).toBe(0);
+    const out = join(dir, "out");
+    expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
+    const lyonList = join(out, "vls/v3/stations/lyon.json");
+    const before = await stat(lyonList);
+    const states = join(dir, "states.json");
+    const [first, next] = await Promise.all(
+      ["states.json", "states-1.json"].map((name) => readFile(join(source, name), "utf8")),
+    );
+    await writeFile(states, keptFor("lyon", first as string, next as string));
+    const refresh = ["refresh", "--source", source, "--state", states, "--out", out];
+    const result = await runCli(refresh);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("only the changed stations rendered");
+    // Lyon's list was not written again; the lists of all were, joined of every contract's pieces.
+    expect((await stat(lyonList)).ino).toBe(before.ino);
+    for (const list of ["vls/v3/stations.json", "vls/v1/stations.json"]) {
+      const [plain, br, gzip] = await Promise.all(
+        ["", ".br", ".gz"].map((suffix) => readFile(join(out, `${list}${suffix}`))),
+      );
+      expect([...(br as Buffer).subarray(0, 6)], list).toEqual(JOINED_BROTLI_START);
+      expect(brotliDecompressSync(br as Buffer).equals(plain as Buffer), list).toBe(true);
+      expect(gunzipSync(gzip as Buffer).equals(plain as Buffer), list).toBe(true);
+    }
+  });
+});
