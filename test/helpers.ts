@@ -85,6 +85,31 @@ export function runShell(command: string): Promise<CliResult> {
 export const dublin42ReportedAt = (states: string, time: string): string =>
   states.replace('"lastUpdate": "2025-02-08T16:44:06Z"', `"lastUpdate": "${time}"`);
 
+/**
+ * How a list's brotli joined of its contracts' pieces starts (the thread pool's or the compression
+ * worker's): the stream's header and its padding, then `[` as a meta-block of its own.
+ */
+export const JOINED_BROTLI_START = [0x6b, 0x00, 0x00, 0x00, 0x08, 0x5b];
+
+/**
+ * A synthetic network's states `next` (one record a line, as `velodata synth` writes them), but
+ * those of `contract`, which keep their text in `before`: a minute where none of its stations changed.
+ */
+export function statesKeptFor(contract: string, before: string, next: string): string {
+  const mark = `{"contract":"${contract}",`;
+  const kept = before.split("\n").filter((line) => line.startsWith(mark));
+  let at = 0;
+  return next
+    .split("\n")
+    .map((line) => {
+      if (!line.startsWith(mark)) return line;
+      const same = kept[at++] as string;
+      // Each record keeps the comma (or none) of its place in `next`.
+      return line.endsWith(",") === same.endsWith(",") ? same : same.replace(/,$/, "");
+    })
+    .join("\n");
+}
+
 /** `velodata refresh`'s arguments: `out` from the source folder's own states.json, then `extra`. */
 export const refreshArgs = (source: string, out: string, ...extra: string[]): string[] => [
   "refresh",

@@ -4,26 +4,7 @@ import { readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { runCli, tempDir } from "../helpers.js";
-
-// Joined: the stream's header and its padding, then `[` as a meta-block of its own.
-const JOINED_BROTLI_START = [0x6b, 0x00, 0x00, 0x00, 0x08, 0x5b];
-
-/** `next`'s states, but the records of `contract`, which keep their text in `before`. */
-function keptFor(contract: string, before: string, next: string): string {
-  const mark = `{"contract":"${contract}",`;
-  const kept = before.split("\n").filter((line) => line.startsWith(mark));
-  let at = 0;
-  return next
-    .split("\n")
-    .map((line) => {
-      if (!line.startsWith(mark)) return line;
-      const same = kept[at++] as string;
-      // Each record keeps the comma (or none) of its place in `next`.
-      return line.endsWith(",") === same.endsWith(",") ? same : same.replace(/,$/, "");
-    })
-    .join("\n");
-}
+import { JOINED_BROTLI_START, runCli, statesKeptFor, tempDir } from "../helpers.js";
 
 describe("velodata refresh", () => {
   it("joins the lists of all stations' variants of pieces also when a contract did not change", async () => {
@@ -40,7 +21,7 @@ describe("velodata refresh", () => {
     const [first, next] = await Promise.all(
       ["states.json", "states-1.json"].map((name) => readFile(join(source, name), "utf8")),
     );
-    await writeFile(states, keptFor("lyon", first as string, next as string));
+    await writeFile(states, statesKeptFor("lyon", first as string, next as string));
     const refresh = ["refresh", "--source", source, "--state", states, "--out", out];
     const result = await runCli(refresh);
     expect(result.code, result.stderr).toBe(0);

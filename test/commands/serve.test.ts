@@ -1,13 +1,24 @@
 // `velodata serve` as a process: starts, answers, and stops cleanly on SIGTERM with a request in flight.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync, watch } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import { get } from "node:http";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { brotliDecompressSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { DEMO_KEY } from "../../src/commands/serve.js";
-import { besidesFixtureWarning, FIXTURES, fixtureCopy, ROOT, runCli, tempDir } from "../helpers.js";
+import {
+  besidesFixtureWarning,
+  FIXTURES,
+  fixtureCopy,
+  JOINED_BROTLI_START,
+  ROOT,
+  runCli,
+  statesKeptFor,
+  tempDir,
+} from "../helpers.js";
 
 function startServe(
   args: string[],
@@ -40,6 +51,23 @@ function waitFor(child: ChildProcess, output: () => string, text: string): Promi
     };
     child.stdout?.on("data", check);
     check();
+  });
+}
+
+/** An answer's bytes as sent (not decoded), and its Content-Encoding. */
+function rawGet(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ body: Buffer; encoding: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () =>
+        resolve({ body: Buffer.concat(chunks), encoding: response.headers["content-encoding"] }),
+      );
+      response.on("error", reject);
+    }).on("error", reject);
   });
 }
 
@@ -193,6 +221,37 @@ describe("velodata serve", () => {
       expect(await exited).toBe(0);
     } finally {
       child.kill("SIGKILL"); // a failed assertion leaves no server behind
+    }
+  });
+
+  it("joins a list of all stations' variants of its contracts' pieces after a refresh, also where a contract did not change", async () => {
+    // Contracts of ~400 stations: lists big enough to be made into pieces.
+    const dir = await tempDir();
+    const source = join(dir, "source");
+    const synth = ["synth", "--stations", "1200", "--contracts", "3", "--minutes", "1"];
+    expect((await runCli([...synth, "--out", source])).code).toBe(0);
+    const states = join(dir, "states.json");
+    await copyFile(join(source, "states.json"), states);
+    const keys = join(dir, "keys.json");
+    const args = ["--source", source, "--state", states, "--keys", keys, "--port", "0"];
+    const { child, url, output } = await startServe([...args, "--refresh", "3600", "--demo-key"]);
+    try {
+      const [first, next] = await Promise.all(
+        ["states.json", "states-1.json"].map((name) => readFile(join(source, name), "utf8")),
+      );
+      await writeFile(states, statesKeptFor("lyon", first as string, next as string));
+      child.kill("SIGHUP");
+      // Said once the variants of what changed are served.
+      await waitFor(child, output, "refreshed from");
+      for (const list of ["/vls/v3/stations", "/vls/v1/stations"]) {
+        const identity = await rawGet(`${url}${list}?apiKey=${DEMO_KEY}`);
+        const br = await rawGet(`${url}${list}?apiKey=${DEMO_KEY}`, { "Accept-Encoding": "br" });
+        expect(br.encoding, list).toBe("br");
+        expect([...br.body.subarray(0, 6)], list).toEqual(JOINED_BROTLI_START);
+        expect(brotliDecompressSync(br.body).equals(identity.body), list).toBe(true);
+      }
+    } finally {
+      child.kill("SIGKILL");
     }
   });
 

@@ -22,6 +22,7 @@ import { publish } from "../../../src/publish/publish.js";
 import { refreshRelease } from "../../../src/publish/refresh-release.js";
 import type { ReleaseFile } from "../../../src/publish/release.js";
 import { type Dataset, stationKey } from "../../../src/source/dataset.js";
+import { JOINED_BROTLI_START } from "../../helpers.js";
 import { fixtureDataset, GENERATED_AT } from "../publish-helpers.js";
 
 /**
@@ -71,10 +72,6 @@ async function variantsOf(
   }
   return { refresh, kinds, made: new Map(await variants.finish(refresh.lists)) };
 }
-
-// Joined of pieces, a list's brotli starts with the stream's header and `[` as a meta-block of
-// its own.
-const JOINED_BROTLI_START = [0x6b, 0, 0, 0, 8, 0x5b];
 
 const whole = (file: ReleaseFile) => compressBody(file.body, levelsFor(file, "refresh"));
 
