@@ -1,6 +1,6 @@
 // Shared test helpers: temporary folders, a copy of the fixtures, and running the real CLI.
 import { spawn } from "node:child_process";
-import { cp, mkdtemp, rm } from "node:fs/promises";
+import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { setFlagsFromString } from "node:v8";
@@ -92,10 +92,28 @@ export const dublin42ReportedAt = (states: string, time: string): string =>
 export const JOINED_BROTLI_START = [0x6b, 0x00, 0x00, 0x00, 0x08, 0x5b];
 
 /**
+ * A synthetic network in `dir`/source, of three contracts of ~400 stations (their lists big
+ * enough to be made into pieces), and the text of its next minute's states, in which none of
+ * Lyon's stations changed.
+ */
+export async function networkWithLyonKept(
+  dir: string,
+): Promise<{ source: string; nextMinute: string }> {
+  const source = join(dir, "source");
+  const synth = ["synth", "--stations", "1200", "--contracts", "3", "--minutes", "1"];
+  const written = await runCli([...synth, "--out", source]);
+  if (written.code !== 0) throw new Error(`synth failed: ${written.stderr}`);
+  const [first, next] = await Promise.all(
+    ["states.json", "states-1.json"].map((name) => readFile(join(source, name), "utf8")),
+  );
+  return { source, nextMinute: statesKeptFor("lyon", first as string, next as string) };
+}
+
+/**
  * A synthetic network's states `next` (one record a line, as `velodata synth` writes them), but
  * those of `contract`, which keep their text in `before`: a minute where none of its stations changed.
  */
-export function statesKeptFor(contract: string, before: string, next: string): string {
+function statesKeptFor(contract: string, before: string, next: string): string {
   const mark = `{"contract":"${contract}",`;
   const kept = before.split("\n").filter((line) => line.startsWith(mark));
   let at = 0;

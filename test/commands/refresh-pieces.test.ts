@@ -4,24 +4,18 @@ import { readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { JOINED_BROTLI_START, runCli, statesKeptFor, tempDir } from "../helpers.js";
+import { JOINED_BROTLI_START, networkWithLyonKept, runCli, tempDir } from "../helpers.js";
 
 describe("velodata refresh", () => {
   it("joins the lists of all stations' variants of pieces also when a contract did not change", async () => {
-    // Contracts of ~400 stations: lists big enough to be made into pieces.
     const dir = await tempDir();
-    const source = join(dir, "source");
-    const synth = ["synth", "--stations", "1200", "--contracts", "3", "--minutes", "1"];
-    expect((await runCli([...synth, "--out", source])).code).toBe(0);
+    const { source, nextMinute } = await networkWithLyonKept(dir);
     const out = join(dir, "out");
     expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
     const lyonList = join(out, "vls/v3/stations/lyon.json");
     const before = await stat(lyonList);
     const states = join(dir, "states.json");
-    const [first, next] = await Promise.all(
-      ["states.json", "states-1.json"].map((name) => readFile(join(source, name), "utf8")),
-    );
-    await writeFile(states, statesKeptFor("lyon", first as string, next as string));
+    await writeFile(states, nextMinute);
     const refresh = ["refresh", "--source", source, "--state", states, "--out", out];
     const result = await runCli(refresh);
     expect(result.code, result.stderr).toBe(0);

@@ -14,9 +14,9 @@ import {
   FIXTURES,
   fixtureCopy,
   JOINED_BROTLI_START,
+  networkWithLyonKept,
   ROOT,
   runCli,
-  statesKeptFor,
   tempDir,
 } from "../helpers.js";
 
@@ -225,21 +225,15 @@ describe("velodata serve", () => {
   });
 
   it("joins a list of all stations' variants of its contracts' pieces after a refresh, also where a contract did not change", async () => {
-    // Contracts of ~400 stations: lists big enough to be made into pieces.
     const dir = await tempDir();
-    const source = join(dir, "source");
-    const synth = ["synth", "--stations", "1200", "--contracts", "3", "--minutes", "1"];
-    expect((await runCli([...synth, "--out", source])).code).toBe(0);
+    const { source, nextMinute } = await networkWithLyonKept(dir);
     const states = join(dir, "states.json");
     await copyFile(join(source, "states.json"), states);
     const keys = join(dir, "keys.json");
     const args = ["--source", source, "--state", states, "--keys", keys, "--port", "0"];
     const { child, url, output } = await startServe([...args, "--refresh", "3600", "--demo-key"]);
     try {
-      const [first, next] = await Promise.all(
-        ["states.json", "states-1.json"].map((name) => readFile(join(source, name), "utf8")),
-      );
-      await writeFile(states, statesKeptFor("lyon", first as string, next as string));
+      await writeFile(states, nextMinute);
       child.kill("SIGHUP");
       // Said once the variants of what changed are served.
       await waitFor(child, output, "refreshed from");

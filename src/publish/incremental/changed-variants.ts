@@ -97,8 +97,9 @@ export class ChangedVariants {
   /**
    * A contract's list this refresh did not change, made into pieces only (never given variants of
    * its own): a list of all stations is joined of pieces only when every contract's are there, and
-   * is otherwise compressed whole again, ~4.4 µs a KB of it (~0.45 s a minute at 100,000
-   * stations) for one contract whose stations all kept their state.
+   * is otherwise compressed whole again, ~4.4 µs a KB of it: at 100,000 stations, one contract of
+   * 50 whose stations all kept their state made the cron refresh wait 0.40-0.48 s for the
+   * variants against 0.08-0.20 s.
    */
   addPieces(path: string, file: ReleaseFile): void {
     if (!this.#piecesWanted || this.#pieces.has(path)) return;
