@@ -21,7 +21,7 @@ export const stoppedBeforeSwitch = (out: string): string =>
 
 /**
  * After it: the new tree is served whole; what was left to do is the removal of the release it
- * replaced, which a process of its own may already be doing.
+ * replaced, which a process of its own may already be doing (else the next build starts it).
  */
 export const stoppedAfterSwitch = (out: string): string =>
-  `build stopped after its switch; the new tree at ${out} is served whole (what is left of the release it replaced goes at the next build)`;
+  `build stopped after its switch; the new tree at ${out} is served whole (the release it replaced is removed by a process of its own, or by the next build)`;

@@ -165,13 +165,11 @@ export async function incrementalRefresh(
   // pieces where they are big enough for that to pay.
   const listBytes = Math.max(0, ...published.allLists.map((list) => list.length));
   const small = new SmallBodies();
-  const variants = new ChangedVariants({
-    pieces: piecesPay(listBytes, state.contracts.length),
-    small: small.compress,
-  });
+  const pieces = piecesPay(listBytes, state.contracts.length);
+  const variants = new ChangedVariants({ pieces, small: small.compress });
   const spliced = spliceStations(state, states.input, published, SURFACES, inputs.refreshSeconds, {
     onList: (path, file, kind) => variants.add(path, file, kind),
-    onUnchangedList: (path, file) => variants.addPieces(path, file),
+    ...(pieces ? { onUnchangedList: (path, file) => variants.addPieces(path, file) } : {}),
   });
   if (!spliced) {
     void small.stop();

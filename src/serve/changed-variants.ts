@@ -19,9 +19,9 @@ import type { ReleaseFile } from "../publish/release.js";
  */
 export async function changedVariants(
   changed: ReadonlyMap<string, ReleaseFile>,
+  files: ReadonlyMap<string, ReleaseFile>,
   lists: readonly ListLayout[] = [],
   options: ChangedVariantsOptions = {},
-  files?: ReadonlyMap<string, ReleaseFile>,
 ): Promise<Map<string, ReleaseFile>> {
   const kinds = new Map<string, ListKind>();
   for (const layout of lists) {
@@ -35,7 +35,7 @@ export async function changedVariants(
   for (const layout of lists) {
     if (!changed.has(layout.all)) continue;
     for (const contract of layout.contracts) {
-      const kept = changed.has(contract) ? undefined : files?.get(contract);
+      const kept = changed.has(contract) ? undefined : files.get(contract);
       if (kept) variants.addPieces(contract, kept);
     }
   }

@@ -209,12 +209,10 @@ export function startRefresher(options: RefresherOptions): Refresher {
     return fresh.changed
       ? addVariants(
           fresh.release,
-          await changedVariants(
-            fresh.changed,
-            fresh.lists,
-            { pieces: piecesPayFor(fresh.changed, fresh.lists), small: small.compress },
-            fresh.release.files,
-          ),
+          await changedVariants(fresh.changed, fresh.release.files, fresh.lists, {
+            pieces: piecesPayFor(fresh.changed, fresh.lists),
+            small: small.compress,
+          }),
         )
       : await compressRelease(fresh.release, { budget: "refresh" });
   }

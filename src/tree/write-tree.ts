@@ -149,7 +149,7 @@ export async function writeTreeAsMade(
     restoreReplacedFolder(layout);
     recoverLegacySwap(layout.published);
     const served = inspectPublished(layout);
-    removeLeftovers(layout, currentRelease(layout));
+    removeLeftovers(layout, currentRelease(layout), options.removeReplaced ?? removeInBackground);
     await afterLastWriteSecond(layout);
     const paths = releasePaths(
       layout,
@@ -355,10 +355,20 @@ function restoreReplacedFolder(layout: TreeLayout): void {
  * Under the lock, any release folder but the served one is a dead build's or the one replaced,
  * and any link of the store a dead build's that never became the published path.
  */
-function removeLeftovers(layout: TreeLayout, keep: string | null): void {
+function removeLeftovers(
+  layout: TreeLayout,
+  keep: string | null,
+  remove: NonNullable<WriteOptions["removeReplaced"]>,
+): void {
   removeLeftoverLinks(layout);
   for (const folder of releasesBut(layout, keep)) removeTree(folder);
-  removeTree(asideFolder(layout)); // what a build stopped while removing it left
+  // What the removal of a replaced release left (cut short, or still at it: the same files
+  // unlinked twice over is harmless), removed beside this write rather than before it: a process
+  // of its own killed with a systemd unit's end left a million stations' tree there, ~100 s of
+  // unlink calls on disk.
+  const aside = asideFolder(layout);
+  const left = existsSync(aside) ? readdirSync(aside).map((name) => join(aside, name)) : [];
+  if (left.length > 0) Promise.resolve(remove(left)).catch(() => {});
 }
 
 /**

@@ -81,7 +81,7 @@ describe("a build stopped by a signal", () => {
       const ended = await build.ended;
       expect([ended.code, ended.signal]).toEqual([null, "SIGTERM"]);
       expect(ended.stderr).toBe(
-        `velodata: SIGTERM: build stopped after its switch; the new tree at ${out} is served whole (what is left of the release it replaced goes at the next build)\n`,
+        `velodata: SIGTERM: build stopped after its switch; the new tree at ${out} is served whole (the release it replaced is removed by a process of its own, or by the next build)\n`,
       );
     } finally {
       build.child.kill("SIGKILL");

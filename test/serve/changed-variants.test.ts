@@ -99,7 +99,7 @@ describe("a server's changed variants", () => {
       "/vls/v3/stations",
       "/vls/v1/stations",
     ]);
-    const made = await changedVariants(refresh.changed, refresh.lists);
+    const made = await changedVariants(refresh.changed, refresh.release.files, refresh.lists);
     expectDecoding(made, refresh.changed);
 
     // v3: every contract's list is big enough to compress, so the list of all is made of them.
@@ -126,7 +126,7 @@ describe("a server's changed variants", () => {
     const [v3] = refresh.lists ?? [];
     const kept = v3?.contracts.find((path) => path.endsWith("/dublin")) as string;
     expect(refresh.changed.has(kept)).toBe(false);
-    const made = await changedVariants(refresh.changed, refresh.lists, {}, refresh.release.files);
+    const made = await changedVariants(refresh.changed, refresh.release.files, refresh.lists);
     expectDecoding(made, refresh.changed);
     const file = (path: string) => refresh.release.files.get(path) as ReleaseFile;
     const contracts = (v3?.contracts ?? []).map(file);
@@ -134,7 +134,7 @@ describe("a server's changed variants", () => {
     expect(all?.gzip.equals(fromContracts(file("/vls/v3/stations"), contracts))).toBe(true);
     expect(all?.br.equals(await brotliFromContracts(contracts))).toBe(true);
     // Without the release's files to find it in, the list of all is compressed whole.
-    const alone = await changedVariants(refresh.changed, refresh.lists);
+    const alone = await changedVariants(refresh.changed, new Map(), refresh.lists);
     expect(alone.get("/vls/v3/stations")?.variants?.br.equals(all?.br as Buffer)).toBe(false);
   });
 
@@ -146,7 +146,10 @@ describe("a server's changed variants", () => {
     stations.push(dataset.stations[lyon] as (typeof stations)[number]);
     const refresh = await refreshed({ ...dataset, stations });
     expect(refresh.lists).toBeUndefined();
-    expectDecoding(await changedVariants(refresh.changed, refresh.lists), refresh.changed);
+    expectDecoding(
+      await changedVariants(refresh.changed, refresh.release.files, refresh.lists),
+      refresh.changed,
+    );
   });
 });
 

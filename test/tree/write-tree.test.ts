@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, readlinkSync, statSync } from "node:fs";
 import { chmod, mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../src/commands/build.js";
 import { memoryOutput } from "../../src/commands/output.js";
@@ -81,6 +81,27 @@ describe("writeTree", () => {
     expect(readlinkSync(out)).not.toBe(first);
     expect(existsSync(join(parent, first))).toBe(false);
     expect(await readdir(join(parent, ".out.velodata/releases"))).toHaveLength(1);
+  });
+
+  it("hands the release it replaced to `removeReplaced` once switched, and what an earlier removal left as it starts", async () => {
+    const out = join(await tempDir(), "out");
+    const given: string[][] = [];
+    const removeReplaced = (folders: readonly string[]) => {
+      given.push([...folders]);
+      return 4242; // a remover's pid: nothing awaited, nothing removed here
+    };
+    await writeTree(release, out, { removeReplaced });
+    const first = readlinkSync(out);
+    const stats = await writeTree(release, out, { removeReplaced });
+    expect(stats.replaced).toBe(4242);
+    const removing = join(out, "..", ".out.velodata/removing");
+    const aside = join(removing, basename(dirname(first)));
+    expect(given).toEqual([[aside]]);
+    expect(existsSync(aside)).toBe(true);
+    // The next write starts its removal again (its remover was killed, or is still at it).
+    await writeTree(release, out, { removeReplaced });
+    expect(given[1]).toEqual([aside]);
+    expect(given[2]?.length).toBe(1);
   });
 
   it("says, on a terminal, that a build is removing the release it replaced until it is gone, where it removes it itself", async () => {

@@ -171,7 +171,8 @@ export function spliceStations(
   for (const contract of input.contracts) {
     const group = byContract.get(contract.name) ?? [];
     const changedHere = group.some((index) => fresh[index]);
-    const unchangedList = !changedHere && rendered > 0 ? options.onUnchangedList : undefined;
+    const unchangedList =
+      !changedHere && rendered > 0 && group.length > 0 ? options.onUnchangedList : undefined;
     if (changedHere || unchangedList)
       surfaces.forEach((surface, at) => {
         const span = spans[at] as Span;
