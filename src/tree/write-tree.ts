@@ -149,7 +149,8 @@ export async function writeTreeAsMade(
     restoreReplacedFolder(layout);
     recoverLegacySwap(layout.published);
     const served = inspectPublished(layout);
-    removeLeftovers(layout, currentRelease(layout), options.removeReplaced ?? removeInBackground);
+    const remove = options.removeReplaced ?? removeInBackground;
+    removeLeftovers(layout, currentRelease(layout), remove);
     await afterLastWriteSecond(layout);
     const paths = releasePaths(
       layout,
@@ -212,7 +213,6 @@ export async function writeTreeAsMade(
         const previous = releasesBut(layout, currentRelease(layout)).map((folder) =>
           setAside(layout, folder),
         );
-        const remove = options.removeReplaced ?? removeInBackground;
         if (previous.length > 0) replaced = remove(previous);
       } catch {}
     }
