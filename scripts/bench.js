@@ -167,9 +167,9 @@ async function measureBuildAndRefresh() {
   const build = phase("build", source, out, [], THREAD_YOUNG); // also leaves the tree that the cron refresh and the servers use
   if (values.million) await tenthSideBySide(build);
   // The full build the cron refresh is compared with starts from an empty folder: replacing a
-  // tree, it also waits for the removal of the one it replaced (its own thread since the switch),
-  // which took 2.2-6 s of its write from run to run at 100,000 stations, moving the ratio more
-  // than the minute did.
+  // tree, it leaves a process of its own removing the one it replaced (until the fifty-fourth
+  // session it waited for that, 2.2-6 s of its write from run to run at 100,000 stations), which
+  // would run beside the cron minutes measured next.
   await removeBuilt(out);
   const wholeBuild = timed(process.execPath, [
     BIN,
