@@ -1,8 +1,9 @@
 // Shared test helpers: temporary folders, a copy of the fixtures, and running the real CLI.
 import { spawn } from "node:child_process";
+import { existsSync, watch } from "node:fs";
 import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 
@@ -203,4 +204,20 @@ export async function collectGarbage(): Promise<void> {
   const gc = runInNewContext("gc") as () => void;
   await new Promise((resolve) => setImmediate(resolve));
   gc();
+}
+
+/** Resolves once `path` no longer exists, told by its folder's changes. */
+export function whenGone(path: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const watcher = watch(dirname(path), () => {
+      if (existsSync(path)) return;
+      watcher.close();
+      resolve();
+    });
+    watcher.once("error", reject);
+    if (!existsSync(path)) {
+      watcher.close();
+      resolve();
+    }
+  });
 }

@@ -162,12 +162,12 @@ async function refreshTree(options: RefreshOptions, stopPoints: StopPoints): Pro
   const { stats, total, release, feed, reported } =
     fast ?? (await fullRefresh(options, inputs, tree, previous, output, run));
   stopPoints.saved();
-  const leftovers = await removeLeftoverReleases(tree.layout);
+  const leftovers = removeLeftoverReleases(tree.layout);
   steps.ended("write");
   const notes = [
     stats.removed > 0 ? `${stats.removed} removed` : "",
     leftovers > 0
-      ? `${counted(leftovers, "release folder")} a build left when it was stopped removed`
+      ? `${counted(leftovers, "release folder")} a stopped build left set aside for removal`
       : "",
     stats.verified
       ? `every file checked, as ${untrusted}`

@@ -14,7 +14,7 @@ import {
   statSync,
   symlinkSync,
 } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { dirname, join } from "node:path";
 import { UserError } from "../errors.js";
 import { worthCompressing } from "../publish/compress.js";
 import type { Release, ReleaseFile } from "../publish/release.js";
@@ -35,6 +35,7 @@ import {
   releasesBut,
   type TreeLayout,
 } from "./layout.js";
+import { setAsideAll } from "./leftover-releases.js";
 import { isLegacyTree, recoverLegacySwap } from "./legacy.js";
 import { takeLock } from "./lock.js";
 import { manifestOf, writeManifest } from "./manifest.js";
@@ -210,9 +211,7 @@ export async function writeTreeAsMade(
       // process while this one goes on; what is left goes at the next build.
       try {
         removeLeftoverLinks(layout);
-        const previous = releasesBut(layout, currentRelease(layout)).map((folder) =>
-          setAside(layout, folder),
-        );
+        const previous = setAsideAll(layout, releasesBut(layout, currentRelease(layout)));
         if (previous.length > 0) replaced = remove(previous);
       } catch {}
     }
@@ -361,30 +360,16 @@ function removeLeftovers(
   remove: NonNullable<WriteOptions["removeReplaced"]>,
 ): void {
   removeLeftoverLinks(layout);
-  for (const folder of releasesBut(layout, keep)) removeTree(folder);
-  // What the removal of a replaced release left (cut short, or still at it: the same files
-  // unlinked twice over is harmless), removed beside this write rather than before it: a process
-  // of its own killed with a systemd unit's end left a million stations' tree there, ~100 s of
-  // unlink calls on disk.
+  // A dead build's release, and what the removal of a replaced one left (cut short, or still at
+  // it: the same files unlinked twice over is harmless), removed beside this write rather than
+  // before it: either may be a million stations' tree, ~100 s of unlink calls on disk.
+  const unmoved = setAsideAll(layout, releasesBut(layout, keep)).filter(
+    (folder) => dirname(folder) === layout.releases,
+  );
   const aside = asideFolder(layout);
   const left = existsSync(aside) ? readdirSync(aside).map((name) => join(aside, name)) : [];
-  if (left.length > 0) Promise.resolve(remove(left)).catch(() => {});
-}
-
-/**
- * A release being removed after the lock is let go (a minute at a million stations) is first
- * moved out of `releases/`, under the lock: a refresh meanwhile takes what is left there for a
- * stopped build's (see leftover-releases.ts). Where it cannot be moved, it is removed where it is.
- */
-function setAside(layout: TreeLayout, folder: string): string {
-  try {
-    mkdirSync(asideFolder(layout), { recursive: true });
-    const aside = join(asideFolder(layout), basename(folder));
-    renameSync(folder, aside);
-    return aside;
-  } catch {
-    return folder;
-  }
+  if (left.length + unmoved.length > 0)
+    Promise.resolve(remove([...left, ...unmoved])).catch(() => {});
 }
 
 function removeLeftoverLinks(layout: TreeLayout): void {

@@ -14,7 +14,15 @@ import {
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readTree } from "../../src/tree/read-tree.js";
-import { BIN, dublin42ReportedAt, fixtureCopy, refreshArgs, runCli, tempDir } from "../helpers.js";
+import {
+  BIN,
+  dublin42ReportedAt,
+  fixtureCopy,
+  refreshArgs,
+  runCli,
+  tempDir,
+  whenGone,
+} from "../helpers.js";
 import { manifestHead, treeFiles } from "../tree/tree-helpers.js";
 
 /**
@@ -719,7 +727,7 @@ describe("velodata refresh", () => {
     expect(await folders(out)).toEqual(await folders(built));
   });
 
-  it("removes the release folders a stopped build left, and says so", async () => {
+  it("sets aside the release folders a stopped build left, removed by a process of its own, and says so", async () => {
     const source = await fixtureCopy();
     const out = join(await tempDir(), "out");
     expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
@@ -732,10 +740,11 @@ describe("velodata refresh", () => {
     const refresh = ["refresh", "--source", source, "--state", join(source, "states.json")];
     const result = await runCli([...refresh, "--out", out]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("1 release folder a build left when it was stopped removed");
+    expect(result.stdout).toContain("1 release folder a stopped build left set aside for removal");
     expect(await readdir(releases)).toEqual(served);
+    await whenGone(join(out, "..", ".out.velodata", "removing", "mzz0-abcdef"));
     const again = await runCli([...refresh, "--out", out]);
-    expect(again.stdout).not.toContain("a build left");
+    expect(again.stdout).not.toContain("a stopped build left");
   });
 
   it("takes no release a build is still removing for a stopped build's", async () => {

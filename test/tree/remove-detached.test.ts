@@ -1,31 +1,14 @@
-import { existsSync, watch } from "node:fs";
 import { mkdir, readdir, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { build as buildType } from "../../src/commands/build.js";
 import { memoryOutput } from "../../src/commands/output.js";
 import type { removeDetached as removeDetachedType } from "../../src/tree/remove-detached.js";
-import { FIXTURES, tempDir } from "../helpers.js";
+import { FIXTURES, tempDir, whenGone } from "../helpers.js";
 
 // The compiled modules: from the TypeScript sources no remover process can be started.
 const compiled = async <T>(module: string): Promise<T> =>
   (await import(new URL(`../../dist/${module}.js`, import.meta.url).href)) as T;
-
-/** Resolves once `path` no longer exists, told by its folder's changes. */
-function whenGone(path: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const watcher = watch(dirname(path), () => {
-      if (existsSync(path)) return;
-      watcher.close();
-      resolve();
-    });
-    watcher.once("error", reject);
-    if (!existsSync(path)) {
-      watcher.close();
-      resolve();
-    }
-  });
-}
 
 describe("removeDetached", () => {
   it("removes the folders from a process of its own, started and left to run", async () => {
@@ -59,5 +42,18 @@ describe("velodata build", () => {
     expect(replaced).toHaveLength(1);
     await whenGone(join(removing, replaced[0] as string));
     expect(await readdir(join(out, "..", ".out.velodata/releases"))).toHaveLength(1);
+  });
+
+  it("sets a dead build's release aside as it starts, removed by a process of its own", async () => {
+    const { build } = await compiled<{ build: typeof buildType }>("commands/build");
+    const out = join(await tempDir(), "out");
+    await build({ source: FIXTURES, out, output: memoryOutput() });
+    // A build killed while writing: its release folder, half full.
+    const releases = join(out, "..", ".out.velodata/releases");
+    await mkdir(join(releases, "mzz0-abcdef/tree/vls"), { recursive: true });
+    await writeFile(join(releases, "mzz0-abcdef/tree/vls/contracts.json"), "[");
+    await build({ source: FIXTURES, out, output: memoryOutput() });
+    expect(await readdir(releases)).toHaveLength(1);
+    await whenGone(join(out, "..", ".out.velodata/removing/mzz0-abcdef"));
   });
 });

@@ -83,7 +83,7 @@ describe("writeTree", () => {
     expect(await readdir(join(parent, ".out.velodata/releases"))).toHaveLength(1);
   });
 
-  it("hands the release it replaced to `removeReplaced` once switched, and what an earlier removal left as it starts", async () => {
+  it("hands the release it replaced to `removeReplaced` once switched, and what an earlier removal or a dead build left as it starts", async () => {
     const out = join(await tempDir(), "out");
     const given: string[][] = [];
     const removeReplaced = (folders: readonly string[]) => {
@@ -98,9 +98,13 @@ describe("writeTree", () => {
     const aside = join(removing, basename(dirname(first)));
     expect(given).toEqual([[aside]]);
     expect(existsSync(aside)).toBe(true);
-    // The next write starts its removal again (its remover was killed, or is still at it).
+    // The next write starts its removal again (its remover was killed, or is still at it), and
+    // sets a dead build's release aside for it.
+    const dead = join(out, "..", ".out.velodata/releases/mzz0-abcdef");
+    await mkdir(join(dead, "tree"), { recursive: true });
     await writeTree(release, out, { removeReplaced });
-    expect(given[1]).toEqual([aside]);
+    expect(given[1]?.toSorted()).toEqual([aside, join(removing, "mzz0-abcdef")].toSorted());
+    expect(existsSync(dead)).toBe(false);
     expect(given[2]?.length).toBe(1);
   });
 
