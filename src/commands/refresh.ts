@@ -116,6 +116,10 @@ async function refreshTree(options: RefreshOptions, stopPoints: StopPoints): Pro
   // A file that fails it means a full render, which repairs it.
   const trust = untrustedFiles(tree);
   trust.catch(() => {}); // awaited by the fast path, after the states are read
+  // Removed beside the minute rather than after it: a remover started as the run ends would be
+  // killed with it by a systemd timer's unit, where this one has the minute to go on (and what it
+  // removed stays removed).
+  const leftovers = removeLeftoverReleases(tree.layout);
   // Read from the manifest whatever its format or state: an upgrade or a repair keeps it.
   const recorded = tree.manifest?.baseUrl ?? recordedBaseUrl(tree.release.manifest);
   if (options.baseUrl === undefined && recorded === undefined)
@@ -162,7 +166,6 @@ async function refreshTree(options: RefreshOptions, stopPoints: StopPoints): Pro
   const { stats, total, release, feed, reported } =
     fast ?? (await fullRefresh(options, inputs, tree, previous, output, run));
   stopPoints.saved();
-  const leftovers = removeLeftoverReleases(tree.layout);
   steps.ended("write");
   const notes = [
     stats.removed > 0 ? `${stats.removed} removed` : "",
