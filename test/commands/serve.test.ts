@@ -6,7 +6,7 @@ import { get } from "node:http";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { brotliDecompressSync } from "node:zlib";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { DEMO_KEY } from "../../src/commands/serve.js";
 import {
@@ -224,7 +224,7 @@ describe("velodata serve", () => {
     }
   });
 
-  it("joins a list of all stations' variants of its contracts' pieces after a refresh, also where a contract did not change", async () => {
+  it("serves each list's variants made by a refresh, the lists of all joined of their contracts' pieces, also where a contract did not change", async () => {
     const dir = await tempDir();
     const { source, nextMinute } = await networkWithLyonKept(dir);
     const states = join(dir, "states.json");
@@ -233,16 +233,47 @@ describe("velodata serve", () => {
     const args = ["--source", source, "--state", states, "--keys", keys, "--port", "0"];
     const { child, url, output } = await startServe([...args, "--refresh", "3600", "--demo-key"]);
     try {
+      // Each contract's lists, their variants joined of their own pieces (pieces pay on this
+      // network), and its GBFS station_status feeds, small bodies compressed by the refresher's
+      // worker of its own.
+      const contracts = JSON.parse(
+        (await rawGet(`${url}/vls/v3/contracts?apiKey=${DEMO_KEY}`)).body.toString(),
+      ) as { name: string }[];
+      const lists = contracts.flatMap(({ name }) => [
+        `/vls/v1/stations?contract=${name}&`,
+        `/vls/v3/stations?contract=${name}&`,
+        `/contracts/${name}/gbfs/station_status.json?`,
+        `/contracts/${name}/gbfs/v3/station_status.json?`,
+      ]);
+      const before = new Map<string, Buffer>();
+      for (const list of lists)
+        before.set(list, (await rawGet(`${url}${list}apiKey=${DEMO_KEY}`)).body);
       await writeFile(states, nextMinute);
       child.kill("SIGHUP");
       // Said once the variants of what changed are served.
       await waitFor(child, output, "refreshed from");
-      for (const list of ["/vls/v3/stations", "/vls/v1/stations"]) {
-        const identity = await rawGet(`${url}${list}?apiKey=${DEMO_KEY}`);
-        const br = await rawGet(`${url}${list}?apiKey=${DEMO_KEY}`, { "Accept-Encoding": "br" });
+      for (const list of ["/vls/v3/stations?", "/vls/v1/stations?"]) {
+        const identity = await rawGet(`${url}${list}apiKey=${DEMO_KEY}`);
+        const br = await rawGet(`${url}${list}apiKey=${DEMO_KEY}`, { "Accept-Encoding": "br" });
         expect(br.encoding, list).toBe("br");
         expect([...br.body.subarray(0, 6)], list).toEqual(JOINED_BROTLI_START);
         expect(brotliDecompressSync(br.body).equals(identity.body), list).toBe(true);
+      }
+      for (const list of lists) {
+        const identity = (await rawGet(`${url}${list}apiKey=${DEMO_KEY}`)).body;
+        // Lyon's stations kept their states; a feed's last_updated is the minute's.
+        const kept = list.includes("=lyon&");
+        expect(identity.equals(before.get(list) as Buffer), list).toBe(kept);
+        for (const [asked, decode] of [
+          ["gzip", gunzipSync],
+          ["br", brotliDecompressSync],
+        ] as const) {
+          const sent = await rawGet(`${url}${list}apiKey=${DEMO_KEY}`, {
+            "Accept-Encoding": asked,
+          });
+          expect(sent.encoding, `${list} ${asked}`).toBe(asked);
+          expect(decode(sent.body).equals(identity), `${list} ${asked}`).toBe(true);
+        }
       }
     } finally {
       child.kill("SIGKILL");
