@@ -1,5 +1,6 @@
 // What a build stopped by SIGINT or SIGTERM says as the process ends (command-thread.ts's
-// `stopped`): nothing it wrote is served before its one switch, and the next build removes it.
+// `stopped`): nothing it wrote is served before its one switch, and the next build or refresh
+// removes it.
 import { lstatSync } from "node:fs";
 import { layoutOf } from "../tree/layout.js";
 
@@ -17,11 +18,11 @@ export function buildStopped(out: string, startedAt: number): string {
 
 /** Before the switch: the tree served is still the one the build was to replace, or none. */
 export const stoppedBeforeSwitch = (out: string): string =>
-  `build stopped; the tree served at ${out}, if any, is unchanged (the next build removes what this one left)`;
+  `build stopped; the tree served at ${out}, if any, is unchanged (the next build or refresh removes what this one left)`;
 
 /**
  * After it: the new tree is served whole; what was left to do is the removal of the release it
  * replaced, which a process of its own may already be doing (else the next build starts it).
  */
 export const stoppedAfterSwitch = (out: string): string =>
-  `build stopped after its switch; the new tree at ${out} is served whole (the release it replaced is removed by a process of its own, or by the next build)`;
+  `build stopped after its switch; the new tree at ${out} is served whole (the release it replaced is removed by a process of its own, or by the next build or refresh)`;

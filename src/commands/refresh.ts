@@ -1,6 +1,7 @@
 // `velodata refresh`: one regeneration of the dynamic answers into an existing tree, for static hosting from cron.
 import { closeSync, existsSync, openSync, readdirSync, readSync } from "node:fs";
 import { join } from "node:path";
+import { toUserError } from "../errors.js";
 import { percent } from "../percent.js";
 import { counted } from "../plural.js";
 import { DEFAULT_BASE_URL } from "../publish/default-base-url.js";
@@ -118,8 +119,16 @@ async function refreshTree(options: RefreshOptions, stopPoints: StopPoints): Pro
   trust.catch(() => {}); // awaited by the fast path, after the states are read
   // Removed beside the minute rather than after it: a remover started as the run ends would be
   // killed with it by a systemd timer's unit, where this one has the minute to go on (and what it
-  // removed stays removed).
-  const leftovers = removeLeftoverReleases(tree.layout);
+  // removed stays removed). Housekeeping: the minute goes on without it.
+  let leftovers = 0;
+  try {
+    leftovers = removeLeftoverReleases(tree.layout);
+  } catch (cause) {
+    const said = toUserError(cause);
+    output.warn(
+      `warning: ${tree.layout.store}: not looked for release folders a stopped build left: ${said instanceof Error ? said.message : String(said)}`,
+    );
+  }
   // Read from the manifest whatever its format or state: an upgrade or a repair keeps it.
   const recorded = tree.manifest?.baseUrl ?? recordedBaseUrl(tree.release.manifest);
   if (options.baseUrl === undefined && recorded === undefined)
@@ -170,7 +179,7 @@ async function refreshTree(options: RefreshOptions, stopPoints: StopPoints): Pro
   const notes = [
     stats.removed > 0 ? `${stats.removed} removed` : "",
     leftovers > 0
-      ? `${counted(leftovers, "release folder")} a stopped build left set aside for removal`
+      ? `${counted(leftovers, "leftover release folder")} (a stopped build's or removal's) handed to a remover`
       : "",
     stats.verified
       ? `every file checked, as ${untrusted}`

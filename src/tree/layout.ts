@@ -53,7 +53,10 @@ export function currentRelease(layout: TreeLayout): string | null {
   return target === null ? null : (target.split("/")[2] ?? null);
 }
 
-/** Where a build moves the release it replaced while it removes it (see write-tree.ts). */
+/**
+ * Where a build moves the release it replaced, and a build or refresh a stopped build's, while a
+ * process of its own removes them (see leftover-releases.ts).
+ */
 export const asideFolder = (layout: TreeLayout): string => join(layout.store, "removing");
 
 /** The release folders but `keep`. */

@@ -4,7 +4,8 @@ import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 
 // Longer than any build or refresh takes, the removal of what a build replaced included (done
-// after the build by a process of its own; a million stations on a slow disk: ~10 minutes).
+// after the build by a process of its own; a million stations on a slow disk: ~10 minutes). Also
+// how long a refresh leaves a folder in `removing/` to the remover that may still be at it.
 export const LONGEST_WRITE_MS = 3_600_000;
 
 /**

@@ -15,7 +15,8 @@ const REMOVER = new URL("./remove-process.js", import.meta.url);
  * Removes `folders` from a detached process (its own session: a terminal's Ctrl-C to the build
  * does not stop it), and returns its pid at once; where it cannot be started, removes them from
  * this process's threads and returns their promise. A removal cut short (the process killed, as
- * a systemd unit's end kills what it started) leaves folders the next build removes.
+ * a systemd unit's end kills what it started) leaves folders the next build removes, or a
+ * refresh once an hour old.
  */
 export function removeDetached(folders: readonly string[]): number | Promise<void> {
   if (folders.length === 0) return Promise.resolve();
@@ -25,7 +26,7 @@ export function removeDetached(folders: readonly string[]): number | Promise<voi
         detached: true,
         stdio: "ignore",
       });
-      remover.once("error", () => {}); // what is left goes at the next build
+      remover.once("error", () => {}); // what is left goes at the next build or refresh
       remover.unref();
       if (remover.pid !== undefined) return remover.pid;
     } catch {}

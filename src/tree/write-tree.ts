@@ -73,8 +73,9 @@ export interface WriteOptions {
    */
   steps?: Pick<StepTimes, "ended">;
   /**
-   * Removes the release folders a switch replaced (set aside first, see setAside); by default
-   * this process's threads do it (removeInBackground), as a server that goes on running wants.
+   * Removes the release folders a switch replaced (set aside first, see leftover-releases.ts); by
+   * default this process's threads do it (removeInBackground), as a server that goes on running
+   * wants.
    */
   removeReplaced?: (folders: readonly string[]) => Promise<void> | number;
 }

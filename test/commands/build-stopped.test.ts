@@ -28,7 +28,7 @@ describe("a build stopped by a signal", () => {
         const ended = await build.ended;
         expect([ended.code, ended.signal]).toEqual([null, signal]);
         expect(ended.stderr).toBe(
-          `velodata: ${signal}: build stopped; the tree served at ${out}, if any, is unchanged (the next build removes what this one left)\n`,
+          `velodata: ${signal}: build stopped; the tree served at ${out}, if any, is unchanged (the next build or refresh removes what this one left)\n`,
         );
       } finally {
         await writer.close();
@@ -81,7 +81,7 @@ describe("a build stopped by a signal", () => {
       const ended = await build.ended;
       expect([ended.code, ended.signal]).toEqual([null, "SIGTERM"]);
       expect(ended.stderr).toBe(
-        `velodata: SIGTERM: build stopped after its switch; the new tree at ${out} is served whole (the release it replaced is removed by a process of its own, or by the next build)\n`,
+        `velodata: SIGTERM: build stopped after its switch; the new tree at ${out} is served whole (the release it replaced is removed by a process of its own, or by the next build or refresh)\n`,
       );
     } finally {
       build.child.kill("SIGKILL");

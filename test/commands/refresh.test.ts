@@ -740,11 +740,13 @@ describe("velodata refresh", () => {
     const refresh = ["refresh", "--source", source, "--state", join(source, "states.json")];
     const result = await runCli([...refresh, "--out", out]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("1 release folder a stopped build left set aside for removal");
+    expect(result.stdout).toContain(
+      "1 leftover release folder (a stopped build's or removal's) handed to a remover",
+    );
     expect(await readdir(releases)).toEqual(served);
     await whenGone(join(out, "..", ".out.velodata", "removing", "mzz0-abcdef"));
     const again = await runCli([...refresh, "--out", out]);
-    expect(again.stdout).not.toContain("a stopped build left");
+    expect(again.stdout).not.toContain("leftover");
   });
 
   it("takes no release a build is still removing for a stopped build's", async () => {

@@ -239,6 +239,7 @@ describe("velodata serve", () => {
       const contracts = JSON.parse(
         (await rawGet(`${url}/vls/v3/contracts?apiKey=${DEMO_KEY}`)).body.toString(),
       ) as { name: string }[];
+      expect(contracts.length).toBe(3);
       const lists = contracts.flatMap(({ name }) => [
         `/vls/v1/stations?contract=${name}&`,
         `/vls/v3/stations?contract=${name}&`,

@@ -1,3 +1,4 @@
+import { watch } from "node:fs";
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -52,8 +53,19 @@ describe("velodata build", () => {
     const releases = join(out, "..", ".out.velodata/releases");
     await mkdir(join(releases, "mzz0-abcdef/tree/vls"), { recursive: true });
     await writeFile(join(releases, "mzz0-abcdef/tree/vls/contracts.json"), "[");
+    // Moved there, not removed where it was.
+    const removing = join(out, "..", ".out.velodata/removing");
+    await mkdir(removing);
+    const setAside = new Promise<void>((resolve) => {
+      const watcher = watch(removing, (_, name) => {
+        if (name !== "mzz0-abcdef") return;
+        watcher.close();
+        resolve();
+      });
+    });
     await build({ source: FIXTURES, out, output: memoryOutput() });
+    await setAside;
     expect(await readdir(releases)).toHaveLength(1);
-    await whenGone(join(out, "..", ".out.velodata/removing/mzz0-abcdef"));
+    await whenGone(join(removing, "mzz0-abcdef"));
   });
 });

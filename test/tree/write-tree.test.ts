@@ -108,6 +108,24 @@ describe("writeTree", () => {
     expect(given[2]?.length).toBe(1);
   });
 
+  it("removes a dead build's release where it is when it cannot be set aside", async () => {
+    const out = join(await tempDir(), "out");
+    await writeTree(release, out);
+    const dead = join(out, "..", ".out.velodata/releases/mzz0-abcdef");
+    await mkdir(join(dead, "tree"), { recursive: true });
+    // A folder of the same name in removing/, not empty: the move is refused (ENOTEMPTY).
+    const removing = join(out, "..", ".out.velodata/removing");
+    await mkdir(join(removing, "mzz0-abcdef/tree"), { recursive: true });
+    const given: string[][] = [];
+    await writeTree(release, out, {
+      removeReplaced: (folders) => {
+        given.push([...folders]);
+        return 4242;
+      },
+    });
+    expect(given[0]?.toSorted()).toEqual([join(removing, "mzz0-abcdef"), dead].toSorted());
+  });
+
   it("says, on a terminal, that a build is removing the release it replaced until it is gone, where it removes it itself", async () => {
     // From the TypeScript sources no process of its own can be started (see remove-detached.ts).
     const out = join(await tempDir(), "out");
