@@ -15,7 +15,8 @@ const WORKERS = 2;
 
 /**
  * Removes `folders` and resolves once they are gone, or once the removal failed: what is left
- * goes at the next build (or refresh), as before. The workers keep the process alive until they are done.
+ * goes at the next build (or refresh), as before. The workers keep the process alive until they
+ * are done.
  */
 export async function removeInBackground(folders: readonly string[]): Promise<void> {
   if (folders.length === 0) return;
