@@ -6,6 +6,7 @@ import { PRIORITY_PREFIX, writesToJournal } from "../journal.js";
 import type { Log } from "../log.js";
 import { counted } from "../plural.js";
 import { compressRelease } from "../publish/compress.js";
+import { isLoopback } from "../publish/default-base-url.js";
 import { publish, withBaseUrl } from "../publish/publish.js";
 import { staticFilesOf } from "../publish/release.js";
 import { failedKeyLimit } from "../serve/failed-key-limit.js";
@@ -39,6 +40,7 @@ import { statesFileTime, staticSourceUpdatedAt } from "../source/source-time.js"
 import { refuseInsideTree } from "../tree/inside-tree.js";
 import { layoutOf } from "../tree/layout.js";
 import { keepTree, refuseIfKept } from "../tree/lock.js";
+import { recordedBaseUrlOf } from "../tree/read-tree.js";
 import { writeTree } from "../tree/write-tree.js";
 import { heapRoomWarning } from "./heap-room.js";
 import { type Output, reportProblems, terminalOutput } from "./output.js";
@@ -180,12 +182,19 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     : loaded;
 
   const listening = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  // Without --base-url, a tree it is given keeps the public address it was made with, as a cron
+  // refresh of it would: a trial run of the server must not leave its GBFS and OpenAPI links
+  // naming this one for the refreshes after it. A loopback address (a build's default, a server's
+  // own) is no public address to keep.
+  const recorded = options.out && !options.baseUrl ? recordedBaseUrlOf(options.out) : undefined;
+  const kept = recorded && !isLoopback(recorded) ? recorded : undefined;
+  const baseUrl = options.baseUrl ?? kept;
   const staticUpdatedAt = staticSourceUpdatedAt(options.source);
   const first = await publish(dataset, {
     generatedAt: new Date(),
-    baseUrl: options.baseUrl ?? listening,
-    // Without --base-url the portal names the host it is read from: this server, by any name.
-    portalBaseUrl: options.baseUrl ?? null,
+    baseUrl: baseUrl ?? listening,
+    // Without a base URL the portal names the host it is read from: this server, by any name.
+    portalBaseUrl: baseUrl ?? null,
     staticUpdatedAt,
     refreshSeconds: seconds,
   });
@@ -223,7 +232,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
       ? {}
       : { failedKeys: failedKeyLimit(options.maxKeyFailures, 60) }),
   });
-  if (!options.baseUrl && running.url !== listening) {
+  if (!baseUrl && running.url !== listening) {
     // Port 0: the address is known only now; the OpenAPI document and GBFS files name it.
     const named = withBaseUrl(live.release, dataset, { baseUrl: running.url, staticUpdatedAt });
     live.release = await compressRelease(named, { budget: "build", previous: live.release });
@@ -275,16 +284,20 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   log(
     `serving ${counted(release.counts.stations, "station")} of ${counted(release.counts.contracts, "contract")} at ${running.url}, refreshed every ${seconds} s from ${source.name}`,
   );
-  if (!options.baseUrl && ANY_ADDRESS.has(host))
+  if (kept)
+    log(
+      `the GBFS discovery files and the OpenAPI document name ${kept}, the base URL the tree at ${options.out} was made with (give --base-url to change it)`,
+    );
+  if (!baseUrl && ANY_ADDRESS.has(host))
     log(
       `warning: the GBFS discovery files and the OpenAPI document name ${running.url}, which no other machine can reach: give --base-url (the public address clients use)`,
       "warning",
     );
   // A base URL with a path is right behind a proxy that takes it off, and wrong without one.
-  const prefix = options.baseUrl ? new URL(options.baseUrl).pathname.replace(/\/+$/, "") : "";
+  const prefix = baseUrl ? new URL(baseUrl).pathname.replace(/\/+$/, "") : "";
   if (prefix)
     log(
-      `the base URL ${options.baseUrl} has a path, ${prefix}: the links published under it reach this server only through a proxy that takes ${prefix} off (this server answers at /)`,
+      `the base URL ${baseUrl} has a path, ${prefix}: the links published under it reach this server only through a proxy that takes ${prefix} off (this server answers at /)`,
     );
   const heapWarning = heapRoomWarning();
   if (heapWarning) log(heapWarning, "warning");

@@ -10,7 +10,7 @@ import {
   type TreeLayout,
 } from "./layout.js";
 import { isLegacyTree } from "./legacy.js";
-import { type Manifest, otherManifestFormat, readManifest } from "./manifest.js";
+import { type Manifest, otherManifestFormat, readManifest, recordedBaseUrl } from "./manifest.js";
 
 export interface Tree {
   layout: TreeLayout;
@@ -60,4 +60,11 @@ export function readTree(out: string): Tree {
     interrupted,
     otherFormat: read === null ? otherManifestFormat(release.manifest) : null,
   };
+}
+
+/** The base URL the tree published at `out` was made with, if it is a tree of ours that says. */
+export function recordedBaseUrlOf(out: string): string | undefined {
+  const layout = layoutOf(out);
+  const name = currentRelease(layout);
+  return name === null ? undefined : recordedBaseUrl(releasePaths(layout, name).manifest);
 }

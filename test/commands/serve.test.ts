@@ -436,6 +436,37 @@ describe("velodata serve", () => {
     await exited;
   });
 
+  it("keeps the public base URL of the tree it is given with --out, and its own address over a loopback one", async () => {
+    const dir = await tempDir();
+    const keys = join(dir, "keys.json");
+    const base = "https://bikes.example.org";
+    const served = async (out: string) => {
+      const args = ["--source", FIXTURES, "--keys", keys, "--port", "0", "--out", out];
+      const { child, url, output } = await startServe(args);
+      const gbfs = await (await fetch(`${url}/contracts/dublin/gbfs/gbfs.json`)).text();
+      const exited = new Promise((resolve) => child.on("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+      const onDisk = await readFile(join(out, "contracts/dublin/gbfs/gbfs.json"), "utf8");
+      return { url, said: output(), gbfs, onDisk };
+    };
+    const out = join(dir, "out");
+    const built = await runCli(["build", "--source", FIXTURES, "--out", out, "--base-url", base]);
+    expect(built.code).toBe(0);
+    const kept = await served(out);
+    expect(kept.said).toContain(
+      `the GBFS discovery files and the OpenAPI document name ${base}, the base URL the tree at ${out} was made with (give --base-url to change it)`,
+    );
+    expect(kept.gbfs).toContain(`"${base}/contracts/dublin/gbfs/`);
+    expect(kept.onDisk).toBe(kept.gbfs);
+    // A tree made without one names a loopback address: the server names its own.
+    const local = join(dir, "local");
+    expect((await runCli(["build", "--source", FIXTURES, "--out", local])).code).toBe(0);
+    const own = await served(local);
+    expect(own.gbfs).toContain(`"${own.url}/contracts/dublin/gbfs/`);
+    expect(own.said).not.toContain("was made with");
+  });
+
   it("serves from a thread whose young generation is bigger than Node's default, as /status shows", async () => {
     const keys = join(await tempDir(), "keys.json");
     const args = ["--source", FIXTURES, "--keys", keys, "--port", "0", "--simulate"];
