@@ -1,5 +1,5 @@
 // The public view of a tree on disk, for whatever works from it (refresh, uploads, server configs).
-import { existsSync, lstatSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync } from "node:fs";
 import { UserError } from "../errors.js";
 import {
   currentRelease,
@@ -42,7 +42,16 @@ export function readTree(out: string): Tree {
       ]);
     }
     refuseReleaseFolder(layout.published);
-    throw new UserError(`no velodata tree at ${out}`, ["run velodata build first"]);
+    // What to do depends on what is there: a build refuses a file, and a folder of other files.
+    if (exists && !exists.isDirectory())
+      throw new UserError(`no velodata tree at ${out}: it is a file`, [
+        "give the folder a velodata build wrote (its --out)",
+      ]);
+    if (exists && readdirSync(layout.published).length > 0)
+      throw new UserError(`no velodata tree at ${out}: the folder holds other files`, [
+        "give the folder a velodata build wrote (its --out)",
+      ]);
+    throw new UserError(`no velodata tree at ${out}`, [`run velodata build --out ${out} first`]);
   }
   const release = releasePaths(layout, name);
   if (!existsSync(release.tree)) {

@@ -253,7 +253,9 @@ function inspectPublished(layout: TreeLayout): Served {
   if (empty || isLegacyTree(published)) return { kind: "folder", stats, empty };
   throw new UserError(
     `refusing to replace ${published}: it is not empty and holds no tree velodata wrote`,
-    ["choose another --out, or empty that folder first"],
+    [
+      "choose another --out: a folder to create, an empty one, or a tree velodata wrote (it replaces no files of yours)",
+    ],
   );
 }
 

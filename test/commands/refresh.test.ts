@@ -808,17 +808,33 @@ describe("velodata refresh", () => {
     expect((await readdir(folder)).sort()).toEqual(before);
   });
 
-  it("refuses a folder that holds no velodata tree", async () => {
-    const result = await runCli([
-      "refresh",
-      "--source",
-      "fixtures",
-      "--state",
-      "fixtures/states.json",
-      "--out",
-      await tempDir(),
-    ]);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain("run velodata build first");
+  it("refuses a folder that holds no velodata tree, with what to do for what is there", async () => {
+    const empty = await tempDir();
+    const file = join(await tempDir(), "out.txt");
+    await writeFile(file, "mine");
+    const others = await tempDir();
+    await writeFile(join(others, "notes.txt"), "mine");
+    const [toEmpty, toFile, toOthers] = await Promise.all(
+      [empty, file, others].map((out) =>
+        runCli([
+          "refresh",
+          "--source",
+          "fixtures",
+          "--state",
+          "fixtures/states.json",
+          "--out",
+          out,
+        ]),
+      ),
+    );
+    for (const result of [toEmpty, toFile, toOthers]) expect(result?.code).toBe(1);
+    expect(toEmpty?.stderr).toContain(`no velodata tree at ${empty}`);
+    expect(toEmpty?.stderr).toContain(`run velodata build --out ${empty} first`);
+    expect(toFile?.stderr).toContain(`no velodata tree at ${file}: it is a file`);
+    expect(toOthers?.stderr).toContain(
+      `no velodata tree at ${others}: the folder holds other files`,
+    );
+    for (const result of [toFile, toOthers])
+      expect(result?.stderr).toContain("give the folder a velodata build wrote (its --out)");
   });
 });
