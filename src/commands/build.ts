@@ -123,9 +123,12 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     bytes: tree.bytes,
     seconds: (performance.now() - started) / 1000,
   };
+  const leftovers = tree.leftovers
+    ? `; ${counted(tree.leftovers, "leftover release folder")} (a stopped build's) handed to a remover`
+    : "";
   output.info(
     `built ${options.out}: ${counted(summary.contracts, "contract")}, ${counted(summary.stations, "station")}, ${counted(summary.parkings, "parking")}` +
-      ` → ${counted(summary.files, "answer")}, ${formatBytes(summary.bytes)} in ${summary.seconds.toFixed(1)} s (release ${summary.release})`,
+      ` → ${counted(summary.files, "answer")}, ${formatBytes(summary.bytes)} in ${summary.seconds.toFixed(1)} s (release ${summary.release})${leftovers}`,
   );
   // Removed by this process's threads only where no process of its own could be started.
   if (tree.replaced instanceof Promise) {

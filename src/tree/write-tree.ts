@@ -54,6 +54,8 @@ export interface TreeStats {
    * gone) or by a process of its own (its pid: see removeDetached).
    */
   replaced?: Promise<void> | number;
+  /** The release folders stopped builds left, handed to the same removal as it started. */
+  leftovers?: number;
 }
 
 export type Progress = (done: number, total: number) => void;
@@ -152,7 +154,7 @@ export async function writeTreeAsMade(
     recoverLegacySwap(layout.published);
     const served = inspectPublished(layout);
     const remove = options.removeReplaced ?? removeInBackground;
-    removeLeftovers(layout, currentRelease(layout), remove);
+    const leftovers = removeLeftovers(layout, currentRelease(layout), remove);
     await afterLastWriteSecond(layout);
     const paths = releasePaths(
       layout,
@@ -216,7 +218,7 @@ export async function writeTreeAsMade(
         if (previous.length > 0) replaced = remove(previous);
       } catch {}
     }
-    return { ...stats, ...(replaced ? { replaced } : {}) };
+    return { ...stats, ...(replaced ? { replaced } : {}), ...(leftovers ? { leftovers } : {}) };
   } catch (cause) {
     forgetStore = storeIsNew && currentRelease(layout) === null;
     if (forgetStore) emptyNewStore(layout);
@@ -357,22 +359,23 @@ function restoreReplacedFolder(layout: TreeLayout): void {
  * Under the lock, any release folder but the served one is a dead build's or the one replaced,
  * and any link of the store a dead build's that never became the published path.
  */
+/** How many release folders stopped builds left (those in `removing/` are not counted). */
 function removeLeftovers(
   layout: TreeLayout,
   keep: string | null,
   remove: NonNullable<WriteOptions["removeReplaced"]>,
-): void {
+): number {
   removeLeftoverLinks(layout);
   // A dead build's release, and what the removal of a replaced one left (cut short, or still at
   // it: the same files unlinked twice over is harmless), removed beside this write rather than
   // before it: either may be a million stations' tree, ~100 s of unlink calls on disk.
-  const unmoved = setAsideAll(layout, releasesBut(layout, keep)).filter(
-    (folder) => dirname(folder) === layout.releases,
-  );
+  const dead = setAsideAll(layout, releasesBut(layout, keep));
+  const unmoved = dead.filter((folder) => dirname(folder) === layout.releases);
   const aside = asideFolder(layout);
   const left = existsSync(aside) ? readdirSync(aside).map((name) => join(aside, name)) : [];
   if (left.length + unmoved.length > 0)
     Promise.resolve(remove([...left, ...unmoved])).catch(() => {});
+  return dead.length;
 }
 
 function removeLeftoverLinks(layout: TreeLayout): void {

@@ -63,9 +63,13 @@ describe("velodata build", () => {
         resolve();
       });
     });
-    await build({ source: FIXTURES, out, output: memoryOutput() });
+    const output = memoryOutput();
+    await build({ source: FIXTURES, out, output });
     await setAside;
     expect(await readdir(releases)).toHaveLength(1);
+    expect(output.lines.join("\n")).toMatch(
+      /^built .*\(release \w+\); 1 leftover release folder \(a stopped build's\) handed to a remover$/m,
+    );
     await whenGone(join(removing, "mzz0-abcdef"));
   });
 });
