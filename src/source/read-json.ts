@@ -145,9 +145,9 @@ function closedAfterComma(
 
 /**
  * V8's "Unexpected token" message: the character, the text around it that it quotes (up to 10
- * characters either side, `...` where it cut) and where in that text the character is, when that
- * can be told: after exactly 10 characters where V8 cut before it, else the only such character
- * within the first 11.
+ * characters either side, `...` where it cut; a short text whole) and where in that text the
+ * character is, when that can be told: after exactly 10 characters where V8 cut before it, else the
+ * only such character within the first 11, or in the whole text where it cut on neither side.
  */
 function quotedToken(
   reason: string,
@@ -156,9 +156,16 @@ function quotedToken(
     reason,
   );
   if (!match) return undefined;
-  const [, token, cut, snippet] = match as unknown as [string, string, string | undefined, string];
+  const [, token, cut, snippet, cutAfter] = match as unknown as [
+    string,
+    string,
+    string | undefined,
+    string,
+    string | undefined,
+  ];
   if (cut) return { token, snippet, at: 10 };
-  const within = [...snippet.slice(0, 11)].flatMap((char, at) => (char === token ? [at] : []));
+  const searched = cutAfter ? snippet.slice(0, 11) : snippet;
+  const within = [...searched].flatMap((char, at) => (char === token ? [at] : []));
   return { token, snippet, at: within.length === 1 ? within[0] : undefined };
 }
 

@@ -189,6 +189,15 @@ describe("source text", () => {
     ]);
   });
 
+  it("locates an unexpected character in a short file, which V8 quotes whole", async () => {
+    const dir = await fixtureCopy();
+    const states = join(dir, "states.json");
+    await writeFile(states, '{"states": [}');
+    expect(besidesFixtureWarning((await readDataset(dir)).problems.map(formatProblem))).toEqual([
+      `${states}:1: is not valid JSON: unexpected "}"`,
+    ]);
+  });
+
   it("says a comment is one, wherever V8 stumbles on it: for a name, after a value, in a list", async () => {
     const dir = await fixtureCopy();
     const contracts = join(dir, "contracts.json");
