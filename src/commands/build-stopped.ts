@@ -11,18 +11,17 @@ import { layoutOf } from "../tree/layout.js";
  */
 export function buildStopped(out: string, startedAt: number): string {
   const link = lstatSync(layoutOf(out).published, { throwIfNoEntry: false });
-  return link?.isSymbolicLink() && link.mtimeMs >= startedAt
-    ? stoppedAfterSwitch(out)
-    : stoppedBeforeSwitch(out);
+  if (link?.isSymbolicLink() && link.mtimeMs >= startedAt) return stoppedAfterSwitch(out);
+  return stoppedBeforeSwitch(out, link !== undefined);
 }
 
 /** Before the switch: the tree served is still the one the build was to replace, or none. */
-export const stoppedBeforeSwitch = (out: string): string =>
-  `build stopped; the tree served at ${out}, if any, is unchanged (the next build or refresh removes what this one left)`;
+const stoppedBeforeSwitch = (out: string, served: boolean): string =>
+  `build stopped; ${served ? `the tree served at ${out} is unchanged` : `nothing published at ${out}`} (the next build or refresh removes what this one left)`;
 
 /**
  * After it: the new tree is served whole; what was left to do is the removal of the release it
  * replaced, which a process of its own may already be doing (else the next build starts it).
  */
-export const stoppedAfterSwitch = (out: string): string =>
+const stoppedAfterSwitch = (out: string): string =>
   `build stopped after its switch; the new tree at ${out} is served whole (the release it replaced is removed by a process of its own, or by the next build or refresh)`;

@@ -1,6 +1,6 @@
 // A build stopped by SIGINT or SIGTERM says what it leaves, then ends as the signal ends it.
 import { execFileSync } from "node:child_process";
-import { readlinkSync } from "node:fs";
+import { existsSync, readlinkSync } from "node:fs";
 import { open, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -28,13 +28,36 @@ describe("a build stopped by a signal", () => {
         const ended = await build.ended;
         expect([ended.code, ended.signal]).toEqual([null, signal]);
         expect(ended.stderr).toBe(
-          `velodata: ${signal}: build stopped; the tree served at ${out}, if any, is unchanged (the next build or refresh removes what this one left)\n`,
+          `velodata: ${signal}: build stopped; the tree served at ${out} is unchanged (the next build or refresh removes what this one left)\n`,
         );
       } finally {
         await writer.close();
       }
       expect(readlinkSync(out)).toBe(served);
     }
+  });
+
+  it("says nothing was published where no tree was served before", async () => {
+    const dir = await tempDir();
+    const out = join(dir, "out");
+    const pipe = join(dir, "states.pipe");
+    execFileSync("mkfifo", [pipe]);
+    const build = startedProcess(process.execPath, [
+      BIN,
+      "build",
+      ...["--source", FIXTURES, "--state", pipe, "--out", out],
+    ]);
+    const writer = await open(pipe, "w");
+    try {
+      build.child.kill("SIGTERM");
+      const ended = await build.ended;
+      expect(ended.stderr).toBe(
+        `velodata: SIGTERM: build stopped; nothing published at ${out} (the next build or refresh removes what this one left)\n`,
+      );
+    } finally {
+      await writer.close();
+    }
+    expect(existsSync(out)).toBe(false);
   });
 
   it("says the new tree is served once the build has switched to it, told by the disk at once", async () => {
