@@ -130,6 +130,12 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     `built ${options.out}: ${counted(summary.contracts, "contract")}, ${counted(summary.stations, "station")}, ${counted(summary.parkings, "parking")}` +
       ` → ${counted(summary.files, "answer")}, ${formatBytes(summary.bytes)} in ${summary.seconds.toFixed(1)} s (release ${summary.release})${leftovers}`,
   );
+  // Said after the summary, where it is read: a tree published as it is would send every GBFS
+  // consumer and "Try it out" to their own machine.
+  if (options.baseUrl === undefined)
+    output.warn(
+      `warning: no --base-url: the GBFS discovery files and the OpenAPI document name ${DEFAULT_BASE_URL}, which no other machine can reach; give --base-url https://… (the public address) for a tree to publish`,
+    );
   // Removed by this process's threads only where no process of its own could be started.
   if (tree.replaced instanceof Promise) {
     output.progress("removing the release it replaced…");

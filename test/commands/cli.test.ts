@@ -57,11 +57,17 @@ function gbfsFilesPerContract(): number {
   );
 }
 
+// A public base URL: a build without one says its tree is meant for this machine.
+const BASE = "https://bikes.example.org";
+
 describe("velodata build", () => {
   it("builds every documented file of the fixtures, parseable, with the right counts, and a summary", async () => {
     const out = join(await tempDir(), "out");
     const result = await runCli(["build", "--source", FIXTURES, "--out", out]);
-    expect(besidesFixtureWarning(result.stderr)).toBe("");
+    // Without --base-url, a tree meant for localhost: said, as it names no public address.
+    expect(besidesFixtureWarning(result.stderr)).toBe(
+      "warning: no --base-url: the GBFS discovery files and the OpenAPI document name http://127.0.0.1:8080, which no other machine can reach; give --base-url https://… (the public address) for a tree to publish\n",
+    );
     expect(result.code).toBe(0);
     // v3 and v1: contracts + all stations + 5 contract lists + 413 stations; 5 × (JSON + CSV)
     // downloads + 2 parking lists + 5 parkings + zip + openapi.json; GBFS: 5 × its files per
@@ -275,7 +281,7 @@ describe("velodata build", () => {
     expect(onTerminal.code).toBe(0);
     expect(onTerminal.stdout).toContain("\r\x1b[Kreading source…");
     expect(onTerminal.stdout).toContain("built ");
-    const piped = await runCli(["build", "--source", FIXTURES, "--out", out]);
+    const piped = await runCli(["build", "--source", FIXTURES, "--out", out, "--base-url", BASE]);
     expect(piped.code).toBe(0);
     expect(piped.stdout).toMatch(/^built .*\n$/);
     expect(besidesFixtureWarning(piped.stderr)).toBe("");
@@ -546,7 +552,8 @@ describe("many problems", () => {
     states.states.splice(0, 30); // 30 stations without a state, beside the fixtures' own warning
     await writeFile(path, JSON.stringify(states));
 
-    const build = await runCli(["build", "--source", source, "--out", join(source, "..", "out")]);
+    const out = join(source, "..", "out");
+    const build = await runCli(["build", "--source", source, "--out", out, "--base-url", BASE]);
     expect(build.code).toBe(0);
     const warnings = lines(build.stderr, "warning");
     expect(warnings).toHaveLength(21);
