@@ -7,6 +7,16 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { BIN, FIXTURES, runCli, startedProcess, tempDir } from "../helpers.js";
 
+/** A build under way: it waits on `pipe`, its states file, for the writer this opens. */
+async function blockedBuild(pipe: string, out: string) {
+  const build = startedProcess(process.execPath, [
+    BIN,
+    "build",
+    ...["--source", FIXTURES, "--state", pipe, "--out", out],
+  ]);
+  return { build, writer: await open(pipe, "w") };
+}
+
 describe("a build stopped by a signal", () => {
   it("says the tree served is unchanged, and ends as SIGINT or SIGTERM ends a process", async () => {
     const dir = await tempDir();
@@ -17,12 +27,7 @@ describe("a build stopped by a signal", () => {
     const pipe = join(dir, "states.pipe");
     execFileSync("mkfifo", [pipe]);
     for (const signal of ["SIGINT", "SIGTERM"] as const) {
-      const build = startedProcess(process.execPath, [
-        BIN,
-        "build",
-        ...["--source", FIXTURES, "--state", pipe, "--out", out],
-      ]);
-      const writer = await open(pipe, "w");
+      const { build, writer } = await blockedBuild(pipe, out);
       try {
         build.child.kill(signal);
         const ended = await build.ended;
@@ -42,12 +47,7 @@ describe("a build stopped by a signal", () => {
     const out = join(dir, "out");
     const pipe = join(dir, "states.pipe");
     execFileSync("mkfifo", [pipe]);
-    const build = startedProcess(process.execPath, [
-      BIN,
-      "build",
-      ...["--source", FIXTURES, "--state", pipe, "--out", out],
-    ]);
-    const writer = await open(pipe, "w");
+    const { build, writer } = await blockedBuild(pipe, out);
     try {
       build.child.kill("SIGTERM");
       const ended = await build.ended;
