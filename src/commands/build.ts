@@ -16,7 +16,7 @@ import { refuseInsideTree } from "../tree/inside-tree.js";
 import { layoutOf } from "../tree/layout.js";
 import { refuseIfKept } from "../tree/lock.js";
 import { removeDetached } from "../tree/remove-detached.js";
-import { writeTreeAsMade } from "../tree/write-tree.js";
+import { refuseForeignOut, writeTreeAsMade } from "../tree/write-tree.js";
 import { saveRefreshState } from "./incremental-refresh.js";
 import { formatBytes, type Output, terminalOutput, throttled } from "./output.js";
 import { readValidDataset } from "./read-source.js";
@@ -55,6 +55,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
   if (options.state) refuseInsideTree(options.state, "--state");
   // Said before the source is read (minutes at a million stations); the lock decides for good.
   refuseIfKept(layoutOf(options.out));
+  refuseForeignOut(options.out);
   const refreshSeconds = options.refreshSeconds ?? DEFAULT_REFRESH_SECONDS;
   output.progress("reading source…");
   // Taken before reading, for the next cron refresh (see refresh.ts).

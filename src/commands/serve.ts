@@ -41,7 +41,7 @@ import { refuseInsideTree } from "../tree/inside-tree.js";
 import { layoutOf } from "../tree/layout.js";
 import { keepTree, refuseIfKept } from "../tree/lock.js";
 import { recordedBaseUrlOf } from "../tree/read-tree.js";
-import { writeTree } from "../tree/write-tree.js";
+import { refuseForeignOut, writeTree } from "../tree/write-tree.js";
 import { heapRoomWarning } from "./heap-room.js";
 import { type Output, reportProblems, terminalOutput } from "./output.js";
 
@@ -125,6 +125,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   refuseInsideTree(options.source, "--source");
   if (options.state) refuseInsideTree(options.state, "--state");
   refuseInsideTree(options.keys, "--keys");
+  if (options.out) refuseForeignOut(options.out);
   const output = options.output ?? terminalOutput();
   // On the process's stdout, the server's lines (requests and the rest, in order) are written by
   // the thread pool: a pipe whose reader is slow blocked the whole server in process.stdout.write

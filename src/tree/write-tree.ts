@@ -130,13 +130,7 @@ export async function writeTreeAsMade(
   } catch (cause) {
     throw treeWriteError(cause, layout.published, "nothing was written");
   }
-  const enclosing = enclosingTree(dirname(layout.published));
-  if (enclosing !== null)
-    throw new UserError(
-      `--out ${layout.published} is inside the tree velodata publishes at ${enclosing}: its next build would delete it`,
-      ["choose an --out outside that tree"],
-    );
-  refuseReleaseFolder(layout.published);
+  refuseTreeOwnPaths(layout);
   // A store this write made goes again if it publishes nothing (an --out of other files, a file,
   // a mount point): a refused build leaves the disk as it found it.
   const storeIsNew = makeStore(layout);
@@ -237,6 +231,28 @@ const leftThere = (served: Served): string =>
   served.kind === "none" || (served.kind === "folder" && served.empty)
     ? NOTHING_PUBLISHED
     : TREE_UNCHANGED;
+
+/**
+ * Refuses an --out that is a file or a folder of other files before anything is read (minutes at a
+ * million stations); the write decides for good, under its lock.
+ */
+export function refuseForeignOut(out: string): void {
+  const layout = layoutOf(out);
+  if (!existsSync(dirname(layout.published))) return; // nothing there: made by the write
+  refuseTreeOwnPaths(layout);
+  inspectPublished(layout);
+}
+
+/** A path inside a published tree, or a release's own folder, is no --out (its parent exists). */
+function refuseTreeOwnPaths(layout: TreeLayout): void {
+  const enclosing = enclosingTree(dirname(layout.published));
+  if (enclosing !== null)
+    throw new UserError(
+      `--out ${layout.published} is inside the tree velodata publishes at ${enclosing}: its next build would delete it`,
+      ["choose an --out outside that tree"],
+    );
+  refuseReleaseFolder(layout.published);
+}
 
 function inspectPublished(layout: TreeLayout): Served {
   const { published } = layout;

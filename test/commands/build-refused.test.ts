@@ -2,7 +2,7 @@
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { FIXTURES, runCli, tempDir } from "../helpers.js";
+import { besidesFixtureWarning, FIXTURES, runCli, tempDir } from "../helpers.js";
 import { tmpfsMount } from "../tmpfs.js";
 
 const volume = await tmpfsMount("1m");
@@ -24,6 +24,8 @@ describe("a build refused on its --out", () => {
       const result = await runCli(["build", "--source", FIXTURES, "--out", join(parent, out)]);
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(refusal);
+      // Refused before the source is read: none of its warnings.
+      expect(besidesFixtureWarning(result.stderr)).toBe(result.stderr);
       expect((await readdir(parent)).sort()).toEqual(["home", "notes.txt"]);
     }
     expect(await readdir(join(parent, "home"))).toEqual(["thesis.tex"]);

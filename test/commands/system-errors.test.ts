@@ -98,6 +98,8 @@ describe("system errors", () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`refusing to replace ${out}: it is not empty`);
     expect(result.stderr).not.toContain("internal error");
+    // Before the source is read: none of its warnings.
+    expect(besidesFixtureWarning(result.stderr)).toBe(result.stderr);
   });
 
   it("says a folder cannot be made for --out, and stops", async () => {
