@@ -373,9 +373,9 @@ function restoreReplacedFolder(layout: TreeLayout): void {
 
 /**
  * Under the lock, any release folder but the served one is a dead build's or the one replaced,
- * and any link of the store a dead build's that never became the published path.
+ * and any link of the store a dead build's that never became the published path. Returns how
+ * many release folders stopped builds left (those in `removing/` are not counted).
  */
-/** How many release folders stopped builds left (those in `removing/` are not counted). */
 function removeLeftovers(
   layout: TreeLayout,
   keep: string | null,
