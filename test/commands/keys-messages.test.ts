@@ -104,6 +104,33 @@ describe("velodata keys messages", () => {
     );
   });
 
+  it("names each unknown field, unless it looks like a key, and says a file of another shape is no keys file", async () => {
+    const dir = await tempDir();
+    const file = join(dir, "keys.json");
+    const entry = { ...stored("0".repeat(64)), expires: null };
+    await writeFile(file, JSON.stringify({ keys: [entry], kyes: [], [RAW_KEY]: 1 }));
+    const result = await runCli(["keys", "list", "--keys", file]);
+    expect(result.code).toBe(1);
+    expect(result.stderr.split("\n").slice(1).sort()).toEqual(
+      [
+        "",
+        `  ${file} keys.0.expires: unknown field (check its spelling)`,
+        `  ${file} kyes: unknown field (check its spelling)`,
+        `  ${file} <not shown: looks like a key>: unknown field (check its spelling)`,
+      ].sort(),
+    );
+    // Another source file given by mistake: a list, not `{"keys": […]}`.
+    const stations = join(dir, "stations.json");
+    await writeFile(stations, JSON.stringify([{ contract: "lyon", number: 1 }]));
+    expect((await runCli(["keys", "list", "--keys", stations])).stderr).toBe(
+      [
+        `velodata: keys file ${stations} is not valid`,
+        `  ${stations}: is no keys file: it must hold {"keys": […]}, as velodata keys add writes it`,
+        "",
+      ].join("\n"),
+    );
+  });
+
   it("says a keys file that is a folder is one", async () => {
     const dir = await tempDir();
     const result = await runCli(["keys", "list", "--keys", dir]);

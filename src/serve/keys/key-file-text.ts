@@ -90,3 +90,7 @@ export function keyIssueMessage(issue: z.core.$ZodIssue, document: unknown): str
 
 // A run of hex long enough to be a key, or the larger part of one (dates and ids have none).
 const KEY_RUN = /[0-9a-fA-F]{16,}/g;
+
+/** A field's name as said, unless it holds what looks like a key (`{"<key>": …}`). */
+export const shownField = (field: string): string =>
+  field.search(KEY_RUN) >= 0 ? "<not shown: looks like a key>" : escapeControls(excerpt(field));

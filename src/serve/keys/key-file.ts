@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { z } from "zod";
 import { UserError } from "../../errors.js";
 import { checkFolder, realKeysPath } from "./key-file-path.js";
-import { keyIssueMessage, readKeysDocument } from "./key-file-text.js";
+import { keyIssueMessage, readKeysDocument, shownField } from "./key-file-text.js";
 import { writeKeys } from "./key-file-write.js";
 import { sharedIds, unknownId } from "./key-ids.js";
 import { checkLabel } from "./key-label.js";
@@ -40,9 +40,7 @@ export async function readKeysIfAny(path: string): Promise<StoredKey[] | undefin
   if (document === undefined) return undefined;
   const parsed = KeyFile.safeParse(document);
   if (!parsed.success) {
-    const details = parsed.error.issues.map(
-      (issue) => `${path} ${issue.path.join(".")}: ${keyIssueMessage(issue, document)}`,
-    );
+    const details = parsed.error.issues.flatMap((issue) => issueLines(path, issue, document));
     throw new UserError(`keys file ${path} is not valid`, details);
   }
   const shared = sharedIds(parsed.data.keys);
@@ -52,6 +50,18 @@ export async function readKeysIfAny(path: string): Promise<StoredKey[] | undefin
       shared.map((detail) => `${path} ${detail}`),
     );
   return parsed.data.keys;
+}
+
+/** What one issue says, a line per field: an unknown field named, a file of another shape said so. */
+function issueLines(path: string, issue: z.core.$ZodIssue, document: unknown): string[] {
+  if (issue.code === "unrecognized_keys")
+    return issue.keys.map(
+      (field) =>
+        `${path} ${[...issue.path, shownField(field)].join(".")}: unknown field (check its spelling)`,
+    );
+  if (issue.path.length === 0)
+    return [`${path}: is no keys file: it must hold {"keys": […]}, as velodata keys add writes it`];
+  return [`${path} ${issue.path.join(".")}: ${keyIssueMessage(issue, document)}`];
 }
 
 /** Creates a key of 40 hex characters, like the original service's; only its hash is stored. */
