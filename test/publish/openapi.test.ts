@@ -41,6 +41,16 @@ describe("OpenAPI document", () => {
     expect(validator.version).toBe("3.1");
   });
 
+  it("names each operation once, in camelCase, as generated clients name their methods", async () => {
+    const { paths } = await documentOf();
+    const ids = Object.values(paths).flatMap((item) =>
+      Object.values(item).map((operation) => (operation as { operationId: string }).operationId),
+    );
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^[a-z]+(?:[A-Z0-9][a-z0-9]*)*$/);
+    expect(ids).toContain("stationsOrContractStationsByQuery");
+  });
+
   it("is served in the release and the tree at /openapi.json, the same bytes every time", async () => {
     const first = await fixtureRelease();
     const second = await fixtureRelease();

@@ -274,7 +274,8 @@ function operation(
   return {
     method: "get",
     path,
-    operationId: forms.map(id).join("Or"),
+    // camelCase throughout (`stationsOrContractStationsByQuery`): generated clients name methods so.
+    operationId: forms.map((form, at) => (at === 0 ? id(form) : pascalCase(id(form)))).join("Or"),
     summary: forms.map(summaryOf).join("; with ?contract=: "),
     description: describeAccess(route),
     tags: [route.tag],
