@@ -105,8 +105,12 @@ export function matchRoute(
       // `…/stations/dublin?contract=lyon`: which was meant cannot be told, so both are said; but
       // `…/stations/4two?contract=lyon` names no contract (a name starts with a letter).
       const segment = segments[segments.length - 1] ?? "";
-      if (asPath?.kind === "invalid" && CONTRACT_NAME.test(segment.toLowerCase()))
-        return invalid(route, `${match.message}; or, read as a path, ${asPath.message}`);
+      const other = form.params.find((name) => differs(query.getAll(name), segment));
+      if (asPath?.kind === "invalid" && other && CONTRACT_NAME.test(segment.toLowerCase()))
+        return invalid(
+          route,
+          `${match.message}; or, if ${segment} is a contract, ${path} is its list, but ?${other}= names another`,
+        );
       return match;
     }
     if (match) return match;

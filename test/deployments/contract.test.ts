@@ -179,7 +179,7 @@ for (const [name, start, skipped] of deployments) {
         [
           "/vls/v3/stations/x?contract=dublin",
           400,
-          '{"error":"station number must be a whole number, got \\"x\\"; or, read as a path, the contract is given twice with different values, in the path and in the query"}',
+          '{"error":"station number must be a whole number, got \\"x\\"; or, if x is a contract, /vls/v3/stations/x is its list, but ?contract= names another"}',
         ],
         [
           "/vls/v3/stations/42",

@@ -217,7 +217,7 @@ describe("route table", () => {
     expect(match("/vls/v3/stations/dublin", "contract=lyon")).toMatchObject({
       kind: "invalid",
       message:
-        'station number must be a whole number, got "dublin"; or, read as a path, the contract is given twice with different values, in the path and in the query',
+        'station number must be a whole number, got "dublin"; or, if dublin is a contract, /vls/v3/stations/dublin is its list, but ?contract= names another',
     });
     // No contract's name starts with a digit: a station number mistyped, and only that is said.
     expect(match("/vls/v3/stations/4two", "contract=lyon")).toMatchObject({
