@@ -1,4 +1,5 @@
 // The `velodata nginx` command line that made a configuration, for its header: every option given, quoted for a shell.
+import { resolve } from "node:path";
 import type { NginxCommandOptions } from "./nginx.js";
 
 // A word a POSIX shell reads as itself, unquoted.
@@ -28,26 +29,35 @@ const option = (name: string, ...values: (string | number | undefined)[]): strin
   return given.length === 0 ? [] : [name, ...given.map(shellQuote)];
 };
 
+/** A path given made absolute: the header's line is run again from anywhere (an upgrade's). */
+const absolute = (path: string | undefined): string | undefined =>
+  path === undefined ? undefined : resolve(path);
+
+/** An access log's path made absolute (nginx reads a relative one from its prefix); `off` or a `syslog:` target as it is. */
+export const absoluteLog = (log: string): string =>
+  log === "off" || log.startsWith("syslog:") ? log : resolve(log);
+
 /**
- * The command as given, each option in the order `velodata nginx --help` lists them, the upstream
- * as the origin it was read as (no credentials, no path: both are refused).
+ * The command as given, each option in the order `velodata nginx --help` lists them, its paths
+ * made absolute, the upstream as the origin it was read as (no credentials, no path: both are
+ * refused).
  */
 export function commandLineOf(options: NginxCommandOptions, upstream: URL): string {
   return [
     ...["velodata", "nginx"],
     ...option("--name", options.name),
-    ...option("--tree", options.tree),
+    ...option("--tree", absolute(options.tree)),
     ...option("--upstream", upstream.origin),
     ...option("--listen", options.listen),
     ...option("--server-name", ...(options.serverName ?? [])),
-    ...option("--tls-certificate", options.tlsCertificate),
-    ...option("--tls-key", options.tlsKey),
+    ...option("--tls-certificate", absolute(options.tlsCertificate)),
+    ...option("--tls-key", absolute(options.tlsKey)),
     ...option("--nginx-version", options.nginxVersion),
-    ...option("--cache-dir", options.cacheDir),
+    ...option("--cache-dir", absolute(options.cacheDir)),
     ...option("--key-cache", options.keyCache),
     ...option("--refresh", options.refresh),
-    ...option("--access-log", options.accessLog),
+    ...option("--access-log", options.accessLog && absoluteLog(options.accessLog)),
     ...(options.brotli === false ? ["--no-brotli"] : []),
-    ...option("--output", options.outputFile),
+    ...option("--output", absolute(options.outputFile)),
   ].join(" ");
 }

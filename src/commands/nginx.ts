@@ -7,7 +7,7 @@ import { nginxConfig } from "../host/nginx/nginx-config.js";
 import { DEFAULT_REFRESH_SECONDS } from "../routes/max-age.js";
 import { ROUTE_LIST } from "../routes/routes.js";
 import { readTree } from "../tree/read-tree.js";
-import { commandLineOf } from "./nginx-command-line.js";
+import { absoluteLog, commandLineOf } from "./nginx-command-line.js";
 import { type Output, terminalOutput } from "./output.js";
 
 export interface NginxCommandOptions {
@@ -103,7 +103,7 @@ export function nginx(options: NginxCommandOptions): string {
   const tree = resolve(options.tree);
   // In /run, a memory file system on most systems: the cache's files name the keys.
   const cacheDir = resolve(options.cacheDir ?? `/run/nginx-${name}`);
-  const accessLog = options.accessLog ?? `/var/log/nginx/${name}-access.log`;
+  const accessLog = absoluteLog(options.accessLog ?? `/var/log/nginx/${name}-access.log`);
   for (const [option, path] of [
     ["--tree", tree],
     ["--cache-dir", cacheDir],

@@ -294,4 +294,27 @@ describe("velodata nginx", () => {
     expect(again.code, again.stderr).toBe(0);
     expect(await readFile(file, "utf8")).toBe(config);
   });
+
+  it("reads relative paths from the folder it runs in: the header's line and nginx's access log name them whole", async () => {
+    const dir = await tempDir();
+    await symlink(out, join(dir, "tree"));
+    const args = ["nginx", "--tree", "tree", "--upstream", "http://127.0.0.1:8080"];
+    const made = await runCli(
+      [...args, "--access-log", "access.log", "--output", "site.conf"],
+      dir,
+    );
+    expect(made.code, made.stderr).toBe(0);
+    const config = await readFile(join(dir, "site.conf"), "utf8");
+    expect(config.split("\n")[0]).toBe(
+      `# velodata nginx --tree ${dir}/tree --upstream http://127.0.0.1:8080 --access-log ${dir}/access.log --output ${dir}/site.conf`,
+    );
+    // nginx would read a relative log's path from its own prefix.
+    expect(config).toContain(`access_log "${dir}/access.log" velodata;`);
+    // Run again from another folder, as an upgrade does: the same file.
+    await writeFile(join(dir, "site.conf"), "");
+    const header = config.split("\n")[0] as string;
+    const again = await runShell(header.replace(/^# velodata /, `"${process.execPath}" "${BIN}" `));
+    expect(again.code, again.stderr).toBe(0);
+    expect(await readFile(join(dir, "site.conf"), "utf8")).toBe(config);
+  });
 });
