@@ -14,16 +14,20 @@ export interface LicenseGroup<L> {
 }
 
 /**
- * The contracts grouped by the licence they state (same id and URL), in the order first met. One
- * group: the whole is under that licence (or under none stated); more: licences differ by contract.
+ * The contracts grouped by the licence they state, in the order first met: by its SPDX id where
+ * one is given (`ODbL-1.0` with its URL and without is one licence, the URL kept from whichever
+ * contract states it), else by its URL. One group: the whole is under that licence (or under none
+ * stated); more: licences differ by contract.
  */
 export function licenseGroups<L extends StatedLicense>(
   contracts: readonly { name: string; license?: L | null }[],
 ): LicenseGroup<L>[] {
   const groups = new Map<string, LicenseGroup<L>>();
   for (const { name, license } of contracts) {
-    const key = license ? `${license.id ?? ""} ${license.url ?? ""}` : "";
+    const key = license?.id ? `id ${license.id}` : license?.url ? `url ${license.url}` : "";
     const group = groups.get(key) ?? { license: license ?? null, contracts: [] };
+    if (group.license && !group.license.url && license?.url)
+      group.license = { ...group.license, url: license.url };
     group.contracts.push(name);
     groups.set(key, group);
   }

@@ -207,6 +207,9 @@ describe("OpenAPI document", () => {
     // OpenAPI takes an SPDX identifier or a URL, not both: the identifier names it exactly.
     expect(licenseOf([odbl, odbl])).toEqual({ name: "ODbL-1.0", identifier: "ODbL-1.0" });
     expect(infoOf([odbl, odbl]).description).not.toContain("differs by contract");
+    // One licence, whether or not each contract states its URL beside its id.
+    expect(infoOf([{ id: "ODbL-1.0" }, odbl]).description).not.toContain("differs by contract");
+    expect(licenseOf([{ id: "ODbL-1.0" }, odbl])).toEqual(licenseOf([odbl, odbl]));
     expect(licenseOf([{ url: "https://example.org/terms" }])).toEqual({
       name: "The data's licence",
       url: "https://example.org/terms",

@@ -109,6 +109,15 @@ describe("static bundle", () => {
       { name: "ODbL-1.0", path: "https://opendatacommons.org/licenses/odbl/1-0/" },
     ]);
     expect(sharedDescriptor.description).not.toContain("Licences differ");
+    // The same licence, its URL stated by some contracts only: one licence, with that URL.
+    const idOnly = { id: "ODbL-1.0" };
+    const stated = dataset.contracts.map((c, at) => ({ ...c, license: at === 0 ? idOnly : odbl }));
+    const byId = unzipSync(Buffer.concat(await renderBundle({ ...dataset, contracts: stated })));
+    const byIdDescriptor = JSON.parse(
+      Buffer.from(byId["datapackage.json"] as Uint8Array).toString("utf8"),
+    );
+    expect(byIdDescriptor.licenses).toEqual(sharedDescriptor.licenses);
+    expect(byIdDescriptor.description).not.toContain("Licences differ");
   });
 
   it("names each operator the data comes from as a source, once, with the contracts it runs", async () => {
