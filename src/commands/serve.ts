@@ -218,6 +218,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     log,
   });
   live.keysFailingSince = keys.failingSince;
+  live.keysActive = keys.activeCount;
   // One line per request: stamped when it happens, written in batches.
   const requestLog = sink ?? bufferedLog((chunks) => output.info(linesOf(chunks)));
   const running = await startServer({

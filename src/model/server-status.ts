@@ -53,6 +53,11 @@ export const ServerStatus = z
           .describe(
             "since when the keys file is unreadable, invalid or gone: the last good set of keys stays in force, so keys added or revoked since do not take effect (the server's log says why)",
           ),
+        activeKeys: count
+          .optional()
+          .describe(
+            "the keys accepted now (revoked ones left out, the demo key counted): with none, every keyed request is refused, and ok is false",
+          ),
       })
       .describe("the keys file the server reads again at each change"),
     memory: z.object({ rssBytes: count, heapUsedBytes: count, heapLimitBytes: count }),

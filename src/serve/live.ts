@@ -24,13 +24,16 @@ export interface Live {
   feedLimits?: FeedLimits;
   /** Since when the keys file cannot be read (see KeyRing.failingSince); absent: always read well. */
   keysFailingSince?: () => Date | null;
+  /** How many keys are accepted now (see KeyRing.activeCount); absent: not counted. */
+  keysActive?: () => number;
 }
 
 /**
  * The operator's view, served at /status without a key. `ok` is false when the last refresh
  * failed, when the refresh due has not ended a whole period after its time (one is stuck), when
- * too many stations have not been reported for too long (a stalled feed), or when the keys file
- * cannot be read (revocations no longer take effect).
+ * too many stations have not been reported for too long (a stalled feed), when the keys file
+ * cannot be read (revocations no longer take effect), or when no key is accepted (a keys file
+ * missing, or every key revoked: every keyed request is refused).
  */
 export function statusOf(live: Live, now: Date): ServerStatus {
   const { release } = live;
@@ -38,12 +41,14 @@ export function statusOf(live: Live, now: Date): ServerStatus {
   const due = live.nextRefreshAt?.getTime() ?? now.getTime();
   const lateSeconds = Math.max(0, Math.round((now.getTime() - due) / 1000));
   const keysFailing = live.keysFailingSince?.() ?? null;
+  const activeKeys = live.keysActive?.() ?? null;
+  const keysOk = keysFailing === null && activeKeys !== 0;
   return {
     ok:
       (live.lastRefresh?.ok ?? true) &&
       (feed?.ok ?? true) &&
       lateSeconds <= live.refreshSeconds &&
-      keysFailing === null,
+      keysOk,
     release: release.id,
     generatedAt: release.generatedAt.toISOString(),
     dataAgeSeconds: Math.max(0, Math.round((now.getTime() - release.generatedAt.getTime()) / 1000)),
@@ -55,7 +60,11 @@ export function statusOf(live: Live, now: Date): ServerStatus {
     counts: release.counts,
     tree: live.tree ?? null,
     feed,
-    keys: { ok: keysFailing === null, failingSince: keysFailing?.toISOString() ?? null },
+    keys: {
+      ok: keysOk,
+      failingSince: keysFailing?.toISOString() ?? null,
+      ...(activeKeys === null ? {} : { activeKeys }),
+    },
     memory: memoryStatus(),
   };
 }

@@ -78,6 +78,7 @@ describe("idle connections", () => {
         revokedIdOf: () => null,
         limitOf: () => undefined,
         failingSince: () => null,
+        activeCount: () => 1,
         close: () => {},
       },
       log: (line) => {

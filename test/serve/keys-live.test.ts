@@ -1,7 +1,11 @@
 // Keys added, revoked, or broken while the server runs.
 import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { memoryOutput } from "../../src/commands/output.js";
+import { serve } from "../../src/commands/serve.js";
 import { addKey, revokeKey } from "../../src/serve/keys/key-file.js";
+import { fixtureCopy } from "../helpers.js";
 import { startTestServer, type TestServer } from "./serve-helpers.js";
 
 let server: TestServer;
@@ -44,7 +48,7 @@ describe("keys while running", () => {
     expect(await status()).toEqual({
       status: 200,
       ok: true,
-      keys: { ok: true, failingSince: null },
+      keys: { ok: true, failingSince: null, activeKeys: 1 },
     });
     const broken = Date.now();
     await writeFile(server.keysFile, "{ not json");
@@ -76,6 +80,47 @@ describe("keys while running", () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
       again = await status();
     }
-    expect(again).toEqual({ status: 200, ok: true, keys: { ok: true, failingSince: null } });
+    expect(again).toEqual({
+      status: 200,
+      ok: true,
+      keys: { ok: true, failingSince: null, activeKeys: 1 },
+    });
+  });
+
+  it("warns when no key is accepted (a keys file missing), and says so in /status until one is added", async () => {
+    const source = await fixtureCopy();
+    const keysFile = join(source, "..", "no-such-keys.json");
+    const output = memoryOutput();
+    const handle = await serve({
+      source,
+      keys: keysFile,
+      port: 0,
+      refresh: 3600,
+      maxStale: 100,
+      output,
+    });
+    try {
+      expect(output.lines.join("\n")).toContain(`no keys file at ${keysFile}: no key is accepted`);
+      const status = async () => {
+        const answer = await fetch(`${handle.url}/status`);
+        return { status: answer.status, keys: ((await answer.json()) as { keys: unknown }).keys };
+      };
+      expect(await status()).toEqual({
+        status: 503,
+        keys: { ok: false, failingSince: null, activeKeys: 0 },
+      });
+      // The first key added: accepted, and /status well again.
+      const { key } = await addKey(keysFile, "first", new Date());
+      const deadline = Date.now() + 5000;
+      let now = await status();
+      while (now.status !== 200 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        now = await status();
+      }
+      expect(now).toEqual({ status: 200, keys: { ok: true, failingSince: null, activeKeys: 1 } });
+      expect((await fetch(`${handle.url}/vls/v3/contracts?apiKey=${key}`)).status).toBe(200);
+    } finally {
+      await handle.stop();
+    }
   });
 });

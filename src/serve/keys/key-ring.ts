@@ -22,6 +22,8 @@ export interface KeyRing {
    * so neither a key added nor one revoked since takes effect), or null while it reads well.
    */
   failingSince(): Date | null;
+  /** How many keys are accepted now (the demo key too): with none, every keyed request is refused. */
+  activeCount(): number;
   /** Stops watching the file. */
   close(): void;
 }
@@ -157,9 +159,13 @@ export async function watchKeyRing(options: KeyRingOptions): Promise<KeyRing> {
   // "Keeping the last good set" means nothing when there never was one: no key would work.
   if (!everLoaded) throw unusable(options.path, lastDetails);
   if (signature === "missing" && !existsSync(dirname(options.path))) throw noFolder(options.path);
-  if (signature === "missing")
+  if (signature === "missing" && extra.length > 0)
     options.log(
       `keys: no keys file at ${options.path} yet; add keys with: velodata keys add --keys ${options.path}`,
+    );
+  else if (signature === "missing")
+    options.log(
+      `keys: no keys file at ${options.path}: no key is accepted, so every keyed request is refused (403) and /status says keys.ok false until one is added: velodata keys add --keys ${options.path} (or fix --keys, if a file was meant to be there)`,
       "warning",
     );
   const timer = setInterval(() => void reload(), options.pollMs ?? 1000);
@@ -169,6 +175,7 @@ export async function watchKeyRing(options: KeyRingOptions): Promise<KeyRing> {
     revokedIdOf: (key) => idOfKey(revoked, key),
     limitOf: (id) => limits.get(id),
     failingSince: () => failingSince,
+    activeCount: () => active.length,
     close: () => clearInterval(timer),
   };
 }
