@@ -25,7 +25,9 @@ import {
   simulator,
   stateFile,
 } from "../serve/state-source.js";
+import { statesKeptFromTree } from "../serve/states-in-tree.js";
 import { assembleDataset, type Dataset } from "../source/dataset.js";
+import { keptSaid } from "../source/kept-states.js";
 import { STATES_FILE } from "../source/load-source.js";
 import { statesLeftOut, tooManyMissing } from "../source/missing-stations.js";
 import type { Problem } from "../source/problems.js";
@@ -166,12 +168,23 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   const initial: StatesRead = fromFile
     ? await readStates(staticRead, statePath, undefined, { reuse: true, leaveOut: true })
     : { problems: [] };
+  // Restarted while the feed leaves stations out: each keeps the state its tree publishes, marked
+  // disconnected, as it would have had the server run on (said so in its warning).
+  const fromTree =
+    options.out && initial.states
+      ? statesKeptFromTree(options.out, staticRead.source.stations, initial.states)
+      : undefined;
+  const leftOut = leftOutAtStart(initial.leftOut, staticRead, maxMissingShare, !!fromTree?.at.size);
   reportProblems(
-    [...initial.problems, ...leftOutAtStart(initial.leftOut, staticRead, maxMissingShare)],
+    keptSaid([...initial.problems, ...leftOut], fromTree?.at ?? new Set()),
     output,
     NOT_STARTED,
   );
-  const loaded = assembleDataset(staticRead.source, initial.states ?? new Map(), statesAt);
+  const loaded = assembleDataset(
+    staticRead.source,
+    fromTree?.states ?? initial.states ?? new Map(),
+    statesAt,
+  );
   const random = seededRandom(options.seed ?? Date.now());
   // A simulated network starts live: one period is simulated before anything is served, so the
   // stations silent in the source (old fixtures) report at once and /status is healthy from the
@@ -334,12 +347,14 @@ function leftOutAtStart(
   leftOut: readonly Problem[] | undefined,
   staticRead: StaticRead,
   maxMissingShare: number,
+  lastKept: boolean,
 ): Problem[] {
   if (!leftOut?.length) return [];
   const stations = staticRead.source.stations.length;
   if (tooManyMissing(statesLeftOut(leftOut), stations, maxMissingShare))
     return leftOut.map((problem) => ({ ...problem, severity: "error" }));
-  return leftOut.map((problem) => saidLeftOut(problem, true));
+  // With a tree's states kept, a station left out keeps its last one, as after a refresh.
+  return leftOut.map((problem) => saidLeftOut(problem, !lastKept));
 }
 
 // Listening on every interface: the address is no place a client can be sent to.

@@ -3,6 +3,9 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { memoryOutput } from "../../src/commands/output.js";
+import { serve } from "../../src/commands/serve.js";
+import { tempDir } from "../helpers.js";
 import { startTestServer, type TestServer } from "./serve-helpers.js";
 
 let server: TestServer | undefined;
@@ -86,5 +89,38 @@ describe("serve: a station the states file leaves out", () => {
       ...before,
       lastUpdate: "2025-02-08T17:00:00Z",
     });
+  });
+
+  it("keeps the state its tree publishes when the server restarts while the file leaves it out", async () => {
+    const out = join(await tempDir(), "out");
+    server = await startTestServer({ out });
+    const before = await (await server.get(STATION)).json();
+    const { source } = server;
+    await server.handle.stop();
+    await withoutDublin42(source);
+    const output = memoryOutput();
+    const keys = join(source, "..", "keys.json");
+    const restarted = await serve({ source, keys, out, port: 0, refresh: 3600, output });
+    try {
+      const key = server.key;
+      const answer = await fetch(`${restarted.url}${STATION}&apiKey=${key}`);
+      expect(await answer.json()).toEqual({ ...before, connected: false });
+      const log = output.lines.join("\n");
+      expect(log).toContain(
+        "(dublin #42): no state: its last published state kept (status, bikes, stands, lastUpdate), marked disconnected",
+      );
+      expect(log).not.toContain("published as CLOSED");
+      // Without the tree to read it from, the station was never reported as far as this server knows.
+      const alone = await serve({ source, keys, port: 0, refresh: 3600, output: memoryOutput() });
+      try {
+        const unknown = await fetch(`${alone.url}${STATION}&apiKey=${key}`);
+        expect(await unknown.json()).toMatchObject({ status: "CLOSED", lastUpdate: null });
+      } finally {
+        await alone.stop();
+      }
+    } finally {
+      await restarted.stop();
+      server = undefined;
+    }
   });
 });
