@@ -188,11 +188,13 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   const random = seededRandom(options.seed ?? Date.now());
   // A simulated network starts live: one period is simulated before anything is served, so the
   // stations silent in the source (old fixtures) report at once and /status is healthy from the
-  // start. It is stamped up to a minute back, as a live feed's data is: the first refresh then
-  // moves every clock forward, as each later one does.
-  const startedAt = new Date(Date.now() - Math.min(seconds, 60) * 1000);
+  // start. Its reports are stamped up to a minute back, as a live feed's are: the first refresh
+  // then moves every clock forward, as each later one does. The states are known now: GBFS's
+  // last_updated says so, its ttl running to the first refresh.
+  const knownAt = new Date();
+  const reportedAt = new Date(knownAt.getTime() - Math.min(seconds, 60) * 1000);
   const dataset = options.simulate
-    ? { ...loaded, states: simulate(loaded, startedAt, random, seconds), statesAt: startedAt }
+    ? { ...loaded, states: simulate(loaded, reportedAt, random, seconds), statesAt: knownAt }
     : loaded;
 
   const listening = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;

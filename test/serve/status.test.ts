@@ -92,6 +92,11 @@ describe("/status", () => {
     // Stamped one refresh period (60 s) back, as a live feed's data is.
     expect(status.feed.newestAgeSeconds).toBeLessThanOrEqual(65);
     expect(status.ok).toBe(true);
+    // Known at the start, not a minute back: GBFS's last_updated plus its ttl is the first refresh.
+    const feed = (await (
+      await fetch(`${server.base}/contracts/dublin/gbfs/v3/station_status.json`)
+    ).json()) as { last_updated: string; ttl: number };
+    expect(Date.parse(feed.last_updated) + feed.ttl * 1000).toBeGreaterThan(Date.now());
   });
 
   it("is ok when the feed reports every station within the last minutes", async () => {
