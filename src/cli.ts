@@ -155,6 +155,8 @@ export function program(argv: readonly string[]): Command {
       "source folder (contracts.json, stations.json|csv, parkings.json|csv, states.json, portal.json)",
     )
     .option("--state <file>", "station states file (default: <source>/states.json)")
+    .option("--stale-minutes <n>", "a station not reported for this long is stale", positive, 15)
+    .option("--max-stale <percent>", "warn past this share of stale stations", percent, 25)
     .action(async (options: { source: string; state?: string }) => {
       const { validate } = await import("./commands/validate.js");
       await validate(options);
@@ -168,6 +170,13 @@ export function program(argv: readonly string[]): Command {
     .option("--state <file>", "station states file (default: <source>/states.json)")
     .addOption(baseUrlOption(DEFAULT_BASE_URL, argv))
     .addOption(cronRefreshOption(false))
+    .option("--stale-minutes <n>", "a station not reported for this long is stale", positive, 15)
+    .option(
+      "--max-stale <percent>",
+      "warn past this share of stale stations (published all the same)",
+      percent,
+      25,
+    )
     .addOption(timingsOption())
     .action(
       async (options: {
@@ -176,6 +185,8 @@ export function program(argv: readonly string[]): Command {
         state?: string;
         baseUrl?: string;
         refresh: number;
+        staleMinutes: number;
+        maxStale: number;
         timings?: boolean;
       }) => {
         const thread = await import("./commands/command-thread.js");

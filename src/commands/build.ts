@@ -20,6 +20,7 @@ import { refuseForeignOut, writeTreeAsMade } from "../tree/write-tree.js";
 import { saveRefreshState } from "./incremental-refresh.js";
 import { formatBytes, type Output, terminalOutput, throttled } from "./output.js";
 import { readValidDataset } from "./read-source.js";
+import { warnIfDatasetStalled } from "./stalled-feed.js";
 
 export interface BuildOptions {
   source: string;
@@ -34,6 +35,10 @@ export interface BuildOptions {
   now?: Date;
   /** Also say where the process's time went (StepTimes), after the summary. */
   timings?: boolean;
+  /** A station not reported for this long is stale (default 15); see warnIfStalled. */
+  staleMinutes?: number;
+  /** Warn past this share of stale stations (a percent, default 25). */
+  maxStale?: number;
   output?: Output;
 }
 
@@ -60,11 +65,13 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
   output.progress("reading source…");
   // Taken before reading, for the next cron refresh (see refresh.ts).
   const { fingerprint, seen: sourceSeen } = staticSourceFingerprint(options.source);
-  const states = statesSeen(options.state ?? join(options.source, STATES_FILE));
+  const statesFile = options.state ?? join(options.source, STATES_FILE);
+  const states = statesSeen(statesFile);
   const { dataset, staticRead } = await readValidDataset(options.source, options.state, output);
   steps.ended("read");
 
   output.progress("rendering…");
+  const generatedAt = options.now ?? new Date();
   // This thread renders the station answers while a worker renders the static ones; the files
   // that get no compressed siblings (each station's, 2 million at a million stations) are written
   // by a third thread as they are made.
@@ -76,7 +83,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     options.out,
     async (early, siblings) => {
       published = await publishOffThread(dataset, {
-        generatedAt: options.now ?? new Date(),
+        generatedAt,
         baseUrl: options.baseUrl,
         refreshSeconds,
         staticUpdatedAt: staticSourceUpdatedAt(options.source),
@@ -133,6 +140,9 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
   );
   // Said after the summary, where it is read: a tree published as it is would send every GBFS
   // consumer and "Try it out" to their own machine.
+  // Published as given (a build may be of an archive), but said: the cron refreshes after it
+  // would warn every minute of a feed stalled already.
+  warnIfDatasetStalled(dataset, statesFile, options, generatedAt, output);
   if (options.baseUrl === undefined)
     output.warn(
       `warning: no --base-url: the GBFS discovery files and the OpenAPI document name ${DEFAULT_BASE_URL}, which no other machine can reach; give --base-url https://… (the public address) for a tree to publish`,

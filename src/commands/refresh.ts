@@ -2,18 +2,14 @@
 import { closeSync, existsSync, openSync, readdirSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { toUserError } from "../errors.js";
-import { percent } from "../percent.js";
 import { counted } from "../plural.js";
 import { DEFAULT_BASE_URL } from "../publish/default-base-url.js";
 import { DEFAULT_REFRESH_SECONDS } from "../routes/max-age.js";
 import {
   type FeedHealth,
   feedHealth,
-  feedLimitsOf,
-  feedStatus,
   newestStillReported,
   type StatesAge,
-  staleStations,
   statesWentBack,
 } from "../serve/feed-health.js";
 import { stationKey } from "../source/dataset.js";
@@ -47,6 +43,7 @@ import {
 import { type Output, reportProblems, terminalOutput } from "./output.js";
 import { type RefreshPhase, refreshStopped } from "./refresh-stopped.js";
 import { heldStops } from "./said-when-stopped.js";
+import { warnIfStalled } from "./stalled-feed.js";
 
 export interface RefreshOptions {
   source: string;
@@ -192,7 +189,9 @@ async function refreshTree(options: RefreshOptions, stopPoints: StopPoints): Pro
     `refreshed ${options.out}: ${stats.files} of ${counted(total, "answer")} changed` +
       `${notes.length > 0 ? `, ${notes.join(", ")}` : ""} (release ${release})`,
   );
-  warnIfStalled(feed, options, inputs.generatedAt, output);
+  // Published all the same, but said on stderr (cron mails it): a tree kept by cron has no
+  // /status to show a stalled feed.
+  warnIfStalled(feed, options.state, options, inputs.generatedAt, output);
   const wentBack = statesWentBack(publishedAge(previous, feed, reported), {
     statesAt: statesFileTime(options.state),
     newest: feed.updates.at(-1),
@@ -219,24 +218,6 @@ function publishedAge(
     ...(statusAt ? { statesAt: new Date(statusAt) } : {}),
     ...(still === undefined ? {} : { newest: still }),
   };
-}
-
-/**
- * Published all the same, but said on stderr (cron mails it): a feed that stalls keeps writing
- * its file with old `lastUpdate`s, and a tree kept by cron has no /status to show it.
- */
-function warnIfStalled(
-  health: FeedHealth,
-  options: Pick<RefreshOptions, "state" | "staleMinutes" | "maxStale">,
-  now: Date,
-  output: Output,
-): void {
-  const feed = feedStatus(health, feedLimitsOf(options), now);
-  if (feed.ok) return;
-  output.warn(
-    `warning: ${options.state}: ${staleStations(feed, health.stations)} ` +
-      `(${percent(feed.staleShare)}, more than --max-stale ${percent(feed.maxStaleShare)}): is the feed stalled? Published all the same, each station with its lastUpdate`,
-  );
 }
 
 /**

@@ -1,13 +1,18 @@
 // `velodata validate`: every check of a build, and nothing written.
 
+import { join } from "node:path";
 import { counted } from "../plural.js";
+import { STATES_FILE } from "../source/load-source.js";
 import { EVERY_PROBLEM, type Output, terminalOutput } from "./output.js";
 import { readValidDataset } from "./read-source.js";
+import { type StaleLimits, warnIfDatasetStalled } from "./stalled-feed.js";
 
-export interface ValidateOptions {
+export interface ValidateOptions extends StaleLimits {
   source: string;
   state?: string;
   output?: Output;
+  /** The time stale states are judged at; a parameter so that tests control it. */
+  now?: Date;
 }
 
 export async function validate(options: ValidateOptions): Promise<void> {
@@ -19,9 +24,20 @@ export async function validate(options: ValidateOptions): Promise<void> {
     null, // it publishes nothing, valid or not
     EVERY_PROBLEM, // the other commands send here for the whole list
   );
+  // A stuck exporter or a clock off by hours gives a valid file: said, as refresh and serve would.
+  const statesFile = options.state ?? join(options.source, STATES_FILE);
+  const stalled = warnIfDatasetStalled(
+    dataset,
+    statesFile,
+    options,
+    options.now ?? new Date(),
+    output,
+    "(build publishes them all the same, each with its lastUpdate; refresh and serve warn of it too)",
+  );
+  const said = warnings + (stalled ? 1 : 0);
   output.info(
     `${options.source} is valid: ${counted(dataset.contracts.length, "contract")}, ${counted(dataset.stations.length, "station")}, ` +
       `${counted(dataset.states.size, "state")}, ${counted(dataset.parkings.length, "parking")}` +
-      (warnings > 0 ? ` (${counted(warnings, "warning")})` : ""),
+      (said > 0 ? ` (${counted(said, "warning")})` : ""),
   );
 }

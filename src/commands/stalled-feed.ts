@@ -1,0 +1,63 @@
+// The warning that a states file's stations have gone unreported too long (a feed that stalls keeps
+// writing its file with old `lastUpdate`s): said by every command that reads one for publishing.
+
+import { percent } from "../percent.js";
+import {
+  type FeedHealth,
+  feedHealth,
+  feedLimitsOf,
+  feedStatus,
+  staleStations,
+} from "../serve/feed-health.js";
+import type { Dataset } from "../source/dataset.js";
+import type { Output } from "./output.js";
+
+/** `--stale-minutes` and `--max-stale` (a percent), as the command line gives them. */
+export interface StaleLimits {
+  staleMinutes?: number;
+  maxStale?: number;
+}
+
+/**
+ * Warns when more than `--max-stale` of the stations were not reported for `--stale-minutes` by
+ * `now`; `then` says what is done with them all the same. True when it warned.
+ */
+export function warnIfStalled(
+  health: FeedHealth,
+  statesFile: string,
+  limits: StaleLimits,
+  now: Date,
+  output: Output,
+  then = "Published all the same, each station with its lastUpdate",
+): boolean {
+  const feed = feedStatus(health, feedLimitsOf(limits), now);
+  if (feed.ok) return false;
+  output.warn(
+    `warning: ${statesFile}: ${staleStations(feed, health.stations)} ` +
+      `(${percent(feed.staleShare)}, more than --max-stale ${percent(feed.maxStaleShare)}): is the feed stalled? ${then}`,
+  );
+  return true;
+}
+
+/**
+ * warnIfStalled for a dataset read whole (`build`, `validate`); none when it has no states at all,
+ * already said (every station published as never reported).
+ */
+export function warnIfDatasetStalled(
+  dataset: Pick<Dataset, "stations" | "states">,
+  statesFile: string,
+  limits: StaleLimits,
+  now: Date,
+  output: Output,
+  then?: string,
+): boolean {
+  if (dataset.states.size === 0) return false;
+  return warnIfStalled(
+    feedHealth(dataset.stations, dataset.states),
+    statesFile,
+    limits,
+    now,
+    output,
+    then,
+  );
+}
