@@ -7,7 +7,7 @@ import type { Station } from "../../model/station.js";
 import { oncePerObject } from "../../once-per-object.js";
 import type { LiveState } from "../../source/dataset.js";
 import { type GbfsVersion, timestamp } from "./gbfs/feed.js";
-import { NEVER_REPORTED_AT } from "./gbfs/station-status.js";
+import { isWorking, NEVER_REPORTED_AT } from "./gbfs/station-status.js";
 import type { VehicleType } from "./gbfs/vehicle-types.js";
 import { NEVER_REPORTED } from "./v3.js";
 
@@ -69,7 +69,7 @@ export function stationStatusEntryJson(
     if (at > 0) counts += ",";
     counts += `${keys[at]}${number(total((types[at] as VehicleType).count))}}`;
   }
-  const working = live.status === "OPEN" && live.connected;
+  const working = isWorking(live);
   const bikes = version === "2.3" ? "num_bikes_available" : "num_vehicles_available";
   return (
     `{"station_id":${JSON.stringify(String(station.number))},"${bikes}":${number(total(bikesOf))}` +

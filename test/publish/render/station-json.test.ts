@@ -71,6 +71,7 @@ const states: (LiveState | undefined)[] = [
     main: counts(11),
     overflow: counts(1),
   },
+  { status: "OPEN", connected: true, lastUpdate: null, main: counts(4), overflow: null },
 ];
 
 describe("station answers written as text", () => {

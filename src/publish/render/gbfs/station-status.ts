@@ -39,8 +39,7 @@ export function stationStatusEntry(
   const total = (count: (a: Availabilities) => number) =>
     groups.reduce((sum, group) => sum + count(group), 0);
   const bikes = total((a) => a.bikes);
-  // A CLOSED station takes no rental nor return; a disconnected one cannot check a bike in or out.
-  const working = live.status === "OPEN" && live.connected;
+  const working = isWorking(live);
   return {
     station_id: stationIdOf(station),
     ...(version === "2.3" ? { num_bikes_available: bikes } : { num_vehicles_available: bikes }),
@@ -93,3 +92,12 @@ export function stationStatusBody(
   const at = empty.lastIndexOf("[]");
   return [Buffer.from(empty.slice(0, at)), ...jsonList(entries), Buffer.from(empty.slice(at + 2))];
 }
+
+/**
+ * Whether riders may rent and return there. A CLOSED station takes no rental nor return; a
+ * disconnected one cannot check a bike in or out; and one whose report has no time (`lastUpdate`
+ * null, as the real service was seen sending for an OPEN station) says nothing of now: no
+ * consumer should send a rider there on its word.
+ */
+export const isWorking = (live: LiveState): boolean =>
+  live.status === "OPEN" && live.connected && live.lastUpdate !== null;

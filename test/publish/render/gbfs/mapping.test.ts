@@ -118,10 +118,12 @@ describe("station_status", () => {
     expect(v2.last_reported).toBe(1739033046);
   });
 
-  it("neither rents nor takes returns when CLOSED or disconnected, but stays installed", () => {
+  it("neither rents nor takes returns when CLOSED, disconnected or reported at no time, but stays installed", () => {
     for (const state of [
       { ...live, status: "CLOSED" as const },
       { ...live, connected: false },
+      // OPEN and connected as the real service sent it, but its report has no time.
+      { ...live, lastUpdate: null },
     ]) {
       const entry = stationStatusEntry(station, state, types, "3.0");
       expect([entry.is_installed, entry.is_renting, entry.is_returning]).toEqual([
