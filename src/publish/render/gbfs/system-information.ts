@@ -47,8 +47,22 @@ function systemInformationV3(system: GbfsSystem, urls: GbfsUrls): SystemInformat
       : license?.url
         ? { license_url: license.url }
         : {}),
+    // Whom a licence asking for attribution (CC BY, ODbL, Licence Ouverte…) names: the operator
+    // the data comes from, as the bundle's data package names it among its sources.
+    ...(operator && license && asksAttribution(license)
+      ? {
+          attribution_organization_name: localized(operator.name, languages),
+          ...(operator.url ? { attribution_url: operator.url } : {}),
+        }
+      : {}),
   };
 }
+
+// Public domain dedications: nobody to name. Any other licence, a custom one (a URL) too, may ask.
+const NO_ATTRIBUTION = new Set(["CC0-1.0", "PDDL-1.0", "Unlicense", "0BSD"]);
+
+const asksAttribution = (license: { id?: string }): boolean =>
+  license.id === undefined || !NO_ATTRIBUTION.has(license.id);
 
 function systemInformationV2(system: GbfsSystem): SystemInformation {
   const { contract } = system;

@@ -150,7 +150,7 @@ describe("station_status", () => {
 });
 
 describe("system_information", () => {
-  it("v3.0: localized names, operator, contacts, manifest_url, and license_id alone when there is one", () => {
+  it("v3.0: localized names, operator, contacts, manifest_url, license_id alone when there is one, and whom to attribute", () => {
     expect(renderSystemInformation(system, "3.0", STATIC, URLS)).toEqual({
       last_updated: "2026-11-01T10:00:00Z",
       ttl: 3600,
@@ -174,8 +174,32 @@ describe("system_information", () => {
         manifest_url: "https://example.org/gbfs/manifest.json",
         timezone: "Europe/Paris",
         license_id: "ODbL-1.0",
+        // ODbL asks for attribution: to the operator the data comes from.
+        attribution_organization_name: [
+          { text: "JCDecaux", language: "fr" },
+          { text: "JCDecaux", language: "en" },
+        ],
+        attribution_url: "https://velov.grandlyon.com",
       },
     });
+  });
+
+  it("v3.0: names no one to attribute under a public domain dedication, or without an operator", () => {
+    const attribution = (changes: Partial<typeof contract>) =>
+      Object.keys(
+        renderSystemInformation(gbfsSystem({ ...contract, ...changes }), "3.0", STATIC, URLS).data,
+      ).filter((field) => field.startsWith("attribution_"));
+    expect(attribution({ license: { id: "CC0-1.0" } })).toEqual([]);
+    expect(attribution({ operator: undefined })).toEqual([]);
+    expect(attribution({ license: undefined })).toEqual([]);
+    // A licence of its own (a URL) may ask for it: named.
+    expect(attribution({ license: { url: "https://example.org/l" } })).toEqual([
+      "attribution_organization_name",
+      "attribution_url",
+    ]);
+    // v2.3 has no such fields.
+    const v2 = renderSystemInformation(gbfsSystem(contract), "2.3", STATIC, URLS).data;
+    expect(Object.keys(v2).filter((field) => field.startsWith("attribution_"))).toEqual([]);
   });
 
   it("v2.3: one language, plain strings, and the licence as a URL", () => {
