@@ -19,7 +19,7 @@ export const REFERENCE = join(ROOT, "test/reference");
  */
 const FIXTURE_WARNINGS = [
   /^(?:warning: )?\S*stations\.csv:261 \(toulouse #1033\) latitude: 44\.869297, 0\.547885 is 158 km from the middle of its contract's others .*\n?/m,
-  /^warning: \S*states\.json: 413 of 413 stations not reported for 15 minutes or more \(100%, more than --max-stale 25%\): is the feed stalled\? .*\n?/m,
+  /^warning: \S+: 413 of 413 stations not reported for 15 minutes or more \(100%, more than --max-stale 25%\): is the feed stalled\? .*\n?/m,
 ];
 
 /** Lines (or a command's stderr) without the fixtures' own warnings, which each test of them gets. */
