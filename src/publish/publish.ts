@@ -176,7 +176,8 @@ export async function publish(
   );
   // The static answers first in the release, as they always were.
   const files: Files = new Map(await (staticFiles ?? publishStatic(dataset, options)));
-  for (const [path, file] of dynamic.files) files.set(path, file);
+  for (let at = 0; at < dynamic.paths.length; at++)
+    files.set(dynamic.paths[at] as string, dynamic.files[at] as ReleaseFile);
   // The rule parkingsOnParkingContracts guarantees that every parking is published.
   const counts = {
     contracts: dataset.contracts.length,

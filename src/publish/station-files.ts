@@ -94,8 +94,13 @@ export interface StationCache {
 }
 
 export interface StationFiles {
-  /** Every dynamic answer. */
-  files: Map<string, ReleaseFile>;
+  /**
+   * Every dynamic answer, paths and files aligned, in the order made. Not a Map: the caller puts
+   * them after the static answers in its own, and a second Map of a million stations' 2 million
+   * paths made their publish 1.1-2.8 s slower (42.7-43.3 s against 40.6-41.7 s in memory).
+   */
+  paths: string[];
+  files: ReleaseFile[];
   cache: StationCache;
 }
 
@@ -117,10 +122,12 @@ export function renderStationFiles(
   encode: Encode = encodedTogether,
   onContract?: (files: readonly (readonly [string, ReleaseFile])[]) => void,
 ): StationFiles {
-  const files = new Map<string, ReleaseFile>();
+  const paths: string[] = [];
+  const files: ReleaseFile[] = [];
   let made: [string, ReleaseFile][] = [];
   const put = (path: string, file: ReleaseFile) => {
-    files.set(path, file);
+    paths.push(path);
+    files.push(file);
     if (onContract) made.push([path, file]);
   };
   const handOver = () => {
@@ -134,7 +141,7 @@ export function renderStationFiles(
     step = steps.next();
   }
   handOver();
-  return { files, cache: step.value };
+  return { paths, files, cache: step.value };
 }
 
 /**
