@@ -138,11 +138,11 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     `built ${options.out}: ${counted(summary.contracts, "contract")}, ${counted(summary.stations, "station")}, ${counted(summary.parkings, "parking")}` +
       ` → ${counted(summary.files, "answer")}, ${formatBytes(summary.bytes)} in ${summary.seconds.toFixed(1)} s (release ${summary.release})${leftovers}`,
   );
-  // Said after the summary, where it is read: a tree published as it is would send every GBFS
-  // consumer and "Try it out" to their own machine.
   // Published as given (a build may be of an archive), but said: the cron refreshes after it
   // would warn every minute of a feed stalled already.
   warnIfDatasetStalled(dataset, statesFile, options, generatedAt, output);
+  // Said after the summary, where it is read: a tree published as it is would send every GBFS
+  // consumer and "Try it out" to their own machine.
   if (options.baseUrl === undefined)
     output.warn(
       `warning: no --base-url: the GBFS discovery files and the OpenAPI document name ${DEFAULT_BASE_URL}, which no other machine can reach; give --base-url https://… (the public address) for a tree to publish`,

@@ -1,6 +1,5 @@
 // The warning that a states file's stations have gone unreported too long (a feed that stalls keeps
 // writing its file with old `lastUpdate`s): said by every command that reads one for publishing.
-
 import { percent } from "../percent.js";
 import {
   type FeedHealth,
