@@ -180,11 +180,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     output,
     NOT_STARTED,
   );
-  const loaded = assembleDataset(
-    staticRead.source,
-    fromTree?.states ?? initial.states ?? new Map(),
-    statesAt,
-  );
+  const loaded = assembleDataset(staticRead.source, initial.states ?? new Map(), statesAt);
   const random = seededRandom(options.seed ?? Date.now());
   // A simulated network starts live: one period is simulated before anything is served, so the
   // stations silent in the source (old fixtures) report at once and /status is healthy from the
@@ -196,6 +192,9 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   const dataset = options.simulate
     ? { ...loaded, states: simulate(loaded, reportedAt, random, seconds), statesAt: knownAt }
     : loaded;
+  // The first release shows those stations at their kept state; the refresher and /status go on
+  // from what the file said, which leaves them out (missing, as after a refresh that kept them).
+  const shown = fromTree && !options.simulate ? { ...dataset, states: fromTree.states } : dataset;
 
   const listening = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   // Without --base-url, a tree it is given keeps the public address it was made with, as a cron
@@ -206,7 +205,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   const kept = recorded && !isLoopback(recorded) ? recorded : undefined;
   const baseUrl = options.baseUrl ?? kept;
   const staticUpdatedAt = staticSourceUpdatedAt(options.source);
-  const first = await publish(dataset, {
+  const first = await publish(shown, {
     generatedAt: new Date(),
     baseUrl: baseUrl ?? listening,
     // Without a base URL the portal names the host it is read from: this server, by any name.

@@ -110,6 +110,15 @@ describe("serve: a station the states file leaves out", () => {
         "(dublin #42): no state: its last published state kept (status, bikes, stands, lastUpdate), marked disconnected",
       );
       expect(log).not.toContain("published as CLOSED");
+      // Missing from the file read, as /status counts it.
+      const status = await (await fetch(`${restarted.url}/status`)).json();
+      expect(status.feed).toMatchObject({ missingStations: 1 });
+      // The next minute goes on from the file: the same answer, and no news of a station the
+      // start already said was missing.
+      expect((await restarted.refreshNow()).ok).toBe(true);
+      const again = await fetch(`${restarted.url}${STATION}&apiKey=${key}`);
+      expect(again.headers.get("etag")).toBe(answer.headers.get("etag"));
+      expect(output.lines.join("\n")).not.toContain("reported before is missing");
       // Without the tree to read it from, the station was never reported as far as this server knows.
       const alone = await serve({ source, keys, port: 0, refresh: 3600, output: memoryOutput() });
       try {
