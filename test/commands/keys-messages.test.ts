@@ -88,7 +88,7 @@ describe("velodata keys messages", () => {
     const garbage = join(dir, "garbage.json");
     await writeFile(garbage, "garbage\n");
     expect((await runCli(["keys", "list", "--keys", garbage])).stderr).toBe(
-      `velodata: keys file ${garbage} cannot be read: it is not valid JSON (Unexpected token 'g'): fix it, or restore it from a backup\n`,
+      `velodata: keys file ${garbage} cannot be read: it is not valid JSON (Unexpected token 'g'): check that it is the keys file, then fix it or restore it from a backup\n`,
     );
     // V8 would quote the text around the error: here, the start of a key pasted unquoted.
     const pasted = join(dir, "pasted.json");
@@ -100,7 +100,7 @@ describe("velodata keys messages", () => {
     const trailing = join(dir, "trailing.json");
     await writeFile(trailing, '{"keys": []}\nx');
     expect((await runCli(["keys", "list", "--keys", trailing])).stderr).toBe(
-      `velodata: keys file ${trailing} cannot be read: it is not valid JSON (Unexpected non-whitespace character after JSON at line 2, column 1): fix it, or restore it from a backup\n`,
+      `velodata: keys file ${trailing} cannot be read: it is not valid JSON (Unexpected non-whitespace character after JSON at line 2, column 1): check that it is the keys file, then fix it or restore it from a backup\n`,
     );
   });
 
@@ -118,6 +118,25 @@ describe("velodata keys messages", () => {
         `  ${file} kyes: unknown field (check its spelling)`,
         `  ${file} <not shown: looks like a key>: unknown field (check its spelling)`,
       ].sort(),
+    );
+    // `keys` itself misspelt: said once, not also as missing.
+    await writeFile(file, JSON.stringify({ kyes: [] }));
+    expect((await runCli(["keys", "list", "--keys", file])).stderr).toBe(
+      [
+        `velodata: keys file ${file} is not valid`,
+        `  ${file} kyes: unknown field: "keys" misspelt?`,
+        "",
+      ].join("\n"),
+    );
+    // A source's states file given as --keys: said to be another file, not a keys file to mend.
+    const states = join(dir, "states.json");
+    await writeFile(states, JSON.stringify({ states: [] }));
+    expect((await runCli(["keys", "list", "--keys", states])).stderr).toBe(
+      [
+        `velodata: keys file ${states} is not valid`,
+        `  ${states}: is no keys file: it must hold {"keys": […]}, as velodata keys add writes it (it holds states: another file?)`,
+        "",
+      ].join("\n"),
     );
     // Another source file given by mistake: a list, not `{"keys": […]}`.
     const stations = join(dir, "stations.json");

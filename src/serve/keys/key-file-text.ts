@@ -13,7 +13,7 @@ export async function readKeysDocument(path: string): Promise<unknown> {
     return JSON.parse(text);
   } catch (cause) {
     throw new UserError(
-      `keys file ${path} cannot be read: it is not valid JSON (${jsonReason(cause, text)}): fix it, or restore it from a backup`,
+      `keys file ${path} cannot be read: it is not valid JSON (${jsonReason(cause, text)}): check that it is the keys file, then fix it or restore it from a backup`,
       [],
       { cause },
     );

@@ -3,6 +3,7 @@ import { hash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { z } from "zod";
 import { UserError } from "../../errors.js";
+import { typosApart } from "../../source/typos.js";
 import { checkFolder, realKeysPath } from "./key-file-path.js";
 import { keyIssueMessage, readKeysDocument, shownField } from "./key-file-text.js";
 import { writeKeys } from "./key-file-write.js";
@@ -38,6 +39,8 @@ export async function readKeys(path: string): Promise<StoredKey[]> {
 export async function readKeysIfAny(path: string): Promise<StoredKey[] | undefined> {
   const document = await readKeysDocument(path);
   if (document === undefined) return undefined;
+  const other = anotherFile(path, document);
+  if (other) throw new UserError(`keys file ${path} is not valid`, [other]);
   const parsed = KeyFile.safeParse(document);
   if (!parsed.success) {
     const details = parsed.error.issues.flatMap((issue) => issueLines(path, issue, document));
@@ -52,6 +55,24 @@ export async function readKeysIfAny(path: string): Promise<StoredKey[] | undefin
   return parsed.data.keys;
 }
 
+/**
+ * What a document without a `keys` list is, in one line: its field meant as `keys` misspelt, or
+ * another file given as --keys (a source's stations or states, say); undefined for a keys file.
+ */
+function anotherFile(path: string, document: unknown): string | undefined {
+  const fields =
+    typeof document === "object" && document !== null && !Array.isArray(document)
+      ? Object.keys(document)
+      : undefined;
+  if (fields?.includes("keys")) return undefined;
+  const misspelt = fields?.find((field) => typosApart(field.toLowerCase(), "keys") <= 1);
+  if (misspelt) return `${path} ${shownField(misspelt)}: unknown field: "keys" misspelt?`;
+  const holds = fields?.length
+    ? ` (it holds ${fields.slice(0, 3).map(shownField).join(", ")}${fields.length > 3 ? "…" : ""}: another file?)`
+    : "";
+  return `${path}: is no keys file: it must hold {"keys": […]}, as velodata keys add writes it${holds}`;
+}
+
 /** What one issue says, a line per field: an unknown field named, a file of another shape said so. */
 function issueLines(path: string, issue: z.core.$ZodIssue, document: unknown): string[] {
   if (issue.code === "unrecognized_keys")
@@ -59,8 +80,6 @@ function issueLines(path: string, issue: z.core.$ZodIssue, document: unknown): s
       (field) =>
         `${path} ${[...issue.path, shownField(field)].join(".")}: unknown field (check its spelling)`,
     );
-  if (issue.path.length === 0)
-    return [`${path}: is no keys file: it must hold {"keys": […]}, as velodata keys add writes it`];
   return [`${path} ${issue.path.join(".")}: ${keyIssueMessage(issue, document)}`];
 }
 
