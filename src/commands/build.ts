@@ -140,7 +140,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
   );
   // Published as given (a build may be of an archive), but said: the cron refreshes after it
   // would warn every minute of a feed stalled already.
-  warnIfDatasetStalled(dataset, statesFile, options, generatedAt, output);
+  warnIfDatasetStalled(dataset, statesFile, options, generatedAt, output, "build");
   // Said after the summary, where it is read: a tree published as it is would send every GBFS
   // consumer and "Try it out" to their own machine.
   if (options.baseUrl === undefined)

@@ -39,8 +39,9 @@ export function warnIfStalled(
 }
 
 /**
- * warnIfStalled for a dataset read whole (`build`, `validate`); none when it has no states at all,
- * already said (every station published as never reported).
+ * warnIfStalled for a dataset read whole (`build`, `validate`: `by` says which, for what is done
+ * with the states); none when it has no states at all, already said (every station published as
+ * never reported).
  */
 export function warnIfDatasetStalled(
   dataset: Pick<Dataset, "stations" | "states">,
@@ -48,15 +49,16 @@ export function warnIfDatasetStalled(
   limits: StaleLimits,
   now: Date,
   output: Output,
-  then?: string,
+  by: "build" | "validate",
 ): boolean {
   if (dataset.states.size === 0) return false;
-  return warnIfStalled(
-    feedHealth(dataset.stations, dataset.states),
-    statesFile,
-    limits,
-    now,
-    output,
-    then,
-  );
+  const health = feedHealth(dataset.stations, dataset.states);
+  // Counted as stale too, but with no lastUpdate to publish (see NO_STATE).
+  const none =
+    health.missing > 0 ? `, the ${health.missing} without a state CLOSED with lastUpdate null` : "";
+  const then =
+    by === "build"
+      ? `Published all the same, each station with its lastUpdate${none}`
+      : `(build publishes them all the same, each with its lastUpdate${none}; refresh and serve warn of it too)`;
+  return warnIfStalled(health, statesFile, limits, now, output, then);
 }

@@ -32,7 +32,7 @@ export async function validate(options: ValidateOptions): Promise<void> {
     options,
     options.now ?? new Date(),
     output,
-    "(build publishes them all the same, each with its lastUpdate; refresh and serve warn of it too)",
+    "validate",
   );
   const said = warnings + (stalled ? 1 : 0);
   output.info(

@@ -71,6 +71,22 @@ describe("states not reported for long", () => {
     expect(built.stderr).not.toMatch(STALLED);
   });
 
+  it("say what is published of the stations without a state, counted among the stale ones", async () => {
+    const partial = await fixtureCopy();
+    const path = join(partial, "states.json");
+    const file = JSON.parse(await readFile(path, "utf8")) as { states: unknown[] };
+    file.states.splice(0, 30);
+    await writeFile(path, JSON.stringify(file));
+    const out = join(await tempDir(), "out");
+    const built = await runCli(["build", "--source", partial, "--out", out]);
+    expect(built.stderr.match(STALLED)?.slice(1)).toEqual([
+      "413",
+      "15",
+      "25",
+      "Published all the same, each station with its lastUpdate, the 30 without a state CLOSED with lastUpdate null",
+    ]);
+  });
+
   it("are not said again when the source has no states file: every station is published as never reported", async () => {
     const bare = await fixtureCopy();
     await rm(join(bare, "states.json"));
