@@ -169,9 +169,10 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     ? await readStates(staticRead, statePath, undefined, { reuse: true, leaveOut: true })
     : { problems: [] };
   // Restarted while the feed leaves stations out: each keeps the state its tree publishes, marked
-  // disconnected, as it would have had the server run on (said so in its warning).
+  // disconnected, as it would have had the server run on (said so in its warning). Simulated
+  // states replace them all: nothing to read then.
   const fromTree =
-    options.out && initial.states
+    options.out && initial.states && !options.simulate
       ? statesKeptFromTree(options.out, staticRead.source.stations, initial.states)
       : undefined;
   const leftOut = leftOutAtStart(initial.leftOut, staticRead, maxMissingShare, !!fromTree?.at.size);
@@ -194,7 +195,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     : loaded;
   // The first release shows those stations at their kept state; the refresher and /status go on
   // from what the file said, which leaves them out (missing, as after a refresh that kept them).
-  const shown = fromTree && !options.simulate ? { ...dataset, states: fromTree.states } : dataset;
+  const shown = fromTree ? { ...dataset, states: fromTree.states } : dataset;
 
   const listening = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   // Without --base-url, a tree it is given keeps the public address it was made with, as a cron

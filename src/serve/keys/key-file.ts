@@ -73,7 +73,7 @@ function anotherFile(path: string, document: unknown): string | undefined {
   return `${path}: is no keys file: it must hold {"keys": […]}, as velodata keys add writes it${holds}`;
 }
 
-/** What one issue says, a line per field: an unknown field named, a file of another shape said so. */
+/** What one issue says, a line per field: each unknown field named. */
 function issueLines(path: string, issue: z.core.$ZodIssue, document: unknown): string[] {
   if (issue.code === "unrecognized_keys")
     return issue.keys.map(
