@@ -6,6 +6,7 @@ import { type Endpoint, pathOf } from "../routes/routes.js";
 import type { Dataset, LiveState } from "../source/dataset.js";
 import { type Encode, encodedTogether } from "./encoded-together.js";
 import { groupByContract } from "./group.js";
+import { publishedTime } from "./published-time.js";
 import { endpointFile, type ReleaseFile } from "./release.js";
 import { type GbfsRendered, renderGbfsStatic } from "./render/gbfs/contract-feeds.js";
 import { renderManifest } from "./render/gbfs/discovery.js";
@@ -125,15 +126,20 @@ export function gbfsStatusFiles(
 /**
  * A station_status feed's `last_updated` (published form): when the publisher knew its states
  * (`statusAt`, the states file's time), but never before the newest report it publishes (a file
- * copied with its old time kept, `cp -p`), which a feed says itself when no file time is known.
+ * copied with its old time kept, `cp -p`), which a feed says itself when no file time is known;
+ * and never after `now`. A station whose clock runs ahead reports from the future (accepted up to
+ * a day ahead, with a warning): its feed dated so would be taken as fresh until then, and every
+ * other station of it as silent since.
  */
 export function statusUpdated(
   statusAt: string | null | undefined,
   newest: string | null,
+  now: string = publishedTime(new Date()),
 ): string | null {
-  if (!statusAt) return newest;
   // Published form, all UTC: text order is time order.
-  return newest !== null && newest > statusAt ? newest : statusAt;
+  const reported = newest !== null && newest > now ? now : newest;
+  if (!statusAt) return reported;
+  return reported !== null && reported > statusAt ? reported : statusAt;
 }
 
 /** One station's station_status entry, encoded, in each version (GBFS_VERSIONS order). */

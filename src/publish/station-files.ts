@@ -17,6 +17,7 @@ import {
   statusUpdated,
 } from "./gbfs-files.js";
 import { type ListLayout, listLayouts } from "./list-layout.js";
+import { publishedTime } from "./published-time.js";
 import { endpointFile, listFile, type ReleaseFile, withMembers } from "./release.js";
 import { GBFS_VERSIONS } from "./render/gbfs/feed.js";
 import { vehicleTypesOf } from "./render/gbfs/vehicle-types.js";
@@ -326,9 +327,6 @@ function digestsOf(
     return column;
   });
 }
-
-/** A time as `lastUpdate` is published: `YYYY-MM-DDTHH:MM:SSZ`, UTC, whole seconds. */
-export const publishedTime = (at: Date): string => `${at.toISOString().slice(0, 19)}Z`;
 
 /** `[a,b,c]` of the members' own bytes: single-station files are one chunk, shared by every list. */
 function listOf(

@@ -220,6 +220,43 @@ describe("velodata refresh", () => {
     expect((await feedOf("dublin")).last_updated).toBe("2025-02-08T17:30:00Z");
   });
 
+  it("never dates a station_status after the clock, though a station reports from ahead of it", async () => {
+    const source = await fixtureCopy();
+    const out = join(await tempDir(), "out");
+    const states = join(source, "states.json");
+    const original = await readFile(states, "utf8");
+    // A Dublin station's clock an hour fast (accepted, with a warning); the file written a minute ago.
+    const wholeSecond = (offset: number) =>
+      new Date(Math.floor(Date.now() / 1000) * 1000 + offset);
+    await writeFile(states, dublin42ReportedAt(original, knownAt(wholeSecond(3_600_000))));
+    const written = wholeSecond(-60_000);
+    await utimes(states, written, written);
+    const lastUpdated = async (contract: string) =>
+      JSON.parse(
+        await readFile(join(out, `contracts/${contract}/gbfs/v3/station_status.json`), "utf8"),
+      ).last_updated as string;
+    const before = knownAt(wholeSecond(0));
+    const built = await runCli(["build", "--source", source, "--out", out]);
+    expect([built.code, built.stderr]).toEqual([0, expect.stringContaining("ahead of")]);
+    const after = knownAt(wholeSecond(1000));
+    // Dublin's feed dated when it was made, not an hour ahead; Lyon's by the file, as ever.
+    const dublin = await lastUpdated("dublin");
+    expect(dublin >= before && dublin <= after, dublin).toBe(true);
+    expect(await lastUpdated("lyon")).toBe(knownAt(written));
+    // On the cron refresh's fast path too: the station an hour and a half fast now.
+    await writeFile(states, dublin42ReportedAt(original, knownAt(wholeSecond(5_400_000))));
+    await utimes(states, written, written);
+    const since = knownAt(wholeSecond(0));
+    const refreshed = await refreshWithItsStates(source, out);
+    expect([refreshed.code, refreshed.stdout]).toEqual([
+      0,
+      expect.stringContaining("only the changed stations rendered"),
+    ]);
+    const until = knownAt(wholeSecond(1000));
+    const spliced = await lastUpdated("dublin");
+    expect(spliced >= since && spliced <= until, spliced).toBe(true);
+  });
+
   it("dates every contract's station_status by the states file's time; the same file rewrites nothing", async () => {
     const source = await fixtureCopy();
     const out = join(await tempDir(), "out");
