@@ -16,7 +16,7 @@ import { answerClientError, answerConnect } from "../serve/client-error.js";
 import { negotiate } from "../serve/encoding.js";
 import { parseTarget } from "../serve/request-target.js";
 import { ALLOW, sendError, sendOptions } from "../serve/respond.js";
-import { safePath } from "../serve/safe-path.js";
+import { badPathMessage, safePath } from "../serve/safe-path.js";
 import { HOST_FILES } from "../tree/host-files.js";
 import { readTree } from "../tree/read-tree.js";
 import { type Output, terminalOutput } from "./output.js";
@@ -75,7 +75,7 @@ export async function preview(options: PreviewOptions): Promise<Server> {
     // `//`): refused with its 400 and JSON body. URL's pathname has already resolved some of it.
     const path = safePath(parseTarget(request.url ?? "/").path);
     if (!path.ok) {
-      sendError(response, 400, `Bad request path: ${path.reason}`);
+      sendError(response, 400, badPathMessage(path.reason));
       return;
     }
     const { segments } = path;

@@ -6,7 +6,7 @@ import type { Endpoint } from "../routes/routes.js";
 import { routeOf } from "../routes/routes.js";
 import { redactTarget } from "./redact.js";
 import { parseTarget } from "./request-target.js";
-import { safePath } from "./safe-path.js";
+import { badPathMessage, safePath } from "./safe-path.js";
 
 export type Asked = {
   /** The target as the log shows it: path escaped and scrubbed, query redacted as parsed. */
@@ -68,7 +68,7 @@ function workOut(raw: string): Asked {
       loggedBytes,
       key,
       kind: "bad request",
-      message: `Bad request path: ${path.reason}`,
+      message: badPathMessage(path.reason),
       keyed: false,
     };
   if (target.path === KEY_CHECK_PATH) return { logged, loggedBytes, key, kind: "key check" };

@@ -11,6 +11,9 @@ const FORBIDDEN_ENCODED = /%(2f|5c|00|25)/i;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
+/** The 400's error for a path safePath refuses. */
+export const badPathMessage = (reason: string): string => `Bad request path: ${reason}`;
+
 export function safePath(rawPath: string): SafePath {
   if (!rawPath.startsWith("/")) return { ok: false, reason: "the path must start with /" };
   if (rawPath.includes("\\")) return { ok: false, reason: "backslashes are not allowed in paths" };

@@ -216,7 +216,11 @@ describe("OpenAPI document", () => {
     });
     // Licences that differ: the description lists each with its contracts, the licence says so.
     const mixed = infoOf([odbl, { id: "CC-BY-4.0" }, odbl, undefined]);
-    expect(mixed.license).toEqual({ name: "Differs by contract: see the list in the description" });
+    // Its URL the portal's list of contracts, which gives each one's licence.
+    expect(mixed.license).toEqual({
+      name: "Differs by contract: see the list in the description",
+      url: "https://api.example.org/#contracts",
+    });
     expect(mixed.description).toContain(
       [
         "differs by contract (each contract's GBFS system_information gives it too, as `license_id` and `license_url`):",

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { REFERENCE, ROOT } from "../helpers.js";
 import { checkedCount } from "./openapi-check.js";
-import { startTestServer, type TestServer } from "./serve-helpers.js";
+import { rawGet, startTestServer, type TestServer } from "./serve-helpers.js";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -137,6 +137,45 @@ describe("statuses of the specification", () => {
     expect(((await noContract.json()) as { error: string }).error).toContain(
       "the contract parameter is required",
     );
+  });
+
+  it("answers each operation's documented 400 example, word for word, to the request it shows", async () => {
+    type Parameter = { name: string; in: string; schema: { example?: unknown } };
+    type Operation = {
+      parameters?: Parameter[];
+      responses: Record<string, { content?: Record<string, { example?: { error: string } }> }>;
+    };
+    const document = (await (await fetch(`${server.base}/openapi.json`)).json()) as {
+      paths: Record<string, { get: Operation }>;
+    };
+    const asked: string[] = [];
+    for (const [path, { get }] of Object.entries(document.paths)) {
+      const example = get.responses["400"]?.content?.["application/json"]?.example?.error;
+      if (!example || example === "Specified contract does not exist") continue;
+      // The request the example is of: a number mistyped (12b), or a dot segment after the path.
+      const value = (parameter: Parameter) =>
+        example.includes('"12b"') && parameter.name === "number"
+          ? "12b"
+          : String(parameter.schema.example);
+      let target = path.replace(/\{(\w+)\}/g, (_, name: string) => {
+        const parameter = get.parameters?.find((each) => each.name === name) as Parameter;
+        return value(parameter);
+      });
+      if (example.includes("dot segments")) target = `${target.replace(/\/$/, "")}/..`;
+      const query = new URLSearchParams({ apiKey: server.key });
+      for (const parameter of get.parameters ?? [])
+        if (parameter.in === "query" && parameter.name !== "apiKey")
+          query.set(parameter.name, value(parameter));
+      const answer = await rawGet(server.base, `${target}?${query}`);
+      expect([answer.status, JSON.parse(answer.body)], `${target}?${query}`).toEqual([
+        400,
+        { error: example },
+      ]);
+      asked.push(target);
+    }
+    // Mistyped numbers (v3, v1, parking) and paths of every other kind.
+    expect(asked.filter((target) => target.includes("12b")).length).toBeGreaterThanOrEqual(5);
+    expect(asked.length).toBeGreaterThan(20);
   });
 
   it("lists contracts, all stations, a contract's stations and parkings", async () => {

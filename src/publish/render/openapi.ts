@@ -33,6 +33,7 @@ import { outcomesOf } from "../../routes/statuses.js";
 import { TAG_DESCRIPTIONS, type Tag } from "../../routes/tags.js";
 import { compressible, MIN_COMPRESSED_SIZE } from "../compress.js";
 import type { LicenseGroup, StatedLicense } from "../license-groups.js";
+import { badRequestExample } from "./openapi-bad-request.js";
 
 export interface OpenApiOptions {
   /** The public base URL the API is reached at (the document's `servers`). */
@@ -83,7 +84,7 @@ export function renderOpenApi(options: OpenApiOptions): object {
         "Bike-sharing stations and bike parkings, as the JCDecaux open-data API (v3, legacy v1, parking v1), plus GBFS feeds and static downloads. Every API call needs `?apiKey=KEY`; public routes say so. " +
         `Every path answers HEAD as GET without the body, and OPTIONS (a CORS preflight, no key needed) with 204; other methods get 405 with \`Allow: ${ALLOWED_METHODS}\`.` +
         licensesByContract(options.licenses ?? []),
-      ...licenseOf(options.licenses ?? []),
+      ...licenseOf(options.licenses ?? [], options.baseUrl),
     },
     servers: [{ url: options.baseUrl }],
     // Every group in TAG_DESCRIPTIONS' order (the data first), the preflights last: Swagger UI lists
@@ -104,16 +105,26 @@ function tagsInUse(): Tag[] {
 /**
  * The data's licence, what an open-data API's users need to know of its terms: an SPDX id, or
  * else its URL (OpenAPI takes one of the two). None where no contract states one. Where licences
- * differ by contract, the description lists them (`licensesByContract`), which the licence names.
+ * differ by contract, the description lists them (`licensesByContract`), which the licence names,
+ * and its URL is the portal's list of contracts, which gives each one's: OpenAPI 3.1 asks for
+ * neither, but the validators of its first schema (swagger-parser's) refuse a licence without one.
  */
-function licenseOf(groups: readonly LicenseGroup<StatedLicense>[]): {
+function licenseOf(
+  groups: readonly LicenseGroup<StatedLicense>[],
+  baseUrl: string,
+): {
   license?: { name: string; identifier?: string; url?: string };
 } {
   const [only] = groups.length === 1 ? groups : [];
   if (only?.license?.id) return { license: { name: only.license.id, identifier: only.license.id } };
   if (only?.license?.url) return { license: { name: "The data's licence", url: only.license.url } };
   if (groups.some((group) => group.license))
-    return { license: { name: "Differs by contract: see the list in the description" } };
+    return {
+      license: {
+        name: "Differs by contract: see the list in the description",
+        url: `${baseUrl.replace(/\/+$/, "")}/#contracts`,
+      },
+    };
   return {};
 }
 
@@ -288,6 +299,7 @@ function operation(
       forms.map((form) => form.route),
       { schema: bodyOf(first, registry), description: forms.map(summaryOf).join("; or ") },
       options.examples,
+      badRequestExample(forms, exampleOf(route, options)?.contract ?? "contract"),
     ),
     "x-velodata-access": route.access,
     "x-velodata-freshness": route.freshness,
@@ -334,9 +346,7 @@ const SERVER_ONLY =
 
 function schemaOf(route: AnyRoute, name: string, options: OpenApiOptions): ZodType {
   const type = route.params[name] as ParamType;
-  // The parking routes' example is the parking's; every other route's, the station's.
-  const examples = options.parameterExamples;
-  const example = route.tag === "parking" ? examples?.park : examples?.station;
+  const example = exampleOf(route, options);
   switch (type.kind) {
     case "contract": {
       const schema = z.string().min(1).describe("contract name, matched without regard to case");
@@ -351,11 +361,19 @@ function schemaOf(route: AnyRoute, name: string, options: OpenApiOptions): ZodTy
   }
 }
 
-/** `body`: the 200's schema, and what it is (the forms' summaries). */
+/** The parking routes' example is the parking's; every other route's, the station's. */
+const exampleOf = (route: AnyRoute, options: OpenApiOptions): Located | undefined =>
+  route.tag === "parking" ? options.parameterExamples?.park : options.parameterExamples?.station;
+
+/**
+ * `body`: the 200's schema, and what it is (the forms' summaries); `badRequest`: the error of a
+ * malformed request of them (badRequestExample).
+ */
 function responsesOf(
   routes: readonly AnyRoute[],
   body: { schema: ZodMediaTypeObject["schema"]; description: string },
   examples: OpenApiOptions["examples"],
+  badRequest: string,
 ): Record<string, ResponseConfig> {
   // Routes sharing a path answer the same kind of body: the first one describes it.
   const route = routes[0] as AnyRoute;
@@ -418,7 +436,7 @@ function responsesOf(
   for (const outcome of new Set(routes.flatMap(outcomesOf)))
     byStatus.set(outcome.status, [...(byStatus.get(outcome.status) ?? []), outcome]);
   for (const [status, outcomes] of [...byStatus].sort(([a], [b]) => a - b))
-    responses[String(status)] = errorResponse(outcomes);
+    responses[String(status)] = errorResponse(outcomes, badRequest);
   // A 304 carries what the 200 would say of the copy the client holds: its tag, lifetime, Vary.
   const notModified = responses["304"];
   if (notModified) {
@@ -432,10 +450,13 @@ function responsesOf(
 const WAITS = new Set([TOO_MANY_KEY_FAILURES, KEY_RATE_LIMITED]);
 
 /** Outcomes of one status share their form: an `{"error"}` body, or none. */
-function errorResponse(outcomes: readonly Outcome[]): ResponseConfig {
+function errorResponse(outcomes: readonly Outcome[], badRequest?: string): ResponseConfig {
   const description = outcomes.map((outcome) => outcome.meaning).join("; or ");
-  // The example shows a fixed wording where there is one (BAD_REQUEST's depends on the request).
-  const shown = outcomes.find((outcome) => outcome !== BAD_REQUEST) ?? (outcomes[0] as Outcome);
+  // The example shows a fixed wording where there is one; BAD_REQUEST's depends on the request:
+  // the operation's own example of it, where it has one.
+  const fixed = outcomes.find((outcome) => outcome !== BAD_REQUEST);
+  const shown =
+    fixed ?? (badRequest ? { ...BAD_REQUEST, error: badRequest } : (outcomes[0] as Outcome));
   const headers = {
     headers: outcomes.some((outcome) => WAITS.has(outcome))
       ? {
