@@ -18,6 +18,7 @@ import { createServer } from "node:net";
 import { cpus, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { buildHeapFlags, buildHeapOf, sourceBytesOf } from "../dist/commands/build-heap.js";
 import { YOUNG_GENERATION_MB } from "../dist/commands/command-thread.js";
 import { memoryOutput } from "../dist/commands/output.js";
 import { synth } from "../dist/commands/synth.js";
@@ -129,6 +130,12 @@ function phase(mode, from = source, to = out, extra = [], nodeFlags = []) {
 // refresh, each in a process's main thread, are given the same.
 const THREAD_YOUNG = [`--max-semi-space-size=${YOUNG_GENERATION_MB / 3}`];
 
+// ... and a build's thread the heap `velodata build` sizes for its source (src/commands/build-heap.ts).
+const buildThread = (from) => [
+  ...THREAD_YOUNG,
+  ...buildHeapFlags(buildHeapOf(sourceBytesOf(from))),
+];
+
 // A million stations fill ~3.5 GB of heap, near Node's 4 GB default limit, where V8 collects to
 // save memory at every turn: \`velodata serve\` says so at start and names this option.
 const SERVER_HEAP = values.million ? ["--max-old-space-size=12288"] : [];
@@ -164,7 +171,7 @@ if (!servingOnly) await measureBuildAndRefresh();
 
 // ---- build and refresh
 async function measureBuildAndRefresh() {
-  const build = phase("build", source, out, [], THREAD_YOUNG); // also leaves the tree that the cron refresh and the servers use
+  const build = phase("build", source, out, [], buildThread(source)); // also leaves the tree that the cron refresh and the servers use
   if (values.million) await tenthSideBySide(build);
   // The full build the cron refresh is compared with starts from an empty folder: replacing a
   // tree, it leaves a process of its own removing the one it replaced (until the fifty-fourth
@@ -758,7 +765,7 @@ async function tenthSideBySide(build) {
   const small = join(dir, "source-100k");
   const smallOut = join(dir, "out-100k");
   await synth({ stations: stations / 10, minutes: 0, out: small, output: memoryOutput() });
-  const tenth = phase("build", small, smallOut, [], THREAD_YOUNG);
+  const tenth = phase("build", small, smallOut, [], buildThread(small));
   await rm(small, { recursive: true, force: true });
   await rm(smallOut, { recursive: true, force: true });
   await rm(join(dir, ".out-100k.velodata"), { recursive: true, force: true });

@@ -192,9 +192,11 @@ export function program(argv: readonly string[]): Command {
         const thread = await import("./commands/command-thread.js");
         if (!thread.inCommandThread()) {
           const { buildStopped } = await import("./commands/build-stopped.js");
+          const { sizeHeapForBuilding } = await import("./commands/build-heap.js");
           const startedAt = Date.now();
           process.exitCode = await thread.runInThread(argv, {
             stopped: () => buildStopped(options.out, startedAt),
+            ...sizeHeapForBuilding(options.source, options.state),
           });
           return;
         }

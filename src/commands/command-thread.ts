@@ -71,6 +71,8 @@ export function runInThread(
     afterStopDuringStart?: () => void;
     /** The thread's module (tests); by default the command line's entry. */
     entry?: URL;
+    /** The thread's old-generation limit (MB); by default the process's. */
+    maxOldMb?: number;
   } = {},
 ): Promise<number> {
   const entry = options.entry ?? new URL("./command-thread-main.js", import.meta.url);
@@ -80,7 +82,10 @@ export function runInThread(
       argv,
       stderrIsTerminal: process.stderr.isTTY === true,
     } satisfies CommandData,
-    resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+    resourceLimits: {
+      maxYoungGenerationSizeMb: YOUNG_GENERATION_MB,
+      ...(options.maxOldMb ? { maxOldGenerationSizeMb: options.maxOldMb } : {}),
+    },
   });
   // Until the command listens for a stop (a server, once started), a message would wait behind
   // its start (minutes at a million stations) while it went on answering: the thread is ended

@@ -28,7 +28,6 @@ import {
 import { statesKeptFromTree } from "../serve/states-in-tree.js";
 import { assembleDataset, type Dataset } from "../source/dataset.js";
 import { keptSaid } from "../source/kept-states.js";
-import { STATES_FILE } from "../source/load-source.js";
 import { statesLeftOut, tooManyMissing } from "../source/missing-stations.js";
 import type { Problem } from "../source/problems.js";
 import {
@@ -39,6 +38,7 @@ import {
   saidLeftOut,
 } from "../source/read-dataset.js";
 import { statesFileTime, staticSourceUpdatedAt } from "../source/source-time.js";
+import { STATES_FILE } from "../source/states-file.js";
 import { refuseInsideTree } from "../tree/inside-tree.js";
 import { layoutOf } from "../tree/layout.js";
 import { keepTree, refuseIfKept } from "../tree/lock.js";

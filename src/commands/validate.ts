@@ -2,7 +2,7 @@
 
 import { join } from "node:path";
 import { counted } from "../plural.js";
-import { STATES_FILE } from "../source/load-source.js";
+import { STATES_FILE } from "../source/states-file.js";
 import { EVERY_PROBLEM, type Output, terminalOutput } from "./output.js";
 import { readValidDataset } from "./read-source.js";
 import { type StaleLimits, warnIfDatasetStalled } from "./stalled-feed.js";

@@ -59,8 +59,6 @@ export const NOTHING_UNREAD: Unread = { contracts: new Set(), stations: new Set(
 export const allRead = ({ contracts, stations }: Unread): boolean =>
   contracts !== "all" && contracts.size === 0 && stations !== "all" && stations.size === 0;
 
-export const STATES_FILE = "states.json";
-
 export async function loadStaticSource(
   dir: string,
 ): Promise<Loaded<StaticSource> & { unread: Unread }> {

@@ -17,13 +17,13 @@ import {
   loadStates,
   loadStaticSource,
   lookalike,
-  STATES_FILE,
   type StaticSource,
   stationKeyOf,
   type Unread,
 } from "./load-source.js";
 import { hasErrors, type Problem, type Sourced, warning } from "./problems.js";
 import { sourceTimeProblems, statesFileTime } from "./source-time.js";
+import { STATES_FILE } from "./states-file.js";
 
 export interface ReadResult {
   /** Undefined when any problem is an error. */
