@@ -226,8 +226,7 @@ describe("velodata refresh", () => {
     const states = join(source, "states.json");
     const original = await readFile(states, "utf8");
     // A Dublin station's clock an hour fast (accepted, with a warning); the file written a minute ago.
-    const wholeSecond = (offset: number) =>
-      new Date(Math.floor(Date.now() / 1000) * 1000 + offset);
+    const wholeSecond = (offset: number) => new Date(Math.floor(Date.now() / 1000) * 1000 + offset);
     await writeFile(states, dublin42ReportedAt(original, knownAt(wholeSecond(3_600_000))));
     const written = wholeSecond(-60_000);
     await utimes(states, written, written);
