@@ -1,7 +1,7 @@
 // `velodata refresh`: one regeneration of the dynamic answers into an existing tree, for static hosting from cron.
 import { closeSync, existsSync, openSync, readdirSync, readSync } from "node:fs";
 import { join } from "node:path";
-import { toUserError } from "../errors.js";
+import { toUserError, UserError } from "../errors.js";
 import { counted } from "../plural.js";
 import { DEFAULT_BASE_URL } from "../publish/default-base-url.js";
 import { DEFAULT_REFRESH_SECONDS } from "../routes/max-age.js";
@@ -44,6 +44,7 @@ import { type Output, reportProblems, terminalOutput } from "./output.js";
 import { type RefreshPhase, refreshStopped } from "./refresh-stopped.js";
 import { heldStops } from "./said-when-stopped.js";
 import { warnIfStalled } from "./stalled-feed.js";
+import { staticRefusal } from "./static-refused.js";
 
 export interface RefreshOptions {
   source: string;
@@ -169,8 +170,20 @@ async function refreshTree(options: RefreshOptions, stopPoints: StopPoints): Pro
   const steps = new StepTimes();
   const run = { steps, whileMoving: stopPoints.whileMoving };
   const fast = await incrementalRefresh(inputs, tree, previous, trust, output, run);
-  const { stats, total, release, feed, reported } =
-    fast ?? (await fullRefresh(options, inputs, tree, previous, output, run));
+  let refused: UserError | null = null;
+  let done = fast;
+  if (!done)
+    try {
+      done = await fullRefresh(options, inputs, tree, previous, output, run);
+    } catch (cause) {
+      // A static source changed with an error in it: the states are published all the same (the
+      // run then ends in error, static-refused.ts).
+      refused =
+        cause instanceof UserError ? await refusedChange(options.source, inputs, previous) : null;
+      done = refused && (await asLastPublished(inputs, tree, previous, trust, output, run));
+      if (!done) throw cause;
+    }
+  const { stats, total, release, feed, reported } = done;
   stopPoints.saved();
   steps.ended("write");
   const notes = [
@@ -183,7 +196,11 @@ async function refreshTree(options: RefreshOptions, stopPoints: StopPoints): Pro
       : stats.repaired > 0
         ? `${stats.repaired} repaired (changed on disk since the last update)`
         : "",
-    fast ? "static source unchanged: only the changed stations rendered" : "",
+    fast
+      ? "static source unchanged: only the changed stations rendered"
+      : refused
+        ? "the static source's change refused (below): only the changed stations rendered"
+        : "",
   ].filter(Boolean);
   output.info(
     `refreshed ${options.out}: ${stats.files} of ${counted(total, "answer")} changed` +
@@ -198,7 +215,40 @@ async function refreshTree(options: RefreshOptions, stopPoints: StopPoints): Pro
   });
   if (wentBack) output.warn(`warning: ${options.state}: ${wentBack}`);
   if (options.timings) output.info(steps.line());
+  if (refused) throw refused;
   return stats;
+}
+
+/** Why the static source's change is refused, when it changed since the last run and has errors. */
+async function refusedChange(
+  source: string,
+  inputs: RefreshInputs,
+  previous: PreviousState | null,
+): Promise<UserError | null> {
+  const changed = previous !== null && previous.state.source !== inputs.fingerprint;
+  return changed ? staticRefusal(source) : null;
+}
+
+/**
+ * The fast path against the static source the tree has (the last run's state), not the one in
+ * the folder; null where it cannot run.
+ */
+async function asLastPublished(
+  inputs: RefreshInputs,
+  tree: Tree,
+  previous: PreviousState | null,
+  trust: Promise<string[] | null>,
+  output: Output,
+  run: RefreshRun,
+): Promise<FastRefresh | null> {
+  if (!previous) return null;
+  // Seen as no files are: the next run reads the source again, its change still to publish.
+  const last = {
+    ...inputs,
+    fingerprint: previous.state.source,
+    sourceSeen: { signature: "", at: 0 },
+  };
+  return incrementalRefresh(last, tree, previous, trust, output, run);
 }
 
 /**

@@ -1,0 +1,67 @@
+// A cron refresh whose static source was edited with an error: the edit is refused, the minute's
+// states are published all the same against the source the tree has, and the run ends in error
+// until the source is fixed (see static-refused.ts).
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { dublin42ReportedAt, fixtureCopy, refreshArgs, runCli, tempDir } from "../helpers.js";
+
+const station = async (out: string, contract: string, number: number) =>
+  JSON.parse(await readFile(join(out, `vls/v3/stations/${contract}/${number}.json`), "utf8")) as {
+    lastUpdate: string;
+    mainStands: { capacity: number };
+  };
+
+// A station of the fixtures' stations.csv up to its capacity (35).
+const avondale = "dublin,108,AVONDALE ROAD,Avondale Road,53.359405,-6.276142,false,false,false,";
+
+describe("velodata refresh, its static source edited with an error", () => {
+  it("publishes the minute's states against the source last published, and ends in error until it is fixed", async () => {
+    const source = await fixtureCopy();
+    const out = join(await tempDir(), "out");
+    expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
+    const stationsFile = join(source, "stations.csv");
+    const stations = await readFile(stationsFile, "utf8");
+    const statesFile = join(source, "states.json");
+    const states = await readFile(statesFile, "utf8");
+    expect(stations).toContain(`${avondale}35,`);
+    // A typo in one station's capacity, and a new report of another station.
+    await writeFile(stationsFile, stations.replace(`${avondale}35,`, `${avondale}ten,`));
+    for (const reported of ["2025-02-08T17:01:00Z", "2025-02-08T17:02:00Z"]) {
+      await writeFile(statesFile, dublin42ReportedAt(states, reported));
+      const minute = await runCli(refreshArgs(source, out));
+      expect(minute.code, minute.stderr).toBe(1);
+      expect(minute.stderr).toContain(
+        "velodata: the source data has 1 error; its change is not published: this minute's states were, against the static source last published",
+      );
+      expect(minute.stderr).toContain("(dublin #108) capacity");
+      expect(minute.stdout).toMatch(
+        /refreshed .*: \d+ of \d+ answers changed, the static source's change refused \(below\): only the changed stations rendered/,
+      );
+      // Each minute: the state published, the edit not (the source is read again each time).
+      expect((await station(out, "dublin", 42)).lastUpdate).toBe(reported);
+      expect((await station(out, "dublin", 108)).mainStands.capacity).toBe(35);
+    }
+    // Fixed: the edit is published with the next minute, which ends well.
+    await writeFile(stationsFile, stations.replace(`${avondale}35,`, `${avondale}36,`));
+    const fixed = await runCli(refreshArgs(source, out));
+    expect([fixed.code, fixed.stderr]).toEqual([0, expect.not.stringContaining("error")]);
+    expect((await station(out, "dublin", 108)).mainStands.capacity).toBe(36);
+    expect((await station(out, "dublin", 42)).lastUpdate).toBe("2025-02-08T17:02:00Z");
+  });
+
+  it("publishes nothing when the minute's states are in error too", async () => {
+    const source = await fixtureCopy();
+    const out = join(await tempDir(), "out");
+    expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
+    const before = await readFile(join(out, "vls/v3/stations/dublin.json"), "utf8");
+    const stationsFile = join(source, "stations.csv");
+    const stations = await readFile(stationsFile, "utf8");
+    await writeFile(stationsFile, stations.replace(`${avondale}35,`, `${avondale}ten,`));
+    await writeFile(join(source, "states.json"), "{ not json");
+    const minute = await runCli(refreshArgs(source, out));
+    expect(minute.code).toBe(1);
+    expect(minute.stderr).toContain("the tree is left as it was");
+    expect(await readFile(join(out, "vls/v3/stations/dublin.json"), "utf8")).toBe(before);
+  });
+});
