@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { request as httpRequest, STATUS_CODES } from "node:http";
 import { connect as http2Connect } from "node:http2";
-import { connect } from "node:net";
+import { connect, createServer, type Socket } from "node:net";
 import { join } from "node:path";
 import { connect as tlsConnect } from "node:tls";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
@@ -817,6 +817,34 @@ describe.skipIf("missing" in nginx)("nginx in front of the tree", () => {
       expect(answer.headers["x-velodata-key-id"], path).toBeUndefined();
     }
   });
+
+  it("answers the JSON 503 within seconds when velodata serve is stuck, not after nginx's minute", async () => {
+    const stuck = await nginxInFront("path" in nginx ? nginx.path : "", { alone: true });
+    // serve replaced by a listener that takes connections and never answers (a stopped process,
+    // a machine swapping): on the port nginx hands keyed requests and key checks to.
+    const { port } = new URL(stuck.server.base);
+    await stuck.server.handle.stop();
+    const held: Socket[] = [];
+    const silent = createServer((socket) => held.push(socket));
+    await new Promise<void>((resolve) => silent.listen(Number(port), "127.0.0.1", resolve));
+    try {
+      for (const path of [
+        `/vls/v3/stations/dublin/42?apiKey=${stuck.server.key}`, // its key check
+        "/status", // handed to serve
+      ]) {
+        const answer = await raw(stuck.base, path);
+        expect([answer.status, JSON.parse(answer.body.toString())], path).toEqual([
+          503,
+          { error: "Service Unavailable" },
+        ]);
+      }
+    } finally {
+      for (const socket of held) socket.destroy();
+      silent.close();
+      await stuck.stop();
+    }
+    // nginx's default would hold each of them 60 s: the test's own limit says it did not.
+  }, 30_000);
 
   // Last: it stops velodata serve.
   it("answers the API's JSON 503 with Retry-After while velodata serve is down, files without a key still", async () => {

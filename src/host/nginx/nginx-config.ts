@@ -163,6 +163,18 @@ const answerFileLines = (n: string): string => `        auth_request /_velodata_
 ${errorPageLines(FILE_ERROR_PAGES, 2)}
         log_not_found off;`;
 
+/**
+ * How long nginx waits for velodata serve before answering the JSON 503 (5xx → error_page): to
+ * connect, and between two reads or writes. nginx's own 60 s would hold every keyed request a
+ * minute while a server is stuck (stopped, swapping), and its connections pile up meanwhile. Every
+ * answer is made before it is asked for: serve starts sending at once, whatever its size.
+ */
+const UPSTREAM_TIMEOUT_LINES = [
+  "proxy_connect_timeout 2s;",
+  "proxy_read_timeout 5s;",
+  "proxy_send_timeout 5s;",
+];
+
 /** How a request is handed to velodata serve, beside its URI: with its id, as its key check had. */
 const handOverLines = (n: string): string =>
   [
@@ -172,6 +184,7 @@ const handOverLines = (n: string): string =>
     "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;",
     `proxy_set_header ${CHECK_TICKET_HEADER} $request_id;`,
     "proxy_buffering on;",
+    ...UPSTREAM_TIMEOUT_LINES,
   ]
     .map((line) => `        ${line}`)
     .join("\n");
@@ -419,6 +432,7 @@ ${answerFileLines(n)}
         proxy_cache_valid 204 ${options.keyCacheSeconds}s;
         proxy_cache_lock on;
         proxy_ignore_headers Cache-Control Expires;
+${UPSTREAM_TIMEOUT_LINES.map((line) => `        ${line}`).join("\n")}
     }
 
     location @velodata {
