@@ -4,6 +4,7 @@ import { UserError } from "../errors.js";
 import type { Release } from "../publish/release.js";
 import { currentRelease, layoutOf, releasePaths } from "../tree/layout.js";
 import { readTree } from "../tree/read-tree.js";
+import { THEN_AGAIN } from "../tree/tree-error.js";
 import { updateTree } from "../tree/update-tree.js";
 import { writeTree } from "../tree/write-tree.js";
 import type { Live } from "./live.js";
@@ -24,12 +25,16 @@ export async function followOnDisk(
   } catch (cause) {
     const reason =
       cause instanceof UserError
-        ? [cause.message, ...cause.details].join("; ")
+        ? [cause.message, ...cause.details.map(triedAgain)].join("; ")
         : `internal error (a bug in velodata): ${(cause as Error).message}`;
     live.tree = { path: out, release: holdsWhole(out) ? live.release.id : null, error: reason };
     return reason;
   }
 }
+
+/** A tree error's remedy, said of the server, which writes the tree again at its next refresh. */
+const triedAgain = (detail: string): string =>
+  detail.replace(THEN_AGAIN, "then the server writes the tree again at its next refresh");
 
 /** No tree there: no link (gone, or an empty folder made in its place), or no release folder. */
 function treeGone(out: string): boolean {

@@ -63,6 +63,10 @@ function keyGivenTwice(file: string, key: string, list: unknown[], path: KeyPath
 
 /** What is wrong, for V8's `reason`, whose offset in `text` is `at` when it could be found. */
 function syntaxMessage(text: string, reason: string, at: number | undefined): string {
+  // A CSV file (stations.csv given as --state): its header says so better than any token.
+  const header = csvHeaderOf(text);
+  if (header)
+    return `is not valid JSON: it reads as CSV, its first line "${header}" (another file?)`;
   // V8 says no more: a file cut short (copied while it was written, a disk that filled up). Cut
   // inside a string or a number, it says what it expected at the very end instead.
   if (
@@ -88,6 +92,16 @@ function syntaxMessage(text: string, reason: string, at: number | undefined): st
   }
   // V8 quotes the text around the error; a one-line 200 MB file would be quoted whole.
   return `is not valid JSON: ${excerpt(reason, 200)}`;
+}
+
+/** The first line of `text`, shortened, when it reads as a CSV header (names between commas). */
+function csvHeaderOf(text: string): string | undefined {
+  const end = text.indexOf("\n");
+  const first = (end < 0 ? text : text.slice(0, end)).replace(/^\uFEFF/, "").trim();
+  if (!/^"?[A-Za-z_][\w ]*"?(?:[,;]"?[A-Za-z_][\w ]*"?)+$/.test(first)) return undefined;
+  // Its first three names are enough to tell the file.
+  const three = /^(?:[^,;]*[,;]){3}/.exec(first)?.[0];
+  return three ? `${three}…` : first;
 }
 
 const columnOf = (text: string, at: number): number => at - text.lastIndexOf("\n", at - 1);

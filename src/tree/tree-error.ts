@@ -29,10 +29,13 @@ export function treeWriteError(cause: unknown, out: string, state: string): unkn
   const where = error.path ? ` (${error.syscall ?? "writing"} ${error.path})` : "";
   return new UserError(
     `cannot write the tree at ${out}: ${reason}${where}; ${state}`,
-    [`${fix}, then run the command again`],
+    [`${fix}, ${THEN_AGAIN}`],
     { cause },
   );
 }
+
+/** What a user does once the cause is fixed (a server, which tries again itself, says otherwise). */
+export const THEN_AGAIN = "then run the command again";
 
 export const TREE_UNCHANGED = "the tree served there is unchanged";
 /** What a write that failed says when no tree was served there before it. */

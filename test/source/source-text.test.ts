@@ -119,6 +119,15 @@ describe("source text", () => {
     ]);
   });
 
+  it("says a CSV file given as the states file reads as CSV, by its header", async () => {
+    const dir = await fixtureCopy();
+    const stations = join(dir, "stations.csv");
+    const { problems } = await readDataset(dir, stations);
+    expect(besidesFixtureWarning(problems.map(formatProblem))).toEqual([
+      `${stations}: is not valid JSON: it reads as CSV, its first line "contract,number,name,…" (another file?)`,
+    ]);
+  });
+
   it("gives a column, not V8's offset in the whole file, and says what V8's words mean", async () => {
     const dir = await fixtureCopy();
     const contracts = join(dir, "contracts.json");

@@ -15,6 +15,8 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { UserError } from "../../src/errors.js";
 import { writeSiblingsOffThread } from "../../src/publish/compression-worker.js";
 import { makeRelease, type Release, releaseFile } from "../../src/publish/release.js";
+import { followOnDisk } from "../../src/serve/follow-on-disk.js";
+import type { Live } from "../../src/serve/live.js";
 import { readTree } from "../../src/tree/read-tree.js";
 import { type SiblingsSink, writeSiblingFiles } from "../../src/tree/siblings.js";
 import { updateTree } from "../../src/tree/update-tree.js";
@@ -223,6 +225,20 @@ describe.skipIf(!disk)("on a full disk", () => {
     expect(await readFile(join(out, "vls/v3/contracts.json"), "base64")).toBe(
       reference["vls/v3/contracts.json"],
     );
+  });
+
+  it("a server's update that does not fit says the server writes it again, not to run a command", async () => {
+    const out = join(disk as string, "out");
+    await mkdir(out);
+    await writeTree(release, out);
+    const live = { release } as unknown as Live;
+    const reason = await followOnDisk(grown(3000), out, live);
+    expect(reason).toMatch(/no space left on the device .*the tree served there is unchanged/);
+    expect(reason).toContain(
+      "free some space, then the server writes the tree again at its next refresh",
+    );
+    expect(reason).not.toContain("run the command again");
+    expect(live.tree).toEqual({ path: out, release: release.id, error: reason });
   });
 
   it("a first build that does not fit says nothing is published there yet, and leaves nothing", async () => {
