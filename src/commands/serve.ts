@@ -26,6 +26,7 @@ import {
   stateFile,
 } from "../serve/state-source.js";
 import { statesKeptFromTree } from "../serve/states-in-tree.js";
+import { staticSourceWatch } from "../serve/static-watch.js";
 import { assembleDataset, type Dataset } from "../source/dataset.js";
 import { keptSaid } from "../source/kept-states.js";
 import { statesLeftOut, tooManyMissing } from "../source/missing-stations.js";
@@ -148,6 +149,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   const host = options.host ?? "127.0.0.1";
   await portFree(port, host);
   await checkKeyFile(options.keys);
+  const staticChanged = staticSourceWatch(options.source, log);
   const staticRead = await readStatic(options.source);
   reportProblems(staticRead.problems, output, NOT_STARTED);
   const statePath = options.state ?? join(options.source, STATES_FILE);
@@ -296,6 +298,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     seconds,
     out: options.out,
     log,
+    afterRefresh: staticChanged,
   });
 
   log(

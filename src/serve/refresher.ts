@@ -39,6 +39,8 @@ export interface RefresherOptions {
   /** When set, the tree on disk follows each new release. */
   out?: string;
   log: Log;
+  /** Run after each refresh, whatever its outcome (see static-watch.ts). */
+  afterRefresh?: () => void;
   now?: () => Date;
 }
 
@@ -82,7 +84,7 @@ export function startRefresher(options: RefresherOptions): Refresher {
   // Taken out of `options`, which no function below reads: a closure reading it would keep the
   // first dataset and cache (every station's first rendering, the first states) for as long as the
   // server runs, growing its memory as the served ones replace them.
-  const { live, log, source, seconds, out, staticFiles } = options;
+  const { live, log, source, seconds, out, staticFiles, afterRefresh } = options;
   const now = options.now ?? (() => new Date());
   let { dataset, cache } = options;
   let timer: NodeJS.Timeout | undefined;
@@ -246,6 +248,7 @@ export function startRefresher(options: RefresherOptions): Refresher {
         )
         .then((outcome) => {
           live.lastRefresh = outcome;
+          afterRefresh?.();
           return outcome;
         })
         .finally(() => {
