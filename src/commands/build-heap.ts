@@ -48,14 +48,22 @@ export function buildHeapOf(
   return { initialOldMb, maxOldMb };
 }
 
-/** The bytes of the stations and states files a build of `source` reads (0 for a file absent). */
+/**
+ * The bytes of the stations and states files a build of `source` reads: 0 for a file absent or
+ * unreadable (a --source that is a file, say), which the build's thread then says as it reads it.
+ */
 export function sourceBytesOf(source: string, stateFile?: string): number {
   const files = ["stations.json", "stations.csv"].map((name) => join(source, name));
   files.push(stateFile ?? join(source, STATES_FILE));
-  return files.reduce(
-    (sum, file) => sum + (statSync(file, { throwIfNoEntry: false })?.size ?? 0),
-    0,
-  );
+  return files.reduce((sum, file) => sum + sizeOf(file), 0);
+}
+
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
 }
 
 /**

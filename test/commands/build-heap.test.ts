@@ -44,10 +44,12 @@ describe("sourceBytesOf", () => {
     expect(sourceBytesOf(dir, other)).toBe(307);
   });
 
-  it("counts stations given as CSV, and nothing for a file absent", async () => {
+  it("counts stations given as CSV, and nothing for a file absent or a path through a file", async () => {
     const dir = await tempDir();
     await writeFile(join(dir, "stations.csv"), "x".repeat(50));
     expect(sourceBytesOf(dir)).toBe(50);
+    // A --source that is a file: the build's thread says so, as it reads it.
+    expect(sourceBytesOf(join(dir, "stations.csv"))).toBe(0);
   });
 });
 
