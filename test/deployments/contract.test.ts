@@ -616,6 +616,9 @@ describe.skipIf("missing" in nginx)("nginx in front of the tree", () => {
     await fetch(`${deployment.base}/vls/v3/stations/dublin/30?apiKey=${key}`);
     await fetch(`${deployment.base}/vls/v3/stations/dublin/42?apiKey=wrong-key`);
     await fetch(`${deployment.base}/openapi.json`);
+    // Query forms: the contract after the path (a key given as the contract hidden).
+    await fetch(`${deployment.base}/vls/v3/stations/42?apiKey=${key}&contract=dublin`);
+    await fetch(`${deployment.base}/vls/v3/stations?contract=${key}&apiKey=${key}`);
     // A key in the path, by a client's mistake: `&` for `?`, the `?` encoded, a key for a segment.
     const encoded = [...key].map((digit) => `%${digit.charCodeAt(0).toString(16)}`).join("");
     // A page whose own URL holds the key, sent by the browser as the Referer.
@@ -645,6 +648,10 @@ describe.skipIf("missing" in nginx)("nginx in front of the tree", () => {
     );
     expect(line("GET /vls/v3/stations/dublin/42", 403)).toMatch(/^127\.0\.0\.1 - - \[/);
     expect(line("GET /openapi.json", 200)).toMatch(/^127\.0\.0\.1 - - \[/);
+    expect(line("GET /vls/v3/stations/42?contract=dublin", 200)).toMatch(
+      new RegExp(`^127\\.0\\.0\\.1 - ${keyId} \\[`),
+    );
+    expect(line("GET /vls/v3/stations?contract=<redacted>", 400)).toBeDefined();
     expect(log).not.toContain(key);
     expect(log).not.toContain(key.toUpperCase());
     expect(log).not.toContain(encoded.slice(0, 48));

@@ -286,6 +286,13 @@ map $request_uri $${n}_path {
     "~^(?<${n}_p>[^?]*)" $${n}_p;
     default "";
 }
+# The contract a query form names (\`/vls/v3/stations/42?contract=dublin\`), after the path in the
+# access log: the path alone does not say which network was asked. A key-like run hidden as above.
+map $arg_contract $${n}_logged_contract {
+    "" "";
+    "~*(?:[0-9a-f]|%3[0-9]|%4[1-6]|%6[1-6]){16}" "?contract=<redacted>";
+    "~^(?<${n}_lc>.+)$" "?contract=\${${n}_lc}";
+}
 # The Referer without its query string, the same way: a page whose own URL holds the key.
 map $http_referer $${n}_referer {
     "~*^(?<${n}_rh>[^?#]*?)(?:[0-9a-f]|%3[0-9]|%4[1-6]|%6[1-6]){16}" "\${${n}_rh}<redacted>";
@@ -307,7 +314,7 @@ map $${n}_key_id $${n}_client {
     "" "-";
     default $${n}_key_id;
 }
-log_format ${n} '$remote_addr - $${n}_client [$time_local] "$request_method $${n}_path" '
+log_format ${n} '$remote_addr - $${n}_client [$time_local] "$request_method $${n}_path$${n}_logged_contract" '
                     '$status $body_bytes_sent "$${n}_referer" "$${n}_agent" $request_time';
 
 # Answers of the key check, by key: a valid key costs one round trip per ${options.keyCacheSeconds} s.

@@ -39,7 +39,9 @@ describe("nginx configuration", () => {
   });
 
   it("logs the path without the query string, and caches key checks for the time asked", () => {
-    expect(config).toMatch(/log_format velodata .*"\$request_method \$velodata_path"/);
+    expect(config).toMatch(
+      /log_format velodata .*"\$request_method \$velodata_path\$velodata_logged_contract"/,
+    );
     expect(config).not.toMatch(/log_format[^;]*\$request[ "']/);
     expect(config).not.toMatch(/log_format[^;]*\$(args|request_uri|query_string)/);
     expect(config).toContain("proxy_cache_valid 204 5s;");
