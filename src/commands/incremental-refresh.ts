@@ -81,6 +81,7 @@ import {
 } from "../tree/update-tree.js";
 import { withFields } from "../with-fields.js";
 import { type Output, reportProblems } from "./output.js";
+import { STATIC_CHANGE_REFUSED } from "./static-refused.js";
 
 /** What a refresh stopped by an error says of the tree (nothing of it was touched). */
 export const TREE_LEFT = "the tree is left as it was";
@@ -459,12 +460,30 @@ export function refuseTooManyRemoved(
     if (!listed.has(key)) removed++;
   }
   if (had === 0 || removed / had <= maxRemovedShare) return;
-  throw new UserError(
-    `${source} no longer lists ${removed} of the ${had} stations published (${percent(removed / had)}), more than --max-removed ${percent(maxRemovedShare)} allows; ${TREE_LEFT}`,
+  throw new StaticSourceRefused(
+    `${source} no longer lists ${removed} of the ${had} stations published (${percent(removed / had)}), more than --max-removed ${percent(maxRemovedShare)} allows`,
     [
       "check that --source names this network's folder; if the stations really left, raise --max-removed or publish the source with velodata build",
     ],
   );
+}
+
+/**
+ * A changed static source refused whole, though without an error in it (refuseTooManyRemoved):
+ * its `reason`, to say with what the run leaves.
+ */
+export class StaticSourceRefused extends UserError {
+  constructor(
+    readonly reason: string,
+    details: readonly string[],
+  ) {
+    super(`${reason}; ${TREE_LEFT}`, details);
+  }
+
+  /** The refusal once the minute's states were published all the same (static-refused.ts). */
+  statesPublished(): UserError {
+    return new UserError(`${this.reason}; ${STATIC_CHANGE_REFUSED}`, this.details);
+  }
 }
 
 /** Each station of the release `state` describes: its position and its stationKey. */

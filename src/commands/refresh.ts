@@ -37,6 +37,7 @@ import {
   type RefreshRun,
   refuseTooManyMissing,
   refuseTooManyRemoved,
+  StaticSourceRefused,
   saveRefreshState,
   TREE_LEFT,
 } from "./incremental-refresh.js";
@@ -176,11 +177,23 @@ async function refreshTree(options: RefreshOptions, stopPoints: StopPoints): Pro
     try {
       done = await fullRefresh(options, inputs, tree, previous, output, run);
     } catch (cause) {
-      // A static source changed with an error in it: the states are published all the same (the
-      // run then ends in error, static-refused.ts).
+      // A static source changed with an error in it, or refused whole (too many stations gone):
+      // the states are published all the same (the run then ends in error, static-refused.ts).
       refused =
-        cause instanceof UserError ? await refusedChange(options.source, inputs, previous) : null;
-      done = refused && (await asLastPublished(inputs, tree, previous, trust, output, run));
+        cause instanceof StaticSourceRefused
+          ? cause.statesPublished()
+          : cause instanceof UserError
+            ? await refusedChange(options.source, inputs, previous)
+            : null;
+      // Not published either (the states in error too, too many missing): said, then the first
+      // refusal, which says why with every error of the full read, the states' among them.
+      done =
+        refused &&
+        (await asLastPublished(inputs, tree, previous, trust, output, run).catch((also) => {
+          if (!(also instanceof UserError)) throw also;
+          output.warn(`warning: nor were the minute's states published: ${also.message}`);
+          return null;
+        }));
       if (!done) throw cause;
     }
   const { stats, total, release, feed, reported } = done;

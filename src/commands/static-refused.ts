@@ -6,7 +6,7 @@ import { UserError } from "../errors.js";
 import { readStatic } from "../source/read-dataset.js";
 import { memoryOutput, reportProblems } from "./output.js";
 
-const REFUSED =
+export const STATIC_CHANGE_REFUSED =
   "its change is not published: this minute's states were, against the static source last published";
 
 /**
@@ -19,13 +19,13 @@ export async function staticRefusal(source: string): Promise<UserError | null> {
     const { problems } = await readStatic(source);
     // Its warnings are not said: what they describe is not published.
     const errors = problems.filter((problem) => problem.severity === "error");
-    reportProblems(errors, memoryOutput(), REFUSED); // throws on any error
+    reportProblems(errors, memoryOutput(), STATIC_CHANGE_REFUSED); // throws on any error
     return null;
   } catch (cause) {
     if (!(cause instanceof UserError)) throw cause;
     // A file missing or unreadable is refused as an error in it is.
-    return cause.message.includes(REFUSED)
+    return cause.message.includes(STATIC_CHANGE_REFUSED)
       ? cause
-      : new UserError(`${cause.message}; ${REFUSED}`, cause.details, { cause });
+      : new UserError(`${cause.message}; ${STATIC_CHANGE_REFUSED}`, cause.details, { cause });
   }
 }

@@ -50,6 +50,30 @@ describe("velodata refresh, its static source edited with an error", () => {
     expect((await station(out, "dublin", 42)).lastUpdate).toBe("2025-02-08T17:02:00Z");
   });
 
+  it("publishes the minute's states when the source lost more stations than --max-removed allows", async () => {
+    const source = await fixtureCopy();
+    const out = join(await tempDir(), "out");
+    expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
+    // Dublin's rows gone from stations.csv (a file cut short, a wrong export); the feed still
+    // reports them, one of them anew.
+    const stationsFile = join(source, "stations.csv");
+    const rows = (await readFile(stationsFile, "utf8")).split("\n");
+    await writeFile(stationsFile, rows.filter((row) => !row.startsWith("dublin,")).join("\n"));
+    const statesFile = join(source, "states.json");
+    await writeFile(
+      statesFile,
+      dublin42ReportedAt(await readFile(statesFile, "utf8"), "2025-02-08T17:03:00Z"),
+    );
+    const minute = await runCli(refreshArgs(source, out));
+    expect([minute.code, minute.stderr]).toEqual([
+      1,
+      expect.stringContaining(
+        `${source} no longer lists 114 of the 413 stations published (27.6%), more than --max-removed 10% allows; its change is not published: this minute's states were, against the static source last published`,
+      ),
+    ]);
+    expect((await station(out, "dublin", 42)).lastUpdate).toBe("2025-02-08T17:03:00Z");
+  });
+
   it("publishes nothing when the minute's states are in error too", async () => {
     const source = await fixtureCopy();
     const out = join(await tempDir(), "out");
@@ -61,6 +85,7 @@ describe("velodata refresh, its static source edited with an error", () => {
     await writeFile(join(source, "states.json"), "{ not json");
     const minute = await runCli(refreshArgs(source, out));
     expect(minute.code).toBe(1);
+    expect(minute.stderr).toContain("warning: nor were the minute's states published: ");
     expect(minute.stderr).toContain("the tree is left as it was");
     expect(await readFile(join(out, "vls/v3/stations/dublin.json"), "utf8")).toBe(before);
   });
