@@ -439,10 +439,6 @@ ${answerFileLines(n)}
         proxy_cache_valid 204 ${options.keyCacheSeconds}s;
         proxy_cache_lock on;
         proxy_ignore_headers Cache-Control Expires;
-        # While serve cannot answer (a restart to read a new static source, a crash before its
-        # supervisor starts it again), a key it accepted within the cache's minute stays accepted:
-        # its clients are answered from the tree meanwhile. A refusal is never cached.
-        proxy_cache_use_stale error timeout http_500 http_502 http_503 http_504;
 ${UPSTREAM_TIMEOUT_LINES.map((line) => `        ${line}`).join("\n")}
     }
 
