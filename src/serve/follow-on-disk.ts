@@ -32,9 +32,17 @@ export async function followOnDisk(
   }
 }
 
-/** A tree error's remedy, said of the server, which writes the tree again at its next refresh. */
+/**
+ * A tree error's remedy, said of the server: one made where the tree is (space freed, access
+ * given) is taken at its next refresh; another --out, only by a restart.
+ */
 const triedAgain = (detail: string): string =>
-  detail.replace(THEN_AGAIN, "then the server writes the tree again at its next refresh");
+  detail.replace(
+    THEN_AGAIN,
+    /--out|a path inside it/.test(detail)
+      ? "then restart the server with it"
+      : "then the server writes the tree again at its next refresh",
+  );
 
 /** No tree there: no link (gone, or an empty folder made in its place), or no release folder. */
 function treeGone(out: string): boolean {

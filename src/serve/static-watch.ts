@@ -23,7 +23,7 @@ export function staticSourceWatch(dir: string, log: Log): () => void {
     said = seen.fingerprint;
     if (said !== served.fingerprint)
       log(
-        `warning: the static source in ${dir} changed since this server started: restart it to publish the change (a refresh reads the states only)`,
+        `warning: the static source in ${dir} changed since this server started: restart it to publish the change, once \`velodata validate --source ${dir}\` finds no error in it (a server does not start on a source in error; a refresh reads the states only)`,
         "warning",
       );
   };

@@ -66,7 +66,7 @@ function syntaxMessage(text: string, reason: string, at: number | undefined): st
   // A CSV file (stations.csv given as --state): its header says so better than any token.
   const header = csvHeaderOf(text);
   if (header)
-    return `is not valid JSON: it reads as CSV, its first line "${header}" (another file?)`;
+    return `is not valid JSON: it reads as CSV (its first line: ${header}): another file?`;
   // V8 says no more: a file cut short (copied while it was written, a disk that filled up). Cut
   // inside a string or a number, it says what it expected at the very end instead.
   if (

@@ -30,7 +30,7 @@ describe("serve: its static source edited while it runs", () => {
     expect(said(server.lines)).toEqual([
       expect.stringMatching(
         new RegExp(
-          `warning: the static source in ${server.source} ${CHANGED} \\(a refresh reads the states only\\)$`,
+          `warning: the static source in ${server.source} ${CHANGED}, once \`velodata validate --source ${server.source}\` finds no error in it \\(a server does not start on a source in error; a refresh reads the states only\\)$`,
         ),
       ),
     ]);

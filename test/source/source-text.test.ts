@@ -124,7 +124,7 @@ describe("source text", () => {
     const stations = join(dir, "stations.csv");
     const { problems } = await readDataset(dir, stations);
     expect(besidesFixtureWarning(problems.map(formatProblem))).toEqual([
-      `${stations}: is not valid JSON: it reads as CSV, its first line "contract,number,name,…" (another file?)`,
+      `${stations}: is not valid JSON: it reads as CSV (its first line: contract,number,name,…): another file?`,
     ]);
   });
 

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import {
   closeSync,
   existsSync,
@@ -239,6 +240,16 @@ describe.skipIf(!disk)("on a full disk", () => {
     );
     expect(reason).not.toContain("run the command again");
     expect(live.tree).toEqual({ path: out, release: release.id, error: reason });
+    // A remedy that is another --out is taken only by a restart.
+    execFileSync("mount", ["-o", "remount,ro", disk as string]);
+    try {
+      const readOnly = await followOnDisk(grown(10), out, live);
+      expect(readOnly).toContain(
+        "choose an --out on a writable file system, then restart the server with it",
+      );
+    } finally {
+      execFileSync("mount", ["-o", "remount,rw", disk as string]);
+    }
   });
 
   it("a first build that does not fit says nothing is published there yet, and leaves nothing", async () => {
