@@ -1,7 +1,8 @@
-// A cron refresh whose static source was changed with an error in it: the change is refused, as a
-// build refuses it, but the states of the minute are still published, against the static source
-// last published (the tree's), as one bad state record does not stop a network's other states.
-// Otherwise one typo in stations.csv would freeze every station's bikes until someone fixed it.
+// A cron refresh whose static source was changed with an error in it (or refused whole, a file
+// cut short: StaticSourceRefused): the change is refused, as a build refuses it, but the states of
+// the minute are still published, against the static source last published (the tree's), as one
+// bad state record does not stop a network's other states. Otherwise one typo in stations.csv
+// would freeze every station's bikes until someone fixed it.
 import { UserError } from "../errors.js";
 import { readStatic } from "../source/read-dataset.js";
 import { memoryOutput, reportProblems } from "./output.js";
