@@ -1,12 +1,12 @@
 // The GBFS files of a release: which answers each rendered feed is (from the route table), and the
 // absolute URLs the discovery files name (the table's paths under the public base URL).
 import type { Station } from "../model/station.js";
+import { publishedTime } from "../published-time.js";
 import { STATIC_MAX_AGE } from "../routes/max-age.js";
 import { type Endpoint, pathOf } from "../routes/routes.js";
 import type { Dataset, LiveState } from "../source/dataset.js";
 import { type Encode, encodedTogether } from "./encoded-together.js";
 import { groupByContract } from "./group.js";
-import { publishedTime } from "./published-time.js";
 import { endpointFile, type ReleaseFile } from "./release.js";
 import { type GbfsRendered, renderGbfsStatic } from "./render/gbfs/contract-feeds.js";
 import { renderManifest } from "./render/gbfs/discovery.js";

@@ -5,6 +5,7 @@ import { IndexedMap } from "../indexed-map.js";
 import type { Availabilities } from "../model/api.js";
 import type { Station } from "../model/station.js";
 import { oncePerObject } from "../once-per-object.js";
+import { publishedTime } from "../published-time.js";
 import { type Endpoint, pathOf } from "../routes/routes.js";
 import { type Dataset, type LiveState, stationKey } from "../source/dataset.js";
 import { keptDisconnected } from "../source/kept-states.js";
@@ -17,7 +18,6 @@ import {
   statusUpdated,
 } from "./gbfs-files.js";
 import { type ListLayout, listLayouts } from "./list-layout.js";
-import { publishedTime } from "./published-time.js";
 import { endpointFile, listFile, type ReleaseFile, withMembers } from "./release.js";
 import { GBFS_VERSIONS } from "./render/gbfs/feed.js";
 import { vehicleTypesOf } from "./render/gbfs/vehicle-types.js";

@@ -2,6 +2,7 @@
 import type { Availabilities } from "../model/api.js";
 import { BIKE_KINDS, type BikeKind, type Contract } from "../model/contract.js";
 import { groupByContract } from "../publish/group.js";
+import { publishedTime } from "../published-time.js";
 import { type Dataset, type LiveState, stationKey } from "../source/dataset.js";
 import { withFields } from "../with-fields.js";
 
@@ -112,7 +113,7 @@ export function simulate(
     }
   }
 
-  const at = `${now.toISOString().slice(0, 19)}Z`;
+  const at = publishedTime(now);
   for (const key of reported) {
     const state = next.get(key) as LiveState;
     if (state.connected) state.lastUpdate = at;

@@ -3,6 +3,7 @@
 
 import type { Station } from "../model/station.js";
 import type { StandsState, StationState } from "../model/station-state.js";
+import { publishedTime } from "../published-time.js";
 import type { Random } from "../serve/simulator.js";
 import { withFields } from "../with-fields.js";
 
@@ -13,7 +14,7 @@ const OFFLINE_SHARE = 0.01;
 const REPORT_SPREAD_SECONDS = 300;
 
 /** Whole seconds, `Z`: as the real service publishes it. */
-const instant = (time: number) => `${new Date(time).toISOString().slice(0, 19)}Z`;
+const instant = (time: number) => publishedTime(new Date(time));
 
 function stands(capacity: number, random: Random): StandsState {
   const bikes = Math.floor(random() * (capacity + 1));

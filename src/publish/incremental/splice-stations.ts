@@ -4,10 +4,10 @@
 // chunks, not 100,000).
 import type { Contract } from "../../model/contract.js";
 import type { Station } from "../../model/station.js";
+import { publishedTime } from "../../published-time.js";
 import { pathOf } from "../../routes/routes.js";
 import { type Dataset, type LiveState, stationKey } from "../../source/dataset.js";
 import { type ListLayout, listLayouts } from "../list-layout.js";
-import { publishedTime } from "../published-time.js";
 import { endpointFile, listFileOf, type ReleaseFile } from "../release.js";
 import { jsonList } from "../render/json-body.js";
 import type { StationSurface } from "../station-files.js";

@@ -3,6 +3,7 @@ import { excerpt } from "../../errors.js";
 import type { Station } from "../../model/station.js";
 import type { StandsState, StationState } from "../../model/station-state.js";
 import { oncePerObject } from "../../once-per-object.js";
+import { publishedTime } from "../../published-time.js";
 import { error, type Problem, type Sourced, warning } from "../problems.js";
 import { CLOCKS_APART_MS, GBFS_EARLIEST_MS } from "../source-time.js";
 import { contractKey, placeOf } from "./records.js";
@@ -180,7 +181,7 @@ function convertToUtcSeconds(text: string): string | undefined {
   const local = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
   if (local.getUTCDate() !== Number(day) || local.getUTCMonth() !== Number(month) - 1)
     return undefined;
-  return `${new Date(time).toISOString().slice(0, 19)}Z`;
+  return publishedTime(new Date(time));
 }
 
 // Ahead of the clock by more than a station's clock drift (CLOCKS_APART_MS): a time zone mistake

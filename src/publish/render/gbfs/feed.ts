@@ -1,4 +1,5 @@
 // What every GBFS file shares: versions, feed names, the URL function the route table supplies, the header.
+import { publishedTime } from "../../../published-time.js";
 
 export const GBFS_VERSIONS = ["2.3", "3.0"] as const;
 export type GbfsVersion = (typeof GBFS_VERSIONS)[number];
@@ -47,9 +48,7 @@ export function gbfsFile<Data>(
 
 /** A GBFS Timestamp: POSIX seconds up to v2.3, RFC 3339 (UTC, whole seconds) from v3.0. */
 export function timestamp(version: GbfsVersion, date: Date): number | string {
-  const seconds = Math.floor(date.getTime() / 1000);
-  if (version === "2.3") return seconds;
-  return `${new Date(seconds * 1000).toISOString().slice(0, 19)}Z`;
+  return version === "2.3" ? Math.floor(date.getTime() / 1000) : publishedTime(date);
 }
 
 export interface LocalizedString {
