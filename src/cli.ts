@@ -680,10 +680,13 @@ export async function main(argv: readonly string[]): Promise<void> {
   }
 }
 
-/** `velodata keys list | head`: the reader left, which is no error of ours; stop without a word. */
+/**
+ * `velodata keys list | head`, `velodata build … 2>&1 | head -50` in a crontab: the reader left,
+ * which is no error of ours. The command goes on without a word more and exits as it ends: leaving
+ * at once ended a build half written with status 0 (and nothing published).
+ */
 function quietOnClosedPipe(stream: NodeJS.WriteStream): void {
   stream.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
-    throw error;
+    if (error.code !== "EPIPE") throw error;
   });
 }

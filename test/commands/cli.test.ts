@@ -287,6 +287,23 @@ describe("velodata build", () => {
     expect(besidesFixtureWarning(piped.stderr)).toBe("");
   });
 
+  it("builds whole and exits as it ends when the reader of its output leaves (build 2>&1 | head)", async () => {
+    const out = join(await tempDir(), "out");
+    // `head -c 0` reads nothing: the build's first line meets a closed pipe. Its own status is
+    // written on a descriptor of its own, the pipeline's being head's.
+    const build = (source: string) =>
+      runShell(
+        `exec 3>&1; { "${process.execPath}" "${BIN}" build --source "${source}" --out "${out}" 2>&1; echo "status $?" >&3; } | head -c 0`,
+      );
+    const built = await build(FIXTURES);
+    expect(built.stdout).toBe("status 0\n");
+    expect(await readFile(join(out, "vls/v3/contracts.json"), "utf8")).toContain('"dublin"');
+    // A source in error is no success for being unread.
+    const broken = await fixtureCopy();
+    await writeFile(join(broken, "contracts.json"), "{");
+    expect((await build(broken)).stdout).toBe("status 1\n");
+  });
+
   it("says which path is a file or a folder where the other is expected", async () => {
     const source = await fixtureCopy();
     const csv = join(source, "stations.csv");
