@@ -15,6 +15,10 @@ export class UserError extends Error {
   }
 }
 
+/** For a folder given where a file is expected: Node's EISDIR names no path. */
+export const folderWhereFileExpected = (where: string): string =>
+  `${where} is a folder where a file is expected: give the path of a file`;
+
 interface SystemError extends Error {
   code?: string;
   path?: string;
@@ -39,7 +43,7 @@ const FIXES: Record<string, (where: string, error: SystemError) => string> = {
   ENOSPC: (where) => `no space left on the device of ${where}: free some space and run it again`,
   EDQUOT: (where) => `disk quota exceeded for ${where}: free some space and run it again`,
   EROFS: (where) => `${where} is on a read-only file system: choose another place`,
-  EISDIR: (where) => `${where} is a folder where a file is expected: give the path of a file`,
+  EISDIR: (where) => folderWhereFileExpected(where),
   ENOTDIR: (where) =>
     `${where} goes through a file where a folder is expected: check each part of the path`,
   EEXIST: (where) => `${where} already exists and is in the way: move it or choose another path`,

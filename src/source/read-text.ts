@@ -1,7 +1,7 @@
 // Reads a source file as UTF-8, strictly: a Latin-1 export must be refused, not published as "M�diath�que".
 import { isAscii } from "node:buffer";
 import { readFile } from "node:fs/promises";
-import { UserError } from "../errors.js";
+import { folderWhereFileExpected, UserError } from "../errors.js";
 import { FileBuffer } from "./file-buffer.js";
 import { error, type Problem } from "./problems.js";
 
@@ -17,7 +17,7 @@ const kept = new FileBuffer();
 function readSourceBytes(path: string, file: string, reuse: boolean): Promise<Buffer> {
   return (reuse ? kept.read(path) : readFile(path)).catch((cause: NodeJS.ErrnoException) => {
     if (cause.code === "EISDIR")
-      throw new UserError(`${file} is a folder where a file is expected: give the path of a file`);
+      throw new UserError(folderWhereFileExpected(file));
     throw cause;
   });
 }

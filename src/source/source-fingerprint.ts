@@ -3,6 +3,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { folderWhereFileExpected, UserError } from "../errors.js";
 import { RACY_MS } from "../racily-clean.js";
 import { codeFingerprint } from "./code-fingerprint.js";
 import { checkSourceFolder } from "./source-folder.js";
@@ -51,7 +52,10 @@ export function staticSourceFingerprint(
   const at = Date.now();
   const files = STATIC_FILES.map((name) => {
     const path = join(dir, name);
-    return { name, path, stats: statSync(path, { bigint: true, throwIfNoEntry: false }) };
+    const stats = statSync(path, { bigint: true, throwIfNoEntry: false });
+    // Said here, before its read below, whose error names no path.
+    if (stats?.isDirectory()) throw new UserError(folderWhereFileExpected(path));
+    return { name, path, stats };
   });
   const signed = createHash("sha1").update(`velodata ${codeFingerprint()}\n`);
   let newest = 0;

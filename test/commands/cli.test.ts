@@ -333,6 +333,20 @@ describe("velodata build", () => {
     expect(result.stderr).toBe(
       `velodata: ${states} is a folder where a file is expected: give the path of a file\n`,
     );
+    // A static file build and refresh read first, for the source's fingerprint.
+    await rm(states, { recursive: true });
+    await copyFile(join(FIXTURES, "states.json"), states);
+    const out = join(source, "..", "out");
+    expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
+    await rm(csv);
+    await mkdir(csv);
+    for (const command of ["build", "refresh"]) {
+      result = await runCli([command, "--source", source, "--state", states, "--out", out]);
+      expect([result.code, result.stderr]).toEqual([
+        1,
+        `velodata: ${csv} is a folder where a file is expected: give the path of a file\n`,
+      ]);
+    }
   });
 });
 
