@@ -16,8 +16,7 @@ const kept = new FileBuffer();
 /** The file's bytes; Node names no path when it is a folder: this says which file it is. */
 function readSourceBytes(path: string, file: string, reuse: boolean): Promise<Buffer> {
   return (reuse ? kept.read(path) : readFile(path)).catch((cause: NodeJS.ErrnoException) => {
-    if (cause.code === "EISDIR")
-      throw new UserError(folderWhereFileExpected(file));
+    if (cause.code === "EISDIR") throw new UserError(folderWhereFileExpected(file));
     throw cause;
   });
 }
