@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { count } from "./int32.js";
 import { recordNumber } from "./record-number.js";
+import { instantSince1970 } from "./since-1970.js";
 
 /** Bikes and free stands of one group of stands (main or overflow). Totals are optional: derived when absent, checked when given. */
 export const StandsState = z.strictObject({
@@ -25,7 +26,7 @@ export const StationState = z.strictObject({
       // Seconds or milliseconds since 1970, as v1 answers and many feeds write them.
       error: (issue) =>
         typeof issue.input === "number"
-          ? "is a number (seconds or milliseconds since 1970?): write it as a date and time, 2025-02-08T16:44:06Z"
+          ? `is a number (seconds or milliseconds since 1970?): write it as a date and time, ${instantSince1970(issue.input)}`
           : undefined,
     })
     .nullable(),

@@ -2,10 +2,11 @@
 import type { Station } from "../model/station.js";
 import type { StationState } from "../model/station-state.js";
 import type { StatesAcross } from "./known-states.js";
-import { NOTHING_UNREAD, type StaticSource, type Unread } from "./load-source.js";
+import { NOTHING_UNREAD, type StaticSource, type Unread, type UnreadKeys } from "./load-source.js";
 import type { Problem, Sourced } from "./problems.js";
 import { contractNamesPathSafe, contractNamesUnique } from "./rules/contracts.js";
 import {
+  attributionNamed,
   bikesOfDeclaredTypes,
   electricalBikesHaveRange,
   gbfsFieldsPresent,
@@ -18,6 +19,7 @@ import {
 } from "./rules/gbfs.js";
 import {
   contractKey,
+  contractsHaveStations,
   coordinatesInRange,
   knownContracts,
   parkingNumbersUniqueInContract,
@@ -49,8 +51,8 @@ export function checkStaticSource(
     unread.contracts === "all"
       ? []
       : [
-          ...knownContracts(contracts, notOn(unread.contracts, stations)),
-          ...knownContracts(contracts, notOn(unread.contracts, parkings)),
+          ...knownContracts(contracts, notOn(unread.contracts, stations), "station"),
+          ...knownContracts(contracts, notOn(unread.contracts, parkings), "parking"),
         ];
   // Contracts whose positions lie outside their time zone's part of the world: said once each.
   const flagged = new Set<string>();
@@ -63,9 +65,11 @@ export function checkStaticSource(
     ...openingHoursValid(contracts),
     ...licenseIdsKnown(contracts),
     ...licenceStated(contracts),
+    ...attributionNamed(contracts),
     ...languagesUnique(contracts),
     ...electricalBikesHaveRange(contracts),
     ...references,
+    ...contractsHaveStations(contracts, stations, parkings, contractsOf(unread.stations)),
     ...parkingsOnParkingContracts(contracts, parkings),
     ...stationNumbersUniqueInContract(stations),
     ...parkingNumbersUniqueInContract(parkings),
@@ -80,13 +84,20 @@ export function checkStaticSource(
   ];
 }
 
+/** The contracts (their names' keys) of stations by their keys (stationKey). */
+function contractsOf(stations: UnreadKeys): UnreadKeys {
+  if (stations === "all") return "all";
+  return new Set([...stations].map((key) => key.slice(0, key.lastIndexOf("/"))));
+}
+
 /** The records not on a contract in `contracts` (its name's key): every one when it is empty. */
 function notOn<T extends { contract: string }>(
   contracts: ReadonlySet<string>,
   records: readonly Sourced<T>[],
 ): readonly Sourced<T>[] {
   if (contracts.size === 0) return records;
-  return records.filter(({ value }) => !contracts.has(contractKey(value.contract)));
+  // A contract refused for spaces around its name ("toulouse ") is the one its records name.
+  return records.filter(({ value }) => !contracts.has(contractKey(value.contract.trim())));
 }
 
 /**

@@ -110,7 +110,7 @@ function unreadKeys(
 }
 
 const contractKeyOf = ({ name }: Record<string, unknown>): string | undefined =>
-  typeof name === "string" ? contractKey(name) : undefined;
+  typeof name === "string" ? contractKey(name.trim()) : undefined;
 
 /**
  * A number written as text ("55" in JSON) still says which station was meant; one written any

@@ -280,8 +280,11 @@ function typedRow(
   readsOtherwise: (name: string, cell: string) => void,
 ): Record<string, unknown> {
   const row: Record<string, unknown> = {};
-  for (const [name, cell] of Object.entries(record)) {
+  for (const [name, text] of Object.entries(record)) {
     const kind = columns.get(name)?.kind;
+    // csv-parse trims spaces and tabs; a spreadsheet's no-break space (U+00A0, a French
+    // locale's thousands separator) around a number is as invisible.
+    const cell = kind === "text" ? text : text.trim();
     // An empty number or boolean cell is an absent value (overflowCapacity); empty text is text.
     if (cell === "" && kind !== "text") continue;
     if (kind === "number" && NUMBER.test(cell)) {

@@ -56,7 +56,9 @@ function contractAt(index: number): Contract {
     languages: [COUNTRY[country]?.language ?? "en"],
     feed_contact_email: "gbfs@example.org",
     opening_hours: "24/7",
-    // Stated, as an operator should: GBFS 3.0 reads a feed without one as public domain.
+    // Stated, as an operator should: GBFS 3.0 reads a feed without one as public domain. ODbL
+    // asks reusers to credit the licensor: the operator, one for every city as one company runs many.
+    operator: { name: "Example Bike Share", url: "https://example.org" },
     license: { id: "ODbL-1.0" },
     // The states generator deals bikes of all three kinds.
     bikeTypes: {

@@ -6,6 +6,7 @@ import { GBFS_TIME_ZONES } from "../../src/model/gbfs-time-zones.js";
 import type { StationState } from "../../src/model/station-state.js";
 import { formatProblem, type Problem, type Sourced } from "../../src/source/problems.js";
 import {
+  attributionNamed,
   bikesOfDeclaredTypes,
   electricalBikesHaveRange,
   gbfsFieldsPresent,
@@ -180,6 +181,23 @@ describe("licenceStated", () => {
       expect.stringMatching(
         /^contracts\.json\[0\] \(#0\) license: none stated: GBFS 3\.0 reads feeds without one as public domain \(CC0\)/,
       ),
+    ]);
+  });
+});
+
+describe("attributionNamed", () => {
+  it("warns of a licence asking for credit with no operator to name, and of nothing else", () => {
+    const { operator: _, ...anonymous } = complete;
+    const contracts = [
+      { ...anonymous, license: { id: "ODbL-1.0" } },
+      { ...complete, license: { id: "ODbL-1.0" }, operator: { name: "JCDecaux" } },
+      { ...anonymous, license: { id: "CC0-1.0" } },
+      anonymous,
+    ];
+    const problems = attributionNamed(sourced("contracts.json", contracts));
+    expect(problems.map((problem) => problem.severity)).toEqual(["warning"]);
+    expect(problems.map(formatProblem)).toEqual([
+      'contracts.json[0] (#0) operator: none, while its licence (ODbL-1.0) asks reusers to credit the licensor: the GBFS feeds and the bundle\'s data package name no one; give "operator": { "name": "…" } (whom to credit)',
     ]);
   });
 });

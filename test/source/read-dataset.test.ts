@@ -34,6 +34,7 @@ const contracts = JSON.stringify({
       feed_contact_email: "gbfs@example.org",
       opening_hours: "24/7",
       bikeTypes: { mechanical: {}, electricalRemovableBattery: { max_range_meters: 50000 } },
+      operator: { name: "JCDecaux" },
       license: { id: "ODbL-1.0" },
     },
   ],
@@ -222,6 +223,20 @@ describe("readDataset", () => {
       `${join(dir, "stations.csv")}:3 (lyon #2) latitude: expected number, got "45,7571": a decimal comma, as a spreadsheet in a French or German locale writes it; write 45.7571`,
       `${join(dir, "stations.csv")}:3 (lyon #2) capacity: expected a whole number, got "1,000": a thousands separator (an English spreadsheet's); write 1000`,
     ]);
+  });
+
+  it("reads a number between no-break spaces, and says a word for no value is one", async () => {
+    const csv = stationsCsv.replace("45.757,", "\u00a045.757\u00a0,").replace(",10,", ",NULL,");
+    const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": csv });
+    const { problems } = await readDataset(dir);
+    expect(problems.filter(isError).map(formatProblem)).toEqual([
+      `${join(dir, "stations.csv")}:3 (lyon #2) capacity: expected number, got "NULL": a word for no value, as databases export it; where the field may have none, leave the cell empty (null in JSON)`,
+    ]);
+    const fixed = csv.replace(",NULL,", ",10,");
+    const read = await readDataset(
+      await sourceDir({ "contracts.json": contracts, "stations.csv": fixed }),
+    );
+    expect(read.dataset?.stations.map(({ latitude }) => latitude)).toContain(45.757);
   });
 
   it("says a count with a comma not before three digits is not a whole number", async () => {
@@ -501,7 +516,7 @@ describe("readDataset", () => {
     expect((await readDataset(dir)).problems.filter(isError).map(formatProblem)).toEqual([
       `${file}[1] (lyon #2) name: expected text, got 42: write it in quotes, "42"`,
       `${statesFile}[0] (lyon #1) number: expected number, got "1": write 1 without quotes`,
-      `${statesFile}[1] (lyon #2) lastUpdate: is a number (seconds or milliseconds since 1970?): write it as a date and time, 2025-02-08T16:44:06Z`,
+      `${statesFile}[1] (lyon #2) lastUpdate: is a number (seconds or milliseconds since 1970?): write it as a date and time, 2026-12-04T21:01:31Z if it counts milliseconds`,
       `${statesFile}[1] (lyon #2) mainStands.stands: expected number, got "005": write 5 without quotes`,
     ]);
     // Its record in error, lyon #1 has one: no "no state" beside it.

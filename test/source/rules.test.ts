@@ -5,6 +5,7 @@ import type { StationState } from "../../src/model/station-state.js";
 import { formatProblem, type Sourced } from "../../src/source/problems.js";
 import { contractNamesPathSafe, contractNamesUnique } from "../../src/source/rules/contracts.js";
 import {
+  contractsHaveStations,
   coordinatesInRange,
   knownContracts,
   parkingNumbersUniqueInContract,
@@ -110,13 +111,57 @@ describe("knownContracts", () => {
   it("reports a station whose contract does not exist, matching names without case", () => {
     const contracts = sourced("contracts.json", [contract("dublin")]);
     const stations = sourced("stations.csv", [station("Dublin", 1), station("paris", 2)]);
-    const problems = knownContracts(contracts, stations);
+    const problems = knownContracts(contracts, stations, "station");
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatchObject({
       field: "contract",
       at: { file: "stations.csv", index: 1 },
     });
     expect(problems[0]?.message).toContain('"paris"');
+  });
+
+  it("tells a contract renamed in contracts.json alone as such", () => {
+    const contracts = sourced("contracts.json", [contract("dublin"), contract("toulouse-metro")]);
+    const stations = sourced("stations.csv", [station("dublin", 1), station("toulouse", 2)]);
+    expect(knownContracts(contracts, stations, "station").map((p) => p.message)).toEqual([
+      'unknown contract "toulouse" (not in contracts.json; its contract "toulouse-metro" has no station: renamed there?)',
+    ]);
+    // Parkings are looked for on the contracts that offer them only.
+    const parkings = sourced("parkings.json", [{ contract: "toulouse" }]);
+    expect(knownContracts(contracts, parkings, "parking").map((p) => p.message)).toEqual([
+      'unknown contract "toulouse" (not in contracts.json)',
+    ]);
+  });
+
+  it("leaves the stations of a contract with spaces around its name to that contract's error", () => {
+    const contracts = sourced("contracts.json", [contract("toulouse ")]);
+    const stations = sourced("stations.csv", [station("toulouse", 1)]);
+    expect(knownContracts(contracts, stations, "station")).toEqual([]);
+    expect(contractNamesPathSafe(contracts).map((p) => p.message)).toEqual([
+      '"toulouse " has spaces around the name: write "toulouse"',
+    ]);
+  });
+});
+
+describe("contractsHaveStations", () => {
+  const contracts = sourced("contracts.json", [
+    contract("dublin"),
+    contract("rennes"),
+    contract("nantes", true),
+  ]);
+  const stations = sourced("stations.csv", [station("Dublin", 1)]);
+  const parkings = sourced("parkings.json", [{ contract: "nantes" }]);
+
+  it("warns of a contract no station names: its lists would be published empty", () => {
+    const problems = contractsHaveStations(contracts, stations, parkings, new Set());
+    expect(problems.map((problem) => `${problem.severity}: ${formatProblem(problem)}`)).toEqual([
+      'warning: contracts.json[1] name: no station names contract "rennes": its lists are published empty (not yet exported, or named otherwise in the stations file?)',
+    ]);
+  });
+
+  it("says nothing of a contract whose stations were not read", () => {
+    expect(contractsHaveStations(contracts, stations, parkings, new Set(["rennes"]))).toEqual([]);
+    expect(contractsHaveStations(contracts, stations, parkings, "all")).toEqual([]);
   });
 });
 
@@ -305,7 +350,7 @@ describe("lastUpdateIsUtcInstant", () => {
       "2025-02-08 16:44:06+00",
       "2025-02-08T16:44:06+0100",
       "1739033046",
-      "1739033046000",
+      "1739033153000",
       "yesterday",
       "2025-02-30T16:44:06Z",
       "2025-02-08T24:30:00Z",
@@ -314,15 +359,15 @@ describe("lastUpdateIsUtcInstant", () => {
         lastUpdateIsUtcInstant(sourced("s", [state("a", 1, { lastUpdate })]))[0]?.message,
     );
     const since1970 =
-      "is a count of seconds or milliseconds since 1970 (as v1 answers write it): write it as a date and time, 2025-02-08T16:44:06Z";
+      "is a count of seconds or milliseconds since 1970 (as v1 answers write it): write it as a date and time,";
     expect(messages).toEqual([
       '"2025-02-08T16:44Z" lacks seconds: write it as 2025-02-08T16:44:00Z',
       '"2025-02-08T16:44:06" lacks a time zone (Z for UTC, or an offset such as +01:00): write it as 2025-02-08T16:44:06Z if it is UTC',
-      '"2025-02-08 16:44:06+00:00" lacks a T between the date and the time: write it as 2025-02-08T16:44:06+HH:MM',
-      '"2025-02-08 16:44:06+00" lacks a T between the date and the time, the offset\'s colon and minutes (+01:00): write it as 2025-02-08T16:44:06+HH:MM',
-      '"2025-02-08T16:44:06+0100" lacks the offset\'s colon and minutes (+01:00): write it as 2025-02-08T16:44:06+HH:MM',
-      `"1739033046" ${since1970}`,
-      `"1739033046000" ${since1970}`,
+      '"2025-02-08 16:44:06+00:00" lacks a T between the date and the time: write it as 2025-02-08T16:44:06+00:00',
+      '"2025-02-08 16:44:06+00" lacks a T between the date and the time, the offset\'s minutes (+00:00): write it as 2025-02-08T16:44:06+00:00',
+      '"2025-02-08T16:44:06+0100" lacks the offset\'s colon (+01:00): write it as 2025-02-08T16:44:06+01:00',
+      `"1739033046" ${since1970} 2025-02-08T16:44:06Z if it counts seconds`,
+      `"1739033153000" ${since1970} 2025-02-08T16:45:53Z if it counts milliseconds`,
       '"yesterday" is not a date and time of the form 2025-02-08T16:44:06Z (with seconds, and Z or an offset such as +01:00)',
       '"2025-02-30T16:44:06Z" has the right form, but no such date or time of day exists',
       '"2025-02-08T24:30:00Z" has the right form, but no such date or time of day exists',

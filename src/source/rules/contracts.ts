@@ -31,12 +31,13 @@ export function contractNamesPathSafe(contracts: readonly Sourced<Contract>[]): 
     .map((contract) => {
       const { name } = contract.value;
       const lower = name.toLowerCase();
-      return error(
-        contract.at,
-        "name",
-        CONTRACT_NAME.test(lower)
-          ? `"${name}" has capitals: write it "${lower}" (static hosts match paths case-sensitively; a client asking for "${name}" is still answered)`
-          : `"${excerpt(name)}" cannot be used in URLs: use 1 to 64 lower-case ASCII letters, digits, "-" or "_", starting with a letter (put the display name in commercial_name)`,
-      );
+      const trimmed = name.trim();
+      let message = `"${excerpt(name)}" cannot be used in URLs: use 1 to 64 lower-case ASCII letters, digits, "-" or "_", starting with a letter (put the display name in commercial_name)`;
+      if (CONTRACT_NAME.test(lower))
+        message = `"${name}" has capitals: write it "${lower}" (static hosts match paths case-sensitively; a client asking for "${name}" is still answered)`;
+      // A space at the end is unseen in an editor: said, rather than the rules of a name.
+      else if (CONTRACT_NAME.test(trimmed))
+        message = `"${name}" has spaces around the name: write "${trimmed}"`;
+      return error(contract.at, "name", message);
     });
 }

@@ -5,6 +5,7 @@ import { excerpt } from "../../errors.js";
 import type { BikeKind, Contract } from "../../model/contract.js";
 import { GBFS_LICENSE_IDS } from "../../model/gbfs-license-ids.js";
 import { GBFS_TIME_ZONES } from "../../model/gbfs-time-zones.js";
+import { asksAttribution } from "../../model/licence-attribution.js";
 import type { StationState } from "../../model/station-state.js";
 import { counted } from "../../plural.js";
 import { error, type Problem, type Sourced, warning } from "../problems.js";
@@ -183,6 +184,23 @@ export function licenceStated(contracts: readonly Sourced<Contract>[]): Problem[
         at,
         "license",
         'none stated: GBFS 3.0 reads feeds without one as public domain (CC0); give "license": { "id": "…" } (an SPDX id, e.g. "ODbL-1.0", "CC-BY-4.0", "etalab-2.0"), or its "url"',
+      ),
+    );
+}
+
+/**
+ * A licence that asks reusers to credit the licensor (ODbL, CC BY, Licence Ouverte) names the
+ * contract's operator as the one to credit, in GBFS and in the bundle's data package: without an
+ * operator, nobody is named, and reusers cannot do what the licence asks.
+ */
+export function attributionNamed(contracts: readonly Sourced<Contract>[]): Problem[] {
+  return contracts
+    .filter(({ value }) => value.license?.id && asksAttribution(value.license) && !value.operator)
+    .map(({ value, at }) =>
+      warning(
+        at,
+        "operator",
+        `none, while its licence (${value.license?.id}) asks reusers to credit the licensor: the GBFS feeds and the bundle's data package name no one; give "operator": { "name": "…" } (whom to credit)`,
       ),
     );
 }

@@ -13,26 +13,69 @@ interface ContractRecord {
 
 export const contractKey = (name: string): string => name.toLowerCase();
 
-/** Every station, parking or state names a contract that exists (names compared without case). */
+/**
+ * Every station or parking names a contract that exists (names compared without case). A name
+ * unknown while a contract has no such record is told as what it likely is: the contract renamed
+ * in contracts.json alone.
+ */
 export function knownContracts(
   contracts: readonly Sourced<Contract>[],
   records: readonly Sourced<{ contract: string }>[],
+  kind: "station" | "parking",
 ): Problem[] {
-  const names = new Set(contracts.map((contract) => contractKey(contract.value.name)));
-  return records
-    .filter((record) => !names.has(contractKey(record.value.contract)))
-    .map((record) => {
-      const { contract } = record.value;
-      // A database's fixed-width column pads it: "rennes   ".
-      const padded = names.has(contractKey(contract.trim()));
-      return error(
-        record.at,
-        "contract",
-        padded
-          ? `unknown contract "${excerpt(contract)}": spaces around the name (a fixed-width export's padding?); write "${contract.trim()}"`
-          : `unknown contract "${excerpt(contract)}" (not in contracts.json)`,
-      );
-    });
+  // A contract with spaces around its name is in error already (contractNamesPathSafe): its
+  // records are not "unknown contract" as well.
+  const names = new Set(contracts.map((contract) => contractKey(contract.value.name.trim())));
+  const unknown = records.filter((record) => !names.has(contractKey(record.value.contract)));
+  if (unknown.length === 0) return [];
+  const named = new Set(records.map((record) => contractKey(record.value.contract)));
+  const without = contracts
+    .map(({ value }) => value)
+    .filter((contract) => kind === "station" || contract.parkingApi)
+    .filter((contract) => !named.has(contractKey(contract.name.trim())))
+    .map((contract) => `"${excerpt(contract.name)}"`);
+  const renamed =
+    without.length === 0
+      ? ""
+      : `; ${without.length === 1 ? "its contract" : "its contracts"} ${without.slice(0, 3).join(", ")}${without.length > 3 ? ", …" : ""} ${without.length === 1 ? "has" : "have"} no ${kind}: renamed there?`;
+  return unknown.map((record) => {
+    const { contract } = record.value;
+    // A database's fixed-width column pads it: "rennes   ".
+    const padded = names.has(contractKey(contract.trim()));
+    return error(
+      record.at,
+      "contract",
+      padded
+        ? `unknown contract "${excerpt(contract)}": spaces around the name (a fixed-width export's padding?); write "${contract.trim()}"`
+        : `unknown contract "${excerpt(contract)}" (not in contracts.json${renamed})`,
+    );
+  });
+}
+
+/**
+ * A contract no station names is published with empty lists, which a consumer takes for a network
+ * without stations: said, unless parkings are what it publishes, or its stations are among those
+ * not read (`unread`: their contracts' keys, or "all").
+ */
+export function contractsHaveStations(
+  contracts: readonly Sourced<Contract>[],
+  stations: readonly Sourced<{ contract: string }>[],
+  parkings: readonly Sourced<{ contract: string }>[],
+  unread: ReadonlySet<string> | "all",
+): Problem[] {
+  if (unread === "all") return [];
+  // Names compared without the spaces around them, which are errors of their own.
+  const keyOf = (name: string) => contractKey(name.trim());
+  const named = new Set([...stations, ...parkings].map(({ value }) => keyOf(value.contract)));
+  return contracts
+    .filter(({ value }) => !named.has(keyOf(value.name)) && !unread.has(keyOf(value.name)))
+    .map((contract) =>
+      warning(
+        contract.at,
+        "name",
+        `no station names contract "${excerpt(contract.value.name)}": its lists are published empty (not yet exported, or named otherwise in the stations file?)`,
+      ),
+    );
 }
 
 /** Parkings are published only for contracts that offer the parking API; others would be lost silently. */

@@ -1,5 +1,6 @@
 // Rules on station states: each belongs to a known station, once, with coherent counts and time.
 import { excerpt } from "../../errors.js";
+import { instantSince1970 } from "../../model/since-1970.js";
 import type { Station } from "../../model/station.js";
 import type { StandsState, StationState } from "../../model/station-state.js";
 import { oncePerObject } from "../../once-per-object.js";
@@ -258,13 +259,16 @@ function whyNotInstant(text: string): string {
     const [, date, separator, minutes, seconds, zone] = near;
     if (separator === " ") lacks.push("a T between the date and the time");
     if (seconds === undefined) lacks.push("seconds");
+    // +01 and +0100 as +01:00.
+    const offset =
+      zone?.length === 3 ? `${zone}:00` : zone && `${zone.slice(0, 3)}:${zone.slice(-2)}`;
     if (zone === undefined) lacks.push("a time zone (Z for UTC, or an offset such as +01:00)");
-    else if (zone !== "Z" && !/^[+-]\d{2}:\d{2}$/.test(zone))
-      lacks.push("the offset's colon and minutes (+01:00)");
+    else if (zone.length === 3) lacks.push(`the offset's minutes (${offset})`);
+    else if (zone.length === 5) lacks.push(`the offset's colon (${offset})`);
     if (lacks.length > 0)
-      return `lacks ${lacks.join(", ")}: write it as ${date}T${minutes}${seconds ?? ":00"}${zone === undefined ? "Z if it is UTC" : zone === "Z" ? "Z" : "+HH:MM"}`;
+      return `lacks ${lacks.join(", ")}: write it as ${date}T${minutes}${seconds ?? ":00"}${zone === undefined ? "Z if it is UTC" : zone === "Z" ? "Z" : offset}`;
   }
   if (/^\d{9,13}$/.test(text))
-    return "is a count of seconds or milliseconds since 1970 (as v1 answers write it): write it as a date and time, 2025-02-08T16:44:06Z";
+    return `is a count of seconds or milliseconds since 1970 (as v1 answers write it): write it as a date and time, ${instantSince1970(Number(text))}`;
   return "is not a date and time of the form 2025-02-08T16:44:06Z (with seconds, and Z or an offset such as +01:00)";
 }

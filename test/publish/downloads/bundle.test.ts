@@ -121,7 +121,7 @@ describe("static bundle", () => {
   });
 
   it("names each operator the data comes from as a source, once, with the contracts it runs", async () => {
-    // The fixtures: only dublin names its operator.
+    // The fixtures: dublin's operator, and one of the four others.
     const descriptor = JSON.parse(entryText("datapackage.json"));
     expect(descriptor.sources).toEqual([
       {
@@ -129,10 +129,14 @@ describe("static bundle", () => {
         path: "https://www.dublinbikes.ie",
         email: "info@dublinbikes.ie",
       },
+      {
+        title: "JCDecaux France, operator of toulouse, lyon, nantes, besancon",
+        path: "https://www.jcdecaux.fr",
+      },
     ]);
 
     const dublin = dataset.contracts.find((contract) => contract.name === "dublin") as Contract;
-    const contracts = dataset.contracts.map((contract, index) =>
+    const contracts = dataset.contracts.map(({ operator: _, ...contract }, index) =>
       index % 2 === 0 ? { ...contract, operator: dublin.operator } : contract,
     );
     const names = contracts.filter((contract) => contract.operator).map(({ name }) => name);

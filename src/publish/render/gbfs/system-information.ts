@@ -1,4 +1,5 @@
 // system_information: the contract as a GBFS system (names, operator, contact, time zone, licence).
+import { asksAttribution } from "../../../model/licence-attribution.js";
 import {
   type Freshness,
   type GbfsFile,
@@ -57,12 +58,6 @@ function systemInformationV3(system: GbfsSystem, urls: GbfsUrls): SystemInformat
       : {}),
   };
 }
-
-// Public domain dedications: nobody to name. Any other licence, a custom one (a URL) too, may ask.
-const NO_ATTRIBUTION = new Set(["CC0-1.0", "PDDL-1.0", "Unlicense", "0BSD"]);
-
-const asksAttribution = (license: { id?: string }): boolean =>
-  license.id === undefined || !NO_ATTRIBUTION.has(license.id);
 
 function systemInformationV2(system: GbfsSystem): SystemInformation {
   const { contract } = system;
