@@ -136,7 +136,7 @@ describe("static bundle", () => {
     ]);
 
     const dublin = dataset.contracts.find((contract) => contract.name === "dublin") as Contract;
-    const contracts = dataset.contracts.map(({ operator: _, ...contract }, index) =>
+    const contracts: Contract[] = dataset.contracts.map(({ operator: _, ...contract }, index) =>
       index % 2 === 0 ? { ...contract, operator: dublin.operator } : contract,
     );
     const names = contracts.filter((contract) => contract.operator).map(({ name }) => name);
