@@ -2,68 +2,127 @@
 import { z } from "zod";
 
 const count = z.number().int().min(0);
+const bytes = (what: string) => count.describe(`${what}, in bytes.`);
 
 export const ServerStatus = z
   .object({
     ok: z
       .boolean()
       .describe(
-        "false when the last refresh failed, a refresh is a whole period late, the feed is stale or the keys file cannot be read (then 503)",
+        "false when the last refresh failed, a refresh is a whole period late, the feed is stale or the keys file cannot be read (then 503).",
       ),
-    release: z.string(),
-    generatedAt: z.string(),
-    dataAgeSeconds: count,
-    refreshSeconds: count,
-    nextRefreshAt: z.string().nullable(),
-    refreshLateSeconds: count.describe("how long the refresh due has run past its time"),
+    release: z
+      .string()
+      .describe("Id of the release served: a digest of its answers, changed when any answer is."),
+    generatedAt: z.string().describe("When the release served was made: ISO 8601 in UTC."),
+    dataAgeSeconds: count.describe("Seconds since `generatedAt`: the age of the release."),
+    refreshSeconds: count.describe("Seconds between two refreshes of the station states."),
+    nextRefreshAt: z
+      .string()
+      .nullable()
+      .describe(
+        "When the next refresh is due: ISO 8601 in UTC; null until the server schedules one.",
+      ),
+    refreshLateSeconds: count.describe("Seconds the refresh due has run past its time; 0 on time."),
     lastRefresh: z
-      .object({ at: z.string(), ok: z.boolean(), error: z.string().nullable() })
-      .nullable(),
-    counts: z.object({ contracts: count, stations: count, parkings: count }),
+      .object({
+        at: z.string().describe("When it started: ISO 8601 in UTC."),
+        ok: z.boolean().describe("false when it failed: the release before it is still served."),
+        error: z.string().nullable().describe("Why it failed; null when it did not."),
+      })
+      .nullable()
+      .describe("The last refresh since the server started; null until the first."),
+    counts: z
+      .object({
+        contracts: count.describe("Contracts in the release."),
+        stations: count.describe("Stations in the release."),
+        parkings: count.describe("Parkings in the release."),
+      })
+      .describe("The records the release publishes."),
     tree: z
       .object({
-        path: z.string(),
+        path: z.string().describe("The tree's folder (`--out`)."),
         release: z
           .string()
           .nullable()
-          .describe("the release the tree holds whole; null while mixed"),
-        error: z.string().nullable(),
+          .describe("The release the tree holds whole; null while mixed."),
+        error: z
+          .string()
+          .nullable()
+          .describe("Why the tree does not hold the latest release; null when it does."),
       })
       .nullable()
-      .describe("with serve --out: the tree on disk"),
+      .describe("With `serve --out`: the tree on disk; null without it."),
     feed: z
       .object({
-        ok: z.boolean(),
-        newestLastUpdate: z.string().nullable(),
-        newestAgeSeconds: count.nullable(),
-        missingStations: count,
-        staleMinutes: z.number(),
-        staleStations: count,
-        staleShare: z.number().min(0).max(1),
-        maxStaleShare: z.number().min(0).max(1),
+        ok: z.boolean().describe("false when `staleShare` is above `maxStaleShare`."),
+        newestLastUpdate: z
+          .string()
+          .nullable()
+          .describe("The newest `lastUpdate` of any station: ISO 8601 in UTC; null when none."),
+        newestAgeSeconds: count
+          .nullable()
+          .describe("Seconds since `newestLastUpdate`: a stalled feed shows here; null when none."),
+        missingStations: count.describe(
+          "Stations the last states read left out: each published at its last state, disconnected, or `CLOSED` if it never reported.",
+        ),
+        staleMinutes: z
+          .number()
+          .describe("Minutes without a report after which a station is stale (`--stale-minutes`)."),
+        staleStations: count.describe(
+          "Stations not reported for `staleMinutes` or more, or without a state in the last read.",
+        ),
+        staleShare: z
+          .number()
+          .min(0)
+          .max(1)
+          .describe("`staleStations` as a share of all stations, 0 to 1."),
+        maxStaleShare: z
+          .number()
+          .min(0)
+          .max(1)
+          .describe("The share of stale stations above which `ok` is false (`--max-stale`)."),
       })
       .nullable()
-      .describe("how fresh the station states are, as opposed to the release"),
+      .describe("How fresh the station states are, as opposed to the release."),
     keys: z
       .object({
-        ok: z.boolean(),
+        ok: z
+          .boolean()
+          .describe("false when the keys file cannot be read, or when no key is accepted."),
         failingSince: z
           .string()
           .nullable()
           .describe(
-            "since when the keys file is unreadable, invalid or gone: the last good set of keys stays in force, so keys added or revoked since do not take effect (the server's log says why)",
+            "Since when the keys file is unreadable, invalid or gone: the last good set of keys stays in force, so keys added or revoked since do not take effect (the server's log says why).",
           ),
         activeKeys: count
           .optional()
           .describe(
-            "the keys accepted now (revoked ones left out, the demo key counted): with none, every keyed request is refused, and ok is false",
+            "The keys accepted now (revoked ones left out, the demo key counted): with none, every keyed request is refused, and ok is false.",
           ),
       })
-      .describe("the keys file the server reads again at each change"),
-    memory: z.object({ rssBytes: count, heapUsedBytes: count, heapLimitBytes: count }),
+      .describe("The keys file the server reads again at each change."),
+    memory: z
+      .object({
+        rssBytes: bytes("Resident memory of the whole process"),
+        heapUsedBytes: bytes("Heap in use by the serving thread"),
+        heapLimitBytes: bytes(
+          "The serving thread's heap limit: near it, collections run at every turn and refreshes slow down",
+        ),
+      })
+      .describe("Memory of the server's process and of its serving thread."),
   })
   .meta({ id: "ServerStatus" });
 export type ServerStatus = z.infer<typeof ServerStatus>;
 
 /** The body of every error answer that has one. */
-export const ErrorBody = z.object({ error: z.string() }).meta({ id: "Error" });
+export const ErrorBody = z
+  .object({
+    error: z
+      .string()
+      .describe(
+        "What went wrong, in the original service's words where it has them (`Unauthorized`, `Specified contract does not exist`, `Resource Not Found`).",
+      ),
+  })
+  .meta({ id: "Error" });

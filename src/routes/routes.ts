@@ -1,7 +1,7 @@
 // The route table: one row per answer (URL pattern, typed parameters, access, freshness, schema,
 // statuses). Path building, request matching, keys, caching, the tree and OpenAPI all read it.
 import { z } from "zod";
-import { ContractV3, ParkingV1, StationV3 } from "../model/api.js";
+import { ContractV3, ParkingV1, StaticStation, StationV3 } from "../model/api.js";
 import { ContractV1, StationV1 } from "../model/api-v1.js";
 import { ServerStatus } from "../model/server-status.js";
 import {
@@ -306,15 +306,7 @@ export const ROUTES: RouteTable = {
     freshness: "static",
     served: "release",
     contentType: JSON_TYPE,
-    schema: z.array(
-      z.object({
-        number: z.number().int(),
-        name: z.string(),
-        address: z.string(),
-        latitude: z.number(),
-        longitude: z.number(),
-      }),
-    ),
+    schema: z.array(StaticStation),
   },
   staticStationsCsv: {
     name: "staticStationsCsv",

@@ -7,7 +7,13 @@ import { renderOpenApi } from "../../src/publish/render/openapi.js";
 import { matchRoute } from "../../src/routes/match-route.js";
 import { resolveContract } from "../../src/routes/resolve-contract.js";
 import { type Endpoint, pathOf } from "../../src/routes/routes.js";
-import { fixtureDataset, fixtureRelease, GENERATED_AT, json } from "./publish-helpers.js";
+import {
+  fixtureDataset,
+  fixtureRelease,
+  GENERATED_AT,
+  json,
+  MEANING_SENTENCE,
+} from "./publish-helpers.js";
 
 type Headers = Record<string, { description?: string; schema: { example: unknown } }>;
 type Parameter = { name: string; in: string; required: boolean; schema: { example?: unknown } };
@@ -29,6 +35,32 @@ type Document = {
   paths: Record<string, { get: Operation; options?: Preflight }>;
 };
 
+type JsonSchema = {
+  $ref?: string;
+  description?: string;
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+};
+
+/**
+ * Every property under `schema` (nested objects, array items and alternatives included; a `$ref`
+ * is its component's business) whose description does not say what it means, by its path.
+ */
+function undescribed(schema: JsonSchema, at: string): string[] {
+  const properties = Object.entries(schema.properties ?? {}).flatMap(([name, property]) => [
+    ...(MEANING_SENTENCE.test(property.description ?? "") ? [] : [`${at}.${name}`]),
+    ...undescribed(property, `${at}.${name}`),
+  ]);
+  const alternatives = [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])];
+  return [
+    ...properties,
+    ...(schema.items ? undescribed(schema.items, `${at}[]`) : []),
+    ...alternatives.flatMap((alternative) => undescribed(alternative, at)),
+  ];
+}
+
 const documentOf = async (baseUrl = "https://api.example.org") =>
   openApiDocument(await fixtureDataset(), { generatedAt: GENERATED_AT, baseUrl }) as Document;
 
@@ -39,6 +71,29 @@ describe("OpenAPI document", () => {
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(validator.version).toBe("3.1");
+  });
+
+  it("says what each field of its own answers means: every property but those of GBFS's official schemas", async () => {
+    const { components, paths } = (await documentOf()) as Document & {
+      components: { schemas: Record<string, JsonSchema> };
+    };
+    // GBFS's are MobilityData's schemas, shipped as they are.
+    const own = Object.entries(components.schemas).filter(([name]) => !name.startsWith("Gbfs"));
+    expect(own.map(([name]) => name)).toEqual(
+      expect.arrayContaining(["StationV3", "StationV1", "Contract", "ContractV1", "Parking"]),
+    );
+    // Bodies described in place rather than as a component (a contract's static stations).
+    const inPlace = Object.entries(paths).flatMap(([path, item]) =>
+      Object.values(item.get.responses).flatMap((response) =>
+        Object.values(response.content ?? {}).map(
+          (media) => [path, (media as { schema: JsonSchema }).schema] as const,
+        ),
+      ),
+    );
+    expect(inPlace.filter(([, schema]) => !schema.$ref && schema.items?.properties)).not.toEqual(
+      [],
+    );
+    expect([...own, ...inPlace].flatMap(([name, schema]) => undescribed(schema, name))).toEqual([]);
   });
 
   it("names each operation once, in camelCase, as generated clients name their methods", async () => {

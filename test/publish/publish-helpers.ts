@@ -24,3 +24,9 @@ export function text(release: Release, path: string): string {
 }
 
 export const json = (release: Release, path: string): unknown => JSON.parse(text(release, path));
+
+/**
+ * A field's description as a consumer needs it: at least a short sentence saying what it means
+ * (a bare label such as "City" or "Bonus station" is not one).
+ */
+export const MEANING_SENTENCE = /^\S.{15,}\.$/s;

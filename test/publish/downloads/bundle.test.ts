@@ -8,10 +8,11 @@ import { unzipSync } from "fflate";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { Contract } from "../../../src/model/contract.js";
 import { renderBundle } from "../../../src/publish/downloads/bundle.js";
+import { openApiDocument } from "../../../src/publish/publish.js";
 import type { Dataset } from "../../../src/source/dataset.js";
 import { readDataset } from "../../../src/source/read-dataset.js";
 import { FIXTURES, REFERENCE, tempDir } from "../../helpers.js";
-import { fixtureDataset } from "../publish-helpers.js";
+import { fixtureDataset, GENERATED_AT, MEANING_SENTENCE } from "../publish-helpers.js";
 
 // The official profiles (test/reference/frictionless, see its SOURCE.txt): JSON Schema draft-07.
 const frictionless = new Ajv({ strict: false, allErrors: true });
@@ -169,6 +170,44 @@ describe("static bundle", () => {
       if (resource.dialect) expect(problems("tabledialect", resource.dialect)).toEqual([]);
       if (resource.schema) expect(problems("tableschema", resource.schema)).toEqual([]);
     }
+  });
+
+  it("says what each field of every table means, as the API's schemas say it of the same field", () => {
+    const descriptor = JSON.parse(entryText("datapackage.json"));
+    const tables: { name: string; schema: { fields: (Field & { description?: string })[] } }[] =
+      descriptor.resources.filter((resource: { schema?: unknown }) => resource.schema);
+    expect(tables.map((table) => table.name)).toEqual(["contracts", "stations", "parkings"]);
+    const thin = tables.flatMap(({ name, schema }) =>
+      schema.fields
+        .filter((field) => !MEANING_SENTENCE.test(field.description ?? ""))
+        .map((field) => `${name}.${field.name}: ${field.description}`),
+    );
+    expect(thin).toEqual([]);
+    // The API's answer of each table's records, and its name for a column it names otherwise.
+    const { components } = openApiDocument(dataset, { generatedAt: GENERATED_AT }) as {
+      components: {
+        schemas: Record<string, { properties: Record<string, { description: string }> }>;
+      };
+    };
+    const answers = { contracts: "Contract", stations: "StationV3", parkings: "Parking" } as const;
+    const renamed: Record<string, string> = { contract: "contractName" };
+    // A column may say more (how it is written in CSV, which other column it goes with), never
+    // something else: its first sentence is the API's.
+    const firstSentence = (text: string) => text.split(/(?<=[a-z)]\.) (?=[A-Z])/)[0];
+    let compared = 0;
+    for (const { name, schema } of tables)
+      for (const field of schema.fields) {
+        const property =
+          components.schemas[answers[name as keyof typeof answers]]?.properties[
+            renamed[field.name] ?? field.name
+          ];
+        if (!property) continue;
+        expect(firstSentence(field.description as string), `${name}.${field.name}`).toBe(
+          firstSentence(property.description),
+        );
+        compared++;
+      }
+    expect(compared).toBeGreaterThan(20);
   });
 
   it("gives each resource its file's size and SHA-256, as Frictionless tools check them", () => {
