@@ -73,7 +73,7 @@ function put(files: Files, endpoint: Endpoint, body: readonly Uint8Array[]): voi
 /** Answers that change only with the source data: contracts, parkings, downloads, OpenAPI, portal. */
 export async function publishStatic(dataset: Dataset, options: PublishOptions): Promise<Files> {
   // Zipped by another thread while the rest renders (see zip.ts); the portal needs its size.
-  const bundle = renderBundle(dataset);
+  const bundle = renderBundle(dataset, options.staticUpdatedAt);
   bundle.catch(() => {}); // awaited below
   // The answers kept in the release are encoded as the caller asks; the bundle's tables are not
   // (they are copied for the zip, then let go).
@@ -108,7 +108,13 @@ export async function publishStatic(dataset: Dataset, options: PublishOptions): 
   put(files, { name: "bundle" }, await bundle);
   for (const [path, file] of gbfsFiles(dataset, options)) files.set(path, file);
   // Last: the portal shows the sizes of the downloads above and links to what the table lists.
-  const portal = { paths: portalPaths(), baseUrl: portalBaseUrl(options) };
+  // Dated by the source's last change, as the bundle is: a page that moved at every refresh would
+  // defeat its ETag.
+  const portal = {
+    paths: portalPaths(),
+    baseUrl: portalBaseUrl(options),
+    generatedAt: options.staticUpdatedAt ?? null,
+  };
   for (const file of renderPortal(buildPortalInput(dataset, files, portal))) {
     put(files, { name: file.endpoint }, [file.body]);
   }

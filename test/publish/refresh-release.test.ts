@@ -9,6 +9,9 @@ import { fixtureDataset, GENERATED_AT } from "./publish-helpers.js";
 
 const LATER = new Date("2026-11-20T08:17:00Z");
 const TIMING = { generatedAt: LATER, refreshSeconds: 60 };
+// The first publish, whose static answers (the bundle and the portal dated by the static source's
+// change) every later whole publish of the same static data repeats.
+const FIRST = { generatedAt: GENERATED_AT, staticUpdatedAt: GENERATED_AT };
 
 /** The release as a server holds it after compressing: every file with (stand-in) variants. */
 function served(release: Release): Release {
@@ -31,7 +34,7 @@ function withChangedStation(dataset: Dataset): Dataset {
 describe("refreshRelease", () => {
   it("answers what a whole publish answers, replacing only the changed files", async () => {
     const dataset = await fixtureDataset();
-    const first = await publish(dataset, { generatedAt: GENERATED_AT });
+    const first = await publish(dataset, FIRST);
     const before = served(first.release);
     const next = withChangedStation(dataset);
     const refreshed = await refreshRelease(before, next, first.cache, TIMING);
@@ -70,7 +73,7 @@ describe("refreshRelease", () => {
 
   it("dates every contract's station_status anew when the states were known later, changed or not", async () => {
     const dataset = { ...(await fixtureDataset()), statesAt: new Date("2026-11-20T08:16:00Z") };
-    const first = await publish(dataset, { generatedAt: GENERATED_AT });
+    const first = await publish(dataset, FIRST);
     const before = served(first.release);
     const statusPaths = [...before.files.keys()].filter((path) =>
       path.endsWith("/station_status.json"),
@@ -91,7 +94,7 @@ describe("refreshRelease", () => {
 
   it("keeps the served file, with its variants, of an answer rendered again with the same bytes", async () => {
     const dataset = await fixtureDataset();
-    const first = await publish(dataset, { generatedAt: GENERATED_AT });
+    const first = await publish(dataset, FIRST);
     const before = served(first.release);
     const key = stationKey("besancon", 2);
     const states = new Map(dataset.states);
@@ -110,7 +113,7 @@ describe("refreshRelease", () => {
 
   it("stays what a whole publish answers over successive refreshes", async () => {
     const dataset = await fixtureDataset();
-    const first = await publish(dataset, { generatedAt: GENERATED_AT });
+    const first = await publish(dataset, FIRST);
     let release = served(first.release);
     let cache = first.cache;
     let states = dataset.states;
@@ -150,7 +153,7 @@ describe("refreshRelease", () => {
 
   it("works in steps, one contract at a time, pausing between two for the caller", async () => {
     const dataset = await fixtureDataset();
-    const first = await publish(dataset, { generatedAt: GENERATED_AT });
+    const first = await publish(dataset, FIRST);
     const next = withChangedStation(dataset);
     let pauses = 0;
     const pause = async () => {
@@ -165,7 +168,7 @@ describe("refreshRelease", () => {
 
   it("declines a cache made for other stations: the caller publishes the whole release", async () => {
     const dataset = await fixtureDataset();
-    const first = await publish(dataset, { generatedAt: GENERATED_AT });
+    const first = await publish(dataset, FIRST);
     const other = { ...dataset, stations: [...dataset.stations] };
     expect(await refreshRelease(first.release, other, first.cache, TIMING)).toBeUndefined();
   });

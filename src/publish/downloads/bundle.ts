@@ -9,7 +9,8 @@ import { jsonRows } from "./json-rows.js";
 import { contractsTable, parkingsTable, rowOf, stationsTable, type Table } from "./tables.js";
 import { type ZipEntry, zip } from "./zip.js";
 
-export async function renderBundle(dataset: Dataset): Promise<Uint8Array[]> {
+/** `changedAt`: when the static source last changed, the data package's `created`. */
+export async function renderBundle(dataset: Dataset, changedAt?: Date): Promise<Uint8Array[]> {
   const tables = [
     tableEntries(contractsTable, dataset.contracts),
     tableEntries(stationsTable, dataset.stations),
@@ -23,6 +24,7 @@ export async function renderBundle(dataset: Dataset): Promise<Uint8Array[]> {
     })),
     licensesOf(dataset),
     sourcesOf(dataset),
+    changedAt,
   );
   const entries: ZipEntry[] = [
     { name: "datapackage.json", body: [Buffer.from(`${JSON.stringify(descriptor, null, 2)}\n`)] },

@@ -1,4 +1,5 @@
 // The Frictionless Data Package (v2) describing the bundle: one Table Schema per CSV, from the same columns.
+import { publishedTime } from "../../published-time.js";
 import type { Table } from "./tables.js";
 
 /**
@@ -39,12 +40,16 @@ export function dataPackage(
     note,
   }: { licenses: readonly { name?: string; path?: string }[]; note: string | null },
   sources: readonly PackageSource[],
+  changedAt?: Date,
 ) {
   return {
     $schema: "https://datapackage.org/profiles/2.0/datapackage.json",
     name: "velodata-static",
     title: "Bike-sharing stations and bike parkings: static data",
     description: note ? `${DESCRIPTION} ${note}` : DESCRIPTION,
+    // When the data it describes last changed (the source's files), which says one download from
+    // another: the package is the same bytes until then.
+    ...(changedAt ? { created: publishedTime(changedAt) } : {}),
     ...(licenses.length > 0 ? { licenses } : {}),
     ...(sources.length > 0 ? { sources } : {}),
     resources: tables.flatMap(({ table, csv, json }) => [

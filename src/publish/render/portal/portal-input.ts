@@ -18,8 +18,9 @@ export interface PortalInput {
   /** The public base URL (`https://bikes.example.org`); null: requests are shown from the page's own origin. */
   baseUrl: string | null;
   /**
-   * ISO 8601; when the static data was published. Null leaves it out: a page that changed at every
-   * refresh would defeat the CDN's ETags, and the live feeds carry their own time.
+   * ISO 8601; when the static data last changed (its source's files). Null leaves it out. Never the
+   * time of a refresh: a page that changed at every one would defeat the CDN's ETags, and the live
+   * feeds carry their own time.
    */
   generatedAt: string | null;
   contracts: PortalContract[];

@@ -1,6 +1,7 @@
 // The portal renderer: deterministic, escaped, no inline code, GBFS auto-discovery, a size that does not grow with the stations.
 import { symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { unzipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { publish } from "../../../../src/publish/publish.js";
 import { buildPortalInput } from "../../../../src/publish/render/portal/build-portal-input.js";
@@ -51,6 +52,26 @@ describe("renderPortal", () => {
       (await publish(dataset, { generatedAt: new Date(at) })).release.files.get("/")?.etag;
     expect(await etag("2026-01-01T00:00:00Z")).toBeDefined();
     expect(await etag("2026-01-01T00:00:00Z")).toBe(await etag("2026-06-01T12:00:00Z"));
+  });
+
+  it("dates the page and the bundle's data package by the static source's last change, never by a refresh", async () => {
+    const dataset = await fixtureDataset();
+    const staticUpdatedAt = new Date("2025-02-08T16:44:06.500Z");
+    const made = async (at: string) => {
+      const { files } = (await publish(dataset, { generatedAt: new Date(at), staticUpdatedAt }))
+        .release;
+      const zip = Buffer.concat(files.get("/download/velodata-static.zip")?.body ?? []);
+      const descriptor = JSON.parse(
+        Buffer.from(unzipSync(zip)["datapackage.json"] as Uint8Array).toString("utf8"),
+      );
+      return { page: Buffer.concat(files.get("/")?.body ?? []).toString("utf8"), descriptor };
+    };
+    const first = await made("2026-01-01T00:00:00Z");
+    expect(first.page).toContain(
+      'Static data as of <time datetime="2025-02-08T16:44:06.500Z">2025-02-08 16:44:06 UTC</time>.',
+    );
+    expect(first.descriptor.created).toBe("2025-02-08T16:44:06Z");
+    expect(await made("2026-06-01T12:00:00Z")).toEqual(first);
   });
 
   it("escapes the operator's text and the data", async () => {
