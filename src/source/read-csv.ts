@@ -13,6 +13,8 @@ type CellKind = "number" | "boolean" | "text";
 interface Column {
   kind: CellKind;
   required: boolean;
+  /** A number with decimals (a coordinate), which a decimal comma splits in two cells. */
+  fractional: boolean;
 }
 
 export async function readCsvRecords(
@@ -82,7 +84,10 @@ export async function readCsvRecords(
     // empty line: nothing in it to publish.
     if (record.every((cell) => cell === "")) return;
     const at = { file, index, line: lines[index] as number };
-    if (record.length === names.length) {
+    // Two exports joined, each with its header: one error, not one per cell of it.
+    if (record.join(",").toLowerCase() === names.join(",").toLowerCase())
+      problems.push(error(at, undefined, "repeats the header row (files joined?): remove it"));
+    else if (record.length === names.length) {
       const cells = Object.fromEntries(
         names.map((name, column) => [name, record[column] as string]),
       );
@@ -96,7 +101,7 @@ export async function readCsvRecords(
         error(
           at,
           undefined,
-          `has ${counted(record.length, "cell")} where the header has ${names.length}: ${whyNotAsMany(record, names.length)}`,
+          `has ${counted(record.length, "cell")} where the header has ${names.length}: ${whyNotAsMany(record, names, columns)}`,
         ),
       );
   });
@@ -117,7 +122,8 @@ function columnsOf(schema: z.ZodObject): Map<string, Column> {
     }
     const kind: CellKind =
       type.def.type === "number" ? "number" : type.def.type === "boolean" ? "boolean" : "text";
-    columns.set(name, { kind, required });
+    const fractional = kind === "number" && !(type as { isInt?: boolean }).isInt;
+    columns.set(name, { kind, required, fractional });
   }
   return columns;
 }
@@ -133,13 +139,42 @@ function headerOf(parse: typeof CsvParse, text: string): string[] | null {
 }
 
 /** Why a row has another count of cells than the header has columns, as far as its cells say. */
-function whyNotAsMany(record: readonly string[], columns: number): string {
-  if (record.length < columns)
+function whyNotAsMany(
+  record: readonly string[],
+  names: readonly string[],
+  columns: ReadonlyMap<string, Column>,
+): string {
+  if (record.length < names.length)
     return "a cell left out (every column needs its comma, even when empty)?";
+  const split = decimalCommas(record, names, columns);
+  if (split) return split;
   // A spreadsheet's export of columns once used, or of a header shortened since.
-  if (record.slice(columns).every((cell) => cell === ""))
+  if (record.slice(names.length).every((cell) => cell === ""))
     return "the cells past the header's columns are empty: commas too many at the end of the line?";
   return 'a comma inside a cell not in quotes ("a, b")?';
+}
+
+/**
+ * A spreadsheet in a French or German locale writes 53,35 for 53.35: unquoted, each such number
+ * is two cells. Said when joining the cells of numbers with decimals, left to right, gives the
+ * header's count; undefined otherwise.
+ */
+function decimalCommas(
+  record: readonly string[],
+  names: readonly string[],
+  columns: ReadonlyMap<string, Column>,
+): string | undefined {
+  const cells = [...record];
+  const joined: string[] = [];
+  for (let at = 0; at < names.length && cells.length > names.length; at++) {
+    const [whole, decimals] = [cells[at] ?? "", cells[at + 1] ?? ""];
+    if (!columns.get(names[at] as string)?.fractional) continue;
+    if (!/^-?\d+$/.test(whole) || !/^\d+$/.test(decimals)) continue;
+    joined.push(`${names[at]} "${whole},${decimals}" (write ${whole}.${decimals})`);
+    cells.splice(at, 2, `${whole}.${decimals}`);
+  }
+  if (joined.length === 0 || cells.length !== names.length) return undefined;
+  return `a decimal comma, not in quotes, splits ${joined.join(" and ")}: numbers are written with a point`;
 }
 
 function checkHeader(file: string, header: string[], columns: Map<string, Column>): Problem[] {

@@ -225,6 +225,23 @@ describe("readDataset", () => {
     ]);
   });
 
+  it("says a decimal comma not in quotes splits a coordinate, and a header row repeated in the file", async () => {
+    const [header, first, second] = stationsCsv.split("\r\n");
+    const csv = [header, first?.replace("45.76,", "45,76,"), second, header?.toUpperCase()];
+    const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": csv.join("\r\n") });
+    const file = join(dir, "stations.csv");
+    expect((await readDataset(dir)).problems.filter(isError).map(formatProblem)).toEqual([
+      `${file}:2: has 12 cells where the header has 11: a decimal comma, not in quotes, splits latitude "45,76" (write 45.76): numbers are written with a point`,
+      `${file}:4: repeats the header row (files joined?): remove it`,
+    ]);
+    // A count split so is not taken for a decimal: its cells are another slip.
+    const count = [header, first?.replace(",20,", ",2,0,"), second].join("\r\n");
+    const counted = await sourceDir({ "contracts.json": contracts, "stations.csv": count });
+    expect((await readDataset(counted)).problems.filter(isError).map(formatProblem)).toEqual([
+      `${join(counted, "stations.csv")}:2: has 12 cells where the header has 11: a comma inside a cell not in quotes ("a, b")?`,
+    ]);
+  });
+
   it("reads a number between no-break spaces, and says a word for no value is one", async () => {
     const csv = stationsCsv.replace("45.757,", "\u00a045.757\u00a0,").replace(",10,", ",NULL,");
     const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": csv });
