@@ -64,9 +64,14 @@ export async function readCsvRecords(
               return false;
             }
           });
-    const problem = unclosed
-      ? error({ file, line: unclosed }, undefined, UNCLOSED_QUOTE)
-      : csvSyntaxProblem(file, cause, header);
+    // Text after a closing quote on the very line the parser stopped at ("A "B" C"): the quote
+    // closed; its line's odd count of quotes is no quote left open.
+    const { code, lines } = cause as { code?: unknown; lines?: unknown };
+    const closedThere = CLOSING_QUOTE_CODES.has(String(code)) && lines === unclosed;
+    const problem =
+      unclosed && !closedThere
+        ? error({ file, line: unclosed }, undefined, UNCLOSED_QUOTE)
+        : csvSyntaxProblem(file, cause, header);
     return { records: [], problems: [problem] };
   }
   const names = (rows.shift()?.record ?? []) as string[];
@@ -137,6 +142,12 @@ function headerOf(parse: typeof CsvParse, text: string): string[] | null {
     return null;
   }
 }
+
+// csv-parse's codes for text after the quote that closes a cell.
+const CLOSING_QUOTE_CODES = new Set([
+  "CSV_INVALID_CLOSING_QUOTE",
+  "CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE",
+]);
 
 /** Why a row has another count of cells than the header has columns, as far as its cells say. */
 function whyNotAsMany(

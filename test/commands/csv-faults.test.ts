@@ -36,6 +36,13 @@ describe("validate says what is wrong with a CSV's quotes, where", () => {
     ]);
   });
 
+  it("a quote inside a quoted cell, not doubled: text after the quote that closed it, not a quote left open", async () => {
+    // Three quotes on the line: an odd count, and yet none is left open.
+    expect(await validateCsv([ROW(42, "SMITH"), ROW(43, '"MOUNT STREET "LOWER"')])).toEqual([
+      '  error: stations.csv:3 column 3 (name): has text after the quote (") that closes the cell: a quote inside a quoted cell is written twice ("")',
+    ]);
+  });
+
   it("a stray quote in the header: its column from 1, no name to give", async () => {
     const source = await fixtureCopy();
     await writeFile(join(source, "stations.csv"), `contract,num"ber,name\n${ROW(42, "SMITH")}\n`);
