@@ -65,11 +65,12 @@ describe("listAlike", () => {
   });
 
   it("keeps kinds interleaved as they came, each count where its 4th would have been", () => {
-    const other = error({ file: STATES, index: 2 }, "connected", "must be true or false");
+    const other = (index: number) =>
+      error({ file: STATES, index }, "connected", "must be true or false");
     const problems = range(8).flatMap((index) => [
       noZone(index),
       ajar(index),
-      ...(index === 2 ? [other] : []),
+      ...(index === 2 || index === 7 ? [other(index)] : []),
     ]);
     expect(shape(listAlike(problems, 3))).toEqual([
       "lastUpdate@0",
@@ -81,6 +82,7 @@ describe("listAlike", () => {
       "connected@2",
       "lastUpdate rest 5 of 8",
       "status rest 5 of 8",
+      "connected@7",
     ]);
   });
 
