@@ -155,9 +155,13 @@ export function program(argv: readonly string[]): Command {
       "source folder (contracts.json, stations.json|csv, parkings.json|csv, states.json, portal.json)",
     )
     .option("--state <file>", "station states file (default: <source>/states.json)")
+    .option(
+      "--all",
+      "list every problem on a line of its own (by default, past the first 3 of a kind, one line counts the rest)",
+    )
     .option("--stale-minutes <n>", "a station not reported for this long is stale", positive, 15)
     .option("--max-stale <percent>", "warn past this share of stale stations", percent, 25)
-    .action(async (options: { source: string; state?: string }) => {
+    .action(async (options: { source: string; state?: string; all?: boolean }) => {
       const { validate } = await import("./commands/validate.js");
       await validate(options);
     });

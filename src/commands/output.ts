@@ -3,6 +3,7 @@ import { basename } from "node:path";
 import { UserError } from "../errors.js";
 import { PRIORITY_PREFIX, writesToJournal } from "../journal.js";
 import { counted } from "../plural.js";
+import { formatRest, listAlike, problemsIn } from "../source/alike-problems.js";
 import { formatProblem, type Problem } from "../source/problems.js";
 import { stderrIsTerminal } from "./command-thread.js";
 
@@ -52,16 +53,39 @@ export function memoryOutput(): Output & { lines: string[] } {
 }
 
 /**
- * How many of each kind a command prints before a count of the rest: a broken states file of a
- * big network can have a problem on every line, and the first ones say what went wrong.
+ * How many of each severity a command prints before a count of the rest: a broken states file of a
+ * big network can have a problem on every line, and the first ones say what went wrong. And of
+ * one mistake repeated over a file (every lastUpdate without its Z), how many before one line
+ * counts the rest of that kind (alike-problems.ts).
  */
 export interface ProblemsShown {
   warnings: number;
   errors: number;
+  ofAKind: number;
+  /** Where to see every problem, said when some were counted rather than shown. */
+  everyOne: string;
 }
 
-export const SOME_PROBLEMS: ProblemsShown = { warnings: 20, errors: 50 };
-export const EVERY_PROBLEM: ProblemsShown = { warnings: Infinity, errors: Infinity };
+export const SOME_PROBLEMS: ProblemsShown = {
+  warnings: 20,
+  errors: 50,
+  ofAKind: 3,
+  everyOne: "`velodata validate --all`, given the same --source and --state, lists every one",
+};
+/** validate's: every kind of problem, the first few of each. */
+export const EVERY_KIND: ProblemsShown = {
+  warnings: Infinity,
+  errors: Infinity,
+  ofAKind: 3,
+  everyOne: "`velodata validate --all` lists every one",
+};
+/** validate --all's: every problem, one line each. */
+export const EVERY_PROBLEM: ProblemsShown = {
+  warnings: Infinity,
+  errors: Infinity,
+  ofAKind: Infinity,
+  everyOne: "", // never said: nothing is left out
+};
 
 /**
  * Prints warnings (the first few of many); throws with the errors when there is one (the first
@@ -80,31 +104,56 @@ export function reportProblems(
   // describe what does not happen. They are counted then (validate, which publishes nothing
   // either way, says so by giving no consequence, and prints them).
   const stopped = errors.length > 0 && consequence !== null;
-  const warningsShown = stopped ? 0 : shown.warnings;
-  for (const problem of warnings.slice(0, warningsShown))
-    output.warn(`warning: ${formatProblem(problem)}`);
-  if (warnings.length > warningsShown && !stopped)
-    output.warn(
-      `warning: … and ${counted(warnings.length - warningsShown, "more warning")}${ALL_OF_THEM}`,
-    );
-  if (errors.length > 0) {
-    const lines = errors
-      .slice(0, shown.errors)
-      .map((problem) => `error: ${formatProblem(problem)}`);
-    if (errors.length > shown.errors)
-      lines.push(
-        `error: … and ${counted(errors.length - shown.errors, "more error")}${ALL_OF_THEM}`,
-      );
-    if (stopped && warnings.length > 0)
-      lines.push(`and ${counted(warnings.length, "warning")}${ALL_OF_THEM}`);
-    throw new UserError(
-      `the source data has ${counted(errors.length, "error")}${consequence ? `; ${consequence}` : ""}`,
-      lines,
-    );
+  const warningLines = stopped ? emptyListing : listing(warnings, "warning", shown.warnings, shown);
+  const errorLines = listing(errors, "error", shown.errors, shown);
+  // Said once, last, when a kind was counted and no count of the rest said it already.
+  const howCounted =
+    warningLines.counted || errorLines.counted
+      ? `(the first ${shown.ofAKind} problems of a kind are shown, the rest counted: ${shown.everyOne})`
+      : undefined;
+  for (const line of warningLines.lines) output.warn(line);
+  if (errors.length === 0) {
+    if (howCounted && warningLines.left === 0) output.warn(howCounted);
+    return;
   }
+  const lines = errorLines.lines;
+  const countedWarnings = stopped && warnings.length > 0;
+  if (countedWarnings) lines.push(`and ${counted(warnings.length, "warning")} (${shown.everyOne})`);
+  else if (howCounted && errorLines.left === 0) lines.push(howCounted);
+  throw new UserError(
+    `the source data has ${counted(errors.length, "error")}${consequence ? `; ${consequence}` : ""}`,
+    lines,
+  );
 }
 
-const ALL_OF_THEM = " (`velodata validate`, given the same --source and --state, lists every one)";
+interface Listing {
+  lines: string[];
+  /** How many problems no line says. */
+  left: number;
+  /** Whether a line counts problems of a kind. */
+  counted: boolean;
+}
+
+const emptyListing: Listing = { lines: [], left: 0, counted: false };
+
+/** At most `most` lines of `problems` (a kind's rest counted in one), then a count of the others. */
+function listing(
+  problems: readonly Problem[],
+  severity: "warning" | "error",
+  most: number,
+  shown: ProblemsShown,
+): Listing {
+  const listed = listAlike(problems, shown.ofAKind).slice(0, most);
+  const lines = listed.map((line) =>
+    "problem" in line
+      ? `${severity}: ${formatProblem(line.problem)}`
+      : `${severity}: ${formatRest(line.rest, line.inAll)}`,
+  );
+  const left = problems.length - problemsIn(listed);
+  if (left > 0)
+    lines.push(`${severity}: … and ${counted(left, `more ${severity}`)} (${shown.everyOne})`);
+  return { lines, left, counted: listed.some((line) => "rest" in line) };
+}
 
 /**
  * Files in the order they are read and fixed, the static ones first (a states file is checked

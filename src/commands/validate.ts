@@ -3,13 +3,15 @@
 import { join } from "node:path";
 import { counted } from "../plural.js";
 import { STATES_FILE } from "../source/states-file.js";
-import { EVERY_PROBLEM, type Output, terminalOutput } from "./output.js";
+import { EVERY_KIND, EVERY_PROBLEM, type Output, terminalOutput } from "./output.js";
 import { readValidDataset } from "./read-source.js";
 import { type StaleLimits, warnIfDatasetStalled } from "./stalled-feed.js";
 
 export interface ValidateOptions extends StaleLimits {
   source: string;
   state?: string;
+  /** Every problem on a line of its own, where a kind's first few and a count of the rest do. */
+  all?: boolean;
   output?: Output;
   /** The time stale states are judged at; a parameter so that tests control it. */
   now?: Date;
@@ -22,7 +24,7 @@ export async function validate(options: ValidateOptions): Promise<void> {
     options.state,
     output,
     null, // it publishes nothing, valid or not
-    EVERY_PROBLEM, // the other commands send here for the whole list
+    options.all ? EVERY_PROBLEM : EVERY_KIND, // the other commands send here for the whole list
   );
   // A stuck exporter or a clock off by hours gives a valid file: said, as refresh and serve would.
   const statesFile = options.state ?? join(options.source, STATES_FILE);
