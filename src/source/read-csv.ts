@@ -90,7 +90,7 @@ export async function readCsvRecords(
     if (record.every((cell) => cell === "")) return;
     const at = { file, index, line: lines[index] as number };
     // Two exports joined, each with its header: one error, not one per cell of it.
-    if (record.join(",").toLowerCase() === names.join(",").toLowerCase())
+    if (isHeader(record, names))
       problems.push(error(at, undefined, "repeats the header row (files joined?): remove it"));
     else if (record.length === names.length) {
       const cells = Object.fromEntries(
@@ -142,6 +142,11 @@ function headerOf(parse: typeof CsvParse, text: string): string[] | null {
     return null;
   }
 }
+
+/** The row is the header again, in any case (a data row differs at its first cell: no join per row). */
+const isHeader = (record: readonly string[], names: readonly string[]): boolean =>
+  record.length === names.length &&
+  record.every((cell, at) => cell.toLowerCase() === names[at]?.toLowerCase());
 
 // csv-parse's codes for text after the quote that closes a cell.
 const CLOSING_QUOTE_CODES = new Set([
