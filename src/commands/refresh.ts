@@ -330,7 +330,7 @@ async function fullRefresh(
   const [
     { publishOffThread },
     { encodedInChunks },
-    { staticSourceUpdatedAt },
+    { staticDataUpdatedAt, staticSourceUpdatedAt },
     { readDataset, saidLeftOut },
     { variantsOnDisk },
     { compressReleaseOffThread },
@@ -383,6 +383,7 @@ async function fullRefresh(
     baseUrl: inputs.baseUrl,
     refreshSeconds: inputs.refreshSeconds,
     staticUpdatedAt: staticSourceUpdatedAt(options.source),
+    dataUpdatedAt: staticDataUpdatedAt(options.source),
     encode: encodedInChunks(), // this process exits once they are written
   });
   steps.ended("render");

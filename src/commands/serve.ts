@@ -38,7 +38,11 @@ import {
   type StaticRead,
   saidLeftOut,
 } from "../source/read-dataset.js";
-import { statesFileTime, staticSourceUpdatedAt } from "../source/source-time.js";
+import {
+  statesFileTime,
+  staticDataUpdatedAt,
+  staticSourceUpdatedAt,
+} from "../source/source-time.js";
 import { STATES_FILE } from "../source/states-file.js";
 import { refuseInsideTree } from "../tree/inside-tree.js";
 import { layoutOf } from "../tree/layout.js";
@@ -214,6 +218,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     // Without a base URL the portal names the host it is read from: this server, by any name.
     portalBaseUrl: baseUrl ?? null,
     staticUpdatedAt,
+    dataUpdatedAt: staticDataUpdatedAt(options.source),
     refreshSeconds: seconds,
   });
   const release = await compressRelease(first.release, { budget: "build" });

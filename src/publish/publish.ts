@@ -40,6 +40,11 @@ export interface PublishOptions {
    * `last_updated` of the static GBFS feeds, so that they move only with the source. Default generatedAt.
    */
   staticUpdatedAt?: Date;
+  /**
+   * When the static source's data last changed, parkings included (`staticDataUpdatedAt`): the
+   * bundle's data package and the portal say it. Default staticUpdatedAt; neither: no date.
+   */
+  dataUpdatedAt?: Date;
   /** Seconds between refreshes: the `ttl` of GBFS station_status. Default 60. */
   refreshSeconds?: number;
   /** The previous release's station renderings, so that only changed stations are rendered again. */
@@ -73,7 +78,8 @@ function put(files: Files, endpoint: Endpoint, body: readonly Uint8Array[]): voi
 /** Answers that change only with the source data: contracts, parkings, downloads, OpenAPI, portal. */
 export async function publishStatic(dataset: Dataset, options: PublishOptions): Promise<Files> {
   // Zipped by another thread while the rest renders (see zip.ts); the portal needs its size.
-  const bundle = renderBundle(dataset, options.staticUpdatedAt);
+  const dataUpdatedAt = options.dataUpdatedAt ?? options.staticUpdatedAt;
+  const bundle = renderBundle(dataset, dataUpdatedAt);
   bundle.catch(() => {}); // awaited below
   // The answers kept in the release are encoded as the caller asks; the bundle's tables are not
   // (they are copied for the zip, then let go).
@@ -113,7 +119,7 @@ export async function publishStatic(dataset: Dataset, options: PublishOptions): 
   const portal = {
     paths: portalPaths(),
     baseUrl: portalBaseUrl(options),
-    generatedAt: options.staticUpdatedAt ?? null,
+    generatedAt: dataUpdatedAt ?? null,
   };
   for (const file of renderPortal(buildPortalInput(dataset, files, portal))) {
     put(files, { name: file.endpoint }, [file.body]);

@@ -20,7 +20,7 @@ const WORKER = new URL("./static-worker.js", import.meta.url);
 /** What the worker renders from: the dataset's static part and the options the answers name. */
 export interface StaticJob {
   dataset: Omit<Dataset, "states">;
-  options: Pick<PublishOptions, "generatedAt" | "baseUrl" | "staticUpdatedAt">;
+  options: Pick<PublishOptions, "generatedAt" | "baseUrl" | "staticUpdatedAt" | "dataUpdatedAt">;
 }
 
 /** The answers in publishStatic's order, or why there are none. */
@@ -37,10 +37,10 @@ export async function publishStaticOffThread(
 ): Promise<Map<string, ReleaseFile>> {
   if (!existsSync(WORKER)) return publishStatic(dataset, { ...options, encode: encodedInChunks() });
   const { contracts, stations, parkings, portal } = dataset;
-  const { generatedAt, baseUrl, staticUpdatedAt } = options;
+  const { generatedAt, baseUrl, staticUpdatedAt, dataUpdatedAt } = options;
   const job: StaticJob = {
     dataset: { contracts, stations, parkings, portal },
-    options: { generatedAt, baseUrl, staticUpdatedAt },
+    options: { generatedAt, baseUrl, staticUpdatedAt, dataUpdatedAt },
   };
   const reply = await workerAnswer<StaticReply>(WORKER, "the static answers' worker", {
     workerData: job,

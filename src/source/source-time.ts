@@ -5,6 +5,8 @@ import { type Problem, warning } from "./problems.js";
 
 // Parkings are not in the GBFS feeds: editing them must not move their time.
 const FILES = ["contracts.json", "stations.json", "stations.csv"];
+// The bundle's data: the same and the parkings.
+const DATA_FILES = [...FILES, "parkings.json", "parkings.csv"];
 
 /** GBFS v2.3's earliest `last_updated` (2015-12-15T05:00:00Z): the schema refuses anything before. */
 export const GBFS_EARLIEST_MS = 1_450_155_600_000;
@@ -13,9 +15,12 @@ export const GBFS_EARLIEST_MS = 1_450_155_600_000;
 export const CLOCKS_APART_MS = 15 * 60_000;
 
 /** The newest of the files' modification times, to the second, and the file it is of. */
-function newestModification(dir: string): { file: string; ms: number } | null {
+function newestModification(
+  dir: string,
+  files: readonly string[] = FILES,
+): { file: string; ms: number } | null {
   let newest: { file: string; ms: number } | null = null;
-  for (const name of FILES) {
+  for (const name of files) {
     const file = join(dir, name);
     try {
       const ms = Math.floor(statSync(file).mtimeMs / 1000) * 1000;
@@ -35,6 +40,14 @@ function newestModification(dir: string): { file: string; ms: number } | null {
  */
 export function staticSourceUpdatedAt(dir: string, now = Date.now()): Date {
   return withinFeedTimes(newestModification(dir)?.ms ?? GBFS_EARLIEST_MS, now);
+}
+
+/**
+ * staticSourceUpdatedAt of the files the bundle's tables come from, parkings too: the date its
+ * data package and the portal give the static data.
+ */
+export function staticDataUpdatedAt(dir: string, now = Date.now()): Date {
+  return withinFeedTimes(newestModification(dir, DATA_FILES)?.ms ?? GBFS_EARLIEST_MS, now);
 }
 
 /** A modification time, to the second, brought within GBFS's earliest and the clock. */

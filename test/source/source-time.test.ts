@@ -3,7 +3,11 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatProblem } from "../../src/source/problems.js";
 import { readDataset } from "../../src/source/read-dataset.js";
-import { sourceTimeProblems, staticSourceUpdatedAt } from "../../src/source/source-time.js";
+import {
+  sourceTimeProblems,
+  staticDataUpdatedAt,
+  staticSourceUpdatedAt,
+} from "../../src/source/source-time.js";
 import { fixtureCopy } from "../helpers.js";
 
 const at = (text: string) => new Date(text);
@@ -33,6 +37,17 @@ describe("staticSourceUpdatedAt", () => {
     expect(staticSourceUpdatedAt(dir).getTime()).toBeGreaterThan(
       at("2026-03-04T05:06:08Z").getTime(),
     );
+  });
+
+  it("moves with the parkings for the bundle's date (staticDataUpdatedAt), never for GBFS's", async () => {
+    const dir = await fixtureCopy();
+    const touch = (name: string, when: string) => utimes(join(dir, name), at(when), at(when));
+    await touch("contracts.json", "2026-01-01T00:00:00Z");
+    await touch("stations.csv", "2026-01-01T00:00:00Z");
+    await touch("parkings.json", "2026-02-03T04:05:06.700Z");
+    await touch("states.json", "2026-03-01T00:00:00Z");
+    expect(staticSourceUpdatedAt(dir).toISOString()).toBe("2026-01-01T00:00:00.000Z");
+    expect(staticDataUpdatedAt(dir).toISOString()).toBe("2026-02-03T04:05:06.000Z");
   });
 
   it("brings a time no GBFS feed may say within them, and says so: 1970 (image builders), or ahead of the clock", async () => {

@@ -56,10 +56,12 @@ describe("renderPortal", () => {
 
   it("dates the page and the bundle's data package by the static source's last change, never by a refresh", async () => {
     const dataset = await fixtureDataset();
-    const staticUpdatedAt = new Date("2025-02-08T16:44:06.500Z");
+    // The GBFS feeds' time, and the data's (parkings edited since): the second dates the bundle.
+    const staticUpdatedAt = new Date("2025-01-01T00:00:00Z");
+    const dataUpdatedAt = new Date("2025-02-08T16:44:06.500Z");
     const made = async (at: string) => {
-      const { files } = (await publish(dataset, { generatedAt: new Date(at), staticUpdatedAt }))
-        .release;
+      const options = { generatedAt: new Date(at), staticUpdatedAt, dataUpdatedAt };
+      const { files } = (await publish(dataset, options)).release;
       const zip = Buffer.concat(files.get("/download/velodata-static.zip")?.body ?? []);
       const descriptor = JSON.parse(
         Buffer.from(unzipSync(zip)["datapackage.json"] as Uint8Array).toString("utf8"),
