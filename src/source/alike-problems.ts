@@ -22,12 +22,16 @@ export type Listed = { problem: Problem } | { rest: readonly Problem[]; inAll: n
 
 /**
  * The kind of a problem located in a record (same severity, file, field, and message once its
- * values are set aside); none for a problem of a whole file, which is said once anyway.
+ * values are set aside); none for a problem of a whole file, which is said once anyway. A quoted
+ * value without digits is a word of the kind, not a value: `unknown contract "toulouse"` and
+ * `"dublin"`, `got "OPN"` and `"closed"` are two mistakes, each listed, not one counted.
  */
 function kindOf(problem: Problem): string | undefined {
   const { at } = problem;
   if (at.line === undefined && at.index === undefined) return undefined;
-  const words = problem.message.replace(VALUES, "\u0000");
+  const words = problem.message.replace(VALUES, (value) =>
+    value.startsWith('"') && !/\d/.test(value) ? value : "\u0000",
+  );
   return JSON.stringify([problem.severity, at.file, problem.field ?? null, words]);
 }
 

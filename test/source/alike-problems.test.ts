@@ -120,6 +120,20 @@ describe("listAlike", () => {
     ]);
   });
 
+  it("takes a quoted word for a word of the kind: two contracts unknown are two mistakes, each listed", () => {
+    const problems = [
+      ...range(6).map((line) => unknownContract(line + 2, "dublin")),
+      ...range(6).map((line) => unknownContract(line + 8, "toulouse")),
+    ];
+    const lines = listAlike(problems, 3).map((line) =>
+      "problem" in line ? line.problem.message : formatRest(line.rest, line.inAll),
+    );
+    expect(lines.filter((line) => line.includes('"toulouse"'))).toHaveLength(4);
+    expect(lines.at(-1)).toBe(
+      `${STATIONS}:11–13 contract: the same in 3 more records (6 in all): unknown contract "toulouse" (not in contracts.json)`,
+    );
+  });
+
   it.each([
     ["severity", (problem: Problem): Problem => ({ ...problem, severity: "warning" })],
     [
