@@ -20,8 +20,10 @@ import {
 import {
   contractKey,
   contractsHaveStations,
+  contractsNamedByNone,
   coordinatesInRange,
   knownContracts,
+  nameKey,
   parkingNumbersUniqueInContract,
   parkingsOnParkingContracts,
   positionsNearTheirContract,
@@ -47,12 +49,18 @@ export function checkStaticSource(
   { contracts, stations, parkings }: StaticSource,
   unread: Unread = NOTHING_UNREAD,
 ): Problem[] {
+  const namedByNone = contractsNamedByNone(
+    contracts,
+    stations,
+    parkings,
+    contractsOf(unread.stations),
+  );
   const references =
     unread.contracts === "all"
       ? []
       : [
-          ...knownContracts(contracts, notOn(unread.contracts, stations), "station"),
-          ...knownContracts(contracts, notOn(unread.contracts, parkings), "parking"),
+          ...knownContracts(contracts, notOn(unread.contracts, stations), namedByNone),
+          ...knownContracts(contracts, notOn(unread.contracts, parkings)),
         ];
   // Contracts whose positions lie outside their time zone's part of the world: said once each.
   const flagged = new Set<string>();
@@ -69,7 +77,7 @@ export function checkStaticSource(
     ...languagesUnique(contracts),
     ...electricalBikesHaveRange(contracts),
     ...references,
-    ...contractsHaveStations(contracts, stations, parkings, contractsOf(unread.stations)),
+    ...contractsHaveStations(namedByNone),
     ...parkingsOnParkingContracts(contracts, parkings),
     ...stationNumbersUniqueInContract(stations),
     ...parkingNumbersUniqueInContract(parkings),
@@ -97,7 +105,7 @@ function notOn<T extends { contract: string }>(
 ): readonly Sourced<T>[] {
   if (contracts.size === 0) return records;
   // A contract refused for spaces around its name ("toulouse ") is the one its records name.
-  return records.filter(({ value }) => !contracts.has(contractKey(value.contract.trim())));
+  return records.filter(({ value }) => !contracts.has(nameKey(value.contract)));
 }
 
 /**

@@ -20,7 +20,7 @@ import { error, hasErrors, type Problem, type Sourced, warning } from "./problem
 import { readCsvRecords } from "./read-csv.js";
 import { readJsonRecords } from "./read-json.js";
 import { readSourceText } from "./read-text.js";
-import { contractKey } from "./rules/records.js";
+import { contractKey, nameKey } from "./rules/records.js";
 import { stationKey } from "./rules/states.js";
 import { checkSourceFolder } from "./source-folder.js";
 import { splitStatesText } from "./states-text.js";
@@ -110,7 +110,7 @@ function unreadKeys(
 }
 
 const contractKeyOf = ({ name }: Record<string, unknown>): string | undefined =>
-  typeof name === "string" ? contractKey(name.trim()) : undefined;
+  typeof name === "string" ? nameKey(name) : undefined;
 
 /**
  * A number written as text ("55" in JSON) still says which station was meant; one written any

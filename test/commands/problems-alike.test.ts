@@ -75,7 +75,7 @@ describe("a mistake over a whole file", () => {
     expect(validated.code).toBe(1);
     expect(validated.stderr).toContain("velodata: the source data has 287 errors\n");
     expect(problemsOf(validated.stderr, "error").at(-1)).toBe(
-      `error: ${join(source, "stations.csv")}:122–405 contract: the same in 284 more records (287 in all): unknown contract "toulouse" (not in contracts.json; its contract "toulouse-metropole" has no station: renamed there?)`,
+      `error: ${join(source, "stations.csv")}:122–405 contract: the same in 284 more records (287 in all): unknown contract "toulouse" (not in contracts.json, where "toulouse-metropole" has no station: renamed?)`,
     );
   });
 

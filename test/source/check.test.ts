@@ -88,7 +88,7 @@ describe("the rules across records run over the records that passed their schema
     expect(checkStaticSource({ ...read.source, stations }, read.unread)).toEqual([]);
     // Read whole, the same rules speak (lyon has none of these stations: renamed?).
     expect(checkStaticSource({ ...read.source, stations }).map((p) => p.message)).toEqual([
-      'unknown contract "nowhere" (not in contracts.json; its contract "lyon" has no station: renamed there?)',
+      'unknown contract "nowhere" (not in contracts.json, where "lyon" has no station: renamed?)',
       'no station names contract "lyon": its lists are published empty (not yet exported, or named otherwise in the stations file?)',
     ]);
     expect(await errorsOf(dir)).not.toContainEqual(expect.stringContaining("no station 99"));

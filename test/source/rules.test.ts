@@ -6,6 +6,7 @@ import { formatProblem, type Sourced } from "../../src/source/problems.js";
 import { contractNamesPathSafe, contractNamesUnique } from "../../src/source/rules/contracts.js";
 import {
   contractsHaveStations,
+  contractsNamedByNone,
   coordinatesInRange,
   knownContracts,
   parkingNumbersUniqueInContract,
@@ -111,7 +112,7 @@ describe("knownContracts", () => {
   it("reports a station whose contract does not exist, matching names without case", () => {
     const contracts = sourced("contracts.json", [contract("dublin")]);
     const stations = sourced("stations.csv", [station("Dublin", 1), station("paris", 2)]);
-    const problems = knownContracts(contracts, stations, "station");
+    const problems = knownContracts(contracts, stations);
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatchObject({
       field: "contract",
@@ -120,30 +121,26 @@ describe("knownContracts", () => {
     expect(problems[0]?.message).toContain('"paris"');
   });
 
-  it("tells a contract renamed in contracts.json alone as such", () => {
-    const contracts = sourced("contracts.json", [contract("dublin"), contract("toulouse-metro")]);
+  it("tells a contract renamed in contracts.json alone as such: one no station names", () => {
+    const contracts = sourced("contracts.json", [contract("dublin"), contract("tlse")]);
     const stations = sourced("stations.csv", [station("dublin", 1), station("toulouse", 2)]);
-    expect(knownContracts(contracts, stations, "station").map((p) => p.message)).toEqual([
-      'unknown contract "toulouse" (not in contracts.json; its contract "toulouse-metro" has no station: renamed there?)',
-    ]);
-    // Parkings are looked for on the contracts that offer them only.
-    const parkings = sourced("parkings.json", [{ contract: "toulouse" }]);
-    expect(knownContracts(contracts, parkings, "parking").map((p) => p.message)).toEqual([
-      'unknown contract "toulouse" (not in contracts.json)',
+    const renamed = contractsNamedByNone(contracts, stations, [], new Set());
+    expect(knownContracts(contracts, stations, renamed).map((p) => p.message)).toEqual([
+      'unknown contract "toulouse" (not in contracts.json, where "tlse" has no station: renamed?)',
     ]);
   });
 
   it("leaves the stations of a contract with spaces around its name to that contract's error", () => {
     const contracts = sourced("contracts.json", [contract("toulouse ")]);
     const stations = sourced("stations.csv", [station("toulouse", 1)]);
-    expect(knownContracts(contracts, stations, "station")).toEqual([]);
+    expect(knownContracts(contracts, stations)).toEqual([]);
     expect(contractNamesPathSafe(contracts).map((p) => p.message)).toEqual([
       '"toulouse " has spaces around the name: write "toulouse"',
     ]);
   });
 });
 
-describe("contractsHaveStations", () => {
+describe("contractsNamedByNone, contractsHaveStations", () => {
   const contracts = sourced("contracts.json", [
     contract("dublin"),
     contract("rennes"),
@@ -153,15 +150,19 @@ describe("contractsHaveStations", () => {
   const parkings = sourced("parkings.json", [{ contract: "nantes" }]);
 
   it("warns of a contract no station names: its lists would be published empty", () => {
-    const problems = contractsHaveStations(contracts, stations, parkings, new Set());
+    const none = contractsNamedByNone(contracts, stations, parkings, new Set());
+    const problems = contractsHaveStations(none);
     expect(problems.map((problem) => `${problem.severity}: ${formatProblem(problem)}`)).toEqual([
       'warning: contracts.json[1] name: no station names contract "rennes": its lists are published empty (not yet exported, or named otherwise in the stations file?)',
     ]);
   });
 
-  it("says nothing of a contract whose stations were not read", () => {
-    expect(contractsHaveStations(contracts, stations, parkings, new Set(["rennes"]))).toEqual([]);
-    expect(contractsHaveStations(contracts, stations, parkings, "all")).toEqual([]);
+  it("leaves out a contract of parkings only, or whose stations were not read", () => {
+    const names = (unread: ReadonlySet<string> | "all") =>
+      contractsNamedByNone(contracts, stations, parkings, unread).map(({ value }) => value.name);
+    expect(names(new Set())).toEqual(["rennes"]);
+    expect(names(new Set(["rennes"]))).toEqual([]);
+    expect(names("all")).toEqual([]);
   });
 });
 

@@ -14,68 +14,79 @@ interface ContractRecord {
 export const contractKey = (name: string): string => name.toLowerCase();
 
 /**
- * Every station or parking names a contract that exists (names compared without case). A name
- * unknown while a contract has no such record is told as what it likely is: the contract renamed
- * in contracts.json alone.
+ * A contract name as the records naming it are matched, spaces around it aside: they are an error
+ * of the contract's own (contractNamesPathSafe), not "unknown contract" on each of its records too.
+ */
+export const nameKey = (name: string): string => contractKey(name.trim());
+
+/**
+ * Every station or parking names a contract that exists (names compared without case). `renamed`:
+ * the contracts no record names (contractsNamedByNone), which an unknown name is likely one of,
+ * renamed in contracts.json alone.
  */
 export function knownContracts(
   contracts: readonly Sourced<Contract>[],
   records: readonly Sourced<{ contract: string }>[],
-  kind: "station" | "parking",
+  renamed: readonly Sourced<Contract>[] = [],
 ): Problem[] {
-  // A contract with spaces around its name is in error already (contractNamesPathSafe): its
-  // records are not "unknown contract" as well.
-  const names = new Set(contracts.map((contract) => contractKey(contract.value.name.trim())));
-  const unknown = records.filter((record) => !names.has(contractKey(record.value.contract)));
-  if (unknown.length === 0) return [];
-  const named = new Set(records.map((record) => contractKey(record.value.contract)));
-  const without = contracts
-    .map(({ value }) => value)
-    .filter((contract) => kind === "station" || contract.parkingApi)
-    .filter((contract) => !named.has(contractKey(contract.name.trim())))
-    .map((contract) => `"${excerpt(contract.name)}"`);
-  const renamed =
-    without.length === 0
-      ? ""
-      : `; ${without.length === 1 ? "its contract" : "its contracts"} ${without.slice(0, 3).join(", ")}${without.length > 3 ? ", …" : ""} ${without.length === 1 ? "has" : "have"} no ${kind}: renamed there?`;
-  return unknown.map((record) => {
-    const { contract } = record.value;
-    // A database's fixed-width column pads it: "rennes   ".
-    const padded = names.has(contractKey(contract.trim()));
-    return error(
-      record.at,
-      "contract",
-      padded
-        ? `unknown contract "${excerpt(contract)}": spaces around the name (a fixed-width export's padding?); write "${contract.trim()}"`
-        : `unknown contract "${excerpt(contract)}" (not in contracts.json${renamed})`,
-    );
-  });
+  const names = new Set(contracts.map((contract) => nameKey(contract.value.name)));
+  const hint = renamedHint(renamed.map(({ value }) => value.name));
+  return records
+    .filter((record) => !names.has(contractKey(record.value.contract)))
+    .map((record) => {
+      const { contract } = record.value;
+      // A database's fixed-width column pads it: "rennes   ".
+      const padded = names.has(nameKey(contract));
+      return error(
+        record.at,
+        "contract",
+        padded
+          ? `unknown contract "${excerpt(contract)}": spaces around the name (a fixed-width export's padding?); write "${contract.trim()}"`
+          : `unknown contract "${excerpt(contract)}" (not in contracts.json${hint})`,
+      );
+    });
+}
+
+/** `, where "tlse" has no station: renamed?`, or nothing when every contract has some. */
+function renamedHint(names: readonly string[]): string {
+  if (names.length === 0) return "";
+  const listed = names.slice(0, 3).map((name) => `"${excerpt(name)}"`);
+  if (names.length > 3) listed.push("…");
+  return names.length === 1
+    ? `, where ${listed[0]} has no station: renamed?`
+    : `, where ${listed.join(", ")} have no station: one of them renamed?`;
 }
 
 /**
- * A contract no station names is published with empty lists, which a consumer takes for a network
- * without stations: said, unless parkings are what it publishes, or its stations are among those
- * not read (`unread`: their contracts' keys, or "all").
+ * The contracts no station or parking names, of those whose stations were all read (`unread`:
+ * the contracts, by nameKey, of stations not read, or "all"): published with empty lists.
  */
-export function contractsHaveStations(
+export function contractsNamedByNone(
   contracts: readonly Sourced<Contract>[],
   stations: readonly Sourced<{ contract: string }>[],
   parkings: readonly Sourced<{ contract: string }>[],
   unread: ReadonlySet<string> | "all",
-): Problem[] {
+): Sourced<Contract>[] {
   if (unread === "all") return [];
-  // Names compared without the spaces around them, which are errors of their own.
-  const keyOf = (name: string) => contractKey(name.trim());
-  const named = new Set([...stations, ...parkings].map(({ value }) => keyOf(value.contract)));
-  return contracts
-    .filter(({ value }) => !named.has(keyOf(value.name)) && !unread.has(keyOf(value.name)))
-    .map((contract) =>
-      warning(
-        contract.at,
-        "name",
-        `no station names contract "${excerpt(contract.value.name)}": its lists are published empty (not yet exported, or named otherwise in the stations file?)`,
-      ),
-    );
+  const named = new Set([...stations, ...parkings].map(({ value }) => nameKey(value.contract)));
+  return contracts.filter(({ value }) => {
+    const key = nameKey(value.name);
+    return !named.has(key) && !unread.has(key);
+  });
+}
+
+/**
+ * A contract no station names (contractsNamedByNone) is published with empty lists, which a
+ * consumer takes for a network without stations: said.
+ */
+export function contractsHaveStations(namedByNone: readonly Sourced<Contract>[]): Problem[] {
+  return namedByNone.map((contract) =>
+    warning(
+      contract.at,
+      "name",
+      `no station names contract "${excerpt(contract.value.name)}": its lists are published empty (not yet exported, or named otherwise in the stations file?)`,
+    ),
+  );
 }
 
 /** Parkings are published only for contracts that offer the parking API; others would be lost silently. */
