@@ -20,7 +20,7 @@ import { error, hasErrors, type Problem, type Sourced, warning } from "./problem
 import { readCsvRecords } from "./read-csv.js";
 import { readJsonRecords } from "./read-json.js";
 import { readSourceText } from "./read-text.js";
-import { contractKey, nameKey } from "./rules/records.js";
+import { nameKey } from "./rules/records.js";
 import { stationKey } from "./rules/states.js";
 import { checkSourceFolder } from "./source-folder.js";
 import { splitStatesText } from "./states-text.js";
