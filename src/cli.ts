@@ -157,7 +157,7 @@ export function program(argv: readonly string[]): Command {
     .option("--state <file>", "station states file (default: <source>/states.json)")
     .option(
       "--all",
-      "list every problem on a line of its own (by default, past the first 3 of a kind, one line counts the rest)",
+      "list every problem on a line of its own (by default, a kind of 6 problems or more is said by its first 3 and one line counting the rest)",
     )
     .option("--stale-minutes <n>", "a station not reported for this long is stale", positive, 15)
     .option("--max-stale <percent>", "warn past this share of stale stations", percent, 25)

@@ -24,7 +24,7 @@ export async function validate(options: ValidateOptions): Promise<void> {
     options.state,
     output,
     null, // it publishes nothing, valid or not
-    options.all ? EVERY_PROBLEM : EVERY_KIND, // the other commands send here for the whole list
+    options.all ? EVERY_PROBLEM : EVERY_KIND, // the other commands send here, with --all, for the whole list
   );
   // A stuck exporter or a clock off by hours gives a valid file: said, as refresh and serve would.
   const statesFile = options.state ?? join(options.source, STATES_FILE);

@@ -4,6 +4,7 @@ import { excerpt } from "../errors.js";
 import { INT32_MAX, INT32_RANGE, INT32_REASON } from "../model/int32.js";
 import { nounFor } from "../plural.js";
 import { withFields } from "../with-fields.js";
+import { isNoValue } from "./no-value.js";
 import { type FileNumberTexts, type NumberText, plainNumber } from "./number-texts.js";
 import { error, type Problem, type RecordRef, recordLabel, type Sourced } from "./problems.js";
 import { wholeNumberAt } from "./schema-at.js";
@@ -77,9 +78,6 @@ function pathOf(issue: z.core.$ZodIssue, key: string): string {
   return [...issue.path.map(String), key].join(".");
 }
 
-/** Words for no value, in a number or a boolean's place (a text field may hold any word). */
-const NO_VALUE = /^(?:null|nil|none|n\/a|#n\/a|na|nan|undefined|-|\u2014)$/i;
-
 /** A number written as JSON would write it, but as text ("4", "-2.5", "005"). */
 const PLAIN_NUMBER = /^-?\d+(?:\.\d+)?$/;
 
@@ -119,7 +117,12 @@ export function issueMessage(
       ? `expected number${got}: a decimal comma (a French or German spreadsheet's) or a thousands separator (an English one's); write ${value.replace(",", ".")} or ${value.replace(",", "")}, as meant`
       : `expected number${got}: a decimal comma, as a spreadsheet in a French or German locale writes it; write ${value.replace(",", ".")}`;
   // What a database or a spreadsheet writes for no value.
-  if (issue.code === "invalid_type" && typeof value === "string" && NO_VALUE.test(value.trim()))
+  if (
+    issue.code === "invalid_type" &&
+    ["number", "int", "boolean"].includes(issue.expected) &&
+    typeof value === "string" &&
+    isNoValue(value)
+  )
     return `expected ${issue.expected === "boolean" ? "true or false" : "number"}${got}: a word for no value, as databases export it; where the field may have none, leave the cell empty (null in JSON)`;
   // VRAI/FAUX, WAHR/FALSCH, 1/0, oui/non: a spreadsheet's or a database's own words for them.
   if (issue.code === "invalid_type" && issue.expected === "boolean" && value !== null)

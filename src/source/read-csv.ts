@@ -66,8 +66,8 @@ export async function readCsvRecords(
           });
     // Text after a closing quote on the very line the parser stopped at ("A "B" C"): the quote
     // closed; its line's odd count of quotes is no quote left open.
-    const { code, lines } = cause as { code?: unknown; lines?: unknown };
-    const closedThere = CLOSING_QUOTE_CODES.has(String(code)) && lines === unclosed;
+    const { code, lines: stoppedAt } = cause as { code?: unknown; lines?: unknown };
+    const closedThere = CLOSING_QUOTE_CODES.has(String(code)) && stoppedAt === unclosed;
     const problem =
       unclosed && !closedThere
         ? error({ file, line: unclosed }, undefined, UNCLOSED_QUOTE)
@@ -143,10 +143,16 @@ function headerOf(parse: typeof CsvParse, text: string): string[] | null {
   }
 }
 
-/** The row is the header again, in any case (a data row differs at its first cell: no join per row). */
+/**
+ * The row is the header again, in any case, with the BOM of the file it came from (Excel's "CSV
+ * UTF-8" writes one): a data row differs at its first cell, so no row is joined or copied whole.
+ */
 const isHeader = (record: readonly string[], names: readonly string[]): boolean =>
   record.length === names.length &&
-  record.every((cell, at) => cell.toLowerCase() === names[at]?.toLowerCase());
+  record.every(
+    (cell, at) =>
+      (at === 0 ? cell.replace(/^\uFEFF/, "") : cell).toLowerCase() === names[at]?.toLowerCase(),
+  );
 
 // csv-parse's codes for text after the quote that closes a cell.
 const CLOSING_QUOTE_CODES = new Set([

@@ -193,11 +193,13 @@ describe("attributionNamed", () => {
       { ...complete, license: { id: "ODbL-1.0" }, operator: { name: "JCDecaux" } },
       { ...anonymous, license: { id: "CC0-1.0" } },
       anonymous,
+      { ...anonymous, license: { url: "https://example.org/terms" } },
     ];
     const problems = attributionNamed(sourced("contracts.json", contracts));
-    expect(problems.map((problem) => problem.severity)).toEqual(["warning"]);
+    expect(problems.map((problem) => problem.severity)).toEqual(["warning", "warning"]);
     expect(problems.map(formatProblem)).toEqual([
       'contracts.json[0] (#0) operator: none, while its licence (ODbL-1.0) asks reusers to credit the licensor: the GBFS feeds and the bundle\'s data package name no one; give "operator": { "name": "…" } (whom to credit)',
+      'contracts.json[4] (#4) operator: none, while its licence (https://example.org/terms) may ask reusers to credit the licensor: the GBFS feeds and the bundle\'s data package name no one; give "operator": { "name": "…" } (whom to credit)',
     ]);
   });
 });

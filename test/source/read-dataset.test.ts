@@ -227,7 +227,13 @@ describe("readDataset", () => {
 
   it("says a decimal comma not in quotes splits a coordinate, and a header row repeated in the file", async () => {
     const [header, first, second] = stationsCsv.split("\r\n");
-    const csv = [header, first?.replace("45.76,", "45,76,"), second, header?.toUpperCase()];
+    // The second header as a second Excel export would start: with its BOM.
+    const csv = [
+      header,
+      first?.replace("45.76,", "45,76,"),
+      second,
+      `\uFEFF${header?.toUpperCase()}`,
+    ];
     const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": csv.join("\r\n") });
     const file = join(dir, "stations.csv");
     expect((await readDataset(dir)).problems.filter(isError).map(formatProblem)).toEqual([
@@ -248,6 +254,12 @@ describe("readDataset", () => {
     const { problems } = await readDataset(dir);
     expect(problems.filter(isError).map(formatProblem)).toEqual([
       `${join(dir, "stations.csv")}:3 (lyon #2) capacity: expected number, got "NULL": a word for no value, as databases export it; where the field may have none, leave the cell empty (null in JSON)`,
+    ]);
+    // A word for no value where an object is expected is no cell to leave empty.
+    const objects = contracts.replace('"operator":{"name":"JCDecaux"}', '"operator":"none"');
+    const noOperator = await sourceDir({ "contracts.json": objects, "stations.csv": stationsCsv });
+    expect((await readDataset(noOperator)).problems.filter(isError).map(formatProblem)).toEqual([
+      `${join(noOperator, "contracts.json")}[0] (lyon) operator: expected object, got "none"`,
     ]);
     const fixed = csv.replace(",NULL,", ",10,");
     const read = await readDataset(

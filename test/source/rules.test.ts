@@ -137,6 +137,10 @@ describe("knownContracts", () => {
     expect(contractNamesPathSafe(contracts).map((p) => p.message)).toEqual([
       '"toulouse " has spaces around the name: write "toulouse"',
     ]);
+    const both = sourced("contracts.json", [contract(" Lyon")]);
+    expect(contractNamesPathSafe(both).map((p) => p.message)).toEqual([
+      '" Lyon" has spaces around the name and capitals: write "lyon"',
+    ]);
   });
 });
 
@@ -352,6 +356,7 @@ describe("lastUpdateIsUtcInstant", () => {
       "2025-02-08T16:44:06+0100",
       "1739033046",
       "1739033153000",
+      "NULL",
       "yesterday",
       "2025-02-30T16:44:06Z",
       "2025-02-08T24:30:00Z",
@@ -369,6 +374,7 @@ describe("lastUpdateIsUtcInstant", () => {
       '"2025-02-08T16:44:06+0100" lacks the offset\'s colon (+01:00): write it as 2025-02-08T16:44:06+01:00',
       `"1739033046" ${since1970} 2025-02-08T16:44:06Z if it counts seconds`,
       `"1739033153000" ${since1970} 2025-02-08T16:45:53Z if it counts milliseconds`,
+      '"NULL" is a word for no value, as databases export it: give null (no quotes) for a station that never reported',
       '"yesterday" is not a date and time of the form 2025-02-08T16:44:06Z (with seconds, and Z or an offset such as +01:00)',
       '"2025-02-30T16:44:06Z" has the right form, but no such date or time of day exists',
       '"2025-02-08T24:30:00Z" has the right form, but no such date or time of day exists',

@@ -30,14 +30,13 @@ export function contractNamesPathSafe(contracts: readonly Sourced<Contract>[]): 
     .filter((contract) => !CONTRACT_NAME.test(contract.value.name))
     .map((contract) => {
       const { name } = contract.value;
-      const lower = name.toLowerCase();
-      const trimmed = name.trim();
+      const fixed = name.trim().toLowerCase();
       let message = `"${excerpt(name)}" cannot be used in URLs: use 1 to 64 lower-case ASCII letters, digits, "-" or "_", starting with a letter (put the display name in commercial_name)`;
-      if (CONTRACT_NAME.test(lower))
-        message = `"${name}" has capitals: write it "${lower}" (static hosts match paths case-sensitively; a client asking for "${name}" is still answered)`;
-      // A space at the end is unseen in an editor: said, rather than the rules of a name.
-      else if (CONTRACT_NAME.test(trimmed))
-        message = `"${name}" has spaces around the name: write "${trimmed}"`;
+      // Spaces around it (unseen in an editor) and capitals: said, rather than the rules of a name.
+      if (CONTRACT_NAME.test(fixed) && name.trim() !== name)
+        message = `"${name}" has spaces around the name${fixed === name.trim() ? "" : " and capitals"}: write "${fixed}"`;
+      else if (CONTRACT_NAME.test(fixed))
+        message = `"${name}" has capitals: write it "${fixed}" (static hosts match paths case-sensitively; a client asking for "${name}" is still answered)`;
       return error(contract.at, "name", message);
     });
 }

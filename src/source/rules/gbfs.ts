@@ -194,15 +194,21 @@ export function licenceStated(contracts: readonly Sourced<Contract>[]): Problem[
  * operator, nobody is named, and reusers cannot do what the licence asks.
  */
 export function attributionNamed(contracts: readonly Sourced<Contract>[]): Problem[] {
-  return contracts
-    .filter(({ value }) => value.license?.id && asksAttribution(value.license) && !value.operator)
-    .map(({ value, at }) =>
+  return contracts.flatMap(({ value, at }) => {
+    const { license, operator } = value;
+    if (!license || operator || !asksAttribution(license)) return [];
+    // A licence of its own (a URL, no SPDX id) may ask it: GBFS names the operator for it too.
+    const asks = license.id
+      ? `its licence (${license.id}) asks`
+      : `its licence (${license.url}) may ask`;
+    return [
       warning(
         at,
         "operator",
-        `none, while its licence (${value.license?.id}) asks reusers to credit the licensor: the GBFS feeds and the bundle's data package name no one; give "operator": { "name": "…" } (whom to credit)`,
+        `none, while ${asks} reusers to credit the licensor: the GBFS feeds and the bundle's data package name no one; give "operator": { "name": "…" } (whom to credit)`,
       ),
-    );
+    ];
+  });
 }
 
 /** Each language once: GBFS 3.0 gives every name once per language. */

@@ -5,6 +5,7 @@ import type { Station } from "../../model/station.js";
 import type { StandsState, StationState } from "../../model/station-state.js";
 import { oncePerObject } from "../../once-per-object.js";
 import { publishedTime } from "../../published-time.js";
+import { isNoValue } from "../no-value.js";
 import { error, type Problem, type Sourced, warning } from "../problems.js";
 import { CLOCKS_APART_MS, GBFS_EARLIEST_MS } from "../source-time.js";
 import { contractKey, placeOf } from "./records.js";
@@ -250,6 +251,8 @@ export function lastUpdateIsUtcInstant(states: readonly Sourced<StationState>[])
  */
 function whyNotInstant(text: string): string {
   if (INSTANT.test(text)) return "has the right form, but no such date or time of day exists";
+  if (isNoValue(text))
+    return "is a word for no value, as databases export it: give null (no quotes) for a station that never reported";
   const near =
     /^(\d{4}-\d{2}-\d{2})([T ])(\d{2}:\d{2})(:\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/.exec(
       text,
