@@ -170,10 +170,31 @@ function whyNotAsMany(
     return "a cell left out (every column needs its comma, even when empty)?";
   const split = decimalCommas(record, names, columns);
   if (split) return split;
+  const shifted = shiftedFrom(record, names, columns);
+  if (shifted)
+    return `a comma inside a cell not in quotes ("a, b"), before ${shifted}: the cells from there on are one column off`;
   // A spreadsheet's export of columns once used, or of a header shortened since.
   if (record.slice(names.length).every((cell) => cell === ""))
     return "the cells past the header's columns are empty: commas too many at the end of the line?";
   return 'a comma inside a cell not in quotes ("a, b")?';
+}
+
+/**
+ * The first number column whose cell is no number while the cell as many places on, where a
+ * comma too many inside an earlier cell pushed it, is one: `latitude` for `GARE, PART-DIEU` left
+ * unquoted. Undefined when the cells sit where their columns say.
+ */
+function shiftedFrom(
+  record: readonly string[],
+  names: readonly string[],
+  columns: ReadonlyMap<string, Column>,
+): string | undefined {
+  const extra = record.length - names.length;
+  const isNumber = (cell: string | undefined) => cell !== undefined && NUMBER.test(cell);
+  return names.find(
+    (name, at) =>
+      columns.get(name)?.kind === "number" && !isNumber(record[at]) && isNumber(record[at + extra]),
+  );
 }
 
 /**

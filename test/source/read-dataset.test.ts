@@ -240,6 +240,12 @@ describe("readDataset", () => {
       `${file}:2: has 12 cells where the header has 11: a decimal comma, not in quotes, splits latitude "45,76" (write 45.76): numbers are written with a point`,
       `${file}:4: repeats the header row (files joined?): remove it`,
     ]);
+    // A comma inside a name left unquoted, the row's last cell empty: no "commas at the end".
+    const name = [header, first, second?.replace("BELLECOUR", "BELLE,COUR")].join("\r\n");
+    const named = await sourceDir({ "contracts.json": contracts, "stations.csv": name });
+    expect((await readDataset(named)).problems.filter(isError).map(formatProblem)).toEqual([
+      `${join(named, "stations.csv")}:3: has 12 cells where the header has 11: a comma inside a cell not in quotes ("a, b"), before latitude: the cells from there on are one column off`,
+    ]);
     // A count split so is not taken for a decimal: its cells are another slip.
     const count = [header, first?.replace(",20,", ",2,0,"), second].join("\r\n");
     const counted = await sourceDir({ "contracts.json": contracts, "stations.csv": count });
