@@ -8,7 +8,7 @@ import { publishOffThread } from "../publish/static-off-thread.js";
 import { stationListLayouts } from "../publish/station-files.js";
 import { DEFAULT_REFRESH_SECONDS } from "../routes/max-age.js";
 import { staticSourceFingerprint } from "../source/source-fingerprint.js";
-import { staticDataUpdatedAt, staticSourceUpdatedAt } from "../source/source-time.js";
+import { staticSourceTimes } from "../source/source-time.js";
 import { STATES_FILE } from "../source/states-file.js";
 import { StepTimes } from "../step-times.js";
 import { statesSeen } from "../tree/accepted-states.js";
@@ -86,8 +86,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
         generatedAt,
         baseUrl: options.baseUrl,
         refreshSeconds,
-        staticUpdatedAt: staticSourceUpdatedAt(options.source),
-        dataUpdatedAt: staticDataUpdatedAt(options.source),
+        ...staticSourceTimes(options.source),
         onStationFiles: early,
         encode: encodedInChunks(), // this process exits once they are written
       });

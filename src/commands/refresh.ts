@@ -330,7 +330,7 @@ async function fullRefresh(
   const [
     { publishOffThread },
     { encodedInChunks },
-    { staticDataUpdatedAt, staticSourceUpdatedAt },
+    { staticSourceTimes },
     { readDataset, saidLeftOut },
     { variantsOnDisk },
     { compressReleaseOffThread },
@@ -382,8 +382,7 @@ async function fullRefresh(
     generatedAt: inputs.generatedAt,
     baseUrl: inputs.baseUrl,
     refreshSeconds: inputs.refreshSeconds,
-    staticUpdatedAt: staticSourceUpdatedAt(options.source),
-    dataUpdatedAt: staticDataUpdatedAt(options.source),
+    ...staticSourceTimes(options.source),
     encode: encodedInChunks(), // this process exits once they are written
   });
   steps.ended("render");

@@ -38,11 +38,7 @@ import {
   type StaticRead,
   saidLeftOut,
 } from "../source/read-dataset.js";
-import {
-  statesFileTime,
-  staticDataUpdatedAt,
-  staticSourceUpdatedAt,
-} from "../source/source-time.js";
+import { statesFileTime, staticSourceTimes } from "../source/source-time.js";
 import { STATES_FILE } from "../source/states-file.js";
 import { refuseInsideTree } from "../tree/inside-tree.js";
 import { layoutOf } from "../tree/layout.js";
@@ -211,14 +207,14 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   const recorded = options.out && !options.baseUrl ? recordedBaseUrlOf(options.out) : undefined;
   const kept = recorded && !isLoopback(recorded) ? recorded : undefined;
   const baseUrl = options.baseUrl ?? kept;
-  const staticUpdatedAt = staticSourceUpdatedAt(options.source);
+  const { staticUpdatedAt, dataUpdatedAt } = staticSourceTimes(options.source);
   const first = await publish(shown, {
     generatedAt: new Date(),
     baseUrl: baseUrl ?? listening,
     // Without a base URL the portal names the host it is read from: this server, by any name.
     portalBaseUrl: baseUrl ?? null,
     staticUpdatedAt,
-    dataUpdatedAt: staticDataUpdatedAt(options.source),
+    dataUpdatedAt,
     refreshSeconds: seconds,
   });
   const release = await compressRelease(first.release, { budget: "build" });

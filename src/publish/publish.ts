@@ -36,12 +36,12 @@ export interface PublishOptions {
    */
   portalBaseUrl?: string | null;
   /**
-   * When the static source last changed (`staticSourceUpdatedAt`, read by the command): the
+   * When the static source last changed (`staticSourceTimes`, read by the command): the
    * `last_updated` of the static GBFS feeds, so that they move only with the source. Default generatedAt.
    */
   staticUpdatedAt?: Date;
   /**
-   * When the static source's data last changed, parkings included (`staticDataUpdatedAt`): the
+   * When the static source's data last changed, parkings included (`staticSourceTimes`): the
    * bundle's data package and the portal say it. Default staticUpdatedAt; neither: no date.
    */
   dataUpdatedAt?: Date;

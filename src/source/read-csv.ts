@@ -360,8 +360,8 @@ function typedRow(
   const row: Record<string, unknown> = {};
   for (const [name, text] of Object.entries(record)) {
     const kind = columns.get(name)?.kind;
-    // csv-parse trims spaces and tabs; a spreadsheet's no-break space (U+00A0, a French
-    // locale's thousands separator) around a number is as invisible.
+    // csv-parse trims spaces and tabs only; a no-break space (U+00A0, which spreadsheets in a
+    // French locale write in numbers) left around a number or a boolean is as unseen.
     const cell = kind === "text" ? text : text.trim();
     // An empty number or boolean cell is an absent value (overflowCapacity); empty text is text.
     if (cell === "" && kind !== "text") continue;

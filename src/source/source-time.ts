@@ -6,7 +6,7 @@ import { type Problem, warning } from "./problems.js";
 // Parkings are not in the GBFS feeds: editing them must not move their time.
 const FILES = ["contracts.json", "stations.json", "stations.csv"];
 // The bundle's data: the same and the parkings.
-const DATA_FILES = [...FILES, "parkings.json", "parkings.csv"];
+const PARKING_FILES = ["parkings.json", "parkings.csv"];
 
 /** GBFS v2.3's earliest `last_updated` (2015-12-15T05:00:00Z): the schema refuses anything before. */
 export const GBFS_EARLIEST_MS = 1_450_155_600_000;
@@ -14,12 +14,11 @@ export const GBFS_EARLIEST_MS = 1_450_155_600_000;
 /** How far two machines' clocks may be apart: a time further ahead than this is worth a word. */
 export const CLOCKS_APART_MS = 15 * 60_000;
 
+type Modification = { file: string; ms: number };
+
 /** The newest of the files' modification times, to the second, and the file it is of. */
-function newestModification(
-  dir: string,
-  files: readonly string[] = FILES,
-): { file: string; ms: number } | null {
-  let newest: { file: string; ms: number } | null = null;
+function newestModification(dir: string, files: readonly string[] = FILES): Modification | null {
+  let newest: Modification | null = null;
   for (const name of files) {
     const file = join(dir, name);
     try {
@@ -32,22 +31,29 @@ function newestModification(
   return newest;
 }
 
-/**
- * The latest modification time of the files the static GBFS feeds come from, to the second, so
- * that their `last_updated` (and their bytes) move only when the source does, not at each build.
- * A time no feed may say (before GBFS's earliest, as image builders that date every file 1970 leave
- * it, or ahead of this machine's clock) is brought within them; sourceTimeProblems says so.
- */
-export function staticSourceUpdatedAt(dir: string, now = Date.now()): Date {
-  return withinFeedTimes(newestModification(dir)?.ms ?? GBFS_EARLIEST_MS, now);
+export interface StaticSourceTimes {
+  /**
+   * The latest modification time of the files the static GBFS feeds come from, to the second, so
+   * that their `last_updated` (and their bytes) move only when the source does, not at each build.
+   */
+  staticUpdatedAt: Date;
+  /** The same of the files the bundle's tables come from, parkings too: the bundle's and the portal's date. */
+  dataUpdatedAt: Date;
 }
 
 /**
- * staticSourceUpdatedAt of the files the bundle's tables come from, parkings too: the date its
- * data package and the portal give the static data.
+ * When the static source last changed, for the GBFS feeds and for the bundle. A time no feed may
+ * say (before GBFS's earliest, as image builders that date every file 1970 leave it, or ahead of
+ * this machine's clock) is brought within them; sourceTimeProblems says so.
  */
-export function staticDataUpdatedAt(dir: string, now = Date.now()): Date {
-  return withinFeedTimes(newestModification(dir, DATA_FILES)?.ms ?? GBFS_EARLIEST_MS, now);
+export function staticSourceTimes(dir: string, now = Date.now()): StaticSourceTimes {
+  const feeds = newestModification(dir);
+  const parkings = newestModification(dir, PARKING_FILES);
+  const feedsMs = feeds?.ms ?? GBFS_EARLIEST_MS;
+  return {
+    staticUpdatedAt: withinFeedTimes(feedsMs, now),
+    dataUpdatedAt: withinFeedTimes(Math.max(feedsMs, parkings?.ms ?? 0), now),
+  };
 }
 
 /** A modification time, to the second, brought within GBFS's earliest and the clock. */
@@ -58,7 +64,7 @@ function withinFeedTimes(mtimeMs: number, now: number): Date {
 
 /**
  * When the publisher knew the states of the file at `path`: its modification time, to the second,
- * brought within the times a feed may say as staticSourceUpdatedAt does (the states' own times are
+ * brought within the times a feed may say as staticSourceTimes does (the states' own times are
  * checked record by record). Undefined when there is no such file.
  */
 export function statesFileTime(path: string, now = Date.now()): Date | undefined {
@@ -70,7 +76,7 @@ export function statesFileTime(path: string, now = Date.now()): Date | undefined
 export const statesTimeOf = (mtimeMs: number, now = Date.now()): Date =>
   withinFeedTimes(mtimeMs, now);
 
-/** A warning when staticSourceUpdatedAt cannot give the files' own time. */
+/** A warning when staticSourceTimes cannot give the files' own time. */
 export function sourceTimeProblems(dir: string, now = Date.now()): Problem[] {
   const newest = newestModification(dir);
   if (newest === null) return [];

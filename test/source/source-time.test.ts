@@ -3,12 +3,12 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatProblem } from "../../src/source/problems.js";
 import { readDataset } from "../../src/source/read-dataset.js";
-import {
-  sourceTimeProblems,
-  staticDataUpdatedAt,
-  staticSourceUpdatedAt,
-} from "../../src/source/source-time.js";
+import { sourceTimeProblems, staticSourceTimes } from "../../src/source/source-time.js";
 import { fixtureCopy } from "../helpers.js";
+
+const staticSourceUpdatedAt = (dir: string, now?: number) =>
+  staticSourceTimes(dir, now).staticUpdatedAt;
+const staticDataUpdatedAt = (dir: string) => staticSourceTimes(dir).dataUpdatedAt;
 
 const at = (text: string) => new Date(text);
 
