@@ -245,6 +245,12 @@ export function program(argv: readonly string[]): Command {
       percent,
       10,
     )
+    .option(
+      "--max-removed <percent>",
+      "refuse an edit of the static source no longer listing more than this share of the stations published (a file cut short?); a restart publishes any network",
+      percent,
+      10,
+    )
     .option("--stale-minutes <n>", "a station not reported for this long is stale", positive, 15)
     .option(
       "--max-stale <percent>",

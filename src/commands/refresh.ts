@@ -14,7 +14,10 @@ import {
 } from "../serve/feed-health.js";
 import { stationKey } from "../source/dataset.js";
 import { keptSaid } from "../source/kept-states.js";
-import { DEFAULT_MAX_MISSING_SHARE } from "../source/missing-stations.js";
+import {
+  DEFAULT_MAX_MISSING_SHARE,
+  DEFAULT_MAX_REMOVED_SHARE,
+} from "../source/missing-stations.js";
 import { staticSourceFingerprint } from "../source/source-fingerprint.js";
 import { statesFileTime } from "../source/source-time.js";
 import { StepTimes } from "../step-times.js";
@@ -68,9 +71,6 @@ export interface RefreshOptions {
   /** Say where the time went (read + validate, render, compress, write), after the summary. */
   timings?: boolean;
 }
-
-// A tenth of the network gone at once is no edit of a source: a wrong folder, or a build's work.
-const DEFAULT_MAX_REMOVED_SHARE = 0.1;
 
 export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
   // A stop says what it leaves. From the tree's first change until the next run's state is saved

@@ -26,10 +26,14 @@ import {
   stateFile,
 } from "../serve/state-source.js";
 import { statesKeptFromTree } from "../serve/states-in-tree.js";
-import { staticSourceWatch } from "../serve/static-watch.js";
+import { staticSourceReloads } from "../serve/static-reload.js";
 import { assembleDataset, type Dataset } from "../source/dataset.js";
 import { keptSaid } from "../source/kept-states.js";
-import { statesLeftOut, tooManyMissing } from "../source/missing-stations.js";
+import {
+  DEFAULT_MAX_REMOVED_SHARE,
+  statesLeftOut,
+  tooManyMissing,
+} from "../source/missing-stations.js";
 import type { Problem } from "../source/problems.js";
 import {
   readStates,
@@ -71,6 +75,8 @@ export interface ServeOptions {
   baseUrl?: string;
   /** Percent of the stations a states file may leave out before it is refused (default 10). */
   maxMissing?: number;
+  /** Percent of the stations published that an edit of the static source may remove (default 10). */
+  maxRemoved?: number;
   /** Minutes without a report after which a station is stale (default 15). */
   staleMinutes?: number;
   /** Percent of stale stations past which /status says `ok: false` (default 25). */
@@ -149,7 +155,12 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   const host = options.host ?? "127.0.0.1";
   await portFree(port, host);
   await checkKeyFile(options.keys);
-  const staticChanged = staticSourceWatch(options.source, log);
+  // Before the read: an edit made meanwhile is published by the first refresh.
+  const reloads = staticSourceReloads(
+    options.source,
+    log,
+    options.maxRemoved === undefined ? DEFAULT_MAX_REMOVED_SHARE : options.maxRemoved / 100,
+  );
   const staticRead = await readStatic(options.source);
   reportProblems(staticRead.problems, output, NOT_STARTED);
   const statePath = options.state ?? join(options.source, STATES_FILE);
@@ -225,6 +236,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     lastRefresh: null,
     feed: feedHealth(dataset.stations, dataset.states),
     feedLimits: feedLimitsOf(options),
+    staticSource: { path: options.source, updatedAt: dataUpdatedAt, error: null },
   };
 
   // Said before anything listens: a second server on a kept tree must not log that it answers.
@@ -282,13 +294,11 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     }
     live.tree = { path: options.out, release: live.release.id, error: null };
   }
-  const source = options.simulate
-    ? simulator(random, seconds)
-    : stateFile(statePath, staticRead, {
-        maxMissingShare,
-        log,
-        ...(initial.known ? { known: initial.known } : {}),
-      });
+  const statesFor = (read: StaticRead, known = initial.known) =>
+    options.simulate
+      ? simulator(random, seconds)
+      : stateFile(statePath, read, { maxMissingShare, log, ...(known ? { known } : {}) });
+  const source = statesFor(staticRead);
   const staticFiles = staticFilesOf(live.release.files);
   const refresher = startRefresher({
     live,
@@ -299,7 +309,11 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     seconds,
     out: options.out,
     log,
-    afterRefresh: staticChanged,
+    staticSource: {
+      reloads,
+      statesFor: (read) => statesFor(read, undefined),
+      portalBaseUrl: baseUrl ?? null,
+    },
   });
 
   log(

@@ -39,6 +39,25 @@ export const ServerStatus = z
         parkings: count.describe("Parkings in the release."),
       })
       .describe("The records the release publishes."),
+    staticSource: z
+      .object({
+        path: z.string().describe("The static source's folder (`--source`)."),
+        updatedAt: z
+          .string()
+          .describe(
+            "When the data of the static source published last changed (the bundle's `created`): ISO 8601 in UTC.",
+          ),
+        error: z
+          .string()
+          .nullable()
+          .describe(
+            "Why its latest edit is not published (an error in it, too many stations gone): the source published before is served on; null when the latest is published.",
+          ),
+      })
+      .nullable()
+      .describe(
+        "The static source (contracts, stations, parkings, portal): an edit of it is published at the refresh after it, once it has no error.",
+      ),
     tree: z
       .object({
         path: z.string().describe("The tree's folder (`--out`)."),

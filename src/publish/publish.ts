@@ -22,7 +22,11 @@ import { portalPaths } from "./render/portal/portal-paths.js";
 import { renderPortal } from "./render/portal/render-portal.js";
 import { renderContractV1 } from "./render/v1.js";
 import { renderContractV3 } from "./render/v3.js";
-import { renderStationFiles, type StationCache } from "./station-files.js";
+import {
+  renderStationFiles,
+  renderStationFilesInSteps,
+  type StationCache,
+} from "./station-files.js";
 
 export { DEFAULT_BASE_URL };
 
@@ -61,6 +65,12 @@ export interface PublishOptions {
    * has written them passes encodedInChunks().
    */
   encode?: Encode;
+  /**
+   * Awaited between two contracts, of the station answers and of the static ones: a server that
+   * publishes an edit of its static source answers requests meanwhile. The station answers are then
+   * encoded one buffer per station, and not handed to `onStationFiles`.
+   */
+  pause?: () => Promise<void>;
 }
 
 export interface Published {
@@ -92,6 +102,7 @@ export async function publishStatic(dataset: Dataset, options: PublishOptions): 
   const stationsByContract = groupByContract(dataset.stations);
   const parkingsByContract = groupByContract(dataset.parkings);
   for (const contract of dataset.contracts) {
+    await options.pause?.();
     const stations = stationsByContract.get(contract.name) ?? [];
     const rows = jsonRows(stations, (station) => rowOf(contractStationsTable, station), encode);
     put(files, { name: "staticStations", contract: contract.name }, rows);
@@ -179,17 +190,20 @@ export async function publish(
   staticFiles?: ReadonlyMap<string, ReleaseFile> | Promise<ReadonlyMap<string, ReleaseFile>>,
 ): Promise<Published> {
   const refreshSeconds = options.refreshSeconds ?? DEFAULT_REFRESH_SECONDS;
-  const dynamic = renderStationFiles(
-    dataset,
-    options.cache,
-    refreshSeconds,
-    options.encode,
-    options.onStationFiles,
-  );
+  const dynamic = options.pause
+    ? await renderStationFilesInSteps(dataset, options.cache, refreshSeconds, options.pause)
+    : renderStationFiles(
+        dataset,
+        options.cache,
+        refreshSeconds,
+        options.encode,
+        options.onStationFiles,
+      );
   // The static answers first in the release, as they always were.
   const files: Files = new Map(await (staticFiles ?? publishStatic(dataset, options)));
   for (let at = 0; at < dynamic.paths.length; at++)
     files.set(dynamic.paths[at] as string, dynamic.files[at] as ReleaseFile);
+  await options.pause?.(); // the release's id, next, hashes every answer's tag
   // The rule parkingsOnParkingContracts guarantees that every parking is published.
   const counts = {
     contracts: dataset.contracts.length,

@@ -123,26 +123,59 @@ export function renderStationFiles(
   encode: Encode = encodedTogether,
   onContract?: (files: readonly (readonly [string, ReleaseFile])[]) => void,
 ): StationFiles {
+  const made = stationFilesMade(onContract);
+  const steps = renderStations(dataset, previous, refreshSeconds, made.put, encode);
+  let step = steps.next();
+  while (!step.done) {
+    made.handOver();
+    step = steps.next();
+  }
+  return made.done(step.value);
+}
+
+/**
+ * renderStationFiles in steps, one contract at a time, with `pause` awaited between two: a server
+ * publishing an edit of its static source keeps answering meanwhile.
+ */
+export async function renderStationFilesInSteps(
+  dataset: Dataset,
+  previous: StationCache | undefined,
+  refreshSeconds: number,
+  pause: () => Promise<void>,
+): Promise<StationFiles> {
+  const made = stationFilesMade();
+  const steps = renderStations(dataset, previous, refreshSeconds, made.put);
+  let step = steps.next();
+  while (!step.done) {
+    await pause();
+    step = steps.next();
+  }
+  return made.done(step.value);
+}
+
+/** Every answer put, paths and files aligned; each contract's handed to `onContract` at once. */
+function stationFilesMade(
+  onContract?: (files: readonly (readonly [string, ReleaseFile])[]) => void,
+) {
   const paths: string[] = [];
   const files: ReleaseFile[] = [];
   let made: [string, ReleaseFile][] = [];
-  const put = (path: string, file: ReleaseFile) => {
-    paths.push(path);
-    files.push(file);
-    if (onContract) made.push([path, file]);
-  };
   const handOver = () => {
     if (made.length > 0) onContract?.(made);
     made = [];
   };
-  const steps = renderStations(dataset, previous, refreshSeconds, put, encode);
-  let step = steps.next();
-  while (!step.done) {
-    handOver();
-    step = steps.next();
-  }
-  handOver();
-  return { paths, files, cache: step.value };
+  return {
+    put: (path: string, file: ReleaseFile) => {
+      paths.push(path);
+      files.push(file);
+      if (onContract) made.push([path, file]);
+    },
+    handOver,
+    done: (cache: StationCache): StationFiles => {
+      handOver();
+      return { paths, files, cache };
+    },
+  };
 }
 
 /**

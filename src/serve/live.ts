@@ -19,6 +19,11 @@ export interface Live {
   lastRefresh: RefreshOutcome | null;
   /** With `serve --out`: the release the tree on disk holds whole (null while it is mixed), and why not the latest. */
   tree?: { path: string; release: string | null; error: string | null };
+  /**
+   * The static source published: its folder, when its data last changed, and why its latest edit
+   * is not published (null: it is, or none came).
+   */
+  staticSource?: { path: string; updatedAt: Date; error: string | null };
   /** The station data behind the release: its freshness, and stations the feed left out. */
   feed?: FeedHealth;
   feedLimits?: FeedLimits;
@@ -58,6 +63,9 @@ export function statusOf(live: Live, now: Date): ServerStatus {
     refreshLateSeconds: lateSeconds,
     lastRefresh: live.lastRefresh && { ...live.lastRefresh, at: live.lastRefresh.at.toISOString() },
     counts: release.counts,
+    staticSource: live.staticSource
+      ? { ...live.staticSource, updatedAt: live.staticSource.updatedAt.toISOString() }
+      : null,
     tree: live.tree ?? null,
     feed,
     keys: {

@@ -8,13 +8,19 @@ import { compressRelease, reuseVariants } from "../publish/compress.js";
 import type { ListLayout } from "../publish/list-layout.js";
 import { publish } from "../publish/publish.js";
 import { refreshRelease } from "../publish/refresh-release.js";
-import { addVariants, indexedRelease, type Release, type ReleaseFile } from "../publish/release.js";
+import {
+  addVariants,
+  indexedRelease,
+  type Release,
+  type ReleaseFile,
+  staticFilesOf,
+} from "../publish/release.js";
 import { SmallBodies } from "../publish/small-bodies.js";
 import type { StationCache } from "../publish/station-files.js";
-import type { Dataset } from "../source/dataset.js";
+import { assembleDataset, type Dataset, type LiveState, stationKey } from "../source/dataset.js";
 import { statesLeftOut } from "../source/missing-stations.js";
 import { formatProblem, type Problem } from "../source/problems.js";
-import { saidLeftOut, UNKNOWN_STATION } from "../source/read-dataset.js";
+import { type StaticRead, saidLeftOut, UNKNOWN_STATION } from "../source/read-dataset.js";
 import { changedVariants, piecesPayFor } from "./changed-variants.js";
 import {
   feedHealth,
@@ -27,6 +33,7 @@ import {
 import { followOnDisk } from "./follow-on-disk.js";
 import type { Live, RefreshOutcome } from "./live.js";
 import type { StateSource } from "./state-source.js";
+import type { StaticEdit, StaticReloads } from "./static-reload.js";
 
 export interface RefresherOptions {
   live: Live;
@@ -39,9 +46,18 @@ export interface RefresherOptions {
   /** When set, the tree on disk follows each new release. */
   out?: string;
   log: Log;
-  /** Run after each refresh, whatever its outcome (see static-watch.ts). */
-  afterRefresh?: () => void;
+  /** When set, an edit of the static source is published at the refresh after it. */
+  staticSource?: FollowedSource;
   now?: () => Date;
+}
+
+/** The static source a server follows (see static-reload.ts). */
+export interface FollowedSource {
+  reloads: StaticReloads;
+  /** Where the states come from once an edit is published: read against its stations. */
+  statesFor(read: StaticRead): StateSource;
+  /** The base URL the portal names (null: the page's own host), as the start's publish had it. */
+  portalBaseUrl: string | null;
 }
 
 export interface Refresher {
@@ -65,10 +81,10 @@ export const STOP_WAIT_MS = 20_000;
 
 const PROBLEMS_LOGGED = 5;
 
-/** Stations added to the static source while it runs: it reads that source at start only. */
+/** States of stations the static source does not list: added to the feed before the source. */
 const restartFor = (problems: readonly Problem[]): string =>
   problems.some((problem) => UNKNOWN_STATION.test(problem.message))
-    ? " (the server knows the stations and contracts the static source held when it started: after adding some there, restart it)"
+    ? " (the server knows the stations and contracts of the static source it last published: a station added there is known from the refresh after the edit, once the source has no error)"
     : "";
 
 interface Rendered {
@@ -84,9 +100,9 @@ export function startRefresher(options: RefresherOptions): Refresher {
   // Taken out of `options`, which no function below reads: a closure reading it would keep the
   // first dataset and cache (every station's first rendering, the first states) for as long as the
   // server runs, growing its memory as the served ones replace them.
-  const { live, log, source, seconds, out, staticFiles, afterRefresh } = options;
+  const { live, log, seconds, out, staticSource } = options;
   const now = options.now ?? (() => new Date());
-  let { dataset, cache } = options;
+  let { dataset, cache, source, staticFiles } = options;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<RefreshOutcome> | undefined;
   let stopped = false;
@@ -137,7 +153,14 @@ export function startRefresher(options: RefresherOptions): Refresher {
   async function refresh(): Promise<RefreshOutcome> {
     const at = now();
     const started = performance.now();
-    const { states, statesAt, problems, leftOut } = await source.read(dataset, at);
+    // An edit of the static source: this refresh publishes it with the minute's states, read
+    // against its stations; kept only once the release is swapped in.
+    const edit = await staticSource?.reloads.edited(dataset.stations);
+    if (live.staticSource && staticSource)
+      live.staticSource = { ...live.staticSource, error: staticSource.reloads.refused() };
+    const base = edit ? editedDataset(edit, dataset) : dataset;
+    const from = edit && staticSource ? staticSource.statesFor(edit.read) : source;
+    const { states, statesAt, problems, leftOut } = await from.read(base, at);
     if (leftOut?.length) sayLeftOut(leftOut);
     if (!states) {
       const errors = problems.filter((problem) => problem.severity === "error");
@@ -153,10 +176,12 @@ export function startRefresher(options: RefresherOptions): Refresher {
         `${source.name} has ${counted(errors.length, "error")}: ${shown}${more}${restartFor(errors)}`,
       );
     }
-    const next = { ...dataset, states, ...(statesAt ? { statesAt } : {}) };
+    const next = { ...base, states, ...(statesAt ? { statesAt } : {}) };
     const previous = live.release;
     // Unchanged files keep their variants; the changed ones are served as they are until theirs are made.
-    const fresh = await render(previous, next, at);
+    const fresh = edit
+      ? await republish(previous, next, at, edit)
+      : await render(previous, next, at);
     let release = fresh.release;
     if (out) {
       // The tree gets each file with its .gz/.br siblings at once (nginx sends those as they are),
@@ -182,6 +207,18 @@ export function startRefresher(options: RefresherOptions): Refresher {
     if (wentBack) log(`${source.name}: ${wentBack}`, "warning");
     dataset = next;
     cache = fresh.cache;
+    if (edit) {
+      source = from;
+      staticFiles = staticFilesOf(release.files);
+      staticSource?.reloads.published(edit);
+      if (live.staticSource)
+        live.staticSource = {
+          ...live.staticSource,
+          updatedAt: edit.times.dataUpdatedAt,
+          error: null,
+        };
+      log(`static source: its edit is published: ${sayEdit(previous, release)}`);
+    }
     if (!out) {
       // Then the variants, in the thread pool, and a second swap of the same bytes (same id, same
       // ETags) that adds them: no request waits for compression, none is compressed per request.
@@ -198,7 +235,8 @@ export function startRefresher(options: RefresherOptions): Refresher {
     }
     let changed = fresh.changed?.size ?? 0;
     if (!fresh.changed)
-      for (const [path, file] of release.files) if (previous.files.get(path) !== file) changed++;
+      for (const [path, file] of release.files)
+        if (previous.files.get(path)?.etag !== file.etag) changed++;
     const took = ((performance.now() - started) / 1000).toFixed(2);
     log(
       `refreshed from ${source.name}: release ${release.id}, ${counted(changed, "answer")} changed in ${took} s`,
@@ -217,6 +255,25 @@ export function startRefresher(options: RefresherOptions): Refresher {
           }),
         )
       : await compressRelease(fresh.release, { budget: "refresh" });
+  }
+
+  /** The whole release again, from the static source's edit: every answer rendered anew. */
+  async function republish(
+    served: Release,
+    next: Dataset,
+    at: Date,
+    edit: StaticEdit,
+  ): Promise<Rendered> {
+    const published = await publish(next, {
+      generatedAt: at,
+      refreshSeconds: seconds,
+      baseUrl: served.baseUrl,
+      portalBaseUrl: staticSource?.portalBaseUrl ?? null,
+      ...edit.times,
+      // Between two contracts, the requests that came meanwhile are answered (from `served`).
+      pause: setImmediate,
+    });
+    return { release: reuseVariants(published.release, served), cache: published.cache };
   }
 
   /** The served release with the changed station answers replaced; a whole publish when the cache cannot say. */
@@ -248,7 +305,6 @@ export function startRefresher(options: RefresherOptions): Refresher {
         )
         .then((outcome) => {
           live.lastRefresh = outcome;
-          afterRefresh?.();
           return outcome;
         })
         .finally(() => {
@@ -312,4 +368,29 @@ export function startRefresher(options: RefresherOptions): Refresher {
       await small.stop();
     },
   };
+}
+
+/**
+ * The dataset of the edited static source, with the states served of the stations it still lists:
+ * the minute's file is read against them (a station removed from both is no missing station).
+ */
+function editedDataset(edit: StaticEdit, served: Dataset): Dataset {
+  const edited = assembleDataset(edit.read.source, new Map(), served.statesAt);
+  const states = new Map<string, LiveState>();
+  for (const { contract, number } of edited.stations) {
+    const key = stationKey(contract, number);
+    const state = served.states.get(key);
+    if (state) states.set(key, state);
+  }
+  return { ...edited, states };
+}
+
+/** What an edit changed, in counts: "3 contracts, 415 stations (was 413), 12 parkings". */
+function sayEdit(before: Release, after: Release): string {
+  const count = (what: "contracts" | "stations" | "parkings", one: string) => {
+    const was = before.counts[what];
+    const now = after.counts[what];
+    return `${counted(now, one)}${now === was ? "" : ` (was ${was})`}`;
+  };
+  return `${count("contracts", "contract")}, ${count("stations", "station")}, ${count("parkings", "parking")}`;
 }

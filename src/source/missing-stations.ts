@@ -7,6 +7,11 @@ import { counted } from "../plural.js";
 import { formatProblem, type Problem } from "./problems.js";
 
 export const DEFAULT_MAX_MISSING_SHARE = 0.1;
+/**
+ * The share of the stations published an edit of the static source may remove (--max-removed): a
+ * tenth of the network gone at once is no edit, but a wrong folder or a file cut short.
+ */
+export const DEFAULT_MAX_REMOVED_SHARE = 0.1;
 
 /**
  * What a refusal for too many stations left out adds when the file's records in error were left

@@ -112,13 +112,13 @@ describe("refresh from a state file", () => {
     expect(await (await server.get("/vls/v3/stations?contract=dublin")).text()).toBe(before);
   });
 
-  it("says to restart the server when the states name a station it did not read at its start", async () => {
+  it("says when the states name a station its static source does not list that an edit adding it is published", async () => {
     server = await startTestServer();
     await editStates(server.source, (text) => text.replace('"number": 42,', '"number": 9999,'));
     const outcome = await server.handle.refreshNow();
     expect(outcome.ok).toBe(true); // that state left out, the others published
     expect(server.lines.find((line) => line.includes("left out"))).toContain(
-      '(dublin #9999) number: no station 9999 in contract "dublin": this state is left out until the static source lists the station (the server knows the stations and contracts the static source held when it started: after adding some there, restart it)',
+      '(dublin #9999) number: no station 9999 in contract "dublin": this state is left out until the static source lists the station (the server knows the stations and contracts of the static source it last published: a station added there is known from the refresh after the edit, once the source has no error)',
     );
   });
 

@@ -1,0 +1,185 @@
+// serve publishes an edit of its static source at the refresh after it, with no restart; an edit in
+// error, or one that drops too many stations, is refused and said once, the source published
+// before served on with the minute's states (see static-reload.ts).
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { dublin42ReportedAt, tempDir } from "../helpers.js";
+import { editStates, startTestServer, type TestServer } from "./serve-helpers.js";
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.handle.stop();
+  server = undefined;
+});
+
+const SMITHFIELD = "dublin,42,SMITHFIELD NORTH,Smithfield North,";
+// A station the fixtures do not have, in Dublin, and its state.
+const NEW_ROW = "dublin,990,NEW QUAY,New Quay,53.3461,-6.2706,false,false,false,20,";
+const NEW_STATE = {
+  contract: "dublin",
+  number: 990,
+  status: "OPEN",
+  connected: true,
+  lastUpdate: "2025-02-08T16:50:00Z",
+  mainStands: {
+    bikes: 5,
+    stands: 15,
+    mechanicalBikes: 5,
+    electricalBikes: 0,
+    electricalInternalBatteryBikes: 0,
+    electricalRemovableBatteryBikes: 0,
+  },
+  overflowStands: null,
+};
+
+async function editStations(source: string, edit: (text: string) => string): Promise<void> {
+  const path = join(source, "stations.csv");
+  await writeFile(path, edit(await readFile(path, "utf8")));
+}
+
+const stationName = async (served: TestServer, number: number) => {
+  const answer = await served.get(`/vls/v3/stations/${number}?contract=dublin`);
+  return answer.status === 200 ? ((await answer.json()) as { name: string }).name : answer.status;
+};
+
+const staticStatus = async (served: TestServer) =>
+  (
+    (await (await fetch(`${served.base}/status`)).json()) as {
+      staticSource: { path: string; updatedAt: string; error: string | null };
+    }
+  ).staticSource;
+
+const linesWith = (lines: readonly string[], text: string) =>
+  lines.filter((line) => line.includes(text));
+
+describe("serve: its static source edited while it runs", () => {
+  it("publishes the edit at the next refresh: a station renamed, one added with its state", async () => {
+    server = await startTestServer();
+    const before = await staticStatus(server);
+    expect(before).toEqual({ path: server.source, updatedAt: expect.any(String), error: null });
+    await editStations(server.source, (text) =>
+      text
+        .replace(`${SMITHFIELD}`, "dublin,42,SMITHFIELD,Smithfield North,")
+        .concat(`${NEW_ROW}\n`),
+    );
+    await editStates(server.source, (text) => {
+      const states = JSON.parse(text) as { states: unknown[] };
+      states.states.push(NEW_STATE);
+      return JSON.stringify(states);
+    });
+    // Not before the refresh: the server answers the release it made.
+    expect(await stationName(server, 990)).toBe(404);
+    expect((await server.handle.refreshNow()).ok).toBe(true);
+    expect(await stationName(server, 42)).toBe("SMITHFIELD");
+    expect(await stationName(server, 990)).toBe("NEW QUAY");
+    const list = (await (await server.get("/vls/v3/stations?contract=dublin")).json()) as {
+      number: number;
+      totalStands: { availabilities: { bikes: number } };
+    }[];
+    expect(list.find((station) => station.number === 990)?.totalStands.availabilities.bikes).toBe(
+      5,
+    );
+    // The static answers too: the contract's static table, and the bundle's date moves.
+    const table = await (await server.get("/rest/vls/stations/dublin.csv")).text();
+    expect(table).toContain("NEW QUAY");
+    expect(linesWith(server.lines, "static source: its edit is published")).toEqual([
+      expect.stringMatching(/: 5 contracts, 414 stations \(was 413\), \d+ parkings$/),
+    ]);
+    const after = await staticStatus(server);
+    expect(after.error).toBeNull();
+    expect(Date.parse(after.updatedAt)).toBeGreaterThanOrEqual(Date.parse(before.updatedAt));
+    // Published once: the next refresh reads the states only.
+    expect((await server.handle.refreshNow()).ok).toBe(true);
+    expect(linesWith(server.lines, "static source:")).toHaveLength(1);
+  });
+
+  it("refuses an edit in error, said once, and serves the minute's states against the source it published", async () => {
+    server = await startTestServer();
+    await editStations(server.source, (text) =>
+      text.replace(
+        `${SMITHFIELD}53.349562,-6.278198,false,false,false,30,`,
+        `${SMITHFIELD}53.349562,-6.278198,false,false,false,thirty,`,
+      ),
+    );
+    const states = join(server.source, "states.json");
+    const original = await readFile(states, "utf8");
+    for (const reported of ["2025-02-08T17:01:00Z", "2025-02-08T17:02:00Z"]) {
+      await writeFile(states, dublin42ReportedAt(original, reported));
+      expect((await server.handle.refreshNow()).ok).toBe(true);
+      const station = (await (await server.get("/vls/v3/stations/42?contract=dublin")).json()) as {
+        lastUpdate: string;
+        mainStands: { capacity: number };
+      };
+      expect([station.lastUpdate, station.mainStands.capacity]).toEqual([reported, 30]);
+    }
+    const refused = linesWith(server.lines, "static source:");
+    expect(refused).toEqual([
+      expect.stringContaining(
+        "static source: the source data has 1 error; its change is not published: the states still are, against the static source last published",
+      ),
+    ]);
+    expect(linesWith(server.lines, "(dublin #42) capacity")).toHaveLength(1);
+    expect((await staticStatus(server)).error).toBe(
+      "the source data has 1 error; its change is not published: the states still are, against the static source last published",
+    );
+    // Fixed: published at the next refresh, the refusal gone from /status.
+    await editStations(server.source, (text) => text.replace(",thirty,", ",31,"));
+    expect((await server.handle.refreshNow()).ok).toBe(true);
+    const fixed = (await (await server.get("/vls/v3/stations/42?contract=dublin")).json()) as {
+      mainStands: { capacity: number };
+    };
+    expect(fixed.mainStands.capacity).toBe(31);
+    expect((await staticStatus(server)).error).toBeNull();
+  });
+
+  it("refuses an edit that no longer lists more of the stations than --max-removed allows", async () => {
+    server = await startTestServer();
+    await editStations(server.source, (text) =>
+      text
+        .split("\n")
+        .filter((row) => !row.startsWith("dublin,"))
+        .join("\n"),
+    );
+    expect((await server.handle.refreshNow()).ok).toBe(true);
+    expect(linesWith(server.lines, "static source:")).toEqual([
+      expect.stringContaining(
+        `static source: ${server.source} no longer lists 114 of the 413 stations published (27.6%), more than --max-removed 10% allows`,
+      ),
+    ]);
+    expect(await stationName(server, 42)).toBe("SMITHFIELD NORTH");
+  });
+
+  it("publishes such an edit when --max-removed allows it", async () => {
+    server = await startTestServer({ maxRemoved: 30 });
+    await editStations(server.source, (text) =>
+      text
+        .split("\n")
+        .filter((row) => !row.startsWith("dublin,"))
+        .join("\n"),
+    );
+    expect((await server.handle.refreshNow()).ok).toBe(true);
+    expect(await stationName(server, 42)).toBe(404);
+    expect(linesWith(server.lines, "static source: its edit is published")).toEqual([
+      expect.stringContaining("299 stations (was 413)"),
+    ]);
+  });
+
+  it("writes the edit to its tree on disk (--out)", async () => {
+    const out = join(await tempDir(), "out");
+    server = await startTestServer({ out });
+    await editStations(server.source, (text) =>
+      text.replace(SMITHFIELD, "dublin,42,SMITHFIELD,Smithfield North,"),
+    );
+    expect((await server.handle.refreshNow()).ok).toBe(true);
+    const onDisk = JSON.parse(
+      await readFile(join(out, "vls/v3/stations/dublin/42.json"), "utf8"),
+    ) as { name: string };
+    expect(onDisk.name).toBe("SMITHFIELD");
+    const status = (await (await fetch(`${server.base}/status`)).json()) as {
+      release: string;
+      tree: { release: string };
+    };
+    expect(status.tree.release).toBe(status.release);
+  });
+});
