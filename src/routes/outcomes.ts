@@ -92,6 +92,15 @@ export const PRECONDITION_FAILED: Outcome = {
   error: "Precondition Failed",
   meaning: "If-Match names no current ETag of the answer",
 };
+/**
+ * A Range of bytes that all lie past the end of the answer (RFC 9110 §15.5.17); Content-Range
+ * gives its size (an asterisk where a range would be, then the size).
+ */
+export const RANGE_NOT_SATISFIABLE: Outcome = {
+  status: 416,
+  error: "Range Not Satisfiable",
+  meaning: "Range asks only for bytes past the end of the answer, whose size Content-Range gives",
+};
 /** Conditional GET: the client's copy (If-None-Match) is current. */
 export const NOT_MODIFIED: Outcome = {
   status: 304,

@@ -8,6 +8,7 @@ import {
   NOT_FOUND,
   NOT_MODIFIED,
   PRECONDITION_FAILED,
+  RANGE_NOT_SATISFIABLE,
   TOO_MANY_KEY_FAILURES,
   URI_TOO_LONG,
 } from "./outcomes.js";
@@ -21,6 +22,7 @@ export function outcomesOf(route: AnyRoute): Outcome[] {
   const outcomes: (Outcome | undefined)[] = [
     route.served === "release" ? NOT_MODIFIED : undefined,
     route.served === "release" ? PRECONDITION_FAILED : undefined,
+    route.served === "release" ? RANGE_NOT_SATISFIABLE : undefined,
     // Any path can be malformed (`//`, `..`, a bad %-escape), and so can a number or a query.
     BAD_REQUEST,
     // Any request can be too long for a server to read (Node's default and nginx's, 16 KB).

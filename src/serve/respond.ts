@@ -9,8 +9,9 @@ import {
   PREFLIGHT_ALLOWED_HEADERS,
   PREFLIGHT_MAX_AGE,
 } from "../routes/methods.js";
-import { PRECONDITION_FAILED } from "../routes/outcomes.js";
+import { PRECONDITION_FAILED, RANGE_NOT_SATISFIABLE } from "../routes/outcomes.js";
 import { withFields } from "../with-fields.js";
+import { bytesBetween, rangeAsked } from "./byte-ranges.js";
 import { type Encoding, etagFor, ifMatchHolds, matchedEncoding, negotiate } from "./encoding.js";
 
 export const ALLOW = ALLOWED_METHODS;
@@ -156,7 +157,8 @@ function headFor(
   // type is the stored response's, as nginx's 304 leaves it.
   const ok = [...notModified, "Content-Type", file.contentType, "Content-Length", String(size)];
   if (encoding !== "identity") ok.push("Content-Encoding", encoding);
-  if (disposition) ok.push("Content-Disposition", disposition);
+  // A file to save says that a download cut short can be resumed (any answer serves a Range).
+  if (disposition) ok.push("Content-Disposition", disposition, "Accept-Ranges", "bytes");
   head.cacheControl = cacheControl;
   head.ok = ok;
   head.notModified = notModified;
@@ -193,12 +195,44 @@ export function sendFile(
     return;
   }
   const head = headFor(file, encoding, heads[encoding], cacheControl, disposition);
+  const range = headers.range;
+  if (range !== undefined && request.method === "GET")
+    return sendRange(request, response, file, encoding, head, range);
   response.writeHead(200, head.ok);
   if (request.method === "HEAD") response.end();
   else if (encoding !== "identity")
     return sendWhole(response, (file.variants as Variants)[encoding]);
   else if (joined) return sendWhole(response, joined);
   else return sendChunks(response, file.body);
+}
+
+/** The bytes a Range asks for (206), none past the end (416), or the whole answer (200). */
+function sendRange(
+  request: IncomingMessage,
+  response: ServerResponse,
+  file: ReleaseFile,
+  encoding: Encoding,
+  head: Head,
+  range: string,
+): Promise<void> | undefined {
+  const body = encoding === "identity" ? file.body : [(file.variants as Variants)[encoding]];
+  const size = encoding === "identity" ? file.size : (body[0] as Uint8Array).byteLength;
+  const asked = rangeAsked(range, request.headers["if-range"], etagFor(file, encoding), size);
+  if (asked.kind === "unsatisfiable") {
+    sendError(response, RANGE_NOT_SATISFIABLE.status, RANGE_NOT_SATISFIABLE.error, {
+      "Content-Range": `bytes */${size}`,
+    });
+    return;
+  }
+  if (asked.kind === "whole") {
+    response.writeHead(200, head.ok);
+    return sendChunks(response, body);
+  }
+  const { start, end } = asked;
+  const partial = [...head.ok, "Content-Range", `bytes ${start}-${end}/${size}`];
+  partial[partial.indexOf("Content-Length") + 1] = String(end - start + 1);
+  response.writeHead(206, partial);
+  return sendChunks(response, bytesBetween(body, start, end));
 }
 
 // Node counts an answer ended in one call as finished, and its server.close() cuts such a

@@ -601,6 +601,18 @@ describe.skipIf("missing" in nginx)("nginx in front of the tree", () => {
     expect(await etagOf(`/vls/v3/stations/Dublin/42?apiKey=${key}`)).not.toMatch(NGINX_ETAG);
   });
 
+  it("resumes a download as velodata serve does: the same bytes and Content-Range for a Range", async () => {
+    const zip = "/download/velodata-static.zip";
+    for (const range of ["bytes=100-199", "bytes=-50", "bytes=1000-"]) {
+      const front = await raw(deployment.base, zip, { Range: range });
+      const served = await raw(deployment.server.base, zip, { Range: range });
+      expect([front.status, served.status], range).toEqual([206, 206]);
+      expect(front.headers["content-range"], range).toMatch(/^bytes \d+-\d+\/\d+$/);
+      expect(front.headers["content-range"], range).toBe(served.headers["content-range"]);
+      expect(front.body.equals(served.body), range).toBe(true);
+    }
+  });
+
   it("answers only its server_name: another host name goes to the default site, as on Debian", async () => {
     const other = await raw(deployment.base, "/openapi.json", { Host: "elsewhere.example" });
     expect(other.body.toString()).toBe(DEFAULT_SITE);

@@ -18,6 +18,7 @@ import {
   METHOD_NOT_ALLOWED,
   NOT_FOUND,
   PRECONDITION_FAILED,
+  RANGE_NOT_SATISFIABLE,
   URI_TOO_LONG,
 } from "../../routes/outcomes.js";
 import type { AnyRoute, Outcome } from "../../routes/route.js";
@@ -97,9 +98,8 @@ const MALFORMED_REQUEST_PAGE: OwnErrorPage = {
 /** For a client asking for velodata serve's key check, which is nginx's own to ask. */
 const NOT_FOUND_PAGE: OwnErrorPage = { uri: "/_velodata_not_found", outcome: NOT_FOUND };
 /**
- * What nginx refuses that velodata serve never does, as JSON with the status's own words: a byte
- * range past the end, a body on a GET past client_max_body_size, a transfer coding or HTTP version
- * it does not take.
+ * What nginx refuses that velodata serve never does, as JSON with the status's own words: a body
+ * on a GET past client_max_body_size, a transfer coding or HTTP version it does not take.
  */
 const nginxOnly = (status: number, slug: string): OwnErrorPage => ({
   uri: `/_velodata_${slug}`,
@@ -123,8 +123,10 @@ const PLAIN_HTTP_PAGE: OwnErrorPage = {
   },
 };
 const CONTENT_TOO_LARGE_PAGE = nginxOnly(413, "content_too_large");
+// A Range past a file's end, as serve refuses it.
 const RANGE_NOT_SATISFIABLE_PAGE: OwnErrorPage = {
-  ...nginxOnly(416, "range_not_satisfiable"),
+  uri: "/_velodata_range_not_satisfiable",
+  outcome: RANGE_NOT_SATISFIABLE,
   afterFileHeaders: true,
 };
 const NOT_IMPLEMENTED_PAGE = nginxOnly(501, "not_implemented");

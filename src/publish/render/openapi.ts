@@ -420,6 +420,21 @@ function responsesOf(
       },
     },
   };
+  if (route.served === "release") {
+    // Any answer of the tree serves a Range, by nginx as by velodata serve; a download resumes so.
+    responses["206"] = {
+      description:
+        "The bytes one Range asks for (`Range: bytes=1000-`: a download resumed where it stopped); several ranges that do not join, or an If-Range no longer naming this ETag, get the whole answer (200)",
+      headers: {
+        ...headers,
+        "Content-Range": headerExample(
+          "which bytes of the answer these are, and its size",
+          "bytes 1000-38819/38820",
+        ),
+      },
+      content: { [route.contentType]: { schema: z.string().meta({ format: "binary" }) } },
+    };
+  }
   if (route.alsoAs)
     responses[String(route.alsoAs.status)] = {
       description: route.alsoAs.meaning,
