@@ -3,8 +3,8 @@ import { basename } from "node:path";
 import { UserError } from "../errors.js";
 import { PRIORITY_PREFIX, writesToJournal } from "../journal.js";
 import { counted } from "../plural.js";
-import { formatRest, listAlike, problemsIn } from "../source/alike-problems.js";
-import { formatProblem, type Problem } from "../source/problems.js";
+import { type AlikeLines, alikeLines } from "../source/alike-problems.js";
+import type { Problem } from "../source/problems.js";
 import { stderrIsTerminal } from "./command-thread.js";
 
 export interface Output {
@@ -126,15 +126,7 @@ export function reportProblems(
   );
 }
 
-interface Listing {
-  lines: string[];
-  /** How many problems no line says. */
-  left: number;
-  /** Whether a line counts problems of a kind. */
-  counted: boolean;
-}
-
-const emptyListing: Listing = { lines: [], left: 0, counted: false };
+const emptyListing: AlikeLines = { lines: [], left: 0, counted: false };
 
 /** At most `most` lines of `problems` (a kind's rest counted in one), then a count of the others. */
 function listing(
@@ -142,17 +134,12 @@ function listing(
   severity: "warning" | "error",
   most: number,
   shown: ProblemsShown,
-): Listing {
-  const listed = listAlike(problems, shown.ofAKind).slice(0, most);
-  const lines = listed.map((line) =>
-    "problem" in line
-      ? `${severity}: ${formatProblem(line.problem)}`
-      : `${severity}: ${formatRest(line.rest, line.inAll)}`,
-  );
-  const left = problems.length - problemsIn(listed);
-  if (left > 0)
-    lines.push(`${severity}: … and ${counted(left, `more ${severity}`)} (${shown.everyOne})`);
-  return { lines, left, counted: listed.some((line) => "rest" in line) };
+): AlikeLines {
+  const said = alikeLines(problems, shown.ofAKind, most);
+  const lines = said.lines.map((line) => `${severity}: ${line}`);
+  if (said.left > 0)
+    lines.push(`${severity}: … and ${counted(said.left, `more ${severity}`)} (${shown.everyOne})`);
+  return { ...said, lines };
 }
 
 /**

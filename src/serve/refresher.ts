@@ -1,6 +1,7 @@
 // The minute refresh: new states → a new Release built from what changed → swapped in whole; failures keep the last good one.
 import { performance } from "node:perf_hooks";
 import { setImmediate } from "node:timers/promises";
+import { SOME_PROBLEMS } from "../commands/output.js";
 import type { Log } from "../log.js";
 import { percent } from "../percent.js";
 import { counted } from "../plural.js";
@@ -17,6 +18,7 @@ import {
 } from "../publish/release.js";
 import { SmallBodies } from "../publish/small-bodies.js";
 import type { StationCache } from "../publish/station-files.js";
+import { alikeLines } from "../source/alike-problems.js";
 import { assembleDataset, type Dataset, type LiveState, stationKey } from "../source/dataset.js";
 import { statesLeftOut } from "../source/missing-stations.js";
 import { formatProblem, type Problem } from "../source/problems.js";
@@ -79,7 +81,13 @@ export interface Refresher {
 /** How long a stop waits for the refresh running. */
 export const STOP_WAIT_MS = 20_000;
 
+/** A minute's problems in its one log line: the first few, one mistake repeated counted as one. */
 const PROBLEMS_LOGGED = 5;
+
+function logged(problems: readonly Problem[]): string {
+  const { lines, left } = alikeLines(problems, SOME_PROBLEMS.ofAKind, PROBLEMS_LOGGED);
+  return `${lines.join("; ")}${left > 0 ? ` (and ${left} more)` : ""}`;
+}
 
 /** States of stations the static source does not list: added to the feed before the source. */
 const restartFor = (problems: readonly Problem[]): string =>
@@ -138,14 +146,8 @@ export function startRefresher(options: RefresherOptions): Refresher {
 
   /** The states a minute's file had in error, left out (each station keeps its last state). */
   const sayLeftOut = (leftOut: readonly Problem[]) => {
-    const shown = leftOut
-      .slice(0, PROBLEMS_LOGGED)
-      .map((problem) => formatProblem(saidLeftOut(problem)))
-      .join("; ");
-    const more =
-      leftOut.length > PROBLEMS_LOGGED ? ` (and ${leftOut.length - PROBLEMS_LOGGED} more)` : "";
     log(
-      `${source.name}: ${counted(statesLeftOut(leftOut), "state")} in error left out: ${shown}${more}${restartFor(leftOut)}`,
+      `${source.name}: ${counted(statesLeftOut(leftOut), "state")} in error left out: ${logged(leftOut.map((problem) => saidLeftOut(problem)))}${restartFor(leftOut)}`,
       "warning",
     );
   };
@@ -168,12 +170,9 @@ export function startRefresher(options: RefresherOptions): Refresher {
       const [only] = errors;
       if (errors.length === 1 && only && only.at.index === undefined && only.at.line === undefined)
         return fail(at, formatProblem(only));
-      const shown = errors.slice(0, PROBLEMS_LOGGED).map(formatProblem).join("; ");
-      const more =
-        errors.length > PROBLEMS_LOGGED ? ` (and ${errors.length - PROBLEMS_LOGGED} more)` : "";
       return fail(
         at,
-        `${source.name} has ${counted(errors.length, "error")}: ${shown}${more}${restartFor(errors)}`,
+        `${source.name} has ${counted(errors.length, "error")}: ${logged(errors)}${restartFor(errors)}`,
       );
     }
     const next = { ...base, states, ...(statesAt ? { statesAt } : {}) };

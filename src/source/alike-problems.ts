@@ -2,7 +2,7 @@
 // first few are listed as they are, then one line counts the rest, so that it reads as one mistake.
 import { escapeControls } from "../errors.js";
 import { counted } from "../plural.js";
-import type { Problem } from "./problems.js";
+import { formatProblem, type Problem } from "./problems.js";
 
 /**
  * What changes from one record's message to the next: quoted values, times, numbers. The rest of
@@ -32,7 +32,8 @@ function kindOf(problem: Problem): string | undefined {
   const words = problem.message.replace(VALUES, (value) =>
     value.startsWith('"') && !/\d/.test(value) ? value : "\u0000",
   );
-  return JSON.stringify([problem.severity, at.file, problem.field ?? null, words]);
+  const consequence = problem.consequence?.one ?? null;
+  return JSON.stringify([problem.severity, at.file, problem.field ?? null, words, consequence]);
 }
 
 /**
@@ -70,6 +71,26 @@ export function listAlike(problems: readonly Problem[], shown: number): Listed[]
 export const problemsIn = (listed: readonly Listed[]): number =>
   listed.reduce((sum, line) => sum + ("problem" in line ? 1 : line.rest.length), 0);
 
+/** Lines saying problems: at most `most`, a kind's rest past its first `shown` counted in one. */
+export interface AlikeLines {
+  lines: string[];
+  /** How many problems no line says. */
+  left: number;
+  /** Whether a line counts problems of a kind. */
+  counted: boolean;
+}
+
+export function alikeLines(problems: readonly Problem[], shown: number, most: number): AlikeLines {
+  const listed = listAlike(problems, shown).slice(0, most);
+  return {
+    lines: listed.map((line) =>
+      "problem" in line ? formatProblem(line.problem) : formatRest(line.rest, line.inAll),
+    ),
+    left: problems.length - problemsIn(listed),
+    counted: listed.some((line) => "rest" in line),
+  };
+}
+
 /**
  * `states.json[3]…[412] lastUpdate: the same in 410 more records (413 in all): "…" lacks a time
  * zone …`: the values the rest share are given, the others are `…`.
@@ -85,7 +106,8 @@ export function formatRest(rest: readonly Problem[], inAll: number): string {
   const field = first.field ? ` ${first.field}` : "";
   const words = first.message.split(VALUES);
   const values = sharedValues(rest);
-  const message = words.reduce((text, word, slot) => text + (values[slot - 1] ?? "") + word);
+  const said = words.reduce((text, word, slot) => text + (values[slot - 1] ?? "") + word);
+  const message = first.consequence ? `${said}: ${first.consequence.many}` : said;
   // Values from files reach terminals and logs: an escape sequence in a name must stay text.
   return escapeControls(
     `${place}${field}: the same in ${counted(rest.length, "more record")} (${inAll} in all): ${message}`,

@@ -28,6 +28,12 @@ export interface Problem {
   at: RecordRef;
   field?: string;
   message: string;
+  /**
+   * What becomes of the record for it, said after the message: of this one record, and of many
+   * when problems of a kind are counted in one line (`this state is left out` / `these states are
+   * left out`).
+   */
+  consequence?: { one: string; many: string };
 }
 
 /** A validated record with the place it was read from, so rules can point back at it. */
@@ -53,7 +59,8 @@ export function formatProblem(problem: Problem): string {
   if (at.label) place += ` (${at.label})`;
   const field = problem.field ? ` ${problem.field}` : "";
   // Values from files reach terminals and logs: an escape sequence in a name must stay text.
-  return escapeControls(`${place}${field}: ${problem.message}`);
+  const consequence = problem.consequence ? `: ${problem.consequence.one}` : "";
+  return escapeControls(`${place}${field}: ${problem.message}${consequence}`);
 }
 
 export const hasErrors = (problems: readonly Problem[]): boolean =>

@@ -234,11 +234,20 @@ function withoutRecordsInError(
  */
 export const saidLeftOut = (problem: Problem, first = false): Problem => ({
   ...problem,
-  message: UNKNOWN_STATION.test(problem.message)
-    ? `${problem.message}: this state is left out until the static source lists the station`
+  consequence: UNKNOWN_STATION.test(problem.message)
+    ? {
+        one: "this state is left out until the static source lists the station",
+        many: "these states are left out until the static source lists their stations",
+      }
     : first
-      ? `${problem.message}: this state is left out, the station published without one (CLOSED) until the feed gives a good one`
-      : `${problem.message}: this state is left out, the station keeps its last published state`,
+      ? {
+          one: "this state is left out, the station published without one (CLOSED) until the feed gives a good one",
+          many: "these states are left out, each station published without one (CLOSED) until the feed gives a good one",
+        }
+      : {
+          one: "this state is left out, the station keeps its last published state",
+          many: "these states are left out, each station keeps its last published state",
+        },
 });
 
 /** The rules' words for a state of a station the static source does not list. */

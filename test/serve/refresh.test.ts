@@ -73,6 +73,41 @@ describe("refresh from a state file", () => {
     expect((await station(30)).totalStands.availabilities.bikes).toBe(1);
   });
 
+  it("says one mistake repeated over the minute's file as one kind in its log line, the rest counted", async () => {
+    server = await startTestServer();
+    // 30 states with the same mistake (under the --max-missing 10% of 413), then one other.
+    await editStates(server.source, (text) => {
+      const file = JSON.parse(text) as { states: { status: string }[] };
+      file.states.slice(0, 30).forEach((state) => {
+        state.status = "open";
+      });
+      (file.states[30] as { status: string }).status = "shut";
+      return JSON.stringify(file);
+    });
+    expect((await server.handle.refreshNow()).ok).toBe(true);
+    const said = server.lines.filter((line) => line.includes("in error left out"));
+    expect(said).toHaveLength(1);
+    const states = join(server.source, "states.json");
+    expect(said[0]).toContain("states.json: 31 states in error left out: ");
+    // The first 3 of the kind, then one count of its 27 others in the place of the 4th, then the
+    // other mistake: none of the 31 goes unsaid.
+    expect(said[0]?.split("; ")).toEqual([
+      expect.stringMatching(
+        /\[0\] \(dublin #\d+\) status: .*got "open": this state is left out, the station keeps its last published state$/,
+      ),
+      expect.stringMatching(/\[1\] .*got "open": this state is left out/),
+      expect.stringMatching(/\[2\] .*got "open": this state is left out/),
+      expect.stringMatching(
+        new RegExp(
+          `${states.replaceAll("/", "\\/")}\\[3\\]…\\[29\\] status: the same in 27 more records \\(30 in all\\): .*got "open": these states are left out, each station keeps its last published state$`,
+        ),
+      ),
+      expect.stringMatching(
+        /\[30\] .*got "shut": this state is left out, the station keeps its last published state$/,
+      ),
+    ]);
+  });
+
   it("keeps the last good data when the state file is broken, logs what and where, and shows it in the status", async () => {
     server = await startTestServer();
     const before = await (await server.get("/vls/v3/stations?contract=dublin")).text();
