@@ -19,7 +19,7 @@ import {
 import { SmallBodies } from "../publish/small-bodies.js";
 import type { StationCache } from "../publish/station-files.js";
 import { alikeLines } from "../source/alike-problems.js";
-import { assembleDataset, type Dataset, type LiveState, stationKey } from "../source/dataset.js";
+import type { Dataset } from "../source/dataset.js";
 import { statesLeftOut } from "../source/missing-stations.js";
 import { formatProblem, type Problem } from "../source/problems.js";
 import { type StaticRead, saidLeftOut, UNKNOWN_STATION } from "../source/read-dataset.js";
@@ -35,7 +35,12 @@ import {
 import { followOnDisk } from "./follow-on-disk.js";
 import type { Live, RefreshOutcome } from "./live.js";
 import type { StateSource } from "./state-source.js";
-import type { StaticEdit, StaticReloads } from "./static-reload.js";
+import {
+  editedDataset,
+  editPublished,
+  type StaticEdit,
+  type StaticReloads,
+} from "./static-reload.js";
 
 export interface RefresherOptions {
   live: Live;
@@ -90,7 +95,7 @@ function logged(problems: readonly Problem[]): string {
 }
 
 /** States of stations the static source does not list: added to the feed before the source. */
-const restartFor = (problems: readonly Problem[]): string =>
+const unlistedHint = (problems: readonly Problem[]): string =>
   problems.some((problem) => UNKNOWN_STATION.test(problem.message))
     ? " (the server knows the stations and contracts of the static source it last published: a station added there is known from the refresh after the edit, once the source has no error)"
     : "";
@@ -147,7 +152,7 @@ export function startRefresher(options: RefresherOptions): Refresher {
   /** The states a minute's file had in error, left out (each station keeps its last state). */
   const sayLeftOut = (leftOut: readonly Problem[]) => {
     log(
-      `${source.name}: ${counted(statesLeftOut(leftOut), "state")} in error left out: ${logged(leftOut.map((problem) => saidLeftOut(problem)))}${restartFor(leftOut)}`,
+      `${source.name}: ${counted(statesLeftOut(leftOut), "state")} in error left out: ${logged(leftOut.map((problem) => saidLeftOut(problem)))}${unlistedHint(leftOut)}`,
       "warning",
     );
   };
@@ -172,7 +177,7 @@ export function startRefresher(options: RefresherOptions): Refresher {
         return fail(at, formatProblem(only));
       return fail(
         at,
-        `${source.name} has ${counted(errors.length, "error")}: ${logged(errors)}${restartFor(errors)}`,
+        `${source.name} has ${counted(errors.length, "error")}: ${logged(errors)}${unlistedHint(errors)}`,
       );
     }
     const next = { ...base, states, ...(statesAt ? { statesAt } : {}) };
@@ -216,7 +221,7 @@ export function startRefresher(options: RefresherOptions): Refresher {
           updatedAt: edit.times.dataUpdatedAt,
           error: null,
         };
-      log(`static source: its edit is published: ${sayEdit(previous, release)}`);
+      log(`static source: its edit is published: ${editPublished(previous, release)}`);
     }
     if (!out) {
       // Then the variants, in the thread pool, and a second swap of the same bytes (same id, same
@@ -367,29 +372,4 @@ export function startRefresher(options: RefresherOptions): Refresher {
       await small.stop();
     },
   };
-}
-
-/**
- * The dataset of the edited static source, with the states served of the stations it still lists:
- * the minute's file is read against them (a station removed from both is no missing station).
- */
-function editedDataset(edit: StaticEdit, served: Dataset): Dataset {
-  const edited = assembleDataset(edit.read.source, new Map(), served.statesAt);
-  const states = new Map<string, LiveState>();
-  for (const { contract, number } of edited.stations) {
-    const key = stationKey(contract, number);
-    const state = served.states.get(key);
-    if (state) states.set(key, state);
-  }
-  return { ...edited, states };
-}
-
-/** What an edit changed, in counts: "3 contracts, 415 stations (was 413), 12 parkings". */
-function sayEdit(before: Release, after: Release): string {
-  const count = (what: "contracts" | "stations" | "parkings", one: string) => {
-    const was = before.counts[what];
-    const now = after.counts[what];
-    return `${counted(now, one)}${now === was ? "" : ` (was ${was})`}`;
-  };
-  return `${count("contracts", "contract")}, ${count("stations", "station")}, ${count("parkings", "parking")}`;
 }

@@ -10,7 +10,9 @@ import { reportProblems } from "../commands/output.js";
 import { toUserError, UserError } from "../errors.js";
 import type { Log } from "../log.js";
 import { percent } from "../percent.js";
-import { type Dataset, stationKey } from "../source/dataset.js";
+import { counted } from "../plural.js";
+import type { Release } from "../publish/release.js";
+import { assembleDataset, type Dataset, type LiveState, stationKey } from "../source/dataset.js";
 import type { Problem } from "../source/problems.js";
 import { readStatic, type StaticRead } from "../source/read-dataset.js";
 import { type SourceSeen, staticSourceFingerprint } from "../source/source-fingerprint.js";
@@ -147,3 +149,28 @@ const logged = (log: Log): Output => ({
   warn: (line) => log(line, "warning"),
   progress: () => {},
 });
+
+/**
+ * The dataset of the edited static source, with the states served of the stations it still lists:
+ * the minute's file is read against them (a station removed from both is no missing station).
+ */
+export function editedDataset(edit: StaticEdit, served: Dataset): Dataset {
+  const edited = assembleDataset(edit.read.source, new Map(), served.statesAt);
+  const states = new Map<string, LiveState>();
+  for (const { contract, number } of edited.stations) {
+    const key = stationKey(contract, number);
+    const state = served.states.get(key);
+    if (state) states.set(key, state);
+  }
+  return { ...edited, states };
+}
+
+/** What an edit changed, in counts: "3 contracts, 415 stations (was 413), 12 parkings". */
+export function editPublished(before: Release, after: Release): string {
+  const count = (what: "contracts" | "stations" | "parkings", one: string) => {
+    const was = before.counts[what];
+    const now = after.counts[what];
+    return `${counted(now, one)}${now === was ? "" : ` (was ${was})`}`;
+  };
+  return `${count("contracts", "contract")}, ${count("stations", "station")}, ${count("parkings", "parking")}`;
+}
