@@ -10,7 +10,7 @@
 import { existsSync } from "node:fs";
 import type { Dataset } from "../source/dataset.js";
 import { workerAnswer } from "../worker-answer.js";
-import { encodedInChunks } from "./encoded-together.js";
+import { type Encode, encodedInChunks, encodedTogether } from "./encoded-together.js";
 import { type Published, type PublishOptions, publish, publishStatic } from "./publish.js";
 import type { ReleaseFile } from "./release.js";
 
@@ -20,27 +20,51 @@ const WORKER = new URL("./static-worker.js", import.meta.url);
 /** What the worker renders from: the dataset's static part and the options the answers name. */
 export interface StaticJob {
   dataset: Omit<Dataset, "states">;
-  options: Pick<PublishOptions, "generatedAt" | "baseUrl" | "staticUpdatedAt" | "dataUpdatedAt">;
+  options: Pick<
+    PublishOptions,
+    "generatedAt" | "baseUrl" | "portalBaseUrl" | "staticUpdatedAt" | "dataUpdatedAt"
+  >;
+  /**
+   * How the answers are encoded: in big chunks for a process that exits once it has written them,
+   * one buffer per answer part for a server, which keeps them until its next edit of the source
+   * (see encoded-together.ts). Shared memory both ways: handed back with no copy.
+   */
+  encoding: StaticEncoding;
 }
+
+export type StaticEncoding = "chunks" | "together";
+
+/** The Encode of a job's `encoding`, made anew for each job (chunks are filled one job at a time). */
+export const encodeFor = (encoding: StaticEncoding): Encode =>
+  encoding === "together" ? encodedTogether : encodedInChunks();
 
 /** The answers in publishStatic's order, or why there are none. */
 export type StaticReply = { files: [string, ReleaseFile][] } | { error: string };
 
 /**
- * publishStatic's answers, each encoded into big shared chunks (encodedInChunks), from a worker
- * thread; in this one when the compiled worker is not there. For a process that exits once it
- * has written them (see encodedInChunks).
+ * publishStatic's answers, from a worker thread; in this one when the compiled worker is not
+ * there. Encoded into big shared chunks by default (encodedInChunks), for a process that exits
+ * once it has written them; a server asks for `together`.
  */
 export async function publishStaticOffThread(
   dataset: Dataset,
   options: StaticJob["options"],
+  encoding: StaticEncoding = "chunks",
 ): Promise<Map<string, ReleaseFile>> {
-  if (!existsSync(WORKER)) return publishStatic(dataset, { ...options, encode: encodedInChunks() });
+  if (!existsSync(WORKER))
+    return publishStatic(dataset, { ...options, encode: encodeFor(encoding) });
   const { contracts, stations, parkings, portal } = dataset;
-  const { generatedAt, baseUrl, staticUpdatedAt, dataUpdatedAt } = options;
+  const { generatedAt, baseUrl, portalBaseUrl, staticUpdatedAt, dataUpdatedAt } = options;
   const job: StaticJob = {
     dataset: { contracts, stations, parkings, portal },
-    options: { generatedAt, baseUrl, staticUpdatedAt, dataUpdatedAt },
+    options: {
+      generatedAt,
+      baseUrl,
+      ...(portalBaseUrl === undefined ? {} : { portalBaseUrl }),
+      staticUpdatedAt,
+      dataUpdatedAt,
+    },
+    encoding,
   };
   const reply = await workerAnswer<StaticReply>(WORKER, "the static answers' worker", {
     workerData: job,

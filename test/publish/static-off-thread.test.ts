@@ -44,6 +44,22 @@ describe("publishStaticOffThread", () => {
     expect(table?.buffer).toBeInstanceOf(SharedArrayBuffer);
   });
 
+  it("encodes each answer apart for a server (`together`): none shares its memory with another", async () => {
+    const dataset = await fixtureDataset();
+    const owners = async (encoding: "chunks" | "together") => {
+      const files = await (await compiled())(dataset, OPTIONS, encoding);
+      const tables = [...files]
+        .filter(([path]) => path.startsWith("/rest/vls/stations/"))
+        .map(([, file]) => file.body.at(-1)?.buffer);
+      expect(tables.length).toBeGreaterThan(1);
+      for (const buffer of tables) expect(buffer).toBeInstanceOf(SharedArrayBuffer);
+      return new Set(tables).size / tables.length;
+    };
+    // In chunks, the contracts' tables share one; together, each its own, freed with its answer.
+    expect(await owners("chunks")).toBeLessThan(1);
+    expect(await owners("together")).toBe(1);
+  });
+
   it("reports what went wrong in the worker", async () => {
     const dataset = await fixtureDataset();
     const broken: Dataset = {
