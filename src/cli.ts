@@ -655,7 +655,7 @@ function stopOnSignals(
   const reload = () => {
     if (stopping) return;
     handle.log(
-      "SIGHUP: refreshing now (the keys file is read again within a second of any change)",
+      "SIGHUP: refreshing now, the static source's edit too if there is one (the keys file is read again within a second of any change)",
     );
     void handle.refreshNow();
   };
