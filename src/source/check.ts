@@ -24,6 +24,7 @@ import {
   coordinatesInRange,
   knownContracts,
   nameKey,
+  onTheirContracts,
   parkingNumbersUniqueInContract,
   parkingsOnParkingContracts,
   positionsNearTheirContract,
@@ -64,6 +65,7 @@ export function checkStaticSource(
         ];
   // Contracts whose positions lie outside their time zone's part of the world: said once each.
   const flagged = new Set<string>();
+  const placed = onTheirContracts(contracts, stations, parkings);
   return [
     ...contractNamesUnique(contracts),
     ...contractNamesPathSafe(contracts),
@@ -87,8 +89,8 @@ export function checkStaticSource(
     ...totalStandsFit(stations),
     ...coordinatesInRange(stations),
     ...coordinatesInRange(parkings),
-    ...positionsInTimeZoneRegion(contracts, [...stations, ...parkings], flagged),
-    ...positionsNearTheirContract([...stations, ...parkings], flagged),
+    ...positionsInTimeZoneRegion(contracts, placed, flagged),
+    ...positionsNearTheirContract(placed, flagged),
   ];
 }
 

@@ -9,6 +9,7 @@ import {
   contractsNamedByNone,
   coordinatesInRange,
   knownContracts,
+  onTheirContracts,
   parkingNumbersUniqueInContract,
   parkingsOnParkingContracts,
   positionsNearTheirContract,
@@ -243,6 +244,21 @@ describe("positionsNearTheirContract", () => {
     expect(problems.map(formatProblem)).toEqual([
       "s[3] latitude: -6.2655, 53.3441 is 8,641 km from the middle of its contract's others (53.347, -6.25): latitude and longitude swapped?",
       "s[4] latitude: 53.3441, 6.2655 is 830 km from the middle of its contract's others (53.347, -6.25): a wrong position?",
+    ]);
+  });
+});
+
+describe("onTheirContracts", () => {
+  it("leaves out the records whose contract is in error: unknown, or a parking's without the parking API", () => {
+    const contracts = sourced("contracts.json", [contract("Dublin"), contract("nantes", true)]);
+    const place = (contract: string) => ({ contract, latitude: 47.2, longitude: -1.55 });
+    const stations = sourced("stations.csv", [place("Dublin"), place("dubllin"), place("nantes")]);
+    const parkings = sourced("parkings.json", [place("NANTES"), place("dublin"), place("nante")]);
+    const kept = onTheirContracts(contracts, stations, parkings);
+    expect(kept.map(({ at }) => `${at.file}[${at.index}]`)).toEqual([
+      "stations.csv[0]",
+      "stations.csv[2]",
+      "parkings.json[0]",
     ]);
   });
 });

@@ -193,6 +193,33 @@ export function coordinatesInRange(
   return problems;
 }
 
+/**
+ * The stations and parkings whose contract is not in error (knownContracts,
+ * parkingsOnParkingContracts): the rules comparing a contract's positions look at these only. A
+ * parking under another contract than its own would be measured against that contract's stations,
+ * a city away from it, and move their middle; a record whose contract is unknown is of no contract
+ * yet: which others it lies among is known once its contract is named right.
+ */
+export function onTheirContracts(
+  contracts: readonly Sourced<Contract>[],
+  stations: readonly Positioned[],
+  parkings: readonly Positioned[],
+): Positioned[] {
+  const names = new Set(contracts.map(({ value }) => nameKey(value.name)));
+  const withoutApi = new Set(
+    contracts.filter(({ value }) => !value.parkingApi).map(({ value }) => contractKey(value.name)),
+  );
+  const known = ({ value }: Positioned) => names.has(contractKey(value.contract));
+  return [
+    ...stations.filter(known),
+    ...parkings.filter(
+      (parking) => known(parking) && !withoutApi.has(contractKey(parking.value.contract)),
+    ),
+  ];
+}
+
+type Positioned = Sourced<{ contract: string; latitude: number; longitude: number }>;
+
 /** Farther than this from the middle of its contract's others, a record is a city away. */
 const FAR_KM = 50;
 
