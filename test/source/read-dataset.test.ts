@@ -225,6 +225,42 @@ describe("readDataset", () => {
     ]);
   });
 
+  it("says a space inside a number, a thousands separator or a slip, and how to write it", async () => {
+    // A French spreadsheet's 1 000, its space a no-break one; a space typed into a latitude.
+    const csv = stationsCsv
+      .replace(",20,6", ",\u202f1\u00a0000\u00a0,6")
+      .replace(",10,", ",1 000,")
+      .replace("45.757", "4 5.757");
+    const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": csv });
+    expect((await readDataset(dir)).problems.filter(isError).map(formatProblem)).toEqual([
+      `${join(dir, "stations.csv")}:2 (Lyon #1) capacity: expected a whole number, got "1\u00a0000": a no-break space inside the number, as a thousands separator (a French spreadsheet's); write 1000`,
+      `${join(dir, "stations.csv")}:3 (lyon #2) latitude: expected number, got "4 5.757": a space inside the number; write it without: 45.757, if that is the number meant`,
+      `${join(dir, "stations.csv")}:3 (lyon #2) capacity: expected a whole number, got "1 000": a space inside the number, as a thousands separator; write 1000`,
+    ]);
+    // A JSON file's number in quotes, so written: the same words; spaces around it are none inside.
+    const station = {
+      ...lyonStation(1),
+      capacity: "1\u202f000",
+      latitude: "45.7 6",
+      overflowCapacity: " 6 ",
+    };
+    const json = JSON.stringify({ stations: [station] });
+    const fromJson = await sourceDir({ "contracts.json": contracts, "stations.json": json });
+    expect((await readDataset(fromJson)).problems.filter(isError).map(formatProblem)).toEqual([
+      `${join(fromJson, "stations.json")}[0] (lyon #1) latitude: expected number, got "45.7 6": a space inside the number; write it without: 45.76, if that is the number meant`,
+      `${join(fromJson, "stations.json")}[0] (lyon #1) capacity: expected a whole number, got "1\u202f000": a no-break space inside the number, as a thousands separator (a French spreadsheet's); write 1000`,
+      `${join(fromJson, "stations.json")}[0] (lyon #1) overflowCapacity: expected number, got " 6 "`,
+    ]);
+    // A space in a count not between thousands, or around a number that is no whole one: no
+    // number to write without it.
+    const other = stationsCsv.replace(",10,", ",1 2.5,").replace(",20,6", ",12 34,6");
+    const spaced = await sourceDir({ "contracts.json": contracts, "stations.csv": other });
+    expect((await readDataset(spaced)).problems.filter(isError).map(formatProblem)).toEqual([
+      `${join(spaced, "stations.csv")}:2 (Lyon #1) capacity: expected a whole number, got "12 34": a space inside the number; write it without: 1234, if that is the number meant`,
+      `${join(spaced, "stations.csv")}:3 (lyon #2) capacity: expected number, got "1 2.5"`,
+    ]);
+  });
+
   it("says a decimal comma not in quotes splits a coordinate, and a header row repeated in the file", async () => {
     const [header, first, second] = stationsCsv.split("\r\n");
     // The second header as a second Excel export would start: with its BOM.
