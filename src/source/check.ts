@@ -42,6 +42,7 @@ import {
 } from "./rules/states.js";
 import { textPublishable } from "./rules/text.js";
 import { positionsInTimeZoneRegion } from "./rules/time-zone-region.js";
+import { numbersPublishedAsWritten } from "./rules/written-numbers.js";
 
 // The rules run over the records that passed their schema: one run lists both kinds of problem.
 // A rule that looks records up in another file leaves alone those referring to what was not read
@@ -81,6 +82,8 @@ export function checkStaticSource(
     ...references,
     ...contractsHaveStations(namedByNone),
     ...parkingsOnParkingContracts(contracts, parkings),
+    ...numbersPublishedAsWritten("station", stations),
+    ...numbersPublishedAsWritten("parking", parkings),
     ...stationNumbersUniqueInContract(stations),
     ...parkingNumbersUniqueInContract(parkings),
     ...textPublishable(contracts, ["commercial_name", "cities"]),

@@ -1,10 +1,10 @@
-// A number cell of stations.csv written as a spreadsheet shows numbers to people, through
+// A number cell of stations.csv written otherwise than velodata reads or publishes it, through
 // `validate`: said for what it is, with the number to write, and over a whole contract as one
 // mistake (its first lines, then a count).
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { fixtureCopy, runCli } from "../helpers.js";
+import { besidesFixtureWarning, fixtureCopy, runCli } from "../helpers.js";
 
 const COLUMNS = [
   "contract",
@@ -63,5 +63,24 @@ describe("validate says a number cell written with a space inside", () => {
     expect(errors[3]).toBe(
       `error: ${path}:5–115 capacity: the same in 111 more records (114 in all): expected a whole number, got "…": a no-break space inside the number, as a thousands separator (a French spreadsheet's); write …`,
     );
+  });
+});
+
+describe("validate says a station number written otherwise than it is published", () => {
+  it("every Dublin number padded with zeros: 3 warnings and a count of the rest, still valid", async () => {
+    const { source, path } = await cellsChanged("dublin", "number", (number) =>
+      number.padStart(4, "0"),
+    );
+    const validated = await runCli(["validate", "--source", source]);
+    expect(validated.code).toBe(0);
+    const warnings = besidesFixtureWarning(problemsOf(validated.stderr, "warning"));
+    expect(warnings).toHaveLength(4);
+    expect(warnings[0]).toBe(
+      `warning: ${path}:2 (dublin #42) number: written "0042", published as 42: numbers are published without leading zeros (clients ask for station 42); write 42 if that is the station's number`,
+    );
+    expect(warnings[3]).toBe(
+      `warning: ${path}:5–115 number: the same in 111 more records (114 in all): written "…", published as …: numbers are published without leading zeros (clients ask for station …); write … if that is the station's number`,
+    );
+    expect(validated.stdout).toMatch(/ is valid: .* \(116 warnings\)\n$/);
   });
 });

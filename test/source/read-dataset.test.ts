@@ -261,6 +261,27 @@ describe("readDataset", () => {
     ]);
   });
 
+  it("warns of a station's or a parking's number its CSV cell writes otherwise than it is published", async () => {
+    const stations = stationsCsv.replace("Lyon,1,", "Lyon,001,").replace("lyon,2,", "lyon,+2,");
+    const parkings = [
+      "contract,number,name,status,latitude,longitude,accessType,lockerType,hasSurveillance,isFree,address,zipCode,city,isOffStreet,hasElectricSupport,hasPhysicalReception",
+      "lyon,7.0,GARE,OPEN,45.76,4.86,SECURED,COLLECTIVE,true,false,Place Béraudier,69003,Lyon,true,false,false",
+    ].join("\n");
+    const dir = await sourceDir({
+      "contracts.json": contracts,
+      "stations.csv": stations,
+      "parkings.csv": parkings,
+    });
+    const { dataset, problems } = await readDataset(dir);
+    expect(dataset?.stations.map(({ number }) => number)).toEqual([1, 2]);
+    expect(dataset?.parkings.map(({ number }) => number)).toEqual([7]);
+    expect(problems.filter(({ field }) => field === "number").map(formatProblem)).toEqual([
+      `${join(dir, "stations.csv")}:2 (Lyon #1) number: written "001", published as 1: numbers are published without leading zeros (clients ask for station 1); write 1 if that is the station's number`,
+      `${join(dir, "stations.csv")}:3 (lyon #2) number: written "+2", published as 2: numbers are published without a sign (clients ask for station 2); write 2 if that is the station's number`,
+      `${join(dir, "parkings.csv")}:2 (lyon #7) number: written "7.0", published as 7: numbers are published without decimals (clients ask for parking 7); write 7 if that is the parking's number`,
+    ]);
+  });
+
   it("says a decimal comma not in quotes splits a coordinate, and a header row repeated in the file", async () => {
     const [header, first, second] = stationsCsv.split("\r\n");
     // The second header as a second Excel export would start: with its BOM.

@@ -24,6 +24,7 @@ import {
   stationsHaveStates,
   toUtcSeconds,
 } from "../../src/source/rules/states.js";
+import { numbersPublishedAsWritten } from "../../src/source/rules/written-numbers.js";
 
 const at = (file: string, index: number) => ({ file, index });
 const sourced = <T>(file: string, values: T[]): Sourced<T>[] =>
@@ -188,6 +189,25 @@ describe("stationNumbersUniqueInContract", () => {
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatchObject({ field: "number", at: { index: 2 } });
     expect(problems[0]?.message).toContain("first at [0]");
+  });
+});
+
+describe("numbersPublishedAsWritten", () => {
+  it("warns of each number whose file writes it otherwise than it is published, saying how", () => {
+    const parkings = sourced(
+      "parkings.csv",
+      [7, 32, 13, 52, 8].map((number) => ({ contract: "nantes", number })),
+    );
+    const spelt = ["032", "+13", "52.0", "+008."];
+    parkings.slice(1).forEach((parking, at) => {
+      parking.at = { ...parking.at, writtenNumber: spelt[at] };
+    });
+    expect(numbersPublishedAsWritten("parking", parkings).map(formatProblem)).toEqual([
+      'parkings.csv[1] number: written "032", published as 32: numbers are published without leading zeros (clients ask for parking 32); write 32 if that is the parking\'s number',
+      'parkings.csv[2] number: written "+13", published as 13: numbers are published without a sign (clients ask for parking 13); write 13 if that is the parking\'s number',
+      'parkings.csv[3] number: written "52.0", published as 52: numbers are published without decimals (clients ask for parking 52); write 52 if that is the parking\'s number',
+      'parkings.csv[4] number: written "+008.", published as 8: numbers are published without a sign, leading zeros or decimals (clients ask for parking 8); write 8 if that is the parking\'s number',
+    ]);
   });
 });
 
