@@ -280,6 +280,12 @@ describe("readDataset", () => {
       `${join(dir, "stations.csv")}:3 (lyon #2) number: written "+2", published as 2: numbers are published without a sign (clients ask for station 2); write 2 if that is the station's number`,
       `${join(dir, "parkings.csv")}:2 (lyon #7) number: written "7.0", published as 7: numbers are published without decimals (clients ask for parking 7); write 7 if that is the parking's number`,
     ]);
+    // Two spellings of one number: its second station is refused, with both.
+    const twice = stationsCsv.replace("lyon,2,", "lyon,01,");
+    const collided = await sourceDir({ "contracts.json": contracts, "stations.csv": twice });
+    expect((await readDataset(collided)).problems.filter(isError).map(formatProblem)).toEqual([
+      `${join(collided, "stations.csv")}:3 (lyon #1) number: station 1 appears twice in contract "lyon" (first on line 2): written "1" there and "01" here, both published as 1`,
+    ]);
   });
 
   it("says a decimal comma not in quotes splits a coordinate, and a header row repeated in the file", async () => {

@@ -192,6 +192,21 @@ describe("stationNumbersUniqueInContract", () => {
   });
 });
 
+describe("stationNumbersUniqueInContract, of numbers written otherwise", () => {
+  it("says how each is written when two spellings make one number", () => {
+    const written = (line: number, writtenNumber?: string) => ({
+      value: station("a", 32),
+      at: { file: "stations.csv", line, ...(writtenNumber ? { writtenNumber } : {}) },
+    });
+    const stations = [written(2, "032"), written(3), written(4, "+32"), written(5, "032")];
+    expect(stationNumbersUniqueInContract(stations).map(formatProblem)).toEqual([
+      'stations.csv:3 number: station 32 appears twice in contract "a" (first on line 2): written "032" there and "32" here, both published as 32',
+      'stations.csv:4 number: station 32 appears twice in contract "a" (first on line 2): written "032" there and "+32" here, both published as 32',
+      'stations.csv:5 number: station 32 appears twice in contract "a" (first on line 2)',
+    ]);
+  });
+});
+
 describe("numbersPublishedAsWritten", () => {
   it("warns of each number whose file writes it otherwise than it is published, saying how", () => {
     const parkings = sourced(

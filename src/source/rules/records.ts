@@ -5,6 +5,7 @@ import { INT32_MAX } from "../../model/int32.js";
 import { counted } from "../../plural.js";
 import { plainNumber } from "../number-texts.js";
 import { error, type Problem, type Sourced, warning } from "../problems.js";
+import { writtenNumber } from "./written-numbers.js";
 
 interface ContractRecord {
   contract: string;
@@ -121,11 +122,17 @@ export function numbersUniqueInContract(
     const key = `${contractKey(record.value.contract)}/${record.value.number}`;
     const earlier = seen.get(key);
     if (earlier) {
+      // "032" and "32", both 32: how each is written says why one number is there twice.
+      const [there, here] = [writtenNumber(earlier), writtenNumber(record)];
+      const spelt =
+        there === here
+          ? ""
+          : `: written "${excerpt(there)}" there and "${excerpt(here)}" here, both published as ${record.value.number}`;
       problems.push(
         error(
           record.at,
           "number",
-          `${kind} ${record.value.number} appears twice in contract "${excerpt(record.value.contract)}" (first ${placeOf(earlier)})`,
+          `${kind} ${record.value.number} appears twice in contract "${excerpt(record.value.contract)}" (first ${placeOf(earlier)})${spelt}`,
         ),
       );
     } else seen.set(key, record);
