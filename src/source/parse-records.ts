@@ -79,8 +79,8 @@ function pathOf(issue: z.core.$ZodIssue, key: string): string {
   return [...issue.path.map(String), key].join(".");
 }
 
-/** A number written as JSON would write it, but as text ("4", "-2.5", "005"). */
-const PLAIN_NUMBER = /^-?\d+(?:\.\d+)?$/;
+/** A number written as JSON would write it, but as text ("4", "-2.5", "005", "+13"). */
+const PLAIN_NUMBER = /^[-+]?\d+(?:\.\d+)?$/;
 
 /**
  * What is wrong with the value at the issue's path of `raw`, for people: zod's own wording ("Too

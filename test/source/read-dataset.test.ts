@@ -288,6 +288,20 @@ describe("readDataset", () => {
     ]);
   });
 
+  it("reads a JSON file's number as the number it is, and says one in quotes with its sign", async () => {
+    // 2.0 is JSON's 2, as any reader of the file reads it: nothing is published otherwise.
+    const stations = `{"stations": [${JSON.stringify(lyonStation(1)).replace('"number":1', '"number":1.0')}, ${JSON.stringify({ ...lyonStation(2), number: "+2" })}]}`;
+    const dir = await sourceDir({ "contracts.json": contracts, "stations.json": stations });
+    expect(stations).toContain('"number":1.0,');
+    expect(
+      (await readDataset(dir)).problems
+        .filter(({ field }) => field === "number")
+        .map(formatProblem),
+    ).toEqual([
+      `${join(dir, "stations.json")}[1] (lyon #+2) number: expected number, got "+2": write 2 without quotes`,
+    ]);
+  });
+
   it("says a decimal comma not in quotes splits a coordinate, and a header row repeated in the file", async () => {
     const [header, first, second] = stationsCsv.split("\r\n");
     // The second header as a second Excel export would start: with its BOM.
