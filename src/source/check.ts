@@ -24,6 +24,7 @@ import {
   coordinatesInRange,
   knownContracts,
   nameKey,
+  onTheirContracts,
   parkingNumbersUniqueInContract,
   parkingsOnParkingContracts,
   positionsNearTheirContract,
@@ -41,6 +42,7 @@ import {
 } from "./rules/states.js";
 import { textPublishable } from "./rules/text.js";
 import { positionsInTimeZoneRegion } from "./rules/time-zone-region.js";
+import { numbersPublishedAsWritten } from "./rules/written-numbers.js";
 
 // The rules run over the records that passed their schema: one run lists both kinds of problem.
 // A rule that looks records up in another file leaves alone those referring to what was not read
@@ -64,6 +66,7 @@ export function checkStaticSource(
         ];
   // Contracts whose positions lie outside their time zone's part of the world: said once each.
   const flagged = new Set<string>();
+  const placed = onTheirContracts(contracts, stations, parkings);
   return [
     ...contractNamesUnique(contracts),
     ...contractNamesPathSafe(contracts),
@@ -79,6 +82,8 @@ export function checkStaticSource(
     ...references,
     ...contractsHaveStations(namedByNone),
     ...parkingsOnParkingContracts(contracts, parkings),
+    ...numbersPublishedAsWritten("station", stations),
+    ...numbersPublishedAsWritten("parking", parkings),
     ...stationNumbersUniqueInContract(stations),
     ...parkingNumbersUniqueInContract(parkings),
     ...textPublishable(contracts, ["commercial_name", "cities"]),
@@ -87,8 +92,8 @@ export function checkStaticSource(
     ...totalStandsFit(stations),
     ...coordinatesInRange(stations),
     ...coordinatesInRange(parkings),
-    ...positionsInTimeZoneRegion(contracts, [...stations, ...parkings], flagged),
-    ...positionsNearTheirContract([...stations, ...parkings], flagged),
+    ...positionsInTimeZoneRegion(contracts, placed, flagged),
+    ...positionsNearTheirContract(placed, flagged),
   ];
 }
 

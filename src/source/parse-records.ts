@@ -8,6 +8,7 @@ import { isNoValue } from "./no-value.js";
 import { type FileNumberTexts, type NumberText, plainNumber } from "./number-texts.js";
 import { error, type Problem, type RecordRef, recordLabel, type Sourced } from "./problems.js";
 import { wholeNumberAt } from "./schema-at.js";
+import { spacedNumber } from "./spaced-number.js";
 import { unknownFieldReading } from "./unknown-field.js";
 
 export interface RawRecord {
@@ -78,8 +79,8 @@ function pathOf(issue: z.core.$ZodIssue, key: string): string {
   return [...issue.path.map(String), key].join(".");
 }
 
-/** A number written as JSON would write it, but as text ("4", "-2.5", "005"). */
-const PLAIN_NUMBER = /^-?\d+(?:\.\d+)?$/;
+/** A number written as JSON would write it, but as text ("4", "-2.5", "005", "+13"). */
+const PLAIN_NUMBER = /^[-+]?\d+(?:\.\d+)?$/;
 
 /**
  * What is wrong with the value at the issue's path of `raw`, for people: zod's own wording ("Too
@@ -102,10 +103,19 @@ export function issueMessage(
     return `must be a whole number${got}`;
   if (issue.code === "invalid_type" && typeof value === "string" && SCIENTIFIC.test(value))
     return `expected number${got}: scientific notation, as a spreadsheet shows long numbers, rounded; write the number in full`;
+  const whole = wholeNumber || (issue.code === "invalid_type" && issue.expected === "int");
+  // "1 234": a number as a spreadsheet shows it to people (see spaced-number.ts).
+  const spaced =
+    issue.code === "invalid_type" &&
+    (issue.expected === "number" || issue.expected === "int") &&
+    typeof value === "string"
+      ? spacedNumber(value, whole)
+      : undefined;
+  if (spaced) return `expected ${whole ? "a whole number" : "number"}${got}: ${spaced}`;
   // A count: its comma can only part thousands ("1,005" stands), or is a slip ("4,5").
   if (
     issue.code === "invalid_type" &&
-    (wholeNumber || issue.expected === "int") &&
+    whole &&
     typeof value === "string" &&
     DECIMAL_COMMA.test(value)
   )

@@ -11,6 +11,11 @@ export interface RecordRef {
   /** 1-based line in the file, when known (CSV). */
   line?: number;
   label?: string;
+  /**
+   * The record's number as its cell writes it, where that reads as another text than the number
+   * published (a CSV's `032`, `+13`, `52.0`): what a search of the file finds it by.
+   */
+  writtenNumber?: string;
 }
 
 /**

@@ -96,9 +96,11 @@ export async function readCsvRecords(
       const cells = Object.fromEntries(
         names.map((name, column) => [name, record[column] as string]),
       );
+      const raw = typedRow(cells, columns, (name, text) => otherwise.set(`${index}:${name}`, text));
+      const number = otherwise.get(`${index}:number`);
       records.push({
-        raw: typedRow(cells, columns, (name, text) => otherwise.set(`${index}:${name}`, text)),
-        at,
+        raw,
+        at: number === undefined ? at : { ...at, writtenNumber: number },
         written,
       });
     } else

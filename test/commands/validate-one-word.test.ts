@@ -39,6 +39,36 @@ describe("validate says one fault once", () => {
     expect(problems).toEqual([expect.stringMatching(/contract: unknown contract "dubllin"/)]);
   });
 
+  it("a parking under a contract without the parking API: the error, not its distance from that contract's stations", async () => {
+    const source = await fixtureCopy();
+    const path = join(source, "parkings.json");
+    const parkings = JSON.parse(await readFile(path, "utf8"));
+    // Nantes #89, in Rezé, 462 km from Toulouse's stations.
+    parkings.parkings[0].contract = "toulouse";
+    await writeFile(path, JSON.stringify(parkings, null, 2));
+    const result = await runCli(["validate", "--source", source]);
+    expect(result.code).toBe(1);
+    expect(problemsOf(result.stderr).filter((line) => line.includes("toulouse #89"))).toEqual([
+      expect.stringMatching(/contract: contract "toulouse" does not offer the parking API/),
+    ]);
+    // Nor does it move the middle Toulouse's own stations are measured from.
+    expect(result.stderr).toContain(
+      "(toulouse #1033) latitude: 44.869297, 0.547885 is 158 km from the middle of its contract's others (43.602, 1.445)",
+    );
+  });
+
+  it("stations on an unknown contract: their errors, not their distances from each other's middle", async () => {
+    const source = await fixtureCopy();
+    const csv = join(source, "stations.csv");
+    const text = await readFile(csv, "utf8");
+    await writeFile(csv, text.replaceAll("\ntoulouse,", "\ntolouse,"));
+    const result = await runCli(["validate", "--all", "--source", source]);
+    expect(result.code).toBe(1);
+    const said = problemsOf(result.stderr).filter((line) => line.includes("(tolouse #"));
+    expect(said).toHaveLength(287);
+    expect(said.every((line) => line.includes('contract: unknown contract "tolouse"'))).toBe(true);
+  });
+
   it("an empty states list: one warning naming the file, not one per station", async () => {
     const source = await fixtureCopy();
     const states = join(source, "states.json");

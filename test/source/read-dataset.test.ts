@@ -225,6 +225,83 @@ describe("readDataset", () => {
     ]);
   });
 
+  it("says a space inside a number, a thousands separator or a slip, and how to write it", async () => {
+    // A French spreadsheet's 1 000, its space a no-break one; a space typed into a latitude.
+    const csv = stationsCsv
+      .replace(",20,6", ",\u202f1\u00a0000\u00a0,6")
+      .replace(",10,", ",1 000,")
+      .replace("45.757", "4 5.757");
+    const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": csv });
+    expect((await readDataset(dir)).problems.filter(isError).map(formatProblem)).toEqual([
+      `${join(dir, "stations.csv")}:2 (Lyon #1) capacity: expected a whole number, got "1\u00a0000": a no-break space inside the number, as a thousands separator (a French spreadsheet's); write 1000`,
+      `${join(dir, "stations.csv")}:3 (lyon #2) latitude: expected number, got "4 5.757": a space inside the number; write it without: 45.757, if that is the number meant`,
+      `${join(dir, "stations.csv")}:3 (lyon #2) capacity: expected a whole number, got "1 000": a space inside the number, as a thousands separator; write 1000`,
+    ]);
+    // A JSON file's number in quotes, so written: the same words; spaces around it are none inside.
+    const station = {
+      ...lyonStation(1),
+      capacity: "1\u202f000",
+      latitude: "45.7 6",
+      overflowCapacity: " 6 ",
+    };
+    const json = JSON.stringify({ stations: [station] });
+    const fromJson = await sourceDir({ "contracts.json": contracts, "stations.json": json });
+    expect((await readDataset(fromJson)).problems.filter(isError).map(formatProblem)).toEqual([
+      `${join(fromJson, "stations.json")}[0] (lyon #1) latitude: expected number, got "45.7 6": a space inside the number; write it without: 45.76, if that is the number meant`,
+      `${join(fromJson, "stations.json")}[0] (lyon #1) capacity: expected a whole number, got "1\u202f000": a no-break space inside the number, as a thousands separator (a French spreadsheet's); write 1000`,
+      `${join(fromJson, "stations.json")}[0] (lyon #1) overflowCapacity: expected number, got " 6 "`,
+    ]);
+    // A space in a count not between thousands, or around a number that is no whole one: no
+    // number to write without it.
+    const other = stationsCsv.replace(",10,", ",1 2.5,").replace(",20,6", ",12 34,6");
+    const spaced = await sourceDir({ "contracts.json": contracts, "stations.csv": other });
+    expect((await readDataset(spaced)).problems.filter(isError).map(formatProblem)).toEqual([
+      `${join(spaced, "stations.csv")}:2 (Lyon #1) capacity: expected a whole number, got "12 34": a space inside the number; write it without: 1234, if that is the number meant`,
+      `${join(spaced, "stations.csv")}:3 (lyon #2) capacity: expected number, got "1 2.5"`,
+    ]);
+  });
+
+  it("warns of a station's or a parking's number its CSV cell writes otherwise than it is published", async () => {
+    const stations = stationsCsv.replace("Lyon,1,", "Lyon,001,").replace("lyon,2,", "lyon,+2,");
+    const parkings = [
+      "contract,number,name,status,latitude,longitude,accessType,lockerType,hasSurveillance,isFree,address,zipCode,city,isOffStreet,hasElectricSupport,hasPhysicalReception",
+      "lyon,7.0,GARE,OPEN,45.76,4.86,SECURED,COLLECTIVE,true,false,Place Béraudier,69003,Lyon,true,false,false",
+    ].join("\n");
+    const dir = await sourceDir({
+      "contracts.json": contracts,
+      "stations.csv": stations,
+      "parkings.csv": parkings,
+    });
+    const { dataset, problems } = await readDataset(dir);
+    expect(dataset?.stations.map(({ number }) => number)).toEqual([1, 2]);
+    expect(dataset?.parkings.map(({ number }) => number)).toEqual([7]);
+    expect(problems.filter(({ field }) => field === "number").map(formatProblem)).toEqual([
+      `${join(dir, "stations.csv")}:2 (Lyon #1) number: written "001", published as 1: numbers are published without leading zeros (clients ask for station 1); write 1 if that is the station's number`,
+      `${join(dir, "stations.csv")}:3 (lyon #2) number: written "+2", published as 2: numbers are published without a sign (clients ask for station 2); write 2 if that is the station's number`,
+      `${join(dir, "parkings.csv")}:2 (lyon #7) number: written "7.0", published as 7: numbers are published without decimals (clients ask for parking 7); write 7 if that is the parking's number`,
+    ]);
+    // Two spellings of one number: its second station is refused, with both.
+    const twice = stationsCsv.replace("lyon,2,", "lyon,01,");
+    const collided = await sourceDir({ "contracts.json": contracts, "stations.csv": twice });
+    expect((await readDataset(collided)).problems.filter(isError).map(formatProblem)).toEqual([
+      `${join(collided, "stations.csv")}:3 (lyon #1) number: station 1 appears twice in contract "lyon" (first on line 2): written "1" there and "01" here, both published as 1`,
+    ]);
+  });
+
+  it("reads a JSON file's number as the number it is, and says one in quotes with its sign", async () => {
+    // 2.0 is JSON's 2, as any reader of the file reads it: nothing is published otherwise.
+    const stations = `{"stations": [${JSON.stringify(lyonStation(1)).replace('"number":1', '"number":1.0')}, ${JSON.stringify({ ...lyonStation(2), number: "+2" })}]}`;
+    const dir = await sourceDir({ "contracts.json": contracts, "stations.json": stations });
+    expect(stations).toContain('"number":1.0,');
+    expect(
+      (await readDataset(dir)).problems
+        .filter(({ field }) => field === "number")
+        .map(formatProblem),
+    ).toEqual([
+      `${join(dir, "stations.json")}[1] (lyon #+2) number: expected number, got "+2": write 2 without quotes`,
+    ]);
+  });
+
   it("says a decimal comma not in quotes splits a coordinate, and a header row repeated in the file", async () => {
     const [header, first, second] = stationsCsv.split("\r\n");
     // The second header as a second Excel export would start: with its BOM.

@@ -9,6 +9,7 @@ import {
   contractsNamedByNone,
   coordinatesInRange,
   knownContracts,
+  onTheirContracts,
   parkingNumbersUniqueInContract,
   parkingsOnParkingContracts,
   positionsNearTheirContract,
@@ -23,6 +24,7 @@ import {
   stationsHaveStates,
   toUtcSeconds,
 } from "../../src/source/rules/states.js";
+import { numbersPublishedAsWritten } from "../../src/source/rules/written-numbers.js";
 
 const at = (file: string, index: number) => ({ file, index });
 const sourced = <T>(file: string, values: T[]): Sourced<T>[] =>
@@ -190,6 +192,40 @@ describe("stationNumbersUniqueInContract", () => {
   });
 });
 
+describe("stationNumbersUniqueInContract, of numbers written otherwise", () => {
+  it("says how each is written when two spellings make one number", () => {
+    const written = (line: number, writtenNumber?: string) => ({
+      value: station("a", 32),
+      at: { file: "stations.csv", line, ...(writtenNumber ? { writtenNumber } : {}) },
+    });
+    const stations = [written(2, "032"), written(3), written(4, "+32"), written(5, "032")];
+    expect(stationNumbersUniqueInContract(stations).map(formatProblem)).toEqual([
+      'stations.csv:3 number: station 32 appears twice in contract "a" (first on line 2): written "032" there and "32" here, both published as 32',
+      'stations.csv:4 number: station 32 appears twice in contract "a" (first on line 2): written "032" there and "+32" here, both published as 32',
+      'stations.csv:5 number: station 32 appears twice in contract "a" (first on line 2)',
+    ]);
+  });
+});
+
+describe("numbersPublishedAsWritten", () => {
+  it("warns of each number whose file writes it otherwise than it is published, saying how", () => {
+    const parkings = sourced(
+      "parkings.csv",
+      [7, 32, 13, 52, 8].map((number) => ({ contract: "nantes", number })),
+    );
+    const spelt = ["032", "+13", "52.0", "+008."];
+    parkings.slice(1).forEach((parking, at) => {
+      parking.at = { ...parking.at, writtenNumber: spelt[at] };
+    });
+    expect(numbersPublishedAsWritten("parking", parkings).map(formatProblem)).toEqual([
+      'parkings.csv[1] number: written "032", published as 32: numbers are published without leading zeros (clients ask for parking 32); write 32 if that is the parking\'s number',
+      'parkings.csv[2] number: written "+13", published as 13: numbers are published without a sign (clients ask for parking 13); write 13 if that is the parking\'s number',
+      'parkings.csv[3] number: written "52.0", published as 52: numbers are published without decimals (clients ask for parking 52); write 52 if that is the parking\'s number',
+      'parkings.csv[4] number: written "+008.", published as 8: numbers are published without a sign, leading zeros or decimals (clients ask for parking 8); write 8 if that is the parking\'s number',
+    ]);
+  });
+});
+
 describe("parkingNumbersUniqueInContract", () => {
   it("rejects a parking number used twice in one contract", () => {
     const parkings = sourced("parkings.json", [
@@ -243,6 +279,21 @@ describe("positionsNearTheirContract", () => {
     expect(problems.map(formatProblem)).toEqual([
       "s[3] latitude: -6.2655, 53.3441 is 8,641 km from the middle of its contract's others (53.347, -6.25): latitude and longitude swapped?",
       "s[4] latitude: 53.3441, 6.2655 is 830 km from the middle of its contract's others (53.347, -6.25): a wrong position?",
+    ]);
+  });
+});
+
+describe("onTheirContracts", () => {
+  it("leaves out the records whose contract is in error: unknown, or a parking's without the parking API", () => {
+    const contracts = sourced("contracts.json", [contract("Dublin"), contract("nantes", true)]);
+    const place = (contract: string) => ({ contract, latitude: 47.2, longitude: -1.55 });
+    const stations = sourced("stations.csv", [place("Dublin"), place("dubllin"), place("nantes")]);
+    const parkings = sourced("parkings.json", [place("NANTES"), place("dublin"), place("nante")]);
+    const kept = onTheirContracts(contracts, stations, parkings);
+    expect(kept.map(({ at }) => `${at.file}[${at.index}]`)).toEqual([
+      "stations.csv[0]",
+      "stations.csv[2]",
+      "parkings.json[0]",
     ]);
   });
 });

@@ -5,6 +5,7 @@ import { INT32_MAX } from "../../model/int32.js";
 import { counted } from "../../plural.js";
 import { plainNumber } from "../number-texts.js";
 import { error, type Problem, type Sourced, warning } from "../problems.js";
+import { writtenNumber } from "./written-numbers.js";
 
 interface ContractRecord {
   contract: string;
@@ -121,11 +122,17 @@ export function numbersUniqueInContract(
     const key = `${contractKey(record.value.contract)}/${record.value.number}`;
     const earlier = seen.get(key);
     if (earlier) {
+      // "032" and "32", both 32: how each is written says why one number is there twice.
+      const [there, here] = [writtenNumber(earlier), writtenNumber(record)];
+      const spelt =
+        there === here
+          ? ""
+          : `: written "${excerpt(there)}" there and "${excerpt(here)}" here, both published as ${record.value.number}`;
       problems.push(
         error(
           record.at,
           "number",
-          `${kind} ${record.value.number} appears twice in contract "${excerpt(record.value.contract)}" (first ${placeOf(earlier)})`,
+          `${kind} ${record.value.number} appears twice in contract "${excerpt(record.value.contract)}" (first ${placeOf(earlier)})${spelt}`,
         ),
       );
     } else seen.set(key, record);
@@ -192,6 +199,33 @@ export function coordinatesInRange(
   }
   return problems;
 }
+
+/**
+ * The stations and parkings whose contract is not in error (knownContracts,
+ * parkingsOnParkingContracts): the rules comparing a contract's positions look at these only. A
+ * parking under another contract than its own would be measured against that contract's stations,
+ * a city away from it, and move their middle; a record whose contract is unknown is of no contract
+ * yet: which others it lies among is known once its contract is named right.
+ */
+export function onTheirContracts(
+  contracts: readonly Sourced<Contract>[],
+  stations: readonly Positioned[],
+  parkings: readonly Positioned[],
+): Positioned[] {
+  const names = new Set(contracts.map(({ value }) => nameKey(value.name)));
+  const withoutApi = new Set(
+    contracts.filter(({ value }) => !value.parkingApi).map(({ value }) => contractKey(value.name)),
+  );
+  const known = ({ value }: Positioned) => names.has(contractKey(value.contract));
+  return [
+    ...stations.filter(known),
+    ...parkings.filter(
+      (parking) => known(parking) && !withoutApi.has(contractKey(parking.value.contract)),
+    ),
+  ];
+}
+
+type Positioned = Sourced<{ contract: string; latitude: number; longitude: number }>;
 
 /** Farther than this from the middle of its contract's others, a record is a city away. */
 const FAR_KM = 50;
