@@ -168,8 +168,32 @@ function project(stations) {
 const nameOf = (station) =>
   typeof station.name === "string" ? station.name : (station.name?.[0]?.text ?? "");
 
-/** `2026-12-05 02:23 UTC`, as the footer dates the static data: one zone for every reader. */
-const utc = (ms) => `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+const twoDigits = (n) => String(n).padStart(2, "0");
+
+/**
+ * `2026-12-05 03:23 UTC+1`: a time in the reader's own zone (the browser's), with its offset from
+ * UTC, which names one time where a zone's abbreviation may not ("CST" is three zones). Each time
+ * has its own offset: summer time or not.
+ */
+function localTime(ms) {
+  const at = new Date(ms);
+  const east = -at.getTimezoneOffset();
+  const hours = Math.floor(Math.abs(east) / 60);
+  const minutes = Math.abs(east) % 60;
+  const zone =
+    east === 0
+      ? "UTC"
+      : `UTC${east < 0 ? "-" : "+"}${hours}${minutes ? `:${twoDigits(minutes)}` : ""}`;
+  const day = `${at.getFullYear()}-${twoDigits(at.getMonth() + 1)}-${twoDigits(at.getDate())}`;
+  return `${day} ${twoDigits(at.getHours())}:${twoDigits(at.getMinutes())} ${zone}`;
+}
+
+/** The page's own times, written in UTC for a reader without the script, in the reader's zone. */
+function showLocalTimes() {
+  for (const time of document.querySelectorAll("time[datetime]")) {
+    time.textContent = localTime(Date.parse(time.getAttribute("datetime")));
+  }
+}
 
 /** `40 min`, `5 h`, `664 days`: how long a station has not reported. */
 function duration(ms) {
@@ -432,7 +456,7 @@ function showStatus(map, feed) {
     const [state, words] = station ? stateOf(station, feedAt) : ["unknown", "no live data"];
     if (state === "stale") stale++;
     const live = station
-      ? `${before.label}; ${counted(station.num_vehicles_available, "bike")}, ${counted(station.num_docks_available ?? 0, "free stand")}, ${words}; last report ${utc(Date.parse(station.last_reported))}`
+      ? `${before.label}; ${counted(station.num_vehicles_available, "bike")}, ${counted(station.num_docks_available ?? 0, "free stand")}, ${words}; last report ${localTime(Date.parse(station.last_reported))}`
       : `${before.label}; ${words}`;
     // Only what changed is written (a minute changes a tenth of the stations or so); the classes
     // `far` and `chosen` (the one chosen by a tap stays chosen) are left as they are.
@@ -660,7 +684,7 @@ async function readStatus(maps) {
   }
   if (Number.isFinite(oldest)) {
     const refreshed = document.getElementById("refreshed");
-    refreshed.textContent = utc(oldest);
+    refreshed.textContent = localTime(oldest);
     refreshed.dataset.at = new Date(oldest).toISOString();
   }
 }
@@ -707,6 +731,7 @@ function watchRows() {
 document.addEventListener("DOMContentLoaded", () => {
   // What works only with this script (the contract choice, the legend, the live time) is shown by it.
   for (const part of document.querySelectorAll("[data-script]")) part.hidden = false;
+  showLocalTimes();
   showRequests();
   watchRows();
   chooseContract();
