@@ -76,7 +76,7 @@ ${feedsSection(input)}
 ${referenceSection(input)}
 </main>
 <footer>
-<p>${generated(input.generatedAt)}<span data-script hidden>Live data refreshed <span id="refreshed">–</span>.</span></p>
+<p>${generated(input.generatedAt)}<span id="live-data" hidden></span></p>
 </footer>
 </body>
 </html>`;
