@@ -76,7 +76,7 @@ ${feedsSection(input)}
 ${referenceSection(input)}
 </main>
 <footer>
-<p>${generated(input.generatedAt)}<span data-script hidden>Live data refreshed <span id="refreshed">–</span>.</span></p>
+<p>${generated(input.generatedAt)}<span id="live-data" hidden></span></p>
 </footer>
 </body>
 </html>`;
@@ -105,7 +105,10 @@ function referencePage(input: PortalInput, openapi: string): Html {
 </html>`;
 }
 
-/** `Static data as of 2026-11-20 08:16:00 UTC. ` from `2026-11-20T08:16:00.000Z` */
+/**
+ * `Static data as of 2026-11-20 08:16:00 UTC. ` from `2026-11-20T08:16:00.000Z`: said in UTC, and
+ * so, for a reader without the script; the page's script says it in the reader's own zone.
+ */
 const generated = (iso: string | null): Html | string =>
   iso
     ? html`Static data as of <time datetime="${iso}">${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC</time>. `

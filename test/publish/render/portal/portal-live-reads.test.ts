@@ -58,7 +58,7 @@ async function openOnFakeClock(): Promise<{ page: Page; reads: string[]; first: 
   await page.clock.install();
   const reads = statusReads(page);
   await page.goto(`${sirv.url}/`, { waitUntil: "networkidle" });
-  await page.waitForSelector("#refreshed[data-at]");
+  await page.waitForSelector("#live-data[data-at]");
   await barrier(page);
   const first = reads.length;
   expect(first).toBeGreaterThan(0);
@@ -86,7 +86,7 @@ describe.skipIf(!HAS_CHROMIUM)("portal live numbers, many contracts", () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
     const reads = statusReads(page);
     await page.goto(`${sirv.url}/`, { waitUntil: "networkidle" });
-    await page.waitForSelector("#refreshed[data-at]");
+    await page.waitForSelector("#live-data[data-at]");
     const shownMap = await page.$eval(
       ".contract-map:not([hidden])",
       (map) => (map as HTMLElement).dataset.contract as string,

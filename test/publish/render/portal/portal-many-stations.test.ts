@@ -32,7 +32,7 @@ let status: StatusFeed;
 async function openTable(): Promise<Page> {
   const page = await browser.newPage();
   await page.goto(`${sirv.url}/`, { waitUntil: "domcontentloaded" });
-  await page.waitForSelector("#refreshed[data-at]", { timeout: 60_000 });
+  await page.waitForSelector("#live-data[data-at]", { timeout: 60_000 });
   await page.waitForSelector(`${TABLE} tbody tr`, { state: "attached", timeout: 60_000 });
   await page.click(`${TABLE} summary`);
   return page;

@@ -1,8 +1,9 @@
 // The portal page's live parts: full request URLs, copy buttons, the contract chooser, each
-// contract's map and table of stations drawn from its GBFS v3.0 station_information feed, and the
-// marks and totals coloured from its station_status feed. The table holds a page of rows at a
-// time (a network of 100,000 stations built as rows froze the page for seconds); finding a
-// station searches all of them.
+// contract's map and table of stations drawn from its GBFS v3.0 station_information feed, the
+// marks and totals coloured from its station_status feed, and the footer's word on how old that
+// live data is, every time in the reader's own zone. The table holds a page of rows at a time (a
+// network of 100,000 stations built as rows froze the page for seconds); finding a station
+// searches all of them.
 
 const REFRESH_FLOOR_SECONDS = 30;
 const SVG = "http://www.w3.org/2000/svg";
@@ -168,8 +169,32 @@ function project(stations) {
 const nameOf = (station) =>
   typeof station.name === "string" ? station.name : (station.name?.[0]?.text ?? "");
 
-/** `2026-12-05 02:23 UTC`, as the footer dates the static data: one zone for every reader. */
-const utc = (ms) => `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+const twoDigits = (n) => String(n).padStart(2, "0");
+
+/**
+ * `2026-12-05 03:23 UTC+1`: a time in the reader's own zone (the browser's), with its offset from
+ * UTC, which names one time where a zone's abbreviation may not ("CST" is three zones). Each time
+ * has its own offset: summer time or not.
+ */
+function localTime(ms) {
+  const at = new Date(ms);
+  const east = -at.getTimezoneOffset();
+  const hours = Math.floor(Math.abs(east) / 60);
+  const minutes = Math.abs(east) % 60;
+  const zone =
+    east === 0
+      ? "UTC"
+      : `UTC${east < 0 ? "-" : "+"}${hours}${minutes ? `:${twoDigits(minutes)}` : ""}`;
+  const day = `${at.getFullYear()}-${twoDigits(at.getMonth() + 1)}-${twoDigits(at.getDate())}`;
+  return `${day} ${twoDigits(at.getHours())}:${twoDigits(at.getMinutes())} ${zone}`;
+}
+
+/** The page's own times, written in UTC for a reader without the script, in the reader's zone. */
+function showLocalTimes() {
+  for (const time of document.querySelectorAll("time[datetime]")) {
+    time.textContent = localTime(Date.parse(time.getAttribute("datetime")));
+  }
+}
 
 /** `40 min`, `5 h`, `664 days`: how long a station has not reported. */
 function duration(ms) {
@@ -180,6 +205,10 @@ function duration(ms) {
 }
 
 const counted = (n, noun) => `${count.format(n)} ${noun}${n === 1 ? "" : "s"}`;
+
+/** `12 of 287 stations have not reported…`, under a map of its stations, and in the footer. */
+const silentSaid = (silent, stations, whose = "") =>
+  `${count.format(silent)} of ${whose}${counted(stations, "station")} ${silent === 1 ? "has" : "have"} not reported for ${STALE_MINUTES} minutes or more: the numbers shown for ${silent === 1 ? "it are its" : "them are their"} last known.`;
 
 function cell(text, className) {
   const td = document.createElement("td");
@@ -432,7 +461,7 @@ function showStatus(map, feed) {
     const [state, words] = station ? stateOf(station, feedAt) : ["unknown", "no live data"];
     if (state === "stale") stale++;
     const live = station
-      ? `${before.label}; ${counted(station.num_vehicles_available, "bike")}, ${counted(station.num_docks_available ?? 0, "free stand")}, ${words}; last report ${utc(Date.parse(station.last_reported))}`
+      ? `${before.label}; ${counted(station.num_vehicles_available, "bike")}, ${counted(station.num_docks_available ?? 0, "free stand")}, ${words}; last report ${localTime(Date.parse(station.last_reported))}`
       : `${before.label}; ${words}`;
     // Only what changed is written (a minute changes a tenth of the stations or so); the classes
     // `far` and `chosen` (the one chosen by a tap stays chosen) are left as they are.
@@ -448,7 +477,7 @@ function showStatus(map, feed) {
   }
   const note = map.querySelector(".stale-note");
   note.hidden = stale === 0;
-  note.textContent = `${count.format(stale)} of ${counted(marks.length, "station")} ${stale === 1 ? "has" : "have"} not reported for ${STALE_MINUTES} minutes or more: the numbers shown for ${stale === 1 ? "it are its" : "them are their"} last known.`;
+  note.textContent = silentSaid(stale, marks.length);
   // The rows drawn take the new numbers (a cell whose text is the same is left); the others
   // read them when they are drawn.
   const table = tables.get(map);
@@ -613,9 +642,8 @@ const rowsOnScreen = new Set();
 // When each contract's feed was last asked for (ms), so a row scrolled back into view is read
 // again only once its feed may have changed.
 const askedAt = new Map();
-// When each contract's live feed says its data is from (ms): the page dates what it shows by the
-// oldest of those on screen, so one stale feed is not hidden behind a fresh one.
-const updatedAt = new Map();
+// What each contract's live feed last said of its stations' reports (`reportsOf`), for the footer.
+const reports = new Map();
 let ttlSeconds = 60;
 let timer;
 let roundDue = Number.POSITIVE_INFINITY;
@@ -640,7 +668,7 @@ async function readStatus(maps) {
       if (!response.ok) throw new Error(`${map.dataset.status}: ${response.status}`);
       const feed = await response.json();
       showStatus(map, feed);
-      updatedAt.set(map.dataset.contract, Date.parse(feed.last_updated));
+      reports.set(map.dataset.contract, reportsOf(feed));
       ttlSeconds = Math.max(REFRESH_FLOOR_SECONDS, feed.ttl ?? ttlSeconds);
     }),
   );
@@ -653,16 +681,80 @@ async function readStatus(maps) {
       ? `Live data could not be read for ${failed} of ${maps.length} contracts.`
       : "Live totals from each contract's GBFS station_status feed, read while it is on screen: the bikes a rider can take and the stands a rider can return to (a closed or disconnected station's left out).";
   }
-  let oldest = Number.POSITIVE_INFINITY;
-  for (const map of liveMaps().filter(wanted)) {
-    const at = updatedAt.get(map.dataset.contract);
-    if (Number.isFinite(at)) oldest = Math.min(oldest, at);
+  sayLiveData();
+}
+
+/** When a contract's feed is from, its stations' newest report, and how many are stale. */
+function reportsOf(feed) {
+  const at = Date.parse(feed.last_updated);
+  let newest = Number.NEGATIVE_INFINITY;
+  let stale = 0;
+  for (const station of feed.data.stations) {
+    newest = Math.max(newest, Date.parse(station.last_reported));
+    if (stateOf(station, at)[0] === "stale") stale++;
   }
-  if (Number.isFinite(oldest)) {
-    const refreshed = document.getElementById("refreshed");
-    refreshed.textContent = utc(oldest);
-    refreshed.dataset.at = new Date(oldest).toISOString();
+  return { at, newest, stale, stations: feed.data.stations.length };
+}
+
+/**
+ * Not one station of the contract reported for STALE_MINUTES before its feed's time: the feed is
+ * written on, from reports that stopped coming (the exporter's source stalled, or its network).
+ */
+const stalled = (read) => read.stations > 0 && read.at - read.newest >= STALE_MINUTES * 60_000;
+
+const sum = (reads, what) => reads.reduce((total, read) => total + read[what], 0);
+const andList = new Intl.ListFormat("en", { type: "conjunction" });
+
+/**
+ * `Live data: no station of A and B has reported since …`: the contracts stalled, since when no
+ * station of theirs has reported (a feed written a minute ago from reports of last night is no
+ * fresh data), named when others are on screen too.
+ */
+function stalledSaid(silent, othersShown) {
+  const since = localTime(Math.max(...silent.map((read) => read.newest)));
+  const times = silent.map((read) => read.at);
+  const feeds =
+    silent.length === 1
+      ? `feed of ${localTime(times[0])}`
+      : `feeds of ${localTime(Math.min(...times))}${new Set(times).size > 1 ? " or later" : ""}`;
+  const [whose, theirs] = othersShown
+    ? [
+        ` of ${andList.format(silent.map((read) => read.name))}`,
+        silent.length === 1 ? "for it are its" : "for them are their",
+      ]
+    : ["", "are the"];
+  return `Live data: no station${whose} has reported since ${since} (${feeds}): the numbers shown ${theirs} stations' last known.`;
+}
+
+/**
+ * The footer's word on the live data on screen, true however old it is: first the contracts that
+ * have stalled, then the others' time, the oldest of their feeds (one late feed is not hidden
+ * behind a fresh one), and how many of their stations are silent, as each map's note says.
+ */
+function sayLiveData() {
+  const shown = liveMaps()
+    .filter(wanted)
+    .flatMap((map) => {
+      const read = reports.get(map.dataset.contract);
+      return read ? [{ ...read, name: map.querySelector("h3 bdi").textContent }] : [];
+    });
+  if (shown.length === 0) return;
+  const silent = shown.filter(stalled);
+  const live = shown.filter((read) => !stalled(read));
+  const said = silent.length > 0 ? [stalledSaid(silent, live.length > 0)] : [];
+  if (live.length > 0) {
+    const at = localTime(Math.min(...live.map((read) => read.at)));
+    said.push(
+      silent.length > 0 ? `The other contracts' live data as of ${at}.` : `Live data as of ${at}.`,
+    );
+    const stale = sum(live, "stale");
+    if (stale > 0)
+      said.push(silentSaid(stale, sum(live, "stations"), silent.length > 0 ? "their " : ""));
   }
+  const footer = document.getElementById("live-data");
+  footer.textContent = said.join(" ");
+  footer.dataset.at = new Date(Math.min(...shown.map((read) => read.at))).toISOString();
+  footer.hidden = false;
 }
 
 /** What is on screen and may have changed, read now. */
@@ -705,8 +797,10 @@ function watchRows() {
 }
 
 document.addEventListener("DOMContentLoaded", () => {
-  // What works only with this script (the contract choice, the legend, the live time) is shown by it.
+  // What works only with this script (the contract choice, the legend) is shown by it; the live
+  // data's word in the footer, once it has read some.
   for (const part of document.querySelectorAll("[data-script]")) part.hidden = false;
+  showLocalTimes();
   showRequests();
   watchRows();
   chooseContract();
