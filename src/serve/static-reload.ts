@@ -5,8 +5,7 @@
 // than --max-removed allows (a stations file cut short), is refused and said once, the source last
 // published served on with the minute's states, until the source changes again.
 
-import type { Output } from "../commands/output.js";
-import { reportProblems } from "../commands/output.js";
+import { type Output, reportProblems } from "../commands/output.js";
 import { toUserError, UserError } from "../errors.js";
 import type { Log } from "../log.js";
 import { percent } from "../percent.js";
@@ -60,7 +59,7 @@ export function staticSourceReloads(dir: string, log: Log, maxRemovedShare: numb
     log(`static source: ${cause.message}`, "error");
     for (const line of cause.details) log(`  ${line}`, "error");
     log(
-      `  said once: the refresh after the next edit publishes it, once \`velodata validate --source ${dir}\` finds no error in it`,
+      `  said once for this edit: one without error is published at the refresh after it (\`velodata validate --source ${dir}\` checks it first)`,
     );
     return null;
   };
