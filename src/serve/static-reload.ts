@@ -75,7 +75,10 @@ export function staticSourceReloads(dir: string, log: Log, maxRemovedShare: numb
       }
       const { fingerprint } = seen;
       if (fingerprint === published.fingerprint) {
-        refusal = null; // edited back as it was
+        // Edited back as it was: the refused edit, made again (the same bytes, at the same time,
+        // as `rsync -a` or a `mv` back write them), is a new edit, refused and said again.
+        refusal = null;
+        refusedFingerprint = null;
         return null;
       }
       if (fingerprint === refusedFingerprint) return null;
