@@ -101,6 +101,13 @@ const unlistedHint = (problems: readonly Problem[]): string =>
     ? " (the server knows the stations and contracts of the static source it last published: a station added there is known from the refresh after the edit, once the source has no error)"
     : "";
 
+/** An edit's release could not be rendered: its cause (a worker thread that failed, a bug). */
+class EditNotRendered extends Error {
+  constructor(cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+  }
+}
+
 interface Rendered {
   release: Release;
   cache: StationCache;
@@ -164,8 +171,29 @@ export function startRefresher(options: RefresherOptions): Refresher {
     // An edit of the static source: this refresh publishes it with the minute's states, read
     // against its stations; kept only once the release is swapped in.
     const edit = await staticSource?.reloads.edited(dataset.stations);
-    if (live.staticSource && staticSource)
-      live.staticSource = { ...live.staticSource, error: staticSource.reloads.refused() };
+    const sayRefused = () => {
+      if (live.staticSource && staticSource)
+        live.staticSource = { ...live.staticSource, error: staticSource.reloads.refused() };
+    };
+    sayRefused();
+    if (!edit || !staticSource) return refreshWith(null, at, started);
+    try {
+      return await refreshWith(edit, at, started);
+    } catch (cause) {
+      if (!(cause instanceof EditNotRendered)) throw cause;
+      // Nothing of it was swapped in: the minute's states are published against the source
+      // published before, read again against its stations, as after an edit refused.
+      staticSource.reloads.failed(edit, cause.cause);
+      sayRefused();
+      return refreshWith(null, at, started);
+    }
+  }
+
+  async function refreshWith(
+    edit: StaticEdit | null,
+    at: Date,
+    started: number,
+  ): Promise<RefreshOutcome> {
     const base = edit ? editedDataset(edit, dataset) : dataset;
     const from = edit && staticSource ? staticSource.statesFor(edit.read) : source;
     const { states, statesAt, problems, leftOut } = await from.read(base, at);
@@ -185,7 +213,9 @@ export function startRefresher(options: RefresherOptions): Refresher {
     const previous = live.release;
     // Unchanged files keep their variants; the changed ones are served as they are until theirs are made.
     const fresh = edit
-      ? await republish(previous, next, at, edit)
+      ? await republish(previous, next, at, edit).catch((cause) => {
+          throw new EditNotRendered(cause);
+        })
       : await render(previous, next, at);
     let release = fresh.release;
     if (out) {
