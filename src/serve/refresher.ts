@@ -74,7 +74,8 @@ export interface Refresher {
   /**
    * Runs one refresh now and starts the period again from it (SIGHUP): its answers expire at the
    * next refresh, a period later, as every refresh's do, also where a front server dates their
-   * expiry from the file's write (nginx, see host/nginx). One under way is that refresh.
+   * expiry from the file's write (nginx, see host/nginx). Asked while one is under way (which may
+   * have read the sources before the change the reload is for), it runs once that one ends.
    */
   refreshOutOfTurn(): Promise<RefreshOutcome>;
   /**
@@ -373,9 +374,21 @@ export function startRefresher(options: RefresherOptions): Refresher {
   };
   schedule();
 
+  // The refresh out of turn asked for while one was under way, run once that one ends.
+  let queued: Promise<RefreshOutcome> | undefined;
   const refreshOutOfTurn = (): Promise<RefreshOutcome> => {
-    // As refreshNow: one under way is that refresh; once stopped, there is no period to restart.
-    if (running || stopped) return refreshNow();
+    // Once stopped, there is no period to restart.
+    if (stopped) return refreshNow();
+    if (running) {
+      // The one under way may have looked at the static source before the edit this reload is
+      // to publish (saved, then `systemctl reload`): one more once it ends, the same one for any
+      // reload asked meanwhile.
+      queued ??= running.then((outcome) => {
+        queued = undefined;
+        return stopped ? outcome : refreshOutOfTurn();
+      });
+      return queued;
+    }
     clearTimeout(timer);
     // Due now, as a periodic refresh under way is: the answers it replaces expire now, and a
     // refresh that hangs is late from now. The next is due a period after it (schedule).
