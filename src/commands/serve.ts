@@ -29,6 +29,7 @@ import { statesKeptFromTree } from "../serve/states-in-tree.js";
 import { staticSourceReloads } from "../serve/static-reload.js";
 import { assembleDataset, type Dataset } from "../source/dataset.js";
 import { keptSaid } from "../source/kept-states.js";
+import type { KnownStates } from "../source/known-states.js";
 import {
   DEFAULT_MAX_REMOVED_SHARE,
   statesLeftOut,
@@ -294,11 +295,14 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     }
     live.tree = { path: options.out, release: live.release.id, error: null };
   }
-  const statesFor = (read: StaticRead, known = initial.known) =>
+  // No closure reads `initial`: the start's read (its records and the file's text, ~75 MB at
+  // 100,000 stations) would be kept as long as the server runs, where the first source lets it go
+  // once it reads the file as bytes. An edit's source reads it whole, against its own stations.
+  const statesFor = (read: StaticRead, known?: KnownStates) =>
     options.simulate
       ? simulator(random, seconds)
       : stateFile(statePath, read, { maxMissingShare, log, ...(known ? { known } : {}) });
-  const source = statesFor(staticRead);
+  const source = statesFor(staticRead, initial.known);
   const staticFiles = staticFilesOf(live.release.files);
   const refresher = startRefresher({
     live,
@@ -311,7 +315,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     log,
     staticSource: {
       reloads,
-      statesFor: (read) => statesFor(read, undefined),
+      statesFor: (read) => statesFor(read),
       portalBaseUrl: baseUrl ?? null,
     },
   });

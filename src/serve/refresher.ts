@@ -74,7 +74,8 @@ export interface Refresher {
   /**
    * Runs one refresh now and starts the period again from it (SIGHUP): its answers expire at the
    * next refresh, a period later, as every refresh's do, also where a front server dates their
-   * expiry from the file's write (nginx, see host/nginx). One under way is that refresh.
+   * expiry from the file's write (nginx, see host/nginx). Asked while one is under way (which may
+   * have read the sources before the change the reload is for), it runs once that one ends.
    */
   refreshOutOfTurn(): Promise<RefreshOutcome>;
   /**
@@ -100,6 +101,13 @@ const unlistedHint = (problems: readonly Problem[]): string =>
   problems.some((problem) => UNKNOWN_STATION.test(problem.message))
     ? " (the server knows the stations and contracts of the static source it last published: a station added there is known from the refresh after the edit, once the source has no error)"
     : "";
+
+/** An edit's release could not be rendered: its cause (a worker thread that failed, a bug). */
+class EditNotRendered extends Error {
+  constructor(cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+  }
+}
 
 interface Rendered {
   release: Release;
@@ -164,8 +172,29 @@ export function startRefresher(options: RefresherOptions): Refresher {
     // An edit of the static source: this refresh publishes it with the minute's states, read
     // against its stations; kept only once the release is swapped in.
     const edit = await staticSource?.reloads.edited(dataset.stations);
-    if (live.staticSource && staticSource)
-      live.staticSource = { ...live.staticSource, error: staticSource.reloads.refused() };
+    const sayRefused = () => {
+      if (live.staticSource && staticSource)
+        live.staticSource = { ...live.staticSource, error: staticSource.reloads.refused() };
+    };
+    sayRefused();
+    if (!edit || !staticSource) return refreshWith(null, at, started);
+    try {
+      return await refreshWith(edit, at, started);
+    } catch (cause) {
+      if (!(cause instanceof EditNotRendered)) throw cause;
+      // Nothing of it was swapped in: the minute's states are published against the source
+      // published before, read again against its stations, as after an edit refused.
+      staticSource.reloads.failed(edit, cause.cause);
+      sayRefused();
+      return refreshWith(null, at, started);
+    }
+  }
+
+  async function refreshWith(
+    edit: StaticEdit | null,
+    at: Date,
+    started: number,
+  ): Promise<RefreshOutcome> {
     const base = edit ? editedDataset(edit, dataset) : dataset;
     const from = edit && staticSource ? staticSource.statesFor(edit.read) : source;
     const { states, statesAt, problems, leftOut } = await from.read(base, at);
@@ -185,7 +214,9 @@ export function startRefresher(options: RefresherOptions): Refresher {
     const previous = live.release;
     // Unchanged files keep their variants; the changed ones are served as they are until theirs are made.
     const fresh = edit
-      ? await republish(previous, next, at, edit)
+      ? await republish(previous, next, at, edit).catch((cause) => {
+          throw new EditNotRendered(cause);
+        })
       : await render(previous, next, at);
     let release = fresh.release;
     if (out) {
@@ -343,9 +374,21 @@ export function startRefresher(options: RefresherOptions): Refresher {
   };
   schedule();
 
+  // The refresh out of turn asked for while one was under way, run once that one ends.
+  let queued: Promise<RefreshOutcome> | undefined;
   const refreshOutOfTurn = (): Promise<RefreshOutcome> => {
-    // As refreshNow: one under way is that refresh; once stopped, there is no period to restart.
-    if (running || stopped) return refreshNow();
+    // Once stopped, there is no period to restart.
+    if (stopped) return refreshNow();
+    if (running) {
+      // The one under way may have looked at the static source before the edit this reload is
+      // to publish (saved, then `systemctl reload`): one more once it ends, the same one for any
+      // reload asked meanwhile.
+      queued ??= running.then((outcome) => {
+        queued = undefined;
+        return stopped ? outcome : refreshOutOfTurn();
+      });
+      return queued;
+    }
     clearTimeout(timer);
     // Due now, as a periodic refresh under way is: the answers it replaces expire now, and a
     // refresh that hangs is late from now. The next is due a period after it (schedule).

@@ -35,6 +35,12 @@ export interface StaticReloads {
   edited(published: Dataset["stations"]): Promise<StaticEdit | null>;
   /** The edit is served now: the next ones are told from it. Says its warnings. */
   published(edit: StaticEdit): void;
+  /**
+   * The edit could not be published (its rendering failed: a worker thread out of memory or
+   * killed, a bug): refused as an edit in error is, said once, the source published before served
+   * on; the next edit is tried.
+   */
+  failed(edit: StaticEdit, cause: unknown): void;
   /** Why the static source's last change is not published; null when it is (or none came). */
   refused(): string | null;
 }
@@ -75,7 +81,10 @@ export function staticSourceReloads(dir: string, log: Log, maxRemovedShare: numb
       }
       const { fingerprint } = seen;
       if (fingerprint === published.fingerprint) {
-        refusal = null; // edited back as it was
+        // Edited back as it was: the refused edit, made again (the same bytes, at the same time,
+        // as `rsync -a` or a `mv` back write them), is a new edit, refused and said again.
+        refusal = null;
+        refusedFingerprint = null;
         return null;
       }
       if (fingerprint === refusedFingerprint) return null;
@@ -103,6 +112,15 @@ export function staticSourceReloads(dir: string, log: Log, maxRemovedShare: numb
       refusedFingerprint = null;
       refusal = null;
       reportProblems(edit.warnings, logged(log), null);
+    },
+    failed(edit, cause) {
+      const why = cause instanceof Error ? cause.message : String(cause);
+      refusedFingerprint = edit.fingerprint.fingerprint;
+      refusal = `its publish failed (${why}); ${STATIC_EDIT_REFUSED}`;
+      log(`static source: ${refusal}`, "error");
+      log(
+        "  said once for this edit: the next edit is tried again, and a restart publishes the source whole",
+      );
     },
     refused: () => refusal,
   };

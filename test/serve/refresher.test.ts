@@ -109,6 +109,33 @@ describe("the refresher", () => {
     await refresher.stop();
   });
 
+  it("runs a refresh out of turn (SIGHUP) asked while one is under way once that one ends", async () => {
+    // The refresh under way may have looked at the static source before the edit the reload is
+    // for: one more runs after it, the same one for every reload asked meanwhile.
+    const dataset = await fixtureDataset();
+    let reads = 0;
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const source: StateSource = {
+      name: "test states",
+      read: async () => {
+        reads++;
+        if (reads === 1) await held;
+        return { states: dataset.states, problems: [] };
+      },
+    };
+    const { refresher } = await started(source);
+    const underWay = refresher.refreshNow();
+    const reloads = [refresher.refreshOutOfTurn(), refresher.refreshOutOfTurn()];
+    release();
+    expect((await underWay).ok).toBe(true);
+    for (const reload of reloads) expect((await reload).ok).toBe(true);
+    expect(reads).toBe(2);
+    await refresher.stop();
+  });
+
   it("keeps no reference to the first rendering once a refresh replaced it", async () => {
     const dataset = await fixtureDataset();
     // Every station changes: the first cache holds nothing the new one shares.

@@ -1,7 +1,7 @@
 // serve publishes an edit of its static source at the refresh after it, with no restart; an edit in
 // error, or one that drops too many stations, is refused and said once, the source published
 // before served on with the minute's states (see static-reload.ts).
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { dublin42ReportedAt, tempDir } from "../helpers.js";
@@ -178,5 +178,34 @@ describe("serve: its static source edited while it runs", () => {
       tree: { release: string };
     };
     expect(status.tree.release).toBe(status.release);
+  });
+});
+
+describe("serve: an edit refused, edited back, then made again", () => {
+  it("refuses it again, said and shown in /status, when the same bytes come back (rsync -a, mv)", async () => {
+    server = await startTestServer();
+    const path = join(server.source, "stations.csv");
+    const original = await readFile(path, "utf8");
+    const { mtime } = await stat(path);
+    const broken = original.replace(
+      `${SMITHFIELD}53.349562,-6.278198,false,false,false,30,`,
+      `${SMITHFIELD}53.349562,-6.278198,false,false,false,thirty,`,
+    );
+    const brokenAt = new Date("2025-01-01T00:00:00Z");
+    // The same bytes at the same time each way, as a copy that keeps times writes them.
+    const put = async (text: string, at: Date) => {
+      await writeFile(path, text);
+      await utimes(path, at, at);
+    };
+    await put(broken, brokenAt);
+    expect((await server.handle.refreshNow()).ok).toBe(true);
+    expect((await staticStatus(server)).error).toContain("the source data has 1 error");
+    await put(original, mtime);
+    expect((await server.handle.refreshNow()).ok).toBe(true);
+    expect((await staticStatus(server)).error).toBeNull();
+    await put(broken, brokenAt);
+    expect((await server.handle.refreshNow()).ok).toBe(true);
+    expect((await staticStatus(server)).error).toContain("the source data has 1 error");
+    expect(linesWith(server.lines, "(dublin #42) capacity")).toHaveLength(2);
   });
 });

@@ -1,0 +1,72 @@
+// An edit of the static source whose publish fails (the static answers' worker thread out of
+// memory, killed, or a bug in a renderer) must not stop the states: the minute's are published
+// against the source published before, the failure said once and shown in /status, as a refused
+// edit is (see static-reload.ts).
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { dublin42ReportedAt } from "../helpers.js";
+import { startTestServer, type TestServer } from "./serve-helpers.js";
+
+// Only an edit's publish renders the static answers off the thread: a start renders them in it.
+const worker = vi.hoisted(() => ({ fails: true }));
+vi.mock("../../src/publish/static-off-thread.js", async (original) => {
+  const real = await original<typeof import("../../src/publish/static-off-thread.js")>();
+  return {
+    ...real,
+    publishStaticOffThread: (...args: Parameters<typeof real.publishStaticOffThread>) =>
+      worker.fails
+        ? Promise.reject(new Error("the static answers' worker ended with code 1 before answering"))
+        : real.publishStaticOffThread(...args),
+  };
+});
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.handle.stop();
+  server = undefined;
+  worker.fails = true;
+});
+
+const staticError = async (served: TestServer) =>
+  (
+    (await (await fetch(`${served.base}/status`)).json()) as {
+      staticSource: { error: string | null };
+    }
+  ).staticSource.error;
+
+describe("serve: an edit of its static source whose publish fails", () => {
+  it("publishes the minute's states all the same, says the failure once, and the edit after it", async () => {
+    server = await startTestServer();
+    const stations = join(server.source, "stations.csv");
+    await writeFile(
+      stations,
+      (await readFile(stations, "utf8")).replace("SMITHFIELD NORTH,", "SMITHFIELD,"),
+    );
+    const states = join(server.source, "states.json");
+    const original = await readFile(states, "utf8");
+    for (const reported of ["2025-02-08T17:01:00Z", "2025-02-08T17:02:00Z"]) {
+      await writeFile(states, dublin42ReportedAt(original, reported));
+      expect((await server.handle.refreshNow()).ok).toBe(true);
+      const station = (await (await server.get("/vls/v3/stations/42?contract=dublin")).json()) as {
+        name: string;
+        lastUpdate: string;
+      };
+      expect([station.name, station.lastUpdate]).toEqual(["SMITHFIELD NORTH", reported]);
+    }
+    expect(server.lines.filter((line) => line.includes("ended with code 1"))).toHaveLength(1);
+    expect(await staticError(server)).toContain("ended with code 1 before answering");
+    // The next edit is tried again, and published.
+    worker.fails = false;
+    await writeFile(
+      stations,
+      (await readFile(stations, "utf8")).replace("SMITHFIELD,", "SMITHFIELD N,"),
+    );
+    expect((await server.handle.refreshNow()).ok).toBe(true);
+    const renamed = (await (await server.get("/vls/v3/stations/42?contract=dublin")).json()) as {
+      name: string;
+    };
+    expect(renamed.name).toBe("SMITHFIELD N");
+    expect(await staticError(server)).toBeNull();
+  });
+});
