@@ -173,7 +173,8 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
         ? "check the path given to --state"
         : "give the states file your feed writes with --state FILE, or try the server with simulated states: --simulate",
     ]);
-  // The simulator can start from nothing (every station empty and CLOSED); a state file must be good.
+  // The simulator can start from nothing (each station installed half full at its first step); a
+  // state file must be good.
   const fromFile = !(options.simulate && !existsSync(statePath));
   const statesAt = fromFile ? statesFileTime(statePath) : undefined;
   // Into the buffer the refresher reads the file into every minute.

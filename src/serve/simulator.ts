@@ -61,13 +61,21 @@ export function simulate(
   const { stations, states } = network;
   const next = new Map<string, LiveState>();
   const capacities = new Map<string, number>();
+  const reported = new Set<string>();
+  const contracts = new Map(network.contracts.map((contract) => [contract.name, contract]));
   for (const station of stations) {
     const key = stationKey(station.contract, station.number);
     const state = states.get(key);
     if (state) next.set(key, withFields(state, { main: withFields(state.main, {}) }));
+    else {
+      // Never reported (a station added to the static source, a network started without a
+      // states file): installed now, half full, so that it takes part in the simulation.
+      const contract = contracts.get(station.contract);
+      next.set(key, installed(station.capacity, contract ? declaredTypes(contract) : []));
+      reported.add(key);
+    }
     capacities.set(key, station.capacity);
   }
-  const reported = new Set<string>();
   const scale = seconds / 60;
   const overdue = now.getTime() - OVERDUE_MS;
 
@@ -119,6 +127,22 @@ export function simulate(
     if (state.connected) state.lastUpdate = at;
   }
   return next;
+}
+
+/** A station's first state: open, connected, half its stands holding bikes of the first kind declared. */
+function installed(capacity: number, types: readonly BikeType[]): LiveState {
+  const bikes = Math.floor(capacity / 2);
+  const type = types[0] ?? "mechanicalBikes";
+  const main: Availabilities = {
+    bikes,
+    stands: capacity - bikes,
+    mechanicalBikes: 0,
+    electricalBikes: type === "mechanicalBikes" ? 0 : bikes,
+    electricalInternalBatteryBikes: 0,
+    electricalRemovableBatteryBikes: 0,
+  };
+  main[type] += bikes;
+  return { status: "OPEN", connected: true, lastUpdate: null, main, overflow: null };
 }
 
 /** The counts of the kinds the contract declares: the only bikes its GBFS feeds can count. */

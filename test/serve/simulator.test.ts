@@ -242,3 +242,39 @@ describe("simulate", () => {
     );
   });
 });
+
+describe("simulate, stations that never reported", () => {
+  it("installs each one open and half full, of a kind its contract declares, and moves bikes from there", async () => {
+    const dataset = await fixtureDataset();
+    // A network started with no states file, as `serve --simulate` without one starts it.
+    const first = simulate(
+      { ...dataset, states: new Map() },
+      new Date(Date.UTC(2026, 10, 20, 8, 0)),
+      seededRandom(7),
+    );
+    expect(first.size).toBe(dataset.stations.length);
+    // Open, but for the few the step's own failures close (0.2% a minute).
+    const open = [...first.values()].filter((state) => state.status === "OPEN").length;
+    expect(open / first.size).toBeGreaterThan(0.95);
+    for (const station of dataset.stations) {
+      const state = first.get(`${station.contract}/${station.number}`) as LiveState;
+      if (state.connected) expect(state.lastUpdate).toBe("2026-11-20T08:00:00Z");
+      expect(state.main.bikes + state.main.stands).toBe(station.capacity);
+      const kinds = KINDS.reduce((sum, kind) => sum + state.main[kind], 0);
+      expect(kinds).toBe(state.main.bikes);
+    }
+    // Each contract's bikes are of a kind it declares (its GBFS feeds count no other).
+    for (const [name, count] of bikesByContractAndKind(first)) {
+      const [contract, kind] = name.split(" ") as [string, (typeof KINDS)[number]];
+      const declared = dataset.contracts.find((each) => each.name === contract)?.bikeTypes;
+      if (count > 0 && declared)
+        expect(Object.keys(declared).map((k) => `${k}Bikes`)).toContain(kind);
+    }
+    // Then they ride: ten minutes later, some station's count moved.
+    const later = run({ ...dataset, states: first }, 10, 7);
+    expect(totalBikes(later)).toBe(totalBikes(first));
+    expect([...later].some(([key, state]) => state.main.bikes !== first.get(key)?.main.bikes)).toBe(
+      true,
+    );
+  });
+});

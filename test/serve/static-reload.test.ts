@@ -162,6 +162,19 @@ describe("serve: its static source edited while it runs", () => {
     ]);
   });
 
+  it("gives a station an edit adds a simulated state (--simulate)", async () => {
+    server = await startTestServer({ simulate: true, seed: 3 });
+    await editStations(server.source, (text) => text.concat(`${NEW_ROW}\n`));
+    expect((await server.handle.refreshNow()).ok).toBe(true);
+    const station = (await (await server.get("/vls/v3/stations/990?contract=dublin")).json()) as {
+      lastUpdate: string | null;
+      totalStands: { capacity: number; availabilities: { bikes: number; stands: number } };
+    };
+    expect(station.lastUpdate).not.toBeNull();
+    const { bikes, stands } = station.totalStands.availabilities;
+    expect(bikes + stands).toBe(20);
+  });
+
   it("writes the edit to its tree on disk (--out)", async () => {
     const out = join(await tempDir(), "out");
     server = await startTestServer({ out });
