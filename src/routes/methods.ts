@@ -8,7 +8,7 @@ export const PREFLIGHT_MAX_AGE = 86400;
  */
 export const PREFLIGHT_ALLOWED_HEADERS = "*";
 /** Response headers a page's script may read beyond the CORS-safelisted ones (Cache-Control, Content-Type…). */
-export const EXPOSED_HEADERS = "ETag, Retry-After, Content-Disposition";
+export const EXPOSED_HEADERS = "ETag, Retry-After, Content-Disposition, Content-Range";
 /**
  * Sent with every answer: a browser takes each answer as the type it says, never as the type its
  * bytes look like (a JSON error quoting a request as HTML). Security scanners ask for it.

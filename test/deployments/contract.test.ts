@@ -319,7 +319,7 @@ for (const [name, start, skipped] of deployments) {
       // Readable by a page's script, for its own revalidation.
       for (const answer of [first, await get("/vls/v3/contracts")])
         expect(answer.headers.get("access-control-expose-headers")).toBe(
-          "ETag, Retry-After, Content-Disposition",
+          "ETag, Retry-After, Content-Disposition, Content-Range",
         );
     });
 

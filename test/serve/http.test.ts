@@ -85,16 +85,16 @@ describe("validators and encodings", () => {
     const answer = await server.get("/vls/v3/contracts");
     expect(answer.headers.get("access-control-allow-origin")).toBe("*");
     expect(answer.headers.get("access-control-expose-headers")).toBe(
-      "ETag, Retry-After, Content-Disposition",
+      "ETag, Retry-After, Content-Disposition, Content-Range",
     );
     const etag = answer.headers.get("etag") as string;
     const unchanged = await server.get("/vls/v3/contracts", { headers: { "If-None-Match": etag } });
     expect(unchanged.status).toBe(304);
     expect(unchanged.headers.get("access-control-expose-headers")).toBe(
-      "ETag, Retry-After, Content-Disposition",
+      "ETag, Retry-After, Content-Disposition, Content-Range",
     );
     expect((await server.get("/vls/v3/nothing")).headers.get("access-control-expose-headers")).toBe(
-      "ETag, Retry-After, Content-Disposition",
+      "ETag, Retry-After, Content-Disposition, Content-Range",
     );
     expect(
       (await fetch(`${server.base}/vls/v3/contracts`)).headers.get("access-control-allow-origin"),

@@ -41,7 +41,7 @@ describe("static host rules", () => {
   it("give every public download its type, CORS, nosniff and cache lifetime, and leave keyed answers out", () => {
     const headers = headersFile(ROUTE_LIST);
     expect(headers).toContain(
-      "/rest/vls/stations/*.csv\n  Content-Type: text/csv; charset=utf-8\n  Access-Control-Allow-Origin: *\n  Access-Control-Expose-Headers: ETag, Retry-After, Content-Disposition\n  X-Content-Type-Options: nosniff\n  Cache-Control: public, max-age=3600",
+      "/rest/vls/stations/*.csv\n  Content-Type: text/csv; charset=utf-8\n  Access-Control-Allow-Origin: *\n  Access-Control-Expose-Headers: ETag, Retry-After, Content-Disposition, Content-Range\n  X-Content-Type-Options: nosniff\n  Cache-Control: public, max-age=3600",
     );
     expect(headers).toContain("/openapi.json\n  Content-Type: application/json");
     // The bundle is saved, not shown, under its own name; nothing else is.
@@ -57,7 +57,7 @@ describe("static host rules", () => {
 
   it("cover public rows added later (GBFS feeds): a dynamic lifetime and a rewrite to the .json file", () => {
     expect(headersFile([row({})])).toContain(
-      "/gbfs/:contract/gbfs.json\n  Content-Type: application/json\n  Access-Control-Allow-Origin: *\n  Access-Control-Expose-Headers: ETag, Retry-After, Content-Disposition\n  X-Content-Type-Options: nosniff\n  Cache-Control: public, max-age=60",
+      "/gbfs/:contract/gbfs.json\n  Content-Type: application/json\n  Access-Control-Allow-Origin: *\n  Access-Control-Expose-Headers: ETag, Retry-After, Content-Disposition, Content-Range\n  X-Content-Type-Options: nosniff\n  Cache-Control: public, max-age=60",
     );
     expect(redirectsFile([row({})])).toContain(
       "/gbfs/:contract/gbfs  /gbfs/:contract/gbfs.json  200",
