@@ -98,7 +98,12 @@ export function staticSourceReloads(dir: string, log: Log, maxRemovedShare: numb
         ); // throws on any error
         refuseTooManyRemoved(dir, stations, read, maxRemovedShare);
       } catch (cause) {
-        return refuse(fingerprint, refusedFor(cause));
+        const refused = refusedFor(cause);
+        // The system's error reading it (too many open files, a disk's), not the edit's own: the
+        // next refresh reads the same edit again; said once while it lasts.
+        if (systemErrorCode(cause) !== undefined)
+          return refusal === refused.message ? null : refuse(`unread: ${refused.message}`, refused);
+        return refuse(fingerprint, refused);
       }
       return {
         read,
@@ -124,6 +129,13 @@ export function staticSourceReloads(dir: string, log: Log, maxRemovedShare: numb
     },
     refused: () => refusal,
   };
+}
+
+/** The errno code of a system's error, given as it is or as a UserError's cause. */
+function systemErrorCode(cause: unknown): string | undefined {
+  const error = cause instanceof UserError ? cause.cause : cause;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === "string" ? code : undefined;
 }
 
 /** A user's or the system's error (a file unreadable) as the refusal of the edit; else thrown. */
