@@ -45,12 +45,10 @@ describe("serve: an edit of its static source the system fails to read", () => {
       expect((await server.handle.refreshNow()).ok).toBe(true);
     const said = server.lines.filter((line) => line.includes("static source:"));
     expect(said).toEqual([expect.stringContaining("its change is not published")]);
+    const served = server;
     const name = async () =>
-      (
-        (await (await server?.get("/vls/v3/stations/42?contract=dublin"))?.json()) as {
-          name: string;
-        }
-      ).name;
+      ((await (await served.get("/vls/v3/stations/42?contract=dublin")).json()) as { name: string })
+        .name;
     expect(await name()).toBe("SMITHFIELD NORTH");
     // The files did not change since: the same edit, read again, and published.
     reads.fails = false;
