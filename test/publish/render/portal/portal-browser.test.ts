@@ -70,6 +70,19 @@ const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
 /** What axe-core finds against WCAG 2.1 A and AA on the page as it is now: rule, impact, where. */
 async function wcagViolations(page: Page): Promise<string[]> {
+  // Judged at rest: Swagger UI's buttons move their colours over 0.3 s when it re-renders them
+  // (its Execute button after a request), and a colour half-way was once found short of contrast
+  // on a loaded machine. Endless ones (a spinner) are not waited for.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter(
+          (animation) => animation.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY,
+        )
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   // Run by the browser's devtools, not as a script tag: the pages' policy allows no script of
   // another's, inline or not (and says so as a console error, which the tests count).
   await page.evaluate(readFileSync(AXE, "utf8"));
