@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { memoryOutput } from "../../src/commands/output.js";
 import { type ServeHandle, type ServeOptions, serve } from "../../src/commands/serve.js";
 import { addKey } from "../../src/serve/keys/key-file.js";
-import { fixtureCopy } from "../helpers.js";
+import { dublin42ReportedAt, fixtureCopy } from "../helpers.js";
 import { checkAnswersOf } from "./openapi-check.js";
 
 export interface TestServer {
@@ -62,4 +62,24 @@ export function rawGet(
 export async function editStates(source: string, edit: (text: string) => string): Promise<void> {
   const path = join(source, "states.json");
   await writeFile(path, edit(await readFile(path, "utf8")));
+}
+
+/**
+ * For each time, the fixtures' states with Dublin #42 reported then, a refresh that succeeds, and
+ * the station's answer after it: a minute's states published whatever else the refresh refused.
+ */
+export async function station42AtEachMinute<T>(
+  server: TestServer,
+  times: readonly string[],
+): Promise<{ reported: string; ok: boolean; station: T }[]> {
+  const states = join(server.source, "states.json");
+  const original = await readFile(states, "utf8");
+  const minutes: { reported: string; ok: boolean; station: T }[] = [];
+  for (const reported of times) {
+    await writeFile(states, dublin42ReportedAt(original, reported));
+    const { ok } = await server.handle.refreshNow();
+    const station = (await (await server.get("/vls/v3/stations/42?contract=dublin")).json()) as T;
+    minutes.push({ reported, ok, station });
+  }
+  return minutes;
 }

@@ -5,8 +5,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { dublin42ReportedAt } from "../helpers.js";
-import { startTestServer, type TestServer } from "./serve-helpers.js";
+import { startTestServer, station42AtEachMinute, type TestServer } from "./serve-helpers.js";
 
 // Only an edit's publish renders the static answers off the thread: a start renders them in it.
 const worker = vi.hoisted(() => ({ fails: true }));
@@ -43,17 +42,12 @@ describe("serve: an edit of its static source whose publish fails", () => {
       stations,
       (await readFile(stations, "utf8")).replace("SMITHFIELD NORTH,", "SMITHFIELD,"),
     );
-    const states = join(server.source, "states.json");
-    const original = await readFile(states, "utf8");
-    for (const reported of ["2025-02-08T17:01:00Z", "2025-02-08T17:02:00Z"]) {
-      await writeFile(states, dublin42ReportedAt(original, reported));
-      expect((await server.handle.refreshNow()).ok).toBe(true);
-      const station = (await (await server.get("/vls/v3/stations/42?contract=dublin")).json()) as {
-        name: string;
-        lastUpdate: string;
-      };
-      expect([station.name, station.lastUpdate]).toEqual(["SMITHFIELD NORTH", reported]);
-    }
+    const minutes = await station42AtEachMinute<{ name: string; lastUpdate: string }>(server, [
+      "2025-02-08T17:01:00Z",
+      "2025-02-08T17:02:00Z",
+    ]);
+    for (const { reported, ok, station } of minutes)
+      expect([ok, station.name, station.lastUpdate]).toEqual([true, "SMITHFIELD NORTH", reported]);
     expect(server.lines.filter((line) => line.includes("ended with code 1"))).toHaveLength(1);
     expect(await staticError(server)).toContain("ended with code 1 before answering");
     // The next edit is tried again, and published.

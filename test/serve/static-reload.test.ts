@@ -4,8 +4,13 @@
 import { readFile, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { dublin42ReportedAt, tempDir } from "../helpers.js";
-import { editStates, startTestServer, type TestServer } from "./serve-helpers.js";
+import { tempDir } from "../helpers.js";
+import {
+  editStates,
+  startTestServer,
+  station42AtEachMinute,
+  type TestServer,
+} from "./serve-helpers.js";
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -109,17 +114,12 @@ describe("serve: its static source edited while it runs", () => {
         `${SMITHFIELD}53.349562,-6.278198,false,false,false,thirty,`,
       ),
     );
-    const states = join(server.source, "states.json");
-    const original = await readFile(states, "utf8");
-    for (const reported of ["2025-02-08T17:01:00Z", "2025-02-08T17:02:00Z"]) {
-      await writeFile(states, dublin42ReportedAt(original, reported));
-      expect((await server.handle.refreshNow()).ok).toBe(true);
-      const station = (await (await server.get("/vls/v3/stations/42?contract=dublin")).json()) as {
-        lastUpdate: string;
-        mainStands: { capacity: number };
-      };
-      expect([station.lastUpdate, station.mainStands.capacity]).toEqual([reported, 30]);
-    }
+    const minutes = await station42AtEachMinute<{
+      lastUpdate: string;
+      mainStands: { capacity: number };
+    }>(server, ["2025-02-08T17:01:00Z", "2025-02-08T17:02:00Z"]);
+    for (const { reported, ok, station } of minutes)
+      expect([ok, station.lastUpdate, station.mainStands.capacity]).toEqual([true, reported, 30]);
     const refused = linesWith(server.lines, "static source:");
     expect(refused).toEqual([
       expect.stringContaining(
