@@ -7,7 +7,6 @@ import { promisify } from "node:util";
 import { UserError } from "../errors.js";
 import { DEFAULT_PORTAL } from "../model/portal.js";
 import type { Station } from "../model/station.js";
-import { percent } from "../percent.js";
 import { SMALL_BODY } from "../publish/compress.js";
 import {
   changedRecordsOfBytes,
@@ -44,7 +43,7 @@ import { type FeedHealth, feedHealthOfColumns } from "../serve/feed-health.js";
 import { assembleDataset, type Dataset, type LiveState, stationKey } from "../source/dataset.js";
 import { keptDisconnected, keptSaid } from "../source/kept-states.js";
 import { NOTHING_UNREAD } from "../source/load-source.js";
-import { inErrorAmong, tooManyMissing } from "../source/missing-stations.js";
+import { inErrorAmong, tooManyMissing, tooManyRemoved } from "../source/missing-stations.js";
 import { error, type Problem, type RecordRef, type Sourced } from "../source/problems.js";
 import type { StaticRead } from "../source/read-dataset.js";
 import { readStates, saidLeftOut } from "../source/read-dataset.js";
@@ -459,13 +458,11 @@ export function refuseTooManyRemoved(
     had++;
     if (!listed.has(key)) removed++;
   }
-  if (had === 0 || removed / had <= maxRemovedShare) return;
-  throw new StaticSourceRefused(
-    `${source} no longer lists ${removed} of the ${had} stations published (${percent(removed / had)}), more than --max-removed ${percent(maxRemovedShare)} allows`,
-    [
-      "check that --source names this network's folder; if the stations really left, raise --max-removed or publish the source with velodata build",
-    ],
-  );
+  const refused = tooManyRemoved(source, removed, had, maxRemovedShare);
+  if (!refused) return;
+  throw new StaticSourceRefused(refused, [
+    "check that --source names this network's folder; if the stations really left, raise --max-removed or publish the source with velodata build",
+  ]);
 }
 
 /**

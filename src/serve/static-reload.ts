@@ -8,10 +8,10 @@
 import { type Output, reportProblems } from "../commands/output.js";
 import { toUserError, UserError } from "../errors.js";
 import type { Log } from "../log.js";
-import { percent } from "../percent.js";
 import { counted } from "../plural.js";
 import type { Release } from "../publish/release.js";
 import { assembleDataset, type Dataset, type LiveState, stationKey } from "../source/dataset.js";
+import { tooManyRemoved } from "../source/missing-stations.js";
 import type { Problem } from "../source/problems.js";
 import { readStatic, type StaticRead } from "../source/read-dataset.js";
 import { type SourceSeen, staticSourceFingerprint } from "../source/source-fingerprint.js";
@@ -160,14 +160,11 @@ function refuseTooManyRemoved(
   const removed = published.filter(
     ({ contract, number }) => !listed.has(stationKey(contract, number)),
   ).length;
-  const had = published.length;
-  if (had === 0 || removed / had <= maxRemovedShare) return;
-  throw new UserError(
-    `${dir} no longer lists ${removed} of the ${had} stations published (${percent(removed / had)}), more than --max-removed ${percent(maxRemovedShare)} allows; ${STATIC_EDIT_REFUSED}`,
-    [
-      "a file cut short or replaced by another network's? If the stations really left, restart the server (a start publishes the source whole) or start it with a higher --max-removed",
-    ],
-  );
+  const refused = tooManyRemoved(dir, removed, published.length, maxRemovedShare);
+  if (!refused) return;
+  throw new UserError(`${refused}; ${STATIC_EDIT_REFUSED}`, [
+    "a file cut short or replaced by another network's? If the stations really left, restart the server (a start publishes the source whole) or start it with a higher --max-removed",
+  ]);
 }
 
 const silent: Output = { info: () => {}, warn: () => {}, progress: () => {} };

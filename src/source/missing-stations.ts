@@ -29,6 +29,20 @@ export function inErrorAmong(leftOut: readonly Problem[] | undefined): string {
 export const statesLeftOut = (leftOut: readonly Problem[]): number =>
   new Set(leftOut.map(({ at }) => at.index)).size;
 
+/**
+ * Why a changed static source at `source` is refused, or null when its no longer listing `removed`
+ * of the `had` stations published is allowed (--max-removed; serve's edit and the cron refresh).
+ */
+export function tooManyRemoved(
+  source: string,
+  removed: number,
+  had: number,
+  maxShare: number,
+): string | null {
+  if (had === 0 || removed / had <= maxShare) return null;
+  return `${source} no longer lists ${removed} of the ${had} stations published (${percent(removed / had)}), more than --max-removed ${percent(maxShare)} allows`;
+}
+
 /** Why the file is refused, or null when `missing` of the `had` stations reported before is allowed. */
 export function tooManyMissing(missing: number, had: number, maxShare: number): string | null {
   if (had === 0 || missing / had <= maxShare) return null;
