@@ -11,6 +11,7 @@ import { publish, withBaseUrl } from "../publish/publish.js";
 import { staticFilesOf } from "../publish/release.js";
 import { failedKeyLimit } from "../serve/failed-key-limit.js";
 import { feedHealth, feedLimitsOf } from "../serve/feed-health.js";
+import { watchFrontTree } from "../serve/front-tree.js";
 import { tuneHeapForServing } from "../serve/heap-tuning.js";
 import { checkKeyFile, watchKeyRing } from "../serve/keys/key-ring.js";
 import type { Live, RefreshOutcome } from "../serve/live.js";
@@ -257,6 +258,8 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     live,
     keys,
     log: (line, severity) => requestLog(`${timestamp()} ${line}`, severity),
+    // Said as the refreshes' lines are: a front's tree is the tree's concern.
+    front: watchFrontTree(options.out, live, log),
     logRequest: options.requestLog === false ? () => {} : requestLog.request,
     port,
     host,

@@ -9,7 +9,7 @@ export const ServerStatus = z
     ok: z
       .boolean()
       .describe(
-        "false when the last refresh failed, a refresh is a whole period late, the feed is stale or the keys file cannot be read (then 503).",
+        "false when the last refresh failed, a refresh is a whole period late, the feed is stale, the keys file cannot be read, or a front server answers from a tree this server does not keep (then 503).",
       ),
     release: z
       .string()
@@ -72,6 +72,21 @@ export const ServerStatus = z
       })
       .nullable()
       .describe("With `serve --out`: the tree on disk; null without it."),
+    front: z
+      .object({
+        tree: z
+          .string()
+          .describe("The folder the front server answers from (`velodata nginx --tree`)."),
+        kept: z
+          .boolean()
+          .describe(
+            "Whether it is the tree this server keeps (`--out`): when false, the front serves the station answers as that tree last had them, and ok is false.",
+          ),
+      })
+      .nullable()
+      .describe(
+        "The front server (nginx, as `velodata nginx` configures it) that hands requests on to this server, as it last said; null until one has.",
+      ),
     feed: z
       .object({
         ok: z.boolean().describe("false when `staleShare` is above `maxStaleShare`."),

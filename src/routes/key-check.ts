@@ -23,3 +23,11 @@ export const UNCACHED_HEADER = "X-Accel-Expires";
  * once, only one a check has counted, and a wrong key's only for the same key from the same client.
  */
 export const CHECK_TICKET_HEADER = "X-Velodata-Request";
+
+/**
+ * The tree a front server answers from (its `root`, as `velodata nginx --tree` resolved it), sent
+ * with everything it hands to `velodata serve`: serve tells whether that tree is the one it keeps
+ * (`--out`). Otherwise nginx serves the station answers as that tree last had them while /status,
+ * asked through nginx, would say all is well (see serve/front-tree.ts).
+ */
+export const FRONT_TREE_HEADER = "X-Velodata-Tree";

@@ -5,7 +5,8 @@
 import type { IncomingMessage } from "node:http";
 
 const LOOPBACK = /^(?:127\.|::1$|::ffff:127\.)/;
-const fromThisMachine = (request: IncomingMessage): boolean =>
+/** Whether the connection's peer is on this machine: a front server's header is taken only then. */
+export const fromThisMachine = (request: IncomingMessage): boolean =>
   LOOPBACK.test(request.socket.remoteAddress ?? "");
 
 export function clientAddress(request: IncomingMessage): string {

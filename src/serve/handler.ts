@@ -49,6 +49,8 @@ export interface HandlerOptions {
    * stations, scavenges ~10× longer; not with one listener, nor with pretenuring switched off).
    */
   closed?: (request: IncomingMessage) => void;
+  /** Shown each request first: reads what a front server says of itself (see front-tree.ts). */
+  front?: (request: IncomingMessage) => void;
 }
 
 /** Returns a promise only while a big body is still being written. */
@@ -270,6 +272,7 @@ export function createHandler(options: HandlerOptions): Handler {
   // One closure per request (the close listener); the error path's are made only when it is taken.
   return (request, response) => {
     const started = performance.now();
+    options.front?.(request);
     let asked: Asked | undefined;
     let keyId: string | null = null;
     // Logged when the connection is done with this answer, so the line says whether it arrived.

@@ -24,6 +24,11 @@ export interface Live {
    * is not published (null: it is, or none came).
    */
   staticSource?: { path: string; updatedAt: Date; error: string | null };
+  /**
+   * The tree a front server (nginx) answers from, once one says it (see front-tree.ts), and
+   * whether it is the one this server keeps (`--out`).
+   */
+  front?: { tree: string; kept: boolean };
   /** The station data behind the release: its freshness, and stations the feed left out. */
   feed?: FeedHealth;
   feedLimits?: FeedLimits;
@@ -38,7 +43,8 @@ export interface Live {
  * failed, when the refresh due has not ended a whole period after its time (one is stuck), when
  * too many stations have not been reported for too long (a stalled feed), when the keys file
  * cannot be read (revocations no longer take effect), or when no key is accepted (a keys file
- * missing, or every key revoked: every keyed request is refused).
+ * missing, or every key revoked: every keyed request is refused), or when a front server answers
+ * from a tree this server does not keep (its station answers stay as they were last written).
  */
 export function statusOf(live: Live, now: Date): ServerStatus {
   const { release } = live;
@@ -53,7 +59,8 @@ export function statusOf(live: Live, now: Date): ServerStatus {
       (live.lastRefresh?.ok ?? true) &&
       (feed?.ok ?? true) &&
       lateSeconds <= live.refreshSeconds &&
-      keysOk,
+      keysOk &&
+      (live.front?.kept ?? true),
     release: release.id,
     generatedAt: release.generatedAt.toISOString(),
     dataAgeSeconds: Math.max(0, Math.round((now.getTime() - release.generatedAt.getTime()) / 1000)),
@@ -67,6 +74,7 @@ export function statusOf(live: Live, now: Date): ServerStatus {
       ? { ...live.staticSource, updatedAt: live.staticSource.updatedAt.toISOString() }
       : null,
     tree: live.tree ?? null,
+    front: live.front ?? null,
     feed,
     keys: {
       ok: keysOk,

@@ -756,6 +756,30 @@ describe.skipIf("missing" in nginx)("nginx in front of the tree", () => {
     }
   });
 
+  it("names its tree to velodata serve: /status through nginx says serve keeps it", async () => {
+    const status = await (await fetch(`${deployment.base}/status`)).json();
+    expect(status.front).toEqual({ tree: status.tree.path, kept: true });
+  });
+
+  it("answers /status 503 in front of a velodata serve that keeps no tree: nginx's would stay as written", async () => {
+    // Simulated states, fresh: serve alone is ok, and only nginx's tree makes it not.
+    const unkept = await nginxInFront("path" in nginx ? nginx.path : "", {
+      serve: { out: undefined, simulate: true, seed: 3 },
+    });
+    try {
+      expect((await fetch(`${unkept.server.base}/status`)).status).toBe(200);
+      const response = await fetch(`${unkept.base}/status`);
+      expect(response.status).toBe(503);
+      const { ok, front } = await response.json();
+      expect({ ok, kept: front.kept }).toEqual({ ok: false, kept: false });
+      expect(unkept.server.lines.filter((line) => line.includes(" front server: "))).toEqual([
+        expect.stringContaining(`answers from ${front.tree}, which this server does not keep`),
+      ]);
+    } finally {
+      await unkept.stop();
+    }
+  });
+
   it("alone on its port, hands an HTTP/1.0 request without Host to velodata serve with a Host it takes", async () => {
     const alone = await nginxInFront("path" in nginx ? nginx.path : "", { alone: true });
     try {

@@ -3,7 +3,12 @@
 import { STATUS_CODES } from "node:http";
 import { JSON_TYPE } from "../../routes/content-types.js";
 import { typesOf } from "../../routes/extension-types.js";
-import { CHECK_TICKET_HEADER, KEY_CHECK_PATH, KEY_ID_HEADER } from "../../routes/key-check.js";
+import {
+  CHECK_TICKET_HEADER,
+  FRONT_TREE_HEADER,
+  KEY_CHECK_PATH,
+  KEY_ID_HEADER,
+} from "../../routes/key-check.js";
 import { cacheScopeOf, STATIC_MAX_AGE } from "../../routes/max-age.js";
 import {
   ALLOWED_METHODS,
@@ -177,14 +182,22 @@ const UPSTREAM_TIMEOUT_LINES = [
   "proxy_send_timeout 5s;",
 ];
 
-/** How a request is handed to velodata serve, beside its URI: with its id, as its key check had. */
-const handOverLines = (n: string): string =>
+/** The tree nginx answers from, said to velodata serve with all it asks of it (see front-tree.ts). */
+const frontTreeLine = (tree: string): string =>
+  `proxy_set_header ${FRONT_TREE_HEADER} ${quote(tree)};`;
+
+/**
+ * How a request is handed to velodata serve, beside its URI: with its id, as its key check had,
+ * and the tree this configuration answers from.
+ */
+const handOverLines = (n: string, tree: string): string =>
   [
     "proxy_http_version 1.1;",
     'proxy_set_header Connection "";',
     `proxy_set_header Host $${n}_host;`,
     "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;",
     `proxy_set_header ${CHECK_TICKET_HEADER} $request_id;`,
+    frontTreeLine(tree),
     "proxy_buffering on;",
     ...UPSTREAM_TIMEOUT_LINES,
   ]
@@ -428,6 +441,7 @@ ${answerFileLines(n)}
         }
         proxy_pass http://${n}_serve${key};
         proxy_set_header ${CHECK_TICKET_HEADER} $request_id;
+        ${frontTreeLine(options.tree)}
         # velodata serve counts a wrong key against the client (--max-key-failures) at its check:
         # the address nginx saw, appended to any the client sent (which names no one).
         proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
@@ -447,7 +461,7 @@ ${UPSTREAM_TIMEOUT_LINES.map((line) => `        ${line}`).join("\n")}
     location @velodata {
         # The raw request line: velodata serve applies its own path and query rules to it.
         proxy_pass http://${n}_serve$request_uri;
-${handOverLines(n)}
+${handOverLines(n, options.tree)}
     }
 
     # Not named locations: the request line they answer has no URI, which a named one needs.
