@@ -198,7 +198,6 @@ export function startRefresher(options: RefresherOptions): Refresher {
     const base = edit ? editedDataset(edit, dataset) : dataset;
     const from = edit && staticSource ? staticSource.statesFor(edit.read) : source;
     const { states, statesAt, problems, leftOut } = await from.read(base, at);
-    if (leftOut?.length) sayLeftOut(leftOut);
     if (!states) {
       const errors = problems.filter((problem) => problem.severity === "error");
       // The file itself (missing, unreadable): said once, not as "has 1 error: <the file>: …".
@@ -228,6 +227,9 @@ export function startRefresher(options: RefresherOptions): Refresher {
       if (failure) return fail(at, failure);
     }
     live.release = release; // the swap: requests from now on see the new release only
+    // Said once published: an edit whose publish fails has its minute read again, against the
+    // source before, and that read's states in error are the ones left out.
+    if (leftOut?.length) sayLeftOut(leftOut);
     const beforeHealth = live.feed;
     live.feed = feedHealth(next.stations, states);
     sayFeed(at);

@@ -5,7 +5,12 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { startTestServer, station42AtEachMinute, type TestServer } from "./serve-helpers.js";
+import {
+  editStates,
+  startTestServer,
+  station42AtEachMinute,
+  type TestServer,
+} from "./serve-helpers.js";
 
 // Only an edit's publish renders the static answers off the thread: a start renders them in it.
 const worker = vi.hoisted(() => ({ fails: true }));
@@ -62,5 +67,20 @@ describe("serve: an edit of its static source whose publish fails", () => {
     };
     expect(renamed.name).toBe("SMITHFIELD N");
     expect(await staticError(server)).toBeNull();
+  });
+
+  it("says the minute's states in error once: those left out of the states it publishes", async () => {
+    server = await startTestServer();
+    const stations = join(server.source, "stations.csv");
+    await writeFile(
+      stations,
+      (await readFile(stations, "utf8")).replace("SMITHFIELD NORTH,", "SMITHFIELD,"),
+    );
+    await editStates(server.source, (text) => text.replace('"bikes": 27,', '"bikes": 99,'));
+    expect((await server.handle.refreshNow()).ok).toBe(true);
+    // Read twice (against the edit, then against the source before): said for the one published.
+    expect(server.lines.filter((line) => line.includes("in error left out"))).toEqual([
+      expect.stringContaining("1 state in error left out: "),
+    ]);
   });
 });
