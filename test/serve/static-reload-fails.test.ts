@@ -39,14 +39,16 @@ const staticError = async (served: TestServer) =>
     }
   ).staticSource.error;
 
+/** Dublin #42 renamed in the static source: an edit to publish. */
+async function renamed42(served: TestServer, from: string, to: string): Promise<void> {
+  const stations = join(served.source, "stations.csv");
+  await writeFile(stations, (await readFile(stations, "utf8")).replace(from, to));
+}
+
 describe("serve: an edit of its static source whose publish fails", () => {
   it("publishes the minute's states all the same, says the failure once, and the edit after it", async () => {
     server = await startTestServer();
-    const stations = join(server.source, "stations.csv");
-    await writeFile(
-      stations,
-      (await readFile(stations, "utf8")).replace("SMITHFIELD NORTH,", "SMITHFIELD,"),
-    );
+    await renamed42(server, "SMITHFIELD NORTH,", "SMITHFIELD,");
     const minutes = await station42AtEachMinute<{ name: string; lastUpdate: string }>(server, [
       "2025-02-08T17:01:00Z",
       "2025-02-08T17:02:00Z",
@@ -57,10 +59,7 @@ describe("serve: an edit of its static source whose publish fails", () => {
     expect(await staticError(server)).toContain("ended with code 1 before answering");
     // The next edit is tried again, and published.
     worker.fails = false;
-    await writeFile(
-      stations,
-      (await readFile(stations, "utf8")).replace("SMITHFIELD,", "SMITHFIELD N,"),
-    );
+    await renamed42(server, "SMITHFIELD,", "SMITHFIELD N,");
     expect((await server.handle.refreshNow()).ok).toBe(true);
     const renamed = (await (await server.get("/vls/v3/stations/42?contract=dublin")).json()) as {
       name: string;
@@ -71,11 +70,7 @@ describe("serve: an edit of its static source whose publish fails", () => {
 
   it("says the minute's states in error once: those left out of the states it publishes", async () => {
     server = await startTestServer();
-    const stations = join(server.source, "stations.csv");
-    await writeFile(
-      stations,
-      (await readFile(stations, "utf8")).replace("SMITHFIELD NORTH,", "SMITHFIELD,"),
-    );
+    await renamed42(server, "SMITHFIELD NORTH,", "SMITHFIELD,");
     await editStates(server.source, (text) => text.replace('"bikes": 27,', '"bikes": 99,'));
     expect((await server.handle.refreshNow()).ok).toBe(true);
     // Read twice (against the edit, then against the source before): said for the one published.
