@@ -17,6 +17,7 @@ import {
   systemIdsUnique,
   timezonesKnown,
 } from "./rules/gbfs.js";
+import { positionsPrecise } from "./rules/positions-precise.js";
 import {
   contractKey,
   contractsHaveStations,
@@ -92,6 +93,8 @@ export function checkStaticSource(
     ...totalStandsFit(stations),
     ...coordinatesInRange(stations),
     ...coordinatesInRange(parkings),
+    ...positionsPrecise("station", stations),
+    ...positionsPrecise("parking", parkings),
     ...positionsInTimeZoneRegion(contracts, placed, flagged),
     ...positionsNearTheirContract(placed, flagged),
   ];

@@ -7,7 +7,7 @@ import { withFields } from "../with-fields.js";
 import { isNoValue } from "./no-value.js";
 import { type FileNumberTexts, type NumberText, plainNumber } from "./number-texts.js";
 import { error, type Problem, type RecordRef, recordLabel, type Sourced } from "./problems.js";
-import { wholeNumberAt } from "./schema-at.js";
+import { emptyTextAt, wholeNumberAt } from "./schema-at.js";
 import { spacedNumber } from "./spaced-number.js";
 import { unknownFieldReading } from "./unknown-field.js";
 
@@ -59,7 +59,13 @@ export function parseRecords<T>(
           error(
             ref,
             fieldOf(issue),
-            issueMessage(issue, raw, texts, wholeNumberAt(schema, issue.path)),
+            issueMessage(
+              issue,
+              raw,
+              texts,
+              wholeNumberAt(schema, issue.path),
+              emptyTextAt(schema, issue.path),
+            ),
           ),
         );
     }
@@ -92,10 +98,15 @@ export function issueMessage(
   raw: unknown,
   written?: NumberText,
   wholeNumber = false,
+  emptyText = false,
 ): string {
   const value = valueAt(raw, issue.path);
   if (issue.code === "unrecognized_keys") return "unknown field (check its spelling)";
-  if (issue.code === "invalid_type" && value === undefined) return "is required";
+  // An address, a zip code or a city may be empty: a database's export leaves it out, or null.
+  const none = emptyText ? ': write "" where there is none' : "";
+  if (issue.code === "invalid_type" && value === undefined) return `is required${none}`;
+  if (issue.code === "invalid_type" && value === null && emptyText)
+    return `expected string, got null${none} (a text, never null)`;
   // A schema's own words for a value of the wrong type (lastUpdate's for a number).
   if (issue.code === "invalid_type" && !ZOD_WORDING.test(issue.message)) return issue.message;
   const got = `, got ${typeof value === "number" ? excerpt(written?.(issue.path) ?? plainNumber(value)) : shortJson(value)}`;

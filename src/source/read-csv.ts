@@ -234,19 +234,17 @@ function checkHeader(file: string, header: string[], columns: Map<string, Column
       ),
     ];
   // A spreadsheet set to a European locale exports "number;contract;name…" as one column, its
-  // "Text (Tab delimited)" export "number\tcontract\tname…".
-  for (const [sign, name] of [
-    [";", '";"'],
-    ["\t", "tabs"],
+  // "Text (Tab delimited)" export "number\tcontract\tname…". Its ";" comes with decimal commas,
+  // and Excel has no option for either: both are the system's, so the hint says where.
+  for (const [sign, said] of [
+    [
+      ";",
+      `";", as a spreadsheet in a French or German locale exports them: velodata reads comma-separated CSV with "." in numbers; export it again with "," as the separator and "." as the decimal sign (Excel takes both from the system's region settings, its list separator and decimal symbol)`,
+    ],
+    ["\t", `tabs: velodata reads comma-separated CSV; export it again with "," as the separator`],
   ] as const) {
     if (header.length === 1 && header[0]?.includes(sign))
-      return [
-        error(
-          { file, line: 1 },
-          undefined,
-          `the columns are separated by ${name}: velodata reads comma-separated CSV; export it again with "," as the separator`,
-        ),
-      ];
+      return [error({ file, line: 1 }, undefined, `the columns are separated by ${said}`)];
   }
   const seen = new Set<string>();
   // Required columns present in another case: named once, on their own column.

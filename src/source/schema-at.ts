@@ -1,4 +1,5 @@
-// What a record's schema expects at a path of the record: the fields of an object, a whole number.
+// What a record's schema expects at a path of the record: the fields of an object, a whole number,
+// a text that may be empty.
 import { z } from "zod";
 
 /** The fields of the object `schema` reads at `path` (none where it is not an object). */
@@ -11,6 +12,18 @@ export function fieldsAt(schema: z.ZodType, path: readonly PropertyKey[]): strin
 export function wholeNumberAt(schema: z.ZodType, path: readonly PropertyKey[]): boolean {
   const at = schemaAt(schema, path);
   return at instanceof z.ZodNumber && at.isInt === true;
+}
+
+/**
+ * True when `schema` requires a text at `path` that may be empty (an address): "" is its "none",
+ * not null. A field that may be left out (a contract's timezone) is none of these.
+ */
+export function emptyTextAt(schema: z.ZodType, path: readonly PropertyKey[]): boolean {
+  const parent = schemaAt(schema, path.slice(0, -1));
+  const key = path.at(-1);
+  if (!(parent instanceof z.ZodObject) || key === undefined) return false;
+  const field: unknown = parent.shape[String(key)];
+  return field instanceof z.ZodString && field.safeParse("").success;
 }
 
 /** The schema of the value at `path`, unwrapped (undefined past what it describes). */

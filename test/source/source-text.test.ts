@@ -60,7 +60,7 @@ describe("source text", () => {
     await writeFile(csv, (await readFile(csv, "utf8")).replaceAll(",", ";"));
     const lines = (await readDataset(dir)).problems.map(formatProblem);
     expect(lines).toEqual([
-      `${csv}:1: the columns are separated by ";": velodata reads comma-separated CSV; export it again with "," as the separator`,
+      `${csv}:1: the columns are separated by ";", as a spreadsheet in a French or German locale exports them: velodata reads comma-separated CSV with "." in numbers; export it again with "," as the separator and "." as the decimal sign (Excel takes both from the system's region settings, its list separator and decimal symbol)`,
     ]);
   });
 
