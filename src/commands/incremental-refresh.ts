@@ -43,7 +43,12 @@ import { type FeedHealth, feedHealthOfColumns } from "../serve/feed-health.js";
 import { assembleDataset, type Dataset, type LiveState, stationKey } from "../source/dataset.js";
 import { keptDisconnected, keptSaid } from "../source/kept-states.js";
 import { NOTHING_UNREAD } from "../source/load-source.js";
-import { inErrorAmong, tooManyMissing, tooManyRemoved } from "../source/missing-stations.js";
+import {
+  inErrorAmong,
+  type RemovedStation,
+  tooManyMissing,
+  tooManyRemoved,
+} from "../source/missing-stations.js";
 import { error, type Problem, type RecordRef, type Sourced } from "../source/problems.js";
 import type { StaticRead } from "../source/read-dataset.js";
 import { readStates, saidLeftOut } from "../source/read-dataset.js";
@@ -463,6 +468,17 @@ export function refuseTooManyRemoved(
   throw new StaticSourceRefused(refused, [
     "check that --source names this network's folder; if the stations really left, raise --max-removed or publish the source with velodata build",
   ]);
+}
+
+/** The stations the release `state` describes that `listed` (stationKey) no longer has, named. */
+export function removedFrom(state: RefreshState, listed: ReadonlySet<string>): RemovedStation[] {
+  const removed: RemovedStation[] = [];
+  for (const [index, key] of publishedStations(state)) {
+    if (listed.has(key)) continue;
+    const station = state.stations.record(index)?.value;
+    if (station) removed.push(station);
+  }
+  return removed;
 }
 
 /**

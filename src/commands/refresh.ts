@@ -17,6 +17,7 @@ import { keptSaid } from "../source/kept-states.js";
 import {
   DEFAULT_MAX_MISSING_SHARE,
   DEFAULT_MAX_REMOVED_SHARE,
+  removedStationsSaid,
 } from "../source/missing-stations.js";
 import { staticSourceFingerprint } from "../source/source-fingerprint.js";
 import { statesFileTime } from "../source/source-time.js";
@@ -40,6 +41,7 @@ import {
   type RefreshRun,
   refuseTooManyMissing,
   refuseTooManyRemoved,
+  removedFrom,
   StaticSourceRefused,
   saveRefreshState,
   TREE_LEFT,
@@ -352,12 +354,14 @@ async function fullRefresh(
   // Against the stations the tree has a state for that the source still lists (when the last
   // run's state says which), before the warnings: theirs ("published as CLOSED") would describe
   // a publish that does not happen.
+  let removed: string | null = null;
   if (dataset && previous) {
     const listed = new Set(
       dataset.stations.map(({ contract, number }) => stationKey(contract, number)),
     );
     refuseTooManyRemoved(previous.state, listed, options.source, inputs.maxRemovedShare);
     refuseTooManyMissing(previous.state, dataset.states, inputs, listed, leftOut);
+    removed = removedStationsSaid(removedFrom(previous.state, listed));
   }
   // The stations the file leaves out keep the state the tree has for them (kept-states.ts).
   const last =
@@ -394,6 +398,8 @@ async function fullRefresh(
   });
   steps.ended("compress");
   const stats = await updateTree(release, options.out, { tree, whileMoving });
+  // Said once published, on stderr (cron mails it): the answers of these stations are gone.
+  if (removed) output.warn(`warning: ${removed}`);
   // The file's own states: the next run reads it against them, record by record (the kept ones,
   // which it has no record of, the state takes from the renderings).
   saveRefreshState({ release, dataset, stations: cache, staticRead }, { ...inputs, states });

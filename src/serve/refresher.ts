@@ -21,7 +21,7 @@ import { publishStaticOffThread } from "../publish/static-off-thread.js";
 import type { StationCache } from "../publish/station-files.js";
 import { alikeLines } from "../source/alike-problems.js";
 import type { Dataset } from "../source/dataset.js";
-import { statesLeftOut } from "../source/missing-stations.js";
+import { removedStationsSaid, statesLeftOut } from "../source/missing-stations.js";
 import { formatProblem, type Problem } from "../source/problems.js";
 import { type StaticRead, saidLeftOut, UNKNOWN_STATION } from "../source/read-dataset.js";
 import { changedVariants, piecesPayFor } from "./changed-variants.js";
@@ -39,6 +39,7 @@ import type { StateSource } from "./state-source.js";
 import {
   editedDataset,
   editPublished,
+  removedStations,
   type StaticEdit,
   type StaticReloads,
 } from "./static-reload.js";
@@ -243,6 +244,7 @@ export function startRefresher(options: RefresherOptions): Refresher {
     };
     const wentBack = statesWentBack(before, { statesAt: next.statesAt, newest });
     if (wentBack) log(`${source.name}: ${wentBack}`, "warning");
+    const removed = edit && removedStationsSaid(removedStations(dataset.stations, next.stations));
     dataset = next;
     cache = fresh.cache;
     if (edit) {
@@ -256,6 +258,7 @@ export function startRefresher(options: RefresherOptions): Refresher {
           error: null,
         };
       log(`static source: its edit is published: ${editPublished(previous, release)}`);
+      if (removed) log(`static source: ${removed}`, "warning");
     }
     if (!out) {
       // Then the variants, in the thread pool, and a second swap of the same bytes (same id, same

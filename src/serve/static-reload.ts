@@ -191,6 +191,15 @@ export function editedDataset(edit: StaticEdit, served: Dataset): Dataset {
   return { ...edited, states };
 }
 
+/** The stations of `before` that `after` no longer lists, in `before`'s order. */
+export function removedStations(
+  before: Dataset["stations"],
+  after: Dataset["stations"],
+): Dataset["stations"] {
+  const listed = new Set(after.map(({ contract, number }) => stationKey(contract, number)));
+  return before.filter(({ contract, number }) => !listed.has(stationKey(contract, number)));
+}
+
 /** What an edit changed, in counts: "3 contracts, 415 stations (was 413), 12 parkings". */
 export function editPublished(before: Release, after: Release): string {
   const count = (what: "contracts" | "stations" | "parkings", one: string) => {

@@ -51,3 +51,27 @@ export function tooManyMissing(missing: number, had: number, maxShare: number): 
     `more than --max-missing ${percent(maxShare)} allows: fix the feed, or raise --max-missing if stations really left`
   );
 }
+
+/** A station no longer listed, as said: its contract, number and name. */
+export interface RemovedStation {
+  contract: string;
+  number: number;
+  name: string;
+}
+
+/** Stations named one by one, the rest counted: a whole network gone is one line. */
+const REMOVED_NAMED = 5;
+
+/**
+ * What an edit of the static source that no longer lists some stations says once published: a
+ * station an exporter lost, within --max-removed, would otherwise vanish from every answer with
+ * nothing said but a count. Null when none is removed.
+ */
+export function removedStationsSaid(removed: readonly RemovedStation[]): string | null {
+  if (removed.length === 0) return null;
+  const named = removed
+    .slice(0, REMOVED_NAMED)
+    .map(({ contract, number, name }) => `${contract} #${number} ${JSON.stringify(name)}`);
+  const more = removed.length - named.length;
+  return `${counted(removed.length, "station")} no longer listed by the static source, no longer published: ${named.join(", ")}${more > 0 ? ` (and ${more} more)` : ""}`;
+}

@@ -664,6 +664,10 @@ describe("velodata refresh", () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).not.toContain("static source unchanged");
     expect(existsSync(join(out, "vls/v3/stations/dublin/42.json"))).toBe(false);
+    // Named, the first few: a station an exporter lost would otherwise go with a count of files.
+    expect(result.stderr).toMatch(
+      /warning: 114 stations no longer listed by the static source, no longer published: (dublin #\d+ "[^"]+", ){4}dublin #\d+ "[^"]+" \(and 109 more\)\n/,
+    );
   });
 
   it("says why it checked every file: a manifest of another format, or an update that did not finish", async () => {

@@ -106,6 +106,26 @@ describe("serve: its static source edited while it runs", () => {
     expect(linesWith(server.lines, "static source:")).toHaveLength(1);
   });
 
+  it("names the stations an edit no longer lists, once published: gone from every answer", async () => {
+    server = await startTestServer();
+    await editStations(server.source, (text) =>
+      text
+        .split("\n")
+        .filter((row) => !row.startsWith(SMITHFIELD))
+        .concat(NEW_ROW, "")
+        .join("\n"),
+    );
+    expect((await server.handle.refreshNow()).ok).toBe(true);
+    expect(await stationName(server, 42)).toBe(404);
+    // As many stations as before: the counts alone said nothing of it.
+    expect(linesWith(server.lines, "static source:")).toEqual([
+      expect.stringMatching(/its edit is published: 5 contracts, 413 stations, \d+ parkings$/),
+      expect.stringMatching(
+        /static source: 1 station no longer listed by the static source, no longer published: dublin #42 "SMITHFIELD NORTH"$/,
+      ),
+    ]);
+  });
+
   it("refuses an edit in error, said once, and serves the minute's states against the source it published", async () => {
     server = await startTestServer();
     await editStations(server.source, (text) =>
