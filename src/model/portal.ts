@@ -20,7 +20,28 @@ export const PortalSettings = z.strictObject({
       url: webUrl().optional().describe("Where to ask for a key (a form, an account page)"),
     })
     .default({ text: DEFAULT_KEYS_TEXT }),
+  language: z
+    .string()
+    .refine(isLanguageTag, 'must be a language tag (BCP 47), e.g. "fr" or "de-CH"')
+    .transform((tag) => Intl.getCanonicalLocales(tag)[0] as string)
+    .optional()
+    .describe(
+      "The language of the texts above, when not English (the page's own words are): marked so, for screen readers and translators",
+    ),
 });
 export type PortalSettings = z.infer<typeof PortalSettings>;
+
+/**
+ * Whether `tag` is a well-formed language tag, as the runtime's Intl reads them, of a language of
+ * two or three letters (ISO 639): BCP 47 also takes five to eight ("French", "english").
+ */
+function isLanguageTag(tag: string): boolean {
+  if (!/^[a-z]{2,3}(?:-[a-z0-9]{1,8})*$/i.test(tag)) return false;
+  try {
+    return Intl.getCanonicalLocales(tag).length === 1;
+  } catch {
+    return false;
+  }
+}
 
 export const DEFAULT_PORTAL: PortalSettings = PortalSettings.parse({});

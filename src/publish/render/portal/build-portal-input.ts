@@ -56,6 +56,7 @@ export function buildPortalInput(
     serviceName: settings.serviceName,
     description: settings.description,
     keys: { text: settings.keys.text, url: settings.keys.url ?? null },
+    language: settings.language ?? null,
     baseUrl: options.baseUrl ?? null,
     generatedAt: options.generatedAt?.toISOString() ?? null,
     contracts,

@@ -15,6 +15,8 @@ export interface PortalInput {
   serviceName: string;
   description: string;
   keys: { text: string; url: string | null };
+  /** The language of the three texts above (a BCP 47 tag); null: the page's own, English. */
+  language: string | null;
   /** The public base URL (`https://bikes.example.org`); null: requests are shown from the page's own origin. */
   baseUrl: string | null;
   /**

@@ -98,14 +98,22 @@ function endpointItem(endpoint: PortalEndpoint, base: string): Html {
 </li>`;
 }
 
+/** ` lang="fr"` on an element of the operator's words, when they are not in the page's English. */
+export const inLanguage = (input: PortalInput): Html =>
+  input.language ? html` lang="${input.language}"` : html``;
+
 export function apiSection(input: PortalInput): Html {
   const ask = input.keys.url ? html` <a href="${input.keys.url}">Ask for a key</a>.` : "";
+  // The operator's words, then the page's own ("Ask for a key"), in English.
+  const keysText = input.language
+    ? html`<span lang="${input.language}">${input.keys.text}</span>`
+    : input.keys.text;
   const base = input.baseUrl ?? "";
   return html`<section id="api" aria-labelledby="api-title">
 <h2 id="api-title">API</h2>
 <p>Every request is a GET answered with JSON in UTF-8. Replace <code>&lt;API_KEY&gt;</code> with your key.</p>
 <h3>Getting a key</h3>
-<p class="keys">${input.keys.text}${ask}</p>
+<p class="keys">${keysText}${ask}</p>
 <h3>Endpoints</h3>
 <ul class="endpoints" data-base="${base}">${input.endpoints.map((endpoint) => endpointItem(endpoint, base))}</ul>
 </section>`;

@@ -7,6 +7,7 @@ import {
   contractsSection,
   downloadsSection,
   feedsSection,
+  inLanguage,
   local,
   mapSection,
   referenceSection,
@@ -63,8 +64,8 @@ ${discovery}<script src="portal/portal.js" defer></script>
 <body>
 <a class="skip" href="#main">Skip to the content</a>
 <header>
-<h1>${input.serviceName}</h1>
-<p>${input.description}</p>
+<h1${inLanguage(input)}>${input.serviceName}</h1>
+<p${inLanguage(input)}>${input.description}</p>
 <nav aria-label="Sections"><a href="#contracts">Contracts</a> <a href="#map">Map</a> <a href="#api">API</a> <a href="#downloads">Downloads</a> <a href="#feeds">GBFS feeds</a> <a href="#reference">API reference</a></nav>
 </header>
 <main id="main">

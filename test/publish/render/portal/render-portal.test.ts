@@ -256,6 +256,36 @@ describe("portal.json", () => {
     expect(html).toContain('Write to us. <a href="https://example.org/keys">Ask for a key</a>.');
   });
 
+  it("marks the operator's words with their language, the page's own staying English", async () => {
+    const source = await fixtureCopy();
+    const settings = {
+      serviceName: "Vélos ouverts",
+      description: "Les données des vélos en libre-service.",
+      keys: { text: "Écrivez-nous.", url: "https://example.org/cles" },
+      language: "FR-ch",
+    };
+    await writeFile(join(source, "portal.json"), JSON.stringify(settings));
+    const { dataset } = await readDataset(source);
+    const { release } = await publish(dataset as never, { generatedAt: GENERATED_AT });
+    const html = Buffer.concat(release.files.get("/")?.body ?? []).toString("utf8");
+    expect(html).toContain('<html lang="en">');
+    expect(html).toContain('<h1 lang="fr-CH">Vélos ouverts</h1>');
+    expect(html).toContain('<p lang="fr-CH">Les données des vélos en libre-service.</p>');
+    expect(html).toContain(
+      '<span lang="fr-CH">Écrivez-nous.</span> <a href="https://example.org/cles">Ask for a key</a>.',
+    );
+  });
+
+  it("refuses a language that is no language tag", async () => {
+    const source = await fixtureCopy();
+    await writeFile(join(source, "portal.json"), JSON.stringify({ language: "French" }));
+    const { dataset, problems } = await readDataset(source);
+    expect(dataset).toBeUndefined();
+    expect(problems.filter((p) => p.severity === "error").map(formatProblem)).toEqual([
+      `${join(source, "portal.json")} language: must be a language tag (BCP 47), e.g. "fr" or "de-CH"`,
+    ]);
+  });
+
   it("reports a wrong field with its file and name", async () => {
     const source = await fixtureCopy();
     await writeFile(join(source, "portal.json"), JSON.stringify({ keys: { url: "not a url" } }));
