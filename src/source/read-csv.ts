@@ -28,14 +28,16 @@ export async function readCsvRecords(
   // Loaded only for a CSV source: a cron refresh, which reads no station file, never loads it.
   const { parse } = await import("csv-parse/sync");
   const columns = columnsOf(schema);
-  const header = headerOf(parse, text);
-  const problems = header ? checkHeader(file, header, columns) : [];
+  const separator = separatorOf(parse, text);
+  const header = headerOf(parse, text, separator);
+  const problems = header ? checkHeader(file, header, columns, separator) : [];
   if (problems.length > 0) return { records: [], problems };
   let rows: { record: string[]; info: { bytes: number } }[];
   try {
     // Rows as arrays, of any length: each row with a cell too many or too few is said, not only
     // the first (csv-parse stops there).
     rows = parse(text, {
+      delimiter: separator,
       relax_column_count: true,
       info: true,
       bom: true,
@@ -55,6 +57,7 @@ export async function readCsvRecords(
             try {
               // A quote out of place elsewhere in the row is not this cell's: said as itself.
               const read: string[][] = parse(rows, {
+                delimiter: separator,
                 relax_column_count: true,
                 relax_quotes: true,
                 record_delimiter: ["\r\n", "\n", "\r"],
@@ -96,7 +99,9 @@ export async function readCsvRecords(
       const cells = Object.fromEntries(
         names.map((name, column) => [name, record[column] as string]),
       );
-      const raw = typedRow(cells, columns, (name, text) => otherwise.set(`${index}:${name}`, text));
+      const raw = typedRow(cells, columns, separator, (name, text) =>
+        otherwise.set(`${index}:${name}`, text),
+      );
       const number = otherwise.get(`${index}:number`);
       records.push({
         raw,
@@ -108,7 +113,7 @@ export async function readCsvRecords(
         error(
           at,
           undefined,
-          `has ${counted(record.length, "cell")} where the header has ${names.length}: ${whyNotAsMany(record, names, columns)}`,
+          `has ${counted(record.length, "cell")} where the header has ${names.length}: ${whyNotAsMany(record, names, columns, separator)}`,
         ),
       );
   });
@@ -135,10 +140,30 @@ function columnsOf(schema: z.ZodObject): Map<string, Column> {
   return columns;
 }
 
+/**
+ * What parts the cells: "," or, as a spreadsheet in a French or German locale exports them (Excel
+ * takes its list separator from the system's region settings, with no option of its own), ";",
+ * its numbers then written with a decimal comma. Told from the header: one cell holding ";".
+ */
+type Separator = "," | ";";
+
+function separatorOf(parse: typeof CsvParse, text: string): Separator {
+  const header = headerOf(parse, text, ",");
+  return header?.length === 1 && header[0]?.includes(";") ? ";" : ",";
+}
+
+/** How a message names the separator. */
+const SEPARATOR_NAMES: Record<Separator, string> = { ",": "comma", ";": "semicolon" };
+
 /** The header row, or null when line 1 is not even CSV (the full parse then says why). */
-function headerOf(parse: typeof CsvParse, text: string): string[] | null {
+function headerOf(parse: typeof CsvParse, text: string, separator: Separator): string[] | null {
   try {
-    const rows: string[][] = parse(text, { to_line: 1, bom: true, trim: true });
+    const rows: string[][] = parse(text, {
+      delimiter: separator,
+      to_line: 1,
+      bom: true,
+      trim: true,
+    });
     return rows[0] ?? [];
   } catch {
     return null;
@@ -167,18 +192,21 @@ function whyNotAsMany(
   record: readonly string[],
   names: readonly string[],
   columns: ReadonlyMap<string, Column>,
+  separator: Separator,
 ): string {
+  const named = SEPARATOR_NAMES[separator];
   if (record.length < names.length)
-    return "a cell left out (every column needs its comma, even when empty)?";
-  const split = decimalCommas(record, names, columns);
+    return `a cell left out (every column needs its ${named}, even when empty)?`;
+  // Where cells are parted by ";", a decimal comma splits nothing.
+  const split = separator === "," ? decimalCommas(record, names, columns) : undefined;
   if (split) return split;
+  const inside = `a ${named} inside a cell not in quotes ("a${separator} b")`;
   const shifted = shiftedFrom(record, names, columns);
-  if (shifted)
-    return `a comma inside a cell not in quotes ("a, b"), before ${shifted}: the cells from there on are one column off`;
+  if (shifted) return `${inside}, before ${shifted}: the cells from there on are one column off`;
   // A spreadsheet's export of columns once used, or of a header shortened since.
   if (record.slice(names.length).every((cell) => cell === ""))
-    return "the cells past the header's columns are empty: commas too many at the end of the line?";
-  return 'a comma inside a cell not in quotes ("a, b")?';
+    return `the cells past the header's columns are empty: ${named}s too many at the end of the line?`;
+  return `${inside}?`;
 }
 
 /**
@@ -222,7 +250,12 @@ function decimalCommas(
   return `a decimal comma, not in quotes, splits ${joined.join(" and ")}: numbers are written with a point`;
 }
 
-function checkHeader(file: string, header: string[], columns: Map<string, Column>): Problem[] {
+function checkHeader(
+  file: string,
+  header: string[],
+  columns: Map<string, Column>,
+  separator: Separator,
+): Problem[] {
   const problems: Problem[] = [];
   // Excel's line naming the separator, which it writes first when asked to.
   if (/^sep=.?$/i.test(header[0] ?? ""))
@@ -233,19 +266,15 @@ function checkHeader(file: string, header: string[], columns: Map<string, Column
         `starts with Excel's separator line "${excerpt(header.join(","))}": remove that line, so that the header (contract,number,…) is the first`,
       ),
     ];
-  // A spreadsheet set to a European locale exports "number;contract;name…" as one column, its
-  // "Text (Tab delimited)" export "number\tcontract\tname…". Its ";" comes with decimal commas,
-  // and Excel has no option for either: both are the system's, so the hint says where.
-  for (const [sign, said] of [
-    [
-      ";",
-      `";", as a spreadsheet in a French or German locale exports them: velodata reads comma-separated CSV with "." in numbers; export it again with "," as the separator and "." as the decimal sign (Excel takes both from the system's region settings, its list separator and decimal symbol)`,
-    ],
-    ["\t", `tabs: velodata reads comma-separated CSV; export it again with "," as the separator`],
-  ] as const) {
-    if (header.length === 1 && header[0]?.includes(sign))
-      return [error({ file, line: 1 }, undefined, `the columns are separated by ${said}`)];
-  }
+  // A spreadsheet's "Text (Tab delimited)" export: "number\tcontract\tname…".
+  if (header.length === 1 && header[0]?.includes("\t"))
+    return [
+      error(
+        { file, line: 1 },
+        undefined,
+        'the columns are separated by tabs: velodata reads CSV separated by "," (or ";", as a spreadsheet in a French or German locale exports it); export it again as CSV',
+      ),
+    ];
   const seen = new Set<string>();
   // Required columns present in another case: named once, on their own column.
   const renamed = new Set<string>();
@@ -257,7 +286,7 @@ function checkHeader(file: string, header: string[], columns: Map<string, Column
           error(
             { file, line: 1 },
             `column ${index + 1}`,
-            "has no name in the header (a comma too many at its end?)",
+            `has no name in the header (a ${SEPARATOR_NAMES[separator]} too many at its end?)`,
           ),
         );
       seen.add(name);
@@ -350,21 +379,30 @@ function unclosedQuoteLine(text: string, isOneRow: (rows: string) => boolean): n
 // No exponent: a spreadsheet shows a long number as 1.23457E+14, and exports it so, rounded. Such
 // a cell stays text, so it is refused (parse-records says why), never read as another number.
 const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)$/;
+const DECIMAL_COMMA = /^[-+]?\d*,\d+$/;
 
 /** Cells are text; give zod numbers and booleans where the schema wants them. Bad cells stay text so zod names them. */
 function typedRow(
   record: Record<string, string>,
   columns: Map<string, Column>,
+  separator: Separator,
   readsOtherwise: (name: string, cell: string) => void,
 ): Record<string, unknown> {
   const row: Record<string, unknown> = {};
   for (const [name, text] of Object.entries(record)) {
-    const kind = columns.get(name)?.kind;
+    const column = columns.get(name);
+    const kind = column?.kind;
     // csv-parse trims spaces and tabs only; a no-break space (U+00A0, which spreadsheets in a
     // French locale write in numbers) left around a number or a boolean is as unseen.
-    const cell = kind === "text" ? text : text.trim();
+    const trimmed = kind === "text" ? text : text.trim();
     // An empty number or boolean cell is an absent value (overflowCapacity); empty text is text.
-    if (cell === "" && kind !== "text") continue;
+    if (trimmed === "" && kind !== "text") continue;
+    // Cells parted by ";" come with decimal commas (45,68): a number with decimals may have one. A
+    // whole number's comma stays, for parse-records to say (a count of "1,005" is no number).
+    const cell =
+      separator === ";" && column?.fractional && DECIMAL_COMMA.test(trimmed)
+        ? trimmed.replace(",", ".")
+        : trimmed;
     if (kind === "number" && NUMBER.test(cell)) {
       row[name] = Number(cell);
       if (String(row[name]) !== cell) readsOtherwise(name, cell);

@@ -1,23 +1,34 @@
 // A stations.csv exported by a spreadsheet in a French or German locale (";" between cells, "," in
-// numbers) is told through `validate` with what to change and where a spreadsheet takes it from.
+// numbers) is read as it is: the same answers as the file written with "," and ".".
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { parse } from "csv-parse/sync";
+import { stringify } from "csv-stringify/sync";
 import { describe, expect, it } from "vitest";
-import { fixtureCopy, runCli } from "../helpers.js";
+import { fixtureCopy, runCli, tempDir } from "../helpers.js";
 
-describe("validate tells a French or German spreadsheet's export how to be read", () => {
-  it("asks for commas between cells and points in numbers, saying where Excel takes them from", async () => {
+/** The stations answers a build of `source` publishes. */
+async function builtStations(source: string): Promise<string> {
+  const out = join(await tempDir(), "out");
+  const built = await runCli(["build", "--source", source, "--out", out]);
+  expect(built.code, built.stderr).toBe(0);
+  return readFile(join(out, "vls/v3/stations.json"), "utf8");
+}
+
+describe("a French or German spreadsheet's export", () => {
+  it("is read as it is: ';' between cells, decimal commas, the same answers", async () => {
     const source = await fixtureCopy();
+    const before = await builtStations(source);
     const csv = join(source, "stations.csv");
     // As a French Excel writes it: ";" between cells, then "53,349562" for 53.349562.
-    const french = (await readFile(csv, "utf8"))
-      .replaceAll(",", ";")
-      .replace(/(\d)\.(\d)/g, "$1,$2");
-    await writeFile(csv, french);
-    const result = await runCli(["validate", "--source", source]);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain(
-      `error: ${csv}:1: the columns are separated by ";", as a spreadsheet in a French or German locale exports them: velodata reads comma-separated CSV with "." in numbers; export it again with "," as the separator and "." as the decimal sign (Excel takes both from the system's region settings, its list separator and decimal symbol)`,
+    const rows: string[][] = parse(await readFile(csv, "utf8"), { bom: true });
+    const french = rows.map((row) => row.map((cell) => cell.replace(/^(-?\d+)\.(\d+)$/, "$1,$2")));
+    await writeFile(csv, stringify(french, { delimiter: ";", record_delimiter: "\r\n" }));
+    expect(await readFile(csv, "utf8")).toContain(
+      "dublin;42;SMITHFIELD NORTH;Smithfield North;53,349562;-6,278198;",
     );
+    const validated = await runCli(["validate", "--source", source]);
+    expect([validated.code, validated.stderr]).toEqual([0, expect.not.stringContaining("error")]);
+    expect(await builtStations(source)).toBe(before);
   });
 });

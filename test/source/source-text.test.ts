@@ -1,6 +1,8 @@
 // Reading source text through the pipeline: strict UTF-8, byte order marks, separators, short echoes.
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { parse } from "csv-parse/sync";
+import { stringify } from "csv-stringify/sync";
 import { describe, expect, it } from "vitest";
 import { formatProblem } from "../../src/source/problems.js";
 import { readDataset } from "../../src/source/read-dataset.js";
@@ -54,13 +56,45 @@ describe("source text", () => {
     expect(dataset?.states.size).toBe(413);
   });
 
-  it("hints at the separator of a ;-separated CSV", async () => {
+  it("reads a ;-separated CSV as the same records, decimal commas or points", async () => {
     const dir = await fixtureCopy();
     const csv = join(dir, "stations.csv");
-    await writeFile(csv, (await readFile(csv, "utf8")).replaceAll(",", ";"));
-    const lines = (await readDataset(dir)).problems.map(formatProblem);
+    const text = await readFile(csv, "utf8");
+    const stationsOf = async () => {
+      const { dataset, problems } = await readDataset(dir);
+      expect(problems.filter((problem) => problem.severity === "error")).toEqual([]);
+      return dataset?.stations;
+    };
+    const asWritten = await stationsOf();
+    // The points kept ("53.349562", as LibreOffice writes them with ";" chosen), then commas.
+    await writeFile(
+      csv,
+      semicolonSeparated(text, (cell) => cell),
+    );
+    expect(await stationsOf()).toEqual(asWritten);
+    await writeFile(
+      csv,
+      semicolonSeparated(text, (cell) => cell.replace(/^(-?\d+)\.(\d+)$/, "$1,$2")),
+    );
+    expect(await stationsOf()).toEqual(asWritten);
+  });
+
+  it("says of a ;-separated row what a ; may have done, and a whole number's comma as ever", async () => {
+    const dir = await fixtureCopy();
+    const csv = join(dir, "stations.csv");
+    const rows = semicolonSeparated(await readFile(csv, "utf8"), (cell) => cell).split("\r\n");
+    rows[1] = (rows[1] as string).slice(0, (rows[1] as string).lastIndexOf(";"));
+    rows[2] = (rows[2] as string).replace(";false;false;false;20;", ";false;false;false;2,5;");
+    await writeFile(csv, rows.join("\r\n"));
+    const { problems } = await readDataset(dir);
+    const lines = problems.filter((problem) => problem.severity === "error").map(formatProblem);
     expect(lines).toEqual([
-      `${csv}:1: the columns are separated by ";", as a spreadsheet in a French or German locale exports them: velodata reads comma-separated CSV with "." in numbers; export it again with "," as the separator and "." as the decimal sign (Excel takes both from the system's region settings, its list separator and decimal symbol)`,
+      expect.stringMatching(
+        /stations\.csv:2: has 10 cells where the header has 11: a cell left out \(every column needs its semicolon, even when empty\)\?$/,
+      ),
+      expect.stringMatching(
+        /stations\.csv:3 \(dublin #30\) capacity: must be a whole number, got "2,5"$/,
+      ),
     ]);
   });
 
@@ -76,7 +110,7 @@ describe("source text", () => {
       ],
       [
         text.replaceAll(",", "\t"),
-        `the columns are separated by tabs: velodata reads comma-separated CSV; export it again with "," as the separator`,
+        `the columns are separated by tabs: velodata reads CSV separated by "," (or ";", as a spreadsheet in a French or German locale exports it); export it again as CSV`,
       ],
       [
         text.replace(header, `${header},,`),
@@ -309,3 +343,12 @@ describe("a states file read into the kept buffer", () => {
     expect(together).toEqual(texts.map((text) => ({ text })));
   });
 });
+
+/** `text`, CSV, as a spreadsheet writes it with ";" between cells, each cell through `cell`. */
+function semicolonSeparated(text: string, cell: (written: string) => string): string {
+  const rows: string[][] = parse(text, { bom: true });
+  return stringify(
+    rows.map((row) => row.map(cell)),
+    { delimiter: ";", record_delimiter: "\r\n" },
+  );
+}
