@@ -44,6 +44,7 @@ import {
   saveRefreshState,
   TREE_LEFT,
 } from "./incremental-refresh.js";
+import { withLeftoversBeingRemoved } from "./leftovers-space.js";
 import { type Output, reportProblems, terminalOutput } from "./output.js";
 import { type RefreshPhase, refreshStopped } from "./refresh-stopped.js";
 import { heldStops } from "./said-when-stopped.js";
@@ -170,7 +171,11 @@ async function refreshTree(options: RefreshOptions, stopPoints: StopPoints): Pro
   // Throws on any error in the source or the states: the tree stays as it was.
   const steps = new StepTimes();
   const run = { steps, whileMoving: stopPoints.whileMoving };
-  const fast = await incrementalRefresh(inputs, tree, previous, trust, output, run);
+  const fast = await incrementalRefresh(inputs, tree, previous, trust, output, run).catch(
+    (cause: unknown) => {
+      throw withLeftoversBeingRemoved(cause, leftovers);
+    },
+  );
   let refused: UserError | null = null;
   let done = fast;
   if (!done)
@@ -194,7 +199,7 @@ async function refreshTree(options: RefreshOptions, stopPoints: StopPoints): Pro
           output.warn(`warning: nor were the minute's states published: ${also.message}`);
           return null;
         }));
-      if (!done) throw cause;
+      if (!done) throw withLeftoversBeingRemoved(cause, leftovers);
     }
   const { stats, total, release, feed, reported } = done;
   stopPoints.saved();
