@@ -25,6 +25,7 @@ import { statesSeen } from "../tree/accepted-states.js";
 import { refuseInsideTree } from "../tree/inside-tree.js";
 import { layoutOf } from "../tree/layout.js";
 import { removeLeftoverReleases } from "../tree/leftover-releases.js";
+import { withLeftoversBeingRemoved } from "../tree/leftovers-space.js";
 import { refuseIfKept } from "../tree/lock.js";
 import { recordedBaseUrl } from "../tree/manifest.js";
 import { readTree, type Tree } from "../tree/read-tree.js";
@@ -44,7 +45,6 @@ import {
   saveRefreshState,
   TREE_LEFT,
 } from "./incremental-refresh.js";
-import { withLeftoversBeingRemoved } from "./leftovers-space.js";
 import { type Output, reportProblems, terminalOutput } from "./output.js";
 import { type RefreshPhase, refreshStopped } from "./refresh-stopped.js";
 import { heldStops } from "./said-when-stopped.js";
