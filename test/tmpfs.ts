@@ -7,12 +7,16 @@ import { join } from "node:path";
 import { afterAll } from "vitest";
 import { tempDir } from "./helpers.js";
 
-/** A tmpfs of `size` (mount's `size=`: `1m`, `600k`) mounted for the file's tests, or null. */
-export async function tmpfsMount(size: string): Promise<string | null> {
+/**
+ * A tmpfs of `size` (mount's `size=`: `1m`, `600k`) mounted for the file's tests, or null;
+ * `inodes`: how many files and folders it can hold at most (mount's `nr_inodes=`).
+ */
+export async function tmpfsMount(size: string, inodes?: number): Promise<string | null> {
   const dir = join(await tempDir(), "tmpfs");
   await mkdir(dir);
   try {
-    execFileSync("mount", ["-t", "tmpfs", "-o", `size=${size}`, "tmpfs", dir], { stdio: "ignore" });
+    const options = inodes === undefined ? `size=${size}` : `size=${size},nr_inodes=${inodes}`;
+    execFileSync("mount", ["-t", "tmpfs", "-o", options, "tmpfs", dir], { stdio: "ignore" });
   } catch {
     return null;
   }

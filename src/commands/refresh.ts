@@ -26,6 +26,7 @@ import { statesSeen } from "../tree/accepted-states.js";
 import { refuseInsideTree } from "../tree/inside-tree.js";
 import { layoutOf } from "../tree/layout.js";
 import { removeLeftoverReleases } from "../tree/leftover-releases.js";
+import { withLeftoversBeingRemoved } from "../tree/leftovers-space.js";
 import { refuseIfKept } from "../tree/lock.js";
 import { recordedBaseUrl } from "../tree/manifest.js";
 import { readTree, type Tree } from "../tree/read-tree.js";
@@ -172,7 +173,11 @@ async function refreshTree(options: RefreshOptions, stopPoints: StopPoints): Pro
   // Throws on any error in the source or the states: the tree stays as it was.
   const steps = new StepTimes();
   const run = { steps, whileMoving: stopPoints.whileMoving };
-  const fast = await incrementalRefresh(inputs, tree, previous, trust, output, run);
+  const fast = await incrementalRefresh(inputs, tree, previous, trust, output, run).catch(
+    (cause: unknown) => {
+      throw withLeftoversBeingRemoved(cause, leftovers);
+    },
+  );
   let refused: UserError | null = null;
   let done = fast;
   if (!done)
@@ -196,7 +201,7 @@ async function refreshTree(options: RefreshOptions, stopPoints: StopPoints): Pro
           output.warn(`warning: nor were the minute's states published: ${also.message}`);
           return null;
         }));
-      if (!done) throw cause;
+      if (!done) throw withLeftoversBeingRemoved(cause, leftovers);
     }
   const { stats, total, release, feed, reported } = done;
   stopPoints.saved();

@@ -21,11 +21,23 @@ const REASONS: Record<string, [string, string]> = {
   ],
 };
 
+// A full disk met making a file or folder may be out of inodes, not bytes: `df -h` then shows space
+// free (a tree is many small files). What failed is gone by the time this is said (the half-written
+// release removed), so both are named.
+const NO_NEW_FILE: [string, string] = [
+  "no space left on the device for a new file: its free inodes or blocks ran out",
+  "free some space or remove some files (df -i shows the inodes left)",
+];
+const MAKING = new Set(["open", "mkdir", "link", "symlink", "rename"]);
+
 /** Wraps a system error of a tree write; anything else (a bug) passes through unchanged. */
 export function treeWriteError(cause: unknown, out: string, state: string): unknown {
   const error = cause as NodeJS.ErrnoException;
   if (cause instanceof UserError || typeof error?.code !== "string") return cause;
-  const [reason, fix] = REASONS[error.code] ?? [error.message, "fix the cause"];
+  const [reason, fix] =
+    error.code === "ENOSPC" && MAKING.has(error.syscall ?? "")
+      ? NO_NEW_FILE
+      : (REASONS[error.code] ?? [error.message, "fix the cause"]);
   const where = error.path ? ` (${error.syscall ?? "writing"} ${error.path})` : "";
   return new UserError(
     `cannot write the tree at ${out}: ${reason}${where}; ${state}`,

@@ -36,6 +36,7 @@ import {
   type TreeLayout,
 } from "./layout.js";
 import { setAsideAll } from "./leftover-releases.js";
+import { withLeftoversBeingRemoved } from "./leftovers-space.js";
 import { isLegacyTree, recoverLegacySwap } from "./legacy.js";
 import { takeLock } from "./lock.js";
 import { manifestOf, writeManifest } from "./manifest.js";
@@ -202,7 +203,10 @@ export async function writeTreeAsMade(
       await compressing?.catch(() => {});
       await background.stop();
       removeTree(paths.folder);
-      throw treeWriteError(cause, layout.published, leftThere(served));
+      throw withLeftoversBeingRemoved(
+        treeWriteError(cause, layout.published, leftThere(served)),
+        leftovers,
+      );
     } finally {
       // The previous release, kept until the switch was done, removed by other threads or another
       // process while this one goes on; what is left goes at the next build.
