@@ -14,10 +14,14 @@ import type { Live } from "./live.js";
 
 const HEADER = FRONT_TREE_HEADER.toLowerCase();
 
+// Trees told apart at most: a server has one front, or an old configuration beside the new.
+const TREES_KEPT = 16;
+
 /**
- * Looks at each request for the front server's tree: said (in `live.front` and the log) when it
- * first comes and whenever it changes. Taken only from a peer on this machine, as X-Forwarded-For
- * is: anyone elsewhere can send the header.
+ * Looks at each request for the front server's tree: shown in `live.front` whenever it changes,
+ * logged the first time each tree comes (two configurations handing on to the same server, in
+ * turn, say each once, not at each turn). Taken only from a peer on this machine, as
+ * X-Forwarded-For is: anyone elsewhere can send the header.
  */
 export function watchFrontTree(
   out: string | undefined,
@@ -25,12 +29,21 @@ export function watchFrontTree(
   log: Log,
 ): (request: IncomingMessage) => void {
   const kept = out === undefined ? null : placeOf(out);
+  // Each tree told, and whether this server keeps it: worked out, and said, once.
+  const verdicts = new Map<string, boolean>();
   let told: string | undefined;
   return (request) => {
     const tree = request.headers[HEADER];
     if (typeof tree !== "string" || tree === told || !fromThisMachine(request)) return;
     told = tree;
+    const known = verdicts.get(tree);
+    if (known !== undefined) {
+      live.front = { tree, kept: known };
+      return;
+    }
     const isKept = kept !== null && placeOf(tree) === kept;
+    if (verdicts.size >= TREES_KEPT) verdicts.clear();
+    verdicts.set(tree, isKept);
     live.front = { tree, kept: isKept };
     if (isKept) {
       log(`front server: answers from ${tree}, the tree this server keeps`);

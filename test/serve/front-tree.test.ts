@@ -89,6 +89,26 @@ describe("the tree a front server answers from", () => {
     expect(live.front).toEqual({ tree: "/srv/out", kept: false });
   });
 
+  it("says each tree once when two configurations hand on to the same server in turn", () => {
+    const live = { release: {} } as Live;
+    const lines: string[] = [];
+    const watch = watchFrontTree(undefined, live, (line) => lines.push(line));
+    const asked = (tree: string) =>
+      ({
+        headers: { [FRONT_TREE_HEADER.toLowerCase()]: tree },
+        socket: { remoteAddress: "127.0.0.1" },
+      }) as unknown as IncomingMessage;
+    for (let turn = 0; turn < 3; turn++) {
+      watch(asked("/srv/old"));
+      watch(asked("/srv/new"));
+    }
+    expect(live.front).toEqual({ tree: "/srv/new", kept: false });
+    expect(lines).toEqual([
+      expect.stringContaining("answers from /srv/old, which"),
+      expect.stringContaining("answers from /srv/new, which"),
+    ]);
+  });
+
   it("takes a relative --out for the same tree", async () => {
     const out = join(await tempDir("velodata front-"), "out");
     const live = { release: {} } as Live;
