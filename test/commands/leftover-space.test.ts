@@ -44,41 +44,24 @@ describe.skipIf(!disk)("out of space beside a stopped build's leftovers", () => 
     expect(built.code, built.stderr).toBe(0);
   });
 
-  it("a refresh says the leftovers may hold the space, and leaves the tree", async () => {
-    const served = await stoppedBuildsFolder();
-    const refreshed = await onFullDisk([
-      ...["refresh", "--source", source, "--state", join(source, "states-1.json")],
-      ...["--out", out],
-    ]);
-    expect(refreshed.code).toBe(1);
-    const lines = refreshed.stderr.split("\n").filter((line) => !line.startsWith("warning"));
-    expect(lines[0]).toMatch(
-      /^velodata: cannot write the tree at .*\/out: no space left on the device .*; the tree served there is unchanged$/,
-    );
-    expect(lines.slice(1)).toEqual([
-      LEFTOVER_SAID,
-      "  free some space, then run the command again",
-      "",
-    ]);
-    expect(await readdir(releases)).toEqual(served);
-  });
-
-  it("a build says so too, and leaves the tree", async () => {
-    const served = await stoppedBuildsFolder();
-    const built = await onFullDisk([
-      ...["build", "--source", source, "--state", join(source, "states-1.json")],
-      ...["--out", out],
-    ]);
-    expect(built.code).toBe(1);
-    const lines = built.stderr.split("\n").filter((line) => !line.startsWith("warning"));
-    expect(lines[0]).toMatch(
-      /^velodata: cannot write the tree at .*\/out: no space left on the device .*; the tree served there is unchanged$/,
-    );
-    expect(lines.slice(1)).toEqual([
-      LEFTOVER_SAID,
-      "  free some space, then run the command again",
-      "",
-    ]);
-    expect(await readdir(releases)).toEqual(served);
-  });
+  // A build replaces the tree; a refresh updates it: both meet the full disk after the hand-over.
+  it.each(["refresh", "build"])(
+    "%s says the leftovers may hold the space, and leaves the tree",
+    async (command) => {
+      const served = await stoppedBuildsFolder();
+      const states = join(source, "states-1.json");
+      const run = await onFullDisk([command, "--source", source, "--state", states, "--out", out]);
+      expect(run.code).toBe(1);
+      const lines = run.stderr.split("\n").filter((line) => !line.startsWith("warning"));
+      expect(lines[0]).toMatch(
+        /^velodata: cannot write the tree at .*\/out: no space left on the device .*; the tree served there is unchanged$/,
+      );
+      expect(lines.slice(1)).toEqual([
+        LEFTOVER_SAID,
+        "  free some space, then run the command again",
+        "",
+      ]);
+      expect(await readdir(releases)).toEqual(served);
+    },
+  );
 });

@@ -3,13 +3,11 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixtureCopy, runCli, tempDir } from "../helpers.js";
-import { BUCKET, CREDENTIALS, startS3, type TestS3 } from "../host/object-storage/s3-server.js";
+import { BUCKET, startS3WithCredentials, type TestS3 } from "../host/object-storage/s3-server.js";
 
 let s3: TestS3;
 beforeAll(async () => {
-  s3 = await startS3();
-  process.env.AWS_ACCESS_KEY_ID = CREDENTIALS.accessKeyId;
-  process.env.AWS_SECRET_ACCESS_KEY = CREDENTIALS.secretAccessKey;
+  s3 = await startS3WithCredentials();
 });
 afterAll(() => s3.close());
 

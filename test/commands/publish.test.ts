@@ -10,15 +10,17 @@ import { matchRoute } from "../../src/routes/match-route.js";
 import { accessOf, fileOf, ROUTE_LIST, routeOf } from "../../src/routes/routes.js";
 import { readTree } from "../../src/tree/read-tree.js";
 import { fixtureCopy, ROOT, refreshArgs, runCli, tempDir } from "../helpers.js";
-import { BUCKET, CREDENTIALS, startS3, type TestS3 } from "../host/object-storage/s3-server.js";
+import {
+  BUCKET,
+  CREDENTIALS,
+  startS3WithCredentials,
+  type TestS3,
+} from "../host/object-storage/s3-server.js";
 import { manifestHead } from "../tree/tree-helpers.js";
 
 let s3: TestS3;
 beforeAll(async () => {
-  s3 = await startS3();
-  // The CLI reads its credentials as any AWS client does; runCli passes the environment on.
-  process.env.AWS_ACCESS_KEY_ID = CREDENTIALS.accessKeyId;
-  process.env.AWS_SECRET_ACCESS_KEY = CREDENTIALS.secretAccessKey;
+  s3 = await startS3WithCredentials();
 });
 afterAll(() => s3.close());
 

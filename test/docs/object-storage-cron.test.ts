@@ -14,13 +14,11 @@ import {
   runShell,
   tempDir,
 } from "../helpers.js";
-import { BUCKET, CREDENTIALS, startS3, type TestS3 } from "../host/object-storage/s3-server.js";
+import { BUCKET, startS3WithCredentials, type TestS3 } from "../host/object-storage/s3-server.js";
 
 let s3: TestS3;
 beforeAll(async () => {
-  s3 = await startS3();
-  process.env.AWS_ACCESS_KEY_ID = CREDENTIALS.accessKeyId;
-  process.env.AWS_SECRET_ACCESS_KEY = CREDENTIALS.secretAccessKey;
+  s3 = await startS3WithCredentials();
 });
 afterAll(() => s3.close());
 

@@ -12,14 +12,12 @@ import type {
 } from "../../../src/host/object-storage/published-answer.js";
 import { parseS3Url, s3Store } from "../../../src/host/object-storage/s3-store.js";
 import { tempDir } from "../../helpers.js";
-import { BUCKET, CREDENTIALS, startS3, type TestS3 } from "./s3-server.js";
+import { BUCKET, startS3WithCredentials, type TestS3 } from "./s3-server.js";
 
 let s3: TestS3;
 let store: ObjectStore;
 beforeAll(async () => {
-  s3 = await startS3();
-  process.env.AWS_ACCESS_KEY_ID = CREDENTIALS.accessKeyId;
-  process.env.AWS_SECRET_ACCESS_KEY = CREDENTIALS.secretAccessKey;
+  s3 = await startS3WithCredentials();
   store = s3Store({ bucket: BUCKET, prefix: "", endpoint: s3.endpoint });
 });
 afterAll(() => s3.close());

@@ -36,6 +36,17 @@ export interface TestS3 {
   close(): Promise<void>;
 }
 
+/**
+ * startS3, with the environment's AWS credentials set to its own: the CLI reads its credentials as
+ * any AWS client does, and runCli passes the environment on.
+ */
+export async function startS3WithCredentials(): Promise<TestS3> {
+  const s3 = await startS3();
+  process.env.AWS_ACCESS_KEY_ID = CREDENTIALS.accessKeyId;
+  process.env.AWS_SECRET_ACCESS_KEY = CREDENTIALS.secretAccessKey;
+  return s3;
+}
+
 export async function startS3(): Promise<TestS3> {
   const server = new S3rver({
     address: "127.0.0.1",
