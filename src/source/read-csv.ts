@@ -263,7 +263,7 @@ function checkHeader(
       error(
         { file, line: 1 },
         undefined,
-        `starts with Excel's separator line "${excerpt(header.join(","))}": remove that line, so that the header (contract,number,…) is the first`,
+        `starts with Excel's separator line "${excerpt(header.join(separator))}": remove that line, so that the header (contract,number,…) is the first`,
       ),
     ];
   // A spreadsheet's "Text (Tab delimited)" export: "number\tcontract\tname…".

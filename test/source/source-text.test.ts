@@ -109,6 +109,10 @@ describe("source text", () => {
         `starts with Excel's separator line "sep=,": remove that line, so that the header (contract,number,…) is the first`,
       ],
       [
+        `sep=;\r\n${text}`,
+        `starts with Excel's separator line "sep=;": remove that line, so that the header (contract,number,…) is the first`,
+      ],
+      [
         text.replaceAll(",", "\t"),
         `the columns are separated by tabs: velodata reads CSV separated by "," (or ";", as a spreadsheet in a French or German locale exports it); export it again as CSV`,
       ],
