@@ -45,7 +45,7 @@ import { keptDisconnected, keptSaid } from "../source/kept-states.js";
 import { NOTHING_UNREAD } from "../source/load-source.js";
 import {
   inErrorAmong,
-  type RemovedStation,
+  removedStationsSaid,
   tooManyMissing,
   tooManyRemoved,
 } from "../source/missing-stations.js";
@@ -470,15 +470,14 @@ export function refuseTooManyRemoved(
   ]);
 }
 
-/** The stations the release `state` describes that `listed` (stationKey) no longer has, named. */
-export function removedFrom(state: RefreshState, listed: ReadonlySet<string>): RemovedStation[] {
-  const removed: RemovedStation[] = [];
-  for (const [index, key] of publishedStations(state)) {
-    if (listed.has(key)) continue;
-    const station = state.stations.record(index)?.value;
-    if (station) removed.push(station);
-  }
-  return removed;
+/**
+ * What a changed static source that no longer lists some of the stations the release `state`
+ * describes says of them (`listed`: the keys of the stations it now has); null when none.
+ */
+export function removedSaid(state: RefreshState, listed: ReadonlySet<string>): string | null {
+  const removed: number[] = [];
+  for (const [index, key] of publishedStations(state)) if (!listed.has(key)) removed.push(index);
+  return removedStationsSaid(removed, (index) => state.stations.record(index)?.value as Station);
 }
 
 /**

@@ -17,7 +17,6 @@ import { keptSaid } from "../source/kept-states.js";
 import {
   DEFAULT_MAX_MISSING_SHARE,
   DEFAULT_MAX_REMOVED_SHARE,
-  removedStationsSaid,
 } from "../source/missing-stations.js";
 import { staticSourceFingerprint } from "../source/source-fingerprint.js";
 import { statesFileTime } from "../source/source-time.js";
@@ -42,7 +41,7 @@ import {
   type RefreshRun,
   refuseTooManyMissing,
   refuseTooManyRemoved,
-  removedFrom,
+  removedSaid,
   StaticSourceRefused,
   saveRefreshState,
   TREE_LEFT,
@@ -366,7 +365,7 @@ async function fullRefresh(
     );
     refuseTooManyRemoved(previous.state, listed, options.source, inputs.maxRemovedShare);
     refuseTooManyMissing(previous.state, dataset.states, inputs, listed, leftOut);
-    removed = removedStationsSaid(removedFrom(previous.state, listed));
+    removed = removedSaid(previous.state, listed);
   }
   // The stations the file leaves out keep the state the tree has for them (kept-states.ts).
   const last =

@@ -244,7 +244,9 @@ export function startRefresher(options: RefresherOptions): Refresher {
     };
     const wentBack = statesWentBack(before, { statesAt: next.statesAt, newest });
     if (wentBack) log(`${source.name}: ${wentBack}`, "warning");
-    const removed = edit && removedStationsSaid(removedStations(dataset.stations, next.stations));
+    const removed =
+      edit &&
+      removedStationsSaid(removedStations(dataset.stations, next.stations), (station) => station);
     dataset = next;
     cache = fresh.cache;
     if (edit) {

@@ -154,12 +154,8 @@ function refuseTooManyRemoved(
   read: StaticRead,
   maxRemovedShare: number,
 ): void {
-  const listed = new Set(
-    read.source.stations.map(({ value }) => stationKey(value.contract, value.number)),
-  );
-  const removed = published.filter(
-    ({ contract, number }) => !listed.has(stationKey(contract, number)),
-  ).length;
+  const edited = read.source.stations.map(({ value }) => value);
+  const removed = removedStations(published, edited).length;
   const refused = tooManyRemoved(dir, removed, published.length, maxRemovedShare);
   if (!refused) return;
   throw new UserError(`${refused}; ${STATIC_EDIT_REFUSED}`, [
@@ -194,7 +190,7 @@ export function editedDataset(edit: StaticEdit, served: Dataset): Dataset {
 /** The stations of `before` that `after` no longer lists, in `before`'s order. */
 export function removedStations(
   before: Dataset["stations"],
-  after: Dataset["stations"],
+  after: readonly { contract: string; number: number }[],
 ): Dataset["stations"] {
   const listed = new Set(after.map(({ contract, number }) => stationKey(contract, number)));
   return before.filter(({ contract, number }) => !listed.has(stationKey(contract, number)));

@@ -65,13 +65,18 @@ const REMOVED_NAMED = 5;
 /**
  * What an edit of the static source that no longer lists some stations says once published: a
  * station an exporter lost, within --max-removed, would otherwise vanish from every answer with
- * nothing said but a count. Null when none is removed.
+ * nothing said but a count. `stationOf` gives each item's station. Null when none is removed.
  */
-export function removedStationsSaid(removed: readonly RemovedStation[]): string | null {
+export function removedStationsSaid<T>(
+  removed: readonly T[],
+  stationOf: (item: T) => RemovedStation,
+): string | null {
   if (removed.length === 0) return null;
-  const named = removed
-    .slice(0, REMOVED_NAMED)
-    .map(({ contract, number, name }) => `${contract} #${number} ${JSON.stringify(name)}`);
+  // Only the named are looked up: a cron refresh parses a kept record for each.
+  const named = removed.slice(0, REMOVED_NAMED).map((item) => {
+    const { contract, number, name } = stationOf(item);
+    return `${contract} #${number} ${JSON.stringify(name)}`;
+  });
   const more = removed.length - named.length;
   return `${counted(removed.length, "station")} no longer listed by the static source, no longer published: ${named.join(", ")}${more > 0 ? ` (and ${more} more)` : ""}`;
 }
