@@ -59,6 +59,12 @@ export function rawGet(
   });
 }
 
+/** Dublin #42 renamed in the static source's stations.csv: an edit for the server to publish. */
+export async function renamed42(served: TestServer, from: string, to: string): Promise<void> {
+  const stations = join(served.source, "stations.csv");
+  await writeFile(stations, (await readFile(stations, "utf8")).replace(from, to));
+}
+
 export async function editStates(source: string, edit: (text: string) => string): Promise<void> {
   const path = join(source, "states.json");
   await writeFile(path, edit(await readFile(path, "utf8")));

@@ -1,12 +1,7 @@
-// An edit of the static source whose publish fails (the static answers' worker thread out of
-// memory, killed, or a bug in a renderer) must not stop the states: the minute's are published
-// against the source published before, the failure said once and shown in /status, as a refused
-// edit is (see static-reload.ts).
-import { readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   editStates,
+  renamed42,
   startTestServer,
   station42AtEachMinute,
   type TestServer,
@@ -38,12 +33,6 @@ const staticError = async (served: TestServer) =>
       staticSource: { error: string | null };
     }
   ).staticSource.error;
-
-/** Dublin #42 renamed in the static source: an edit to publish. */
-async function renamed42(served: TestServer, from: string, to: string): Promise<void> {
-  const stations = join(served.source, "stations.csv");
-  await writeFile(stations, (await readFile(stations, "utf8")).replace(from, to));
-}
 
 describe("serve: an edit of its static source whose publish fails", () => {
   it("publishes the minute's states all the same, says the failure once, and the edit after it", async () => {

@@ -1,10 +1,6 @@
-// An edit of the static source that the system fails to read (too many open files, a disk's error)
-// is no edit in error: said once, and read again at the next refresh, which publishes it once the
-// read succeeds (see static-reload.ts).
-import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { startTestServer, type TestServer } from "./serve-helpers.js";
+import { renamed42, startTestServer, type TestServer } from "./serve-helpers.js";
 
 // The start reads the source as it is; the reads after it fail while `fails` is set.
 const reads = vi.hoisted(() => ({ fails: false }));
@@ -35,11 +31,7 @@ afterEach(async () => {
 describe("serve: an edit of its static source the system fails to read", () => {
   it("says so once, and publishes the same edit once it can be read", async () => {
     server = await startTestServer();
-    const stations = join(server.source, "stations.csv");
-    await writeFile(
-      stations,
-      (await readFile(stations, "utf8")).replace("SMITHFIELD NORTH,", "SMITHFIELD,"),
-    );
+    await renamed42(server, "SMITHFIELD NORTH,", "SMITHFIELD,");
     reads.fails = true;
     for (let minute = 0; minute < 2; minute++)
       expect((await server.handle.refreshNow()).ok).toBe(true);
