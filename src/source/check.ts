@@ -44,6 +44,7 @@ import {
 import { textPublishable } from "./rules/text.js";
 import { positionsInTimeZoneRegion } from "./rules/time-zone-region.js";
 import { numbersPublishedAsWritten } from "./rules/written-numbers.js";
+import { zipCodesWhole } from "./rules/zip-codes.js";
 
 // The rules run over the records that passed their schema: one run lists both kinds of problem.
 // A rule that looks records up in another file leaves alone those referring to what was not read
@@ -95,6 +96,7 @@ export function checkStaticSource(
     ...coordinatesInRange(parkings),
     ...positionsPrecise("station", stations),
     ...positionsPrecise("parking", parkings),
+    ...zipCodesWhole(contracts, parkings),
     ...positionsInTimeZoneRegion(contracts, placed, flagged),
     ...positionsNearTheirContract(placed, flagged),
   ];
