@@ -1,6 +1,6 @@
 // The operator's words on the portal page (`portal.json` in the source folder, optional): name, intro, how to get a key.
 import { z } from "zod";
-import { webUrl } from "./web-url.js";
+import { WEB_URL_EXPECTED, webUrl } from "./web-url.js";
 
 const DEFAULT_KEYS_TEXT =
   "The API needs a key, free of charge: ask the operator of this deployment for one. " +
@@ -17,7 +17,9 @@ export const PortalSettings = z.strictObject({
   keys: z
     .strictObject({
       text: z.string().min(1).describe("How a developer obtains an API key, in plain text"),
-      url: webUrl().optional().describe("Where to ask for a key (a form, an account page)"),
+      url: keysLink()
+        .optional()
+        .describe("Where to ask for a key: a form, an account page, or mailto: an address"),
     })
     .default({ text: DEFAULT_KEYS_TEXT }),
   language: z
@@ -41,6 +43,38 @@ function isLanguageTag(tag: string): boolean {
     return Intl.getCanonicalLocales(tag).length === 1;
   } catch {
     return false;
+  }
+}
+
+/**
+ * Where to ask for a key: a web page (webUrl), or an address to write to as a `mailto:` link, as
+ * a city's open-data team often hands keys out by e-mail.
+ */
+function keysLink() {
+  return z.string().superRefine((link, context) => {
+    const mail = mailtoAddress(link);
+    if (mail === null) {
+      for (const { message } of webUrl().safeParse(link).error?.issues ?? [])
+        context.addIssue({
+          code: "custom",
+          message: message === WEB_URL_EXPECTED ? `${message}, or mailto: an address` : message,
+        });
+    } else if (!z.email().safeParse(mail).success)
+      context.addIssue({
+        code: "custom",
+        message: "must be mailto: and one e-mail address, e.g. mailto:open-data@example.org",
+      });
+  });
+}
+
+/** The address of a `mailto:` link, percent-decoded (as it is where it cannot be); else null. */
+export function mailtoAddress(link: string): string | null {
+  if (!/^mailto:/i.test(link)) return null;
+  const address = link.slice("mailto:".length).split("?")[0] as string;
+  try {
+    return decodeURIComponent(address);
+  } catch {
+    return address; // a lone %: no e-mail address, refused so
   }
 }
 

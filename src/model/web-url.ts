@@ -3,12 +3,15 @@
 import { z } from "zod";
 import { notUri } from "./uri.js";
 
+/** What webUrl says of a link of another scheme: `javascript:` or `data:`, `ftp:`. */
+export const WEB_URL_EXPECTED = "must be an http or https URL, e.g. https://example.org/open-data";
+
 /** `javascript:` or `data:` would be written into the portal's links as they are. */
 export const webUrl = () =>
   z
     .url({
       protocol: /^https?$/,
-      error: "must be an http or https URL, e.g. https://example.org/open-data",
+      error: WEB_URL_EXPECTED,
     })
     .refine((value) => notUri(value) === null, {
       error: (issue) => notUri(String(issue.input)) ?? "",

@@ -1,4 +1,5 @@
 // The portal page's sections, each a function of the portal's input.
+import { mailtoAddress } from "../../../model/portal.js";
 import { nounFor } from "../../../plural.js";
 import { type Html, html } from "./html.js";
 import type {
@@ -102,8 +103,15 @@ function endpointItem(endpoint: PortalEndpoint, base: string): Html {
 export const inLanguage = (input: PortalInput): Html =>
   input.language ? html` lang="${input.language}"` : html``;
 
+/** The link after the operator's words: an address to write to is shown, to copy where no mail program opens. */
+function askForKey(url: string): Html {
+  const address = mailtoAddress(url);
+  if (address === null) return html` <a href="${url}">Ask for a key</a>.`;
+  return html` Ask for a key: <a href="${url}">${address}</a>.`;
+}
+
 export function apiSection(input: PortalInput): Html {
-  const ask = input.keys.url ? html` <a href="${input.keys.url}">Ask for a key</a>.` : "";
+  const ask = input.keys.url ? askForKey(input.keys.url) : "";
   // The operator's words, then the page's own ("Ask for a key"), in English.
   const keysText = input.language
     ? html`<span lang="${input.language}">${input.keys.text}</span>`

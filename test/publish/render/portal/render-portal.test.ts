@@ -256,6 +256,44 @@ describe("portal.json", () => {
     expect(html).toContain('Write to us. <a href="https://example.org/keys">Ask for a key</a>.');
   });
 
+  it("takes an address to ask for a key at, shown beside its mailto: link", async () => {
+    const source = await fixtureCopy();
+    const keys = {
+      text: "Keys are free.",
+      url: "mailto:open-data%40example.org?subject=API%20key",
+    };
+    await writeFile(join(source, "portal.json"), JSON.stringify({ keys }));
+    const { dataset } = await readDataset(source);
+    const { release } = await publish(dataset as never, { generatedAt: GENERATED_AT });
+    const html = Buffer.concat(release.files.get("/")?.body ?? []).toString("utf8");
+    expect(html).toContain(
+      'Keys are free. Ask for a key: <a href="mailto:open-data%40example.org?subject=API%20key">open-data@example.org</a>.',
+    );
+  });
+
+  it.each([
+    ["mailto:", "must be mailto: and one e-mail address, e.g. mailto:open-data@example.org"],
+    [
+      "mailto:open data@example.org",
+      "must be mailto: and one e-mail address, e.g. mailto:open-data@example.org",
+    ],
+    [
+      "mailto:a@example.org,b@example.org",
+      "must be mailto: and one e-mail address, e.g. mailto:open-data@example.org",
+    ],
+    [
+      "ftp://example.org/keys",
+      "must be an http or https URL, e.g. https://example.org/open-data, or mailto: an address",
+    ],
+  ])("refuses the keys link %j, saying what it takes", async (url, said) => {
+    const source = await fixtureCopy();
+    await writeFile(join(source, "portal.json"), JSON.stringify({ keys: { text: "Ask.", url } }));
+    const { problems } = await readDataset(source);
+    expect(problems.filter((p) => p.severity === "error").map(formatProblem)).toEqual([
+      `${join(source, "portal.json")} keys.url: ${said}`,
+    ]);
+  });
+
   it("marks the operator's words with their language, the page's own staying English", async () => {
     const source = await fixtureCopy();
     const settings = {
@@ -326,7 +364,7 @@ describe("portal.json", () => {
     const { dataset, problems } = await readDataset(source);
     expect(dataset).toBeUndefined();
     expect(problems.filter((p) => p.severity === "error").map(formatProblem)).toEqual([
-      `${join(source, "portal.json")} keys.url: must be an http or https URL, e.g. https://example.org/open-data`,
+      `${join(source, "portal.json")} keys.url: must be an http or https URL, e.g. https://example.org/open-data, or mailto: an address`,
     ]);
   });
 });
