@@ -78,6 +78,13 @@ export async function readCsvRecords(
     return { records: [], problems: [problem] };
   }
   const names = (rows.shift()?.record ?? []) as string[];
+  // Columns past the last named one: a spreadsheet's export of columns once formatted, carrying
+  // nothing, when every row has them too (their cells then must be empty); else a separator too
+  // many at the header's end, said as such.
+  const named = namedCount(names);
+  const short = rows.some(({ record }) => record.length < names.length && !blank(record));
+  if (named < names.length && short)
+    return { records: [], problems: [unnamedColumn(file, named, separator, true)] };
   const lines = startLines(
     text,
     rows.map(({ info }) => info.bytes),
@@ -90,14 +97,25 @@ export async function readCsvRecords(
   rows.forEach(({ record }, index) => {
     // A row of empty cells only (",,,,"), which a spreadsheet exports for rows once used, is an
     // empty line: nothing in it to publish.
-    if (record.every((cell) => cell === "")) return;
+    if (blank(record)) return;
     const at = { file, index, line: lines[index] as number };
     // Two exports joined, each with its header: one error, not one per cell of it.
     if (isHeader(record, names))
       problems.push(error(at, undefined, "repeats the header row (files joined?): remove it"));
     else if (record.length === names.length) {
+      const unnamed = record.findIndex((cell, column) => column >= named && cell !== "");
+      if (unnamed >= 0) {
+        problems.push(
+          error(
+            at,
+            `column ${unnamed + 1}`,
+            `holds "${excerpt(record[unnamed] as string)}" under no name in the header: name the column there, or leave its cells empty`,
+          ),
+        );
+        return;
+      }
       const cells = Object.fromEntries(
-        names.map((name, column) => [name, record[column] as string]),
+        names.slice(0, named).map((name, column) => [name, record[column] as string]),
       );
       const raw = typedRow(cells, columns, separator, (name, text) =>
         otherwise.set(`${index}:${name}`, text),
@@ -250,6 +268,23 @@ function decimalCommas(
   return `a decimal comma, not in quotes, splits ${joined.join(" and ")}: numbers are written with a point`;
 }
 
+const blank = (record: readonly string[]): boolean => record.every((cell) => cell === "");
+
+/** `atEnd`: the column after the header's last name, else one between two names (or first). */
+const unnamedColumn = (file: string, index: number, separator: Separator, atEnd: boolean) =>
+  error(
+    { file, line: 1 },
+    `column ${index + 1}`,
+    `has no name in the header (a ${SEPARATOR_NAMES[separator]} too many${atEnd ? " at its end" : ""}?)`,
+  );
+
+/** The header's columns up to its last named one. */
+function namedCount(header: readonly string[]): number {
+  let count = header.length;
+  while (count > 0 && header[count - 1] === "") count--;
+  return count;
+}
+
 function checkHeader(
   file: string,
   header: string[],
@@ -278,17 +313,12 @@ function checkHeader(
   const seen = new Set<string>();
   // Required columns present in another case: named once, on their own column.
   const renamed = new Set<string>();
+  const named = namedCount(header);
   for (const [index, name] of header.entries()) {
+    if (index >= named) break; // the empty columns at its end (see readCsvRecords)
     if (name === "") {
-      // Said once, for the first: two commas at the end of the header are one slip.
-      if (!seen.has(name))
-        problems.push(
-          error(
-            { file, line: 1 },
-            `column ${index + 1}`,
-            `has no name in the header (a ${SEPARATOR_NAMES[separator]} too many at its end?)`,
-          ),
-        );
+      // Said once, for the first: two separators side by side are one slip.
+      if (!seen.has(name)) problems.push(unnamedColumn(file, index, separator, false));
       seen.add(name);
       continue;
     }

@@ -128,6 +128,33 @@ describe("source text", () => {
     }
   });
 
+  it("reads empty columns a spreadsheet exports after the named ones, when every row has them", async () => {
+    const dir = await fixtureCopy();
+    const csv = join(dir, "stations.csv");
+    const { dataset: before } = await readDataset(dir);
+    const text = await readFile(csv, "utf8");
+    // Every line, the header too, with two empty cells more (columns once formatted in the sheet).
+    await writeFile(csv, text.replaceAll("\r\n", ",,\r\n"));
+    const { dataset, problems } = await readDataset(dir);
+    expect(besidesFixtureWarning(problems.map(formatProblem))).toEqual([]);
+    expect(dataset?.stations).toEqual(before?.stations);
+  });
+
+  it("refuses a value under a column the header leaves unnamed, naming its row and column", async () => {
+    const dir = await fixtureCopy();
+    const csv = join(dir, "stations.csv");
+    const rows = (await readFile(csv, "utf8")).split("\r\n");
+    const edited = rows.map((row, at) =>
+      row === "" ? row : `${row},${at === 4 ? "see note" : ""}`,
+    );
+    await writeFile(csv, edited.join("\r\n"));
+    const { dataset, problems } = await readDataset(dir);
+    expect(dataset).toBeUndefined();
+    expect(besidesFixtureWarning(problems.map(formatProblem))).toEqual([
+      `${csv}:5 column 12: holds "see note" under no name in the header: name the column there, or leave its cells empty`,
+    ]);
+  });
+
   it("says of each row with a cell too many or too few which it is, and what may have happened, and checks the other rows in the same run", async () => {
     const dir = await fixtureCopy();
     const csv = join(dir, "stations.csv");
