@@ -129,9 +129,22 @@ function check(
 // Sent with one value whenever declared: a browser's page reads the answer only with them.
 const FIXED_HEADERS = ["Access-Control-Allow-Origin", "Access-Control-Expose-Headers"];
 
+// Headers a client acts on (resume a download, revalidate, wait, save as): a generated client
+// reads only what the document declares, so each one sent must be declared for its status.
+const READ_HEADERS = [
+  "ETag",
+  "Content-Range",
+  "Accept-Ranges",
+  "Retry-After",
+  "Content-Disposition",
+];
+
 /** The CORS headers as declared; a `Vary` sent only where declared, with the declared value. */
 function checkHeaders(where: string, response: globalThis.Response, declared: Response): void {
   const headers = declared.headers ?? {};
+  for (const name of READ_HEADERS)
+    if (response.headers.has(name) && !(name in headers))
+      throw new Error(`${where}: header ${name} is sent, the document does not declare it`);
   for (const name of FIXED_HEADERS) {
     const example = headers[name]?.schema.example;
     if (example === undefined) throw new Error(`${where}: the document does not declare ${name}`);

@@ -406,6 +406,12 @@ function responsesOf(
         "Accept-Encoding",
       );
   }
+  if (route.served === "release")
+    // Every answer of the tree serves a Range; serve says so with the downloads, nginx with all.
+    headers["Accept-Ranges"] = headerExample(
+      "an answer cut short can be resumed with a Range (sent with the downloads; by nginx, with every file)",
+      "bytes",
+    );
   if (disposition)
     headers["Content-Disposition"] = headerExample("a file to save, and its name", disposition);
   const responses: Record<string, ResponseConfig> = {
@@ -455,9 +461,22 @@ function responsesOf(
   // A 304 carries what the 200 would say of the copy the client holds: its tag, lifetime, Vary.
   const notModified = responses["304"];
   if (notModified) {
-    const { "Content-Disposition": _, ...same } = headers;
+    const { "Content-Disposition": _, "Accept-Ranges": __, ...same } = headers;
     responses["304"] = { ...notModified, headers: same };
   }
+  // The size a 416 gives is what a client needs to ask again for a range that exists.
+  const unsatisfiable = responses["416"];
+  if (unsatisfiable)
+    responses["416"] = {
+      ...unsatisfiable,
+      headers: {
+        ...CORS_HEADERS,
+        "Content-Range": headerExample(
+          "the size of the answer: no range of it was sent",
+          "bytes */38820",
+        ),
+      },
+    };
   return responses;
 }
 
