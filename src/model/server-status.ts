@@ -4,13 +4,16 @@ import { z } from "zod";
 const count = z.number().int().min(0);
 const bytes = (what: string) => count.describe(`${what}, in bytes.`);
 
+/**
+ * When `ok` is false (and `/status` answers 503), as statusOf decides it: one wording for the
+ * field and the 503 alike, so that a monitoring check's alert is explained by the document.
+ */
+export const NOT_OK_WHEN =
+  "the last refresh failed, a refresh is a whole period late, the feed is stale, the keys file cannot be read, no key is accepted (no keys file, or every key revoked), or a front server answers from a tree this server does not keep";
+
 export const ServerStatus = z
   .object({
-    ok: z
-      .boolean()
-      .describe(
-        "false when the last refresh failed, a refresh is a whole period late, the feed is stale, the keys file cannot be read, or a front server answers from a tree this server does not keep (then 503).",
-      ),
+    ok: z.boolean().describe(`false when ${NOT_OK_WHEN} (then 503).`),
     release: z
       .string()
       .describe("Id of the release served: a digest of its answers, changed when any answer is."),

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { ContractV3, ParkingV1, StaticStation, StationV3 } from "../model/api.js";
 import { ContractV1, StationV1 } from "../model/api-v1.js";
-import { ServerStatus } from "../model/server-status.js";
+import { NOT_OK_WHEN, ServerStatus } from "../model/server-status.js";
 import {
   CSV_TYPE,
   HTML_TYPE,
@@ -358,8 +358,7 @@ export const ROUTES: RouteTable = {
     // For a monitoring check that reads only the status code.
     alsoAs: {
       status: 503,
-      meaning:
-        "The same document when `ok` is false: the last refresh failed, a refresh is a whole period late, the feed is stale, or the keys file cannot be read",
+      meaning: `The same document when \`ok\` is false: ${NOT_OK_WHEN}`,
     },
   },
   ...GBFS_ROUTES,

@@ -109,6 +109,17 @@ describe("keys while running", () => {
         status: 503,
         keys: { ok: false, failingSince: null, activeKeys: 0 },
       });
+      // The server's own document names this cause of the 503, where a monitoring check looks.
+      const document = (await (await fetch(`${handle.url}/openapi.json`)).json()) as {
+        paths: Record<string, { get: { responses: Record<string, { description: string }> } }>;
+        components: { schemas: { ServerStatus: { properties: { ok: { description: string } } } } };
+      };
+      expect(document.paths["/status"]?.get.responses["503"]?.description).toContain(
+        "no key is accepted",
+      );
+      expect(document.components.schemas.ServerStatus.properties.ok.description).toContain(
+        "no key is accepted",
+      );
       // The first key added: accepted, and /status well again.
       const { key } = await addKey(keysFile, "first", new Date());
       const deadline = Date.now() + 5000;
