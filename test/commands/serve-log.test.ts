@@ -154,7 +154,9 @@ describe("velodata serve's log", () => {
 
   it("marks a fatal error as one when its stderr is the journal", async () => {
     const dir = await tempDir();
-    const args = ["serve", "--source", join(dir, "nowhere"), "--keys", join(dir, "keys.json")];
+    // Port 0: with the default (8080) taken on the machine, serve may say that first.
+    const keys = join(dir, "keys.json");
+    const args = ["serve", "--source", join(dir, "nowhere"), "--keys", keys, "--port", "0"];
     const { child, output } = start(args, false);
     const plain = await new Promise<string>((resolve) =>
       child.once("close", () => resolve(output())),
