@@ -132,6 +132,13 @@ export async function preview(options: PreviewOptions): Promise<Server> {
   output.info(
     `previewing ${options.out} at http://${host}:${port}/ (the portal; the API at /vls/v3/contracts; Ctrl-C to stop)`,
   );
+  // A preview checks no key: reachable from other machines, it hands the keyed API of a
+  // production tree to anyone (a `--host 0.0.0.0` meant to look at the portal from a laptop).
+  if (!LOOPBACK_HOST.test(host))
+    output.warn(
+      `warning: preview checks no key: on ${host} anyone who reaches port ${port} reads the keyed API (/vls/…, /parking/…) without one; ` +
+        "preview on 127.0.0.1 (the default), and answer clients with velodata serve, which checks keys",
+    );
   // The GBFS discovery files and the OpenAPI document link to the address the tree was built
   // for: a local one elsewhere than here leads a consumer to another server, or to none.
   const named = tree.manifest?.baseUrl;
@@ -142,6 +149,9 @@ export async function preview(options: PreviewOptions): Promise<Server> {
     );
   return server;
 }
+
+// The addresses only this machine reaches.
+const LOOPBACK_HOST = /^(?:localhost|127(?:\.\d{1,3}){3}|::1|\[::1\])$/i;
 
 /** The response's 200 sent without Content-Length (chunked): its body ends where the file does. */
 function withoutLength(response: ServerResponse): void {
