@@ -195,6 +195,7 @@ export function program(argv: readonly string[]): Command {
       }) => {
         const thread = await import("./commands/command-thread.js");
         if (!thread.inCommandThread()) {
+          (await import("./tree/readable-by-all.js")).letAllReadTree();
           const { buildStopped } = await import("./commands/build-stopped.js");
           const { sizeHeapForBuilding } = await import("./commands/build-heap.js");
           const startedAt = Date.now();
@@ -281,6 +282,7 @@ export function program(argv: readonly string[]): Command {
         throw new UserError("--seed seeds the simulator: it goes with --simulate");
       const thread = await import("./commands/command-thread.js");
       if (!thread.inCommandThread()) {
+        (await import("./tree/readable-by-all.js")).letAllReadTree();
         const out = options.out;
         const { dropOwnMarks } = await import("./tree/lock.js");
         const { layoutOf } = await import("./tree/layout.js");
@@ -344,6 +346,7 @@ export function program(argv: readonly string[]): Command {
         maxStale: number;
         timings?: boolean;
       }) => {
+        (await import("./tree/readable-by-all.js")).letAllReadTree();
         const { refresh } = await import("./commands/refresh.js");
         await refresh({
           ...options,
