@@ -14,6 +14,7 @@ import type { Outcome } from "../routes/route.js";
 import { dispositionOf, fileOf, pathOf, ROUTE_LIST, routeOf } from "../routes/routes.js";
 import { answerClientError, answerConnect } from "../serve/client-error.js";
 import { negotiate } from "../serve/encoding.js";
+import { folderLocation } from "../serve/folder-location.js";
 import { parseTarget } from "../serve/request-target.js";
 import { ALLOW, sendError, sendOptions } from "../serve/respond.js";
 import { badPathMessage, safePath } from "../serve/safe-path.js";
@@ -89,7 +90,7 @@ export async function preview(options: PreviewOptions): Promise<Server> {
     const { folder } = path;
     const match = matchRoute(segments, url.searchParams, folder);
     if (match.kind === "none" && !folder && isFolderWithoutSlash(segments, url.searchParams)) {
-      response.writeHead(301, { Location: `${url.pathname}/${url.search}` }).end();
+      response.writeHead(301, { Location: folderLocation(segments, url.search) }).end();
       return;
     }
     // A number spelled otherwise than the tree's (`042`) names no file: no such record. A request

@@ -96,7 +96,7 @@ describe("velodata preview", () => {
 
   it("sends a folder's page asked without its slash to it, as static hosts do", async () => {
     const moved = await fetch(`${base}/docs`, { redirect: "manual" });
-    expect([moved.status, moved.headers.get("location")]).toEqual([301, "/docs/"]);
+    expect([moved.status, moved.headers.get("location")]).toEqual([301, "./docs/"]);
   });
 
   it("sends a list's precompressed sibling, with CORS, nosniff and an ETag", async () => {
