@@ -130,6 +130,18 @@ function port(value: string): number {
   return number;
 }
 
+/**
+ * An interface's address. Not empty: Node listens on every interface for "" (a `--host "$HOST"`
+ * whose variable was never set), which neither the operator meant nor the GBFS links can name.
+ */
+function host(value: string): string {
+  if (value.trim() === "")
+    throw new InvalidArgumentError(
+      "must be an address, e.g. 127.0.0.1 (0.0.0.0 for every interface): an empty one listens on every interface",
+    );
+  return value;
+}
+
 /** The command line; `argv` is what it parses (a `serve` reads it again in its own thread). */
 export function program(argv: readonly string[]): Command {
   const cli = new Command("velodata")
@@ -215,7 +227,7 @@ export function program(argv: readonly string[]): Command {
     .description("serve a built tree locally the way a static host would")
     .option("-o, --out <dir>", "tree to serve", "out")
     .addOption(new Option("-p, --port <n>", "port").env("PORT").argParser(port).default(8080))
-    .option("--host <host>", "interface to listen on", "127.0.0.1")
+    .option("--host <host>", "interface to listen on", host, "127.0.0.1")
     .action(async (options: { out: string; port: number; host: string }) => {
       const { preview } = await import("./commands/preview.js");
       await preview(options);
@@ -230,7 +242,7 @@ export function program(argv: readonly string[]): Command {
     .requiredOption("-k, --keys <file>", "keys file (see velodata keys)")
     .option("-o, --out <dir>", "also keep this tree on disk up to date")
     .addOption(new Option("-p, --port <n>", "port").env("PORT").argParser(port).default(8080))
-    .option("--host <host>", "interface to listen on", "127.0.0.1")
+    .option("--host <host>", "interface to listen on", host, "127.0.0.1")
     .option("--refresh <seconds>", "seconds between refreshes", timerSeconds, 60)
     .option("--state <file>", "states file read at each refresh (default: <source>/states.json)")
     .option("--simulate", "simulate the network's activity instead of reading a states file")

@@ -633,6 +633,21 @@ describe("velodata options", () => {
     ]);
   });
 
+  it("refuses an empty --host (an unset $HOST), on which Node would listen on every interface", async () => {
+    for (const args of [
+      // No states file: had the host been taken, the server would not start all the same.
+      ["serve", "--source", FIXTURES, "--state", "/nonexistent/states.json", "--host", ""],
+      ["preview", "--host", " "],
+    ]) {
+      const refused = await runCli(args);
+      expect([refused.code, refused.stderr], args[0]).toEqual([
+        1,
+        `error: option '--host <host>' argument '${args.at(-1)}' is invalid. must be an address, e.g. 127.0.0.1 (0.0.0.0 for every interface): an empty one listens on every interface\n` +
+          "(add --help to see the options)\n",
+      ]);
+    }
+  });
+
   it("says what is wrong with an option in one line and where to look, not the whole usage", async () => {
     const port = await runCli(["serve", "--source", FIXTURES, "--port", "99999"]);
     expect([port.code, port.stderr]).toEqual([
