@@ -130,6 +130,28 @@ function port(value: string): number {
   return number;
 }
 
+/**
+ * A path given on the command line. Not empty: a `--out "$OUT"` whose variable was never set
+ * would otherwise read as the current folder, or as no option at all (serve keeping no tree).
+ */
+function pathValue(value: string): string {
+  if (value === "")
+    throw new InvalidArgumentError("must not be empty: give a path (an unset $VARIABLE?)");
+  return value;
+}
+
+/**
+ * An interface's address. Not empty: Node listens on every interface for "" (a `--host "$HOST"`
+ * whose variable was never set), which neither the operator meant nor the GBFS links can name.
+ */
+function host(value: string): string {
+  if (value.trim() === "")
+    throw new InvalidArgumentError(
+      "must be an address, e.g. 127.0.0.1 (0.0.0.0 for every interface): an empty one listens on every interface",
+    );
+  return value;
+}
+
 /** The command line; `argv` is what it parses (a `serve` reads it again in its own thread). */
 export function program(argv: readonly string[]): Command {
   const cli = new Command("velodata")
@@ -153,8 +175,9 @@ export function program(argv: readonly string[]): Command {
     .requiredOption(
       "-s, --source <dir>",
       "source folder (contracts.json, stations.json|csv, parkings.json|csv, states.json, portal.json)",
+      pathValue,
     )
-    .option("--state <file>", "station states file (default: <source>/states.json)")
+    .option("--state <file>", "station states file (default: <source>/states.json)", pathValue)
     .option(
       "--all",
       "list every problem on a line of its own (by default, a kind of 6 problems or more is said by its first 3 and one line counting the rest)",
@@ -169,9 +192,9 @@ export function program(argv: readonly string[]): Command {
   cli
     .command("build")
     .description("build the static tree (API answers and downloads) into --out, replacing it whole")
-    .requiredOption("-s, --source <dir>", "source folder")
-    .option("-o, --out <dir>", "output folder", "out")
-    .option("--state <file>", "station states file (default: <source>/states.json)")
+    .requiredOption("-s, --source <dir>", "source folder", pathValue)
+    .option("-o, --out <dir>", "output folder", pathValue, "out")
+    .option("--state <file>", "station states file (default: <source>/states.json)", pathValue)
     .addOption(baseUrlOption(DEFAULT_BASE_URL, argv))
     .addOption(cronRefreshOption(false))
     .option("--stale-minutes <n>", "a station not reported for this long is stale", positive, 15)
@@ -195,6 +218,7 @@ export function program(argv: readonly string[]): Command {
       }) => {
         const thread = await import("./commands/command-thread.js");
         if (!thread.inCommandThread()) {
+          (await import("./tree/readable-by-all.js")).letAllReadTree();
           const { buildStopped } = await import("./commands/build-stopped.js");
           const { sizeHeapForBuilding } = await import("./commands/build-heap.js");
           const startedAt = Date.now();
@@ -212,9 +236,9 @@ export function program(argv: readonly string[]): Command {
   cli
     .command("preview")
     .description("serve a built tree locally the way a static host would")
-    .option("-o, --out <dir>", "tree to serve", "out")
+    .option("-o, --out <dir>", "tree to serve", pathValue, "out")
     .addOption(new Option("-p, --port <n>", "port").env("PORT").argParser(port).default(8080))
-    .option("--host <host>", "interface to listen on", "127.0.0.1")
+    .option("--host <host>", "interface to listen on", host, "127.0.0.1")
     .action(async (options: { out: string; port: number; host: string }) => {
       const { preview } = await import("./commands/preview.js");
       await preview(options);
@@ -225,13 +249,17 @@ export function program(argv: readonly string[]): Command {
     .description(
       "serve the API with keys from memory, refreshing station states every --refresh seconds",
     )
-    .requiredOption("-s, --source <dir>", "source folder")
-    .requiredOption("-k, --keys <file>", "keys file (see velodata keys)")
-    .option("-o, --out <dir>", "also keep this tree on disk up to date")
+    .requiredOption("-s, --source <dir>", "source folder", pathValue)
+    .requiredOption("-k, --keys <file>", "keys file (see velodata keys)", pathValue)
+    .option("-o, --out <dir>", "also keep this tree on disk up to date", pathValue)
     .addOption(new Option("-p, --port <n>", "port").env("PORT").argParser(port).default(8080))
-    .option("--host <host>", "interface to listen on", "127.0.0.1")
+    .option("--host <host>", "interface to listen on", host, "127.0.0.1")
     .option("--refresh <seconds>", "seconds between refreshes", timerSeconds, 60)
-    .option("--state <file>", "states file read at each refresh (default: <source>/states.json)")
+    .option(
+      "--state <file>",
+      "states file read at each refresh (default: <source>/states.json)",
+      pathValue,
+    )
     .option("--simulate", "simulate the network's activity instead of reading a states file")
     .option("--seed <n>", "seed of the simulator, for a repeatable run", whole)
     .option(
@@ -281,6 +309,7 @@ export function program(argv: readonly string[]): Command {
         throw new UserError("--seed seeds the simulator: it goes with --simulate");
       const thread = await import("./commands/command-thread.js");
       if (!thread.inCommandThread()) {
+        (await import("./tree/readable-by-all.js")).letAllReadTree();
         const out = options.out;
         const { dropOwnMarks } = await import("./tree/lock.js");
         const { layoutOf } = await import("./tree/layout.js");
@@ -301,9 +330,9 @@ export function program(argv: readonly string[]): Command {
     .description(
       "update a built tree once from a new states file, rewriting only the files that change (and the static answers too when the source changed); run it from cron for static hosting",
     )
-    .requiredOption("-s, --source <dir>", "source folder")
-    .requiredOption("--state <file>", "station states file")
-    .option("-o, --out <dir>", "the tree to update", "out")
+    .requiredOption("-s, --source <dir>", "source folder", pathValue)
+    .requiredOption("--state <file>", "station states file", pathValue)
+    .option("-o, --out <dir>", "the tree to update", pathValue, "out")
     .addOption(
       baseUrlOption(
         `the one the tree names, as build was given it; else ${DEFAULT_BASE_URL}`,
@@ -344,6 +373,7 @@ export function program(argv: readonly string[]): Command {
         maxStale: number;
         timings?: boolean;
       }) => {
+        (await import("./tree/readable-by-all.js")).letAllReadTree();
         const { refresh } = await import("./commands/refresh.js");
         await refresh({
           ...options,
@@ -361,7 +391,7 @@ export function program(argv: readonly string[]): Command {
       "--name <name>",
       "this instance's name, prefixing nginx's http-level names: one per configuration in one nginx (default: velodata)",
     )
-    .requiredOption("--tree <dir>", "the published tree (velodata serve --out DIR)")
+    .requiredOption("--tree <dir>", "the published tree (velodata serve --out DIR)", pathValue)
     .requiredOption("--upstream <url>", "where velodata serve listens, e.g. http://127.0.0.1:8080")
     .option(
       "--listen <addr>",
@@ -372,8 +402,12 @@ export function program(argv: readonly string[]): Command {
       "--server-name <names...>",
       "host names answered, as in --base-url (e.g. api.example.org); others go to nginx's default server",
     )
-    .option("--tls-certificate <file>", "certificate (chain) file: listen with TLS and HTTP/2")
-    .option("--tls-key <file>", "the certificate's private key file")
+    .option(
+      "--tls-certificate <file>",
+      "certificate (chain) file: listen with TLS and HTTP/2",
+      pathValue,
+    )
+    .option("--tls-key <file>", "the certificate's private key file", pathValue)
     .option(
       "--nginx-version <version>",
       "the nginx it is for, as nginx -v says it (default: the one on PATH), which says how HTTP/2 is turned on",
@@ -381,6 +415,7 @@ export function program(argv: readonly string[]): Command {
     .option(
       "--cache-dir <dir>",
       "nginx's cache of key checks, on a memory file system: its files name the keys (default: /run/nginx-NAME)",
+      pathValue,
     )
     .option(
       "--key-cache <seconds>",
@@ -395,11 +430,13 @@ export function program(argv: readonly string[]): Command {
     .option(
       "--access-log <file>",
       "access log, never showing query strings (default: /var/log/nginx/NAME-access.log)",
+      pathValue,
     )
     .option("--no-brotli", "leave brotli_static out (default: on when Debian's module is enabled)")
     .option(
       "--output <file>",
       "write the configuration to this file, whole or not at all (default: stdout)",
+      pathValue,
     )
     .action(
       async ({
@@ -424,7 +461,7 @@ export function program(argv: readonly string[]): Command {
     .description(
       "upload what changed in a built tree to an S3-API store (run it from cron after refresh)",
     )
-    .option("-o, --out <dir>", "the tree to publish", "out")
+    .option("-o, --out <dir>", "the tree to publish", pathValue, "out")
     .requiredOption("--to <url>", "where: s3://BUCKET/PREFIX")
     .option(
       "--endpoint <url>",
@@ -470,7 +507,7 @@ export function program(argv: readonly string[]): Command {
       "when the first minute's states are reported, the next ones a minute apart: an ISO 8601 time or now (default: a fixed time, 2026-01-05T08:00:00Z, so that the same seed writes the same files)",
       instant,
     )
-    .requiredOption("-o, --out <dir>", "source folder to write")
+    .requiredOption("-o, --out <dir>", "source folder to write", pathValue)
     .action(
       async (options: {
         stations: number;
@@ -490,7 +527,7 @@ export function program(argv: readonly string[]): Command {
   keys
     .command("add")
     .description("create a key and print it once")
-    .requiredOption("-k, --keys <file>", "keys file (created if missing)")
+    .requiredOption("-k, --keys <file>", "keys file (created if missing)", pathValue)
     .option("-l, --label <label>", "who or what the key is for")
     .option(
       "--per-minute <n>",
@@ -506,7 +543,7 @@ export function program(argv: readonly string[]): Command {
     .description(
       "show id, creation, revocation, limit a minute and label of every key (never the keys)",
     )
-    .requiredOption("-k, --keys <file>", "keys file")
+    .requiredOption("-k, --keys <file>", "keys file", pathValue)
     .action(async (options: { keys: string }) => {
       const { keysList } = await import("./commands/keys.js");
       await keysList(options);
@@ -514,7 +551,7 @@ export function program(argv: readonly string[]): Command {
   keys
     .command("revoke <id>")
     .description("revoke a key by its id; a running server refuses it within seconds")
-    .requiredOption("-k, --keys <file>", "keys file")
+    .requiredOption("-k, --keys <file>", "keys file", pathValue)
     .action(async (id: string, options: { keys: string }) => {
       const { keysRevoke } = await import("./commands/keys.js");
       await keysRevoke({ ...options, id });
@@ -524,7 +561,7 @@ export function program(argv: readonly string[]): Command {
     .description(
       'allow a key at most <per-minute> requests a minute, then 429 ("none": no limit); a running server applies it within seconds',
     )
-    .requiredOption("-k, --keys <file>", "keys file")
+    .requiredOption("-k, --keys <file>", "keys file", pathValue)
     .action(async (id: string, limit: string, options: { keys: string }) => {
       const { keysLimit } = await import("./commands/keys.js");
       await keysLimit({ ...options, id, perMinute: limitArgument(limit) });

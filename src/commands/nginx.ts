@@ -7,6 +7,7 @@ import { nginxConfig } from "../host/nginx/nginx-config.js";
 import { DEFAULT_REFRESH_SECONDS } from "../routes/max-age.js";
 import { ROUTE_LIST } from "../routes/routes.js";
 import { readTree } from "../tree/read-tree.js";
+import { closedToOthers } from "./closed-to-others.js";
 import { absoluteLog, commandLineOf } from "./nginx-command-line.js";
 import { type Output, terminalOutput } from "./output.js";
 
@@ -152,6 +153,13 @@ export function nginx(options: NginxCommandOptions): string {
   else if (!inMemory(cacheHome))
     output.warn(
       `warning: ${cacheHome} is not on a memory file system (tmpfs): the key cache's files name the keys nginx checked in the last ${keyCacheSeconds} s, which would reach the disk, its backups and images; give --cache-dir in one (/run on most systems, /dev/shm)`,
+    );
+  // A tree written under a narrow umask by an older velodata (or by hand): nginx cannot open its
+  // files, and hands every request to serve, answering 503 for them all while serve is down.
+  const closed = closedToOthers(published.release.tree);
+  if (closed)
+    output.warn(
+      `warning: ${closed.path} is mode ${closed.mode}: nginx's workers (another user, www-data) cannot read the tree's files through it, and would hand every request, public files too, to velodata serve (503 while it is down); chmod o+rx the folders of the tree and its store, o+r its files (a build under a narrow umask?)`,
     );
   // An older velodata's default, on the disk: its files name the keys last checked there.
   const formerCache = options.formerCacheDir ?? `/var/lib/nginx/${name}`;

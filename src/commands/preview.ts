@@ -14,6 +14,7 @@ import type { Outcome } from "../routes/route.js";
 import { dispositionOf, fileOf, pathOf, ROUTE_LIST, routeOf } from "../routes/routes.js";
 import { answerClientError, answerConnect } from "../serve/client-error.js";
 import { negotiate } from "../serve/encoding.js";
+import { folderLocation } from "../serve/folder-location.js";
 import { parseTarget } from "../serve/request-target.js";
 import { ALLOW, sendError, sendOptions } from "../serve/respond.js";
 import { badPathMessage, safePath } from "../serve/safe-path.js";
@@ -89,7 +90,7 @@ export async function preview(options: PreviewOptions): Promise<Server> {
     const { folder } = path;
     const match = matchRoute(segments, url.searchParams, folder);
     if (match.kind === "none" && !folder && isFolderWithoutSlash(segments, url.searchParams)) {
-      response.writeHead(301, { Location: `${url.pathname}/${url.search}` }).end();
+      response.writeHead(301, { Location: folderLocation(segments, url.search) }).end();
       return;
     }
     // A number spelled otherwise than the tree's (`042`) names no file: no such record. A request
@@ -132,6 +133,13 @@ export async function preview(options: PreviewOptions): Promise<Server> {
   output.info(
     `previewing ${options.out} at http://${host}:${port}/ (the portal; the API at /vls/v3/contracts; Ctrl-C to stop)`,
   );
+  // A preview checks no key: reachable from other machines, it hands the keyed API of a
+  // production tree to anyone (a `--host 0.0.0.0` meant to look at the portal from a laptop).
+  if (!LOOPBACK_HOST.test(host))
+    output.warn(
+      `warning: preview checks no key: on ${host} anyone who reaches port ${port} reads the keyed API (/vls/…, /parking/…) without one; ` +
+        "preview on 127.0.0.1 (the default), and answer clients with velodata serve, which checks keys",
+    );
   // The GBFS discovery files and the OpenAPI document link to the address the tree was built
   // for: a local one elsewhere than here leads a consumer to another server, or to none.
   const named = tree.manifest?.baseUrl;
@@ -142,6 +150,9 @@ export async function preview(options: PreviewOptions): Promise<Server> {
     );
   return server;
 }
+
+// The addresses only this machine reaches.
+const LOOPBACK_HOST = /^(?:localhost|127(?:\.\d{1,3}){3}|::1|\[::1\])$/i;
 
 /** The response's 200 sent without Content-Length (chunked): its body ends where the file does. */
 function withoutLength(response: ServerResponse): void {

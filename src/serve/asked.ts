@@ -4,6 +4,7 @@ import { KEY_CHECK_PATH } from "../routes/key-check.js";
 import { isFolderWithoutSlash, matchRoute } from "../routes/match-route.js";
 import type { Endpoint } from "../routes/routes.js";
 import { routeOf } from "../routes/routes.js";
+import { folderLocation } from "./folder-location.js";
 import { redactTarget } from "./redact.js";
 import { parseTarget } from "./request-target.js";
 import { badPathMessage, safePath } from "./safe-path.js";
@@ -74,8 +75,10 @@ function workOut(raw: string): Asked {
   if (target.path === KEY_CHECK_PATH) return { logged, loggedBytes, key, kind: "key check" };
   const match = matchRoute(path.segments, query, path.folder);
   if (match.kind === "none" && !path.folder && isFolderWithoutSlash(path.segments, query)) {
-    // The slash added, the query kept.
-    const location = `${target.path}/${raw.includes("?") ? raw.slice(raw.indexOf("?")) : ""}`;
+    const location = folderLocation(
+      path.segments,
+      raw.includes("?") ? raw.slice(raw.indexOf("?")) : "",
+    );
     return { logged, loggedBytes, key, kind: "folder", location };
   }
   if (match.kind === "none") return { logged, loggedBytes, key, kind: "not found" };

@@ -11,6 +11,7 @@ import {
 } from "./layout.js";
 import { isLegacyTree } from "./legacy.js";
 import { type Manifest, otherManifestFormat, readManifest, recordedBaseUrl } from "./manifest.js";
+import { baseUrlNamedIn } from "./named-base-url.js";
 
 export interface Tree {
   layout: TreeLayout;
@@ -75,5 +76,8 @@ export function readTree(out: string): Tree {
 export function recordedBaseUrlOf(out: string): string | undefined {
   const layout = layoutOf(out);
   const name = currentRelease(layout);
-  return name === null ? undefined : recordedBaseUrl(releasePaths(layout, name).manifest);
+  if (name === null) return undefined;
+  const release = releasePaths(layout, name);
+  // An older velodata's manifest records none; its answers still name it.
+  return recordedBaseUrl(release.manifest) ?? baseUrlNamedIn(release.tree);
 }

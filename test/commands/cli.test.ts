@@ -633,6 +633,41 @@ describe("velodata options", () => {
     ]);
   });
 
+  it("refuses an empty --host or path (an unset $VARIABLE): Node would listen on every interface", async () => {
+    for (const args of [
+      // No states file: had the host been taken, the server would not start all the same.
+      ["serve", "--source", FIXTURES, "--state", "/nonexistent/states.json", "--host", ""],
+      ["preview", "--host", " "],
+    ]) {
+      const refused = await runCli(args);
+      expect([refused.code, refused.stderr], args[0]).toEqual([
+        1,
+        `error: option '--host <host>' argument '${args.at(-1)}' is invalid. must be an address, e.g. 127.0.0.1 (0.0.0.0 for every interface): an empty one listens on every interface\n` +
+          "(add --help to see the options)\n",
+      ]);
+    }
+    // A path: an empty one read as the current folder (nginx's key cache there), or as none at all
+    // (serve keeping no tree, which nginx then served as it was last written).
+    for (const [args, option] of [
+      [
+        ["serve", "--source", FIXTURES, "--state", "/nonexistent/states.json", "--out", ""],
+        "-o, --out <dir>",
+      ],
+      [
+        ["nginx", "--tree", "out", "--upstream", "http://127.0.0.1:1", "--cache-dir", ""],
+        "--cache-dir <dir>",
+      ],
+      [["keys", "list", "--keys", ""], "-k, --keys <file>"],
+    ] as const) {
+      const refused = await runCli(args);
+      expect([refused.code, refused.stderr], args[0]).toEqual([
+        1,
+        `error: option '${option}' argument '' is invalid. must not be empty: give a path (an unset $VARIABLE?)\n` +
+          "(add --help to see the options)\n",
+      ]);
+    }
+  });
+
   it("says what is wrong with an option in one line and where to look, not the whole usage", async () => {
     const port = await runCli(["serve", "--source", FIXTURES, "--port", "99999"]);
     expect([port.code, port.stderr]).toEqual([

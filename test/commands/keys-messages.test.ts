@@ -68,6 +68,25 @@ describe("velodata keys messages", () => {
     expect(result.stderr).not.toContain(RAW_KEY.slice(0, 16));
   });
 
+  it("says what revoked takes when a key is revoked by hand with true, a date alone or nothing", async () => {
+    const file = join(await tempDir(), "keys.json");
+    const takes =
+      "revoked takes when the key was revoked, a UTC date and time such as 2025-02-08T16:44:06Z, or null while it is in use (velodata keys revoke ID writes it)";
+    for (const [revoked, said] of [
+      [true, "keys.0.revoked: expected string, got true"],
+      [
+        "2025-03-01",
+        'keys.0.revoked: must be a UTC date and time, e.g. 2025-02-08T16:44:06Z, got "2025-03-01"',
+      ],
+      [undefined, "keys.0.revoked: is required"],
+    ] as const) {
+      await writeFile(file, JSON.stringify({ keys: [{ ...stored("0".repeat(64)), revoked }] }));
+      const result = await runCli(["keys", "list", "--keys", file]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`  ${file} ${said}; ${takes}\n`);
+    }
+  });
+
   it("refuses two keys with one id: revoke and limit would change only the first, serve limit both", async () => {
     const file = join(await tempDir(), "keys.json");
     const second = { ...stored("1".repeat(64)), requestsPerMinute: 5 };

@@ -1,5 +1,14 @@
 // `velodata nginx` through the CLI: the configuration on stdout, clear errors for what cannot work.
-import { mkdir, readdir, readFile, stat, statfs, symlink, writeFile } from "node:fs/promises";
+import {
+  chmod,
+  mkdir,
+  readdir,
+  readFile,
+  stat,
+  statfs,
+  symlink,
+  writeFile,
+} from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { nginx } from "../../src/commands/nginx.js";
@@ -10,7 +19,10 @@ const TMPFS = 0x01021994;
 
 let out: string;
 beforeAll(async () => {
-  out = join(await tempDir(), "out");
+  // Where nginx's workers (another user) reach it, as /srv is: a temporary folder is 0700.
+  const folder = await tempDir();
+  await chmod(folder, 0o755);
+  out = join(folder, "out");
   expect((await runCli(["build", "--source", "fixtures", "--out", out])).code).toBe(0);
 });
 
@@ -125,6 +137,31 @@ describe("velodata nginx", () => {
     expect(warned.lines).toContain(
       `warning: ${formerCacheDir} holds the key cache of a configuration made by an older velodata, whose files name keys: remove it (rm -r ${formerCacheDir}) once nginx runs this one`,
     );
+  });
+
+  it("warns when a folder on the way to the tree is closed to other users, as nginx's workers are", async () => {
+    const folder = await tempDir();
+    await chmod(folder, 0o755);
+    const tree = join(folder, "out");
+    expect((await runCli(["build", "--source", "fixtures", "--out", tree])).code).toBe(0);
+    const asked = {
+      tree,
+      upstream: "http://127.0.0.1:8080",
+      serverName: ["api.example.org"],
+      cacheDir: join(await memoryDir(), "velodata"),
+    };
+    const quiet = memoryOutput();
+    nginx({ ...asked, output: quiet });
+    expect(quiet.lines.filter((line) => line.startsWith("warning"))).toEqual([]);
+    // As a build under umask 077 by an older velodata left its store.
+    const store = join(folder, ".out.velodata");
+    await chmod(store, 0o700);
+    const warned = memoryOutput();
+    nginx({ ...asked, output: warned });
+    expect(warned.lines).toContain(
+      `warning: ${store} is mode 700: nginx's workers (another user, www-data) cannot read the tree's files through it, and would hand every request, public files too, to velodata serve (503 while it is down); chmod o+rx the folders of the tree and its store, o+r its files (a build under a narrow umask?)`,
+    );
+    await chmod(store, 0o755);
   });
 
   it("says plainly when there is no tree, the upstream is no address, or keys would be trusted too long", async () => {

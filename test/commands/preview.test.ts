@@ -96,7 +96,7 @@ describe("velodata preview", () => {
 
   it("sends a folder's page asked without its slash to it, as static hosts do", async () => {
     const moved = await fetch(`${base}/docs`, { redirect: "manual" });
-    expect([moved.status, moved.headers.get("location")]).toEqual([301, "/docs/"]);
+    expect([moved.status, moved.headers.get("location")]).toEqual([301, "./docs/"]);
   });
 
   it("sends a list's precompressed sibling, with CORS, nosniff and an ETag", async () => {
@@ -280,6 +280,24 @@ describe("velodata preview", () => {
     await expect(preview({ out: folder, port: 0, output: memoryOutput() })).rejects.toThrow(
       `no velodata tree at ${folder}`,
     );
+  });
+
+  it("warns that no key is checked when it listens where other machines reach it", async () => {
+    const out = join(await tempDir(), "out");
+    await build({ source: FIXTURES, out, output: memoryOutput() });
+    const warned = memoryOutput();
+    const everywhere = await preview({ out, port: 0, host: "0.0.0.0", output: warned });
+    const port = (everywhere.address() as AddressInfo).port;
+    everywhere.close();
+    expect(warned.lines).toContain(
+      `warning: preview checks no key: on 0.0.0.0 anyone who reaches port ${port} reads the keyed API (/vls/…, /parking/…) without one; ` +
+        "preview on 127.0.0.1 (the default), and answer clients with velodata serve, which checks keys",
+    );
+    for (const host of ["127.0.0.1", "localhost"]) {
+      const quiet = memoryOutput();
+      (await preview({ out, port: 0, host, output: quiet })).close();
+      expect(quiet.lines.filter((line) => line.includes("checks no key"))).toEqual([]);
+    }
   });
 
   it("warns when the tree's GBFS links lead to another local port than the one it previews on", async () => {

@@ -541,7 +541,7 @@ describe("velodata refresh", () => {
     expect(await ttlOf("lyon")).toBe(120);
   });
 
-  it("keeps the base URL through a manifest of another format, and warns when none is recorded", async () => {
+  it("keeps the base URL through a manifest of another format or one that records none (its answers name it), and warns when nothing names one", async () => {
     const source = await fixtureCopy();
     const out = join(await tempDir(), "out");
     const build = ["build", "--source", source, "--out", out];
@@ -556,9 +556,26 @@ describe("velodata refresh", () => {
     const upgraded = await runCli([...refresh, "--out", out]);
     expect(upgraded.code, upgraded.stderr).toBe(0);
     expect(await servers()).toBe("https://bikes.example.org");
-    // A manifest that records none (an older velodata's): said, not done in silence.
-    const { baseUrl: _, ...without } = await manifestHead(readTree(out).release.manifest);
-    await writeFile(readTree(out).release.manifest, JSON.stringify({ ...without, format: 2 }));
+    // A manifest that records none (an older velodata's): the address its answers name is kept,
+    // as the first cron refresh after an upgrade must not publish every link to the default's.
+    const unrecord = async () => {
+      const { baseUrl: _, ...without } = await manifestHead(readTree(out).release.manifest);
+      await writeFile(readTree(out).release.manifest, JSON.stringify({ ...without, format: 2 }));
+    };
+    await unrecord();
+    const older = await runCli([...refresh, "--out", out]);
+    expect(older.code, older.stderr).toBe(0);
+    expect(older.stderr).not.toContain("records no base URL");
+    expect(await servers()).toBe("https://bikes.example.org");
+    const gbfs = JSON.parse(await readFile(join(out, "gbfs/manifest.json"), "utf8")) as {
+      data: { datasets: { versions: { url: string }[] }[] };
+    };
+    expect(gbfs.data.datasets[0]?.versions[0]?.url).toMatch(/^https:\/\/bikes\.example\.org\//);
+    // Neither the manifest nor the answers name one: said, not done in silence.
+    await unrecord();
+    const openapi = join(readTree(out).release.tree, "openapi.json");
+    const { servers: __, ...document } = JSON.parse(await readFile(openapi, "utf8"));
+    await writeFile(openapi, JSON.stringify(document));
     const unrecorded = await runCli([...refresh, "--out", out]);
     expect(unrecorded.stderr).toContain(
       `warning: ${out} records no base URL (a tree of an older velodata?): its GBFS feeds and OpenAPI document now name http://127.0.0.1:8080`,

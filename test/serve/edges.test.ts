@@ -128,7 +128,12 @@ describe("request targets", () => {
   it("sends a folder's page asked without its slash to it, as static servers do", async () => {
     server = await startTestServer();
     const moved = await fetch(`${server.base}/docs?deepLink=1`, { redirect: "manual" });
-    expect([moved.status, moved.headers.get("location")]).toEqual([301, "/docs/?deepLink=1"]);
+    expect([moved.status, moved.headers.get("location")]).toEqual([301, "./docs/?deepLink=1"]);
+    // Relative to what was asked: behind a proxy that takes a prefix off, the client stays under it.
+    const location = moved.headers.get("location") ?? "";
+    expect(new URL(location, "https://example.org/velo/docs?deepLink=1").href).toBe(
+      "https://example.org/velo/docs/?deepLink=1",
+    );
     expect((await fetch(`${server.base}/docs`)).url).toBe(`${server.base}/docs/`);
     expect((await fetch(`${server.base}/vls/v3`, { redirect: "manual" })).status).toBe(404);
   });

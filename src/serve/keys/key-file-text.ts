@@ -85,8 +85,14 @@ export function keyIssueMessage(issue: z.core.$ZodIssue, document: unknown): str
   if (issue.path.at(-1) === "sha256" && value !== undefined)
     return "must be the SHA-256 of a key, as 64 lower-case hex digits (the value is not shown: it may be secret)";
   // A key pasted inside a longer value (`"created": "<key>Z"`) is hidden where the value is quoted.
-  return issueMessage(issue, document).replace(KEY_RUN, "<not shown: looks like a key>");
+  const message = issueMessage(issue, document).replace(KEY_RUN, "<not shown: looks like a key>");
+  // A key revoked by hand is written `"revoked": true` as often as not: the file is then refused
+  // and the server keeps its last good set, the key still valid, so say what the field takes.
+  return issue.path.at(-1) === "revoked" ? `${message}; ${REVOKED_TAKES}` : message;
 }
+
+const REVOKED_TAKES =
+  "revoked takes when the key was revoked, a UTC date and time such as 2025-02-08T16:44:06Z, or null while it is in use (velodata keys revoke ID writes it)";
 
 // A run of hex long enough to be a key, or the larger part of one (dates and ids have none).
 const KEY_RUN = /[0-9a-fA-F]{16,}/g;
