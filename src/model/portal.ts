@@ -3,7 +3,7 @@ import { z } from "zod";
 import { WEB_URL_EXPECTED, webUrl } from "./web-url.js";
 
 const DEFAULT_KEYS_TEXT =
-  "The API needs a key, free of charge: ask the operator of this deployment for one. " +
+  "The API needs a key: ask the operator of this deployment for one. " +
   "The downloads, the GBFS feeds and the OpenAPI document need no key.";
 
 export const PortalSettings = z.strictObject({

@@ -256,6 +256,15 @@ describe("portal.json", () => {
     expect(html).toContain('Write to us. <a href="https://example.org/keys">Ask for a key</a>.');
   });
 
+  it("without one, says a key is needed and whom to ask, and claims no price the operator did not", async () => {
+    const { dataset } = await readDataset(await fixtureCopy());
+    const { release } = await publish(dataset as never, { generatedAt: GENERATED_AT });
+    const html = Buffer.concat(release.files.get("/")?.body ?? []).toString("utf8");
+    const keys = /<p class="keys">(.*?)<\/p>/s.exec(html)?.[1];
+    expect(keys).toContain("The API needs a key: ask the operator of this deployment for one.");
+    expect(keys).not.toMatch(/\bfree\b|charge/i);
+  });
+
   it("takes an address to ask for a key at, shown beside its mailto: link", async () => {
     const source = await fixtureCopy();
     const keys = {
