@@ -3,7 +3,7 @@
 // pair (no UTF-8 can carry it: the CSV gets U+FFFD where the JSON keeps `\ud83d`) is refused where
 // it was written. Tabs and line breaks are text: CSV quotes them. A rule, not a zod refinement:
 // those made every parse of the process ~2× slower.
-import { excerpt } from "../../errors.js";
+import { escapeControls, excerpt } from "../../errors.js";
 import { error, type Problem, type Sourced, warning } from "../problems.js";
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
@@ -19,12 +19,20 @@ const FLAWED = new RegExp(`${CONTROL.source}|${LONE_SURROGATE.source}`);
 const DOUBLE_ENCODED =
   /[ÃÂ][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc\u2013-\u203a\u20ac\u2122]|â€/;
 
+// What a spreadsheet opening a CSV reads as a formula (OWASP's "CSV injection"): a cell starting
+// with = + - or @, or with a tab or carriage return before one. `=HYPERLINK(…)` sends a reader's
+// cells away on a click, `=cmd|…` runs a command in older Excel. The CSV downloads publish cells as
+// the source gives them (the bundle's stations.csv is itself a source file): the maintainer is
+// told, since such a name is next to never a place's, and more likely a feed tampered with.
+const FORMULA_START = /^[=+\-@\t\r]/;
+
 // Names, addresses and cities run to tens of characters: thousands are a broken export's.
 const LONG_TEXT = 1_000;
 
 /**
  * The `fields` of each record (text, or lists of text) hold nothing but publishable text; text
- * that looks encoded twice, or is thousands of characters long, is a warning (published as given).
+ * that looks encoded twice, is thousands of characters long, or a spreadsheet would read as a
+ * formula, is a warning (published as given).
  */
 export function textPublishable<T>(
   records: readonly Sourced<T>[],
@@ -39,6 +47,9 @@ export function textPublishable<T>(
       if (flawed !== undefined) problems.push(error(at, field, flawOf(flawed)));
       const twice = texts.find((text) => typeof text === "string" && DOUBLE_ENCODED.test(text));
       if (twice !== undefined) problems.push(warning(at, field, encodedTwice(twice)));
+      // A list is one CSV cell of JSON text (`["Lyon"]`): its own first character is the cell's.
+      if (typeof held === "string" && FORMULA_START.test(held))
+        problems.push(warning(at, field, formulaLike(held)));
       const long = texts.find((text) => typeof text === "string" && text.length > LONG_TEXT);
       if (long !== undefined)
         problems.push(
@@ -52,6 +63,10 @@ export function textPublishable<T>(
   }
   return problems;
 }
+
+/** What text a spreadsheet reads as a formula says, its first characters shown (a tab as \x09). */
+const formulaLike = (text: string): string =>
+  `"${escapeControls(excerpt(text))}" starts as a formula does: a spreadsheet opening the CSV downloads runs it (CSV injection: it can send a reader's cells away, or start a command); check where it came from; published as given`;
 
 /** What text encoded twice says, with what it meant when the bytes give it back. */
 function encodedTwice(text: string): string {
