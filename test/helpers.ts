@@ -30,6 +30,12 @@ export function besidesFixtureWarning(text: string | string[]): string | string[
     ? FIXTURE_WARNINGS.reduce((rest, warning) => rest.replace(warning, ""), text)
     : text.filter((line) => !FIXTURE_WARNINGS.some((warning) => warning.test(line)));
 }
+/** The warning lines of a command's stderr, besides the fixtures' own. */
+export const warningLines = (stderr: string): string[] =>
+  besidesFixtureWarning(stderr)
+    .split("\n")
+    .filter((line) => line.startsWith("warning: "));
+
 export const BIN = join(ROOT, "bin/velodata.js");
 
 // The folders tempDir made for this test file: removed once its tests are done (see

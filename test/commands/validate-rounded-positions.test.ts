@@ -4,7 +4,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { besidesFixtureWarning, fixtureCopy, runCli } from "../helpers.js";
+import { fixtureCopy, runCli, warningLines } from "../helpers.js";
 
 /** The fixtures with the coordinates of Dublin's stations cut to `decimals` decimals. */
 async function dublinRounded(decimals: number): Promise<string> {
@@ -18,17 +18,12 @@ async function dublinRounded(decimals: number): Promise<string> {
   return source;
 }
 
-const warnings = (stderr: string): string[] =>
-  besidesFixtureWarning(stderr)
-    .split("\n")
-    .filter((line) => line.startsWith("warning: "));
-
 describe("validate says a contract's positions were rounded by an export", () => {
   it("warns once for a contract whose stations all have 2 decimals, saying how far off they may be", async () => {
     const source = await dublinRounded(2);
     const result = await runCli(["validate", "--source", source]);
     expect(result.code).toBe(0);
-    expect(warnings(result.stderr)).toEqual([
+    expect(warningLines(result.stderr)).toEqual([
       `warning: ${source}/stations.csv:2 (dublin #42) latitude: 53.34, -6.27: the 114 stations of contract "dublin" are all placed with 2 decimals or fewer, to within about 556 m: a spreadsheet exporting its numbers as shown, rounded? export the coordinates in full`,
     ]);
   });
@@ -37,6 +32,6 @@ describe("validate says a contract's positions were rounded by an export", () =>
     const source = await dublinRounded(4);
     const result = await runCli(["validate", "--source", source]);
     expect(result.code).toBe(0);
-    expect(warnings(result.stderr)).toEqual([]);
+    expect(warningLines(result.stderr)).toEqual([]);
   });
 });

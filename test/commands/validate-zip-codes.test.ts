@@ -3,7 +3,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { besidesFixtureWarning, fixtureCopy, runCli } from "../helpers.js";
+import { fixtureCopy, runCli, warningLines } from "../helpers.js";
 
 /** The fixtures with the first parking's postal code written `zipCode`. */
 async function firstParkingCoded(zipCode: string): Promise<string> {
@@ -14,17 +14,12 @@ async function firstParkingCoded(zipCode: string): Promise<string> {
   return source;
 }
 
-const warnings = (stderr: string): string[] =>
-  besidesFixtureWarning(stderr)
-    .split("\n")
-    .filter((line) => line.startsWith("warning: "));
-
 describe("validate says a postal code short of its leading zero", () => {
   it("warns of a French parking's code of 4 digits, with the code to write", async () => {
     const source = await firstParkingCoded("4400");
     const result = await runCli(["validate", "--source", source]);
     expect(result.code).toBe(0);
-    expect(warnings(result.stderr)).toEqual([
+    expect(warningLines(result.stderr)).toEqual([
       `warning: ${source}/parkings.json[0] (nantes #89) zipCode: "4400" has 4 digits where France's postal codes have 5: a leading zero lost, as a spreadsheet reading the column as numbers drops it? write it as text, "04400"`,
     ]);
   });
@@ -33,6 +28,6 @@ describe("validate says a postal code short of its leading zero", () => {
     const source = await firstParkingCoded("44400");
     const result = await runCli(["validate", "--source", source]);
     expect(result.code).toBe(0);
-    expect(warnings(result.stderr)).toEqual([]);
+    expect(warningLines(result.stderr)).toEqual([]);
   });
 });
