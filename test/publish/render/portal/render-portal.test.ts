@@ -241,40 +241,39 @@ describe("renderPortal", () => {
   });
 });
 
+/** The portal page published from the fixtures with `settings` as their portal.json (none: without). */
+async function portalPage(settings?: unknown): Promise<string> {
+  const source = await fixtureCopy();
+  if (settings !== undefined)
+    await writeFile(join(source, "portal.json"), JSON.stringify(settings));
+  const { dataset } = await readDataset(source);
+  const { release } = await publish(dataset as never, { generatedAt: GENERATED_AT });
+  return Buffer.concat(release.files.get("/")?.body ?? []).toString("utf8");
+}
+
 describe("portal.json", () => {
   it("puts the operator's words on the page", async () => {
-    const source = await fixtureCopy();
-    const settings = {
+    const html = await portalPage({
       serviceName: "Open Bikes",
       keys: { text: "Write to us.", url: "https://example.org/keys" },
-    };
-    await writeFile(join(source, "portal.json"), JSON.stringify(settings));
-    const { dataset } = await readDataset(source);
-    const { release } = await publish(dataset as never, { generatedAt: GENERATED_AT });
-    const html = Buffer.concat(release.files.get("/")?.body ?? []).toString("utf8");
+    });
     expect(html).toContain("<h1>Open Bikes</h1>");
     expect(html).toContain('Write to us. <a href="https://example.org/keys">Ask for a key</a>.');
   });
 
   it("without one, says a key is needed and whom to ask, and claims no price the operator did not", async () => {
-    const { dataset } = await readDataset(await fixtureCopy());
-    const { release } = await publish(dataset as never, { generatedAt: GENERATED_AT });
-    const html = Buffer.concat(release.files.get("/")?.body ?? []).toString("utf8");
+    const html = await portalPage();
     const keys = /<p class="keys">(.*?)<\/p>/s.exec(html)?.[1];
     expect(keys).toContain("The API needs a key: ask the operator of this deployment for one.");
     expect(keys).not.toMatch(/\bfree\b|charge/i);
   });
 
   it("takes an address to ask for a key at, shown beside its mailto: link", async () => {
-    const source = await fixtureCopy();
     const keys = {
       text: "Keys are free.",
       url: "mailto:open-data%40example.org?subject=API%20key",
     };
-    await writeFile(join(source, "portal.json"), JSON.stringify({ keys }));
-    const { dataset } = await readDataset(source);
-    const { release } = await publish(dataset as never, { generatedAt: GENERATED_AT });
-    const html = Buffer.concat(release.files.get("/")?.body ?? []).toString("utf8");
+    const html = await portalPage({ keys });
     expect(html).toContain(
       'Keys are free. Ask for a key: <a href="mailto:open-data%40example.org?subject=API%20key">open-data@example.org</a>.',
     );
@@ -304,17 +303,12 @@ describe("portal.json", () => {
   });
 
   it("marks the operator's words with their language, the page's own staying English", async () => {
-    const source = await fixtureCopy();
-    const settings = {
+    const html = await portalPage({
       serviceName: "Vélos ouverts",
       description: "Les données des vélos en libre-service.",
       keys: { text: "Écrivez-nous.", url: "https://example.org/cles" },
       language: "FR-ch",
-    };
-    await writeFile(join(source, "portal.json"), JSON.stringify(settings));
-    const { dataset } = await readDataset(source);
-    const { release } = await publish(dataset as never, { generatedAt: GENERATED_AT });
-    const html = Buffer.concat(release.files.get("/")?.body ?? []).toString("utf8");
+    });
     expect(html).toContain('<html lang="en">');
     expect(html).toContain('<h1 lang="fr-CH">Vélos ouverts</h1>');
     expect(html).toContain('<p lang="fr-CH">Les données des vélos en libre-service.</p>');
