@@ -1,6 +1,5 @@
 // Postal codes short of their leading zeros: a spreadsheet reads a column of digits as numbers and
 // exports "01000" (Bourg-en-Bresse) as 1000, which would be published as a code no place has.
-
 import { groupBy } from "../../group-by.js";
 import type { Contract } from "../../model/contract.js";
 import { counted } from "../../plural.js";
