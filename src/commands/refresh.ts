@@ -27,9 +27,7 @@ import { layoutOf } from "../tree/layout.js";
 import { removeLeftoverReleases } from "../tree/leftover-releases.js";
 import { withLeftoversBeingRemoved } from "../tree/leftovers-space.js";
 import { refuseIfKept } from "../tree/lock.js";
-import { recordedBaseUrl } from "../tree/manifest.js";
-import { baseUrlNamedIn } from "../tree/named-base-url.js";
-import { readTree, type Tree } from "../tree/read-tree.js";
+import { readTree, releaseBaseUrl, type Tree } from "../tree/read-tree.js";
 import { untrustedFiles } from "../tree/trust-test.js";
 import { type UpdateStats, updateTree } from "../tree/update-tree.js";
 import {
@@ -131,13 +129,9 @@ async function refreshTree(options: RefreshOptions, stopPoints: StopPoints): Pro
       `warning: ${tree.layout.store}: not looked for release folders a stopped build left: ${said instanceof Error ? said.message : String(said)}`,
     );
   }
-  // Read from the manifest whatever its format or state: an upgrade or a repair keeps it. An older
-  // velodata's manifest records none: its answers still name the public address the tree was built
-  // with, which the first refresh after an upgrade would otherwise replace with the default.
-  const recorded =
-    tree.manifest?.baseUrl ??
-    recordedBaseUrl(tree.release.manifest) ??
-    baseUrlNamedIn(tree.release.tree);
+  // Whatever the manifest's format or state, and from an older velodata's answers: an upgrade or a
+  // repair keeps the public address, which the first refresh would otherwise replace with the default.
+  const recorded = tree.manifest?.baseUrl ?? releaseBaseUrl(tree.release);
   if (options.baseUrl === undefined && recorded === undefined)
     output.warn(
       `warning: ${options.out} records no base URL (a tree of an older velodata?): its GBFS feeds and OpenAPI document now name ${DEFAULT_BASE_URL}; give --base-url https://… (the public address)`,

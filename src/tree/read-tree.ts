@@ -77,7 +77,13 @@ export function recordedBaseUrlOf(out: string): string | undefined {
   const layout = layoutOf(out);
   const name = currentRelease(layout);
   if (name === null) return undefined;
-  const release = releasePaths(layout, name);
-  // An older velodata's manifest records none; its answers still name it.
+  return releaseBaseUrl(releasePaths(layout, name));
+}
+
+/**
+ * The base URL a release was made with: its manifest's, in whatever format or state; an older
+ * velodata's manifest records none, and its answers still name it.
+ */
+export function releaseBaseUrl(release: ReleasePaths): string | undefined {
   return recordedBaseUrl(release.manifest) ?? baseUrlNamedIn(release.tree);
 }
