@@ -12,6 +12,11 @@ import { notUri } from "./model/uri.js";
 import { DEFAULT_BASE_URL } from "./publish/default-base-url.js";
 import { DEFAULT_REFRESH_SECONDS } from "./routes/max-age.js";
 import { MOST_PER_MINUTE } from "./serve/keys/per-minute.js";
+import {
+  DEFAULT_DETAILS_FROM,
+  DETAILS_FROM_EXPECTED,
+  detailsFromEntries,
+} from "./serve/status-details.js";
 
 const BASE_URL_VARIABLE = "VELODATA_BASE_URL";
 
@@ -297,6 +302,11 @@ export function program(argv: readonly string[]): Command {
       "--max-key-failures <n>",
       "answer 429 to an address after n wrong keys within a minute (default: no limit)",
       positive,
+    )
+    .option(
+      "--status-details-from <networks>",
+      `clients who see /status whole (paths, errors, keys, memory; others see its health): ${DETAILS_FROM_EXPECTED} (default: this machine, ${DEFAULT_DETAILS_FROM.join(",")})`,
+      statusDetailsFrom,
     )
     .option(
       "--no-request-log",
@@ -626,6 +636,15 @@ function perMinute(value: string): number {
   if (number > MOST_PER_MINUTE)
     throw new InvalidArgumentError(`must be at most ${MOST_PER_MINUTE} (a thousand a second)`);
   return number;
+}
+
+/** --status-details-from, repeatable: its entries added to those given before. */
+function statusDetailsFrom(value: string, previous?: string[]): string[] {
+  try {
+    return detailsFromEntries(value, previous);
+  } catch (cause) {
+    throw new InvalidArgumentError((cause as Error).message);
+  }
 }
 
 /** `keys limit`'s <per-minute>: a number of requests, or "none". */

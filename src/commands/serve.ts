@@ -28,6 +28,7 @@ import {
 } from "../serve/state-source.js";
 import { statesKeptFromTree } from "../serve/states-in-tree.js";
 import { staticSourceReloads } from "../serve/static-reload.js";
+import { DEFAULT_DETAILS_FROM, statusDetailsOf } from "../serve/status-details.js";
 import { assembleDataset, type Dataset } from "../source/dataset.js";
 import { keptSaid } from "../source/kept-states.js";
 import type { KnownStates } from "../source/known-states.js";
@@ -91,6 +92,11 @@ export interface ServeOptions {
   maxKeyFailures?: number;
   /** false: no line per answered request (as nginx's `access_log off`; errors are still logged). */
   requestLog?: boolean;
+  /**
+   * Addresses and networks whose clients see the whole /status, or `any` (detailsFromEntries);
+   * by default this machine's (DEFAULT_DETAILS_FROM).
+   */
+  statusDetailsFrom?: string[];
   output?: Output;
 }
 
@@ -260,6 +266,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     log: (line, severity) => requestLog(`${timestamp()} ${line}`, severity),
     // Said as the refreshes' lines are: a front's tree is the tree's concern.
     front: watchFrontTree(options.out, live, log),
+    statusDetails: statusDetailsOf(options.statusDetailsFrom ?? DEFAULT_DETAILS_FROM),
     logRequest: options.requestLog === false ? () => {} : requestLog.request,
     port,
     host,

@@ -2,6 +2,13 @@
 import { z } from "zod";
 
 const count = z.number().int().min(0);
+
+/**
+ * Said of each part only the server's operators see: paths, errors naming files, the keys and
+ * the memory are left out for any other client (see status-details.ts).
+ */
+export const DETAILS_ONLY =
+  "Shown only to clients `--status-details-from` allows (by default, on the server's machine, directly or through its nginx).";
 const bytes = (what: string) => count.describe(`${what}, in bytes.`);
 
 /**
@@ -31,7 +38,11 @@ export const ServerStatus = z
       .object({
         at: z.string().describe("When it started: ISO 8601 in UTC."),
         ok: z.boolean().describe("false when it failed: the release before it is still served."),
-        error: z.string().nullable().describe("Why it failed; null when it did not."),
+        error: z
+          .string()
+          .nullable()
+          .optional()
+          .describe(`Why it failed; null when it did not. ${DETAILS_ONLY}`),
       })
       .nullable()
       .describe("The last refresh since the server started; null until the first."),
@@ -58,8 +69,9 @@ export const ServerStatus = z
           ),
       })
       .nullable()
+      .optional()
       .describe(
-        "The static source (contracts, stations, parkings, portal): an edit of it is published at the refresh after it, once it has no error.",
+        `The static source (contracts, stations, parkings, portal): an edit of it is published at the refresh after it, once it has no error. ${DETAILS_ONLY}`,
       ),
     tree: z
       .object({
@@ -74,7 +86,8 @@ export const ServerStatus = z
           .describe("Why the tree does not hold the latest release; null when it does."),
       })
       .nullable()
-      .describe("With `serve --out`: the tree on disk; null without it."),
+      .optional()
+      .describe(`With \`serve --out\`: the tree on disk; null without it. ${DETAILS_ONLY}`),
     front: z
       .object({
         tree: z
@@ -87,8 +100,9 @@ export const ServerStatus = z
           ),
       })
       .nullable()
+      .optional()
       .describe(
-        "The front server (nginx, as `velodata nginx` configures it) that hands requests on to this server, as it last said; null until one has.",
+        `The front server (nginx, as \`velodata nginx\` configures it) that hands requests on to this server, as it last said; null until one has. ${DETAILS_ONLY}`,
       ),
     feed: z
       .object({
@@ -130,13 +144,14 @@ export const ServerStatus = z
         failingSince: z
           .string()
           .nullable()
+          .optional()
           .describe(
-            "Since when the keys file is unreadable, invalid or gone: the last good set of keys stays in force, so keys added or revoked since do not take effect (the server's log says why).",
+            `Since when the keys file is unreadable, invalid or gone: the last good set of keys stays in force, so keys added or revoked since do not take effect (the server's log says why). ${DETAILS_ONLY}`,
           ),
         activeKeys: count
           .optional()
           .describe(
-            "The keys accepted now (revoked ones left out, the demo key counted): with none, every keyed request is refused, and ok is false.",
+            `The keys accepted now (revoked ones left out, the demo key counted): with none, every keyed request is refused, and ok is false. ${DETAILS_ONLY}`,
           ),
       })
       .describe("The keys file the server reads again at each change."),
@@ -148,7 +163,8 @@ export const ServerStatus = z
           "The serving thread's heap limit: near it, collections run at every turn and refreshes slow down",
         ),
       })
-      .describe("Memory of the server's process and of its serving thread."),
+      .optional()
+      .describe(`Memory of the server's process and of its serving thread. ${DETAILS_ONLY}`),
   })
   .meta({ id: "ServerStatus" });
 export type ServerStatus = z.infer<typeof ServerStatus>;

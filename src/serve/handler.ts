@@ -49,6 +49,11 @@ export interface HandlerOptions {
    * stations, scavenges ~10× longer; not with one listener, nor with pretenuring switched off).
    */
   closed?: (request: IncomingMessage) => void;
+  /**
+   * Whether this request's client sees the whole /status (see status-details.ts); without it,
+   * every client does.
+   */
+  statusDetails?: (request: IncomingMessage) => boolean;
   /** Shown each request first: reads what a front server says of itself (see front-tree.ts). */
   front?: (request: IncomingMessage) => void;
 }
@@ -179,7 +184,7 @@ export function createHandler(options: HandlerOptions): Handler {
     if (asked.kind === "bad request") return sendError(response, 400, asked.message);
     const { endpoint } = asked;
     if (endpoint.name === "status") {
-      const status = statusOf(options.live, now());
+      const status = statusOf(options.live, now(), options.statusDetails?.(request) ?? true);
       return sendJson(response, status, status.ok ? 200 : UNHEALTHY);
     }
 

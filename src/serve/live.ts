@@ -45,8 +45,11 @@ export interface Live {
  * cannot be read (revocations no longer take effect), or when no key is accepted (a keys file
  * missing, or every key revoked: every keyed request is refused), or when a front server answers
  * from a tree this server does not keep (its station answers stay as they were last written).
+ * Without `details`, for a client other than the operators (status-details.ts), the paths, the
+ * errors (they name files), the keys and the memory are left out: the same `ok`, explained by the
+ * rest of the document or the server's log.
  */
-export function statusOf(live: Live, now: Date): ServerStatus {
+export function statusOf(live: Live, now: Date, details = true): ServerStatus {
   const { release } = live;
   const feed = live.feed && live.feedLimits ? feedStatus(live.feed, live.feedLimits, now) : null;
   const due = live.nextRefreshAt?.getTime() ?? now.getTime();
@@ -54,9 +57,10 @@ export function statusOf(live: Live, now: Date): ServerStatus {
   const keysFailing = live.keysFailingSince?.() ?? null;
   const activeKeys = live.keysActive?.() ?? null;
   const keysOk = keysFailing === null && activeKeys !== 0;
-  return {
+  const last = live.lastRefresh;
+  const health = {
     ok:
-      (live.lastRefresh?.ok ?? true) &&
+      (last?.ok ?? true) &&
       (feed?.ok ?? true) &&
       lateSeconds <= live.refreshSeconds &&
       keysOk &&
@@ -68,7 +72,19 @@ export function statusOf(live: Live, now: Date): ServerStatus {
     nextRefreshAt: live.nextRefreshAt?.toISOString() ?? null,
     /** How long the refresh due has been running past its time (0 on time). */
     refreshLateSeconds: lateSeconds,
-    lastRefresh: live.lastRefresh && { ...live.lastRefresh, at: live.lastRefresh.at.toISOString() },
+  };
+  if (!details) {
+    return {
+      ...health,
+      lastRefresh: last && { at: last.at.toISOString(), ok: last.ok },
+      counts: release.counts,
+      feed,
+      keys: { ok: keysOk },
+    };
+  }
+  return {
+    ...health,
+    lastRefresh: last && { ...last, at: last.at.toISOString() },
     counts: release.counts,
     staticSource: live.staticSource
       ? { ...live.staticSource, updatedAt: live.staticSource.updatedAt.toISOString() }

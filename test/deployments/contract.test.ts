@@ -822,6 +822,30 @@ describe.skipIf("missing" in nginx)("nginx in front of the tree", () => {
     }
   });
 
+  it("shows /status whole only to the clients --status-details-from names, by the address nginx serves", async () => {
+    const front = await nginxInFront("path" in nginx ? nginx.path : "", {
+      serve: { statusDetailsFrom: ["127.0.0.1"] },
+    });
+    try {
+      const statusFrom = async (localAddress: string, headers: Record<string, string> = {}) =>
+        JSON.parse(
+          (await raw(front.base, "/status", headers, "GET", localAddress)).body.toString(),
+        );
+      const whole = await statusFrom("127.0.0.1");
+      expect(whole.tree.path).toBe(whole.front.tree);
+      expect(whole).toHaveProperty("memory");
+      const health = await statusFrom("127.0.0.2");
+      expect(health.release).toBe(whole.release);
+      for (const field of ["staticSource", "tree", "front", "memory"])
+        expect(health, field).not.toHaveProperty(field);
+      // A name the client gives is not taken: nginx appends the address it serves.
+      const claiming = await statusFrom("127.0.0.2", { "X-Forwarded-For": "127.0.0.1" });
+      expect(claiming).not.toHaveProperty("memory");
+    } finally {
+      await front.stop();
+    }
+  });
+
   it("counts a wrong key's check by the client nginx serves, neither by nginx nor by a name the client gives", async () => {
     const limited = await nginxInFront("path" in nginx ? nginx.path : "", {
       serve: { maxKeyFailures: 2 },
