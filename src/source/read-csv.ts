@@ -3,19 +3,19 @@ import type { parse as CsvParse } from "csv-parse/sync";
 import type { z } from "zod";
 import { excerpt } from "../errors.js";
 import { counted } from "../plural.js";
+import {
+  type CellKind,
+  type Column,
+  checkHeader,
+  namedCount,
+  SEPARATOR_NAMES,
+  type Separator,
+  unnamedColumn,
+} from "./csv-header.js";
 import { csvSyntaxProblem, UNCLOSED_QUOTE } from "./csv-syntax.js";
 import type { RawRecord } from "./parse-records.js";
 import { error, type Problem } from "./problems.js";
 import { readSourceText } from "./read-text.js";
-import { typosApart } from "./typos.js";
-
-type CellKind = "number" | "boolean" | "text";
-interface Column {
-  kind: CellKind;
-  required: boolean;
-  /** A number with decimals (a coordinate), which a decimal comma splits in two cells. */
-  fractional: boolean;
-}
 
 export async function readCsvRecords(
   path: string,
@@ -158,20 +158,10 @@ function columnsOf(schema: z.ZodObject): Map<string, Column> {
   return columns;
 }
 
-/**
- * What parts the cells: "," or, as a spreadsheet in a French or German locale exports them (Excel
- * takes its list separator from the system's region settings, with no option of its own), ";",
- * its numbers then written with a decimal comma. Told from the header: one cell holding ";".
- */
-type Separator = "," | ";";
-
 function separatorOf(parse: typeof CsvParse, text: string): Separator {
   const header = headerOf(parse, text, ",");
   return header?.length === 1 && header[0]?.includes(";") ? ";" : ",";
 }
-
-/** How a message names the separator. */
-const SEPARATOR_NAMES: Record<Separator, string> = { ",": "comma", ";": "semicolon" };
 
 /** The header row, or null when line 1 is not even CSV (the full parse then says why). */
 function headerOf(parse: typeof CsvParse, text: string, separator: Separator): string[] | null {
@@ -269,94 +259,6 @@ function decimalCommas(
 }
 
 const blank = (record: readonly string[]): boolean => record.every((cell) => cell === "");
-
-/** `atEnd`: the column after the header's last name, else one between two names (or first). */
-const unnamedColumn = (file: string, index: number, separator: Separator, atEnd: boolean) =>
-  error(
-    { file, line: 1 },
-    `column ${index + 1}`,
-    `has no name in the header (a ${SEPARATOR_NAMES[separator]} too many${atEnd ? " at its end" : ""}?)`,
-  );
-
-/** The header's columns up to its last named one. */
-function namedCount(header: readonly string[]): number {
-  let count = header.length;
-  while (count > 0 && header[count - 1] === "") count--;
-  return count;
-}
-
-function checkHeader(
-  file: string,
-  header: string[],
-  columns: Map<string, Column>,
-  separator: Separator,
-): Problem[] {
-  const problems: Problem[] = [];
-  // Excel's line naming the separator, which it writes first when asked to.
-  if (/^sep=.?$/i.test(header[0] ?? ""))
-    return [
-      error(
-        { file, line: 1 },
-        undefined,
-        `starts with Excel's separator line "${excerpt(header.join(separator))}": remove that line, so that the header (contract,number,…) is the first`,
-      ),
-    ];
-  // A spreadsheet's "Text (Tab delimited)" export: "number\tcontract\tname…".
-  if (header.length === 1 && header[0]?.includes("\t"))
-    return [
-      error(
-        { file, line: 1 },
-        undefined,
-        'the columns are separated by tabs: velodata reads CSV separated by "," (or ";", as a spreadsheet in a French or German locale exports it); export it again as CSV',
-      ),
-    ];
-  const seen = new Set<string>();
-  // Required columns present in another case: named once, on their own column.
-  const renamed = new Set<string>();
-  const named = namedCount(header);
-  // Looked up once per unknown column and per known one: a header of 100,000 names (a broken
-  // export, or a hostile file) searched whole at each took minutes.
-  const inHeader = new Set(header);
-  for (const [index, name] of header.entries()) {
-    if (index >= named) break; // the empty columns at its end (see readCsvRecords)
-    if (name === "") {
-      // Said once, for the first: two separators side by side are one slip.
-      if (!seen.has(name)) problems.push(unnamedColumn(file, index, separator, false));
-      seen.add(name);
-      continue;
-    }
-    if (seen.has(name)) {
-      problems.push(error({ file, line: 1 }, excerpt(name), "column appears twice in the header"));
-      continue;
-    }
-    seen.add(name);
-    if (columns.has(name)) continue;
-    // "Contract", "Latitude": a spreadsheet's capitalised header; said once, as the column it is.
-    const meant = [...columns.keys()].find((known) => known.toLowerCase() === name.toLowerCase());
-    // "capactiy": a slip of a column the header lacks.
-    const misspelt = [...columns.keys()].find(
-      (known) => !inHeader.has(known) && typosApart(known, name.toLowerCase()) <= 2,
-    );
-    problems.push(
-      error(
-        { file, line: 1 },
-        excerpt(name),
-        meant !== undefined
-          ? `unknown column: column names are read with their case; write "${meant}"`
-          : misspelt !== undefined
-            ? `unknown column: "${misspelt}" misspelt?`
-            : `unknown column: this file has only the columns ${[...columns.keys()].join(", ")}; leave it out of the export`,
-      ),
-    );
-    if (meant !== undefined) renamed.add(meant);
-  }
-  for (const [name, column] of columns) {
-    if (column.required && !inHeader.has(name) && !renamed.has(name)) {
-      problems.push(error({ file, line: 1 }, name, "required column is missing from the header"));
-    }
-  }
-  return problems;
-}
 
 const LF = 0x0a;
 const CR = 0x0d;

@@ -61,7 +61,7 @@ describe("validate reads a hostile header in time", () => {
   // Each unknown column was checked against the whole header for each known column it lacks: a
   // header of 64,000 names without the known ones (a 600 KB file) took 82 s, 300,000 (2.4 MB) more
   // than ten minutes.
-  it("60,000 unknown columns, the known ones missing: each said, within seconds", async () => {
+  it("60,000 unknown columns, the known ones missing: said in one line, within seconds", async () => {
     const source = await fixtureCopy();
     const names = Array.from({ length: 60_000 }, (_, at) => `extra${at}`);
     await writeFile(join(source, "stations.csv"), `contract,${names.join(",")}\n`);
@@ -69,8 +69,11 @@ describe("validate reads a hostile header in time", () => {
     const result = await runCli(["validate", "--source", source]);
     expect(performance.now() - started).toBeLessThan(15_000);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain(`${source}/stations.csv:1 extra0: unknown column`);
-    expect(result.stderr).toContain(`${source}/stations.csv:1 extra59999: unknown column`);
+    // One error for them all, not 60,000 lines saying the same.
+    const unknown = result.stderr.split("\n").filter((line) => line.includes("unknown column"));
+    expect(unknown).toEqual([
+      `  error: ${source}/stations.csv:1: 60000 unknown columns, "extra0", "extra1", "extra2", "extra3", "extra4" and 59995 more: this file has only the columns contract, number, name, address, latitude, longitude, banking, bonus, overflow, capacity, overflowCapacity; leave them out of the export`,
+    ]);
     expect(result.stderr).toContain(
       `${source}/stations.csv:1 number: required column is missing from the header`,
     );

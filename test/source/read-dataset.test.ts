@@ -403,6 +403,21 @@ describe("readDataset", () => {
     ]);
   });
 
+  it("says a header's columns of another export in one error, however many, naming the first", async () => {
+    const header = stationsCsv.split("\r\n")[0] as string;
+    const extra = ["district", "zone", "ward", "owner", "notes", "photo", "x"];
+    const wide = stationsCsv
+      .split("\r\n")
+      .map((line, at) => `${line},${at === 0 ? extra.join(",") : ",".repeat(extra.length - 1)}`)
+      .join("\r\n");
+    expect(wide.startsWith(`${header},district,`)).toBe(true);
+    const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": wide });
+    const lines = (await readDataset(dir)).problems.map(formatProblem);
+    expect(lines.filter((line) => line.includes("unknown column"))).toEqual([
+      `${join(dir, "stations.csv")}:1: 7 unknown columns, "district", "zone", "ward", "owner", "notes" and 2 more: this file has only the columns contract, number, name, address, latitude, longitude, banking, bonus, overflow, capacity, overflowCapacity; leave them out of the export`,
+    ]);
+  });
+
   it("reports unknown and missing CSV columns once, on the header line, naming the one misspelt", async () => {
     const bad = stationsCsv
       .replace("banking,", "bankng,")

@@ -1,0 +1,144 @@
+// A CSV source file's header row: its names checked against the schema's columns, and the
+// columns it leaves unnamed.
+import { excerpt } from "../errors.js";
+import { error, type Problem } from "./problems.js";
+import { typosApart } from "./typos.js";
+
+export type CellKind = "number" | "boolean" | "text";
+export interface Column {
+  kind: CellKind;
+  required: boolean;
+  /** A number with decimals (a coordinate), which a decimal comma splits in two cells. */
+  fractional: boolean;
+}
+
+/**
+ * What parts the cells: "," or, as a spreadsheet in a French or German locale exports them (Excel
+ * takes its list separator from the system's region settings, with no option of its own), ";",
+ * its numbers then written with a decimal comma. Told from the header: one cell holding ";".
+ */
+export type Separator = "," | ";";
+
+/** How a message names the separator. */
+export const SEPARATOR_NAMES: Record<Separator, string> = { ",": "comma", ";": "semicolon" };
+
+/** `atEnd`: the column after the header's last name, else one between two names (or first). */
+export const unnamedColumn = (file: string, index: number, separator: Separator, atEnd: boolean) =>
+  error(
+    { file, line: 1 },
+    `column ${index + 1}`,
+    `has no name in the header (a ${SEPARATOR_NAMES[separator]} too many${atEnd ? " at its end" : ""}?)`,
+  );
+
+/** The header's columns up to its last named one. */
+export function namedCount(header: readonly string[]): number {
+  let count = header.length;
+  while (count > 0 && header[count - 1] === "") count--;
+  return count;
+}
+
+/**
+ * What is wrong with the header: Excel's separator line or tabs, unnamed or repeated columns,
+ * unknown ones (a slip of a known one named), required ones missing.
+ */
+export function checkHeader(
+  file: string,
+  header: string[],
+  columns: Map<string, Column>,
+  separator: Separator,
+): Problem[] {
+  const problems: Problem[] = [];
+  // Excel's line naming the separator, which it writes first when asked to.
+  if (/^sep=.?$/i.test(header[0] ?? ""))
+    return [
+      error(
+        { file, line: 1 },
+        undefined,
+        `starts with Excel's separator line "${excerpt(header.join(separator))}": remove that line, so that the header (contract,number,…) is the first`,
+      ),
+    ];
+  // A spreadsheet's "Text (Tab delimited)" export: "number\tcontract\tname…".
+  if (header.length === 1 && header[0]?.includes("\t"))
+    return [
+      error(
+        { file, line: 1 },
+        undefined,
+        'the columns are separated by tabs: velodata reads CSV separated by "," (or ";", as a spreadsheet in a French or German locale exports it); export it again as CSV',
+      ),
+    ];
+  const seen = new Set<string>();
+  // Required columns present in another case: named once, on their own column.
+  const renamed = new Set<string>();
+  const named = namedCount(header);
+  // Looked up once per unknown column and per known one: a header of 100,000 names (a broken
+  // export, or a hostile file) searched whole at each took minutes.
+  const inHeader = new Set(header);
+  // Columns of another export (no slip of a known one): said in one error, however many.
+  const unknown: string[] = [];
+  for (const [index, name] of header.entries()) {
+    if (index >= named) break; // the empty columns at its end (see readCsvRecords)
+    if (name === "") {
+      // Said once, for the first: two separators side by side are one slip.
+      if (!seen.has(name)) problems.push(unnamedColumn(file, index, separator, false));
+      seen.add(name);
+      continue;
+    }
+    if (seen.has(name)) {
+      problems.push(error({ file, line: 1 }, excerpt(name), "column appears twice in the header"));
+      continue;
+    }
+    seen.add(name);
+    if (columns.has(name)) continue;
+    // "Contract", "Latitude": a spreadsheet's capitalised header; said once, as the column it is.
+    const meant = [...columns.keys()].find((known) => known.toLowerCase() === name.toLowerCase());
+    // "capactiy": a slip of a column the header lacks.
+    const misspelt = [...columns.keys()].find(
+      (known) => !inHeader.has(known) && typosApart(known, name.toLowerCase()) <= 2,
+    );
+    if (meant === undefined && misspelt === undefined) {
+      unknown.push(name);
+      continue;
+    }
+    problems.push(
+      error(
+        { file, line: 1 },
+        excerpt(name),
+        meant !== undefined
+          ? `unknown column: column names are read with their case; write "${meant}"`
+          : `unknown column: "${misspelt}" misspelt?`,
+      ),
+    );
+    if (meant !== undefined) renamed.add(meant);
+  }
+  if (unknown.length > 0) problems.push(unknownColumns(file, unknown, [...columns.keys()]));
+  for (const [name, column] of columns) {
+    if (column.required && !inHeader.has(name) && !renamed.has(name)) {
+      problems.push(error({ file, line: 1 }, name, "required column is missing from the header"));
+    }
+  }
+  return problems;
+}
+
+// Unknown columns named at most in their error; the others counted.
+const UNKNOWN_NAMED = 5;
+
+/**
+ * The columns of another export, in one error: a header with hundreds of them (a spreadsheet's
+ * other sheet, a broken export) would otherwise say the same thing hundreds of times.
+ */
+function unknownColumns(file: string, names: readonly string[], known: readonly string[]): Problem {
+  const only = `this file has only the columns ${known.join(", ")}`;
+  if (names.length === 1)
+    return error(
+      { file, line: 1 },
+      excerpt(names[0] as string),
+      `unknown column: ${only}; leave it out of the export`,
+    );
+  const named = names.slice(0, UNKNOWN_NAMED).map((name) => `"${excerpt(name)}"`);
+  const more = names.length - named.length;
+  return error(
+    { file, line: 1 },
+    undefined,
+    `${names.length} unknown columns, ${named.join(", ")}${more > 0 ? ` and ${more} more` : ""}: ${only}; leave them out of the export`,
+  );
+}
