@@ -4,7 +4,7 @@
 // feed), so that a public /status says nothing of the machine behind it.
 import type { IncomingMessage } from "node:http";
 import { BlockList, isIP } from "node:net";
-import { clientAddress } from "./client-address.js";
+import { clientAddress, fromThisMachine } from "./client-address.js";
 
 /** Every client sees the whole document (as before the option existed). */
 export const ANY_CLIENT = "any";
@@ -53,11 +53,24 @@ export function detailsShownTo(entries: readonly string[]): (address: string) =>
 
 /**
  * Whether a request's client sees the whole document: its address as the wrong-key brake takes it
- * (nginx on this machine names the client it hands on).
+ * (nginx on this machine names the client it hands on). A peer elsewhere that names another client
+ * is a proxy handing requests on, a load balancer in a network given here, say: every address it
+ * names must be shown too, else anyone on the internet would see what its network does.
  */
 export function statusDetailsOf(entries: readonly string[]): (request: IncomingMessage) => boolean {
+  if (entries.some((entry) => entry.toLowerCase() === ANY_CLIENT)) return () => true;
   const shown = detailsShownTo(entries);
-  return (request) => shown(clientAddress(request));
+  return (request) => {
+    if (!shown(clientAddress(request))) return false;
+    if (fromThisMachine(request)) return true;
+    const { forwarded, "x-forwarded-for": forwardedFor, "x-real-ip": realIp } = request.headers;
+    // RFC 7239's form (for=…;proto=…) names its clients in a syntax not read here: unknown ones.
+    if (forwarded !== undefined) return false;
+    return [forwardedFor ?? [], realIp ?? []]
+      .flat()
+      .flatMap((named) => named.split(","))
+      .every((address) => shown(address.trim()));
+  };
 }
 
 interface Network {

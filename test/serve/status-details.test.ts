@@ -1,6 +1,8 @@
 // /status whole for the server's operators, its health alone for any other client: the paths,
 // errors, keys and memory never reach the internet by default.
 import { writeFile } from "node:fs/promises";
+import { request as httpRequest, type IncomingMessage } from "node:http";
+import { networkInterfaces } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -9,6 +11,7 @@ import {
   DEFAULT_DETAILS_FROM,
   detailsFromEntries,
   detailsShownTo,
+  statusDetailsOf,
 } from "../../src/serve/status-details.js";
 import { runCli } from "../helpers.js";
 import { startTestServer, type TestServer } from "./serve-helpers.js";
@@ -31,6 +34,43 @@ async function statusFor(base: string, address?: string): Promise<Record<string,
 }
 
 const DETAILS = ["staticSource", "tree", "front", "memory"];
+
+/**
+ * A status without the seconds counted at the time of asking, which two requests in a row may
+ * count a second apart.
+ */
+function withoutAges(status: Record<string, unknown>): Record<string, unknown> {
+  const { dataAgeSeconds, refreshLateSeconds, feed, ...rest } = status;
+  const { newestAgeSeconds, ...feedRest } = feed as Record<string, unknown>;
+  return { ...rest, feed: feedRest };
+}
+
+/** An IPv4 address of this machine other than loopback, if it has one. */
+const ownAddress = Object.values(networkInterfaces())
+  .flat()
+  .find((face) => face?.family === "IPv4" && !face.internal)?.address;
+
+/** /status asked from `address` to the server listening there, as a machine elsewhere would. */
+function statusFrom(
+  address: string,
+  port: string,
+  headers: Record<string, string> = {},
+): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const options = { host: address, localAddress: address, port, path: "/status", headers };
+    httpRequest(options, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => resolve(JSON.parse(Buffer.concat(chunks).toString())));
+    })
+      .on("error", reject)
+      .end();
+  });
+}
+
+/** A request as statusDetailsOf reads it: its peer and headers. */
+const requestFrom = (peer: string, headers: Record<string, string> = {}) =>
+  ({ socket: { remoteAddress: peer }, headers }) as unknown as IncomingMessage;
 
 describe("who sees /status whole (--status-details-from)", () => {
   it("takes addresses and networks, comma-separated and repeated, or any", () => {
@@ -81,10 +121,10 @@ describe("who sees /status whole (--status-details-from)", () => {
     expect(health.lastRefresh).toEqual({ at: (whole.lastRefresh as { at: string }).at, ok: false });
     expect(health.keys).toEqual({ ok: true });
     expect(JSON.stringify(health)).not.toContain(server.source);
-    // All the rest as the operators see it, in the same order.
+    // All the rest as the operators see it, in the same order (the ages as of its own second).
     const { staticSource, tree, front, memory, lastRefresh, keys, ...rest } = whole;
     const { lastRefresh: _, keys: __, ...healthRest } = health;
-    expect(healthRest).toEqual(rest);
+    expect(withoutAges(healthRest)).toEqual(withoutAges(rest));
     expect(Object.keys(health)).toEqual(Object.keys(whole).filter((key) => !DETAILS.includes(key)));
   });
 
@@ -98,6 +138,44 @@ describe("who sees /status whole (--status-details-from)", () => {
     server = await startTestServer({ statusDetailsFrom: ["any"] });
     expect(await statusFor(server.base, "198.51.100.1")).toHaveProperty("memory");
   });
+
+  it("shows a proxy elsewhere in a given network only the clients it names there", () => {
+    const shown = statusDetailsOf(["10.0.0.0/8"]);
+    // A monitoring check in the network, asking directly.
+    expect(shown(requestFrom("10.0.0.5"))).toBe(true);
+    // A load balancer in it, handing on a client from the internet, named as each proxy names it.
+    const handedOn: Record<string, string>[] = [
+      { "x-forwarded-for": "203.0.113.9" },
+      { "x-forwarded-for": "10.0.0.7, 203.0.113.9" },
+      { "x-forwarded-for": "203.0.113.9, 10.0.0.7" },
+      { "x-real-ip": "203.0.113.9" },
+      { "x-forwarded-for": "203.0.113.9:4711" },
+      { forwarded: "for=10.0.0.7" },
+    ];
+    for (const headers of handedOn)
+      expect(shown(requestFrom("10.0.0.5", headers)), JSON.stringify(headers)).toBe(false);
+    // The same balancer handing on a client of the network.
+    expect(shown(requestFrom("10.0.0.5", { "x-forwarded-for": "10.0.0.7, 10.0.0.6" }))).toBe(true);
+    expect(shown(requestFrom("10.0.0.5", { "x-real-ip": "10.0.0.7" }))).toBe(true);
+    // nginx on this machine appends the client it serves to what the client wrote: the last is it.
+    expect(shown(requestFrom("127.0.0.1", { "x-forwarded-for": "203.0.113.9, 10.0.0.7" }))).toBe(
+      true,
+    );
+    expect(statusDetailsOf(["any"])(requestFrom("203.0.113.9", { forwarded: "for=x" }))).toBe(true);
+  });
+
+  it.skipIf(ownAddress === undefined)(
+    "answers a client a proxy in a given network hands on its health alone",
+    async () => {
+      const address = ownAddress as string;
+      server = await startTestServer({ host: address, statusDetailsFrom: [address] });
+      const { port } = new URL(server.base);
+      expect(await statusFrom(address, port)).toHaveProperty("memory");
+      const handedOn = await statusFrom(address, port, { "X-Forwarded-For": "203.0.113.9" });
+      expect(handedOn).not.toHaveProperty("memory");
+      expect(handedOn).toHaveProperty("ok");
+    },
+  );
 
   it("refuses a value that names no network, saying which entry", async () => {
     const run = await runCli([
