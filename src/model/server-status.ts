@@ -2,6 +2,7 @@
 import { z } from "zod";
 
 const count = z.number().int().min(0);
+const bytes = (what: string) => count.describe(`${what}, in bytes.`);
 
 /**
  * Said of each part only the server's operators see: paths, errors naming files, the keys and
@@ -9,7 +10,6 @@ const count = z.number().int().min(0);
  */
 export const DETAILS_ONLY =
   "Shown only to clients `--status-details-from` allows (by default, on the server's machine, directly or through its nginx).";
-const bytes = (what: string) => count.describe(`${what}, in bytes.`);
 
 /**
  * When `ok` is false (and `/status` answers 503), as statusOf decides it: one wording for the
