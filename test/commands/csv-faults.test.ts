@@ -72,7 +72,7 @@ describe("validate reads a hostile header in time", () => {
     // One error for them all, not 60,000 lines saying the same.
     const unknown = result.stderr.split("\n").filter((line) => line.includes("unknown column"));
     expect(unknown).toEqual([
-      `  error: ${source}/stations.csv:1: 60000 unknown columns, "extra0", "extra1", "extra2", "extra3", "extra4" and 59995 more: this file has only the columns contract, number, name, address, latitude, longitude, banking, bonus, overflow, capacity, overflowCapacity; leave them out of the export`,
+      `  error: ${source}/stations.csv:1: 60000 unknown columns, "extra0", "extra1", "extra2", "extra3", "extra4" and 59995 more: this file has only the columns contract, number, name, address, latitude, longitude, banking, bonus, overflow, capacity, overflowCapacity; leave them out of the export, or name each as the column it holds (the header lacks number, name, address, latitude, longitude, banking, bonus, overflow, capacity, overflowCapacity)`,
     ]);
     expect(result.stderr).toContain(
       `${source}/stations.csv:1 number: required column is missing from the header`,
