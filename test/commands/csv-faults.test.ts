@@ -23,6 +23,21 @@ async function validateCsv(rows: string[]): Promise<string[]> {
     .map((line) => line.replace(`${source}/`, ""));
 }
 
+describe("validate says a spreadsheet's total line as one line to delete", () => {
+  it("a Total row under the stations: one error, not each of its missing cells", async () => {
+    const total = "Total,,,,,,,,,60,";
+    expect(await validateCsv([ROW(42, "SMITH"), ROW(43, "SMITH"), total])).toEqual([
+      '  error: stations.csv:4: is a total line ("Total"), not a record: delete it from the export',
+    ]);
+    // A station named so, with its number, is a station.
+    expect(
+      await validateCsv([ROW(42, "Total Energies"), total.replace("Total", "TOTAUX")]),
+    ).toEqual([
+      '  error: stations.csv:3: is a total line ("TOTAUX"), not a record: delete it from the export',
+    ]);
+  });
+});
+
 describe("validate says what is wrong with a CSV's quotes, where", () => {
   it("a stray quote inside a cell: its line, its column from 1 and the column's name", async () => {
     expect(await validateCsv([ROW(42, "SMITH"), ROW(43, 'SMITH "A" B')])).toEqual([
