@@ -15,8 +15,8 @@ const WORDS: ReadonlyMap<string, { meant: boolean; whose: string }> = new Map([
   ["non", { meant: false, whose: "French for" }],
   ["ja", { meant: true, whose: "German for" }],
   ["nein", { meant: false, whose: "German for" }],
-  ["yes", { meant: true, whose: "a word for" }],
-  ["no", { meant: false, whose: "a word for" }],
+  ["yes", { meant: true, whose: "English for" }],
+  ["no", { meant: false, whose: "English for" }],
   ["1", { meant: true, whose: "a database's way to write" }],
   ["0", { meant: false, whose: "a database's way to write" }],
 ]);
