@@ -1,6 +1,7 @@
 // Runs every cross-record rule over loaded source records and collects all problems found.
 import type { Station } from "../model/station.js";
 import type { StationState } from "../model/station-state.js";
+import { oncePerObject } from "../once-per-object.js";
 import type { StatesAcross } from "./known-states.js";
 import { NOTHING_UNREAD, type StaticSource, type Unread, type UnreadKeys } from "./load-source.js";
 import type { Problem, Sourced } from "./problems.js";
@@ -171,7 +172,7 @@ export function checkStatesWithAcross(
       : statesForKnownStations(source.stations, ...notOf(unread.stations, checked, checkedKeys));
   const problems = [
     ...across.duplicates,
-    ...lastUpdateIsUtcInstant(checked),
+    ...lastUpdateIsUtcInstant(checked, contractZones(source.contracts)),
     ...lastUpdateInRange(checked),
     ...references,
     ...availabilitiesConsistent(source.stations, checked, checkedKeys),
@@ -193,6 +194,16 @@ function notOf(
     .filter((p) => !stations.has(keys[p] as string));
   return [kept.map((p) => states[p] as Sourced<StationState>), kept.map((p) => keys[p] as string)];
 }
+
+/** Each contract's time zone by its contractKey, for the offset a local time has in it. */
+const contractZones = oncePerObject(
+  (contracts: StaticSource["contracts"]): ReadonlyMap<string, string> =>
+    new Map(
+      contracts.flatMap(({ value }) =>
+        value.timezone ? [[contractKey(value.name), value.timezone] as const] : [],
+      ),
+    ),
+);
 
 /** The stations on a contract of the source's: every one, as a valid source has them. */
 function onKnownContracts({ contracts, stations }: StaticSource): readonly Sourced<Station>[] {

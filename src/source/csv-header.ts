@@ -69,6 +69,8 @@ export function checkHeader(
   const seen = new Set<string>();
   // Required columns present in another case: named once, on their own column.
   const renamed = new Set<string>();
+  // Columns the header lacks that a cell was said to misspell: not offered for another cell.
+  const suggested = new Set<string>();
   const named = namedCount(header);
   // Looked up once per unknown column and per known one: a header of 100,000 names (a broken
   // export, or a hostile file) searched whole at each took minutes.
@@ -91,9 +93,10 @@ export function checkHeader(
     if (columns.has(name)) continue;
     // "Contract", "Latitude": a spreadsheet's capitalised header; said once, as the column it is.
     const meant = [...columns.keys()].find((known) => known.toLowerCase() === name.toLowerCase());
-    // "capactiy": a slip of a column the header lacks.
+    // "capactiy": a slip of a column the header lacks; "Numéro", "Capacité": a header written in
+    // French, whose accents would otherwise put it past a slip of "number" and "capacity".
     const misspelt = [...columns.keys()].find(
-      (known) => !inHeader.has(known) && typosApart(known, name.toLowerCase()) <= 2,
+      (known) => !inHeader.has(known) && typosApart(known, withoutAccents(name)) <= 2,
     );
     if (meant === undefined && misspelt === undefined) {
       unknown.push(name);
@@ -109,15 +112,27 @@ export function checkHeader(
       ),
     );
     if (meant !== undefined) renamed.add(meant);
+    else if (misspelt !== undefined) suggested.add(misspelt);
   }
-  if (unknown.length > 0) problems.push(unknownColumns(file, unknown, [...columns.keys()]));
-  for (const [name, column] of columns) {
-    if (column.required && !inHeader.has(name) && !renamed.has(name)) {
-      problems.push(error({ file, line: 1 }, name, "required column is missing from the header"));
-    }
-  }
+  const missing = [...columns]
+    .filter(([name, column]) => column.required && !inHeader.has(name) && !renamed.has(name))
+    .map(([name]) => name);
+  // What an unknown cell may hold under another name, when the header lacks a required column.
+  const unclaimed =
+    missing.length === 0
+      ? []
+      : [...columns.keys()].filter(
+          (name) => !inHeader.has(name) && !renamed.has(name) && !suggested.has(name),
+        );
+  if (unknown.length > 0)
+    problems.push(unknownColumns(file, unknown, [...columns.keys()], unclaimed));
+  for (const name of missing)
+    problems.push(error({ file, line: 1 }, name, "required column is missing from the header"));
   return problems;
 }
+
+const withoutAccents = (name: string): string =>
+  name.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
 
 // Unknown columns named at most in their error; the others counted.
 const UNKNOWN_NAMED = 5;
@@ -126,19 +141,30 @@ const UNKNOWN_NAMED = 5;
  * The columns of another export, in one error: a header with hundreds of them (a spreadsheet's
  * other sheet, a broken export) would otherwise say the same thing hundreds of times.
  */
-function unknownColumns(file: string, names: readonly string[], known: readonly string[]): Problem {
+function unknownColumns(
+  file: string,
+  names: readonly string[],
+  known: readonly string[],
+  unclaimed: readonly string[],
+): Problem {
   const only = `this file has only the columns ${known.join(", ")}`;
+  // A header in the city's own words ("Terminal CB"): those columns are the data, under other
+  // names; "leave them out" alone would have them deleted and the required ones still missing.
+  const lacked = (each: string) =>
+    unclaimed.length > 0
+      ? `, or name ${each} as the column it holds (the header lacks ${unclaimed.join(", ")})`
+      : "";
   if (names.length === 1)
     return error(
       { file, line: 1 },
       excerpt(names[0] as string),
-      `unknown column: ${only}; leave it out of the export`,
+      `unknown column: ${only}; leave it out of the export${lacked("it")}`,
     );
   const named = names.slice(0, UNKNOWN_NAMED).map((name) => `"${excerpt(name)}"`);
   const more = names.length - named.length;
   return error(
     { file, line: 1 },
     undefined,
-    `${names.length} unknown columns, ${named.join(", ")}${more > 0 ? ` and ${more} more` : ""}: ${only}; leave them out of the export`,
+    `${names.length} unknown columns, ${named.join(", ")}${more > 0 ? ` and ${more} more` : ""}: ${only}; leave them out of the export${lacked("each")}`,
   );
 }

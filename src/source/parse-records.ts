@@ -4,6 +4,7 @@ import { excerpt } from "../errors.js";
 import { INT32_MAX, INT32_RANGE, INT32_REASON } from "../model/int32.js";
 import { nounFor } from "../plural.js";
 import { withFields } from "../with-fields.js";
+import { booleanWordHint } from "./boolean-words.js";
 import { isNoValue } from "./no-value.js";
 import { type FileNumberTexts, type NumberText, plainNumber } from "./number-texts.js";
 import { error, type Problem, type RecordRef, recordLabel, type Sourced } from "./problems.js";
@@ -146,11 +147,17 @@ export function issueMessage(
   )
     return `expected ${issue.expected === "boolean" ? "true or false" : "number"}${got}: a word for no value, as databases export it; where the field may have none, leave the cell empty (null in JSON)`;
   // VRAI/FAUX, WAHR/FALSCH, 1/0, oui/non: a spreadsheet's or a database's own words for them.
-  if (issue.code === "invalid_type" && issue.expected === "boolean" && value !== null)
+  if (issue.code === "invalid_type" && issue.expected === "boolean" && value !== null) {
     // "true" in a JSON file: the word is right, its quotes make it text.
-    return typeof value === "string" && /^(true|false)$/i.test(value)
-      ? `expected true or false${got}: write ${value.toLowerCase()} without quotes`
-      : `expected true or false${got}`;
+    if (typeof value === "string" && /^(true|false)$/i.test(value))
+      return `expected true or false${got}: write ${value.toLowerCase()} without quotes`;
+    // 1 and 0 as JSON numbers too: a database's export of its bits.
+    const hint =
+      typeof value === "string" || typeof value === "number"
+        ? booleanWordHint(String(value))
+        : undefined;
+    return `expected true or false${got}${hint ? `: ${hint}` : ""}`;
+  }
   // A JSON export that quotes its numbers, or leaves a code's quotes out (a zip code, 35000).
   if (
     issue.code === "invalid_type" &&

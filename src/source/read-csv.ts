@@ -16,6 +16,7 @@ import { csvSyntaxProblem, UNCLOSED_QUOTE } from "./csv-syntax.js";
 import type { RawRecord } from "./parse-records.js";
 import { error, type Problem } from "./problems.js";
 import { readSourceText } from "./read-text.js";
+import { totalWord } from "./total-row.js";
 
 export async function readCsvRecords(
   path: string,
@@ -100,8 +101,17 @@ export async function readCsvRecords(
     if (blank(record)) return;
     const at = { file, index, line: lines[index] as number };
     // Two exports joined, each with its header: one error, not one per cell of it.
+    const total = totalWord(record, names);
     if (isHeader(record, names))
       problems.push(error(at, undefined, "repeats the header row (files joined?): remove it"));
+    else if (total !== undefined)
+      problems.push(
+        error(
+          at,
+          undefined,
+          `is a total line ("${excerpt(total)}"), not a record: delete it from the export`,
+        ),
+      );
     else if (record.length === names.length) {
       const unnamed = record.findIndex((cell, column) => column >= named && cell !== "");
       if (unnamed >= 0) {

@@ -23,6 +23,21 @@ async function validateCsv(rows: string[]): Promise<string[]> {
     .map((line) => line.replace(`${source}/`, ""));
 }
 
+describe("validate says a spreadsheet's total line as one line to delete", () => {
+  it("a Total row under the stations: one error, not each of its missing cells", async () => {
+    const total = "Total,,,,,,,,,60,";
+    expect(await validateCsv([ROW(42, "SMITH"), ROW(43, "SMITH"), total])).toEqual([
+      '  error: stations.csv:4: is a total line ("Total"), not a record: delete it from the export',
+    ]);
+    // A station named so, with its number, is a station.
+    expect(
+      await validateCsv([ROW(42, "Total Energies"), total.replace("Total", "TOTAUX")]),
+    ).toEqual([
+      '  error: stations.csv:3: is a total line ("TOTAUX"), not a record: delete it from the export',
+    ]);
+  });
+});
+
 describe("validate says what is wrong with a CSV's quotes, where", () => {
   it("a stray quote inside a cell: its line, its column from 1 and the column's name", async () => {
     expect(await validateCsv([ROW(42, "SMITH"), ROW(43, 'SMITH "A" B')])).toEqual([
@@ -72,7 +87,7 @@ describe("validate reads a hostile header in time", () => {
     // One error for them all, not 60,000 lines saying the same.
     const unknown = result.stderr.split("\n").filter((line) => line.includes("unknown column"));
     expect(unknown).toEqual([
-      `  error: ${source}/stations.csv:1: 60000 unknown columns, "extra0", "extra1", "extra2", "extra3", "extra4" and 59995 more: this file has only the columns contract, number, name, address, latitude, longitude, banking, bonus, overflow, capacity, overflowCapacity; leave them out of the export`,
+      `  error: ${source}/stations.csv:1: 60000 unknown columns, "extra0", "extra1", "extra2", "extra3", "extra4" and 59995 more: this file has only the columns contract, number, name, address, latitude, longitude, banking, bonus, overflow, capacity, overflowCapacity; leave them out of the export, or name each as the column it holds (the header lacks number, name, address, latitude, longitude, banking, bonus, overflow, capacity, overflowCapacity)`,
     ]);
     expect(result.stderr).toContain(
       `${source}/stations.csv:1 number: required column is missing from the header`,

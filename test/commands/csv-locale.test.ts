@@ -31,4 +31,56 @@ describe("a French or German spreadsheet's export", () => {
     expect([validated.code, validated.stderr]).toEqual([0, expect.not.stringContaining("error")]);
     expect(await builtStations(source)).toBe(before);
   });
+
+  it("with a header in French: each column named as the one it likely is, the rest to rename or leave out", async () => {
+    const source = await fixtureCopy();
+    const csv = join(source, "stations.csv");
+    const rows: string[][] = parse(await readFile(csv, "utf8"), { bom: true });
+    const french = [
+      ["Contrat", "Numéro", "Nom", "Adresse", "Latitude", "Longitude", "Terminal CB", "Bonus"],
+      ["Débordement", "Capacité", "Capacité débordement"],
+    ].flat();
+    expect(french).toHaveLength(rows[0]?.length ?? 0);
+    await writeFile(csv, stringify([french, ...rows.slice(1)], { delimiter: ";", bom: true }));
+    const validated = await runCli(["validate", "--source", source]);
+    expect(validated.code).toBe(1);
+    const lines = validated.stderr.split("\n").map((line) => line.trim());
+    // "Numéro" and "Capacité" are "number" and "capacity" but for their accents.
+    expect(lines).toContain(`error: ${csv}:1 Numéro: unknown column: "number" misspelt?`);
+    expect(lines).toContain(`error: ${csv}:1 Capacité: unknown column: "capacity" misspelt?`);
+    // The others are the data under the city's names: deleting them would leave the header
+    // without its banking and overflow columns.
+    expect(lines).toContain(
+      `error: ${csv}:1: 3 unknown columns, "Terminal CB", "Débordement", "Capacité débordement": this file has only the columns contract, number, name, address, latitude, longitude, banking, bonus, overflow, capacity, overflowCapacity; leave them out of the export, or name each as the column it holds (the header lacks banking, overflow, overflowCapacity)`,
+    );
+  });
+
+  it("with VRAI and FAUX for true and false: each said with the word to write", async () => {
+    const source = await fixtureCopy();
+    const csv = join(source, "stations.csv");
+    const text = await readFile(csv, "utf8");
+    // As a French Excel exports a boolean cell (true twice: ",true,true," shares a comma); WAHR and
+    // FALSCH from a German one.
+    const french = text
+      .replace(/,true,/gi, ",VRAI,")
+      .replace(/,false,/gi, ",FAUX,")
+      .replace(/,true,/gi, ",VRAI,");
+    await writeFile(csv, french.replace(",VRAI,", ",WAHR,").replace(",FAUX,", ",FALSCH,"));
+    const validated = await runCli(["validate", "--source", source]);
+    expect(validated.code).toBe(1);
+    const errors = validated.stderr.split("\n").filter((line) => line.includes("expected true"));
+    expect(errors[0]).toMatch(
+      /banking: expected true or false, got "FALSCH": a German spreadsheet's word for false; write false$/,
+    );
+    expect(
+      errors.some((line) =>
+        line.endsWith(`got "VRAI": a French spreadsheet's word for true; write true`),
+      ),
+    ).toBe(true);
+    expect(
+      errors.some((line) =>
+        line.endsWith(`got "FAUX": a French spreadsheet's word for false; write false`),
+      ),
+    ).toBe(true);
+  });
 });

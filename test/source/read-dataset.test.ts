@@ -386,9 +386,9 @@ describe("readDataset", () => {
     const csv = stationsCsv.replace("TRUE,false,true", "VRAI,0,1");
     const dir = await sourceDir({ "contracts.json": contracts, "stations.csv": csv });
     expect((await readDataset(dir)).problems.filter(isError).map(formatProblem)).toEqual([
-      `${join(dir, "stations.csv")}:2 (Lyon #1) banking: expected true or false, got "VRAI"`,
-      `${join(dir, "stations.csv")}:2 (Lyon #1) bonus: expected true or false, got "0"`,
-      `${join(dir, "stations.csv")}:2 (Lyon #1) overflow: expected true or false, got "1"`,
+      `${join(dir, "stations.csv")}:2 (Lyon #1) banking: expected true or false, got "VRAI": a French spreadsheet's word for true; write true`,
+      `${join(dir, "stations.csv")}:2 (Lyon #1) bonus: expected true or false, got "0": a database's way to write false; write false`,
+      `${join(dir, "stations.csv")}:2 (Lyon #1) overflow: expected true or false, got "1": a database's way to write true; write true`,
     ]);
   });
 

@@ -431,6 +431,25 @@ describe("lastUpdateIsUtcInstant", () => {
       '"2025-02-08T24:30:00Z" has the right form, but no such date or time of day exists',
     ]);
   });
+  it("says a local time without offset with the offset it has in its contract's zone, summer or winter", () => {
+    const zones = new Map([
+      ["nantes", "Europe/Paris"],
+      ["boston", "America/New_York"],
+    ]);
+    const messages = [
+      state("Nantes", 1, { lastUpdate: "2026-12-07T12:10:07" }),
+      state("nantes", 2, { lastUpdate: "2026-07-07 12:10" }),
+      state("boston", 3, { lastUpdate: "2026-01-15T08:00:00" }),
+      state("elsewhere", 4, { lastUpdate: "2026-01-15T08:00:00" }),
+    ].map((one) => lastUpdateIsUtcInstant(sourced("s", [one]), zones)[0]?.message);
+    expect(messages).toEqual([
+      `"2026-12-07T12:10:07" lacks a time zone: write it as 2026-12-07T12:10:07+01:00 if it is Europe/Paris time (its contract's timezone), or 2026-12-07T12:10:07Z if it is UTC`,
+      `"2026-07-07 12:10" lacks a T between the date and the time, seconds, a time zone: write it as 2026-07-07T12:10:00+02:00 if it is Europe/Paris time (its contract's timezone), or 2026-07-07T12:10:00Z if it is UTC`,
+      `"2026-01-15T08:00:00" lacks a time zone: write it as 2026-01-15T08:00:00-05:00 if it is America/New_York time (its contract's timezone), or 2026-01-15T08:00:00Z if it is UTC`,
+      // A contract with no zone known (an unknown one, an error of its own): UTC alone is said.
+      `"2026-01-15T08:00:00" lacks a time zone (Z for UTC, or an offset such as +01:00): write it as 2026-01-15T08:00:00Z if it is UTC`,
+    ]);
+  });
   it("accepts null (never reported) and instants with any offset", () => {
     const states = [null, "2025-02-08T16:44:06Z", "2025-02-08T17:44:06.999+01:00"].map(
       (lastUpdate) => state("a", 1, { lastUpdate }),

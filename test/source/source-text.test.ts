@@ -170,7 +170,7 @@ describe("source text", () => {
       `${csv}:2: has 10 cells where the header has 11: a cell left out (every column needs its comma, even when empty)?`,
       `${csv}:6: has 12 cells where the header has 11: a comma inside a cell not in quotes ("a, b")?`,
       `${csv}:8: has 14 cells where the header has 11: the cells past the header's columns are empty: commas too many at the end of the line?`,
-      `${csv}:4 (dublin #54) banking: expected true or false, got "yes"`,
+      `${csv}:4 (dublin #54) banking: expected true or false, got "yes": English for true; write true`,
     ]);
   });
 

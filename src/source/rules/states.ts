@@ -8,6 +8,7 @@ import { publishedTime } from "../../published-time.js";
 import { isNoValue } from "../no-value.js";
 import { error, type Problem, type Sourced, warning } from "../problems.js";
 import { CLOCKS_APART_MS, GBFS_EARLIEST_MS } from "../source-time.js";
+import { localOffset } from "./local-offset.js";
 import { contractKey, placeOf } from "./records.js";
 
 export const stationKey = (contract: string, number: number): string =>
@@ -233,7 +234,15 @@ export function lastUpdateInRange(
   return problems;
 }
 
-export function lastUpdateIsUtcInstant(states: readonly Sourced<StationState>[]): Problem[] {
+/**
+ * `zones`: each contract's time zone by its contractKey, so that a local time written without an
+ * offset is said with the offset it has in its contract's zone: a feed that drops it most often
+ * writes the city's time, and "Z if it is UTC" alone led to a time published an hour off.
+ */
+export function lastUpdateIsUtcInstant(
+  states: readonly Sourced<StationState>[],
+  zones: ReadonlyMap<string, string> = new Map(),
+): Problem[] {
   return states
     .filter(
       (state) =>
@@ -241,7 +250,8 @@ export function lastUpdateIsUtcInstant(states: readonly Sourced<StationState>[])
     )
     .map((state) => {
       const text = String(state.value.lastUpdate);
-      return error(state.at, "lastUpdate", `"${excerpt(text)}" ${whyNotInstant(text)}`);
+      const zone = zones.get(contractKey(state.value.contract));
+      return error(state.at, "lastUpdate", `"${excerpt(text)}" ${whyNotInstant(text, zone)}`);
     });
 }
 
@@ -249,7 +259,7 @@ export function lastUpdateIsUtcInstant(states: readonly Sourced<StationState>[])
  * Of a lastUpdate toUtcSeconds refused: what its form lacks when it is a near miss (the forms
  * databases and exports write), else the form; or a date or time of day that does not exist.
  */
-function whyNotInstant(text: string): string {
+function whyNotInstant(text: string, contractZone: string | undefined): string {
   if (INSTANT.test(text)) return "has the right form, but no such date or time of day exists";
   if (isNoValue(text))
     return "is a word for no value, as databases export it: give null (no quotes) for a station that never reported";
@@ -265,11 +275,18 @@ function whyNotInstant(text: string): string {
     // +01 and +0100 as +01:00.
     const offset =
       zone?.length === 3 ? `${zone}:00` : zone && `${zone.slice(0, 3)}:${zone.slice(-2)}`;
+    const written = `${date}T${minutes}${seconds ?? ":00"}`;
+    const local =
+      zone === undefined && contractZone ? localOffset(contractZone, written) : undefined;
+    if (local !== undefined) {
+      lacks.push("a time zone");
+      return `lacks ${lacks.join(", ")}: write it as ${written}${local} if it is ${contractZone} time (its contract's timezone), or ${written}Z if it is UTC`;
+    }
     if (zone === undefined) lacks.push("a time zone (Z for UTC, or an offset such as +01:00)");
     else if (zone.length === 3) lacks.push(`the offset's minutes (${offset})`);
     else if (zone.length === 5) lacks.push(`the offset's colon (${offset})`);
     if (lacks.length > 0)
-      return `lacks ${lacks.join(", ")}: write it as ${date}T${minutes}${seconds ?? ":00"}${zone === undefined ? "Z if it is UTC" : zone === "Z" ? "Z" : offset}`;
+      return `lacks ${lacks.join(", ")}: write it as ${written}${zone === undefined ? "Z if it is UTC" : zone === "Z" ? "Z" : offset}`;
   }
   if (/^\d{9,13}$/.test(text))
     return `is a count of seconds or milliseconds since 1970 (as v1 answers write it): write it as a date and time, ${instantSince1970(Number(text))}`;

@@ -49,6 +49,9 @@ export function buildPortalInput(
     cities: contract.cities,
     languages: contract.languages ?? [],
     license: contract.license ? licenseOf(contract.license) : null,
+    operator: contract.operator
+      ? { name: contract.operator.name, url: contract.operator.url ?? null }
+      : null,
     stationCount: stationCounts.get(contract.name) ?? 0,
     gbfs: paths.gbfs?.(contract.name) ?? null,
   }));

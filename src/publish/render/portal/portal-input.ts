@@ -42,6 +42,11 @@ export interface PortalContract {
   languages: string[];
   license: PortalLicense | null;
   /**
+   * Who publishes the data (the contract's `operator`): the licensor an attribution licence (CC
+   * BY, ODbL) asks reusers to credit, named beside the licence; null when the source names none.
+   */
+  operator: { name: string; url: string | null } | null;
+  /**
    * How many stations it has. The stations themselves are not on the page: its script draws the
    * map from the GBFS feeds, so the page stays the same size however large the network grows.
    */

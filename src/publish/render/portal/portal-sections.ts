@@ -22,6 +22,16 @@ function license(value: PortalLicense | null): Html | string {
   return value.url ? html`<a href="${value.url}">${name}</a>` : name;
 }
 
+/**
+ * Whom to credit, after the licence: the page showed `ODbL-1.0` with no name, though the licence
+ * asks every reuse to name its licensor, and people read the page, not the data package.
+ */
+function credit(operator: PortalContract["operator"]): Html | string {
+  if (!operator) return "";
+  const name = operator.url ? html`<a href="${operator.url}">${operator.name}</a>` : operator.name;
+  return html`, credit: <bdi>${name}</bdi>`;
+}
+
 export function contractsSection(input: PortalInput): Html {
   const rows = input.contracts.map(
     (c) => html`<tr>
@@ -30,7 +40,7 @@ export function contractsSection(input: PortalInput): Html {
 <td class="num">${c.stationCount.toLocaleString("en")}</td>
 ${liveCell(c.name, "bikes")}${liveCell(c.name, "docks")}
 <td class="wide">${c.languages.join(", ") || "–"}</td>
-<td class="wide">${license(c.license)}</td>
+<td class="wide">${license(c.license)}${credit(c.operator)}</td>
 </tr>`,
   );
   return html`<section id="contracts" aria-labelledby="contracts-title">

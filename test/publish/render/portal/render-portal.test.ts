@@ -225,6 +225,22 @@ describe("renderPortal", () => {
     expect(await bundleRow([])).toContain("<td>not stated</td>");
   });
 
+  it("names whom to credit beside each contract's licence: its operator, linked", async () => {
+    const html = page(await input());
+    // The fixtures' Dublin: CC BY 4.0, which asks every reuse to credit JCDecaux Ireland.
+    expect(html).toContain(
+      'CC-BY-4.0, credit: <bdi><a href="https://www.dublinbikes.ie">JCDecaux Ireland</a></bdi></td>',
+    );
+    const dataset = await fixtureDataset();
+    const unnamed = dataset.contracts.map(({ operator: _, ...rest }) => rest);
+    const { release } = await publish({ ...dataset, contracts: unnamed } as never, {
+      generatedAt: GENERATED_AT,
+    });
+    const without = Buffer.concat(release.files.get("/")?.body ?? []).toString("utf8");
+    expect(without).toContain(">CC-BY-4.0</td>");
+    expect(without).not.toContain("credit:");
+  });
+
   it("names each download and feed link whole, for a screen reader's list of links", async () => {
     const html = page(await input({}, true));
     expect(html).toContain('aria-label="dublinbikes, GBFS v3.0">v3.0</a>');
