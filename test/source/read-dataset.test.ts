@@ -985,6 +985,15 @@ describe("readDataset", () => {
     );
     const right = await readDataset(dir);
     expect(right.problems.filter(({ field }) => field === "latitude")).toEqual([]);
+    // One station out among the rest: said as the only one, not as one of them.
+    await writeFile(
+      join(dir, "stations.json"),
+      JSON.stringify({ stations: [swapped(1), ...[2, 3].map((number) => lyonStation(number))] }),
+    );
+    const one = (await readDataset(dir)).problems.filter(({ field }) => field === "latitude");
+    expect(one.map(formatProblem)).toEqual([
+      `${join(dir, "stations.json")}[0] (lyon #1) latitude: 4.861, 45.76 is outside the part of the world Europe/Paris is in (latitude 27 to 82, longitude -32 to 70), the only one of the contract's 5 stations and parkings: latitude and longitude swapped (an export that writes longitude first)?`,
+    ]);
   });
 
   it("warns of a text thousands of characters long, a broken export's", async () => {

@@ -60,11 +60,19 @@ export function positionsInTimeZoneRegion(
       ? "latitude and longitude swapped (an export that writes longitude first)?"
       : "a wrong position, or a wrong time zone?";
     const of = totals.get(key) ?? count;
+    const all = counted(of, "station and parking", "stations and parkings");
+    // "as is 1 of the contract's 6" read as if another were out too: the one out is this one.
+    const share =
+      count > 1
+        ? `, as are ${count} of the contract's ${all}`
+        : of > 1
+          ? `, the only one of the contract's ${all}`
+          : "";
     problems.push(
       warning(
         first.at,
         "latitude",
-        `${latitude}, ${longitude} is outside the part of the world ${zone} is in (latitude ${region.latitude.join(" to ")}, longitude ${region.longitude.join(" to ")}), as ${count === 1 ? "is" : "are"} ${count} of the contract's ${counted(of, "station and parking", "stations and parkings")}: ${hint}`,
+        `${latitude}, ${longitude} is outside the part of the world ${zone} is in (latitude ${region.latitude.join(" to ")}, longitude ${region.longitude.join(" to ")})${share}: ${hint}`,
       ),
     );
     flagged.add(key);
