@@ -172,6 +172,7 @@ export function openApiDocument(dataset: Dataset, options: PublishOptions): obje
     baseUrl: options.baseUrl ?? DEFAULT_BASE_URL,
     examples: openApiExamples(dataset),
     ...(dataset.portal ? { title: dataset.portal.serviceName } : {}),
+    ...(dataset.portal?.keys.url ? { keysUrl: dataset.portal.keys.url } : {}),
     licenses: licenseGroups(dataset.contracts),
     parameterExamples: {
       ...(dataset.stations[0] ? { station: dataset.stations[0] } : {}),

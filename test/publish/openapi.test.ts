@@ -165,6 +165,34 @@ describe("OpenAPI document", () => {
     expect(titleOf()).toBe("velodata");
   });
 
+  it("names where to ask for a key as its contact: portal.json's page, or its e-mail address", async () => {
+    const dataset = await fixtureDataset();
+    const contactOf = (keys: object) =>
+      (
+        openApiDocument({ ...dataset, portal: { serviceName: "Open Bikes", keys } } as never, {
+          generatedAt: GENERATED_AT,
+        }) as { info: { contact?: object } }
+      ).info.contact;
+    expect(contactOf({ text: "Ask us.", url: "https://bikes.example.org/keys" })).toEqual({
+      name: "Open Bikes",
+      url: "https://bikes.example.org/keys",
+    });
+    expect(contactOf({ text: "Write to us.", url: "mailto:open%2Ddata@example.org" })).toEqual({
+      name: "Open Bikes",
+      email: "open-data@example.org",
+    });
+    expect(contactOf({ text: "Ask the operator." })).toBeUndefined();
+    // The document stays valid OpenAPI with either.
+    const document = openApiDocument(
+      {
+        ...dataset,
+        portal: { serviceName: "Open Bikes", keys: { text: "x", url: "mailto:a@example.org" } },
+      } as never,
+      { generatedAt: GENERATED_AT },
+    );
+    expect((await new Validator().validate(document as never)).valid).toBe(true);
+  });
+
   it("shows a station as the API sends an open one: reported, every stand of it counted", async () => {
     const { paths } = await documentOf();
     const v3 = paths["/vls/v3/stations/{number}"]?.get.responses["200"]?.content?.[

@@ -9,6 +9,7 @@ import {
 } from "@asteasolutions/zod-to-openapi";
 import { type ZodType, z } from "zod";
 import { officialGbfsSchema } from "../../model/gbfs-official.js";
+import { mailtoAddress } from "../../model/portal.js";
 import { recordNumber } from "../../model/record-number.js";
 import { ErrorBody } from "../../model/server-status.js";
 import { cacheControlOf, STATIC_MAX_AGE } from "../../routes/max-age.js";
@@ -42,6 +43,11 @@ export interface OpenApiOptions {
   examples: Partial<Record<EndpointName, unknown>>;
   /** The service's name (portal.json's serviceName): the document's title. Default "velodata". */
   title?: string;
+  /**
+   * Where to ask for a key (portal.json's keys.url: a web page, or `mailto:` an address): the
+   * document's contact, which API consoles show beside its title.
+   */
+  keysUrl?: string;
   /** The contracts grouped by the licence of their data (licenseGroups): the API's licence. */
   licenses?: readonly LicenseGroup<StatedLicense>[];
   /**
@@ -85,6 +91,7 @@ export function renderOpenApi(options: OpenApiOptions): object {
         `Every path answers HEAD as GET without the body, and OPTIONS (a CORS preflight, no key needed) with 204; other methods get 405 with \`Allow: ${ALLOWED_METHODS}\`.` +
         licensesByContract(options.licenses ?? []),
       ...licenseOf(options.licenses ?? [], options.baseUrl),
+      ...(options.keysUrl ? { contact: contactOf(options.keysUrl, options.title) } : {}),
     },
     servers: [{ url: options.baseUrl }],
     // Every group in TAG_DESCRIPTIONS' order (the data first), the preflights last: Swagger UI lists
@@ -94,6 +101,15 @@ export function renderOpenApi(options: OpenApiOptions): object {
       { name: PREFLIGHT_TAG, description: PREFLIGHT_DESCRIPTION },
     ],
   });
+}
+
+/** OpenAPI's contact for a keys link: an e-mail address for `mailto:`, else the page. */
+function contactOf(
+  keysUrl: string,
+  title = "velodata",
+): { name: string } & ({ email: string } | { url: string }) {
+  const email = mailtoAddress(keysUrl);
+  return email === null ? { name: title, url: keysUrl } : { name: title, email };
 }
 
 /** The groups of the route table, in TAG_DESCRIPTIONS' order. */
