@@ -100,8 +100,8 @@ export async function readCsvRecords(
     // empty line: nothing in it to publish.
     if (blank(record)) return;
     const at = { file, index, line: lines[index] as number };
-    // Two exports joined, each with its header: one error, not one per cell of it.
     const total = totalWord(record, names);
+    // Two exports joined, each with its header: one error, not one per cell of it.
     if (isHeader(record, names))
       problems.push(error(at, undefined, "repeats the header row (files joined?): remove it"));
     else if (total !== undefined)
