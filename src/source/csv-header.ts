@@ -92,11 +92,13 @@ export function checkHeader(
     seen.add(name);
     if (columns.has(name)) continue;
     // "Contract", "Latitude": a spreadsheet's capitalised header; said once, as the column it is.
-    const meant = [...columns.keys()].find((known) => known.toLowerCase() === name.toLowerCase());
+    const lower = name.toLowerCase();
+    const meant = [...columns.keys()].find((known) => known.toLowerCase() === lower);
     // "capactiy": a slip of a column the header lacks; "Numéro", "Capacité": a header written in
     // French, whose accents would otherwise put it past a slip of "number" and "capacity".
+    const plain = withoutAccents(name);
     const misspelt = [...columns.keys()].find(
-      (known) => !inHeader.has(known) && typosApart(known, withoutAccents(name)) <= 2,
+      (known) => !inHeader.has(known) && typosApart(known, plain) <= 2,
     );
     if (meant === undefined && misspelt === undefined) {
       unknown.push(name);

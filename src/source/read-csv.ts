@@ -83,6 +83,7 @@ export async function readCsvRecords(
   // nothing, when every row has them too (their cells then must be empty); else a separator too
   // many at the header's end, said as such.
   const named = namedCount(names);
+  const numberColumn = names.indexOf("number");
   const short = rows.some(({ record }) => record.length < names.length && !blank(record));
   if (named < names.length && short)
     return { records: [], problems: [unnamedColumn(file, named, separator, true)] };
@@ -100,7 +101,7 @@ export async function readCsvRecords(
     // empty line: nothing in it to publish.
     if (blank(record)) return;
     const at = { file, index, line: lines[index] as number };
-    const total = totalWord(record, names);
+    const total = totalWord(record, numberColumn);
     // Two exports joined, each with its header: one error, not one per cell of it.
     if (isHeader(record, names))
       problems.push(error(at, undefined, "repeats the header row (files joined?): remove it"));

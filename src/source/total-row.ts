@@ -4,9 +4,11 @@
 /** A word a total line starts a cell with, in the languages of the exports velodata reads. */
 const TOTAL = /^(?:total|totals|totaux|sum|summe|gesamt|somme)\b/iu;
 
-/** The total word of a row without a number, or undefined: a station named "Total" has one. */
-export function totalWord(record: readonly string[], names: readonly string[]): string | undefined {
-  const number = names.indexOf("number");
+/**
+ * The total word of a row without a number (its cell at `number`, the header's "number" column,
+ * -1 when it has none), or undefined: a station named "Total" has one.
+ */
+export function totalWord(record: readonly string[], number: number): string | undefined {
   if (number < 0 || record[number] !== "") return undefined;
   return record.find((cell) => TOTAL.test(cell));
 }

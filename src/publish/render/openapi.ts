@@ -81,17 +81,18 @@ export function renderOpenApi(options: OpenApiOptions): object {
     description: "The API key (40 hex characters): the operator of this API gives them out.",
   });
   for (const each of operations(options, registry)) registry.registerPath(each);
+  const title = options.title ?? "velodata";
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: "3.1.0",
     info: {
-      title: options.title ?? "velodata",
+      title,
       version: "0.1.0",
       description:
         "Bike-sharing stations and bike parkings, as the JCDecaux open-data API (v3, legacy v1, parking v1), plus GBFS feeds and static downloads. Every API call needs `?apiKey=KEY`; public routes say so. " +
         `Every path answers HEAD as GET without the body, and OPTIONS (a CORS preflight, no key needed) with 204; other methods get 405 with \`Allow: ${ALLOWED_METHODS}\`.` +
         licensesByContract(options.licenses ?? []),
       ...licenseOf(options.licenses ?? [], options.baseUrl),
-      ...(options.keysUrl ? { contact: contactOf(options.keysUrl, options.title) } : {}),
+      ...(options.keysUrl ? { contact: contactOf(options.keysUrl, title) } : {}),
     },
     servers: [{ url: options.baseUrl }],
     // Every group in TAG_DESCRIPTIONS' order (the data first), the preflights last: Swagger UI lists
@@ -106,7 +107,7 @@ export function renderOpenApi(options: OpenApiOptions): object {
 /** OpenAPI's contact for a keys link: an e-mail address for `mailto:`, else the page. */
 function contactOf(
   keysUrl: string,
-  title = "velodata",
+  title: string,
 ): { name: string } & ({ email: string } | { url: string }) {
   const email = mailtoAddress(keysUrl);
   return email === null ? { name: title, url: keysUrl } : { name: title, email };
