@@ -53,4 +53,25 @@ describe("watchKeyRing", () => {
       ring.close();
     }
   });
+
+  it("tells each of many keys by its own id, the demo key's too, and counts the accepted ones", async () => {
+    const file = join(await tempDir(), "keys.json");
+    const revoked = await addKey(file, "", new Date());
+    const added = [revoked];
+    for (let n = 0; n < 4; n++) added.push(await addKey(file, "", new Date()));
+    await revokeKey(file, revoked.stored.id, new Date());
+    const extraKeys = [{ key: RAW_KEY, id: "demo" }];
+    const ring = await watchKeyRing({ path: file, extraKeys, log: () => {} });
+    try {
+      expect(added.map(({ key }) => ring.idOf(key))).toEqual([
+        null,
+        ...added.slice(1).map(({ stored }) => stored.id),
+      ]);
+      expect(ring.revokedIdOf(revoked.key)).toBe(revoked.stored.id);
+      expect(ring.idOf(RAW_KEY)).toBe("demo");
+      expect(ring.activeCount()).toBe(5);
+    } finally {
+      ring.close();
+    }
+  });
 });

@@ -25,10 +25,8 @@ export type StoredKey = z.infer<typeof StoredKey>;
 
 const KeyFile = z.strictObject({ keys: z.array(StoredKey) });
 
-export const hashKey = (key: string): string => keyDigest(key).toString("hex");
-
-/** hashKey's bytes, as the server compares them. */
-export const keyDigest = (key: string): Buffer => hash("sha256", key, "buffer");
+/** A key's SHA-256 in hex: what the keys file stores, and what the server looks a key up by. */
+export const hashKey = (key: string): string => hash("sha256", key, "hex");
 
 /** Reads the keys file; a missing file is an empty one. Throws a UserError saying what is wrong. */
 export async function readKeys(path: string): Promise<StoredKey[]> {
