@@ -40,8 +40,7 @@ const byHash = (keys: readonly { sha256: string; id: string }[]): KeysByHash =>
  * time may tell how much of the presented key's hash matches a stored hash, which says nothing of
  * a key itself: finding one from its hash is what SHA-256 makes infeasible.
  */
-const idOfKey = (known: KeysByHash, key: string): string | null =>
-  known.get(hashKey(key)) ?? null;
+const idOfKey = (known: KeysByHash, key: string): string | null => known.get(hashKey(key)) ?? null;
 
 /** Accepted keys remembered at most; a server has a few clients, each with its key. */
 const ACCEPTED_KEPT = 1024;
