@@ -91,6 +91,24 @@ export function checkHeader(
     }
     seen.add(name);
     if (columns.has(name)) continue;
+    // A quote opened in the header and closed only in a row below: what the parser read as the
+    // header's cells after it are a row's, and saying them unknown would be noise.
+    if (/[\r\n]/.test(name) && name.includes(separator))
+      return [error({ file, line: 1 }, `column ${index + 1}`, RUNAWAY_QUOTE)];
+    // "capacity⏎(stands)": a spreadsheet's header cell written on two lines (Alt+Enter in Excel).
+    if (/[\r\n]/.test(name)) {
+      const [first = ""] = name.split(/\r\n|\r|\n/);
+      const known = columns.has(first.trim()) ? first.trim() : undefined;
+      if (known !== undefined) renamed.add(known);
+      problems.push(
+        error(
+          { file, line: 1 },
+          excerpt(name),
+          `column ${index + 1}'s name holds a line break: a column's name is one line${known === undefined ? "" : `, write "${known}" alone`}`,
+        ),
+      );
+      continue;
+    }
     // "Contract", "Latitude": a spreadsheet's capitalised header; said once, as the column it is.
     const lower = name.toLowerCase();
     const meant = [...columns.keys()].find((known) => known.toLowerCase() === lower);
@@ -132,6 +150,9 @@ export function checkHeader(
     problems.push(error({ file, line: 1 }, name, "required column is missing from the header"));
   return problems;
 }
+
+const RUNAWAY_QUOTE =
+  'opens a quote (") that closes only in a row below, and holds the rest of the header: close it on the header\'s line, or double a quote inside a cell ("")';
 
 const withoutAccents = (name: string): string =>
   name.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();

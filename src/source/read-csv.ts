@@ -174,12 +174,16 @@ function separatorOf(parse: typeof CsvParse, text: string): Separator {
   return header?.length === 1 && header[0]?.includes(";") ? ";" : ",";
 }
 
-/** The header row, or null when line 1 is not even CSV (the full parse then says why). */
+/**
+ * The header row, or null when it is not even CSV (the full parse then says why). Its first
+ * record, not its first line: a spreadsheet's header cell may hold a line break (Alt+Enter in
+ * Excel), and line 1 alone then read as no header at all, every column said missing.
+ */
 function headerOf(parse: typeof CsvParse, text: string, separator: Separator): string[] | null {
   try {
     const rows: string[][] = parse(text, {
       delimiter: separator,
-      to_line: 1,
+      to: 1,
       bom: true,
       trim: true,
     });

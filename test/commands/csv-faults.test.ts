@@ -65,6 +65,30 @@ describe("validate says what is wrong with a CSV's quotes, where", () => {
     expect(result.stderr).toContain(`${source}/stations.csv:1 column 2: has a quote (")`);
   });
 
+  it("a header cell on two lines (Alt+Enter in Excel): that cell said, not every column missing", async () => {
+    const source = await fixtureCopy();
+    const header = HEADER.replace("capacity,", '"capacity\r\n(stands)",').concat(',"Notes\nmore"');
+    await writeFile(join(source, "stations.csv"), `${header}\n${ROW(42, "SMITH")},\n`);
+    const result = await runCli(["validate", "--source", source]);
+    const errors = result.stderr.split("\n").filter((line) => line.startsWith("  error: "));
+    expect(errors).toEqual([
+      `  error: ${source}/stations.csv:1 capacity\\x0d\\x0a(stands): column 10's name holds a line break: a column's name is one line, write "capacity" alone`,
+      `  error: ${source}/stations.csv:1 Notes\\x0amore: column 12's name holds a line break: a column's name is one line`,
+    ]);
+  });
+
+  it("a quote in the header closed only in a row below: one error, not the row's cells as columns", async () => {
+    const source = await fixtureCopy();
+    const header = HEADER.replace("name,", '"name,');
+    const rows = [ROW(42, "SMITH"), ROW(43, 'SMITH"')];
+    await writeFile(join(source, "stations.csv"), `${[header, ...rows].join("\n")}\n`);
+    const result = await runCli(["validate", "--source", source]);
+    const errors = result.stderr.split("\n").filter((line) => line.startsWith("  error: "));
+    expect(errors).toEqual([
+      `  error: ${source}/stations.csv:1 column 3: opens a quote (") that closes only in a row below, and holds the rest of the header: close it on the header's line, or double a quote inside a cell ("")`,
+    ]);
+  });
+
   it("a quote never closed: the line where it opens", async () => {
     expect(await validateCsv([ROW(42, '"SMITH'), ROW(43, '"X"'), ROW(44, "Y")])).toEqual([
       '  error: stations.csv:2: has a cell that opens a quote (") and never closes it: close it, or double a quote inside a cell ("")',
