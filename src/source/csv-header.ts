@@ -118,6 +118,17 @@ export function checkHeader(
     const misspelt = [...columns.keys()].find(
       (known) => !inHeader.has(known) && typosApart(known, plain) <= 2,
     );
+    // "Capacity" beside "capacity": a second copy of a column, not a slip of it.
+    if (meant !== undefined && inHeader.has(meant)) {
+      problems.push(
+        error(
+          { file, line: 1 },
+          excerpt(name),
+          `unknown column: the header has "${meant}" already, in column ${header.indexOf(meant) + 1}; leave this one out of the export`,
+        ),
+      );
+      continue;
+    }
     if (meant === undefined && misspelt === undefined) {
       unknown.push(name);
       continue;

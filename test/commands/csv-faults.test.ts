@@ -77,6 +77,16 @@ describe("validate says what is wrong with a CSV's quotes, where", () => {
     ]);
   });
 
+  it("a column beside the same in another case: a second copy to leave out, not a case to fix", async () => {
+    const source = await fixtureCopy();
+    await writeFile(join(source, "stations.csv"), `${HEADER},Capacity\n${ROW(42, "SMITH")},31\n`);
+    const result = await runCli(["validate", "--source", source]);
+    const errors = result.stderr.split("\n").filter((line) => line.startsWith("  error: "));
+    expect(errors).toEqual([
+      `  error: ${source}/stations.csv:1 Capacity: unknown column: the header has "capacity" already, in column 10; leave this one out of the export`,
+    ]);
+  });
+
   it("a quote in the header closed only in a row below: one error, not the row's cells as columns", async () => {
     const source = await fixtureCopy();
     const header = HEADER.replace("name,", '"name,');
