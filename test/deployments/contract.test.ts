@@ -932,6 +932,9 @@ describe.skipIf("missing" in nginx)("nginx in front of the tree", () => {
       expect(JSON.parse(answer.body.toString())).toEqual({ error: "Service Unavailable" });
       expect(answer.headers["retry-after"]).toBe("5");
       expect(answer.headers["access-control-allow-origin"]).toBe("*");
+      // Through fetch, checked against the document nginx still serves: a client generated from
+      // it must know this 503 and its Retry-After, on the operation asked as on /status.
+      expect((await fetch(`${deployment.base}${path}`)).status, path).toBe(503);
     }
     expect((await raw(deployment.base, "/openapi.json")).status).toBe(200);
     // A page of another origin may still ask for it: nginx answers the preflight itself.

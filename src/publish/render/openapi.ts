@@ -24,6 +24,8 @@ import {
   HEADERS_TOO_LARGE,
   KEY_RATE_LIMITED,
   MALFORMED_REQUEST,
+  SERVE_UNAVAILABLE,
+  SERVE_UNAVAILABLE_RETRY_SECONDS,
   TOO_MANY_KEY_FAILURES,
   URI_TOO_LONG,
 } from "../../routes/outcomes.js";
@@ -473,8 +475,20 @@ function responsesOf(
   const byStatus = new Map<number, Outcome[]>();
   for (const outcome of new Set(routes.flatMap(outcomesOf)))
     byStatus.set(outcome.status, [...(byStatus.get(outcome.status) ?? []), outcome]);
-  for (const [status, outcomes] of [...byStatus].sort(([a], [b]) => a - b))
-    responses[String(status)] = errorResponse(outcomes, badRequest);
+  for (const [status, outcomes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const error = errorResponse(outcomes, badRequest);
+    // /status's 503 is its own document (ok false), or nginx's error while serve is down.
+    responses[String(status)] =
+      route.alsoAs?.status === status
+        ? {
+            ...error,
+            description: `${route.alsoAs.meaning}; or ${error.description}`,
+            content: {
+              [route.contentType]: { schema: z.union([route.schema ?? z.unknown(), ErrorBody]) },
+            },
+          }
+        : error;
+  }
   // A 304 carries what the 200 would say of the copy the client holds: its tag, lifetime, Vary.
   const notModified = responses["304"];
   if (notModified) {
@@ -497,8 +511,21 @@ function responsesOf(
   return responses;
 }
 
-// The answers that say how long to wait.
-const WAITS = new Set([TOO_MANY_KEY_FAILURES, KEY_RATE_LIMITED]);
+// The answers that say how long to wait: what Retry-After counts down to, and an example.
+const WAITS = new Map<Outcome, { until: string; seconds: number }>([
+  [
+    TOO_MANY_KEY_FAILURES,
+    { until: "seconds until this address's keys are checked again", seconds: 42 },
+  ],
+  [KEY_RATE_LIMITED, { until: "until this key's next minute", seconds: 42 }],
+  [
+    SERVE_UNAVAILABLE,
+    {
+      until: "seconds before asking again: velodata serve restarts within seconds",
+      seconds: SERVE_UNAVAILABLE_RETRY_SECONDS,
+    },
+  ],
+]);
 
 /** Outcomes of one status share their form: an `{"error"}` body, or none. */
 function errorResponse(outcomes: readonly Outcome[], badRequest?: string): ResponseConfig {
@@ -508,13 +535,14 @@ function errorResponse(outcomes: readonly Outcome[], badRequest?: string): Respo
   const fixed = outcomes.find((outcome) => outcome !== BAD_REQUEST);
   const shown =
     fixed ?? (badRequest ? { ...BAD_REQUEST, error: badRequest } : (outcomes[0] as Outcome));
+  const waits = outcomes.flatMap((outcome) => WAITS.get(outcome) ?? []);
   const headers = {
-    headers: outcomes.some((outcome) => WAITS.has(outcome))
+    headers: waits[0]
       ? {
           ...CORS_HEADERS,
           "Retry-After": headerExample(
-            "seconds until this address's keys are checked again, or until this key's next minute",
-            42,
+            waits.map((wait) => wait.until).join(", or "),
+            waits[0].seconds,
           ),
         }
       : CORS_HEADERS,
