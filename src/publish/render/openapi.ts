@@ -449,15 +449,18 @@ function responsesOf(
     // Any answer of the tree serves a Range, by nginx as by velodata serve; a download resumes so.
     responses["206"] = {
       description:
-        "The bytes one Range asks for (`Range: bytes=1000-`: a download resumed where it stopped); several ranges that do not join, or an If-Range no longer naming this ETag, get the whole answer (200)",
+        "The bytes one Range asks for (`Range: bytes=1000-`: a download resumed where it stopped); several ranges that do not join, or an If-Range no longer naming this ETag, get the whole answer (200) from velodata serve, where nginx in front of the tree sends several ranges as multipart/byteranges (each part with its own Content-Range)",
       headers: {
         ...headers,
         "Content-Range": headerExample(
-          "which bytes of the answer these are, and its size",
+          "which bytes of the answer these are, and its size (none on a multipart answer)",
           "bytes 1000-38819/38820",
         ),
       },
-      content: { [route.contentType]: { schema: z.string().meta({ format: "binary" }) } },
+      content: {
+        [route.contentType]: { schema: z.string().meta({ format: "binary" }) },
+        [BYTE_RANGES_TYPE]: { schema: z.string().meta({ format: "binary" }) },
+      },
     };
   }
   if (route.alsoAs)
@@ -489,10 +492,11 @@ function responsesOf(
           }
         : error;
   }
-  // A 304 carries what the 200 would say of the copy the client holds: its tag, lifetime, Vary.
+  // A 304 carries what the 200 would say of the copy the client holds: its tag, lifetime, Vary
+  // (and, from nginx, the bundle's Content-Disposition: it sends a file's headers with its 304).
   const notModified = responses["304"];
   if (notModified) {
-    const { "Content-Disposition": _, "Accept-Ranges": __, ...same } = headers;
+    const { "Accept-Ranges": _, ...same } = headers;
     responses["304"] = { ...notModified, headers: same };
   }
   // The size a 416 gives is what a client needs to ask again for a range that exists.
@@ -506,10 +510,26 @@ function responsesOf(
           "the size of the answer: no range of it was sent",
           "bytes */38820",
         ),
+        // nginx refuses the range after it found the file, whose headers it has sent by then.
+        ETag: headerExample(
+          "from nginx in front of the tree, the file's tag (velodata serve sends none)",
+          '"6b16aa63-97a4"',
+        ),
+        ...(disposition
+          ? {
+              "Content-Disposition": headerExample(
+                "from nginx in front of the tree, the file's (velodata serve sends none)",
+                disposition,
+              ),
+            }
+          : {}),
       },
     };
   return responses;
 }
+
+// Several ranges in one answer, as nginx sends them (RFC 9110 §14.6).
+const BYTE_RANGES_TYPE = "multipart/byteranges";
 
 // The answers that say how long to wait: what Retry-After counts down to, and an example.
 const WAITS = new Map<Outcome, { until: string; seconds: number }>([
