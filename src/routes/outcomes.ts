@@ -101,6 +101,19 @@ export const RANGE_NOT_SATISFIABLE: Outcome = {
   error: "Range Not Satisfiable",
   meaning: "Range asks only for bytes past the end of the answer, whose size Content-Range gives",
 };
+/**
+ * nginx in front of the tree (`velodata nginx`) while velodata serve is down or stuck (a restart, an
+ * upgrade): whatever needs serve, a key check or a request no file answers, which any path may be
+ * (a contract in another case, a query the files do not take).
+ */
+export const SERVE_UNAVAILABLE: Outcome = {
+  status: 503,
+  error: "Service Unavailable",
+  meaning:
+    "through nginx in front of the tree: velodata serve, which checks the keys and answers what no file can, is restarting or down; retry after the Retry-After seconds",
+};
+/** The seconds nginx's 503 asks a client to wait: serve restarts within seconds. */
+export const SERVE_UNAVAILABLE_RETRY_SECONDS = 5;
 /** Conditional GET: the client's copy (If-None-Match) is current. */
 export const NOT_MODIFIED: Outcome = {
   status: 304,

@@ -9,6 +9,7 @@ import {
   NOT_MODIFIED,
   PRECONDITION_FAILED,
   RANGE_NOT_SATISFIABLE,
+  SERVE_UNAVAILABLE,
   TOO_MANY_KEY_FAILURES,
   URI_TOO_LONG,
 } from "./outcomes.js";
@@ -35,6 +36,8 @@ export function outcomesOf(route: AnyRoute): Outcome[] {
     route.contractNeeds?.outcome,
     identifiesOne ? (route.notFound ?? NOT_FOUND) : undefined,
     INTERNAL_ERROR,
+    // Behind nginx any path may need serve (a key check, a request no file answers).
+    SERVE_UNAVAILABLE,
   ];
   return [...new Set(outcomes.filter((outcome) => outcome !== undefined))];
 }

@@ -613,6 +613,28 @@ describe.skipIf("missing" in nginx)("nginx in front of the tree", () => {
     }
   });
 
+  it("answers several ranges, a range past the end and a 304 as its OpenAPI document declares them", async () => {
+    // Through fetch: checked against the document (nginx's multipart parts; its 416's file tag).
+    const station = `/vls/v3/stations/dublin/42?apiKey=${deployment.server.key}`;
+    for (const path of ["/download/velodata-static.zip", station]) {
+      const parts = await fetch(`${deployment.base}${path}`, {
+        headers: { Range: "bytes=0-9,20-29" },
+      });
+      expect([parts.status, parts.headers.get("content-type")], path).toEqual([
+        206,
+        expect.stringMatching(/^multipart\/byteranges; boundary=/),
+      ]);
+      const past = await fetch(`${deployment.base}${path}`, {
+        headers: { Range: "bytes=999999999-", Connection: "close" },
+      });
+      expect([past.status, past.headers.get("etag")], path).toEqual([416, expect.any(String)]);
+      // A 304 with the file's headers, the bundle's Content-Disposition among them.
+      const etag = (await fetch(`${deployment.base}${path}`)).headers.get("etag") ?? "";
+      const kept = await fetch(`${deployment.base}${path}`, { headers: { "If-None-Match": etag } });
+      expect(kept.status, path).toBe(304);
+    }
+  });
+
   it("answers only its server_name: another host name goes to the default site, as on Debian", async () => {
     const other = await raw(deployment.base, "/openapi.json", { Host: "elsewhere.example" });
     expect(other.body.toString()).toBe(DEFAULT_SITE);
@@ -932,6 +954,9 @@ describe.skipIf("missing" in nginx)("nginx in front of the tree", () => {
       expect(JSON.parse(answer.body.toString())).toEqual({ error: "Service Unavailable" });
       expect(answer.headers["retry-after"]).toBe("5");
       expect(answer.headers["access-control-allow-origin"]).toBe("*");
+      // Through fetch, checked against the document nginx still serves: a client generated from
+      // it must know this 503 and its Retry-After, on the operation asked as on /status.
+      expect((await fetch(`${deployment.base}${path}`)).status, path).toBe(503);
     }
     expect((await raw(deployment.base, "/openapi.json")).status).toBe(200);
     // A page of another origin may still ask for it: nginx answers the preflight itself.

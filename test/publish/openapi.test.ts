@@ -330,6 +330,28 @@ describe("OpenAPI document", () => {
     );
   });
 
+  it("declares nginx's 503 and its Retry-After on every path: velodata serve behind it restarting", async () => {
+    const { paths } = await documentOf();
+    for (const [path, item] of Object.entries(paths)) {
+      const unavailable = item.get.responses["503"];
+      expect(unavailable?.headers?.["Retry-After"]?.schema.example, path).toBe(5);
+      expect(unavailable?.description, path).toContain("velodata serve");
+    }
+    // /status's own 503 (its document, ok false) is kept beside nginx's error.
+    const status = paths["/status"]?.get.responses["503"];
+    expect(status?.description).toMatch(
+      /^The same document when `ok` is false.*; or through nginx/,
+    );
+    expect(status?.content?.["application/json"]).toMatchObject({
+      schema: {
+        anyOf: [
+          { $ref: "#/components/schemas/ServerStatus" },
+          { $ref: "#/components/schemas/Error" },
+        ],
+      },
+    });
+  });
+
   it("declares the headers clients rely on: ETag and Cache-Control, Retry-After on 429; 400, 414 and 431 on every path, 412 beside 304", async () => {
     const { paths } = await documentOf();
     const station = paths["/vls/v3/stations/{contract}/{number}"]?.get;

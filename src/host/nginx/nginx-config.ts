@@ -24,6 +24,8 @@ import {
   NOT_FOUND,
   PRECONDITION_FAILED,
   RANGE_NOT_SATISFIABLE,
+  SERVE_UNAVAILABLE,
+  SERVE_UNAVAILABLE_RETRY_SECONDS,
   URI_TOO_LONG,
 } from "../../routes/outcomes.js";
 import type { AnyRoute, Outcome } from "../../routes/route.js";
@@ -479,8 +481,8 @@ ${ERROR_PAGES.map(errorPageLocation).join("\n")}
     }
     location @velodata_unavailable {
 ${jsonErrorLines()}
-        add_header Retry-After "${UNAVAILABLE_RETRY_SECONDS}" always;
-        return 503 ${quote(JSON.stringify({ error: UNAVAILABLE }))};
+        add_header Retry-After "${SERVE_UNAVAILABLE_RETRY_SECONDS}" always;
+        return ${SERVE_UNAVAILABLE.status} ${quote(JSON.stringify({ error: SERVE_UNAVAILABLE.error }))};
     }
 }
 `;
@@ -524,10 +526,6 @@ function jsonErrorLines(withHeaders = true): string {
 
 // Where a preflight is answered (internal: a client asking for it gets the 404 of any unknown path).
 const PREFLIGHT_URI = "/_velodata/preflight";
-
-// What a client is told while velodata serve is down (a restart takes a few seconds).
-const UNAVAILABLE = "Service Unavailable";
-const UNAVAILABLE_RETRY_SECONDS = 5;
 
 /** Whether `version` (`1.26.3`) has `http2 on`, where `listen … http2` is deprecated. */
 function hasHttp2Directive(version: string): boolean {

@@ -24,6 +24,8 @@ import {
   HEADERS_TOO_LARGE,
   KEY_RATE_LIMITED,
   MALFORMED_REQUEST,
+  SERVE_UNAVAILABLE,
+  SERVE_UNAVAILABLE_RETRY_SECONDS,
   TOO_MANY_KEY_FAILURES,
   URI_TOO_LONG,
 } from "../../routes/outcomes.js";
@@ -447,15 +449,18 @@ function responsesOf(
     // Any answer of the tree serves a Range, by nginx as by velodata serve; a download resumes so.
     responses["206"] = {
       description:
-        "The bytes one Range asks for (`Range: bytes=1000-`: a download resumed where it stopped); several ranges that do not join, or an If-Range no longer naming this ETag, get the whole answer (200)",
+        "The bytes one Range asks for (`Range: bytes=1000-`: a download resumed where it stopped); several ranges that do not join, or an If-Range no longer naming this ETag, get the whole answer (200) from velodata serve, where nginx in front of the tree sends several ranges as multipart/byteranges (each part with its own Content-Range)",
       headers: {
         ...headers,
         "Content-Range": headerExample(
-          "which bytes of the answer these are, and its size",
+          "which bytes of the answer these are, and its size (none on a multipart answer)",
           "bytes 1000-38819/38820",
         ),
       },
-      content: { [route.contentType]: { schema: z.string().meta({ format: "binary" }) } },
+      content: {
+        [route.contentType]: { schema: z.string().meta({ format: "binary" }) },
+        [BYTE_RANGES_TYPE]: { schema: z.string().meta({ format: "binary" }) },
+      },
     };
   }
   if (route.alsoAs)
@@ -473,12 +478,25 @@ function responsesOf(
   const byStatus = new Map<number, Outcome[]>();
   for (const outcome of new Set(routes.flatMap(outcomesOf)))
     byStatus.set(outcome.status, [...(byStatus.get(outcome.status) ?? []), outcome]);
-  for (const [status, outcomes] of [...byStatus].sort(([a], [b]) => a - b))
-    responses[String(status)] = errorResponse(outcomes, badRequest);
-  // A 304 carries what the 200 would say of the copy the client holds: its tag, lifetime, Vary.
+  for (const [status, outcomes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const error = errorResponse(outcomes, badRequest);
+    // /status's 503 is its own document (ok false), or nginx's error while serve is down.
+    responses[String(status)] =
+      route.alsoAs?.status === status
+        ? {
+            ...error,
+            description: `${route.alsoAs.meaning}; or ${error.description}`,
+            content: {
+              [route.contentType]: { schema: z.union([route.schema ?? z.unknown(), ErrorBody]) },
+            },
+          }
+        : error;
+  }
+  // A 304 carries what the 200 would say of the copy the client holds: its tag, lifetime, Vary
+  // (and, from nginx, the bundle's Content-Disposition: it sends a file's headers with its 304).
   const notModified = responses["304"];
   if (notModified) {
-    const { "Content-Disposition": _, "Accept-Ranges": __, ...same } = headers;
+    const { "Accept-Ranges": _, ...same } = headers;
     responses["304"] = { ...notModified, headers: same };
   }
   // The size a 416 gives is what a client needs to ask again for a range that exists.
@@ -492,13 +510,42 @@ function responsesOf(
           "the size of the answer: no range of it was sent",
           "bytes */38820",
         ),
+        // nginx refuses the range after it found the file, whose headers it has sent by then.
+        ETag: headerExample(
+          "from nginx in front of the tree, the file's tag (velodata serve sends none)",
+          '"6b16aa63-97a4"',
+        ),
+        ...(disposition
+          ? {
+              "Content-Disposition": headerExample(
+                "from nginx in front of the tree, the file's (velodata serve sends none)",
+                disposition,
+              ),
+            }
+          : {}),
       },
     };
   return responses;
 }
 
-// The answers that say how long to wait.
-const WAITS = new Set([TOO_MANY_KEY_FAILURES, KEY_RATE_LIMITED]);
+// Several ranges in one answer, as nginx sends them (RFC 9110 §14.6).
+const BYTE_RANGES_TYPE = "multipart/byteranges";
+
+// The answers that say how long to wait: what Retry-After counts down to, and an example.
+const WAITS = new Map<Outcome, { until: string; seconds: number }>([
+  [
+    TOO_MANY_KEY_FAILURES,
+    { until: "seconds until this address's keys are checked again", seconds: 42 },
+  ],
+  [KEY_RATE_LIMITED, { until: "until this key's next minute", seconds: 42 }],
+  [
+    SERVE_UNAVAILABLE,
+    {
+      until: "seconds before asking again: velodata serve restarts within seconds",
+      seconds: SERVE_UNAVAILABLE_RETRY_SECONDS,
+    },
+  ],
+]);
 
 /** Outcomes of one status share their form: an `{"error"}` body, or none. */
 function errorResponse(outcomes: readonly Outcome[], badRequest?: string): ResponseConfig {
@@ -508,13 +555,14 @@ function errorResponse(outcomes: readonly Outcome[], badRequest?: string): Respo
   const fixed = outcomes.find((outcome) => outcome !== BAD_REQUEST);
   const shown =
     fixed ?? (badRequest ? { ...BAD_REQUEST, error: badRequest } : (outcomes[0] as Outcome));
+  const waits = outcomes.flatMap((outcome) => WAITS.get(outcome) ?? []);
   const headers = {
-    headers: outcomes.some((outcome) => WAITS.has(outcome))
+    headers: waits[0]
       ? {
           ...CORS_HEADERS,
           "Retry-After": headerExample(
-            "seconds until this address's keys are checked again, or until this key's next minute",
-            42,
+            waits.map((wait) => wait.until).join(", or "),
+            waits[0].seconds,
           ),
         }
       : CORS_HEADERS,
