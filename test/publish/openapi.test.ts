@@ -400,6 +400,25 @@ describe("OpenAPI document", () => {
       ]);
   });
 
+  it("types a JSON answer as its JSON for a generated client: no 2xx beside its 200 with a body of another kind", async () => {
+    // openapi-fetch and @hey-api/openapi-ts type an answer as all its 2xx bodies in one.
+    const { info, paths } = await documentOf();
+    for (const [path, item] of Object.entries(paths)) {
+      const { "200": whole, ...others } = item.get.responses;
+      const types = Object.keys(whole?.content ?? {});
+      if (!types.includes("application/json")) continue;
+      for (const [status, response] of Object.entries(others))
+        if (status.startsWith("2")) expect(response.content, `${path} ${status}`).toBeUndefined();
+    }
+    // The Range it takes all the same is said where a client reads it, and in the description.
+    const stations = paths["/vls/v3/stations"]?.get.responses["200"]?.headers?.["Accept-Ranges"];
+    expect(stations?.description).toContain("answered 206");
+    expect(info.description).toContain("206 with `Content-Range`");
+    // A download's 206 is bytes, as its 200: listed.
+    const bundle = paths["/download/velodata-static.zip"]?.get.responses["206"];
+    expect(Object.keys(bundle?.content ?? {})).toEqual(["application/zip", "multipart/byteranges"]);
+  });
+
   it("declares the bundle's Content-Disposition, and no other answer's", async () => {
     const { paths } = await documentOf();
     const declared = Object.entries(paths).filter(

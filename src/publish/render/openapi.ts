@@ -12,6 +12,7 @@ import { officialGbfsSchema } from "../../model/gbfs-official.js";
 import { mailtoAddress } from "../../model/portal.js";
 import { recordNumber } from "../../model/record-number.js";
 import { ErrorBody } from "../../model/server-status.js";
+import { JSON_TYPE } from "../../routes/content-types.js";
 import { cacheControlOf, STATIC_MAX_AGE } from "../../routes/max-age.js";
 import {
   ALLOWED_METHODS,
@@ -91,7 +92,8 @@ export function renderOpenApi(options: OpenApiOptions): object {
       version: "0.1.0",
       description:
         "Bike-sharing stations and bike parkings, as the JCDecaux open-data API (v3, legacy v1, parking v1), plus GBFS feeds and static downloads. Every API call needs `?apiKey=KEY`; public routes say so. " +
-        `Every path answers HEAD as GET without the body, and OPTIONS (a CORS preflight, no key needed) with 204; other methods get 405 with \`Allow: ${ALLOWED_METHODS}\`.` +
+        `Every path answers HEAD as GET without the body, and OPTIONS (a CORS preflight, no key needed) with 204; other methods get 405 with \`Allow: ${ALLOWED_METHODS}\`. ` +
+        "A file's answer takes a byte `Range` (206 with `Content-Range`; a JSON answer's `Accept-Ranges` says so, its 206 not listed apart, so that a generated client types it as its JSON)." +
         licensesByContract(options.licenses ?? []),
       ...licenseOf(options.licenses ?? [], options.baseUrl),
       ...(options.keysUrl ? { contact: contactOf(options.keysUrl, title) } : {}),
@@ -425,10 +427,14 @@ function responsesOf(
         "Accept-Encoding",
       );
   }
+  // A JSON answer's 206 is said here, not listed: a generated client types an operation's answer
+  // as all its 2xx bodies in one, and a 206's bytes beside the JSON made every answer `T | Blob`
+  // (openapi-fetch, @hey-api/openapi-ts). An answer already bytes or text lists its 206.
+  const rangesListed = route.contentType !== JSON_TYPE;
   if (route.served === "release")
     // Every answer of the tree serves a Range; serve says so with the downloads, nginx with all.
     headers["Accept-Ranges"] = headerExample(
-      "an answer cut short can be resumed with a Range (sent with the downloads; by nginx, with every file)",
+      `an answer cut short can be resumed with a Range (sent with the downloads; by nginx, with every file)${rangesListed ? "" : `: ${RANGE_OF_JSON}`}`,
       "bytes",
     );
   if (disposition)
@@ -445,7 +451,7 @@ function responsesOf(
       },
     },
   };
-  if (route.served === "release") {
+  if (route.served === "release" && rangesListed) {
     // Any answer of the tree serves a Range, by nginx as by velodata serve; a download resumes so.
     responses["206"] = {
       description:
@@ -530,6 +536,9 @@ function responsesOf(
 
 // Several ranges in one answer, as nginx sends them (RFC 9110 §14.6).
 const BYTE_RANGES_TYPE = "multipart/byteranges";
+
+const RANGE_OF_JSON =
+  "`Range: bytes=…` is answered 206 with those bytes and a Content-Range, not listed among this operation's responses, so that a generated client's type of the answer stays its JSON";
 
 // The answers that say how long to wait: what Retry-After counts down to, and an example.
 const WAITS = new Map<Outcome, { until: string; seconds: number }>([
