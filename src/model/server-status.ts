@@ -169,7 +169,10 @@ export const ServerStatus = z
   .meta({ id: "ServerStatus" });
 export type ServerStatus = z.infer<typeof ServerStatus>;
 
-/** The body of every error answer that has one. */
+/**
+ * The body of every error answer that has one. Named `ErrorBody` in the OpenAPI document, not
+ * `Error`: generated clients make a type of each schema, and one named `Error` hides JavaScript's.
+ */
 export const ErrorBody = z
   .object({
     error: z
@@ -178,4 +181,4 @@ export const ErrorBody = z
         "What went wrong, in the original service's words where it has them (`Unauthorized`, `Specified contract does not exist`, `Resource Not Found`).",
       ),
   })
-  .meta({ id: "Error" });
+  .meta({ id: "ErrorBody" });

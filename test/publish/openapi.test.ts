@@ -108,6 +108,15 @@ describe("OpenAPI document", () => {
     expect(ids).toContain("stationsOrContractStationsByQuery");
   });
 
+  it("names no schema after a JavaScript global: a generated client's type of it would hide the global (Error)", async () => {
+    const { components } = (await documentOf()) as unknown as {
+      components: { schemas: Record<string, unknown> };
+    };
+    const names = Object.keys(components.schemas);
+    expect(names).toContain("ErrorBody");
+    expect(names.filter((name) => name in globalThis)).toEqual([]);
+  });
+
   it("is served in the release and the tree at /openapi.json, the same bytes every time", async () => {
     const first = await fixtureRelease();
     const second = await fixtureRelease();
@@ -346,7 +355,7 @@ describe("OpenAPI document", () => {
       schema: {
         anyOf: [
           { $ref: "#/components/schemas/ServerStatus" },
-          { $ref: "#/components/schemas/Error" },
+          { $ref: "#/components/schemas/ErrorBody" },
         ],
       },
     });

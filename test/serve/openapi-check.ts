@@ -102,7 +102,7 @@ function check(
     // Unknown paths, hostile ones, other methods: refused with an error body.
     if (response.status < 400)
       throw new Error(`${where}: answered, but the document has no such route`);
-    const error = { schema: { $ref: "#/components/schemas/Error" } };
+    const error = { schema: { $ref: "#/components/schemas/ErrorBody" } };
     expectBody(checked, where, response, body, error, "application/json");
     return;
   }
