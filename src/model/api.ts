@@ -50,8 +50,8 @@ export const StationV3 = z
     banking: z.boolean().describe(STATION.banking),
     bonus: z.boolean().describe(STATION.bonus),
     status: z.enum(["OPEN", "CLOSED"]).describe(STATION.status),
-    lastUpdate: z
-      .string()
+    lastUpdate: z.iso
+      .datetime()
       .nullable()
       .describe(
         "Time of the station's last reported state: ISO 8601 in UTC, whole seconds (`2025-02-08T16:44:06Z`). null when the station never reported.",

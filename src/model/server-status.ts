@@ -24,11 +24,11 @@ export const ServerStatus = z
     release: z
       .string()
       .describe("Id of the release served: a digest of its answers, changed when any answer is."),
-    generatedAt: z.string().describe("When the release served was made: ISO 8601 in UTC."),
+    generatedAt: z.iso.datetime().describe("When the release served was made: ISO 8601 in UTC."),
     dataAgeSeconds: count.describe("Seconds since `generatedAt`: the age of the release."),
     refreshSeconds: count.describe("Seconds between two refreshes of the station states."),
-    nextRefreshAt: z
-      .string()
+    nextRefreshAt: z.iso
+      .datetime()
       .nullable()
       .describe(
         "When the next refresh is due: ISO 8601 in UTC; null until the server schedules one.",
@@ -36,7 +36,7 @@ export const ServerStatus = z
     refreshLateSeconds: count.describe("Seconds the refresh due has run past its time; 0 on time."),
     lastRefresh: z
       .object({
-        at: z.string().describe("When it started: ISO 8601 in UTC."),
+        at: z.iso.datetime().describe("When it started: ISO 8601 in UTC."),
         ok: z.boolean().describe("false when it failed: the release before it is still served."),
         error: z
           .string()
@@ -56,8 +56,8 @@ export const ServerStatus = z
     staticSource: z
       .object({
         path: z.string().describe("The static source's folder (`--source`)."),
-        updatedAt: z
-          .string()
+        updatedAt: z.iso
+          .datetime()
           .describe(
             "When the data of the static source published last changed (the bundle's `created`): ISO 8601 in UTC.",
           ),
@@ -107,8 +107,8 @@ export const ServerStatus = z
     feed: z
       .object({
         ok: z.boolean().describe("false when `staleShare` is above `maxStaleShare`."),
-        newestLastUpdate: z
-          .string()
+        newestLastUpdate: z.iso
+          .datetime()
           .nullable()
           .describe("The newest `lastUpdate` of any station: ISO 8601 in UTC; null when none."),
         newestAgeSeconds: count

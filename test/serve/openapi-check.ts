@@ -1,6 +1,7 @@
 // Checks every answer a test server gives against its own OpenAPI document: the route and status must
 // be declared, and the body must be the declared one (schema, content type) or none.
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
 
 type Schema = Record<string, unknown>;
 interface Parameter {
@@ -49,6 +50,8 @@ export async function checkedCount(base: string): Promise<number> {
 async function load(base: string): Promise<Checked> {
   const document = (await (await originalFetch(`${base}/openapi.json`)).json()) as Document;
   const ajv = new Ajv2020({ strict: false, allErrors: true });
+  // The formats a client generated from the document relies on (date-time read as a date, uri).
+  addFormats.default(ajv);
   ajv.addSchema({ $id: "openapi", components: document.components } as Schema);
   return { document, ajv, compiled: new Map(), count: 0 };
 }
