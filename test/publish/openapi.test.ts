@@ -255,6 +255,20 @@ describe("OpenAPI document", () => {
     expect(info.description).toContain("405 with `Allow: GET, HEAD, OPTIONS`");
   });
 
+  it("gives every operation, preflights too, a summary and a description, as linters and documentation pages ask", async () => {
+    const { paths } = await documentOf();
+    for (const [path, item] of Object.entries(paths))
+      for (const [method, operation] of Object.entries(item)) {
+        const { summary, description } = operation as { summary?: string; description?: string };
+        expect([method, path, (summary ?? "") !== "", (description ?? "") !== ""]).toEqual([
+          method,
+          path,
+          true,
+          true,
+        ]);
+      }
+  });
+
   it("lists the data's groups first, the portal's pages and the preflights last, and tells how to get a key", async () => {
     const document = (await documentOf()) as Document & {
       tags: { name: string; description?: string }[];
