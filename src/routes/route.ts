@@ -84,6 +84,12 @@ export interface Route<E extends { name: string }> {
   readonly notFound?: Outcome;
   /** Another status sent with the same body, and when (the server's status, unhealthy: 503). */
   readonly alsoAs?: { readonly status: number; readonly meaning: string };
+  /**
+   * Whole only for the server's operators (`serve --status-details-from`), and then sent without
+   * the CORS headers: no page of another origin may read it, as one open in a browser on the
+   * server's machine otherwise could. Other clients get a part of it, readable by any page.
+   */
+  readonly wholeForOperators?: true;
 }
 
 /** A table of rows, one per endpoint name of `E`, each typed for its endpoint. */

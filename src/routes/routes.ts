@@ -360,6 +360,7 @@ export const ROUTES: RouteTable = {
       status: 503,
       meaning: `The same document when \`ok\` is false: ${NOT_OK_WHEN}`,
     },
+    wholeForOperators: true,
   },
   ...GBFS_ROUTES,
 };

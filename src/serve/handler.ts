@@ -184,8 +184,9 @@ export function createHandler(options: HandlerOptions): Handler {
     if (asked.kind === "bad request") return sendError(response, 400, asked.message);
     const { endpoint } = asked;
     if (endpoint.name === "status") {
-      const status = statusOf(options.live, now(), options.statusDetails?.(request) ?? true);
-      return sendJson(response, status, status.ok ? 200 : UNHEALTHY);
+      const details = options.statusDetails?.(request) ?? true;
+      const status = statusOf(options.live, now(), details);
+      return sendJson(response, status, status.ok ? 200 : UNHEALTHY, !details);
     }
 
     const release = options.live.release; // read once: this request is answered from this release only

@@ -60,11 +60,21 @@ export function sendRedirect(response: ServerResponse, location: string): void {
     .end();
 }
 
-export function sendJson(response: ServerResponse, value: unknown, status = 200): void {
+// An answer only this machine's operators get (the whole /status): no page of another origin may
+// read it, as one open in a browser on the server's own machine otherwise could (its folders, keys).
+const NOT_STORED_NOT_SHARED = { [NO_SNIFF.name]: NO_SNIFF.value, "Cache-Control": "no-store" };
+
+/** `shared`: whether pages of any origin may read it (CORS), as every answer of the API. */
+export function sendJson(
+  response: ServerResponse,
+  value: unknown,
+  status = 200,
+  shared = true,
+): void {
   const body = Buffer.from(JSON.stringify(value));
   response.writeHead(
     status,
-    withFields<Record<string, string>>(NOT_STORED, {
+    withFields<Record<string, string>>(shared ? NOT_STORED : NOT_STORED_NOT_SHARED, {
       "Content-Type": JSON_TYPE,
       "Content-Length": String(body.length),
     }),

@@ -30,6 +30,11 @@ async function statusFor(base: string, address?: string): Promise<Record<string,
   expect(response.status).toBe(status.ok ? 200 : 503);
   // Both forms are the document the OpenAPI document describes.
   expect(z.strictObject(ServerStatus.shape).safeParse(status).error).toBeUndefined();
+  // The whole one no page of another origin may read; the health alone, any page.
+  const cors = ["access-control-allow-origin", "access-control-expose-headers"].map((name) =>
+    response.headers.has(name),
+  );
+  expect(cors).toEqual("memory" in status ? [false, false] : [true, true]);
   return status;
 }
 

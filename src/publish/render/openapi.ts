@@ -233,12 +233,27 @@ const headerExample = (description: string, example: string | number) => ({
 
 /** What every answer carries, so that a page of any origin may read it and its headers. */
 const CORS_HEADERS = {
-  "Access-Control-Allow-Origin": headerExample("any origin may read the answer", "*"),
-  "Access-Control-Expose-Headers": headerExample(
-    "the headers a page may read besides the usual ones",
-    EXPOSED_HEADERS,
-  ),
+  "Access-Control-Allow-Origin": {
+    ...headerExample("any origin may read the answer", "*"),
+    required: true,
+  },
+  "Access-Control-Expose-Headers": {
+    ...headerExample("the headers a page may read besides the usual ones", EXPOSED_HEADERS),
+    required: true,
+  },
 };
+
+/** The same where the operators' whole answer is sent without them (see wholeForOperators). */
+const CORS_HEADERS_BUT_FOR_OPERATORS = Object.fromEntries(
+  Object.entries(CORS_HEADERS).map(([name, header]) => [
+    name,
+    {
+      ...header,
+      description: `${header.description}; not sent with the whole document the server's operators get (\`serve --status-details-from\`), which no page of another origin may read`,
+      required: false,
+    },
+  ]),
+);
 
 /** OPTIONS on a path: the CORS preflight the server answers for every route, without a key. */
 function preflight(get: RouteConfig): RouteConfig {
@@ -402,7 +417,9 @@ function responsesOf(
   const route = routes[0] as AnyRoute;
   const example = examples[route.name as EndpointName];
   const disposition = dispositionOf(route);
-  const headers: Record<string, ReturnType<typeof headerExample>> = { ...CORS_HEADERS };
+  const headers: Record<string, ReturnType<typeof headerExample>> = route.wholeForOperators
+    ? { ...CORS_HEADERS_BUT_FOR_OPERATORS }
+    : { ...CORS_HEADERS };
   if (route.served === "release") {
     headers.ETag = headerExample(
       "the representation's tag, opaque, for If-None-Match (one per encoding)",
@@ -493,6 +510,9 @@ function responsesOf(
       route.alsoAs?.status === status
         ? {
             ...error,
+            ...(route.wholeForOperators
+              ? { headers: { ...error.headers, ...CORS_HEADERS_BUT_FOR_OPERATORS } }
+              : {}),
             description: `${route.alsoAs.meaning}; or ${error.description}`,
             content: {
               [route.contentType]: { schema: z.union([route.schema ?? z.unknown(), ErrorBody]) },
