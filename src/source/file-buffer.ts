@@ -1,6 +1,7 @@
 // A buffer a file is read into again and again (a server's states file, every minute): a new
 // buffer per read is external memory that makes V8 start marking its whole heap during a refresh.
-import { open, readFile } from "node:fs/promises";
+import { open } from "node:fs/promises";
+import { MAX_TEXT, readBounded, SourceTooLong } from "./bounded-read.js";
 
 export class FileBuffer {
   #buffer = Buffer.alloc(0);
@@ -13,16 +14,18 @@ export class FileBuffer {
 
   /**
    * The file's bytes in this buffer (made bigger when it must be): a view valid until the next
-   * read. A read while another is under way gets a buffer of its own.
+   * read. A read while another is under way gets a buffer of its own. Past MAX_TEXT, SourceTooLong.
    */
   async read(path: string): Promise<Buffer> {
-    if (this.#reading) return readFile(path);
+    if (this.#reading) return readBounded(path);
     this.#reading = true;
     let size = 0;
     try {
       const handle = await open(path, "r");
       try {
-        const expected = (await handle.stat()).size;
+        const stat = await handle.stat();
+        const expected = stat.size;
+        if (stat.isFile() && expected > MAX_TEXT) throw new SourceTooLong(expected);
         for (;;) {
           // Room for one byte more than expected: a file grown meanwhile is read to its end.
           this.#room(Math.max(expected, size) + 1, size);
@@ -35,6 +38,8 @@ export class FileBuffer {
           );
           if (bytesRead === 0) break;
           size += bytesRead;
+          // A device or a pipe that does not end (`/dev/zero`) would fill the memory.
+          if (size > MAX_TEXT) throw new SourceTooLong(stat.isFile() ? size : null);
         }
       } finally {
         await handle.close();

@@ -1,25 +1,34 @@
 // Reads a source file as UTF-8, strictly: a Latin-1 export must be refused, not published as "M�diath�que".
 import { isAscii } from "node:buffer";
-import { readFile } from "node:fs/promises";
 import { folderWhereFileExpected, UserError } from "../errors.js";
+import { readBounded, SourceTooLong } from "./bounded-read.js";
 import { FileBuffer } from "./file-buffer.js";
 import { error, type Problem } from "./problems.js";
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true }); // a leading BOM is dropped, as it should be
 const LENIENT = new TextDecoder("utf-8");
-// V8 cannot hold a longer string; past it there is no text to parse.
-const MAX_TEXT = 0x1fffffe8;
 
 // One for every reuse: a server reads one states file whole at a time.
 const kept = new FileBuffer();
 
-/** The file's bytes; Node names no path when it is a folder: this says which file it is. */
+/**
+ * The file's bytes; Node names no path when it is a folder, nor when it is too long: this says
+ * which file it is.
+ */
 function readSourceBytes(path: string, file: string, reuse: boolean): Promise<Buffer> {
-  return (reuse ? kept.read(path) : readFile(path)).catch((cause: NodeJS.ErrnoException) => {
+  return (reuse ? kept.read(path) : readBounded(path)).catch((cause: NodeJS.ErrnoException) => {
     if (cause.code === "EISDIR") throw new UserError(folderWhereFileExpected(file));
+    if (cause instanceof SourceTooLong) throw tooLong(file, cause.size);
     throw cause;
   });
 }
+
+const tooLong = (file: string, size: number | null): UserError =>
+  new UserError(
+    size === null
+      ? `${file} does not end: more than the 511 MB a source file can have were read from it (a device, or a pipe whose writer does not stop?): give a file`
+      : `${file} is ${Math.round(size / 2 ** 20)} MB, more than the 511 MB a source file can have: split it`,
+  );
 
 /**
  * The file's text, or the problem that prevents reading it (its first byte that is not UTF-8).
@@ -33,10 +42,6 @@ export async function readSourceText(
   reuse = false,
 ): Promise<{ text: string } | { problem: Problem }> {
   const bytes = await readSourceBytes(path, file, reuse);
-  if (bytes.length > MAX_TEXT)
-    throw new UserError(
-      `${file} is ${Math.round(bytes.length / 2 ** 20)} MB, more than the 511 MB a source file can have: split it`,
-    );
   // A workbook renamed .csv: a zip (.xlsx, .ods) or an OLE file (.xls), no text at all.
   const workbook = workbookKind(bytes);
   if (workbook)

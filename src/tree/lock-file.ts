@@ -68,6 +68,10 @@ export function isStale(
  * `path.takeover`: the lock is removed only if it is still the one found stale.
  */
 export function takeOver(path: string, seen: LockOwner): boolean {
+  // Found gone: nothing to remove, and a lock made since by another process (which makes it outside
+  // the guard) must stay. Removing "the lock still gone" between the look and the removal removed
+  // that one, and both held the lock: two `keys add` each wrote the file without the other's key.
+  if ("none" in seen) return createLock(path);
   const guard = `${path}.takeover`;
   if (!createLock(guard)) {
     if (!olderThan(guard, TAKEOVER_STALE_MS)) return false;

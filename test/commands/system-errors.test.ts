@@ -1,7 +1,7 @@
 // System conditions read as what they are, with what to do, never as "internal error".
 import { spawn } from "node:child_process";
 import { existsSync, realpathSync } from "node:fs";
-import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, rm, symlink, truncate, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -158,6 +158,28 @@ describe("system errors", () => {
     );
     expect([result.code, besidesFixtureWarning(result.stderr)]).toEqual([0, ""]);
     expect(result.stdout).toContain("413 states");
+  });
+
+  it("refuses a states file that does not end, before it fills the memory", async () => {
+    // Read to its end, /dev/zero took 7 GB in 30 s; under 3 GB of address space, a crash.
+    const result = await runShell(
+      `ulimit -v 3000000; '${process.execPath}' '${BIN}' validate --source '${FIXTURES}' --state /dev/zero`,
+    );
+    expect([result.code, besidesFixtureWarning(result.stderr)]).toEqual([
+      1,
+      "velodata: /dev/zero does not end: more than the 511 MB a source file can have were read from it (a device, or a pipe whose writer does not stop?): give a file\n",
+    ]);
+  });
+
+  it("names a states file of gigabytes, refused before it is read", async () => {
+    const states = join(await tempDir(), "states.json");
+    await writeFile(states, "");
+    await truncate(states, 3 * 2 ** 30); // holes: no disk used
+    const result = await runCli(["validate", "--source", FIXTURES, "--state", states]);
+    expect([result.code, besidesFixtureWarning(result.stderr)]).toEqual([
+      1,
+      `velodata: ${states} is 3072 MB, more than the 511 MB a source file can have: split it\n`,
+    ]);
   });
 
   it("names the file when --out is a file", async () => {

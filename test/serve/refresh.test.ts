@@ -1,6 +1,6 @@
 // The minute refresh through a running server: new data, new ETags, and failures that lose nothing.
 import { execFileSync } from "node:child_process";
-import { readFile, rm, stat, symlink } from "node:fs/promises";
+import { readFile, rename, rm, stat, symlink, truncate, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir } from "../helpers.js";
@@ -143,6 +143,22 @@ describe("refresh from a state file", () => {
     execFileSync("mkfifo", [join(server.source, "states.json")]);
     expect((await server.handle.refreshNow()).error).toBe(
       `${join(server.source, "states.json")}: is not a regular file (a pipe or a device?): the server reads it again at every refresh; give a file the exporter replaces`,
+    );
+    expect(await (await server.get("/vls/v3/stations?contract=dublin")).text()).toBe(before);
+  });
+
+  it("refuses a states file of gigabytes before reading it, and keeps serving", async () => {
+    server = await startTestServer();
+    const before = await (await server.get("/vls/v3/stations?contract=dublin")).text();
+    // 3 GB of holes: read whole into a buffer of 3.75 GB, whose length aborted the server (a
+    // native assertion, the process gone) where it used to be read.
+    const states = join(server.source, "states.json");
+    const big = join(server.source, "big.json");
+    await writeFile(big, "");
+    await truncate(big, 3 * 2 ** 30);
+    await rename(big, states);
+    expect((await server.handle.refreshNow()).error).toBe(
+      `${states}: ${states} is 3072 MB, more than the 511 MB a source file can have: split it`,
     );
     expect(await (await server.get("/vls/v3/stations?contract=dublin")).text()).toBe(before);
   });
