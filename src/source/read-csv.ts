@@ -169,9 +169,16 @@ function columnsOf(schema: z.ZodObject): Map<string, Column> {
   return columns;
 }
 
+/**
+ * ";" when the header reads as one cell holding a ";", or reads as no CSV at all with "," but as
+ * several cells with ";": a quoted header cell (a name on two lines, Alt+Enter in a French or
+ * German Excel) has a ";" right after its closing quote, which "," takes for text after it.
+ */
 function separatorOf(parse: typeof CsvParse, text: string): Separator {
   const header = headerOf(parse, text, ",");
-  return header?.length === 1 && header[0]?.includes(";") ? ";" : ",";
+  if (header?.length === 1 && header[0]?.includes(";")) return ";";
+  if (header !== null) return ",";
+  return (headerOf(parse, text, ";")?.length ?? 0) > 1 ? ";" : ",";
 }
 
 /**

@@ -32,6 +32,30 @@ describe("a French or German spreadsheet's export", () => {
     expect(await builtStations(source)).toBe(before);
   });
 
+  it("with its header's cells in quotes, one on two lines: told apart from a ',' file all the same", async () => {
+    const source = await fixtureCopy();
+    const csv = join(source, "stations.csv");
+    const rows: string[][] = parse(await readFile(csv, "utf8"), { bom: true });
+    const french = rows.map((row) => row.map((cell) => cell.replace(/^(-?\d+)\.(\d+)$/, "$1,$2")));
+    // Every header cell quoted (csv-stringify's quoted_match), as some exports write them: read.
+    const quoted = { delimiter: ";", record_delimiter: "\r\n", quoted_match: /^[a-zA-Z]+$/ };
+    await writeFile(csv, stringify(french, quoted));
+    expect(await readFile(csv, "utf8")).toMatch(/^"contract";"number";/);
+    const validated = await runCli(["validate", "--source", source]);
+    expect([validated.code, validated.stderr]).toEqual([0, expect.not.stringContaining("error")]);
+    // A name on two lines (Alt+Enter in Excel): that cell said, not a quote out of place.
+    const header = (french[0] as string[]).map((name) =>
+      name === "capacity" ? "capacity\n(stands)" : name,
+    );
+    await writeFile(csv, stringify([header, ...french.slice(1)], { delimiter: ";" }));
+    const errors = (await runCli(["validate", "--source", source])).stderr
+      .split("\n")
+      .filter((line) => line.startsWith("  error: "));
+    expect(errors).toEqual([
+      `  error: ${csv}:1 capacity\\x0a(stands): column 10's name holds a line break: a column's name is one line, write "capacity" alone`,
+    ]);
+  });
+
   it("with a header in French: each column named as the one it likely is, the rest to rename or leave out", async () => {
     const source = await fixtureCopy();
     const csv = join(source, "stations.csv");
