@@ -141,12 +141,12 @@ export const ServerStatus = z
         ok: z
           .boolean()
           .describe("false when the keys file cannot be read, or when no key is accepted."),
-        failingSince: z
-          .string()
+        failingSince: z.iso
+          .datetime()
           .nullable()
           .optional()
           .describe(
-            `Since when the keys file is unreadable, invalid or gone: the last good set of keys stays in force, so keys added or revoked since do not take effect (the server's log says why). ${DETAILS_ONLY}`,
+            `Since when the keys file is unreadable, invalid or gone (ISO 8601 in UTC): the last good set of keys stays in force, so keys added or revoked since do not take effect (the server's log says why). ${DETAILS_ONLY}`,
           ),
         activeKeys: count
           .optional()

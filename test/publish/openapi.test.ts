@@ -117,6 +117,29 @@ describe("OpenAPI document", () => {
     expect(names.filter((name) => name in globalThis)).toEqual([]);
   });
 
+  it("declares every time of its answers (GBFS's aside) as a date-time, for clients that read them as dates", async () => {
+    const { components } = (await documentOf()) as unknown as {
+      components: { schemas: Record<string, unknown> };
+    };
+    const times: string[] = [];
+    const walk = (schema: unknown, path: string): void => {
+      if (typeof schema !== "object" || schema === null) return;
+      const { properties } = schema as { properties?: Record<string, unknown> };
+      for (const [name, property] of Object.entries(properties ?? {})) {
+        const text = JSON.stringify(property);
+        if (/(At|Since|^lastUpdate|^newestLastUpdate)$/.test(name) && text.includes('"string"'))
+          times.push(`${path}.${name} ${text.includes('"date-time"') ? "date-time" : "string"}`);
+        walk(property, `${path}.${name}`);
+      }
+      // Through anyOf, items…: the properties were walked above, each with its name.
+      for (const [key, each] of Object.entries(schema)) if (key !== "properties") walk(each, path);
+    };
+    for (const [name, schema] of Object.entries(components.schemas))
+      if (!name.startsWith("Gbfs")) walk(schema, name);
+    expect(times.length).toBeGreaterThan(5);
+    expect(times.filter((time) => !time.endsWith(" date-time"))).toEqual([]);
+  });
+
   it("is served in the release and the tree at /openapi.json, the same bytes every time", async () => {
     const first = await fixtureRelease();
     const second = await fixtureRelease();
