@@ -139,7 +139,7 @@ export async function watchKeyRing(options: KeyRingOptions): Promise<KeyRing> {
   };
   // Keys accepted lately, by the string presented: a hit skips the hash. Emptied whenever the set
   // of keys changes (a key revoked since is refused at once); only accepted keys are kept, so a
-  // flood of wrong keys neither fills it nor is ever answered without the constant-time check.
+  // flood of wrong keys neither fills it nor is ever answered without the lookup by hash.
   const accepted = new Map<string, string>();
   const idOf = (key: string): string | null => {
     const known = accepted.get(key);
