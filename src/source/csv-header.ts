@@ -91,13 +91,15 @@ export function checkHeader(
     }
     seen.add(name);
     if (columns.has(name)) continue;
-    // A quote opened in the header and closed only in a row below: what the parser read as the
-    // header's cells after it are a row's, and saying them unknown would be noise.
-    if (/[\r\n]/.test(name) && name.includes(separator))
+    const [first = "", ...more] = name.split(/\r\n|\r|\n/);
+    // A quote opened in the header and closed only in a row below: it holds the rest of the
+    // header's line, names and separators, and what the parser read as the header's cells after it
+    // are a row's, which saying unknown would be noise. A name on two lines ("capacity⏎(stands,
+    // max)") holds no separator before its line break.
+    if (more.length > 0 && first.includes(separator))
       return [error({ file, line: 1 }, `column ${index + 1}`, RUNAWAY_QUOTE)];
     // "capacity⏎(stands)": a spreadsheet's header cell written on two lines (Alt+Enter in Excel).
-    if (/[\r\n]/.test(name)) {
-      const [first = ""] = name.split(/\r\n|\r|\n/);
+    if (more.length > 0) {
       const known = columns.has(first.trim()) ? first.trim() : undefined;
       if (known !== undefined) renamed.add(known);
       problems.push(
