@@ -91,7 +91,9 @@ export function stateFile(
         // A missing file is a UserError from loadStates; report it like any problem of the file.
         // A link that leads nowhere is said as such (its message names the link and its target).
         const there = lstatSync(path, { throwIfNoEntry: false });
-        const message = there ? (cause as Error).message : "not found";
+        const said = there ? (cause as Error).message : "not found";
+        // A message for the command line names the file first: the problem names it once.
+        const message = said.startsWith(`${path} `) ? said.slice(path.length + 1) : said;
         return { problems: [{ severity: "error", at: { file: path }, message }] };
       }
     },

@@ -136,7 +136,7 @@ describe("refresh from a state file", () => {
     // A link to a file that is gone is not an absent file: the link is what to fix.
     await symlink(join(server.source, "gone.json"), join(server.source, "states.json"));
     expect((await server.handle.refreshNow()).error).toBe(
-      `${join(server.source, "states.json")}: ${join(server.source, "states.json")} is a link to ${join(server.source, "gone.json")}, which does not exist: fix the link`,
+      `${join(server.source, "states.json")}: is a link to ${join(server.source, "gone.json")}, which does not exist: fix the link`,
     );
     // A pipe: read once, or never if nobody writes it; refused, the refresh does not wait on it.
     await rm(join(server.source, "states.json"));
@@ -158,7 +158,7 @@ describe("refresh from a state file", () => {
     await truncate(big, 3 * 2 ** 30);
     await rename(big, states);
     expect((await server.handle.refreshNow()).error).toBe(
-      `${states}: ${states} is 3072 MB, more than the 511 MB a source file can have: split it`,
+      `${states}: is 3072 MB, more than the 511 MB a source file can have: split it`,
     );
     expect(await (await server.get("/vls/v3/stations?contract=dublin")).text()).toBe(before);
   });
