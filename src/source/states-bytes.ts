@@ -119,6 +119,8 @@ function afterHeader(bytes: Buffer): number {
   let at = skipSpace(bytes, 0);
   if (bytes[at] !== OPEN_BRACE) return -1;
   at = skipSpace(bytes, at + 1);
+  // A file cut short within the header ends before it: compare throws past the end of its bytes.
+  if (at + HEADER.length > bytes.length) return -1;
   if (bytes.compare(HEADER, 0, HEADER.length, at, at + HEADER.length) !== 0) return -1;
   at = skipSpace(bytes, at + HEADER.length);
   if (bytes[at] !== COLON) return -1;

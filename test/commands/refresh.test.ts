@@ -103,6 +103,25 @@ describe("velodata refresh", () => {
     expect(await readFile(join(out, "vls/v3/stations.json"), "utf8")).toBe(before);
   });
 
+  it("says a states file cut short within its header as cut short, the tree left as it was", async () => {
+    const source = await fixtureCopy();
+    const out = join(await tempDir(), "out");
+    expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
+    const before = await readFile(join(out, "vls/v3/stations.json"), "utf8");
+    // `{"sta`: the record-by-record read against the build's accepted file looks at it first.
+    const states = join(source, "states.json");
+    const original = await readFile(states, "utf8");
+    await writeFile(states, original.slice(0, original.indexOf('"states"') + 4));
+    const cut = await refreshWithItsStates(source, out);
+    expect([cut.code, cut.stderr]).toEqual([
+      1,
+      expect.stringMatching(
+        /^velodata: .* 1 error; the tree is left as it was\n {2}error: .*states\.json:\d+: is not valid JSON: it ends before its JSON does/,
+      ),
+    ]);
+    expect(await readFile(join(out, "vls/v3/stations.json"), "utf8")).toBe(before);
+  });
+
   it("says the static source's warnings when it reads the source, not at every minute (cron would mail each)", async () => {
     const source = await fixtureCopy();
     const out = join(await tempDir(), "out");

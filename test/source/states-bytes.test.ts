@@ -81,6 +81,17 @@ describe("splitStatesBytes", () => {
     }
   });
 
+  it("refuses a file cut short anywhere, within its header too, without throwing", () => {
+    const whole = lines(a, b, c);
+    const known = accepted(whole);
+    for (let size = 0; size < whole.trimEnd().length; size++) {
+      const cut = bytes(whole.slice(0, size));
+      expect(splitStatesBytes(cut, known), whole.slice(0, size)).toBeUndefined();
+      expect(splitStatesBytes(cut), whole.slice(0, size)).toBeUndefined();
+      expect(recordSizes(cut), whole.slice(0, size)).toBeUndefined();
+    }
+  });
+
   it("refuses bytes that are not all ASCII, which its Latin-1 decoding would misread", () => {
     const known = accepted(lines(a, b, c));
     for (const text of [
