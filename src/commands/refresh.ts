@@ -79,6 +79,7 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
   // repaired it, and without that state the next run would render everything. An error meanwhile
   // is said instead (it says what it leaves), the stop dropped.
   let phase: RefreshPhase = "before";
+  let treeFound = false;
   const stops = heldStops(() => refreshStopped(options.out, phase));
   const whileMoving = async (move: () => Promise<void>) => {
     phase = "moving";
@@ -87,17 +88,37 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
     phase = "moved";
   };
   try {
-    return await refreshTree(options, { whileMoving, saved: () => stops.release() });
+    return await refreshTree(options, {
+      found: () => {
+        treeFound = true;
+      },
+      whileMoving,
+      saved: () => stops.release(),
+    });
   } catch (cause) {
     stops.drop();
-    throw cause;
+    throw treeFound && phase === "before" ? withTreeLeft(cause) : cause;
   } finally {
     stops.forget();
   }
 }
 
-/** What refresh's stops need told: the moves to run, and when the next run's state is saved. */
+/**
+ * A user's error after the tree was found and before its first change, which says so as the source's errors do: a cron
+ * mail saying only "state file not found" leaves its reader to wonder what the tree now holds.
+ */
+function withTreeLeft(cause: unknown): unknown {
+  const said = toUserError(cause);
+  if (!(said instanceof UserError) || said.message.includes(TREE_LEFT)) return cause;
+  return new UserError(`${said.message}; ${TREE_LEFT}`, said.details, { cause });
+}
+
+/**
+ * What refresh's stops need told: that there is a tree to leave as it was, the moves to run, and
+ * when the next run's state is saved.
+ */
 interface StopPoints {
+  found: () => void;
   whileMoving: NonNullable<RefreshRun["whileMoving"]>;
   saved: () => void;
 }
@@ -111,6 +132,7 @@ async function refreshTree(options: RefreshOptions, stopPoints: StopPoints): Pro
   // The tree as the last run left it, read once for the fast path, the siblings to reuse and the
   // update (which reads it again under its lock only if another writer changed it meanwhile).
   const tree = readTree(options.out);
+  stopPoints.found();
   const untrusted = whyUntrusted(tree);
   // Every file the fast path leaves as it is must pass the updater's trust test: by `find` in a
   // child process (or a worker thread), started first, so that it runs while the rest is read.

@@ -340,13 +340,32 @@ describe("velodata build", () => {
     expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
     await rm(csv);
     await mkdir(csv);
-    for (const command of ["build", "refresh"]) {
+    // refresh says what it left, as for the source's errors: cron mails the line alone.
+    for (const [command, left] of [
+      ["build", ""],
+      ["refresh", "; the tree is left as it was"],
+    ]) {
       result = await runCli([command, "--source", source, "--state", states, "--out", out]);
       expect([result.code, result.stderr]).toEqual([
         1,
-        `velodata: ${csv} is a folder where a file is expected: give the path of a file\n`,
+        `velodata: ${csv} is a folder where a file is expected: give the path of a file${left}\n`,
       ]);
     }
+    await rm(csv, { recursive: true });
+    await copyFile(join(FIXTURES, "stations.csv"), csv);
+    const missing = join(source, "gone.json");
+    result = await runCli(["refresh", "--source", source, "--state", missing, "--out", out]);
+    expect([result.code, result.stderr]).toEqual([
+      1,
+      `velodata: state file not found: ${missing}; the tree is left as it was\n`,
+    ]);
+    // With no tree to leave, nothing is said of one.
+    const none = join(source, "..", "none");
+    result = await runCli(["refresh", "--source", source, "--state", states, "--out", none]);
+    expect([result.code, result.stderr]).toEqual([
+      1,
+      `velodata: no velodata tree at ${none}\n  run velodata build --out ${none} first\n`,
+    ]);
   });
 });
 
