@@ -98,15 +98,22 @@ export function checkHeader(
     // max)") holds no separator before its line break.
     if (more.length > 0 && first.includes(separator))
       return [error({ file, line: 1 }, `column ${index + 1}`, RUNAWAY_QUOTE)];
-    // "capacity⏎(stands)": a spreadsheet's header cell written on two lines (Alt+Enter in Excel).
+    // "capacity⏎(stands)": a spreadsheet's header cell written on two lines (Alt+Enter in Excel);
+    // "con⏎tract": a name broken within itself. Either is the column it names, said once.
     if (more.length > 0) {
-      const known = columns.has(first.trim()) ? first.trim() : undefined;
+      const joined = [first, ...more].join("").trim();
+      const known = columns.has(first.trim())
+        ? first.trim()
+        : columns.has(joined)
+          ? joined
+          : undefined;
       if (known !== undefined) renamed.add(known);
+      const alone = known === first.trim() ? " alone" : "";
       problems.push(
         error(
           { file, line: 1 },
           excerpt(name),
-          `column ${index + 1}'s name holds a line break: a column's name is one line${known === undefined ? "" : `, write "${known}" alone`}`,
+          `column ${index + 1}'s name holds a line break: a column's name is one line${known === undefined ? "" : `, write "${known}"${alone}`}`,
         ),
       );
       continue;

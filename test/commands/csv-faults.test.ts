@@ -67,13 +67,15 @@ describe("validate says what is wrong with a CSV's quotes, where", () => {
 
   it("a header cell on two lines (Alt+Enter in Excel): that cell said, not every column missing", async () => {
     const source = await fixtureCopy();
-    const header = HEADER.replace("capacity,", '"capacity\r\n(stands, max)",').concat(
-      ',"Notes\nmore"',
-    );
+    // "con⏎tract": a name broken within itself (a narrow column's wrap typed in), the column too.
+    const header = HEADER.replace("capacity,", '"capacity\r\n(stands, max)",')
+      .replace("contract,", '"con\ntract",')
+      .concat(',"Notes\nmore"');
     await writeFile(join(source, "stations.csv"), `${header}\n${ROW(42, "SMITH")},\n`);
     const result = await runCli(["validate", "--source", source]);
     const errors = result.stderr.split("\n").filter((line) => line.startsWith("  error: "));
     expect(errors).toEqual([
+      `  error: ${source}/stations.csv:1 con\\x0atract: column 1's name holds a line break: a column's name is one line, write "contract"`,
       `  error: ${source}/stations.csv:1 capacity\\x0d\\x0a(stands, max): column 10's name holds a line break: a column's name is one line, write "capacity" alone`,
       `  error: ${source}/stations.csv:1 Notes\\x0amore: column 12's name holds a line break: a column's name is one line`,
     ]);
