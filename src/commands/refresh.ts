@@ -33,6 +33,7 @@ import { type UpdateStats, updateTree } from "../tree/update-tree.js";
 import {
   type FastRefresh,
   incrementalRefresh,
+  inputRead,
   lastStatesKept,
   type PreviousState,
   previousState,
@@ -42,6 +43,7 @@ import {
   refuseTooManyRemoved,
   removedSaid,
   StaticSourceRefused,
+  saidTreeLeft,
   saveRefreshState,
   TREE_LEFT,
 } from "./incremental-refresh.js";
@@ -79,7 +81,6 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
   // repaired it, and without that state the next run would render everything. An error meanwhile
   // is said instead (it says what it leaves), the stop dropped.
   let phase: RefreshPhase = "before";
-  let treeFound = false;
   const stops = heldStops(() => refreshStopped(options.out, phase));
   const whileMoving = async (move: () => Promise<void>) => {
     phase = "moving";
@@ -88,37 +89,17 @@ export async function refresh(options: RefreshOptions): Promise<UpdateStats> {
     phase = "moved";
   };
   try {
-    return await refreshTree(options, {
-      found: () => {
-        treeFound = true;
-      },
-      whileMoving,
-      saved: () => stops.release(),
-    });
+    return await refreshTree(options, { whileMoving, saved: () => stops.release() });
   } catch (cause) {
     stops.drop();
-    throw treeFound && phase === "before" ? withTreeLeft(cause) : cause;
+    throw cause;
   } finally {
     stops.forget();
   }
 }
 
-/**
- * A user's error after the tree was found and before its first change, which says so as the source's errors do: a cron
- * mail saying only "state file not found" leaves its reader to wonder what the tree now holds.
- */
-function withTreeLeft(cause: unknown): unknown {
-  const said = toUserError(cause);
-  if (!(said instanceof UserError) || said.message.includes(TREE_LEFT)) return cause;
-  return new UserError(`${said.message}; ${TREE_LEFT}`, said.details, { cause });
-}
-
-/**
- * What refresh's stops need told: that there is a tree to leave as it was, the moves to run, and
- * when the next run's state is saved.
- */
+/** What refresh's stops need told: the moves to run, and when the next run's state is saved. */
 interface StopPoints {
-  found: () => void;
   whileMoving: NonNullable<RefreshRun["whileMoving"]>;
   saved: () => void;
 }
@@ -132,7 +113,6 @@ async function refreshTree(options: RefreshOptions, stopPoints: StopPoints): Pro
   // The tree as the last run left it, read once for the fast path, the siblings to reuse and the
   // update (which reads it again under its lock only if another writer changed it meanwhile).
   const tree = readTree(options.out);
-  stopPoints.found();
   const untrusted = whyUntrusted(tree);
   // Every file the fast path leaves as it is must pass the updater's trust test: by `find` in a
   // child process (or a worker thread), started first, so that it runs while the rest is read.
@@ -162,12 +142,14 @@ async function refreshTree(options: RefreshOptions, stopPoints: StopPoints): Pro
   // a full refresh to, and the ttl the tree's feeds say.
   const previous = previousState(tree, options.source);
   // Before reading: a source edited meanwhile then reads as changed next time, never as unchanged.
-  const source = staticSourceFingerprint(
-    options.source,
-    previous?.state.sourceSeen && {
-      fingerprint: previous.state.source,
-      seen: previous.state.sourceSeen,
-    },
+  const source = inputRead(() =>
+    staticSourceFingerprint(
+      options.source,
+      previous?.state.sourceSeen && {
+        fingerprint: previous.state.source,
+        seen: previous.state.sourceSeen,
+      },
+    ),
   );
   const inputs: RefreshInputs = {
     out: options.out,
@@ -376,7 +358,7 @@ async function fullRefresh(
     options.source,
     options.state,
     { leaveOut: true },
-  );
+  ).catch(saidTreeLeft);
   // Against the stations the tree has a state for that the source still lists (when the last
   // run's state says which), before the warnings: theirs ("published as CLOSED") would describe
   // a publish that does not happen.

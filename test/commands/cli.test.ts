@@ -2,6 +2,7 @@
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import {
+  appendFile,
   copyFile,
   cp,
   mkdir,
@@ -344,7 +345,7 @@ describe("velodata build", () => {
     for (const [command, left] of [
       ["build", ""],
       ["refresh", "; the tree is left as it was"],
-    ]) {
+    ] as const) {
       result = await runCli([command, "--source", source, "--state", states, "--out", out]);
       expect([result.code, result.stderr]).toEqual([
         1,
@@ -354,11 +355,15 @@ describe("velodata build", () => {
     await rm(csv, { recursive: true });
     await copyFile(join(FIXTURES, "stations.csv"), csv);
     const missing = join(source, "gone.json");
-    result = await runCli(["refresh", "--source", source, "--state", missing, "--out", out]);
-    expect([result.code, result.stderr]).toEqual([
-      1,
-      `velodata: state file not found: ${missing}; the tree is left as it was\n`,
-    ]);
+    // The same once the static source changed, read whole by the full refresh.
+    for (const edit of [false, true]) {
+      if (edit) await appendFile(csv, "\n");
+      result = await runCli(["refresh", "--source", source, "--state", missing, "--out", out]);
+      expect([result.code, result.stderr]).toEqual([
+        1,
+        `velodata: state file not found: ${missing}; the tree is left as it was\n`,
+      ]);
+    }
     // With no tree to leave, nothing is said of one.
     const none = join(source, "..", "none");
     result = await runCli(["refresh", "--source", source, "--state", states, "--out", none]);
