@@ -30,7 +30,8 @@ export async function renderBundle(dataset: Dataset, changedAt?: Date): Promise<
     { name: "datapackage.json", body: [Buffer.from(`${JSON.stringify(descriptor, null, 2)}\n`)] },
     ...tables.flatMap(({ csv, json }) => [csv, json]),
   ];
-  return zip(entries);
+  // Dated as the package's `created`: an unzipped file says when its data is from.
+  return zip(entries, changedAt);
 }
 
 function tableEntries<T>(table: Table<T>, records: readonly T[]) {

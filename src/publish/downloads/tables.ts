@@ -101,14 +101,14 @@ export const contractsTable: Table<Contract> = {
       name: "license_id",
       type: "string",
       description:
-        "SPDX identifier of the licence of the contract's data (e.g. `ODbL-1.0`); empty, null in the JSON, when the contract states none.",
+        "SPDX identifier of the licence of the contract's data (e.g. `ODbL-1.0`); empty, null in the JSON, when the contract states no licence, or one by its address alone (`license_url`).",
       value: (c) => c.license?.id ?? null,
     },
     {
       name: "license_url",
       type: "string",
       description:
-        "Address of the licence of the contract's data; empty, null in the JSON, when the contract states none.",
+        "Address of the licence of the contract's data, as the contract states it; empty, null in the JSON, when the contract states no licence, or one by its SPDX identifier alone (`license_id`: its text is at `https://spdx.org/licenses/{license_id}.html`).",
       value: (c) => c.license?.url ?? null,
     },
   ],

@@ -2,8 +2,8 @@
 import { Readable } from "node:stream";
 import { ZipArchive } from "archiver";
 
-// Entries carry a fixed date so that the same data always gives the same bytes (and ETag).
-const ENTRY_DATE = new Date("2000-01-01T00:00:00Z");
+// Without the data's own time, entries carry a fixed one: the same data always gives the same bytes.
+const FIXED_DATE = new Date("2000-01-01T00:00:00Z");
 
 export interface ZipEntry {
   name: string;
@@ -11,7 +11,14 @@ export interface ZipEntry {
   body: readonly Uint8Array[];
 }
 
-export async function zipHere(entries: readonly ZipEntry[]): Promise<Uint8Array[]> {
+/**
+ * `date`: every entry's modification time, the time the data last changed, so that an unzipped
+ * file says when its data is from (never the time of the run: the same data gives the same bytes).
+ */
+export async function zipHere(
+  entries: readonly ZipEntry[],
+  date: Date = FIXED_DATE,
+): Promise<Uint8Array[]> {
   const archive = new ZipArchive({ zlib: { level: 9 } });
   const chunks: Uint8Array[] = [];
   archive.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -23,7 +30,7 @@ export async function zipHere(entries: readonly ZipEntry[]): Promise<Uint8Array[
     // A stream over the pieces: archiver reads entries one after the other.
     archive.append(Readable.from(entry.body, { objectMode: false }), {
       name: entry.name,
-      date: ENTRY_DATE,
+      date,
     });
   }
   await archive.finalize();

@@ -2,7 +2,8 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { ownCopy, type ZipEntry, zipHere } from "./zip-here.js";
 
-const chunks = await zipHere(workerData as ZipEntry[]);
+const { entries, date } = workerData as { entries: ZipEntry[]; date?: Date };
+const chunks = await zipHere(entries, date);
 const zipped = ownCopy(
   chunks,
   chunks.reduce((size, chunk) => size + chunk.byteLength, 0),

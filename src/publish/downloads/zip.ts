@@ -12,17 +12,20 @@ export type { ZipEntry };
 // Compiled beside this module; absent when running from the TypeScript sources (tests).
 const WORKER = new URL("./zip-worker.js", import.meta.url);
 
-/** The zip of `entries`. */
-export async function zip(entries: readonly ZipEntry[]): Promise<Uint8Array[]> {
+/** The zip of `entries`, each dated `date` (see zipHere). */
+export async function zip(entries: readonly ZipEntry[], date?: Date): Promise<Uint8Array[]> {
   // Each entry in pieces of their own (never views of Node's shared pools): moved to the worker,
   // not copied. Cut where they always were, so that the bytes are those of earlier versions.
   const moved = entries.map(({ name, body }) => ({ name, body: pieces(body) }));
-  if (!existsSync(WORKER)) return zipHere(moved);
+  if (!existsSync(WORKER)) return zipHere(moved, date);
   const transferList = moved.flatMap(({ body }) =>
     body.map((piece) => piece.buffer as ArrayBuffer),
   );
   return [
-    await workerAnswer<Uint8Array>(WORKER, "the zip worker", { workerData: moved, transferList }),
+    await workerAnswer<Uint8Array>(WORKER, "the zip worker", {
+      workerData: { entries: moved, date },
+      transferList,
+    }),
   ];
 }
 

@@ -20,6 +20,7 @@ const frictionless = new Ajv({ strict: false, allErrors: true });
 interface Field {
   name: string;
   type: string;
+  description?: string;
   missingValues?: string[];
 }
 
@@ -119,6 +120,29 @@ describe("static bundle", () => {
     );
     expect(byIdDescriptor.licenses).toEqual(sharedDescriptor.licenses);
     expect(byIdDescriptor.description).not.toContain("Licences differ");
+  });
+
+  it("says when a contract's license_id or license_url is empty: no licence, or it is stated the other way", async () => {
+    const [first, second, ...rest] = dataset.contracts as Contract[];
+    const contracts = [
+      { ...first, license: { id: "CC-BY-4.0" } },
+      { ...second, license: { url: "https://example.org/licence" } },
+      ...rest,
+    ] as Contract[];
+    const bundle = unzipSync(Buffer.concat(await renderBundle({ ...dataset, contracts })));
+    const text = (name: string) => Buffer.from(bundle[name] as Uint8Array).toString("utf8");
+    const [idOnly, urlOnly] = JSON.parse(text("contracts.json"));
+    expect([idOnly.license_id, idOnly.license_url]).toEqual(["CC-BY-4.0", null]);
+    expect([urlOnly.license_id, urlOnly.license_url]).toEqual([
+      null,
+      "https://example.org/licence",
+    ]);
+    // A reader told "empty when the contract states none" would take these two as unlicensed.
+    const { schema } = JSON.parse(text("datapackage.json")).resources[0];
+    const described = (name: string) =>
+      schema.fields.find((field: Field) => field.name === name).description as string;
+    expect(described("license_url")).toContain("by its SPDX identifier alone (`license_id`");
+    expect(described("license_id")).toContain("by its address alone (`license_url`)");
   });
 
   it("names each operator the data comes from as a source, once, with the contracts it runs", async () => {
