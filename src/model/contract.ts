@@ -13,12 +13,28 @@ const languageInCase = (tag: string): string => {
     : `${language.toLowerCase()}-${region.toUpperCase()}`;
 };
 
+// BCP 47 subtags GBFS's pattern leaves out: a script (zh-Hant-TW) and a region in digits (es-419).
+const SCRIPT = /^([a-z]{2,3})-([A-Z][a-z]{3})(?:-([A-Z]{2}))?$/i;
+const NUMERIC_REGION = /^([a-z]{2,3})-(\d{3})$/i;
+
 const language = z.string().regex(LANGUAGE, {
   error: (issue) => {
-    const meant = typeof issue.input === "string" ? languageInCase(issue.input) : "";
-    return LANGUAGE.test(meant)
-      ? `must be a language tag as GBFS writes it: write ${meant}`
-      : "must be a language tag such as fr, en or pt-BR";
+    const tag = typeof issue.input === "string" ? issue.input : "";
+    const meant = languageInCase(tag);
+    if (LANGUAGE.test(meant)) return `must be a language tag as GBFS writes it: write ${meant}`;
+    // Valid BCP 47, refused all the same: said as such, with the tag GBFS does take.
+    const script = SCRIPT.exec(tag);
+    if (script) {
+      const [, lang = "", name = "", region] = script;
+      const without = languageInCase(region ? `${lang}-${region}` : lang);
+      return `has a script (${name}), which GBFS's schemas do not take: a language and a region only, write ${without}`;
+    }
+    const numeric = NUMERIC_REGION.exec(tag);
+    if (numeric) {
+      const [, lang = "", region = ""] = numeric;
+      return `has a region in digits (${region}), which GBFS's schemas do not take: write ${lang.toLowerCase()}, or with a country's code (e.g. ${lang.toLowerCase()}-MX)`;
+    }
+    return "must be a language tag such as fr, en or pt-BR";
   },
 });
 
@@ -76,7 +92,9 @@ export const Contract = z.strictObject({
     error: (issue) =>
       typeof issue.input === "string" && /^[a-z]{2}$/i.test(issue.input)
         ? `must be an ISO 3166-1 alpha-2 code in capitals: write ${issue.input.toUpperCase()}`
-        : "must be an ISO 3166-1 alpha-2 code in capitals, e.g. FR",
+        : typeof issue.input === "string" && /^[a-z]{3}$/i.test(issue.input)
+          ? `must be the two-letter ISO 3166-1 code (alpha-2), not a three-letter one (${issue.input}): e.g. FR, IE`
+          : "must be an ISO 3166-1 alpha-2 code in capitals, e.g. FR",
   }),
   cities: z.array(z.string().min(1)),
   parkingApi: z.boolean().default(false).describe("Whether the contract offers the parking API"),

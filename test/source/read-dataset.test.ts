@@ -823,6 +823,24 @@ describe("readDataset", () => {
       `${path}[0] (dublin) languages.0: must be a language tag as GBFS writes it: write en`,
       `${path}[0] (dublin) languages.1: must be a language tag as GBFS writes it: write pt-BR`,
     ]);
+    // Good BCP 47 that GBFS's schemas refuse (a script, a region in digits), and an alpha-3 code:
+    // said as such, with what GBFS takes.
+    await writeFile(
+      path,
+      (await readFile(path, "utf8"))
+        .replace('"country_code": "ie"', '"country_code": "IRL"')
+        .replace(
+          '"languages": ["EN", "pt_br"]',
+          '"languages": ["zh-Hant-TW", "sr-Latn", "es-419"]',
+        ),
+    );
+    const refused = (await readDataset(dir)).problems.filter((p) => p.severity === "error");
+    expect(refused.map(formatProblem)).toEqual([
+      `${path}[0] (dublin) country_code: must be the two-letter ISO 3166-1 code (alpha-2), not a three-letter one (IRL): e.g. FR, IE`,
+      `${path}[0] (dublin) languages.0: has a script (Hant), which GBFS's schemas do not take: a language and a region only, write zh-TW`,
+      `${path}[0] (dublin) languages.1: has a script (Latn), which GBFS's schemas do not take: a language and a region only, write sr`,
+      `${path}[0] (dublin) languages.2: has a region in digits (419), which GBFS's schemas do not take: write es, or with a country's code (e.g. es-MX)`,
+    ]);
   });
 
   it("refuses a contract's link that is not http(s) (the portal and GBFS publish it as a link)", async () => {
