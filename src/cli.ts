@@ -41,6 +41,13 @@ function baseUrl(value: string, from: string): string {
       `${from} must not hold credentials (user:password@): every GBFS file and the OpenAPI document publish it`,
       ["give the public URL clients use, e.g. https://api.example.org/bikes"],
     );
+  // Paths are appended to it: `https://x.org/v?a=1` would publish `https://x.org/v?a=1/gbfs/…`. Not
+  // echoed either: a query is where an apiKey or a signature goes.
+  if (/[?#]/.test(value))
+    throw new UserError(
+      `${from} must be a plain base URL, with no query (?) or fragment (#): every GBFS file and the OpenAPI document publish it`,
+      ["give the public URL clients use, e.g. https://api.example.org/bikes"],
+    );
   let url: URL;
   try {
     url = new URL(value);
@@ -53,12 +60,6 @@ function baseUrl(value: string, from: string): string {
     throw new UserError(
       `${from} must not hold credentials (user:password@): every GBFS file and the OpenAPI document publish it`,
       ["give the public URL clients use, e.g. https://api.example.org/bikes"],
-    );
-  // Paths are appended to it: `https://x.org/v?a=1` would publish `https://x.org/v?a=1/gbfs/…`.
-  // An empty `?` or `#` is in the href, not in `search` or `hash`.
-  if (/[?#]/.test(url.href))
-    throw new InvalidArgumentError(
-      "must be a plain base URL, with no query (?) or fragment (#), e.g. https://api.example.org/bikes",
     );
   const base = url.href.replace(/\/+$/, "");
   // Published in every GBFS link and the OpenAPI document: a `|` there fails `format: uri`.
@@ -76,6 +77,15 @@ function storeEndpoint(value: string): string {
     throw new UserError("--endpoint must not hold credentials (user:password@)", [
       "give them as AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, as any AWS client reads them",
     ]);
+  // A presigned URL's query holds a signature (and a session token): not echoed either. A store's
+  // address has no query; the SDK signs each request itself.
+  if (/[?#]/.test(value))
+    throw new UserError(
+      "--endpoint must be the store's address alone, with no query (?) or fragment (#)",
+      [
+        "give e.g. https://ACCOUNT.r2.cloudflarestorage.com; the credentials go in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN), as any AWS client reads them",
+      ],
+    );
   let url: URL;
   try {
     url = new URL(value);

@@ -26,6 +26,7 @@ import {
 } from "../routes/routes.js";
 import type { ManifestEntry } from "../tree/manifest.js";
 import { readTree } from "../tree/read-tree.js";
+import { unchangedSince } from "../tree/unchanged-since.js";
 import { formatBytes, type Output, terminalOutput, throttled } from "./output.js";
 import { describePlan, KEYED, RESUMED } from "./publish-plan.js";
 import { sayWhenStopped } from "./said-when-stopped.js";
@@ -170,6 +171,10 @@ async function treeAnswers(
       `the tree at ${options.out} is being updated or its last update was interrupted`,
       ["run velodata refresh (or build) to complete it, then publish again"],
     );
+  // Checked after each file is read: a refresh or build since would have this run put up a
+  // list of the new tree that names an answer of it this run's plan does not upload.
+  const read = (file: string) =>
+    readAnswer(file, () => unchangedSince(tree, options.out), options.out);
   const answers: PublishedAnswer[] = [];
   const keyedPaths: string[] = [];
   for (const [urlPath, entry] of Object.entries(tree.manifest.files)) {
@@ -193,8 +198,8 @@ async function treeAnswers(
       contentType: type,
       cacheControl: `public, max-age=${maxAge}`,
       ...(disposition ? { contentDisposition: disposition } : {}),
-      read: () => readAnswer(file),
-      ...(options.gzip ? { variants: variantsOf(entry, file) } : {}),
+      read: () => read(file),
+      ...(options.gzip ? { variants: variantsOf(entry, file, read) } : {}),
     });
   }
   return { answers, keyedPaths, baseUrl: tree.manifest.baseUrl };
@@ -213,13 +218,17 @@ function endpointOf(urlPath: string, out: string): Endpoint {
 const SIBLING = { gzip: ".gz", br: ".br" } as const;
 
 /** The siblings the manifest lists; none (identity bytes go up) when it lists none. */
-function variantsOf(entry: ManifestEntry, file: string): Variant[] {
+function variantsOf(
+  entry: ManifestEntry,
+  file: string,
+  read: (file: string) => Promise<Uint8Array>,
+): Variant[] {
   const listed: Partial<NonNullable<ManifestEntry["variants"]>> = entry.variants ?? {};
   return (["gzip", "br"] as const).flatMap((encoding) => {
     const variant = listed[encoding];
     if (!variant) return [];
     const sibling = `${file}${SIBLING[encoding]}`;
-    return [{ encoding, etag: variant.etag, read: () => readAnswer(sibling) }];
+    return [{ encoding, etag: variant.etag, read: () => read(sibling) }];
   });
 }
 
@@ -228,9 +237,11 @@ function kindOf(endpoint: Endpoint): AnswerKind {
   return routeOf(endpoint).role ?? "answer";
 }
 
-async function readAnswer(file: string): Promise<Uint8Array> {
+/** The file's bytes, read while the tree is still the one whose manifest was read (`asRead`). */
+async function readAnswer(file: string, asRead: () => boolean, out: string): Promise<Uint8Array> {
+  let bytes: Uint8Array;
   try {
-    return await readFile(file);
+    bytes = await readFile(file);
   } catch (cause) {
     // Gone since the manifest was read: a refresh or build of the tree ran meanwhile. What is up
     // is whole (the receipt marks the rest pending), and the next run publishes the new tree.
@@ -248,4 +259,14 @@ async function readAnswer(file: string): Promise<Uint8Array> {
       { cause },
     );
   }
+  // What this run put up so far is the tree it planned, whole; the receipt marks the rest pending.
+  if (!asRead())
+    throw new UserError(
+      `the tree at ${out} changed while it was being published (a refresh or build meanwhile): stopped before uploading any file of the new tree`,
+      [
+        "run velodata publish again: it publishes the new tree and completes this run",
+        "publish after each refresh, never at the same time: run both under one flock (see docs/object-storage.md)",
+      ],
+    );
+  return bytes;
 }

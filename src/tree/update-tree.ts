@@ -1,14 +1,5 @@
 // Brings the served tree up to a new Release in place: changed files staged whole, then moved in; a mixed tree is repaired.
-import {
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  rmdirSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { worthCompressing } from "../publish/compress.js";
 import type { Release, ReleaseFile } from "../publish/release.js";
@@ -18,13 +9,13 @@ import { filesUnder } from "./files-under.js";
 import { HOST_FILES, writeHostFiles } from "./host-files.js";
 import { inBatches } from "./in-batches.js";
 import { afterLastWriteSecond } from "./later-second.js";
-import { currentRelease, layoutOf } from "./layout.js";
 import { takeLock } from "./lock.js";
 import { type Manifest, manifestOf, writeManifest } from "./manifest.js";
 import { readTree, type Tree } from "./read-tree.js";
 import { SIBLING_SUFFIXES, siblingsOf } from "./siblings.js";
 import { TREE_UNCHANGED, treeWriteError } from "./tree-error.js";
 import { trustedOnDisk } from "./trust-test.js";
+import { unchangedSince } from "./unchanged-since.js";
 import { writeChunks, writeChunksInPool } from "./write-chunks.js";
 import { bodyToWrite, type TreeStats } from "./write-tree.js";
 
@@ -314,15 +305,6 @@ function markDirty(path: string, release: string): void {
 function prefixes(tree: Tree): { tree: string; incoming: string } {
   const slashed = (folder: string) => (folder.endsWith("/") ? folder : `${folder}/`);
   return { tree: slashed(tree.release.tree), incoming: slashed(tree.release.incoming) };
-}
-
-/** The tree read before the lock is still what the published path holds, as it was then. */
-function unchangedSince(tree: Tree, outDir: string): boolean {
-  if (tree.interrupted || !tree.manifest) return false;
-  const { layout, release } = tree;
-  if (layoutOf(outDir).published !== layout.published) return false;
-  if (currentRelease(layout) !== release.name || existsSync(release.dirty)) return false;
-  return statSync(release.manifest, { throwIfNoEntry: false })?.ctimeMs === tree.sealedAt;
 }
 
 /**

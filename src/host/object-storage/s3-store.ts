@@ -41,6 +41,12 @@ export function parseS3Url(url: string): S3Location {
     throw new UserError("--to must not hold credentials (user:password@)", [
       "give them as AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, as any AWS client reads them",
     ]);
+  // Refused unread too: a query is where a presigned URL's signature and session token go, and
+  // in a key a CDN would take it for its own query, never find the object.
+  if (/[?#]/.test(url))
+    throw new UserError("--to must read s3://BUCKET/PREFIX, with no query (?) or fragment (#)", [
+      "the credentials go in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN), as any AWS client reads them",
+    ]);
   const match = /^s3:\/\/([^/]+)(?:\/(.*))?$/.exec(url);
   if (!match) throw new UserError(`--to must read s3://BUCKET/PREFIX, got "${url}"`);
   // S3's rule (GCS also takes `_`): anything else would be sent to the store as a path.
