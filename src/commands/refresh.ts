@@ -28,6 +28,7 @@ import { removeLeftoverReleases } from "../tree/leftover-releases.js";
 import { withLeftoversBeingRemoved } from "../tree/leftovers-space.js";
 import { refuseIfKept } from "../tree/lock.js";
 import { readTree, releaseBaseUrl, type Tree } from "../tree/read-tree.js";
+import { TREE_UNCHANGED } from "../tree/tree-error.js";
 import { untrustedFiles } from "../tree/trust-test.js";
 import { type UpdateStats, updateTree } from "../tree/update-tree.js";
 import {
@@ -196,12 +197,16 @@ async function refreshTree(options: RefreshOptions, stopPoints: StopPoints): Pro
             ? await refusedChange(options.source, inputs, previous)
             : null;
       // Not published either (the states in error too, too many missing): said, then the first
-      // refusal, which says why with every error of the full read, the states' among them.
+      // refusal, which says why with every error of the full read, the states' among them, and
+      // what the run leaves: the warning says why alone (cron mails both lines), and nothing when
+      // its why is the refusal's own (a states file missing).
       done =
         refused &&
         (await asLastPublished(inputs, tree, previous, trust, output, run).catch((also) => {
           if (!(also instanceof UserError)) throw also;
-          output.warn(`warning: nor were the minute's states published: ${also.message}`);
+          const why = withoutWhatItLeaves(also.message);
+          if (cause instanceof UserError && why !== withoutWhatItLeaves(cause.message))
+            output.warn(`warning: nor were the minute's states published: ${why}`);
           return null;
         }));
       if (!done) throw withLeftoversBeingRemoved(cause, leftovers);
@@ -240,6 +245,13 @@ async function refreshTree(options: RefreshOptions, stopPoints: StopPoints): Pro
   if (options.timings) output.info(steps.line());
   if (refused) throw refused;
   return stats;
+}
+
+/** A refusal's message without what it says the run leaves of the tree. */
+function withoutWhatItLeaves(message: string): string {
+  for (const left of [TREE_LEFT, TREE_UNCHANGED])
+    if (message.endsWith(`; ${left}`)) return message.slice(0, -`; ${left}`.length);
+  return message;
 }
 
 /** Why the static source's change is refused, when it changed since the last run and has errors. */

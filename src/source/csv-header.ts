@@ -98,29 +98,25 @@ export function checkHeader(
     // max)") holds no separator before its line break.
     if (more.length > 0 && first.includes(separator))
       return [error({ file, line: 1 }, `column ${index + 1}`, RUNAWAY_QUOTE)];
-    // "capacity⏎(stands)": a spreadsheet's header cell written on two lines (Alt+Enter in Excel);
-    // "con⏎tract": a name broken within itself. Either is the column it names, said once.
+    // "over⏎flow⏎Capacity": a name broken within itself (a narrow column's wrap typed in) is the
+    // column it joins into, before the one its first line names ("overflow"); "capacity⏎(stands)":
+    // a spreadsheet's header cell written on two lines (Alt+Enter in Excel). Said once.
     if (more.length > 0) {
-      const joined = [first, ...more].join("").trim();
-      const known = columns.has(first.trim())
-        ? first.trim()
-        : columns.has(joined)
-          ? joined
-          : undefined;
-      if (known !== undefined) renamed.add(known);
-      const alone = known === first.trim() ? " alone" : "";
-      problems.push(
-        error(
-          { file, line: 1 },
-          excerpt(name),
-          `column ${index + 1}'s name holds a line break: a column's name is one line${known === undefined ? "" : `, write "${known}"${alone}`}`,
-        ),
-      );
+      const joined = columnNamed([first, ...more].join("").trim(), columns);
+      const known = joined ?? columnNamed(first.trim(), columns);
+      const broken = `column ${index + 1}'s name holds a line break`;
+      let fix = ": a column's name is one line";
+      if (known !== undefined && inHeader.has(known))
+        fix = `, and the header has "${known}" already, in column ${header.indexOf(known) + 1}: leave this one out of the export`;
+      else if (known !== undefined) {
+        renamed.add(known);
+        fix += `, write "${known}"${joined === undefined ? " alone" : ""}`;
+      }
+      problems.push(error({ file, line: 1 }, excerpt(name), `${broken}${fix}`));
       continue;
     }
     // "Contract", "Latitude": a spreadsheet's capitalised header; said once, as the column it is.
-    const lower = name.toLowerCase();
-    const meant = [...columns.keys()].find((known) => known.toLowerCase() === lower);
+    const meant = columnNamed(name, columns);
     // "capactiy": a slip of a column the header lacks; "Numéro", "Capacité": a header written in
     // French, whose accents would otherwise put it past a slip of "number" and "capacity".
     const plain = withoutAccents(name);
@@ -169,6 +165,13 @@ export function checkHeader(
   for (const name of missing)
     problems.push(error({ file, line: 1 }, name, "required column is missing from the header"));
   return problems;
+}
+
+/** The column `name` names, in its own case or another ("Latitude"). */
+function columnNamed(name: string, columns: Map<string, Column>): string | undefined {
+  if (columns.has(name)) return name;
+  const lower = name.toLowerCase();
+  return [...columns.keys()].find((known) => known.toLowerCase() === lower);
 }
 
 const RUNAWAY_QUOTE =

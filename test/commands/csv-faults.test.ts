@@ -81,6 +81,25 @@ describe("validate says what is wrong with a CSV's quotes, where", () => {
     ]);
   });
 
+  it("a name broken within itself is the column it joins into, in any case, or a copy to leave out", async () => {
+    const source = await fixtureCopy();
+    // "overflow⏎Capacity": its first line is a column too, but not the one meant; "Ban⏎king" in
+    // another case, in a `;` file; "con⏎tract" beside the "contract" the header has.
+    const header = `${HEADER.replace("overflowCapacity", '"overflow\nCapacity"').replace("banking", '"Ban\r\nking"')},"con\ntract"`;
+    const row = `${ROW(42, "SMITH")},dublin`;
+    for (const separator of [",", ";"]) {
+      const file = `${header}\r\n${row}\r\n`.replaceAll(",", separator);
+      await writeFile(join(source, "stations.csv"), file);
+      const result = await runCli(["validate", "--source", source]);
+      const errors = result.stderr.split("\n").filter((line) => line.startsWith("  error: "));
+      expect(errors, separator).toEqual([
+        `  error: ${source}/stations.csv:1 Ban\\x0d\\x0aking: column 7's name holds a line break: a column's name is one line, write "banking"`,
+        `  error: ${source}/stations.csv:1 overflow\\x0aCapacity: column 11's name holds a line break: a column's name is one line, write "overflowCapacity"`,
+        `  error: ${source}/stations.csv:1 con\\x0atract: column 12's name holds a line break, and the header has "contract" already, in column 1: leave this one out of the export`,
+      ]);
+    }
+  });
+
   it("a column beside the same in another case: a second copy to leave out, not a case to fix", async () => {
     const source = await fixtureCopy();
     await writeFile(join(source, "stations.csv"), `${HEADER},Capacity\n${ROW(42, "SMITH")},31\n`);

@@ -89,4 +89,29 @@ describe("velodata refresh, its static source edited with an error", () => {
     expect(minute.stderr).toContain("the tree is left as it was");
     expect(await readFile(join(out, "vls/v3/stations/dublin.json"), "utf8")).toBe(before);
   });
+
+  it("says once what it leaves when the minute's states are refused too: cron mails each line", async () => {
+    const source = await fixtureCopy();
+    const out = join(await tempDir(), "out");
+    expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
+    const stationsFile = join(source, "stations.csv");
+    const stations = await readFile(stationsFile, "utf8");
+    await writeFile(stationsFile, stations.replace(`${avondale}35,`, `${avondale}ten,`));
+    // Too many stations left out: why said in the warning, what it leaves in the error alone.
+    const statesFile = join(source, "states.json");
+    const { states } = JSON.parse(await readFile(statesFile, "utf8")) as { states: unknown[] };
+    await writeFile(statesFile, JSON.stringify({ states: states.slice(0, 300) }));
+    const few = await runCli(refreshArgs(source, out));
+    expect(few.code).toBe(1);
+    expect(few.stderr).toMatch(
+      /^warning: nor were the minute's states published: .*states\.json leaves out 113 of the 413 stations reported before .* if stations really left\nvelodata: the source data has 1 error; the tree is left as it was\n/,
+    );
+    // A states file missing: the full read's refusal too, said once.
+    const missing = join(source, "gone.json");
+    const gone = await runCli(["refresh", "--source", source, "--state", missing, "--out", out]);
+    expect([gone.code, gone.stderr]).toEqual([
+      1,
+      `velodata: state file not found: ${missing}; the tree is left as it was\n`,
+    ]);
+  });
 });
