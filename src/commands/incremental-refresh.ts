@@ -4,7 +4,7 @@
 import { closeSync, openSync, read as readCallback, readSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { toUserError, UserError } from "../errors.js";
+import { UserError } from "../errors.js";
 import { DEFAULT_PORTAL } from "../model/portal.js";
 import type { Station } from "../model/station.js";
 import { SMALL_BODY } from "../publish/compress.js";
@@ -86,28 +86,7 @@ import {
 import { withFields } from "../with-fields.js";
 import { type Output, reportProblems } from "./output.js";
 import { STATIC_CHANGE_REFUSED } from "./static-refused.js";
-
-/** What a refresh stopped by an error says of the tree (nothing of it was touched). */
-export const TREE_LEFT = "the tree is left as it was";
-
-/**
- * Throws a user's error met reading the inputs (a states file or source file missing, a folder,
- * too big) saying the tree is left as it was, as the source's errors do: cron mails the line alone.
- */
-export function saidTreeLeft(cause: unknown): never {
-  const said = toUserError(cause);
-  if (!(said instanceof UserError) || said.message.includes(TREE_LEFT)) throw cause;
-  throw new UserError(`${said.message}; ${TREE_LEFT}`, said.details, { cause });
-}
-
-/** What `read` gives, its user's error said as saidTreeLeft says it. */
-export function inputRead<T>(read: () => T): T {
-  try {
-    return read();
-  } catch (cause) {
-    return saidTreeLeft(cause);
-  }
-}
+import { saidTreeLeft, TREE_LEFT } from "./tree-left.js";
 
 export interface RefreshInputs {
   out: string;

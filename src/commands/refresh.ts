@@ -34,7 +34,6 @@ import { type UpdateStats, updateTree } from "../tree/update-tree.js";
 import {
   type FastRefresh,
   incrementalRefresh,
-  inputRead,
   lastStatesKept,
   type PreviousState,
   previousState,
@@ -44,15 +43,14 @@ import {
   refuseTooManyRemoved,
   removedSaid,
   StaticSourceRefused,
-  saidTreeLeft,
   saveRefreshState,
-  TREE_LEFT,
 } from "./incremental-refresh.js";
 import { type Output, reportProblems, terminalOutput } from "./output.js";
 import { type RefreshPhase, refreshStopped } from "./refresh-stopped.js";
 import { heldStops } from "./said-when-stopped.js";
 import { warnIfStalled } from "./stalled-feed.js";
 import { staticRefusal } from "./static-refused.js";
+import { inputRead, saidTreeLeft, TREE_LEFT } from "./tree-left.js";
 
 export interface RefreshOptions {
   source: string;

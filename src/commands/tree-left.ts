@@ -1,0 +1,24 @@
+// What a cron refresh says of the tree when an error stops it before any change: left as it was.
+import { toUserError, UserError } from "../errors.js";
+
+/** What a refresh stopped by an error says of the tree (nothing of it was touched). */
+export const TREE_LEFT = "the tree is left as it was";
+
+/**
+ * Throws a user's error met reading the inputs (a states file or source file missing, a folder,
+ * too big) saying the tree is left as it was, as the source's errors do: cron mails the line alone.
+ */
+export function saidTreeLeft(cause: unknown): never {
+  const said = toUserError(cause);
+  if (!(said instanceof UserError) || said.message.includes(TREE_LEFT)) throw cause;
+  throw new UserError(`${said.message}; ${TREE_LEFT}`, said.details, { cause });
+}
+
+/** What `read` gives, its user's error said as saidTreeLeft says it. */
+export function inputRead<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (cause) {
+    return saidTreeLeft(cause);
+  }
+}
