@@ -18,7 +18,7 @@ import {
   DEFAULT_MAX_MISSING_SHARE,
   DEFAULT_MAX_REMOVED_SHARE,
 } from "../source/missing-stations.js";
-import { staticSourceFingerprint } from "../source/source-fingerprint.js";
+import { type SourceSeen, staticSourceFingerprint } from "../source/source-fingerprint.js";
 import { statesFileTime } from "../source/source-time.js";
 import { StepTimes } from "../step-times.js";
 import { statesSeen } from "../tree/accepted-states.js";
@@ -50,7 +50,7 @@ import { type RefreshPhase, refreshStopped } from "./refresh-stopped.js";
 import { heldStops } from "./said-when-stopped.js";
 import { warnIfStalled } from "./stalled-feed.js";
 import { staticRefusal } from "./static-refused.js";
-import { inputRead, saidTreeLeft, TREE_LEFT } from "./tree-left.js";
+import { saidTreeLeft, TREE_LEFT } from "./tree-left.js";
 
 export interface RefreshOptions {
   source: string;
@@ -141,15 +141,7 @@ async function refreshTree(options: RefreshOptions, stopPoints: StopPoints): Pro
   // a full refresh to, and the ttl the tree's feeds say.
   const previous = previousState(tree, options.source);
   // Before reading: a source edited meanwhile then reads as changed next time, never as unchanged.
-  const source = inputRead(() =>
-    staticSourceFingerprint(
-      options.source,
-      previous?.state.sourceSeen && {
-        fingerprint: previous.state.source,
-        seen: previous.state.sourceSeen,
-      },
-    ),
-  );
+  const source = sourceFingerprint(options.source, previous);
   const inputs: RefreshInputs = {
     out: options.out,
     state: options.state,
@@ -250,6 +242,31 @@ function withoutWhatItLeaves(message: string): string {
   for (const left of [TREE_LEFT, TREE_UNCHANGED])
     if (message.endsWith(`; ${left}`)) return message.slice(0, -`; ${left}`.length);
   return message;
+}
+
+/**
+ * The static source's fingerprint, taken against what the last run saw. A source that cannot be
+ * read (a file turned into a folder, its permissions lost, the folder gone) is a change with an
+ * error in it: refused, the minute's states published all the same against the source last
+ * published (static-refused.ts), as for a file deleted; one that had no last run is said.
+ */
+function sourceFingerprint(
+  source: string,
+  previous: PreviousState | null,
+): { fingerprint: string; seen: SourceSeen } {
+  try {
+    return staticSourceFingerprint(
+      source,
+      previous?.state.sourceSeen && {
+        fingerprint: previous.state.source,
+        seen: previous.state.sourceSeen,
+      },
+    );
+  } catch (cause) {
+    if (!previous || !(toUserError(cause) instanceof UserError)) return saidTreeLeft(cause);
+    // Never a source's fingerprint: the fast path does not take it for the one published.
+    return { fingerprint: "unreadable", seen: { signature: "", at: 0 } };
+  }
 }
 
 /** Why the static source's change is refused, when it changed since the last run and has errors. */

@@ -13,12 +13,3 @@ export function saidTreeLeft(cause: unknown): never {
   if (!(said instanceof UserError) || said.message.includes(TREE_LEFT)) throw cause;
   throw new UserError(`${said.message}; ${TREE_LEFT}`, said.details, { cause });
 }
-
-/** What `read` gives, its user's error said as saidTreeLeft says it. */
-export function inputRead<T>(read: () => T): T {
-  try {
-    return read();
-  } catch (cause) {
-    return saidTreeLeft(cause);
-  }
-}

@@ -1,7 +1,7 @@
 // A cron refresh whose static source was edited with an error: the edit is refused, the minute's
 // states are published all the same against the source the tree has, and the run ends in error
 // until the source is fixed (see static-refused.ts).
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { dublin42ReportedAt, fixtureCopy, refreshArgs, runCli, tempDir } from "../helpers.js";
@@ -72,6 +72,33 @@ describe("velodata refresh, its static source edited with an error", () => {
       ),
     ]);
     expect((await station(out, "dublin", 42)).lastUpdate).toBe("2025-02-08T17:03:00Z");
+  });
+
+  it("publishes the minute's states when a static file cannot be read (a folder now), as when it is gone", async () => {
+    const source = await fixtureCopy();
+    const out = join(await tempDir(), "out");
+    expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
+    const stationsFile = join(source, "stations.csv");
+    await rm(stationsFile);
+    await mkdir(stationsFile);
+    const statesFile = join(source, "states.json");
+    const states = await readFile(statesFile, "utf8");
+    await writeFile(statesFile, dublin42ReportedAt(states, "2025-02-08T17:04:00Z"));
+    const minute = await runCli(refreshArgs(source, out));
+    expect([minute.code, minute.stderr]).toEqual([
+      1,
+      expect.stringContaining(
+        `velodata: ${stationsFile} is a folder where a file is expected: give the path of a file; its change is not published: this minute's states were, against the static source last published`,
+      ),
+    ]);
+    expect((await station(out, "dublin", 42)).lastUpdate).toBe("2025-02-08T17:04:00Z");
+    // The states file gone too: nothing published, said once, the tree left as it was.
+    const missing = join(source, "gone.json");
+    const gone = await runCli(["refresh", "--source", source, "--state", missing, "--out", out]);
+    expect([gone.code, gone.stderr]).toEqual([
+      1,
+      `warning: nor were the minute's states published: state file not found: ${missing}\nvelodata: ${stationsFile} is a folder where a file is expected: give the path of a file; the tree is left as it was\n`,
+    ]);
   });
 
   it("publishes nothing when the minute's states are in error too", async () => {
