@@ -38,6 +38,10 @@ async function writeSameTime(path: string, text: string): Promise<void> {
 /** `last_updated` as GBFS v3.0 writes a file's modification time. */
 const knownAt = (mtime: Date): string => `${mtime.toISOString().slice(0, 19)}Z`;
 
+/** What a refresh says of a states file cut short: that, and the tree left as it was. */
+const CUT_SHORT =
+  /^velodata: .* 1 error; the tree is left as it was\n {2}error: .*states\.json:\d+: is not valid JSON: it ends before its JSON does/;
+
 /** `velodata refresh` of `out` from the source's own states.json. */
 const refreshWithItsStates = (source: string, out: string) => runCli(refreshArgs(source, out));
 
@@ -94,12 +98,7 @@ describe("velodata refresh", () => {
     // A file cut short is that, not also a file that leaves every station out (--max-missing).
     await writeFile(states, original.slice(0, original.length / 2));
     const cut = await runCli(["refresh", "--source", source, "--state", states, "--out", out]);
-    expect([cut.code, cut.stderr]).toEqual([
-      1,
-      expect.stringMatching(
-        /^velodata: .* 1 error; the tree is left as it was\n {2}error: .*states\.json:\d+: is not valid JSON: it ends before its JSON does/,
-      ),
-    ]);
+    expect([cut.code, cut.stderr]).toEqual([1, expect.stringMatching(CUT_SHORT)]);
     expect(await readFile(join(out, "vls/v3/stations.json"), "utf8")).toBe(before);
   });
 
@@ -113,12 +112,7 @@ describe("velodata refresh", () => {
     const original = await readFile(states, "utf8");
     await writeFile(states, original.slice(0, original.indexOf('"states"') + 4));
     const cut = await refreshWithItsStates(source, out);
-    expect([cut.code, cut.stderr]).toEqual([
-      1,
-      expect.stringMatching(
-        /^velodata: .* 1 error; the tree is left as it was\n {2}error: .*states\.json:\d+: is not valid JSON: it ends before its JSON does/,
-      ),
-    ]);
+    expect([cut.code, cut.stderr]).toEqual([1, expect.stringMatching(CUT_SHORT)]);
     expect(await readFile(join(out, "vls/v3/stations.json"), "utf8")).toBe(before);
   });
 
