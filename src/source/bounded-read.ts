@@ -1,6 +1,6 @@
 // A source file's bytes, refused once past what a text can hold: `/dev/zero`, or a pipe whose
 // writer never stops (`--state /dev/stdin`), read to their end filled the memory (7 GB in 30 s).
-import { open } from "node:fs/promises";
+import { openSource } from "./pipe-open.js";
 
 /** V8 cannot hold a longer string; past it there is no text to parse. */
 export const MAX_TEXT = 0x1fffffe8;
@@ -12,9 +12,12 @@ export class SourceTooLong extends Error {
   }
 }
 
-/** The bytes of `path` (a file, a device or a pipe), or SourceTooLong without reading past it. */
-export async function readBounded(path: string): Promise<Buffer> {
-  const handle = await open(path, "r");
+/**
+ * The bytes of `path` (a file, a device or a pipe), or SourceTooLong without reading past it; a
+ * named pipe no program opens for writing within `writerWaitMs`, NoWriter (pipe-open.ts).
+ */
+export async function readBounded(path: string, writerWaitMs?: number): Promise<Buffer> {
+  const handle = await openSource(path, writerWaitMs);
   try {
     const stat = await handle.stat();
     if (stat.isFile()) {

@@ -3,6 +3,7 @@ import { isAscii } from "node:buffer";
 import { folderWhereFileExpected, UserError } from "../errors.js";
 import { readBounded, SourceTooLong } from "./bounded-read.js";
 import { FileBuffer } from "./file-buffer.js";
+import { NoWriter } from "./pipe-open.js";
 import { error, type Problem } from "./problems.js";
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true }); // a leading BOM is dropped, as it should be
@@ -19,6 +20,10 @@ function readSourceBytes(path: string, file: string, reuse: boolean): Promise<Bu
   return (reuse ? kept.read(path) : readBounded(path)).catch((cause: NodeJS.ErrnoException) => {
     if (cause.code === "EISDIR") throw new UserError(folderWhereFileExpected(file));
     if (cause instanceof SourceTooLong) throw tooLong(file, cause.size);
+    if (cause instanceof NoWriter)
+      throw new UserError(
+        `${file} is a named pipe that no program opened for writing within ${cause.seconds} s: is the program that writes it running? (or give a file, written whole then renamed into place)`,
+      );
     throw cause;
   });
 }
