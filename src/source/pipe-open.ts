@@ -30,8 +30,10 @@ export async function openSource(path: string, waitMs = WRITER_WAIT_MS): Promise
   // pipe for writing ourselves ends it (our reader is there, so this open does not wait).
   try {
     closeSync(openSync(path, constants.O_WRONLY | constants.O_NONBLOCK));
-  } catch {
-    // A writer came meanwhile and went, or the pipe is gone: the open has ended either way.
+  } catch (cause) {
+    // The pipe removed meanwhile: nothing can end the open now, and awaiting it would wait for
+    // ever. Otherwise a writer came and went (no reader left): the open has ended.
+    if ((cause as NodeJS.ErrnoException).code === "ENOENT") throw new NoWriter(waitMs / 1000);
   }
   await (await opening.catch(() => undefined))?.close();
   throw new NoWriter(waitMs / 1000);
