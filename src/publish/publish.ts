@@ -89,7 +89,12 @@ function put(files: Files, endpoint: Endpoint, body: readonly Uint8Array[]): voi
 export async function publishStatic(dataset: Dataset, options: PublishOptions): Promise<Files> {
   // Zipped by another thread while the rest renders (see zip.ts); the portal needs its size.
   const dataUpdatedAt = options.dataUpdatedAt ?? options.staticUpdatedAt;
-  const bundle = renderBundle(dataset, dataUpdatedAt);
+  const homepage = portalBaseUrl(options);
+  const bundle = renderBundle(dataset, dataUpdatedAt, {
+    ...(dataset.portal ? { serviceName: dataset.portal.serviceName } : {}),
+    // The portal's page, at the tree's root.
+    ...(homepage === null ? {} : { homepage: `${homepage.replace(/\/+$/, "")}/` }),
+  });
   bundle.catch(() => {}); // awaited below
   // The answers kept in the release are encoded as the caller asks; the bundle's tables are not
   // (they are copied for the zip, then let go).
@@ -129,7 +134,7 @@ export async function publishStatic(dataset: Dataset, options: PublishOptions): 
   // defeat its ETag.
   const portal = {
     paths: portalPaths(),
-    baseUrl: portalBaseUrl(options),
+    baseUrl: homepage,
     generatedAt: dataUpdatedAt ?? null,
   };
   for (const file of renderPortal(buildPortalInput(dataset, files, portal))) {

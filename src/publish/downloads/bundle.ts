@@ -4,13 +4,22 @@ import type { Contract } from "../../model/contract.js";
 import type { Dataset } from "../../source/dataset.js";
 import { licenseGroups } from "../license-groups.js";
 import { csvChunks } from "./csv.js";
-import { dataPackage, type PackagedFile, type PackageSource } from "./datapackage.js";
+import {
+  dataPackage,
+  type PackagedFile,
+  type PackagePublisher,
+  type PackageSource,
+} from "./datapackage.js";
 import { jsonRows } from "./json-rows.js";
 import { contractsTable, parkingsTable, rowOf, stationsTable, type Table } from "./tables.js";
 import { type ZipEntry, zip } from "./zip.js";
 
 /** `changedAt`: when the static source last changed, the data package's `created`. */
-export async function renderBundle(dataset: Dataset, changedAt?: Date): Promise<Uint8Array[]> {
+export async function renderBundle(
+  dataset: Dataset,
+  changedAt?: Date,
+  publisher?: PackagePublisher,
+): Promise<Uint8Array[]> {
   const tables = [
     tableEntries(contractsTable, dataset.contracts),
     tableEntries(stationsTable, dataset.stations),
@@ -25,6 +34,7 @@ export async function renderBundle(dataset: Dataset, changedAt?: Date): Promise<
     licensesOf(dataset),
     sourcesOf(dataset),
     changedAt,
+    publisher,
   );
   const entries: ZipEntry[] = [
     { name: "datapackage.json", body: [Buffer.from(`${JSON.stringify(descriptor, null, 2)}\n`)] },

@@ -19,13 +19,25 @@ export interface BundleTable {
 }
 
 const DESCRIPTION =
-  "Contracts, the static description of their stations, and their bike parkings. Live availability is served by the API.";
+  "Contracts, the static description of their stations, and their bike parkings. Live availability is served by the API";
+/** What a catalogue (CKAN, data.europa.eu, a city's portal) files the package under. */
+const KEYWORDS = ["bike sharing", "bicycle stations", "bicycle parking", "mobility", "open data"];
 
 /** Who the data comes from: a contract's operator, named as a Frictionless source. */
 export interface PackageSource {
   title: string;
   path?: string;
   email?: string;
+}
+
+/**
+ * Who publishes the package: the service's name (portal.json's serviceName), and its portal's
+ * address when the public base URL is known (never the stand-in a build names without one, which
+ * would send readers of a downloaded zip to their own machine).
+ */
+export interface PackagePublisher {
+  serviceName?: string;
+  homepage?: string;
 }
 
 /**
@@ -41,15 +53,22 @@ export function dataPackage(
   }: { licenses: readonly { name?: string; path?: string }[]; note: string | null },
   sources: readonly PackageSource[],
   changedAt?: Date,
+  { serviceName, homepage }: PackagePublisher = {},
 ) {
+  const live = homepage ? `${DESCRIPTION} (${homepage}).` : `${DESCRIPTION}.`;
   return {
     $schema: "https://datapackage.org/profiles/2.0/datapackage.json",
+    // Also the zip's name: invariant, as the profile asks, whoever publishes it.
     name: "velodata-static",
-    title: "Bike-sharing stations and bike parkings: static data",
-    description: note ? `${DESCRIPTION} ${note}` : DESCRIPTION,
+    title: serviceName
+      ? `${serviceName}: bike-sharing stations and bike parkings, static data`
+      : "Bike-sharing stations and bike parkings: static data",
+    description: note ? `${live} ${note}` : live,
+    ...(homepage ? { homepage } : {}),
     // When the data it describes last changed (the source's files), which says one download from
     // another: the package is the same bytes until then.
     ...(changedAt ? { created: publishedTime(changedAt) } : {}),
+    keywords: KEYWORDS,
     ...(licenses.length > 0 ? { licenses } : {}),
     ...(sources.length > 0 ? { sources } : {}),
     resources: tables.flatMap(({ table, csv, json }) => [

@@ -180,20 +180,34 @@ describe("static bundle", () => {
     );
   });
 
-  it("is a valid Data Package v2: the package, each resource, dialect and Table Schema", () => {
-    const descriptor = JSON.parse(entryText("datapackage.json"));
+  it("is a valid Data Package v2: the package, each resource, dialect and Table Schema", async () => {
+    const published = unzipSync(
+      Buffer.concat(
+        await renderBundle(dataset, new Date("2024-03-09T10:20:30Z"), {
+          serviceName: "Vélos de Ville",
+          homepage: "https://bikes.example.org/",
+        }),
+      ),
+    )["datapackage.json"] as Uint8Array;
+    const descriptors = [entryText("datapackage.json"), Buffer.from(published).toString("utf8")];
     const problems = (profile: string, value: unknown) => {
       const validate = frictionless.compile(
         JSON.parse(readFileSync(join(REFERENCE, "frictionless", `${profile}.json`), "utf8")),
       );
       return validate(value) ? [] : [profile, validate.errors];
     };
-    expect(problems("datapackage", descriptor)).toEqual([]);
-    for (const resource of descriptor.resources) {
-      expect(problems("dataresource", resource), resource.name).toEqual([]);
-      if (resource.dialect) expect(problems("tabledialect", resource.dialect)).toEqual([]);
-      if (resource.schema) expect(problems("tableschema", resource.schema)).toEqual([]);
+    for (const descriptor of descriptors.map((text) => JSON.parse(text))) {
+      expect(problems("datapackage", descriptor)).toEqual([]);
+      for (const resource of descriptor.resources) {
+        expect(problems("dataresource", resource), resource.name).toEqual([]);
+        if (resource.dialect) expect(problems("tabledialect", resource.dialect)).toEqual([]);
+        if (resource.schema) expect(problems("tableschema", resource.schema)).toEqual([]);
+      }
     }
+    expect(JSON.parse(descriptors[1] as string)).toMatchObject({
+      homepage: "https://bikes.example.org/",
+      created: "2024-03-09T10:20:30Z",
+    });
   });
 
   it("says what each field of every table means, as the API's schemas say it of the same field", () => {
