@@ -33,7 +33,8 @@ export function rangeAsked(
   const ranges = parseRange(size, range, { combine: true });
   if (ranges === -2) return WHOLE;
   if (ranges === -1) return { kind: "unsatisfiable" };
-  if (ranges.type !== "bytes" || ranges.length !== 1) return WHOLE;
+  // RFC 9110 §14.1: a range unit's name is case-insensitive (nginx takes `BYTES=` too).
+  if (ranges.type.toLowerCase() !== "bytes" || ranges.length !== 1) return WHOLE;
   const { start, end } = ranges[0] as parseRange.Range;
   return { kind: "part", start, end };
 }

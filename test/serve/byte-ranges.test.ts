@@ -146,4 +146,14 @@ describe("rangeAsked and bytesBetween", () => {
     expect(rangeAsked("bytes=0-1", 'W/"a"', '"a"', 10)).toEqual({ kind: "whole" });
     expect(rangeAsked("bytes=0-1", '"a"', '"a"', 10)).toEqual({ kind: "part", start: 0, end: 1 });
   });
+
+  it("reads the unit's name in any case, as RFC 9110 has it (and nginx does); another unit gets the whole", () => {
+    for (const unit of ["BYTES", "Bytes", "bytes"])
+      expect(rangeAsked(`${unit}=2-5`, undefined, '"a"', 10), unit).toEqual({
+        kind: "part",
+        start: 2,
+        end: 5,
+      });
+    expect(rangeAsked("items=2-5", undefined, '"a"', 10)).toEqual({ kind: "whole" });
+  });
 });

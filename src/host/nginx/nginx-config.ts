@@ -135,6 +135,8 @@ const RANGE_NOT_SATISFIABLE_PAGE: OwnErrorPage = {
   uri: "/_velodata_range_not_satisfiable",
   outcome: RANGE_NOT_SATISFIABLE,
   afterFileHeaders: true,
+  // Beside the file's max-age, which would let a cache keep the refusal as it keeps the file.
+  headers: 'add_header Cache-Control "no-store" always;',
 };
 const NOT_IMPLEMENTED_PAGE = nginxOnly(501, "not_implemented");
 const VERSION_NOT_SUPPORTED_PAGE = nginxOnly(505, "version_not_supported");
