@@ -15,12 +15,13 @@ import { isPresent } from "./file-present.js";
 import { type KnownStates, knownTexts, sameJson } from "./known-states.js";
 import { loadPortalSettings } from "./load-portal.js";
 import { jsonNumberTexts } from "./number-texts.js";
-import { parseRecords } from "./parse-records.js";
+import { parseRecords, type RejectedRecord } from "./parse-records.js";
 import { error, hasErrors, type Problem, type Sourced, warning } from "./problems.js";
 import { readCsvRecords } from "./read-csv.js";
 import { readJsonRecords } from "./read-json.js";
 import { readSourceText } from "./read-text.js";
 import { nameKey } from "./rules/records.js";
+import { rejectedContractsChecked } from "./rules/rejected-contracts.js";
 import { stationKey } from "./rules/states.js";
 import { checkSourceFolder } from "./source-folder.js";
 import { splitStatesText } from "./states-text.js";
@@ -82,6 +83,7 @@ export async function loadStaticSource(
     },
     problems: [
       ...contracts.problems,
+      ...rejectedContractsChecked(contracts.rejected),
       ...stations.problems,
       ...parkings.problems,
       ...(parkings.file === null ? noParkingsFile(dir, contracts.value) : []),
@@ -95,12 +97,12 @@ export async function loadStaticSource(
 }
 
 function unreadKeys(
-  resource: { readWhole: boolean; rejected: readonly unknown[] },
+  resource: { readWhole: boolean; rejected: readonly RejectedRecord[] },
   keyOf: (raw: Record<string, unknown>) => string | undefined,
 ): UnreadKeys {
   if (!resource.readWhole) return "all";
   const keys = new Set<string>();
-  for (const raw of resource.rejected) {
+  for (const { raw } of resource.rejected) {
     const key =
       typeof raw === "object" && raw !== null ? keyOf(raw as Record<string, unknown>) : undefined;
     if (key === undefined) return "all"; // any record could have been meant for it
@@ -316,5 +318,5 @@ interface Parsed {
   file: string | null;
   /** False when the file, or a row of it, could not be read into records. */
   readWhole: boolean;
-  rejected: unknown[];
+  rejected: RejectedRecord[];
 }

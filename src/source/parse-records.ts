@@ -19,14 +19,22 @@ export interface RawRecord {
   written?: FileNumberTexts;
 }
 
-/** `rejected`: the records that failed the schema, as read (rules across records leave them out). */
+/** A record that failed its schema, as read, and the fields (at its top) that failed it. */
+export interface RejectedRecord {
+  raw: unknown;
+  at: RecordRef;
+  /** Null when the record as a whole failed it (not an object, or a rule across its fields). */
+  failedFields: ReadonlySet<string> | null;
+}
+
+/** `rejected`: the records that failed the schema (rules across records leave them out). */
 export function parseRecords<T>(
   schema: z.ZodType<T>,
   records: readonly RawRecord[],
-): { records: Sourced<T>[]; problems: Problem[]; rejected: unknown[] } {
+): { records: Sourced<T>[]; problems: Problem[]; rejected: RejectedRecord[] } {
   const parsed: Sourced<T>[] = [];
   const problems: Problem[] = [];
-  const rejected: unknown[] = [];
+  const rejected: RejectedRecord[] = [];
   for (const { raw, at, written } of records) {
     const texts: NumberText | undefined = written && ((path) => written(at.index, path));
     const label = recordLabel(raw, texts);
@@ -36,7 +44,7 @@ export function parseRecords<T>(
       parsed.push({ value: result.data, at: ref });
       continue;
     }
-    rejected.push(raw);
+    rejected.push({ raw, at: ref, failedFields: failedFields(result.error.issues) });
     // Each unknown field its own line: each is its own slip, with its own hint. A field that hint
     // names (`Capacity`: write "capacity") is not said missing again: one slip, one line.
     const unknownLines = new Map<z.core.$ZodIssue, Problem[]>();
@@ -72,6 +80,19 @@ export function parseRecords<T>(
     }
   }
   return { records: parsed, problems, rejected };
+}
+
+/** The top-level fields the issues are about; null if one is about the record itself. */
+function failedFields(issues: readonly z.core.$ZodIssue[]): ReadonlySet<string> | null {
+  const fields = new Set<string>();
+  for (const issue of issues) {
+    const [field] = issue.path;
+    // Unknown fields are extra: the record's own fields are as they were.
+    if (field === undefined && issue.code === "unrecognized_keys") continue;
+    if (typeof field !== "string") return null;
+    fields.add(field);
+  }
+  return fields;
 }
 
 /** An issue of a field left out (zod's invalid_type of an undefined value). */

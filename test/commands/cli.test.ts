@@ -535,6 +535,40 @@ describe("velodata validate", () => {
     // Nor are the stations of the contract that failed its schema on an "unknown contract".
     expect(result.stderr).not.toContain('unknown contract "dublin"');
   });
+
+  it("says every mistake of a contract its schema refused, its own fields' rules among them", async () => {
+    const source = await fixtureCopy();
+    const contracts = join(source, "contracts.json");
+    const file = await readJson(contracts);
+    Object.assign(file.contracts[0], {
+      country_code: "ie",
+      timezone: "europe/dublin",
+      languages: [],
+      opening_hours: "Lu-Di 6h-23h",
+      license: { id: "odbl-1.0" },
+    });
+    await writeFile(contracts, JSON.stringify(file));
+    const result = await runCli(["validate", "--source", source]);
+    expect(result.code).toBe(1);
+    const errors = result.stderr.split("\n").filter((line) => line.startsWith("  error: "));
+    const at = `  error: ${contracts}[0] (dublin)`;
+    expect(errors).toEqual([
+      `${at} country_code: must be an ISO 3166-1 alpha-2 code in capitals: write IE`,
+      `${at} languages: required for the GBFS feeds: add "languages": ["fr"] (the languages of the names, main one first)`,
+      `${at} timezone: "europe/dublin" is not a time zone GBFS accepts: write it "Europe/Dublin"`,
+      expect.stringMatching(
+        /^ {2}error: .* opening_hours: "Lu-Di 6h-23h" is not OSM opening_hours as written/,
+      ),
+      `${at} license.id: "odbl-1.0" is not an SPDX licence id GBFS accepts: write it "ODbL-1.0"`,
+    ]);
+    // A field its schema refused is not said missing again by the rule that wants it there.
+    Object.assign(file.contracts[0], { country_code: "IE", languages: "en", timezone: 1 });
+    await writeFile(contracts, JSON.stringify(file));
+    const again = await runCli(["validate", "--source", source]);
+    expect(again.stderr).not.toContain("required for the GBFS feeds");
+    expect(again.stderr).toMatch(/\(dublin\) languages: expected array/);
+    expect(again.stderr).toContain("opening_hours:");
+  });
 });
 
 describe("a key given twice in a JSON record", () => {
