@@ -7,16 +7,20 @@ import { StationState } from "../model/station-state.js";
 import { fieldsAt } from "./schema-at.js";
 import { typosApart } from "./typos.js";
 
+interface AnswerName {
+  field: string;
+  hint: string;
+  instead?: readonly string[];
+  madeFromState?: true;
+}
+
 /**
  * The original service's names (v1 and v3 answers) and common exports' ones: the field of a source
  * record each stands for, and what to write instead. Said only where the record has that field
  * (`lng` in a contract is no longitude). `instead`: the fields the hint names to write in its
  * place (by default `field`), whose absence it says already.
  */
-const ANSWER_NAMES: Record<
-  string,
-  { field: string; hint: string; instead?: readonly string[]; madeFromState?: true }
-> = {
+const ANSWER_NAMES: Record<string, AnswerName | readonly AnswerName[]> = {
   contract_name: { field: "contract", hint: 'the API\'s name for it; write "contract"' },
   contractName: { field: "contract", hint: 'the API\'s name for it; write "contract"' },
   position: {
@@ -31,14 +35,21 @@ const ANSWER_NAMES: Record<
     field: "capacity",
     hint: 'the v1 API\'s name for the stands; write "capacity"',
   },
-  available_bikes: {
-    field: "mainStands",
-    hint: 'the v1 API\'s name; a state gives its bikes in "mainStands": {"mechanicalBikes", "electricalInternalBatteryBikes", "electricalRemovableBatteryBikes"}',
-  },
-  available_bike_stands: {
-    field: "mainStands",
-    hint: 'the v1 API\'s name; a state gives its free stands as "stands" in "mainStands"',
-  },
+  // In a state, and in its mainStands or overflowStands, where the counts go.
+  available_bikes: [
+    {
+      field: "mainStands",
+      hint: 'the v1 API\'s name; a state gives its bikes in "mainStands": {"mechanicalBikes", "electricalInternalBatteryBikes", "electricalRemovableBatteryBikes"}',
+    },
+    { field: "bikes", hint: 'the v1 API\'s name; write "bikes"' },
+  ],
+  available_bike_stands: [
+    {
+      field: "mainStands",
+      hint: 'the v1 API\'s name; a state gives its free stands as "stands" in "mainStands"',
+    },
+    { field: "stands", hint: 'the v1 API\'s name; write "stands"' },
+  ],
   last_update: {
     field: "lastUpdate",
     hint: 'the v1 API\'s name; write "lastUpdate", an ISO 8601 time (e.g. "2025-02-08T16:44:06Z")',
@@ -81,17 +92,18 @@ export function unknownFieldReading(
           hint: `unknown field: field names are read with their case; write "${meant}"`,
           instead: [meant],
         };
-  const answer = Object.hasOwn(ANSWER_NAMES, key) ? ANSWER_NAMES[key] : undefined;
+  const readings = Object.hasOwn(ANSWER_NAMES, key) ? [ANSWER_NAMES[key] ?? []].flat() : [];
   // Said where the record has the field it stands for; what is made from a state (published,
   // never given), in a station's record too.
-  if (
-    answer !== undefined &&
-    (known.includes(answer.field) ||
-      (answer.madeFromState === true && schema === Station && path.length === 0))
-  )
+  const answer = readings.find(
+    (reading) =>
+      known.includes(reading.field) ||
+      (reading.madeFromState === true && schema === Station && path.length === 0),
+  );
+  if (answer !== undefined)
     return { hint: `unknown field: ${answer.hint}`, instead: answer.instead ?? [answer.field] };
   // A station's live state written into its description, as one export of both would.
-  if (schema === Station && path.length === 0 && isLiveField(key, answer))
+  if (schema === Station && path.length === 0 && isLiveField(key, readings[0]))
     return {
       hint: "unknown field: part of the station's live state, which goes in the states file (read every minute), not in stations",
       instead: [],

@@ -711,12 +711,13 @@ describe("readDataset", () => {
       stations: [{ ...station, Capacity: 10, contract_name: "lyon", lng: 4.8, overflw: false }],
     });
     const { mainStands, ...state } = lyonState(1);
+    const { bikes: __, ...counts } = mainStands as { bikes: number };
     const states = JSON.stringify({
       states: [
         {
           ...state,
           available_bikes: 2,
-          mainStands: { ...(mainStands as object), mechanicalBikez: 2 },
+          mainStands: { ...counts, mechanicalBikez: 2, available_bikes: 2 },
         },
       ],
     });
@@ -735,6 +736,8 @@ describe("readDataset", () => {
       `${stationsFile}[0] (lyon #1) lng: unknown field: write "longitude"`,
       `${stationsFile}[0] (lyon #1) overflw: unknown field: the fields here are contract, number, name, address, latitude, longitude, banking, bonus, overflow, capacity, overflowCapacity`,
       `${statesFile}[0] (lyon #1) mainStands.mechanicalBikez: unknown field: the fields here are bikes, stands, mechanicalBikes, electricalBikes, electricalInternalBatteryBikes, electricalRemovableBatteryBikes`,
+      // The same name in the counts' object: the count it stands for there (not "bikes: is required" besides).
+      `${statesFile}[0] (lyon #1) mainStands.available_bikes: unknown field: the v1 API's name; write "bikes"`,
       `${statesFile}[0] (lyon #1) available_bikes: unknown field: the v1 API's name; a state gives its bikes in "mainStands": {"mechanicalBikes", "electricalInternalBatteryBikes", "electricalRemovableBatteryBikes"}`,
     ]);
   });
