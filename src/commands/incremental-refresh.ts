@@ -43,12 +43,7 @@ import { type FeedHealth, feedHealthOfColumns } from "../serve/feed-health.js";
 import { assembleDataset, type Dataset, type LiveState, stationKey } from "../source/dataset.js";
 import { keptDisconnected, keptSaid } from "../source/kept-states.js";
 import { NOTHING_UNREAD } from "../source/load-source.js";
-import {
-  inErrorAmong,
-  removedStationsSaid,
-  tooManyMissing,
-  tooManyRemoved,
-} from "../source/missing-stations.js";
+import { removedStationsSaid, tooManyMissing, tooManyRemoved } from "../source/missing-stations.js";
 import { error, type Problem, type RecordRef, type Sourced } from "../source/problems.js";
 import type { StaticRead } from "../source/read-dataset.js";
 import { readStates, saidLeftOut } from "../source/read-dataset.js";
@@ -347,9 +342,8 @@ async function newStates(
   // A file with records in error is refused for them, and for its missing share too, in one run:
   // the share counts the stations of those records as present.
   const present = read.states ?? read.reported;
-  const refused = present && missingShareRefusal(state, present, inputs);
-  if (refused && read.states)
-    throw new UserError(`${inputs.state} ${refused}${inErrorAmong(read.leftOut)}; ${TREE_LEFT}`);
+  const refused = present && missingShareRefusal(state, present, inputs, undefined, read.leftOut);
+  if (refused && read.states) throw new UserError(`${inputs.state} ${refused}; ${TREE_LEFT}`);
   const missing = refused ? [error({ file: path }, undefined, refused)] : [];
   // Only the states': the static source's warnings were said when it was read (by the build, or the
   // refresh that found it changed), not again each minute, where cron would mail them every time.
@@ -422,17 +416,20 @@ export function refuseTooManyMissing(
   listed?: ReadonlySet<string>,
   leftOut?: readonly Problem[],
 ): void {
-  const refused = missingShareRefusal(state, states, inputs, listed);
-  if (refused)
-    throw new UserError(`${inputs.state} ${refused}${inErrorAmong(leftOut)}; ${TREE_LEFT}`);
+  const refused = missingShareRefusal(state, states, inputs, listed, leftOut);
+  if (refused) throw new UserError(`${inputs.state} ${refused}; ${TREE_LEFT}`);
 }
 
-/** Why refuseTooManyMissing refuses, or null; `states` holds the stations the file reports. */
+/**
+ * Why refuseTooManyMissing refuses, or null; `states` holds the stations the file reports, and
+ * `leftOut` says its states in error.
+ */
 function missingShareRefusal(
   state: RefreshState,
   states: { has(key: string): boolean },
   inputs: Pick<RefreshInputs, "maxMissingShare">,
   listed?: ReadonlySet<string>,
+  leftOut?: readonly Problem[],
 ): string | null {
   let had = 0;
   let missing = 0;
@@ -442,7 +439,7 @@ function missingShareRefusal(
     had++;
     if (!states.has(key)) missing++;
   }
-  return tooManyMissing(missing, had, inputs.maxMissingShare);
+  return tooManyMissing(missing, had, inputs.maxMissingShare, { leftOut });
 }
 
 /**

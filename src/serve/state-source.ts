@@ -78,7 +78,14 @@ export function stateFile(
         }
         const read = await readStates(staticRead, path, known, { reuse: true, leaveOut: true });
         if (!read.states) return withMissingShare(path, current, read, limits.maxMissingShare);
-        const checked = checkMissing(path, current, read.states, limits, read.problems);
+        const checked = checkMissing(
+          path,
+          current,
+          read.states,
+          limits,
+          read.problems,
+          read.leftOut,
+        );
         // A file with records left out is not one to read the next against: the last accepted
         // one stays (a record as it was there is its station's last good state).
         if (read.leftOut) return dated({ ...checked, leftOut: read.leftOut });
@@ -122,10 +129,11 @@ function checkMissing(
   states: ReadonlyMap<string, LiveState>,
   options: Omit<StateFileOptions, "known">,
   problems: Problem[],
+  leftOut?: readonly Problem[],
 ): { states?: ReadonlyMap<string, LiveState>; problems: Problem[] } {
   // The same stations at the same places as the states served (see readStates): none is missing.
   if (states instanceof IndexedMap && states.sameKeys(current.states)) return { states, problems };
-  const { missing, refused } = missingFrom(path, current, states, options.maxMissingShare);
+  const { missing, refused } = missingFrom(path, current, states, options.maxMissingShare, leftOut);
   if (refused) return { problems: [...problems, refused] };
   if (missing.length === 0) return { states, problems };
   const shown = missing.slice(0, NAMES_LOGGED).map((key) => key.replace("/", " #"));
@@ -153,15 +161,19 @@ function withMissingShare(
   return { problems: refused ? [...problems, refused] : problems };
 }
 
-/** The stations served that `present` leaves out, and the file's refusal when too many are. */
+/**
+ * The stations served that `present` leaves out, and the file's refusal when too many are, saying
+ * the states in error (`leftOut`) among them as the cron refresh does.
+ */
 function missingFrom(
   path: string,
   current: Dataset,
   present: { has(key: string): boolean },
   maxShare: number,
+  leftOut?: readonly Problem[],
 ): { missing: string[]; refused?: Problem } {
   const missing = [...current.states.keys()].filter((key) => !present.has(key));
-  const refused = tooManyMissing(missing.length, current.states.size, maxShare);
+  const refused = tooManyMissing(missing.length, current.states.size, maxShare, { leftOut });
   return refused ? { missing, refused: error({ file: path }, undefined, refused) } : { missing };
 }
 

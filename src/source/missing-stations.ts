@@ -18,7 +18,7 @@ export const DEFAULT_MAX_REMOVED_SHARE = 0.1;
  * out too, the first saying why: of the stations counted (a state with a wrong value) or of none
  * of them (another network's file, whose every station is unknown here), so not said to be theirs.
  */
-export function inErrorAmong(leftOut: readonly Problem[] | undefined): string {
+function inErrorAmong(leftOut: readonly Problem[] | undefined): string {
   const [first] = leftOut ?? [];
   if (!leftOut || !first) return "";
   const states = statesLeftOut(leftOut);
@@ -43,12 +43,28 @@ export function tooManyRemoved(
   return `${source} no longer lists ${removed} of the ${had} stations published (${percent(removed / had)}), more than --max-removed ${percent(maxShare)} allows`;
 }
 
-/** Why the file is refused, or null when `missing` of the `had` stations reported before is allowed. */
-export function tooManyMissing(missing: number, had: number, maxShare: number): string | null {
+/** What tooManyMissing is told beside the counts. */
+export interface MissingSaid {
+  /** The file's states in error, left out: said after the refusal, as its cause (inErrorAmong). */
+  leftOut?: readonly Problem[] | undefined;
+}
+
+/**
+ * Why the file is refused, or null when `missing` of the `had` stations reported before is allowed.
+ * Every command that refuses a states file for --max-missing says it with these words (serve's
+ * minute refresh, the cron refresh), and so with the states in error among its cause.
+ */
+export function tooManyMissing(
+  missing: number,
+  had: number,
+  maxShare: number,
+  { leftOut }: MissingSaid = {},
+): string | null {
   if (had === 0 || missing / had <= maxShare) return null;
   return (
     `leaves out ${missing} of the ${counted(had, "station")} reported before (${percent(missing / had)}), ` +
-    `more than --max-missing ${percent(maxShare)} allows: fix the feed, or raise --max-missing if stations really left`
+    `more than --max-missing ${percent(maxShare)} allows: fix the feed, or raise --max-missing if stations really left` +
+    inErrorAmong(leftOut)
   );
 }
 

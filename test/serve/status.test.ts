@@ -40,7 +40,9 @@ async function statusOf(base: string): Promise<Status> {
   return status;
 }
 
-type StatesFile = { states: { lastUpdate: string | null; contract: string; number: number }[] };
+type StatesFile = {
+  states: { lastUpdate: string | null; contract: string; number: number; status?: string }[];
+};
 
 async function rewriteStates(source: string, edit: (file: StatesFile) => void): Promise<void> {
   const path = join(source, "states.json");
@@ -224,5 +226,24 @@ describe("/status", () => {
     expect(after.feed.missingStations).toBe(0);
     const station = await (await server.get("/vls/v3/stations/42?contract=dublin")).json();
     expect(station).toMatchObject({ status: "OPEN" });
+  });
+
+  it("says the states in error a refusal for --max-missing left out, as the cron refresh does", async () => {
+    server = await startTestServer({ maxMissing: 10 });
+    const states = join(server.source, "states.json");
+    await rewriteStates(server.source, (file) => {
+      for (const state of file.states.slice(0, 60)) state.status = "open";
+    });
+    const outcome = await server.handle.refreshNow();
+    expect(outcome.ok).toBe(false);
+    // The words of the cron refresh's refusal of the same file (refresh.test.ts), after its name.
+    expect(outcome.error).toBe(
+      `${states}: leaves out 60 of the 413 stations reported before (14.5%), more than --max-missing 10% allows: fix the feed, or raise --max-missing if stations really left; ` +
+        `60 states in error left out (${states}[0] (dublin #42) status: must be one of "OPEN", "CLOSED", got "open", …)`,
+    );
+    expect((await statusOf(server.base)).lastRefresh?.error).toBe(outcome.error);
+    expect(server.lines.filter((line) => line.includes("refresh failed"))).toEqual([
+      expect.stringContaining(`refresh failed: ${outcome.error}; keeping release `),
+    ]);
   });
 });
