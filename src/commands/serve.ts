@@ -37,8 +37,9 @@ import {
   statesLeftOut,
   tooManyMissing,
 } from "../source/missing-stations.js";
-import type { Problem } from "../source/problems.js";
+import { error, type Problem } from "../source/problems.js";
 import {
+  ofListedStations,
   readStates,
   readStatic,
   type StatesRead,
@@ -197,7 +198,12 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     options.out && initial.states && !options.simulate
       ? statesKeptFromTree(options.out, staticRead.source.stations, initial.states)
       : undefined;
-  const leftOut = leftOutAtStart(initial.leftOut, staticRead, maxMissingShare, !!fromTree?.at.size);
+  const leftOut = leftOutAtStart(initial.leftOut, {
+    path: statePath,
+    stations: staticRead.source.stations.length,
+    maxMissingShare,
+    lastKept: !!fromTree?.at.size,
+  });
   reportProblems(
     keptSaid([...initial.problems, ...leftOut], fromTree?.at ?? new Set()),
     output,
@@ -375,21 +381,30 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
 const NOT_STARTED = "the server was not started";
 
 /**
- * The states left out of the start's read, said (their stations published without a state); as
- * errors when they are more of the stations than --max-missing allows to go without one.
+ * The states left out of the start's read, said as a refresh says them (their stations published
+ * without a state); as errors, after the file's refusal, when they leave more of the `stations`
+ * the static source lists without a state than --max-missing allows. A state of a station it does
+ * not list (yet) leaves none of them without one: a warning, whatever their number.
  */
 function leftOutAtStart(
   leftOut: readonly Problem[] | undefined,
-  staticRead: StaticRead,
-  maxMissingShare: number,
-  lastKept: boolean,
+  start: { path: string; stations: number; maxMissingShare: number; lastKept: boolean },
 ): Problem[] {
   if (!leftOut?.length) return [];
-  const stations = staticRead.source.stations.length;
-  if (tooManyMissing(statesLeftOut(leftOut), stations, maxMissingShare))
-    return leftOut.map((problem) => ({ ...problem, severity: "error" }));
-  // With a tree's states kept, a station left out keeps its last one, as after a refresh.
-  return leftOut.map((problem) => saidLeftOut(problem, !lastKept));
+  const listed = ofListedStations(leftOut);
+  const refused = tooManyMissing(statesLeftOut(listed), start.stations, start.maxMissingShare, {
+    leftOut: listed,
+    of: "the static source lists",
+  });
+  const inError = new Set(refused ? listed : []);
+  const said = leftOut.map(
+    (problem): Problem =>
+      inError.has(problem)
+        ? { ...problem, severity: "error" }
+        : // With a tree's states kept, a station left out keeps its last one, as after a refresh.
+          saidLeftOut(problem, !start.lastKept),
+  );
+  return refused ? [error({ file: start.path }, undefined, refused), ...said] : said;
 }
 
 // Listening on every interface: the address is no place a client can be sent to.

@@ -47,22 +47,24 @@ export function tooManyRemoved(
 export interface MissingSaid {
   /** The file's states in error, left out: said after the refusal, as its cause (inErrorAmong). */
   leftOut?: readonly Problem[] | undefined;
+  /** Which stations `had` counts, said after "of the N stations"; by default "reported before". */
+  of?: string;
 }
 
 /**
  * Why the file is refused, or null when `missing` of the `had` stations reported before is allowed.
  * Every command that refuses a states file for --max-missing says it with these words (serve's
- * minute refresh, the cron refresh), and so with the states in error among its cause.
+ * start and minute refresh, the cron refresh), and so with the states in error among its cause.
  */
 export function tooManyMissing(
   missing: number,
   had: number,
   maxShare: number,
-  { leftOut }: MissingSaid = {},
+  { leftOut, of = "reported before" }: MissingSaid = {},
 ): string | null {
   if (had === 0 || missing / had <= maxShare) return null;
   return (
-    `leaves out ${missing} of the ${counted(had, "station")} reported before (${percent(missing / had)}), ` +
+    `leaves out ${missing} of the ${counted(had, "station")} ${of} (${percent(missing / had)}), ` +
     `more than --max-missing ${percent(maxShare)} allows: fix the feed, or raise --max-missing if stations really left` +
     inErrorAmong(leftOut)
   );

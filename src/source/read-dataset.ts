@@ -254,6 +254,18 @@ export const saidLeftOut = (problem: Problem, first = false): Problem => ({
 export const UNKNOWN_STATION = /^no station (\d+ in contract|has contract) /;
 
 /**
+ * The problems of StatesRead's `leftOut` that are of states of stations the static source lists:
+ * each leaves its station without this state. A state of a station not listed (yet), or of a
+ * contract not published, leaves none of the network's stations without one.
+ */
+export function ofListedStations(leftOut: readonly Problem[]): Problem[] {
+  const unlisted = new Set(
+    leftOut.filter(({ message }) => UNKNOWN_STATION.test(message)).map(({ at }) => at.index),
+  );
+  return leftOut.filter(({ at }) => !unlisted.has(at.index));
+}
+
+/**
  * The stations the raw records are of, where a record names its contract and number (a number
  * written as text, "55", still says which station: its record is in error, not missing).
  */

@@ -564,11 +564,55 @@ describe("velodata serve", () => {
     await writeFile(states, JSON.stringify(file));
     const refused = await runCli(["serve", ...args]);
     expect(refused.code).toBe(1);
+    // The refusal first, in the words of a refresh's (tooManyMissing), then each state in error.
     expect(refused.stderr).toContain(
-      "velodata: the source data has 60 errors; the server was not started",
+      "velodata: the source data has 61 errors; the server was not started\n" +
+        `  error: ${states}: leaves out 60 of the 413 stations the static source lists (14.5%), more than --max-missing 10% allows: fix the feed, or raise --max-missing if stations really left; ` +
+        `60 states in error left out (${states}[0] (dublin #42) status: must be one of "OPEN", "CLOSED", got "open", …)\n`,
     );
     expect(refused.stderr).toContain(
       `  error: ${states}[0] (dublin #42) status: must be one of "OPEN", "CLOSED", got "open"\n`,
     );
+  });
+
+  it("starts with states of stations the static source does not list, each a warning, as refresh says them", async () => {
+    const source = await fixtureCopy();
+    const keys = join(source, "keys.json");
+    const states = join(source, "states.json");
+    const file = JSON.parse(await readFile(states, "utf8")) as {
+      states: { contract: string; number: number }[];
+    };
+    const good = file.states.length;
+    // More than --max-missing 10% of the 413 stations: 50 the source does not list (yet), 10 of a
+    // contract it does not publish.
+    const [first] = file.states;
+    for (let at = 0; at < 60; at++)
+      file.states.push({ ...first, contract: at < 50 ? "dublin" : "paris", number: 9000 + at });
+    await writeFile(states, JSON.stringify(file));
+    const { child, url, output } = await startServe([
+      "--source",
+      source,
+      "--keys",
+      keys,
+      "--port",
+      "0",
+    ]);
+    const exited = new Promise((resolve) => child.on("exit", resolve));
+    try {
+      expect(output()).toContain(
+        `warning: ${states}[${good}] (dublin #9000) number: no station 9000 in contract "dublin": this state is left out until the static source lists the station`,
+      );
+      expect(output()).toContain(
+        `warning: ${states}[${good + 50}] (paris #9050) contract: no station has contract "paris"`,
+      );
+      // Every station of the network has its state.
+      const status = (await (await fetch(`${url}/status`)).json()) as {
+        feed: { missingStations: number };
+      };
+      expect(status.feed.missingStations).toBe(0);
+    } finally {
+      child.kill("SIGTERM");
+      await exited;
+    }
   });
 });
