@@ -5,6 +5,7 @@ import {
   type FeedHealth,
   feedHealth,
   feedLimitsOf,
+  feedQuestion,
   feedStatus,
   staleStations,
 } from "../serve/feed-health.js";
@@ -19,7 +20,8 @@ export interface StaleLimits {
 
 /**
  * Warns when more than `--max-stale` of the stations were not reported for `--stale-minutes` by
- * `now`; `then` says what is done with them all the same. True when it warned.
+ * `now`, or have no state in the file (said apart: see staleStations); `then` says what is done
+ * with them all the same. True when it warned.
  */
 export function warnIfStalled(
   health: FeedHealth,
@@ -33,7 +35,7 @@ export function warnIfStalled(
   if (feed.ok) return false;
   output.warn(
     `warning: ${statesFile}: ${staleStations(feed, health.stations)} ` +
-      `(${percent(feed.staleShare)}, more than --max-stale ${percent(feed.maxStaleShare)}): is the feed stalled? ${then}`,
+      `(${percent(feed.staleShare)}, more than --max-stale ${percent(feed.maxStaleShare)}): ${feedQuestion(feed)} ${then}`,
   );
   return true;
 }

@@ -115,13 +115,13 @@ export const ServerStatus = z
           .nullable()
           .describe("Seconds since `newestLastUpdate`: a stalled feed shows here; null when none."),
         missingStations: count.describe(
-          "Stations the last states read left out: each published at its last state, disconnected, or `CLOSED` if it never reported.",
+          "Stations without a state in the last states read (left out of it, or their state in error): each published at its last state, disconnected, or `CLOSED` if it never reported.",
         ),
         staleMinutes: z
           .number()
           .describe("Minutes without a report after which a station is stale (`--stale-minutes`)."),
         staleStations: count.describe(
-          "Stations not reported for `staleMinutes` or more, or without a state in the last read.",
+          "Stations not reported for `staleMinutes` or more, or without a state in the last read: `missingStations` are counted here too, whatever their last report (the log's and `refresh`'s warnings say the two apart).",
         ),
         staleShare: z
           .number()

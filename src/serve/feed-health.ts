@@ -35,10 +35,30 @@ export const feedLimitsOf = (options: {
     options.maxStale === undefined ? DEFAULT_FEED_LIMITS.maxStaleShare : options.maxStale / 100,
 });
 
-/** "N of M stations not reported for K minutes or more", of a feedStatus. */
+/**
+ * "N of M stations not reported for K minutes or more", of a feedStatus, every command's words. The
+ * stations without a state in the last read, stale too (nothing was heard of them), are counted
+ * apart, as /status's missingStations: a station the feed left out, or sent in error, may have
+ * reported a minute ago, and calling it unreported would send the operator after a stalled feed.
+ */
 export function staleStations(feed: ReturnType<typeof feedStatus>, stations: number): string {
-  const minutes = counted(feed.staleMinutes, "minute");
-  return `${feed.staleStations} of ${counted(stations, "station")} not reported for ${minutes} or more`;
+  const late = `not reported for ${counted(feed.staleMinutes, "minute")} or more`;
+  const without = feed.missingStations;
+  const silent = feed.staleStations - without;
+  const of = `of ${counted(stations, "station")}`;
+  if (without === 0) return `${silent} ${of} ${late}`;
+  if (silent === 0) return `${without} ${of} ${WITHOUT_STATE}`;
+  return `${silent} ${of} ${late} and ${without} ${WITHOUT_STATE}`;
+}
+
+const WITHOUT_STATE = "without a state in the last read";
+
+/** What a stale share makes of the feed, asked of the operator: late reports, stations left out. */
+export function feedQuestion(feed: ReturnType<typeof feedStatus>): string {
+  if (feed.missingStations === 0) return "is the feed stalled?";
+  return feed.staleStations > feed.missingStations
+    ? "is the feed stalled, or leaving stations out?"
+    : "is the feed leaving stations out?";
 }
 
 /**

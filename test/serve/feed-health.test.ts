@@ -6,9 +6,11 @@ import { emptyColumns, setState, timesIndex } from "../../src/publish/incrementa
 import {
   feedHealth,
   feedHealthOfColumns,
+  feedQuestion,
   feedStatus,
   newestStillReported,
   newestStillReportedOfMap,
+  staleStations,
 } from "../../src/serve/feed-health.js";
 import { type LiveState, stationKey } from "../../src/source/dataset.js";
 
@@ -73,6 +75,28 @@ describe("feed health", () => {
       staleShare: 0.667,
       ok: false,
     });
+  });
+
+  it("says the stations without a state apart from those not reported, and asks of both", () => {
+    const status = feedStatus(feedHealth(stations, states), LIMITS, NOW);
+    expect(staleStations(status, 6)).toBe(
+      "2 of 6 stations not reported for 15 minutes or more and 2 without a state in the last read",
+    );
+    expect(feedQuestion(status)).toBe("is the feed stalled, or leaving stations out?");
+    // 5 and 6 reported now: only the late ones are stale.
+    const fresh = reported("2026-01-05T08:04:00Z");
+    const all = new Map(states);
+    for (const number of [5, 6]) all.set(stationKey("lyon", number), fresh);
+    const reportedAll = feedStatus(feedHealth(stations, all), LIMITS, NOW);
+    expect(staleStations(reportedAll, 6)).toBe(
+      "2 of 6 stations not reported for 15 minutes or more",
+    );
+    expect(feedQuestion(reportedAll)).toBe("is the feed stalled?");
+    // Only 5 and 6 in the file: the 4 others are stale for being left out, said so alone.
+    const onlyLeftOut = new Map([...all].filter(([, state]) => state === fresh));
+    const leftOut = feedStatus(feedHealth(stations, onlyLeftOut), LIMITS, NOW);
+    expect(staleStations(leftOut, 6)).toBe("4 of 6 stations without a state in the last read");
+    expect(feedQuestion(leftOut)).toBe("is the feed leaving stations out?");
   });
 
   it("is the same from a cron refresh's columns", () => {

@@ -136,6 +136,32 @@ describe("/status", () => {
     expect(feedLines()).toHaveLength(2);
   });
 
+  it("logs and counts the stations without a state apart from those not reported", async () => {
+    server = await startTestServer({ maxStale: 2 });
+    const feedLines = () => (server as TestServer).lines.filter((line) => / feed: /.test(line));
+    const recent = new Date(Date.now() - 60_000).toISOString().replace(/\.\d+Z$/, "Z");
+    await rewriteStates(server.source, (file) => {
+      for (const state of file.states) state.lastUpdate = recent;
+    });
+    expect((await server.handle.refreshNow()).ok).toBe(true);
+    expect(feedLines()).toHaveLength(2); // stale from the start, fresh again
+    // Of the 10 stations stale (2.4%), 7 reported a minute ago: 5 left out, 2 sent in error.
+    await rewriteStates(server.source, (file) => {
+      file.states.splice(0, 5);
+      for (const state of file.states.slice(0, 2)) state.status = "open";
+      for (const state of file.states.slice(2, 5)) state.lastUpdate = "2026-01-01T00:00:00Z";
+    });
+    expect((await server.handle.refreshNow()).ok).toBe(true);
+    expect(feedLines()[2]).toMatch(
+      / feed: 3 of 413 stations not reported for 15 minutes or more and 7 without a state in the last read \(2\.4%, more than 2%\): \/status says ok: false$/,
+    );
+    expect((await statusOf(server.base)).feed).toMatchObject({
+      ok: false,
+      staleStations: 10,
+      missingStations: 7,
+    });
+  });
+
   it("logs when the states go back in time: older reports than those served, or a file dated earlier", async () => {
     server = await startTestServer();
     const wentBack = () =>
