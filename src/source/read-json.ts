@@ -61,37 +61,110 @@ function keyGivenTwice(file: string, key: string, list: unknown[], path: KeyPath
   return error(at, excerpt(field.join(".")), message);
 }
 
+/** Where a text is not valid JSON (when that could be found) and what is wrong there, for people. */
+export interface JsonSyntaxError {
+  line?: number;
+  column?: number;
+  /** `unexpected "o"`, `"]" after a comma (…)`: V8's words read for someone who edited the file. */
+  fault: string;
+}
+
+/**
+ * JSON.parse's error `cause` for `text`, located and said for people: the source's JSON files and
+ * the keys file are edited by hand alike. `fault` may quote V8's quote of the text around the
+ * error, when nothing better is known.
+ */
+export function jsonSyntaxError(
+  text: string,
+  cause: unknown,
+  { quotesText = true }: { quotesText?: boolean } = {},
+): JsonSyntaxError {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  const at = offsetOf(text, reason) ?? (text.length <= MOST_BISECTED ? stopsAt(text) : undefined);
+  return {
+    ...lineAt(text, at),
+    ...(at === undefined ? {} : { column: columnOf(text, at) }),
+    fault: syntaxFault(text, reason, at, quotesText).fault,
+  };
+}
+
+// Parsing a text's prefixes again and again is cheap for a file edited by hand, not a feed's.
+const MOST_BISECTED = 1 << 20;
+
+/**
+ * Where JSON.parse stops in `text`, when V8 does not say (an unexpected token it only quotes the
+ * text around, "garbage" quoted whole with two g's): a prefix that parses, or fails only at its
+ * very end (cut inside a string, a word, a number), is the start of some JSON; the shortest one
+ * that fails otherwise ends with the fault.
+ */
+function stopsAt(text: string): number | undefined {
+  const fails = (length: number): boolean => {
+    try {
+      JSON.parse(text.slice(0, length));
+      return false;
+    } catch (cause) {
+      const reason = cause instanceof Error ? cause.message : String(cause);
+      if (/^Unexpected end of JSON input/.test(reason)) return false;
+      const position = /position (\d+)/.exec(reason);
+      return position === null || Number(position[1]) < length;
+    }
+  };
+  if (!fails(text.length)) return undefined;
+  let [starts, stops] = [0, text.length];
+  while (stops - starts > 1) {
+    const middle = (starts + stops) >>> 1;
+    if (fails(middle)) stops = middle;
+    else starts = middle;
+  }
+  return stops - 1;
+}
+
 /** What is wrong, for V8's `reason`, whose offset in `text` is `at` when it could be found. */
 function syntaxMessage(text: string, reason: string, at: number | undefined): string {
+  const { fault, column } = syntaxFault(text, reason, at);
+  // The line is in the problem's place; a column only where the line alone would not tell.
+  return `is not valid JSON${column && at !== undefined ? ` at column ${columnOf(text, at)}` : ""}: ${fault}`;
+}
+
+/** What is wrong, and whether its column is worth saying beside its line. */
+function syntaxFault(
+  text: string,
+  reason: string,
+  at: number | undefined,
+  quotesText = true,
+): { fault: string; column: boolean } {
+  const said = (fault: string, column = false) => ({ fault, column });
   // A CSV file (stations.csv given as --state): its header says so better than any token.
   const header = csvHeaderOf(text);
-  if (header)
-    return `is not valid JSON: it reads as CSV (its first line: ${header}): another file?`;
+  if (header) return said(`it reads as CSV (its first line: ${header}): another file?`);
   // V8 says no more: a file cut short (copied while it was written, a disk that filled up). Cut
   // inside a string or a number, it says what it expected at the very end instead.
   if (
     /^Unexpected end of JSON input/.test(reason) ||
     (at !== undefined && at >= text.trimEnd().length)
   )
-    return "is not valid JSON: it ends before its JSON does (cut short? a copy made while it was written)";
+    return said("it ends before its JSON does (cut short? a copy made while it was written)");
   const quoted = quotedToken(reason);
   const closing = closedAfterComma(text, reason, quoted, at);
-  if (closing)
-    return `is not valid JSON: "${closing}" after a comma (JSON allows no comma after the last item)`;
+  if (closing) return said(`"${closing}" after a comma (JSON allows no comma after the last item)`);
   const comment = commentAt(text, quoted, at);
   if (comment)
-    return `is not valid JSON${at === undefined ? "" : ` at column ${columnOf(text, at)}`}: a ${comment} comment (JSON has no comments: remove it, or keep the note in a field of its own)`;
+    return said(
+      `a ${comment} comment (JSON has no comments: remove it, or keep the note in a field of its own)`,
+      true,
+    );
   // Located, the line says where; else V8's quote of the text around it does.
-  if (quoted && at !== undefined)
-    return `is not valid JSON: unexpected ${JSON.stringify(quoted.token)}`;
+  if (quoted && at !== undefined) return said(`unexpected ${JSON.stringify(quoted.token)}`);
   // "… in JSON at position 3089": an offset in the whole file, which beside a line reads as a column.
   const what = reason.replace(/ (?:in JSON )?at position \d+(?: \(line \d+ column \d+\))?$/, "");
   if (what !== reason && at !== undefined) {
     const hint = V8_HINTS.find(([pattern]) => pattern.test(what))?.[1];
-    return `is not valid JSON at column ${columnOf(text, at)}: ${what}${hint ? ` (${hint})` : ""}`;
+    return said(`${what}${hint ? ` (${hint})` : ""}`, true);
   }
-  // V8 quotes the text around the error; a one-line 200 MB file would be quoted whole.
-  return `is not valid JSON: ${excerpt(reason, 200)}`;
+  // V8 quotes the text around the error; a one-line 200 MB file would be quoted whole. Where the
+  // text may be secret (a key pasted into the keys file), V8's words before its quote only.
+  if (!quotesText) return said(excerpt((reason.split('"')[0] ?? "").replace(/,\s*$/, ""), 100));
+  return said(excerpt(reason, 200));
 }
 
 /** The first line of `text`, shortened, when it reads as a CSV header (names between commas). */
