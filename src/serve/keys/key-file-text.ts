@@ -3,8 +3,8 @@
 import { readFile } from "node:fs/promises";
 import type { z } from "zod";
 import { escapeControls, excerpt, toUserError, UserError } from "../../errors.js";
+import { jsonSyntaxError } from "../../source/json-syntax-error.js";
 import { issueMessage } from "../../source/parse-records.js";
-import { jsonSyntaxError } from "../../source/read-json.js";
 
 /** The parsed document, or undefined when there is no file (a link to nothing is none either). */
 export async function readKeysDocument(path: string): Promise<unknown> {
