@@ -5,6 +5,9 @@ import { WEB_URL_EXPECTED, webUrl } from "./web-url.js";
 const DEFAULT_KEYS_TEXT =
   "The API needs a key: ask the operator of this deployment for one. " +
   "The downloads, the GBFS feeds and the OpenAPI document need no key.";
+// Read before the page's own "Ask for a key" link, so it names no other way to ask.
+const LINKED_KEYS_TEXT =
+  "The API needs a key; the downloads, the GBFS feeds and the OpenAPI document need none.";
 
 export const PortalSettings = z.strictObject({
   serviceName: z.string().min(1).max(80).default("velodata").describe("Shown as the page's title"),
@@ -16,11 +19,20 @@ export const PortalSettings = z.strictObject({
     ),
   keys: z
     .strictObject({
-      text: z.string().min(1).describe("How a developer obtains an API key, in plain text"),
+      text: z
+        .string()
+        .min(1)
+        .optional()
+        .describe("How a developer obtains an API key, in plain text"),
       url: keysLink()
         .optional()
         .describe("Where to ask for a key: a form, an account page, or mailto: an address"),
     })
+    // An operator whose only answer is a form's link need not invent a sentence to go before it.
+    .transform(({ text, url }) => ({
+      text: text ?? (url === undefined ? DEFAULT_KEYS_TEXT : LINKED_KEYS_TEXT),
+      ...(url === undefined ? {} : { url }),
+    }))
     .default({ text: DEFAULT_KEYS_TEXT }),
   language: z
     .string()

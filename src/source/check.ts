@@ -18,6 +18,7 @@ import {
   systemIdsUnique,
   timezonesKnown,
 } from "./rules/gbfs.js";
+import { overflowStandsOnOverflowStations } from "./rules/overflow.js";
 import { positionsPrecise } from "./rules/positions-precise.js";
 import {
   contractKey,
@@ -93,6 +94,7 @@ export function checkStaticSource(
     ...textPublishable(stations, ["name", "address"]),
     ...textPublishable(parkings, ["name", "address", "zipCode", "city"]),
     ...totalStandsFit(stations),
+    ...overflowStandsOnOverflowStations(stations),
     ...coordinatesInRange(stations),
     ...coordinatesInRange(parkings),
     ...positionsPrecise("station", stations),

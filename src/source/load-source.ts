@@ -20,6 +20,7 @@ import { error, hasErrors, type Problem, type Sourced, warning } from "./problem
 import { readCsvRecords } from "./read-csv.js";
 import { readJsonRecords } from "./read-json.js";
 import { readSourceText } from "./read-text.js";
+import { zeroOverflowAsNone } from "./rules/overflow.js";
 import { nameKey } from "./rules/records.js";
 import { rejectedContractsChecked } from "./rules/rejected-contracts.js";
 import { stationKey } from "./rules/states.js";
@@ -72,12 +73,14 @@ export async function loadStaticSource(
   if (missing.length > 1) throw new UserError("missing source files:", missing);
   const contracts = await loadResource(dir, "contracts", Contract, { csv: false, required: true });
   const stations = await loadResource(dir, "stations", Station, { csv: true, required: true });
+  // Normalised before the rules and the states see them: 0 overflow stands are none everywhere.
+  const overflow = zeroOverflowAsNone(stations.value);
   const parkings = await loadResource(dir, "parkings", Parking, { csv: true, required: false });
   const portal = await loadPortalSettings(dir);
   return {
     value: {
       contracts: contracts.value,
-      stations: stations.value,
+      stations: overflow.stations,
       parkings: parkings.value,
       portal: portal.value,
     },
@@ -85,6 +88,7 @@ export async function loadStaticSource(
       ...contracts.problems,
       ...rejectedContractsChecked(contracts.rejected),
       ...stations.problems,
+      ...overflow.problems,
       ...parkings.problems,
       ...(parkings.file === null ? noParkingsFile(dir, contracts.value) : []),
       ...portal.problems,

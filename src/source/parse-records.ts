@@ -154,7 +154,9 @@ export function issueMessage(
   )
     return THOUSANDS.test(value)
       ? `expected a whole number${got}: a thousands separator (an English spreadsheet's); write ${value.replace(",", "")}`
-      : `must be a whole number${got}`;
+      : /,0+$/.test(value)
+        ? `expected a whole number${got}: a decimal comma, as a spreadsheet in a French or German locale writes it; write ${value.replace(/,0+$/, "")}`
+        : `must be a whole number${got}`;
   if (issue.code === "invalid_type" && typeof value === "string" && DECIMAL_COMMA.test(value))
     return THOUSANDS.test(value)
       ? `expected number${got}: a decimal comma (a French or German spreadsheet's) or a thousands separator (an English one's); write ${value.replace(",", ".")} or ${value.replace(",", "")}, as meant`

@@ -337,6 +337,11 @@ function unclosedQuoteLine(text: string, isOneRow: (rows: string) => boolean): n
 // a cell stays text, so it is refused (parse-records says why), never read as another number.
 const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)$/;
 const DECIMAL_COMMA = /^[-+]?\d*,\d+$/;
+// A count whose cell is formatted with decimals: "20.0" in a "," file, "20,0" in a ";" one. Both
+// are read as the whole number, as JSON reads 20.0: refusing the one and taking the other made the
+// locale of the spreadsheet decide. Not three zeros after at most three digits: "1,000" may as
+// well part thousands (1000), so it stays for parse-records to say.
+const ZERO_DECIMALS = /^[-+]?(?!\d{1,3},000$)\d+,0+$/;
 
 /** Cells are text; give zod numbers and booleans where the schema wants them. Bad cells stay text so zod names them. */
 function typedRow(
@@ -354,15 +359,19 @@ function typedRow(
     const trimmed = kind === "text" ? text : text.trim();
     // An empty number or boolean cell is an absent value (overflowCapacity); empty text is text.
     if (trimmed === "" && kind !== "text") continue;
-    // Cells parted by ";" come with decimal commas (45,68): a number with decimals may have one. A
-    // whole number's comma stays, for parse-records to say (a count of "1,005" is no number).
+    // Cells parted by ";" come with decimal commas (45,68): a number with decimals may have one,
+    // and so may a whole one with zero decimals (see ZERO_DECIMALS). Any other comma of a whole
+    // number stays, for parse-records to say (a count of "1,005" is no number).
     const cell =
-      separator === ";" && column?.fractional && DECIMAL_COMMA.test(trimmed)
+      separator === ";" &&
+      DECIMAL_COMMA.test(trimmed) &&
+      (column?.fractional || (kind === "number" && ZERO_DECIMALS.test(trimmed)))
         ? trimmed.replace(",", ".")
         : trimmed;
     if (kind === "number" && NUMBER.test(cell)) {
       row[name] = Number(cell);
-      if (String(row[name]) !== cell) readsOtherwise(name, cell);
+      // Quoted as the file writes it: "52,0", not the "52.0" it was read as.
+      if (String(row[name]) !== cell) readsOtherwise(name, trimmed);
     } else if (kind === "boolean" && /^(true|false)$/i.test(cell))
       row[name] = cell.toLowerCase() === "true";
     else row[name] = cell;

@@ -1,6 +1,7 @@
 // Reads a JSON source file `{ "<key>": [ ...records ] }` into raw records, with located syntax errors.
 import { excerpt } from "../errors.js";
 import { duplicateKeys, givesKeyTwice, type KeyPath } from "./duplicate-keys.js";
+import { sourceSyntaxError } from "./json-syntax-error.js";
 import { jsonNumberTexts } from "./number-texts.js";
 import type { RawRecord } from "./parse-records.js";
 import { error, type Problem, recordLabel, warning } from "./problems.js";
@@ -18,13 +19,9 @@ export async function readJsonRecords(
   try {
     document = JSON.parse(text);
   } catch (cause) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
-    // Found once: where V8 gives no offset, finding it searches the whole text.
-    const at = offsetOf(text, reason);
-    return {
-      records: [],
-      problems: [error({ file, ...lineAt(text, at) }, undefined, syntaxMessage(text, reason, at))],
-    };
+    const { line, message } = sourceSyntaxError(text, cause);
+    const at = line === undefined ? { file } : { file, line };
+    return { records: [], problems: [error(at, undefined, message)] };
   }
   const list = (document as Record<string, unknown> | null)?.[key];
   if (typeof document !== "object" || document === null || !Array.isArray(list)) {
@@ -59,149 +56,4 @@ function keyGivenTwice(file: string, key: string, list: unknown[], path: KeyPath
   const label = recordLabel(list[index]);
   const at = label === undefined ? { file, index } : { file, index, label };
   return error(at, excerpt(field.join(".")), message);
-}
-
-/** What is wrong, for V8's `reason`, whose offset in `text` is `at` when it could be found. */
-function syntaxMessage(text: string, reason: string, at: number | undefined): string {
-  // A CSV file (stations.csv given as --state): its header says so better than any token.
-  const header = csvHeaderOf(text);
-  if (header)
-    return `is not valid JSON: it reads as CSV (its first line: ${header}): another file?`;
-  // V8 says no more: a file cut short (copied while it was written, a disk that filled up). Cut
-  // inside a string or a number, it says what it expected at the very end instead.
-  if (
-    /^Unexpected end of JSON input/.test(reason) ||
-    (at !== undefined && at >= text.trimEnd().length)
-  )
-    return "is not valid JSON: it ends before its JSON does (cut short? a copy made while it was written)";
-  const quoted = quotedToken(reason);
-  const closing = closedAfterComma(text, reason, quoted, at);
-  if (closing)
-    return `is not valid JSON: "${closing}" after a comma (JSON allows no comma after the last item)`;
-  const comment = commentAt(text, quoted, at);
-  if (comment)
-    return `is not valid JSON${at === undefined ? "" : ` at column ${columnOf(text, at)}`}: a ${comment} comment (JSON has no comments: remove it, or keep the note in a field of its own)`;
-  // Located, the line says where; else V8's quote of the text around it does.
-  if (quoted && at !== undefined)
-    return `is not valid JSON: unexpected ${JSON.stringify(quoted.token)}`;
-  // "… in JSON at position 3089": an offset in the whole file, which beside a line reads as a column.
-  const what = reason.replace(/ (?:in JSON )?at position \d+(?: \(line \d+ column \d+\))?$/, "");
-  if (what !== reason && at !== undefined) {
-    const hint = V8_HINTS.find(([pattern]) => pattern.test(what))?.[1];
-    return `is not valid JSON at column ${columnOf(text, at)}: ${what}${hint ? ` (${hint})` : ""}`;
-  }
-  // V8 quotes the text around the error; a one-line 200 MB file would be quoted whole.
-  return `is not valid JSON: ${excerpt(reason, 200)}`;
-}
-
-/** The first line of `text`, shortened, when it reads as a CSV header (names between commas). */
-function csvHeaderOf(text: string): string | undefined {
-  const end = text.indexOf("\n");
-  const first = (end < 0 ? text : text.slice(0, end)).replace(/^\uFEFF/, "").trim();
-  if (!/^"?[A-Za-z_][\w ]*"?(?:[,;]"?[A-Za-z_][\w ]*"?)+$/.test(first)) return undefined;
-  // Its first three names are enough to tell the file.
-  const three = /^(?:[^,;]*[,;]){3}/.exec(first)?.[0];
-  return three ? `${three}…` : first;
-}
-
-const columnOf = (text: string, at: number): number => at - text.lastIndexOf("\n", at - 1);
-
-/**
- * `//` or `/*` where the error is, from the file at its offset or V8's quote of the text: a note
- * left in a hand-edited file (JSON5 and most editors take them), whatever V8 expected there.
- */
-function commentAt(
-  text: string,
-  quoted: ReturnType<typeof quotedToken>,
-  at: number | undefined,
-): "//" | "/*" | undefined {
-  const from =
-    at !== undefined
-      ? text.slice(at, at + 2)
-      : quoted?.at !== undefined
-        ? quoted.snippet.slice(quoted.at, quoted.at + 2)
-        : "";
-  return from === "//" || from === "/*" ? from : undefined;
-}
-
-/** What V8's words mean for someone who edited the file by hand. */
-const V8_HINTS: readonly (readonly [RegExp, string])[] = [
-  [/^Expected property name/, "names and texts take double quotes in JSON, not single ones"],
-  [/^Bad control character/, "a tab or line break inside a text: write it \\t or \\n"],
-  [
-    /^Unexpected non-whitespace character after JSON/,
-    "text after the end of the JSON: two documents in one file?",
-  ],
-];
-
-/**
- * The `]` or `}` of the mistake of a hand edit, a comma left after the last item of a list or an
- * object (for an object V8 says it expected a property name there), if that is the error: read
- * from V8's quote of the text where it can be told, else from the file at the error's offset.
- */
-function closedAfterComma(
-  text: string,
-  reason: string,
-  quoted: ReturnType<typeof quotedToken>,
-  at: number | undefined,
-): string | undefined {
-  if (!quoted && !/^Expected double-quoted property name/.test(reason)) return undefined;
-  const closing = quoted ? quoted.token : at === undefined ? undefined : text[at];
-  if (closing !== "]" && closing !== "}") return undefined;
-  const before =
-    quoted?.at !== undefined
-      ? quoted.snippet.slice(0, quoted.at)
-      : at === undefined
-        ? ""
-        : text.slice(Math.max(0, at - 200), at);
-  return /,\s*$/.test(before) ? closing : undefined;
-}
-
-/**
- * V8's "Unexpected token" message: the character, the text around it that it quotes (up to 10
- * characters either side, `...` where it cut; a short text whole) and where in that text the
- * character is, when that can be told: after exactly 10 characters where V8 cut before it, else the
- * only such character within the first 11, or in the whole text where it cut on neither side.
- */
-function quotedToken(
-  reason: string,
-): { token: string; snippet: string; at: number | undefined } | undefined {
-  const match = /^Unexpected token '(.)', (\.\.\.)?"([\s\S]*)"(\.\.\.)? is not valid JSON$/.exec(
-    reason,
-  );
-  if (!match) return undefined;
-  const [, token, cut, snippet, cutAfter] = match as unknown as [
-    string,
-    string,
-    string | undefined,
-    string,
-    string | undefined,
-  ];
-  if (cut) return { token, snippet, at: 10 };
-  const searched = cutAfter ? snippet.slice(0, 11) : snippet;
-  const within = [...searched].flatMap((char, at) => (char === token ? [at] : []));
-  return { token, snippet, at: within.length === 1 ? within[0] : undefined };
-}
-
-/**
- * The character offset of the error: V8 gives it for most errors; for an unexpected token, where
- * it only quotes the text around it, it is where that text is found, once, in the file.
- */
-function offsetOf(text: string, reason: string): number | undefined {
-  const position = /position (\d+)/.exec(reason);
-  if (position) return Number(position[1]);
-  if (/^Unexpected end of JSON input/.test(reason)) return text.trimEnd().length;
-  const quoted = quotedToken(reason);
-  if (!quoted || quoted.at === undefined) return undefined;
-  const start = text.indexOf(quoted.snippet);
-  if (start < 0 || text.indexOf(quoted.snippet, start + 1) >= 0) return undefined;
-  return start + quoted.at;
-}
-
-/** JSON.parse reports a character offset (or text around it); people want a line. */
-function lineAt(text: string, offset: number | undefined): { line?: number } {
-  if (offset === undefined) return {};
-  let line = 1;
-  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
-  return { line };
 }

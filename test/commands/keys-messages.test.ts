@@ -102,12 +102,12 @@ describe("velodata keys messages", () => {
     );
   });
 
-  it("says in one line that a keys file is not JSON, without quoting its text", async () => {
+  it("says in one line where a keys file is not JSON (line and column), without quoting its text", async () => {
     const dir = await tempDir();
     const garbage = join(dir, "garbage.json");
     await writeFile(garbage, "garbage\n");
     expect((await runCli(["keys", "list", "--keys", garbage])).stderr).toBe(
-      `velodata: keys file ${garbage} cannot be read: it is not valid JSON (Unexpected token 'g'): check that it is the keys file, then fix it or restore it from a backup\n`,
+      `velodata: keys file ${garbage} cannot be read: it is not valid JSON at line 1, column 1: unexpected "g": check that it is the keys file, then fix it or restore it from a backup\n`,
     );
     // V8 would quote the text around the error: here, the start of a key pasted unquoted.
     const pasted = join(dir, "pasted.json");
@@ -116,10 +116,16 @@ describe("velodata keys messages", () => {
     expect(result.code).toBe(1);
     expect(result.stderr).not.toContain(RAW_KEY.slice(0, 6));
     expect(result.stderr.split("\n")).toHaveLength(2);
+    // A line edited by hand: where it breaks is said, the token V8 would quote with it is not.
+    const edited = join(dir, "edited.json");
+    await writeFile(edited, `{"keys": [\n  {"id": "0a1b2c3d", label: "${RAW_KEY}"}\n]}`);
+    expect((await runCli(["keys", "list", "--keys", edited])).stderr).toBe(
+      `velodata: keys file ${edited} cannot be read: it is not valid JSON at line 2, column 22: Expected double-quoted property name: check that it is the keys file, then fix it or restore it from a backup\n`,
+    );
     const trailing = join(dir, "trailing.json");
     await writeFile(trailing, '{"keys": []}\nx');
     expect((await runCli(["keys", "list", "--keys", trailing])).stderr).toBe(
-      `velodata: keys file ${trailing} cannot be read: it is not valid JSON (Unexpected non-whitespace character after JSON at line 2, column 1): check that it is the keys file, then fix it or restore it from a backup\n`,
+      `velodata: keys file ${trailing} cannot be read: it is not valid JSON at line 2, column 1: Unexpected non-whitespace character after JSON (text after the end of the JSON: two documents in one file?): check that it is the keys file, then fix it or restore it from a backup\n`,
     );
   });
 

@@ -176,7 +176,7 @@ describe("velodata keys", () => {
     expect(result.stderr).toBe(
       [
         `velodata: keys file ${file} is not valid`,
-        `  ${file} keys.0.id: has the wrong form, got "xyz"`,
+        `  ${file} keys.0.id: must be 8 hex digits in lower case, as velodata keys add makes an id (e.g. 0a1b2c3d), got "xyz"`,
         `  ${file} keys.0.label: is required`,
         `  ${file} keys.0.created: must be a UTC date and time, e.g. 2025-02-08T16:44:06Z, got "2025"`,
         "",

@@ -73,7 +73,8 @@ type PackageLicense = { name?: string; path?: string };
 /**
  * The package's licence when every contract states the same one; otherwise none is claimed for
  * the whole and the description says which contracts state which (the tables mix contracts, and
- * data whose owner stated no licence must not be shown under another contract's).
+ * data whose owner stated no licence must not be shown under another contract's), or that none
+ * does: a description silent on licences reads as one left out of the package, not as none stated.
  */
 function licensesOf(dataset: Dataset): { licenses: PackageLicense[]; note: string | null } {
   const groups = licenseGroups(dataset.contracts).map(({ license, contracts }) => ({
@@ -87,7 +88,15 @@ function licensesOf(dataset: Dataset): { licenses: PackageLicense[]; note: strin
   }));
   const only = groups.length === 1 ? groups[0]?.license : null;
   if (only) return { licenses: [only], note: null };
-  if (groups.length <= 1) return { licenses: [], note: null };
+  if (groups.length === 0) return { licenses: [], note: null };
+  if (groups.length === 1) {
+    const contracts = groups[0]?.contracts ?? [];
+    const none =
+      contracts.length === 1
+        ? `its contract, ${contracts[0]}, states none`
+        : `none of its contracts (${contracts.join(", ")}) states one`;
+    return { licenses: [], note: `No licence is stated for this data: ${none}.` };
+  }
   const stated = groups.map(({ license, contracts }) => {
     const what = license
       ? [license.name, license.path].filter(Boolean).join(", ")

@@ -3,6 +3,7 @@
 import { readFile } from "node:fs/promises";
 import type { z } from "zod";
 import { escapeControls, excerpt, toUserError, UserError } from "../../errors.js";
+import { jsonSyntaxError } from "../../source/json-syntax-error.js";
 import { issueMessage } from "../../source/parse-records.js";
 
 /** The parsed document, or undefined when there is no file (a link to nothing is none either). */
@@ -12,8 +13,12 @@ export async function readKeysDocument(path: string): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch (cause) {
+    const { line, column, fault } = jsonSyntaxError(text, cause, { quotesText: false });
+    const where = line === undefined ? "" : ` at line ${line}${column ? `, column ${column}` : ""}`;
+    // A CSV header or V8's words may still hold a run of hex: a key is never said.
+    const said = escapeControls(fault.replace(KEY_RUN, "<not shown: looks like a key>"));
     throw new UserError(
-      `keys file ${path} cannot be read: it is not valid JSON (${jsonReason(cause, text)}): check that it is the keys file, then fix it or restore it from a backup`,
+      `keys file ${path} cannot be read: it is not valid JSON${where}: ${said}: check that it is the keys file, then fix it or restore it from a backup`,
       [],
       { cause },
     );
@@ -47,27 +52,6 @@ export const symlinkLoop = (path: string, cause: unknown): UserError =>
     { cause },
   );
 
-/**
- * V8's reason without the text it quotes after the first `"` (it may be a key), its offset made a
- * line and column.
- */
-function jsonReason(cause: unknown, text: string): string {
-  const message = cause instanceof Error ? cause.message : String(cause);
-  const reason = (message.split('"')[0] ?? "")
-    .replace(/,\s*$/, "")
-    .replace(
-      /(?: in JSON)? at position (\d+).*$/,
-      (_, offset: string) => ` at ${placeOf(text, +offset)}`,
-    );
-  return escapeControls(excerpt(reason, 100));
-}
-
-function placeOf(text: string, offset: number): string {
-  const before = text.slice(0, offset);
-  const line = before.split("\n").length;
-  return `line ${line}, column ${offset - before.lastIndexOf("\n")}`;
-}
-
 // A raw key, as `keys add` prints it (and as the original service's were).
 const RAW_KEY = /^[0-9a-fA-F]{40}$/;
 
@@ -82,6 +66,9 @@ export function keyIssueMessage(issue: z.core.$ZodIssue, document: unknown): str
   );
   if (typeof value === "string" && RAW_KEY.test(value))
     return "holds what looks like a key itself (40 hex characters, not shown): the keys file keeps only a key's SHA-256, as 64 hex digits in sha256 (printf %s KEY | sha256sum)";
+  // zod says only that the pattern failed: the form is what someone editing the file needs.
+  if (issue.path.at(-1) === "id" && issue.code === "invalid_format" && typeof value === "string")
+    return `must be 8 hex digits in lower case, as velodata keys add makes an id (e.g. 0a1b2c3d), got ${JSON.stringify(excerpt(value)).replace(KEY_RUN, "<not shown: looks like a key>")}`;
   if (issue.path.at(-1) === "sha256" && value !== undefined)
     return "must be the SHA-256 of a key, as 64 lower-case hex digits (the value is not shown: it may be secret)";
   // A key pasted inside a longer value (`"created": "<key>Z"`) is hidden where the value is quoted.

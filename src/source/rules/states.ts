@@ -123,12 +123,13 @@ export function availabilitiesConsistent(
     };
     check("mainStands", state.value.mainStands, station.capacity);
     const overflow = state.value.overflowStands;
-    if (overflow && station.overflowCapacity === null) {
+    // A feed that writes 0 for none, as the station data may (zeroOverflowAsNone): read as none.
+    if (overflow && station.overflowCapacity === null && !isEmptyGroup(overflow)) {
       problems.push(
         error(
           state.at,
           "overflowStands",
-          "the station has no overflow stands (overflowCapacity is empty in the station data)",
+          "the station has no overflow stands (its overflowCapacity is empty or 0 in the station data): give null, or fill in its overflowCapacity",
         ),
       );
     } else if (overflow && station.overflowCapacity !== null) {
@@ -136,6 +137,18 @@ export function availabilitiesConsistent(
     }
   }
   return problems;
+}
+
+/** A group of stands with no bike and no free stand: what a feed writes for a group it has not. */
+function isEmptyGroup(stands: StandsState): boolean {
+  return (
+    stands.stands === 0 &&
+    stands.mechanicalBikes === 0 &&
+    stands.electricalInternalBatteryBikes === 0 &&
+    stands.electricalRemovableBatteryBikes === 0 &&
+    !stands.bikes &&
+    !stands.electricalBikes
+  );
 }
 
 function standsProblems(stands: StandsState, capacity: number): string[] {

@@ -33,6 +33,7 @@ function differences(written: string): string {
   const found: string[] = [];
   if (/^[-+]/.test(written)) found.push("a sign");
   if (/^[-+]?0\d/.test(written)) found.push("leading zeros");
-  if (written.includes(".")) found.push("decimals");
+  // A ";" file's decimal comma ("52,0") too: read-csv takes it for a point there.
+  if (/[.,]/.test(written)) found.push("decimals");
   return found.length > 1 ? `${found.slice(0, -1).join(", ")} or ${found.at(-1)}` : found.join("");
 }

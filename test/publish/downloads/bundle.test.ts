@@ -102,6 +102,21 @@ describe("static bundle", () => {
     expect(Buffer.from(mixed as Uint8Array).toString("utf8")).toContain(
       "dublin: no licence stated",
     );
+    // None states one: said too, not a description silent on licences.
+    const description = async (contracts: Contract[]) => {
+      const bundle = unzipSync(Buffer.concat(await renderBundle({ ...dataset, contracts })));
+      const text = Buffer.from(bundle["datapackage.json"] as Uint8Array).toString("utf8");
+      return JSON.parse(text) as { description: string; licenses?: unknown };
+    };
+    const none = dataset.contracts.map(({ license: _, ...contract }) => contract);
+    const unstated = await description(none);
+    expect(unstated.licenses).toBeUndefined();
+    expect(unstated.description).toMatch(
+      / No licence is stated for this data: none of its contracts \(dublin, toulouse, lyon, nantes, besancon\) states one\.$/,
+    );
+    expect((await description(none.slice(0, 1))).description).toMatch(
+      / No licence is stated for this data: its contract, dublin, states none\.$/,
+    );
 
     const odbl = dataset.contracts.find((contract) => contract.license?.id === "ODbL-1.0")?.license;
     const all = { ...dataset, contracts: dataset.contracts.map((c) => ({ ...c, license: odbl })) };

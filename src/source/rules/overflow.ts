@@ -1,0 +1,50 @@
+// A station's overflow stands as the API shows them: null when it has none (every station of the
+// real service's captures without them says "overflow": false beside "overflowStands": null).
+import type { Station } from "../../model/station.js";
+import { counted } from "../../plural.js";
+import { withFields } from "../../with-fields.js";
+import { error, type Problem, type Sourced, warning } from "../problems.js";
+
+const LEAVE_EMPTY = "leave it empty (null in JSON) where a station has none";
+
+/**
+ * A spreadsheet writes 0 where a station has no overflow stands: read as none, so the API says
+ * `overflowStands: null` rather than a group of 0 stands. Said, since the downloads then give
+ * none too, not the 0 written.
+ */
+export function zeroOverflowAsNone(stations: readonly Sourced<Station>[]): {
+  stations: Sourced<Station>[];
+  problems: Problem[];
+} {
+  const problems: Problem[] = [];
+  const read = stations.map((station) => {
+    if (station.value.overflowCapacity !== 0) return station;
+    problems.push(
+      warning(
+        station.at,
+        "overflowCapacity",
+        `0 read as no overflow stands (overflowStands null, as the API shows a station without them); ${LEAVE_EMPTY}`,
+      ),
+    );
+    const value = withFields<Station>(station.value, { overflowCapacity: null });
+    return withFields<Sourced<Station>>(station, { value });
+  });
+  return { stations: read, problems };
+}
+
+/**
+ * Overflow stands are where a station takes overflow returns: stands beside `"overflow": false`
+ * would publish a station that refuses the returns it has stands for. Which is true is the
+ * maintainer's to say.
+ */
+export function overflowStandsOnOverflowStations(stations: readonly Sourced<Station>[]): Problem[] {
+  return stations
+    .filter(({ value }) => !value.overflow && (value.overflowCapacity ?? 0) > 0)
+    .map(({ value, at }) =>
+      error(
+        at,
+        "overflow",
+        `is false, yet overflowCapacity gives ${counted(value.overflowCapacity ?? 0, "overflow stand")}: set overflow to true if the station takes overflow returns, or leave overflowCapacity empty (null in JSON) if it has no overflow stands`,
+      ),
+    );
+}
