@@ -3,7 +3,7 @@
 import type { Station } from "../../model/station.js";
 import { counted } from "../../plural.js";
 import { withFields } from "../../with-fields.js";
-import { error, type Problem, type Sourced, warning } from "../problems.js";
+import { type Problem, type Sourced, warning } from "../problems.js";
 
 const LEAVE_EMPTY = "leave it empty (null in JSON) where a station has none";
 
@@ -34,17 +34,18 @@ export function zeroOverflowAsNone(stations: readonly Sourced<Station>[]): {
 
 /**
  * Overflow stands are where a station takes overflow returns: stands beside `"overflow": false`
- * would publish a station that refuses the returns it has stands for. Which is true is the
+ * publish a station that refuses the returns it has stands for. Said, not refused: an operator may
+ * stop a station's overflow returns for a while and keep its stands, and which is meant is the
  * maintainer's to say.
  */
 export function overflowStandsOnOverflowStations(stations: readonly Sourced<Station>[]): Problem[] {
   return stations
     .filter(({ value }) => !value.overflow && (value.overflowCapacity ?? 0) > 0)
     .map(({ value, at }) =>
-      error(
+      warning(
         at,
         "overflow",
-        `is false, yet overflowCapacity gives ${counted(value.overflowCapacity ?? 0, "overflow stand")}: set overflow to true if the station takes overflow returns, or leave overflowCapacity empty (null in JSON) if it has no overflow stands`,
+        `is false, yet overflowCapacity gives ${counted(value.overflowCapacity ?? 0, "overflow stand")}: published as given; set overflow to true if the station takes overflow returns, or leave overflowCapacity empty (null in JSON) if it has no overflow stands`,
       ),
     );
 }
