@@ -9,14 +9,30 @@ const DEFAULT_KEYS_TEXT =
 const LINKED_KEYS_TEXT =
   "The API needs a key; the downloads, the GBFS feeds and the OpenAPI document need none.";
 
+const DEFAULT_SERVICE_NAME = "velodata";
+const DEFAULT_DESCRIPTION =
+  "Open data on public bike-sharing stations and bike parkings: a JSON API, GBFS feeds and downloads.";
+const DEFAULT_TEXTS = new Set([
+  DEFAULT_SERVICE_NAME,
+  DEFAULT_DESCRIPTION,
+  DEFAULT_KEYS_TEXT,
+  LINKED_KEYS_TEXT,
+]);
+
+/**
+ * Whether a text of the settings is the operator's own words, not one velodata filled in: only
+ * those are in `language` (a screen reader would read the page's own English in French).
+ */
+export const operatorsWords = (text: string): boolean => !DEFAULT_TEXTS.has(text);
+
 export const PortalSettings = z.strictObject({
-  serviceName: z.string().min(1).max(80).default("velodata").describe("Shown as the page's title"),
-  description: z
+  serviceName: z
     .string()
     .min(1)
-    .default(
-      "Open data on public bike-sharing stations and bike parkings: a JSON API, GBFS feeds and downloads.",
-    ),
+    .max(80)
+    .default(DEFAULT_SERVICE_NAME)
+    .describe("Shown as the page's title"),
+  description: z.string().min(1).default(DEFAULT_DESCRIPTION),
   keys: z
     .strictObject({
       text: z

@@ -1,5 +1,5 @@
 // The portal page's sections, each a function of the portal's input.
-import { mailtoAddress } from "../../../model/portal.js";
+import { mailtoAddress, operatorsWords } from "../../../model/portal.js";
 import { nounFor } from "../../../plural.js";
 import { type Html, html } from "./html.js";
 import type {
@@ -109,9 +109,12 @@ function endpointItem(endpoint: PortalEndpoint, base: string): Html {
 </li>`;
 }
 
-/** ` lang="fr"` on an element of the operator's words, when they are not in the page's English. */
-export const inLanguage = (input: PortalInput): Html =>
-  input.language ? html` lang="${input.language}"` : html``;
+/**
+ * ` lang="fr"` on an element holding `text`, when it is the operator's words (not a default
+ * velodata filled in) and they are not in the page's English.
+ */
+export const inLanguage = (input: PortalInput, text: string): Html =>
+  input.language && operatorsWords(text) ? html` lang="${input.language}"` : html``;
 
 /** The link after the operator's words: an address to write to is shown, to copy where no mail program opens. */
 function askForKey(url: string): Html {
@@ -123,9 +126,10 @@ function askForKey(url: string): Html {
 export function apiSection(input: PortalInput): Html {
   const ask = input.keys.url ? askForKey(input.keys.url) : "";
   // The operator's words, then the page's own ("Ask for a key"), in English.
-  const keysText = input.language
-    ? html`<span lang="${input.language}">${input.keys.text}</span>`
-    : input.keys.text;
+  const keysText =
+    input.language && operatorsWords(input.keys.text)
+      ? html`<span lang="${input.language}">${input.keys.text}</span>`
+      : input.keys.text;
   const base = input.baseUrl ?? "";
   return html`<section id="api" aria-labelledby="api-title">
 <h2 id="api-title">API</h2>

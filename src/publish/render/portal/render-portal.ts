@@ -64,8 +64,8 @@ ${discovery}<script src="portal/portal.js" defer></script>
 <body>
 <a class="skip" href="#main">Skip to the content</a>
 <header>
-<h1${inLanguage(input)}>${input.serviceName}</h1>
-<p${inLanguage(input)}>${input.description}</p>
+<h1${inLanguage(input, input.serviceName)}>${input.serviceName}</h1>
+<p${inLanguage(input, input.description)}>${input.description}</p>
 <nav aria-label="Sections"><a href="#contracts">Contracts</a> <a href="#map">Map</a> <a href="#api">API</a> <a href="#downloads">Downloads</a> <a href="#feeds">GBFS feeds</a> <a href="#reference">API reference</a></nav>
 </header>
 <main id="main">
@@ -99,7 +99,7 @@ function referencePage(input: PortalInput, openapi: string): Html {
 <script src="../docs/docs.js" defer></script>
 </head>
 <body data-openapi="../${local(openapi)}" data-base="${input.baseUrl ?? ""}">
-<header><nav><a href="../">Back to ${input.serviceName}</a></nav></header>
+<header><nav><a href="../">Back to <span${inLanguage(input, input.serviceName)}>${input.serviceName}</span></a></nav></header>
 <noscript><p>This reference needs JavaScript. Without it, read the API's OpenAPI document itself: <a href="../${local(openapi)}">${local(openapi)}</a>.</p></noscript>
 <div id="swagger-ui"></div>
 </body>

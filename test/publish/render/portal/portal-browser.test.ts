@@ -957,6 +957,27 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
     }
   });
 
+  it("on a phone, wraps a service's name of one long word rather than widening the page and the reference", async () => {
+    const out = join(await tempDir(), "out");
+    const serviceName = "Fahrradverleihsystemdatenbereitstellungsplattform";
+    await writePortalTree(out, { portal: { serviceName, language: "de" } });
+    const named = await startSirv(out);
+    const context = await browser.newContext({ viewport: { width: 375, height: 667 } });
+    try {
+      const portal = await open(`${named.url}/`, context);
+      expect(await portal.page.textContent("h1")).toBe(serviceName);
+      expect(await portal.page.evaluate(() => document.documentElement.scrollWidth)).toBe(375);
+      const reference = await open(`${named.url}/docs/`, context);
+      await reference.page.waitForSelector(".swagger-ui .info .title");
+      expect(await reference.page.textContent(".swagger-ui .info .title")).toContain(serviceName);
+      expect(await reference.page.evaluate(() => document.documentElement.scrollWidth)).toBe(375);
+      expect([...portal.problems, ...reference.problems]).toEqual([]);
+    } finally {
+      await context.close();
+      named.stop();
+    }
+  });
+
   it("lets a page of another origin read an answer's ETag and revalidate with it", async () => {
     // A document of the static host without the portal's policy (which allows its own origin only).
     const { page } = await open(`${sirv.url}/openapi.json`);

@@ -257,14 +257,17 @@ describe("renderPortal", () => {
   });
 });
 
-/** The portal page published from the fixtures with `settings` as their portal.json (none: without). */
-async function portalPage(settings?: unknown): Promise<string> {
+/**
+ * The portal page (or another of its pages, by path) published from the fixtures with `settings`
+ * as their portal.json (none: without).
+ */
+async function portalPage(settings?: unknown, path = "/"): Promise<string> {
   const source = await fixtureCopy();
   if (settings !== undefined)
     await writeFile(join(source, "portal.json"), JSON.stringify(settings));
   const { dataset } = await readDataset(source);
   const { release } = await publish(dataset as never, { generatedAt: GENERATED_AT });
-  return Buffer.concat(release.files.get("/")?.body ?? []).toString("utf8");
+  return Buffer.concat(release.files.get(path)?.body ?? []).toString("utf8");
 }
 
 describe("portal.json", () => {
@@ -339,6 +342,24 @@ describe("portal.json", () => {
     expect(html).toContain('<p lang="fr-CH">Les données des vélos en libre-service.</p>');
     expect(html).toContain(
       '<span lang="fr-CH">Écrivez-nous.</span> <a href="https://example.org/cles">Ask for a key</a>.',
+    );
+  });
+
+  it("leaves the words velodata fills in unmarked: they are the page's English, not the operator's language", async () => {
+    const settings = {
+      serviceName: "Vélos ouverts",
+      keys: { url: "https://example.org/cles" },
+      language: "fr",
+    };
+    const html = await portalPage(settings);
+    expect(html).toContain('<h1 lang="fr">Vélos ouverts</h1>');
+    expect(html).toMatch(/<p>Open data on public bike-sharing stations/);
+    expect(html).toContain(
+      '<p class="keys">The API needs a key; the downloads, the GBFS feeds and the OpenAPI document need none. <a',
+    );
+    // The API reference's link back names the service in its language too.
+    expect(await portalPage(settings, "/docs/")).toContain(
+      '<a href="../">Back to <span lang="fr">Vélos ouverts</span></a>',
     );
   });
 
