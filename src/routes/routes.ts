@@ -203,6 +203,8 @@ const PORTAL = {
     summary: "The API reference: this document rendered by Swagger UI, bundled in the tree",
     path: "/docs/",
     contentType: HTML_TYPE,
+    // A page that loads its script, its styles and this document: it goes up after them.
+    role: "list",
   },
   docsScript: {
     ...portalFile,

@@ -181,6 +181,16 @@ describe("velodata publish", () => {
       expect(Math.max(...others.map((key) => puts.indexOf(`public${key}`)))).toBeLessThan(
         firstDiscovery,
       );
+      // The API reference's page after the files it loads: never a page whose script is not up yet.
+      const loaded = [
+        "/docs/swagger-ui-bundle.js",
+        "/docs/docs.js",
+        "/docs/docs.css",
+        "/openapi.json",
+      ];
+      expect(Math.max(...loaded.map((key) => puts.indexOf(`public${key}`)))).toBeLessThan(
+        puts.indexOf("public/docs/index.html"),
+      );
       expect(keys.filter((key) => key.startsWith("/vls/"))).toEqual([]);
       const csv = await s3.head("public/rest/vls/stations/dublin.csv");
       expect(csv.ContentType).toBe("text/csv; charset=utf-8");
