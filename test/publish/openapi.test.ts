@@ -199,21 +199,36 @@ describe("OpenAPI document", () => {
 
   it("names where to ask for a key as its contact: portal.json's page, or its e-mail address", async () => {
     const dataset = await fixtureDataset();
-    const contactOf = (keys: object) =>
-      (
-        openApiDocument({ ...dataset, portal: { serviceName: "Open Bikes", keys } } as never, {
-          generatedAt: GENERATED_AT,
-        }) as { info: { contact?: object } }
-      ).info.contact;
+    type Described = {
+      info: { contact?: object };
+      components: { securitySchemes: { apiKey: { description: string } } };
+    };
+    const described = (keys: object) =>
+      openApiDocument({ ...dataset, portal: { serviceName: "Open Bikes", keys } } as never, {
+        generatedAt: GENERATED_AT,
+      }) as Described;
+    const contactOf = (keys: object) => described(keys).info.contact;
+    const schemeOf = (keys: object) => described(keys).components.securitySchemes.apiKey;
+    // Named for what it is for: consoles show "NAME - Website".
     expect(contactOf({ text: "Ask us.", url: "https://bikes.example.org/keys" })).toEqual({
-      name: "Open Bikes",
+      name: "Open Bikes: API keys",
       url: "https://bikes.example.org/keys",
     });
     expect(contactOf({ text: "Write to us.", url: "mailto:open%2Ddata@example.org" })).toEqual({
-      name: "Open Bikes",
+      name: "Open Bikes: API keys",
       email: "open-data@example.org",
     });
     expect(contactOf({ text: "Ask the operator." })).toBeUndefined();
+    // The key's own description says where to ask too, as a generated client's docs show it.
+    expect(schemeOf({ text: "Ask us.", url: "https://bikes.example.org/keys" }).description).toBe(
+      "The API key (40 hex characters): ask for one at https://bikes.example.org/keys.",
+    );
+    expect(schemeOf({ url: "mailto:open%2Ddata@example.org" }).description).toBe(
+      "The API key (40 hex characters): ask for one by writing to open-data@example.org.",
+    );
+    expect(schemeOf({ text: "Ask the operator." }).description).toBe(
+      "The API key (40 hex characters): the operator of this API gives them out.",
+    );
     // The document stays valid OpenAPI with either.
     const document = openApiDocument(
       {

@@ -81,7 +81,7 @@ export function renderOpenApi(options: OpenApiOptions): object {
     type: "apiKey",
     in: "query",
     name: "apiKey",
-    description: "The API key (40 hex characters): the operator of this API gives them out.",
+    description: `The API key (40 hex characters): ${whereToAsk(options.keysUrl)}.`,
   });
   for (const each of operations(options, registry)) registry.registerPath(each);
   const title = options.title ?? "velodata";
@@ -108,13 +108,25 @@ export function renderOpenApi(options: OpenApiOptions): object {
   });
 }
 
-/** OpenAPI's contact for a keys link: an e-mail address for `mailto:`, else the page. */
+/**
+ * OpenAPI's contact for a keys link: an e-mail address for `mailto:`, else the page. Named for
+ * what it is for: API consoles show it as "NAME - Website", which the service's name alone would
+ * make its home page.
+ */
 function contactOf(
   keysUrl: string,
   title: string,
 ): { name: string } & ({ email: string } | { url: string }) {
   const email = mailtoAddress(keysUrl);
-  return email === null ? { name: title, url: keysUrl } : { name: title, email };
+  const name = `${title}: API keys`;
+  return email === null ? { name, url: keysUrl } : { name, email };
+}
+
+/** How a developer gets a key, as the key's scheme says it: where portal.json says to ask. */
+function whereToAsk(keysUrl: string | undefined): string {
+  if (keysUrl === undefined) return "the operator of this API gives them out";
+  const email = mailtoAddress(keysUrl);
+  return email === null ? `ask for one at ${keysUrl}` : `ask for one by writing to ${email}`;
 }
 
 /** The groups of the route table, in TAG_DESCRIPTIONS' order. */
