@@ -445,7 +445,7 @@ export function program(argv: readonly string[]): Command {
     .option(
       "--refresh <seconds>",
       `serve's --refresh: when dynamic answers expire (default: the tree's, as serve or build recorded it; else ${DEFAULT_REFRESH_SECONDS})`,
-      positive,
+      timerSeconds,
     )
     .option(
       "--access-log <file>",
@@ -493,7 +493,8 @@ export function program(argv: readonly string[]): Command {
     .option(
       "--max-age <seconds>",
       `Cache-Control max-age of the dynamic answers (default: the tree's refresh period, its GBFS station_status ttl; else ${DEFAULT_REFRESH_SECONDS})`,
-      positive,
+      // Bounded as a refresh period is: a live answer kept by caches for longer is a slip.
+      timerSeconds,
     )
     .option("--concurrency <n>", "requests in flight at most", positive, 16)
     .option(

@@ -747,6 +747,19 @@ describe("velodata options", () => {
       "error: option '--refresh <seconds>' argument '3000000' is invalid. must be a whole number of seconds from 1 to 2147483 (about 24 days), in digits\n" +
         "(add --help to see the options)\n",
     ]);
+    // The same bound for what says how long a live answer may be kept, as the refresh period it is.
+    for (const [command, option] of [
+      ["publish", "--max-age"],
+      ["nginx", "--refresh"],
+    ] as const) {
+      const kept = await runCli([command, option, "99999999999"]);
+      expect([kept.code, kept.stderr], command).toEqual([
+        1,
+        expect.stringContaining(
+          "argument '99999999999' is invalid. must be a whole number of seconds from 1 to 2147483 (about 24 days), in digits\n",
+        ),
+      ]);
+    }
     const missing = await runCli(["build"]);
     expect([missing.code, missing.stderr]).toEqual([
       1,
