@@ -40,13 +40,13 @@ export function contractsSection(input: PortalInput): Html {
 <td class="num">${c.stationCount.toLocaleString("en")}</td>
 ${liveCell(c.name, "bikes")}${liveCell(c.name, "docks")}
 <td class="wide">${c.languages.join(", ") || "–"}</td>
-<td class="wide">${license(c.license)}${credit(c.operator)}</td>
+<td>${license(c.license)}${credit(c.operator)}</td>
 </tr>`,
   );
   return html`<section id="contracts" aria-labelledby="contracts-title">
 <h2 id="contracts-title">Contracts</h2>
 <div class="scroll"><table>
-<thead><tr><th scope="col">Contract</th><th scope="col" class="wide">Cities</th><th scope="col" class="num">Stations</th><th scope="col" class="num">Bikes available</th><th scope="col" class="num">Free stands</th><th scope="col" class="wide">Languages</th><th scope="col" class="wide">Licence</th></tr></thead>
+<thead><tr><th scope="col">Contract</th><th scope="col" class="wide">Cities</th><th scope="col" class="num">Stations</th><th scope="col" class="num">Bikes available</th><th scope="col" class="num">Free stands</th><th scope="col" class="wide">Languages</th><th scope="col">Licence</th></tr></thead>
 <tbody>${rows}</tbody>
 </table></div>
 <p class="note" id="live-note">Live totals need the deployment's GBFS station_status feeds and JavaScript.</p>

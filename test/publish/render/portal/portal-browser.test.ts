@@ -172,6 +172,14 @@ describe.skipIf(!HAS_CHROMIUM)("portal in a browser", () => {
       () => document.documentElement.scrollWidth > window.innerWidth,
     );
     expect(overflow).toBe(false);
+    // Each contract's licence and whom to credit, shown on a phone too: a reuse must name them.
+    const licences = page.locator("#contracts tbody tr td:last-child");
+    expect(await licences.count()).toBe(dataset.contracts.length);
+    for (let at = 0; at < dataset.contracts.length; at++)
+      expect(await licences.nth(at).isVisible()).toBe(true);
+    expect(await page.locator("#contracts tbody").textContent()).toContain(
+      "credit: JCDecaux Ireland",
+    );
   });
 
   it("runs under its own policy: a script injected inline is refused", async () => {
