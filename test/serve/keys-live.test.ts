@@ -1,6 +1,6 @@
 // Keys added, revoked, or broken while the server runs.
 import { readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { memoryOutput } from "../../src/commands/output.js";
 import { serve } from "../../src/commands/serve.js";
@@ -93,7 +93,8 @@ describe("keys while running", () => {
     const output = memoryOutput();
     const handle = await serve({
       source,
-      keys: keysFile,
+      // Given relative to the working folder, as a unit's WorkingDirectory makes it: said whole.
+      keys: relative(process.cwd(), keysFile),
       port: 0,
       refresh: 3600,
       maxStale: 100,
@@ -101,6 +102,7 @@ describe("keys while running", () => {
     });
     try {
       expect(output.lines.join("\n")).toContain(`no keys file at ${keysFile}: no key is accepted`);
+      expect(output.lines.join("\n")).toContain(`velodata keys add --keys ${keysFile} (`);
       const status = async () => {
         const answer = await fetch(`${handle.url}/status`);
         return { status: answer.status, keys: ((await answer.json()) as { keys: unknown }).keys };

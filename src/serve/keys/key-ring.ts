@@ -1,7 +1,7 @@
 // The keys a running server accepts: found by their hash, reloaded when the keys file changes.
 import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
-import { dirname } from "node:path";
+import { dirname, resolve } from "node:path";
 import { UserError } from "../../errors.js";
 import type { Log } from "../../log.js";
 import { hashKey, readKeys } from "./key-file.js";
@@ -154,13 +154,16 @@ export async function watchKeyRing(options: KeyRingOptions): Promise<KeyRing> {
   // "Keeping the last good set" means nothing when there never was one: no key would work.
   if (!everLoaded) throw unusable(options.path, lastDetails);
   if (signature === "missing" && !existsSync(dirname(options.path))) throw noFolder(options.path);
+  // Whole: a server's log (a unit's journal) does not say which folder a relative path is from,
+  // and the command given must work from the operator's shell, wherever it is.
+  const whole = resolve(options.path);
   if (signature === "missing" && extra.length > 0)
     options.log(
-      `keys: no keys file at ${options.path} yet; add keys with: velodata keys add --keys ${options.path}`,
+      `keys: no keys file at ${whole} yet; add keys with: velodata keys add --keys ${whole}`,
     );
   else if (signature === "missing")
     options.log(
-      `keys: no keys file at ${options.path}: no key is accepted, so every keyed request is refused (403) and /status says keys.ok false until one is added: velodata keys add --keys ${options.path} (or fix --keys, if a file was meant to be there)`,
+      `keys: no keys file at ${whole}: no key is accepted, so every keyed request is refused (403) and /status says keys.ok false until one is added: velodata keys add --keys ${whole} (or fix --keys, if a file was meant to be there)`,
       "warning",
     );
   const timer = setInterval(() => void reload(), options.pollMs ?? 1000);
