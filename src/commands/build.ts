@@ -16,6 +16,7 @@ import { refuseInsideTree } from "../tree/inside-tree.js";
 import { layoutOf } from "../tree/layout.js";
 import { refuseIfKept } from "../tree/lock.js";
 import { removeDetached } from "../tree/remove-detached.js";
+import { stuckSaid } from "../tree/stuck-releases.js";
 import { refuseForeignOut, writeTreeAsMade } from "../tree/write-tree.js";
 import { saveRefreshState } from "./incremental-refresh.js";
 import { formatBytes, type Output, terminalOutput, throttled } from "./output.js";
@@ -138,6 +139,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     `built ${options.out}: ${counted(summary.contracts, "contract")}, ${counted(summary.stations, "station")}, ${counted(summary.parkings, "parking")}` +
       ` → ${counted(summary.files, "answer")}, ${formatBytes(summary.bytes)} in ${summary.seconds.toFixed(1)} s (release ${summary.release})${leftovers}`,
   );
+  for (const folder of tree.stuck ?? []) output.warn(`warning: ${stuckSaid(folder)}`);
   // Published as given (a build may be of an archive), but said: the cron refreshes after it
   // would warn every minute of a feed stalled already.
   warnIfDatasetStalled(dataset, statesFile, options, generatedAt, output, "build");

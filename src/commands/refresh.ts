@@ -28,6 +28,7 @@ import { removeLeftoverReleases } from "../tree/leftover-releases.js";
 import { withLeftoversBeingRemoved } from "../tree/leftovers-space.js";
 import { refuseIfKept } from "../tree/lock.js";
 import { readTree, releaseBaseUrl, type Tree } from "../tree/read-tree.js";
+import { stuckReleases, stuckSaid } from "../tree/stuck-releases.js";
 import { TREE_UNCHANGED } from "../tree/tree-error.js";
 import { untrustedFiles } from "../tree/trust-test.js";
 import { type UpdateStats, updateTree } from "../tree/update-tree.js";
@@ -124,6 +125,7 @@ async function refreshTree(options: RefreshOptions, stopPoints: StopPoints): Pro
   let leftovers = 0;
   try {
     leftovers = removeLeftoverReleases(tree.layout);
+    for (const folder of stuckReleases(tree.layout)) output.warn(`warning: ${stuckSaid(folder)}`);
   } catch (cause) {
     const said = toUserError(cause);
     output.warn(

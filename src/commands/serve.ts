@@ -52,6 +52,7 @@ import { refuseInsideTree } from "../tree/inside-tree.js";
 import { layoutOf } from "../tree/layout.js";
 import { keepTree, refuseIfKept } from "../tree/lock.js";
 import { recordedBaseUrlOf } from "../tree/read-tree.js";
+import { stuckSaid } from "../tree/stuck-releases.js";
 import { refuseForeignOut, writeTree } from "../tree/write-tree.js";
 import { heapRoomWarning } from "./heap-room.js";
 import { type Output, reportProblems, terminalOutput } from "./output.js";
@@ -296,11 +297,12 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     try {
       // From now on this server alone writes the tree: a cron refresh or a build of it is refused.
       // Marked under the writers' lock, which they check it under: none slips in before the mark.
-      await writeTree(live.release, options.out, {
+      const written = await writeTree(live.release, options.out, {
         onLocked: (layout) => {
           letGo = keepTree(layout);
         },
       });
+      for (const folder of written.stuck ?? []) log(stuckSaid(folder), "warning");
     } catch (cause) {
       // An --out it may not write (a folder of other files, no permission, another server's):
       // nothing is served, and nothing is left listening or watching to keep the process alive.

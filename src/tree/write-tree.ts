@@ -44,6 +44,7 @@ import { removeInBackground } from "./remove-in-background.js";
 import { removeTree } from "./remove-tree.js";
 import { type SiblingSizes, type SiblingsSink, writeSiblingFiles } from "./siblings.js";
 import { emptyNewStore, makeStore, removeEmptyStore } from "./store-folder.js";
+import { stuckReleases } from "./stuck-releases.js";
 import { NOTHING_PUBLISHED, TREE_UNCHANGED, treeWriteError } from "./tree-error.js";
 import { writeChunks } from "./write-chunks.js";
 
@@ -57,6 +58,8 @@ export interface TreeStats {
   replaced?: Promise<void> | number;
   /** The release folders stopped builds left, handed to the same removal as it started. */
   leftovers?: number;
+  /** Release folders this process may not remove (see stuckReleases): said by the command. */
+  stuck?: string[];
 }
 
 export type Progress = (done: number, total: number) => void;
@@ -216,7 +219,13 @@ export async function writeTreeAsMade(
         if (previous.length > 0) replaced = remove(previous);
       } catch {}
     }
-    return { ...stats, ...(replaced ? { replaced } : {}), ...(leftovers ? { leftovers } : {}) };
+    const stuck = stuckReleases(layout);
+    return {
+      ...stats,
+      ...(replaced ? { replaced } : {}),
+      ...(leftovers ? { leftovers } : {}),
+      ...(stuck.length > 0 ? { stuck } : {}),
+    };
   } catch (cause) {
     forgetStore = storeIsNew && currentRelease(layout) === null;
     if (forgetStore) emptyNewStore(layout);
