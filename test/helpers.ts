@@ -1,5 +1,5 @@
 // Shared test helpers: temporary folders, a copy of the fixtures, and running the real CLI.
-import { spawn } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { existsSync, watch } from "node:fs";
 import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -74,10 +74,9 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs a shell pipeline (to see what `velodata … | head` does). */
-export function runShell(command: string): Promise<CliResult> {
+/** What a process started with piped output said, and its exit code, once it has closed. */
+export function ended(child: ChildProcessWithoutNullStreams): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn("/bin/sh", ["-c", command], { env: { ...process.env, FORCE_COLOR: "0" } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));
@@ -87,10 +86,10 @@ export function runShell(command: string): Promise<CliResult> {
   });
 }
 
-/**
- * Runs `velodata ...args` as a user would (the compiled CLI, in its own process); `bin`: another
- * installation's executable.
- */
+/** Runs a shell pipeline (to see what `velodata … | head` does). */
+export const runShell = (command: string): Promise<CliResult> =>
+  ended(spawn("/bin/sh", ["-c", command], { env: { ...process.env, FORCE_COLOR: "0" } }));
+
 /** The fixtures' states text with Dublin #42 reporting at `time` (published form) instead. */
 export const dublin42ReportedAt = (states: string, time: string): string =>
   states.replace('"lastUpdate": "2025-02-08T16:44:06Z"', `"lastUpdate": "${time}"`);
@@ -150,25 +149,22 @@ export const refreshArgs = (source: string, out: string, ...extra: string[]): st
   ...extra,
 ];
 
-export function runCli(
+/**
+ * Runs `velodata ...args` as a user would (the compiled CLI, in its own process); `bin`: another
+ * installation's executable.
+ */
+export const runCli = (
   args: readonly string[],
   cwd = ROOT,
   env: Record<string, string> = {},
   bin = BIN,
-): Promise<CliResult> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
+): Promise<CliResult> =>
+  ended(
+    spawn(process.execPath, [bin, ...args], {
       cwd,
       env: { ...process.env, FORCE_COLOR: "0", ...env },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolvePromise({ code, stdout, stderr }));
-  });
-}
+    }),
+  );
 
 /** How a process started by `startedProcess` ended, and what it said. */
 export interface Ended {

@@ -5,26 +5,19 @@ import { spawn } from "node:child_process";
 import { chmod, chown, mkdir, readdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BIN, type CliResult, fixtureCopy, runCli, tempDir } from "../helpers.js";
+import { BIN, type CliResult, ended, fixtureCopy, runCli, tempDir } from "../helpers.js";
 
 const NOBODY = 65534;
 
 /** velodata run as user and group `NOBODY`, as a server's own user would run it. */
-function runAsNobody(args: readonly string[]): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
+const runAsNobody = (args: readonly string[]): Promise<CliResult> =>
+  ended(
+    spawn(
       "setpriv",
       [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups", process.execPath, BIN, ...args],
       { env: { ...process.env, FORCE_COLOR: "0", HOME: "/tmp" } },
-    );
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+    ),
+  );
 
 describe.skipIf(process.getuid?.() !== 0)("a release folder another user wrote", () => {
   it("is said by the build that cannot remove it, with whose it is and what to do", async () => {
