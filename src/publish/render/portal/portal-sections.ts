@@ -113,8 +113,14 @@ function endpointItem(endpoint: PortalEndpoint, base: string): Html {
  * ` lang="fr"` on an element holding `text`, when it is the operator's words (not a default
  * velodata filled in) and they are not in the page's English.
  */
-export const inLanguage = (input: PortalInput, text: string): Html =>
-  input.language && operatorsWords(text) ? html` lang="${input.language}"` : html``;
+export function inLanguage(input: PortalInput, text: string): Html {
+  const language = languageOf(input, text);
+  return language ? html` lang="${language}"` : html``;
+}
+
+/** The language of `text` where it is not the page's English: the operator's words in theirs. */
+const languageOf = (input: PortalInput, text: string): string | null =>
+  input.language && operatorsWords(text) ? input.language : null;
 
 /** The link after the operator's words: an address to write to is shown, to copy where no mail program opens. */
 function askForKey(url: string): Html {
@@ -126,10 +132,10 @@ function askForKey(url: string): Html {
 export function apiSection(input: PortalInput): Html {
   const ask = input.keys.url ? askForKey(input.keys.url) : "";
   // The operator's words, then the page's own ("Ask for a key"), in English.
-  const keysText =
-    input.language && operatorsWords(input.keys.text)
-      ? html`<span lang="${input.language}">${input.keys.text}</span>`
-      : input.keys.text;
+  const language = languageOf(input, input.keys.text);
+  const keysText = language
+    ? html`<span lang="${language}">${input.keys.text}</span>`
+    : input.keys.text;
   const base = input.baseUrl ?? "";
   return html`<section id="api" aria-labelledby="api-title">
 <h2 id="api-title">API</h2>
