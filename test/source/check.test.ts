@@ -9,21 +9,7 @@ import { checkStates, checkStaticSource } from "../../src/source/check.js";
 import { formatProblem, type Sourced } from "../../src/source/problems.js";
 import { readDataset, readStatic } from "../../src/source/read-dataset.js";
 import { tempDir } from "../helpers.js";
-import { lyonState, lyonStation } from "./lyon-source.js";
-
-const contract = (name: unknown, country_code = "FR") => ({
-  name,
-  commercial_name: "Vélo'v",
-  country_code,
-  cities: ["Lyon"],
-  timezone: "Europe/Paris",
-  languages: ["fr"],
-  feed_contact_email: "gbfs@example.org",
-  opening_hours: "24/7",
-  bikeTypes: { mechanical: {} },
-  operator: { name: "JCDecaux" },
-  license: { id: "ODbL-1.0" },
-});
+import { lyonContract, lyonState, lyonStation } from "./lyon-source.js";
 
 async function source(files: {
   contracts: unknown[];
@@ -47,7 +33,7 @@ const errorsOf = async (dir: string) =>
 describe("the rules across records run over the records that passed their schema", () => {
   it("reports a contract's schema error and a station on an unknown contract together, not its own stations", async () => {
     const dir = await source({
-      contracts: [contract("lyon"), contract("paris", "France")],
+      contracts: [lyonContract("lyon"), lyonContract("paris", "France")],
       stations: [
         lyonStation(1),
         { ...lyonStation(2), contract: "paris" },
@@ -63,7 +49,7 @@ describe("the rules across records run over the records that passed their schema
 
   it("reports a station's schema error, a number twice and a state of no station together, not the bad station's state", async () => {
     const dir = await source({
-      contracts: [contract("lyon")],
+      contracts: [lyonContract("lyon")],
       // Station 7's number written as text still says which station its state is of.
       stations: [lyonStation(1), lyonStation(1, "AGAIN"), { ...lyonStation(2), number: "7" }],
       states: [lyonState(1), lyonState(7), lyonState(99)],
@@ -78,7 +64,7 @@ describe("the rules across records run over the records that passed their schema
 
   it("leaves the rules looking records up in a file out when a bad record there cannot be named", async () => {
     const dir = await source({
-      contracts: [contract("lyon"), contract(5)],
+      contracts: [lyonContract("lyon"), lyonContract(5)],
       stations: [lyonStation(1), { ...lyonStation(2), number: "two" }],
       states: [lyonState(1), lyonState(99)],
     });
@@ -99,7 +85,7 @@ describe("the rules across records run over the records that passed their schema
     // number of 30 mistyped.
     for (const number of ["1.23457E+09", "-30", -30, "1e1"]) {
       const dir = await source({
-        contracts: [contract("lyon")],
+        contracts: [lyonContract("lyon")],
         stations: [lyonStation(1), { ...lyonStation(2), number }],
         states: [lyonState(1), lyonState(1234567890), lyonState(30)],
       });
@@ -115,7 +101,7 @@ describe("the rules across records run over the records that passed their schema
       values.map((value, index) => ({ value, at: { file, index } }));
     const states = sourced("states.json", [lyonState(5), lyonState(6)].map(parse(StationState)));
     const read = {
-      contracts: sourced("contracts.json", [parse(Contract)(contract("lyon"))]),
+      contracts: sourced("contracts.json", [parse(Contract)(lyonContract("lyon"))]),
       stations: sourced("stations.json", [parse(Station)(lyonStation(6))]),
       parkings: [],
       portal: DEFAULT_PORTAL,

@@ -16,6 +16,21 @@ const contracts = JSON.stringify({
   ],
 });
 
+/** A contract of Lyon's with every field GBFS needs: one that raises no problem of its own. */
+export const lyonContract = (name: unknown = "lyon", country_code = "FR") => ({
+  name,
+  commercial_name: "Vélo'v",
+  country_code,
+  cities: ["Lyon"],
+  timezone: "Europe/Paris",
+  languages: ["fr"],
+  feed_contact_email: "gbfs@example.org",
+  opening_hours: "24/7",
+  bikeTypes: { mechanical: {} },
+  operator: { name: "JCDecaux" },
+  license: { id: "ODbL-1.0" },
+});
+
 /** A valid station record of Lyon's, as a source's stations.json holds it. */
 export function lyonStation(number: number, name = `S${number}`, address = "") {
   return {

@@ -7,25 +7,9 @@ import { renderStationV3 } from "../../src/publish/render/v3.js";
 import { formatProblem } from "../../src/source/problems.js";
 import { readDataset } from "../../src/source/read-dataset.js";
 import { tempDir } from "../helpers.js";
-import { lyonState, lyonStation } from "./lyon-source.js";
+import { lyonContract, lyonState, lyonStation } from "./lyon-source.js";
 
-const contracts = JSON.stringify({
-  contracts: [
-    {
-      name: "lyon",
-      commercial_name: "Vélo'v",
-      country_code: "FR",
-      cities: ["Lyon"],
-      timezone: "Europe/Paris",
-      languages: ["fr"],
-      feed_contact_email: "gbfs@example.org",
-      opening_hours: "24/7",
-      bikeTypes: { mechanical: {} },
-      operator: { name: "JCDecaux" },
-      license: { id: "ODbL-1.0" },
-    },
-  ],
-});
+const contracts = JSON.stringify({ contracts: [lyonContract()] });
 const HEADER =
   "contract,number,name,address,latitude,longitude,banking,bonus,overflow,capacity,overflowCapacity";
 const stationsCsv = (...rows: string[]) => [HEADER, ...rows].join("\n");
