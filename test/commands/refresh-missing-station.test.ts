@@ -79,6 +79,46 @@ describe("velodata refresh: a station the states file leaves out", () => {
     expect(await readJson(station)).toEqual({ ...before, lastUpdate: "2025-02-08T17:00:00Z" });
   });
 
+  it("counts a kept state's overflow stands in GBFS no more once the source removed them", async () => {
+    const source = await fixtureCopy();
+    const out = join(await tempDir(), "out");
+    expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
+    // Nantes #5: 18 main stands and 6 overflow ones, whose state has bikes and free stands in both.
+    const csv = join(source, "stations.csv");
+    const rows = await readFile(csv, "utf8");
+    const edited = rows.replace(/^(nantes,5,.*),true,18,6(\r?)$/m, "$1,false,18,$2");
+    expect(edited).not.toBe(rows);
+    await writeFile(csv, edited);
+    const file = (await readJson(join(source, "states.json"))) as unknown as StatesFile;
+    const short = join(source, "states-short.json");
+    const isNantes5 = (s: StatesFile["states"][number]) =>
+      s.contract === "nantes" && s.number === 5;
+    await writeFile(short, JSON.stringify({ states: file.states.filter((s) => !isNantes5(s)) }));
+    const result = await runCli(["refresh", "--source", source, "--state", short, "--out", out]);
+    expect(result.code, result.stderr).toBe(0);
+
+    // v3 shows the kept state's main stands only: the station has no overflow stands now.
+    const answer = await readJson(join(out, "vls/v3/stations/nantes/5.json"));
+    expect(answer).toMatchObject({ overflowStands: null, connected: false });
+    const { bikes, stands } = (answer.totalStands as { availabilities: Record<string, number> })
+      .availabilities;
+    for (const [version, vehicles] of [
+      ["v3", "num_vehicles_available"],
+      ["v2", "num_bikes_available"],
+    ] as const) {
+      const feed = async (name: string) =>
+        (
+          (await readJson(join(out, `contracts/nantes/gbfs/${version}/${name}.json`))).data as {
+            stations: Record<string, unknown>[];
+          }
+        ).stations.find((entry) => entry.station_id === "5");
+      const status = await feed("station_status");
+      expect(status).toMatchObject({ [vehicles]: bikes, num_docks_available: stands });
+      const counted = (status?.[vehicles] as number) + (status?.num_docks_available as number);
+      expect(counted).toBeLessThanOrEqual((await feed("station_information"))?.capacity as number);
+    }
+  });
+
   it.each([
     ["the fast path", false],
     ["a full refresh (the static source changed)", true],

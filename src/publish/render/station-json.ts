@@ -7,7 +7,7 @@ import type { Station } from "../../model/station.js";
 import { oncePerObject } from "../../once-per-object.js";
 import type { LiveState } from "../../source/dataset.js";
 import { type GbfsVersion, timestamp } from "./gbfs/feed.js";
-import { isWorking, NEVER_REPORTED_AT } from "./gbfs/station-status.js";
+import { isWorking, NEVER_REPORTED_AT, overflowGroup } from "./gbfs/station-status.js";
 import type { VehicleType } from "./gbfs/vehicle-types.js";
 import { NEVER_REPORTED } from "./v3.js";
 
@@ -60,7 +60,8 @@ export function stationStatusEntryJson(
   version: GbfsVersion,
 ): string {
   const live = state ?? NEVER_REPORTED;
-  const { main, overflow } = live;
+  const main = live.main;
+  const overflow = overflowGroup(station, live);
   const total = (count: (a: Availabilities) => number) =>
     overflow ? count(main) + count(overflow) : count(main);
   const keys = typeKeysOf(types);

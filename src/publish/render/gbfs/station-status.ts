@@ -35,7 +35,8 @@ export function stationStatusEntry(
   version: GbfsVersion,
 ): StationStatusEntry {
   const live = state ?? NEVER_REPORTED;
-  const groups: Availabilities[] = live.overflow ? [live.main, live.overflow] : [live.main];
+  const overflow = overflowGroup(station, live);
+  const groups: Availabilities[] = overflow ? [live.main, overflow] : [live.main];
   const total = (count: (a: Availabilities) => number) =>
     groups.reduce((sum, group) => sum + count(group), 0);
   const bikes = total((a) => a.bikes);
@@ -92,6 +93,17 @@ export function stationStatusBody(
   const at = empty.lastIndexOf("[]");
   return [Buffer.from(empty.slice(0, at)), ...jsonList(entries), Buffer.from(empty.slice(at + 2))];
 }
+
+/**
+ * The state's overflow group where the station has overflow stands, as v3 and v1 count it; none
+ * where it has none. A state kept from before the static source removed them (a refresh's state
+ * kept for a station its file leaves out, the simulator's) would otherwise count bikes and docks
+ * beyond the capacity station_information gives, and more bikes than v3 and v1 show.
+ */
+export const overflowGroup = (
+  station: Pick<Station, "overflowCapacity">,
+  live: LiveState,
+): Availabilities | null => (station.overflowCapacity === null ? null : live.overflow);
 
 /**
  * Whether riders may rent and return there. A CLOSED station takes no rental nor return; a

@@ -118,6 +118,20 @@ describe("station_status", () => {
     expect(v2.last_reported).toBe(1739033046);
   });
 
+  it("counts no overflow group at a station without overflow stands, as v3 and v1 show it", () => {
+    // A state kept from before the static source removed the station's overflow stands (a
+    // refresh's kept state, the simulator's): only the main stands are the station's now.
+    const without = { ...station, overflow: false, overflowCapacity: null };
+    const entry = stationStatusEntry(without, live, types, "3.0");
+    expect(entry).toMatchObject({ num_vehicles_available: 7, num_docks_available: 20 });
+    expect(entry.vehicle_types_available.map((type) => type.count)).toEqual([5, 2]);
+    // Within the capacity station_information gives it.
+    expect((entry.num_vehicles_available ?? 0) + entry.num_docks_available).toBeLessThanOrEqual(
+      stationInformationEntry(system, without, "3.0").capacity,
+    );
+    expect(stationStatusEntry(without, live, types, "2.3").num_bikes_available).toBe(7);
+  });
+
   it("neither rents nor takes returns when CLOSED, disconnected or reported at no time, but stays installed", () => {
     for (const state of [
       { ...live, status: "CLOSED" as const },
