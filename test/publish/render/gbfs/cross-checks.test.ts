@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { StationStatusEntry } from "../../../../src/publish/render/gbfs/station-status.js";
 import type { Dataset } from "../../../../src/source/dataset.js";
 import { fixtureDataset } from "../../publish-helpers.js";
-import { type ContractFeeds, feedOf, fixtureFeeds } from "./gbfs-helpers.js";
+import { type ContractFeeds, feedOf, fixtureFeeds, synthDataset } from "./gbfs-helpers.js";
 
 type Status = Omit<StationStatusEntry, "last_reported">;
 interface Information {
@@ -14,14 +14,17 @@ interface Information {
 const stationsOf = <T>(feeds: ContractFeeds, version: "2.3" | "3.0", feed: string): T[] =>
   (feedOf(feeds, version, feed as "station_status").data as { stations: T[] }).stations;
 
-let dataset: Dataset;
-let feeds: ContractFeeds[];
-beforeAll(async () => {
-  dataset = await fixtureDataset();
-  feeds = fixtureFeeds(dataset);
-});
+describe.each([
+  ["the fixtures", fixtureDataset],
+  ["a synthetic network", synthDataset],
+])("GBFS cross-file checks on %s", (_, load) => {
+  let dataset: Dataset;
+  let feeds: ContractFeeds[];
+  beforeAll(async () => {
+    dataset = await load();
+    feeds = fixtureFeeds(dataset);
+  });
 
-describe("GBFS cross-file checks on the fixtures", () => {
   it("lists the same stations, in the same order, in station_information and station_status", () => {
     for (const contract of feeds) {
       for (const version of ["2.3", "3.0"] as const) {

@@ -3,6 +3,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
+import { memoryOutput } from "../../../../src/commands/output.js";
+import { synth } from "../../../../src/commands/synth.js";
 import { groupByContract } from "../../../../src/publish/group.js";
 import {
   type GbfsRendered,
@@ -17,7 +19,8 @@ import type {
   GbfsVersion,
 } from "../../../../src/publish/render/gbfs/feed.js";
 import type { Dataset } from "../../../../src/source/dataset.js";
-import { ROOT } from "../../../helpers.js";
+import { readDataset } from "../../../../src/source/read-dataset.js";
+import { ROOT, tempDir } from "../../../helpers.js";
 
 export const STATIC_AT = new Date("2026-11-01T10:00:00Z");
 export const GENERATED_AT = new Date("2026-11-20T08:16:00Z");
@@ -33,6 +36,19 @@ export const URLS: GbfsUrls = {
 export interface ContractFeeds {
   contract: string;
   files: GbfsRendered[];
+}
+
+/**
+ * A seeded synthetic network (`velodata synth`): two contracts of 300 stations, all three kinds of
+ * bike, overflow stands on some stations, some closed or disconnected; another shape than the
+ * fixtures'.
+ */
+export async function synthDataset(): Promise<Dataset> {
+  const source = join(await tempDir(), "source");
+  await synth({ stations: 600, contracts: 2, minutes: 0, out: source, output: memoryOutput() });
+  const { dataset } = await readDataset(source);
+  if (!dataset) throw new Error("the synthetic network does not validate");
+  return dataset;
 }
 
 export function fixtureFeeds(dataset: Dataset, states = dataset.states): ContractFeeds[] {

@@ -2,7 +2,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { GBFS_VERSIONS } from "../../../../src/publish/render/gbfs/feed.js";
 import type { Dataset } from "../../../../src/source/dataset.js";
 import { fixtureDataset } from "../../publish-helpers.js";
-import { type ContractFeeds, fixtureFeeds, manifestOf, schemaOf } from "./gbfs-helpers.js";
+import {
+  type ContractFeeds,
+  fixtureFeeds,
+  manifestOf,
+  schemaOf,
+  synthDataset,
+} from "./gbfs-helpers.js";
 
 let dataset: Dataset;
 let feeds: ContractFeeds[];
@@ -52,6 +58,29 @@ describe("every GBFS file of the fixtures against the official JSON schemas", ()
   it("validates the manifest", () => {
     const validate = schemaOf("3.0", "manifest");
     expect(validate(JSON.parse(JSON.stringify(manifestOf(dataset))))).toBe(true);
+  });
+
+  it("validates each file of a synthetic network (24 files and the manifest)", async () => {
+    const synthetic = await synthDataset();
+    // Another shape than the fixtures': overflow stands holding bikes, closed and disconnected stations.
+    const states = [...synthetic.states.values()];
+    expect(states.some((state) => (state.overflow?.bikes ?? 0) > 0)).toBe(true);
+    expect(states.some((state) => state.status === "CLOSED" || !state.connected)).toBe(true);
+    let checked = 0;
+    for (const contract of fixtureFeeds(synthetic)) {
+      for (const file of contract.files) {
+        const validate = schemaOf(file.version, file.feed);
+        const body = JSON.parse(JSON.stringify(file.body));
+        expect(
+          validate(body) ? [] : validate.errors,
+          `${contract.contract} v${file.version} ${file.feed}`,
+        ).toEqual([]);
+        checked++;
+      }
+    }
+    expect(checked).toBe(24);
+    const manifest = schemaOf("3.0", "manifest");
+    expect(manifest(JSON.parse(JSON.stringify(manifestOf(synthetic))))).toBe(true);
   });
 
   it("the validator itself refuses a broken feed (so a pass means something)", () => {
