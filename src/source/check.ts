@@ -18,7 +18,7 @@ import {
   systemIdsUnique,
   timezonesKnown,
 } from "./rules/gbfs.js";
-import { overflowStandsOnOverflowStations } from "./rules/overflow.js";
+import { overflowStandsOnOverflowStations, overflowStationsHaveStands } from "./rules/overflow.js";
 import { positionsPrecise } from "./rules/positions-precise.js";
 import {
   contractKey,
@@ -95,6 +95,7 @@ export function checkStaticSource(
     ...textPublishable(parkings, ["name", "address", "zipCode", "city"]),
     ...totalStandsFit(stations),
     ...overflowStandsOnOverflowStations(stations),
+    ...overflowStationsHaveStands(stations),
     ...coordinatesInRange(stations),
     ...coordinatesInRange(parkings),
     ...positionsPrecise("station", stations),

@@ -49,3 +49,22 @@ export function overflowStandsOnOverflowStations(stations: readonly Sourced<Stat
       ),
     );
 }
+
+/**
+ * `"overflow": true` says the station takes overflow returns, and its overflow stands are where
+ * they go: the API shows them in overflowStands (the documentation's station taking them has
+ * some; every real capture's without them says false). One taking them with none publishes a
+ * promise no client can see kept, `overflowStands` null: most likely its overflowCapacity left
+ * empty, or overflow set true for every station. Said, not refused, as its converse above.
+ */
+export function overflowStationsHaveStands(stations: readonly Sourced<Station>[]): Problem[] {
+  return stations
+    .filter(({ value }) => value.overflow && !value.overflowCapacity)
+    .map(({ at }) =>
+      warning(
+        at,
+        "overflow",
+        "is true, yet overflowCapacity gives no overflow stands: published as given (overflowStands null); set overflow to false if the station takes no overflow returns, or give overflowCapacity its number of overflow stands",
+      ),
+    );
+}
