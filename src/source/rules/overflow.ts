@@ -10,12 +10,11 @@ const LEAVE_EMPTY = "leave it empty (null in JSON) where a station has none";
 /**
  * A spreadsheet writes 0 where a station has no overflow stands: read as none, so the API says
  * `overflowStands: null` rather than a group of 0 stands. Said, since the downloads then give
- * none too, not the 0 written.
+ * none too, not the 0 written. Of a refused station's passed fields too (a SalvagedRecord stays one).
  */
-export function zeroOverflowAsNone(stations: readonly Sourced<Station>[]): {
-  stations: Sourced<Station>[];
-  problems: Problem[];
-} {
+export function zeroOverflowAsNone<S extends Sourced<Station>>(
+  stations: readonly S[],
+): { stations: S[]; problems: Problem[] } {
   const problems: Problem[] = [];
   const read = stations.map((station) => {
     if (station.value.overflowCapacity !== 0) return station;
@@ -27,7 +26,7 @@ export function zeroOverflowAsNone(stations: readonly Sourced<Station>[]): {
       ),
     );
     const value = withFields<Station>(station.value, { overflowCapacity: null });
-    return withFields<Sourced<Station>>(station, { value });
+    return withFields<S>(station, { value } as Partial<S>);
   });
   return { stations: read, problems };
 }
