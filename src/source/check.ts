@@ -5,26 +5,19 @@ import { oncePerObject } from "../once-per-object.js";
 import type { StatesAcross } from "./known-states.js";
 import { NOTHING_UNREAD, type StaticSource, type Unread, type UnreadKeys } from "./load-source.js";
 import type { Problem, Sourced } from "./problems.js";
-import { contractNamesPathSafe, contractNamesUnique } from "./rules/contracts.js";
+import { contractNamesUnique } from "./rules/contracts.js";
+import { bikesOfDeclaredTypes, systemIdsUnique } from "./rules/gbfs.js";
 import {
-  attributionNamed,
-  bikesOfDeclaredTypes,
-  electricalBikesHaveRange,
-  gbfsFieldsPresent,
-  languagesUnique,
-  licenceStated,
-  licenseIdsKnown,
-  openingHoursValid,
-  systemIdsUnique,
-  timezonesKnown,
-} from "./rules/gbfs.js";
-import { overflowStandsOnOverflowStations } from "./rules/overflow.js";
+  CONTRACT_RULES,
+  ownFieldsChecked,
+  PARKING_RULES,
+  STATION_RULES,
+} from "./rules/own-fields.js";
 import { positionsPrecise } from "./rules/positions-precise.js";
 import {
   contractKey,
   contractsHaveStations,
   contractsNamedByNone,
-  coordinatesInRange,
   knownContracts,
   nameKey,
   onTheirContracts,
@@ -32,7 +25,6 @@ import {
   parkingsOnParkingContracts,
   positionsNearTheirContract,
   stationNumbersUniqueInContract,
-  totalStandsFit,
 } from "./rules/records.js";
 import {
   availabilitiesConsistent,
@@ -43,12 +35,11 @@ import {
   statesForKnownStations,
   stationsHaveStates,
 } from "./rules/states.js";
-import { textPublishable } from "./rules/text.js";
 import { positionsInTimeZoneRegion } from "./rules/time-zone-region.js";
-import { numbersPublishedAsWritten } from "./rules/written-numbers.js";
 import { zipCodesWhole } from "./rules/zip-codes.js";
 
-// The rules run over the records that passed their schema: one run lists both kinds of problem.
+// The rules run over the records that passed their schema: one run lists both kinds of problem
+// (those of a record's own fields run over the rest of a refused one too: see own-fields.ts).
 // A rule that looks records up in another file leaves alone those referring to what was not read
 // there (see Unread), and runs only when it can tell which those are.
 export function checkStaticSource(
@@ -73,30 +64,15 @@ export function checkStaticSource(
   const placed = onTheirContracts(contracts, stations, parkings);
   return [
     ...contractNamesUnique(contracts),
-    ...contractNamesPathSafe(contracts),
-    ...gbfsFieldsPresent(contracts),
+    ...ownFieldsChecked(CONTRACT_RULES, contracts),
     ...systemIdsUnique(contracts),
-    ...timezonesKnown(contracts),
-    ...openingHoursValid(contracts),
-    ...licenseIdsKnown(contracts),
-    ...licenceStated(contracts),
-    ...attributionNamed(contracts),
-    ...languagesUnique(contracts),
-    ...electricalBikesHaveRange(contracts),
     ...references,
     ...contractsHaveStations(namedByNone),
     ...parkingsOnParkingContracts(contracts, parkings),
-    ...numbersPublishedAsWritten("station", stations),
-    ...numbersPublishedAsWritten("parking", parkings),
     ...stationNumbersUniqueInContract(stations),
     ...parkingNumbersUniqueInContract(parkings),
-    ...textPublishable(contracts, ["commercial_name", "cities"]),
-    ...textPublishable(stations, ["name", "address"]),
-    ...textPublishable(parkings, ["name", "address", "zipCode", "city"]),
-    ...totalStandsFit(stations),
-    ...overflowStandsOnOverflowStations(stations),
-    ...coordinatesInRange(stations),
-    ...coordinatesInRange(parkings),
+    ...ownFieldsChecked(STATION_RULES, stations),
+    ...ownFieldsChecked(PARKING_RULES, parkings),
     ...positionsPrecise("station", stations),
     ...positionsPrecise("parking", parkings),
     ...zipCodesWhole(contracts, parkings),

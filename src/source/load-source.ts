@@ -21,9 +21,15 @@ import { readCsvRecords } from "./read-csv.js";
 import { readJsonRecords } from "./read-json.js";
 import { readSourceText } from "./read-text.js";
 import { zeroOverflowAsNone } from "./rules/overflow.js";
+import {
+  CONTRACT_RULES,
+  PARKING_RULES,
+  refusedRecordsChecked,
+  STATION_RULES,
+} from "./rules/own-fields.js";
 import { nameKey } from "./rules/records.js";
-import { rejectedContractsChecked } from "./rules/rejected-contracts.js";
 import { stationKey } from "./rules/states.js";
+import { type SalvagedRecord, salvagedRecords } from "./salvaged-records.js";
 import { checkSourceFolder } from "./source-folder.js";
 import { splitStatesText } from "./states-text.js";
 
@@ -75,6 +81,7 @@ export async function loadStaticSource(
   const stations = await loadResource(dir, "stations", Station, { csv: true, required: true });
   // Normalised before the rules and the states see them: 0 overflow stands are none everywhere.
   const overflow = zeroOverflowAsNone(stations.value);
+  const refusedOverflow = zeroOverflowAsNone(stations.salvaged);
   const parkings = await loadResource(dir, "parkings", Parking, { csv: true, required: false });
   const portal = await loadPortalSettings(dir);
   return {
@@ -86,10 +93,13 @@ export async function loadStaticSource(
     },
     problems: [
       ...contracts.problems,
-      ...rejectedContractsChecked(contracts.rejected),
+      ...refusedRecordsChecked(CONTRACT_RULES, contracts.salvaged),
       ...stations.problems,
       ...overflow.problems,
+      ...refusedOverflow.problems,
+      ...refusedRecordsChecked(STATION_RULES, refusedOverflow.stations),
       ...parkings.problems,
+      ...refusedRecordsChecked(PARKING_RULES, parkings.salvaged),
       ...(parkings.file === null ? noParkingsFile(dir, contracts.value) : []),
       ...portal.problems,
     ],
@@ -276,7 +286,7 @@ async function loadResource<T>(
   key: string,
   schema: z.ZodObject & z.ZodType<T>,
   options: { csv: boolean; required: boolean },
-): Promise<Loaded<Sourced<T>[]> & Parsed> {
+): Promise<Loaded<Sourced<T>[]> & Parsed<T>> {
   const jsonName = join(dir, `${key}.json`);
   const csvName = join(dir, `${key}.csv`);
   const hasJson = isPresent(jsonName);
@@ -286,7 +296,7 @@ async function loadResource<T>(
   }
   if (!hasJson && !hasCsv) {
     if (!options.required)
-      return { value: [], problems: [], file: null, readWhole: true, rejected: [] };
+      return { value: [], problems: [], file: null, readWhole: true, rejected: [], salvaged: [] };
     throw new UserError(`missing source file: ${await missingFile(dir, key, options.csv)}`);
   }
   const read = hasJson
@@ -305,6 +315,7 @@ async function loadResource<T>(
       file,
       readWhole: false,
       rejected: [],
+      salvaged: [],
     };
   }
   const parsed = parseRecords(schema, read.records);
@@ -314,13 +325,16 @@ async function loadResource<T>(
     file,
     readWhole: !hasErrors(read.problems),
     rejected: parsed.rejected,
+    salvaged: salvagedRecords(schema, parsed.rejected),
   };
 }
 
 /** How a source file was read: its records that failed their schema are in `rejected`. */
-interface Parsed {
+interface Parsed<T> {
   file: string | null;
   /** False when the file, or a row of it, could not be read into records. */
   readWhole: boolean;
   rejected: RejectedRecord[];
+  /** Of the rejected records, the fields that pass, for the rules of a record's own fields. */
+  salvaged: SalvagedRecord<T>[];
 }

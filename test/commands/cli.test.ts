@@ -569,6 +569,38 @@ describe("velodata validate", () => {
     expect(again.stderr).toMatch(/\(dublin\) languages: expected array/);
     expect(again.stderr).toContain("opening_hours:");
   });
+
+  it("says every mistake of a station or parking its schema refused, its own fields' rules among them", async () => {
+    const source = await fixtureCopy();
+    const csv = join(source, "stations.csv");
+    const rows = (await readFile(csv, "utf8"))
+      // Station 55: a word for true, a latitude out of range, overflow returns without stands.
+      .replace(
+        /\ntoulouse,55,(.*?),43\.608951960496405,(.*?),true,false,false,15,\r/,
+        "\ntoulouse,55,$1,143.60895196,$2,oui,false,true,15,\r",
+      )
+      // Station 42, which passes its schema: overflow returns without stands too.
+      .replace("false,false,false,30,\r", "false,false,true,30,\r");
+    await writeFile(csv, rows);
+    const parkingsPath = join(source, "parkings.json");
+    const parkings = await readJson(parkingsPath);
+    Object.assign(parkings.parkings[0], { isFree: "yes", longitude: -181.5490259 });
+    await writeFile(parkingsPath, JSON.stringify(parkings));
+    const result = await runCli(["validate", "--source", source]);
+    const lines = result.stderr.split("\n");
+    expect(lines.filter((line) => line.startsWith("  error: "))).toEqual([
+      `  error: ${csv}:119 (toulouse #55) banking: expected true or false, got "oui": French for true; write true`,
+      `  error: ${csv}:119 (toulouse #55) latitude: 143.60895196 is outside -90..90 (degrees north; are latitude and longitude swapped?)`,
+      `  error: ${parkingsPath}[0] (nantes #89) isFree: expected true or false, got "yes": English for true; write true`,
+      `  error: ${parkingsPath}[0] (nantes #89) longitude: -181.5490259 is outside -180..180 (degrees east)`,
+    ]);
+    const overflow =
+      "overflow: is true, yet overflowCapacity gives no overflow stands: published as given (overflowStands null); set overflow to false if the station takes no overflow returns, or give overflowCapacity its number of overflow stands";
+    expect(lines.filter((line) => line.includes(") overflow: "))).toEqual([
+      `warning: ${csv}:119 (toulouse #55) ${overflow}`,
+      `warning: ${csv}:2 (dublin #42) ${overflow}`,
+    ]);
+  });
 });
 
 describe("a key given twice in a JSON record", () => {

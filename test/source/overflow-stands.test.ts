@@ -1,4 +1,4 @@
-// A station's overflow stands as a source gives them: 0 is none, stands need "overflow": true,
+// A station's overflow stands as a source gives them: 0 is none, stands and "overflow" agree,
 // and a state's overflow stands need a station that has them, in CSV and JSON alike.
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -75,6 +75,35 @@ describe("overflow stands", () => {
     // Published as given: the stands stay, beside overflow false.
     expect(fromCsv.dataset?.stations[1]?.overflowCapacity).toBe(3);
     const stations = { stations: [{ ...lyonStation(1), overflowCapacity: 3 }] };
+    const json = await source("stations.json", JSON.stringify(stations));
+    expect(said((await readDataset(json)).problems, "warning")).toContain(
+      `${join(json, "stations.json")}[0] (lyon #1) ${message}`,
+    );
+  });
+
+  it("warns of overflow true without overflow stands, empty or 0, in CSV and in JSON, saying both ways out", async () => {
+    const message =
+      "overflow: is true, yet overflowCapacity gives no overflow stands: published as given (overflowStands null); set overflow to false if the station takes no overflow returns, or give overflowCapacity its number of overflow stands";
+    const csv = await source(
+      "stations.csv",
+      stationsCsv(
+        "lyon,1,S1,,45.76,4.86,false,false,true,20,",
+        "lyon,2,S2,,45.76,4.86,false,false,true,20,0",
+        "lyon,3,S3,,45.76,4.86,false,false,true,20,4",
+        "lyon,4,S4,,45.76,4.86,false,false,false,20,",
+      ),
+    );
+    const fromCsv = await readDataset(csv);
+    const file = join(csv, "stations.csv");
+    const overflowLines = said(fromCsv.problems, "warning").filter((line) =>
+      line.includes(") overflow"),
+    );
+    expect(overflowLines).toEqual([
+      `${file}:3 (lyon #2) ${ZERO_READ_AS_NONE}`,
+      `${file}:2 (lyon #1) ${message}`,
+      `${file}:3 (lyon #2) ${message}`,
+    ]);
+    const stations = { stations: [{ ...lyonStation(1), overflow: true }] };
     const json = await source("stations.json", JSON.stringify(stations));
     expect(said((await readDataset(json)).problems, "warning")).toContain(
       `${join(json, "stations.json")}[0] (lyon #1) ${message}`,
