@@ -461,6 +461,30 @@ describe("OpenAPI document", () => {
       ]);
   });
 
+  it("declares the no-store every error and /status are sent with, so that a client's cache keeps none of them", async () => {
+    const { paths } = await documentOf();
+    const cacheControl = (response: { headers?: Headers } | undefined) =>
+      response?.headers?.["Cache-Control"]?.schema.example;
+    for (const [path, item] of Object.entries(paths)) {
+      for (const [status, response] of Object.entries(item.get.responses))
+        if (Number(status) >= 400)
+          expect(cacheControl(response), `${path} ${status}`).toBe("no-store");
+      for (const status of ["400", "414", "431"])
+        expect(cacheControl(item.options?.responses[status]), `OPTIONS ${path} ${status}`).toBe(
+          "no-store",
+        );
+    }
+    const status = paths["/status"]?.get.responses;
+    expect([cacheControl(status?.["200"]), cacheControl(status?.["503"])]).toEqual([
+      "no-store",
+      "no-store",
+    ]);
+    // The answers of the data keep their own lifetime.
+    expect(cacheControl(paths["/vls/v1/contracts"]?.get.responses["200"])).toBe(
+      "private, max-age=3600",
+    );
+  });
+
   it("types a JSON answer as its JSON for a generated client: no 2xx beside its 200 with a body of another kind", async () => {
     // openapi-fetch and @hey-api/openapi-ts type an answer as all its 2xx bodies in one.
     const { info, paths } = await documentOf();

@@ -151,10 +151,12 @@ function rangeOfJson(operation: Operation, status: number): Response | undefined
 // answer only with them.
 const FIXED_HEADERS = ["Access-Control-Allow-Origin", "Access-Control-Expose-Headers"];
 
-// Headers a client acts on (resume a download, revalidate, wait, save as): a generated client
-// reads only what the document declares, so each one sent must be declared for its status.
+// Headers a client acts on (resume a download, revalidate, keep or not, wait, save as): a
+// generated client reads only what the document declares, so each one sent must be declared for
+// its status.
 const READ_HEADERS = [
   "ETag",
+  "Cache-Control",
   "Content-Range",
   "Accept-Ranges",
   "Retry-After",
