@@ -165,6 +165,18 @@ describe("OpenAPI document", () => {
     expect(checked).toBeGreaterThan(1000);
   });
 
+  it("declares int64 the integers that pass 2^31, which a generated client would type as a 32-bit int otherwise", async () => {
+    const { components } = (await documentOf()) as unknown as {
+      components: { schemas: Record<string, JsonSchema & { properties: Record<string, object> }> };
+    };
+    const { StationV1, ServerStatus } = components.schemas;
+    // Milliseconds since 1970: 1608112351000 in the real Toulouse answer.
+    expect(StationV1?.properties.last_update).toMatchObject({ format: "int64" });
+    const memory = (ServerStatus?.properties.memory as JsonSchema | undefined)?.properties ?? {};
+    for (const name of ["rssBytes", "heapUsedBytes", "heapLimitBytes"])
+      expect(memory[name], name).toMatchObject({ format: "int64" });
+  });
+
   it("names no schema after a JavaScript global: a generated client's type of it would hide the global (Error)", async () => {
     const { components } = (await documentOf()) as unknown as {
       components: { schemas: Record<string, unknown> };
