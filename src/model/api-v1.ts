@@ -32,9 +32,11 @@ export const StationV1 = z
         "Bikes docked, of every kind, main + overflow (v3's `totalStands.availabilities.bikes`).",
       ),
     status: z.enum(["OPEN", "CLOSED"]).describe(STATION.status),
+    // int64: milliseconds pass 2^31 (a generated client's int, in Java, Kotlin, C# or Go, would not hold them).
     last_update: z
       .number()
       .int()
+      .meta({ format: "int64" })
       .nullable()
       .describe(
         "Time of the station's last reported state, in milliseconds since 1970-01-01T00:00:00Z (whole seconds). null when the station never reported.",

@@ -2,7 +2,8 @@
 import { z } from "zod";
 
 const count = z.number().int().min(0);
-const bytes = (what: string) => count.describe(`${what}, in bytes.`);
+// int64: a heap passes 2^31 bytes (a generated client's int, in Java, Kotlin, C# or Go, would not hold it).
+const bytes = (what: string) => count.meta({ format: "int64" }).describe(`${what}, in bytes.`);
 
 /**
  * Said of each part only the server's operators see: paths, errors naming files, the keys and

@@ -22,5 +22,11 @@ export const STATIC_CACHE_CONTROL = cacheControlOf("public", STATIC_MAX_AGE);
 /** The Cache-Control of a keyed static answer where keys are checked. */
 export const KEYED_STATIC_CACHE_CONTROL = cacheControlOf("key", STATIC_MAX_AGE);
 
+/**
+ * The Cache-Control of an answer no cache may keep, asked again it is answered anew: every error
+ * (velodata serve's, its nginx deployment's, `velodata preview`'s) and the server's `/status`.
+ */
+export const NOT_STORED_CACHE_CONTROL = "no-store";
+
 /** Seconds between two refreshes of the station states when none is given (`serve --refresh`, cron). */
 export const DEFAULT_REFRESH_SECONDS = 60;

@@ -1,5 +1,7 @@
 // The OpenAPI document: valid OpenAPI 3.1 (checked offline), derived from the route table, deterministic.
 import { Validator } from "@seriousme/openapi-schema-validator";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { licenseGroups } from "../../src/publish/license-groups.js";
 import { openApiDocument } from "../../src/publish/publish.js";
@@ -106,6 +108,73 @@ describe("OpenAPI document", () => {
     expect(new Set(ids).size).toBe(ids.length);
     for (const id of ids) expect(id).toMatch(/^[a-z]+(?:[A-Z0-9][a-z0-9]*)*$/);
     expect(ids).toContain("stationsOrContractStationsByQuery");
+  });
+
+  it("keeps the API's operationIds, which generated clients name their methods after: a rename breaks their code", async () => {
+    const { paths } = await documentOf();
+    const api = Object.values(paths)
+      .map((item) => item.get as Operation & { operationId: string; tags: string[] })
+      .filter((operation) => ["v3", "v1", "parking"].includes(operation.tags[0] as string))
+      .map((operation) => operation.operationId);
+    expect(api).toEqual([
+      "contracts",
+      "stationsOrContractStationsByQuery",
+      "station",
+      "stationByQuery",
+      "contractsV1",
+      "stationsV1OrContractStationsV1ByQuery",
+      "stationV1",
+      "stationV1ByQuery",
+      "parks",
+      "park",
+    ]);
+  });
+
+  it("gives examples its own schemas hold valid: each parameter's, body's and header's", async () => {
+    const document = (await documentOf()) as Document & { components: object };
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats.default(ajv);
+    ajv.addSchema({ $id: "openapi", components: document.components });
+    const invalid: string[] = [];
+    let checked = 0;
+    const compiled = new Map<string, ValidateFunction>();
+    const check = (where: string, schema: object | undefined, example: unknown) => {
+      if (schema === undefined || example === undefined) return;
+      const refs = JSON.stringify(schema).replaceAll('"#/components/', '"openapi#/components/');
+      const validate = compiled.get(refs) ?? ajv.compile(JSON.parse(refs));
+      compiled.set(refs, validate);
+      checked++;
+      if (!validate(example)) invalid.push(`${where}: ${ajv.errorsText(validate.errors)}`);
+    };
+    type Described = { schema?: { example?: unknown }; example?: unknown };
+    for (const [path, item] of Object.entries(document.paths))
+      for (const [method, operation] of Object.entries(item) as [string, Operation][]) {
+        for (const parameter of (operation.parameters ?? []) as Parameter[])
+          check(`${method} ${path} ${parameter.name}`, parameter.schema, parameter.schema.example);
+        for (const [status, response] of Object.entries(operation.responses)) {
+          for (const [type, media] of Object.entries(response.content ?? {}) as [
+            string,
+            Described,
+          ][])
+            check(`${method} ${path} ${status} ${type}`, media.schema, media.example);
+          for (const [name, header] of Object.entries(response.headers ?? {}))
+            check(`${method} ${path} ${status} ${name}`, header.schema, header.schema.example);
+        }
+      }
+    expect(invalid).toEqual([]);
+    expect(checked).toBeGreaterThan(1000);
+  });
+
+  it("declares int64 the integers that pass 2^31, which a generated client would type as a 32-bit int otherwise", async () => {
+    const { components } = (await documentOf()) as unknown as {
+      components: { schemas: Record<string, JsonSchema & { properties: Record<string, object> }> };
+    };
+    const { StationV1, ServerStatus } = components.schemas;
+    // Milliseconds since 1970: 1608112351000 in the real Toulouse answer.
+    expect(StationV1?.properties.last_update).toMatchObject({ format: "int64" });
+    const memory = (ServerStatus?.properties.memory as JsonSchema | undefined)?.properties ?? {};
+    for (const name of ["rssBytes", "heapUsedBytes", "heapLimitBytes"])
+      expect(memory[name], name).toMatchObject({ format: "int64" });
   });
 
   it("names no schema after a JavaScript global: a generated client's type of it would hide the global (Error)", async () => {
@@ -459,6 +528,30 @@ describe("OpenAPI document", () => {
         "414",
         "431",
       ]);
+  });
+
+  it("declares the no-store every error and /status are sent with, so that a client's cache keeps none of them", async () => {
+    const { paths } = await documentOf();
+    const cacheControl = (response: { headers?: Headers } | undefined) =>
+      response?.headers?.["Cache-Control"]?.schema.example;
+    for (const [path, item] of Object.entries(paths)) {
+      for (const [status, response] of Object.entries(item.get.responses))
+        if (Number(status) >= 400)
+          expect(cacheControl(response), `${path} ${status}`).toBe("no-store");
+      for (const status of ["400", "414", "431"])
+        expect(cacheControl(item.options?.responses[status]), `OPTIONS ${path} ${status}`).toBe(
+          "no-store",
+        );
+    }
+    const status = paths["/status"]?.get.responses;
+    expect([cacheControl(status?.["200"]), cacheControl(status?.["503"])]).toEqual([
+      "no-store",
+      "no-store",
+    ]);
+    // The answers of the data keep their own lifetime.
+    expect(cacheControl(paths["/vls/v1/contracts"]?.get.responses["200"])).toBe(
+      "private, max-age=3600",
+    );
   });
 
   it("types a JSON answer as its JSON for a generated client: no 2xx beside its 200 with a body of another kind", async () => {

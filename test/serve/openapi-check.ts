@@ -52,7 +52,7 @@ async function load(base: string): Promise<Checked> {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   // The formats a client generated from the document relies on (date-time read as a date, uri).
   addFormats.default(ajv);
-  ajv.addSchema({ $id: "openapi", components: document.components } as Schema);
+  ajv.addSchema({ $id: "openapi", components: asClientsRead(document.components) } as Schema);
   return { document, ajv, compiled: new Map(), count: 0 };
 }
 
@@ -151,10 +151,12 @@ function rangeOfJson(operation: Operation, status: number): Response | undefined
 // answer only with them.
 const FIXED_HEADERS = ["Access-Control-Allow-Origin", "Access-Control-Expose-Headers"];
 
-// Headers a client acts on (resume a download, revalidate, wait, save as): a generated client
-// reads only what the document declares, so each one sent must be declared for its status.
+// Headers a client acts on (resume a download, revalidate, keep or not, wait, save as): a
+// generated client reads only what the document declares, so each one sent must be declared for
+// its status.
 const READ_HEADERS = [
   "ETag",
+  "Cache-Control",
   "Content-Range",
   "Accept-Ranges",
   "Retry-After",
@@ -215,12 +217,30 @@ function expectBody(
     throw new Error(`${where}: content type ${type}, the document says ${mediaType}`);
   if (mediaType !== "application/json") return;
   const key = JSON.stringify(media.schema);
-  const validate = checked.compiled.get(key) ?? checked.ajv.compile(resolveRefs(media.schema));
+  const validate =
+    checked.compiled.get(key) ?? checked.ajv.compile(resolveRefs(asClientsRead(media.schema)));
   checked.compiled.set(key, validate);
   if (!validate(JSON.parse(body)))
     throw new Error(
       `${where}: body does not match the document: ${checked.ajv.errorsText(validate.errors)}`,
     );
+}
+
+/**
+ * The schemas as generated clients type them: an integer without a format is a 32-bit int (Java's
+ * and Kotlin's Int, C#'s int, Go's int32 from openapi-generator), which a value past 2^31 would
+ * not fit (ajv-formats checks int32 and int64 as ranges).
+ */
+function asClientsRead<T>(schema: T): T {
+  if (Array.isArray(schema)) return schema.map(asClientsRead) as T;
+  if (typeof schema !== "object" || schema === null) return schema;
+  const read = Object.fromEntries(
+    Object.entries(schema).map(([key, value]) => [key, asClientsRead(value)]),
+  );
+  const types = [read.type].flat();
+  return (
+    types.includes("integer") && read.format === undefined ? { ...read, format: "int32" } : read
+  ) as T;
 }
 
 /** The document's refs (`#/components/…`) point into the schema registered as `openapi`. */

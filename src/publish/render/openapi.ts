@@ -13,7 +13,7 @@ import { mailtoAddress } from "../../model/portal.js";
 import { recordNumber } from "../../model/record-number.js";
 import { ErrorBody } from "../../model/server-status.js";
 import { JSON_TYPE } from "../../routes/content-types.js";
-import { cacheControlOf, STATIC_MAX_AGE } from "../../routes/max-age.js";
+import { cacheControlOf, NOT_STORED_CACHE_CONTROL, STATIC_MAX_AGE } from "../../routes/max-age.js";
 import {
   ALLOWED_METHODS,
   EXPOSED_HEADERS,
@@ -255,6 +255,17 @@ const CORS_HEADERS = {
   },
 };
 
+/**
+ * An error's, and /status's: what velodata serve, its nginx deployment and `velodata preview` send.
+ * Not required: a static host or a CDN sends its own errors.
+ */
+const NOT_STORED = {
+  "Cache-Control": headerExample(
+    "no cache may keep it: asked again, it is answered anew (sent by velodata serve, its nginx deployment and `velodata preview`)",
+    NOT_STORED_CACHE_CONTROL,
+  ),
+};
+
 /** The same where the operators' whole answer is sent without them (see wholeForOperators). */
 const CORS_HEADERS_BUT_FOR_OPERATORS = Object.fromEntries(
   Object.entries(CORS_HEADERS).map(([name, header]) => [
@@ -458,6 +469,8 @@ function responsesOf(
         "Accept-Encoding",
       );
   }
+  // The server's own answers (/status) tell its state at this moment: never kept.
+  if (route.served === "server") Object.assign(headers, NOT_STORED);
   // A JSON answer's 206 is said here, not listed: a generated client types an operation's answer
   // as all its 2xx bodies in one, and a 206's bytes beside the JSON made every answer `T | Blob`
   // (openapi-fetch, @hey-api/openapi-ts). An answer already bytes or text lists its 206.
@@ -503,14 +516,14 @@ function responsesOf(
   if (route.alsoAs)
     responses[String(route.alsoAs.status)] = {
       description: route.alsoAs.meaning,
-      headers: CORS_HEADERS,
+      headers: { ...CORS_HEADERS, ...NOT_STORED },
       content: { [route.contentType]: { schema: route.schema ?? z.unknown() } },
     };
   if (route.served === "server")
     responses["404"] = {
       description:
         "From a host serving the tree's files (a static host, a CDN, `velodata preview`): only `velodata serve` answers this path",
-      headers: CORS_HEADERS,
+      headers: { ...CORS_HEADERS, ...NOT_STORED },
     };
   const byStatus = new Map<number, Outcome[]>();
   for (const outcome of new Set(routes.flatMap(outcomesOf)))
@@ -546,6 +559,7 @@ function responsesOf(
       ...unsatisfiable,
       headers: {
         ...CORS_HEADERS,
+        ...NOT_STORED,
         "Content-Range": headerExample(
           "the size of the answer: no range of it was sent",
           "bytes */38820",
@@ -603,12 +617,13 @@ function errorResponse(outcomes: readonly Outcome[], badRequest?: string): Respo
     headers: waits[0]
       ? {
           ...CORS_HEADERS,
+          ...NOT_STORED,
           "Retry-After": headerExample(
             waits.map((wait) => wait.until).join(", or "),
             waits[0].seconds,
           ),
         }
-      : CORS_HEADERS,
+      : { ...CORS_HEADERS, ...NOT_STORED },
   };
   if (shown.error === null) return { description, ...headers };
   return {
