@@ -167,6 +167,8 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   );
   const staticRead = await readStatic(options.source);
   reportProblems(staticRead.problems, output, NOT_STARTED);
+  // In the log, as the keys file's note: said once, not at each edit of the source.
+  for (const note of staticRead.notes) log(note);
   const statePath = options.state ?? join(options.source, STATES_FILE);
   const unread = options.simulate ? null : notRegularFile(statePath);
   if (unread) throw new UserError(`${statePath} ${unread}`);
