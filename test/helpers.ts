@@ -15,11 +15,13 @@ export const REFERENCE = join(ROOT, "test/reference");
 /**
  * The warnings the fixtures give, true of the real data they come from: Toulouse's capture holds
  * a test station ("BORNE TEST BDX") placed 158 km away, near Bergerac; and the captures' states
- * are old, so that a build or a validation of them says the feed looks stalled.
+ * are old, so that a build or a validation of them says the feed looks stalled. And the note that
+ * they have no portal.json, which no capture holds (a server's log line stamped).
  */
 const FIXTURE_WARNINGS = [
   /^(?:warning: )?\S*stations\.csv:261 \(toulouse #1033\) latitude: 44\.869297, 0\.547885 is 158 km from the middle of its contract's others .*\n?/m,
   /^warning: \S+: 413 of 413 stations not reported for 15 minutes or more \(100%, more than --max-stale 25%\): is the feed stalled\? .*\n?/m,
+  /^(?:\S+ )?portal: no \S*portal\.json: the portal page is titled "velodata" .*\n?/m,
 ];
 
 /** Lines (or a command's stderr) without the fixtures' own warnings, which each test of them gets. */

@@ -1,4 +1,5 @@
-// The source pipeline as commands use it: print the warnings, stop on errors, hand back the Dataset.
+// The source pipeline as commands use it: print the warnings, stop on errors, say the notes, hand
+// back the Dataset.
 import type { Dataset } from "../source/dataset.js";
 import { readDataset, type StaticRead } from "../source/read-dataset.js";
 import { type Output, type ProblemsShown, reportProblems } from "./output.js";
@@ -13,5 +14,6 @@ export async function readValidDataset(
   const { dataset, problems, staticRead } = await readDataset(source, state);
   reportProblems(problems, output, consequence, shown); // throws when any problem is an error
   if (!dataset || !staticRead) throw new Error("readDataset returned no dataset and no error");
+  for (const note of staticRead.notes) output.warn(note);
   return { dataset, warnings: problems.length, staticRead };
 }

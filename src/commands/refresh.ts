@@ -415,6 +415,7 @@ async function fullRefresh(
     TREE_LEFT,
   );
   if (!dataset || !staticRead) throw new Error("readDataset returned no dataset and no error");
+  for (const note of staticRead.notes) output.warn(note);
   steps.ended("read");
   const published = last ? { ...dataset, states: last.states } : dataset;
   // As a build does: the static answers rendered by a worker thread while this one renders the

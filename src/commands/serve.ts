@@ -16,6 +16,7 @@ import { tuneHeapForServing } from "../serve/heap-tuning.js";
 import { checkKeyFile, watchKeyRing } from "../serve/keys/key-ring.js";
 import type { Live, RefreshOutcome } from "../serve/live.js";
 import { bufferedLog, fdWriter, linesOf, timestamp } from "../serve/log-sink.js";
+import { missingAtStart } from "../serve/missing-at-start.js";
 import { portFree } from "../serve/port-free.js";
 import { startRefresher } from "../serve/refresher.js";
 import { type RunningServer, startServer } from "../serve/server.js";
@@ -32,19 +33,12 @@ import { DEFAULT_DETAILS_FROM, statusDetailsOf } from "../serve/status-details.j
 import { assembleDataset, type Dataset } from "../source/dataset.js";
 import { keptSaid } from "../source/kept-states.js";
 import type { KnownStates } from "../source/known-states.js";
+import { DEFAULT_MAX_REMOVED_SHARE } from "../source/missing-stations.js";
 import {
-  DEFAULT_MAX_REMOVED_SHARE,
-  statesLeftOut,
-  tooManyMissing,
-} from "../source/missing-stations.js";
-import { error, type Problem } from "../source/problems.js";
-import {
-  ofListedStations,
   readStates,
   readStatic,
   type StatesRead,
   type StaticRead,
-  saidLeftOut,
 } from "../source/read-dataset.js";
 import { statesFileTime, staticSourceTimes } from "../source/source-time.js";
 import { STATES_FILE } from "../source/states-file.js";
@@ -173,6 +167,8 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   );
   const staticRead = await readStatic(options.source);
   reportProblems(staticRead.problems, output, NOT_STARTED);
+  // In the log, as the keys file's note: said once, not at each edit of the source.
+  for (const note of staticRead.notes) log(note);
   const statePath = options.state ?? join(options.source, STATES_FILE);
   const unread = options.simulate ? null : notRegularFile(statePath);
   if (unread) throw new UserError(`${statePath} ${unread}`);
@@ -188,7 +184,8 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   const statesAt = fromFile ? statesFileTime(statePath) : undefined;
   // Into the buffer the refresher reads the file into every minute.
   // As every minute's, a state in error is left out (a restart must not fail on one bad record of
-  // a live feed), unless more of the stations than --max-missing allows would go without one.
+  // a live feed), unless more of the stations than --max-missing allows would go without one, the
+  // stations the file has no record of counted with them (missingAtStart).
   const initial: StatesRead = fromFile
     ? await readStates(staticRead, statePath, undefined, { reuse: true, leaveOut: true })
     : { problems: [] };
@@ -199,14 +196,15 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     options.out && initial.states && !options.simulate
       ? statesKeptFromTree(options.out, staticRead.source.stations, initial.states)
       : undefined;
-  const leftOut = leftOutAtStart(initial.leftOut, {
+  const missing = missingAtStart(initial, {
     path: statePath,
-    stations: staticRead.source.stations.length,
+    stations: staticRead.source.stations,
     maxMissingShare,
     lastKept: !!fromTree?.at.size,
+    simulated: !!options.simulate,
   });
   reportProblems(
-    keptSaid([...initial.problems, ...leftOut], fromTree?.at ?? new Set()),
+    keptSaid([...initial.problems, ...missing], fromTree?.at ?? new Set()),
     output,
     NOT_STARTED,
   );
@@ -381,33 +379,6 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
 }
 
 const NOT_STARTED = "the server was not started";
-
-/**
- * The states left out of the start's read, said as a refresh says them (their stations published
- * without a state); as errors, after the file's refusal, when they leave more of the `stations`
- * the static source lists without a state than --max-missing allows. A state of a station it does
- * not list (yet) leaves none of them without one: a warning, whatever their number.
- */
-function leftOutAtStart(
-  leftOut: readonly Problem[] | undefined,
-  start: { path: string; stations: number; maxMissingShare: number; lastKept: boolean },
-): Problem[] {
-  if (!leftOut?.length) return [];
-  const listed = ofListedStations(leftOut);
-  const refused = tooManyMissing(statesLeftOut(listed), start.stations, start.maxMissingShare, {
-    leftOut: listed,
-    of: "the static source lists",
-  });
-  const inError = new Set(refused ? listed : []);
-  const said = leftOut.map(
-    (problem): Problem =>
-      inError.has(problem)
-        ? { ...problem, severity: "error" }
-        : // With a tree's states kept, a station left out keeps its last one, as after a refresh.
-          saidLeftOut(problem, !start.lastKept),
-  );
-  return refused ? [error({ file: start.path }, undefined, refused), ...said] : said;
-}
 
 // Listening on every interface: the address is no place a client can be sent to.
 const ANY_ADDRESS = new Set(["0.0.0.0", "::", "[::]"]);

@@ -7,7 +7,7 @@ import { counted } from "../plural.js";
 import { acceptedOf, readChangedStates } from "../source/changed-states.js";
 import type { Dataset, LiveState } from "../source/dataset.js";
 import type { KnownStates } from "../source/known-states.js";
-import { tooManyMissing } from "../source/missing-stations.js";
+import { namedStations, tooManyMissing } from "../source/missing-stations.js";
 import { error, type Problem } from "../source/problems.js";
 import { readStates, type StatesRead, type StaticRead } from "../source/read-dataset.js";
 import { statesFileTime } from "../source/source-time.js";
@@ -37,8 +37,6 @@ export interface StateFileOptions {
 }
 
 export { DEFAULT_MAX_MISSING_SHARE } from "../source/missing-stations.js";
-
-const NAMES_LOGGED = 10;
 
 export function stateFile(
   path: string,
@@ -136,10 +134,9 @@ function checkMissing(
   const { missing, refused } = missingFrom(path, current, states, options.maxMissingShare, leftOut);
   if (refused) return { problems: [...problems, refused] };
   if (missing.length === 0) return { states, problems };
-  const shown = missing.slice(0, NAMES_LOGGED).map((key) => key.replace("/", " #"));
-  const more = missing.length > NAMES_LOGGED ? ` and ${missing.length - NAMES_LOGGED} more` : "";
+  const named = namedStations(missing.map((key) => key.replace("/", " #")));
   options.log(
-    `${path}: ${counted(missing.length, "station")} reported before ${missing.length === 1 ? "is" : "are"} missing (last state kept, marked disconnected): ${shown.join(", ")}${more}`,
+    `${path}: ${counted(missing.length, "station")} reported before ${missing.length === 1 ? "is" : "are"} missing (last state kept, marked disconnected): ${named}`,
     "warning",
   );
   return { states, problems };

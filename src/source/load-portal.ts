@@ -11,10 +11,21 @@ import { readSourceText } from "./read-text.js";
 
 export const PORTAL_FILE = "portal.json";
 
-export async function loadPortalSettings(dir: string): Promise<Loaded<PortalSettings>> {
+/**
+ * What a source folder without portal.json publishes, said once by each command that reads it: no
+ * fault (a trial needs none), but a public page whose readers cannot reach whoever runs it.
+ */
+export const noPortalNote = (file: string): string =>
+  `portal: no ${file}: the portal page is titled "velodata" and tells readers to ask "the operator of this deployment" for a key, with no way to reach them; ` +
+  `write it with the service's name and where to ask for a key, {"serviceName": "…", "keys": {"url": "https://…"}} (see the README's Portal section)`;
+
+/** The portal's settings, and without the file, the note that says so (noPortalNote). */
+export async function loadPortalSettings(
+  dir: string,
+): Promise<Loaded<PortalSettings> & { note?: string }> {
   const file = join(dir, PORTAL_FILE);
   const unread = (problem: Problem) => ({ value: DEFAULT_PORTAL, problems: [problem] });
-  if (!isPresent(file)) return { value: DEFAULT_PORTAL, problems: [] };
+  if (!isPresent(file)) return { value: DEFAULT_PORTAL, problems: [], note: noPortalNote(file) };
   const read = await readSourceText(file, file);
   if ("problem" in read) return unread(read.problem);
   let raw: unknown;

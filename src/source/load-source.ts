@@ -69,7 +69,7 @@ export const allRead = ({ contracts, stations }: Unread): boolean =>
 
 export async function loadStaticSource(
   dir: string,
-): Promise<Loaded<StaticSource> & { unread: Unread }> {
+): Promise<Loaded<StaticSource> & { unread: Unread; notes: string[] }> {
   checkSourceFolder(dir);
   // Every required file missing is said at once: an empty folder, or one of other data, is one mistake.
   const missing = (
@@ -107,6 +107,7 @@ export async function loadStaticSource(
       contracts: unreadKeys(contracts, contractKeyOf),
       stations: unreadKeys(stations, stationKeyOf),
     },
+    notes: portal.note === undefined ? [] : [portal.note],
   };
 }
 

@@ -43,8 +43,23 @@ export function tooManyRemoved(
   return `${source} no longer lists ${removed} of the ${had} stations published (${percent(removed / had)}), more than --max-removed ${percent(maxShare)} allows`;
 }
 
+/** Stations named in one line before the rest are counted: a whole network gone is one line. */
+const MISSING_NAMED = 10;
+
+/** `dublin #12, dublin #34 and 331 more`: the first of `names`, the rest counted. */
+export function namedStations(names: readonly string[]): string {
+  const more = names.length - MISSING_NAMED;
+  return `${names.slice(0, MISSING_NAMED).join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
+}
+
 /** What tooManyMissing is told beside the counts. */
 export interface MissingSaid {
+  /**
+   * The stations the file has no record of (`dublin #12`), among those counted: named after the
+   * refusal, the states in error being said apart (a station never in the file has no record to
+   * point to).
+   */
+  unreported?: readonly string[];
   /** The file's states in error, left out: said after the refusal, as its cause (inErrorAmong). */
   leftOut?: readonly Problem[] | undefined;
   /** Which stations `had` counts, said after "of the N stations"; by default "reported before". */
@@ -60,12 +75,15 @@ export function tooManyMissing(
   missing: number,
   had: number,
   maxShare: number,
-  { leftOut, of = "reported before" }: MissingSaid = {},
+  { unreported = [], leftOut, of = "reported before" }: MissingSaid = {},
 ): string | null {
   if (had === 0 || missing / had <= maxShare) return null;
   return (
     `leaves out ${missing} of the ${counted(had, "station")} ${of} (${percent(missing / had)}), ` +
     `more than --max-missing ${percent(maxShare)} allows: fix the feed, or raise --max-missing if stations really left` +
+    (unreported.length > 0
+      ? `; ${counted(unreported.length, "station")} not in it (${namedStations(unreported)})`
+      : "") +
     inErrorAmong(leftOut)
   );
 }

@@ -40,6 +40,11 @@ export interface StaticRead {
   /** What of the static files the rules could not look up (see Unread). */
   unread: Unread;
   problems: Problem[];
+  /**
+   * What the commands say of the source beside its problems, once each: no fault, a fact its
+   * publisher may not know (no portal.json: see noPortalNote).
+   */
+  notes: readonly string[];
 }
 
 /**
@@ -85,7 +90,7 @@ export async function readStatic(dir: string): Promise<StaticRead> {
     ...checkStaticSource(loaded.value, loaded.unread),
     ...sourceTimeProblems(dir),
   ];
-  return { source: loaded.value, unread: loaded.unread, problems };
+  return { source: loaded.value, unread: loaded.unread, problems, notes: loaded.notes };
 }
 
 export interface StatesRead {

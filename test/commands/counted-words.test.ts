@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { fixtureCopy, runCli, tempDir } from "../helpers.js";
 
-/** The fixtures cut to Dublin's first station, its state (fresh) and no parking. */
+/** The fixtures cut to Dublin's first station, its state (fresh) and no parking, with a portal.json. */
 async function oneStationSource(): Promise<string> {
   const source = await fixtureCopy();
   const contracts = JSON.parse(await readFile(join(source, "contracts.json"), "utf8"));
@@ -20,6 +20,8 @@ async function oneStationSource(): Promise<string> {
     .map((state: object) => ({ ...state, lastUpdate: recent }));
   await writeFile(join(source, "states.json"), JSON.stringify(states));
   await writeFile(join(source, "parkings.json"), '{"parkings": []}');
+  // Nothing said but the counts: no note of a portal.json missing either.
+  await writeFile(join(source, "portal.json"), '{"serviceName": "One Bike"}');
   return source;
 }
 

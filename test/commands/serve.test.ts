@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { DEMO_KEY } from "../../src/commands/serve.js";
 import {
   besidesFixtureWarning,
+  ended,
   FIXTURES,
   fixtureCopy,
   JOINED_BROTLI_START,
@@ -573,6 +574,33 @@ describe("velodata serve", () => {
     expect(refused.stderr).toContain(
       `  error: ${states}[0] (dublin #42) status: must be one of "OPEN", "CLOSED", got "open"\n`,
     );
+  });
+
+  it("refuses to start on a states file without the records of more stations than --max-missing allows, naming them", async () => {
+    const source = await fixtureCopy();
+    const keys = join(source, "keys.json");
+    const states = join(source, "states.json");
+    // Dublin's 114 states alone: the file has no record of 299 of the 413 stations listed.
+    const file = JSON.parse(await readFile(states, "utf8")) as { states: { contract: string }[] };
+    file.states = file.states.filter((state) => state.contract === "dublin");
+    await writeFile(states, JSON.stringify(file));
+    const child = spawn(process.execPath, [
+      join(ROOT, "bin/velodata.js"),
+      ...["serve", "--source", source, "--keys", keys, "--port", "0"],
+    ]);
+    // A server started all the same is stopped: the test fails without one left listening.
+    child.stdout.on("data", (chunk) => {
+      if (String(chunk).includes("serving ")) child.kill("SIGTERM");
+    });
+    const refused = await ended(child);
+    expect(refused.code).toBe(1);
+    // Named in the static source's order, as the minute refresh names the stations it misses.
+    expect(refused.stderr).toContain(
+      "velodata: the source data has 1 error; the server was not started\n" +
+        `  error: ${states}: leaves out 299 of the 413 stations the static source lists (72.4%), more than --max-missing 10% allows: fix the feed, or raise --max-missing if stations really left; ` +
+        "299 stations not in it (lyon #2010, lyon #5015, lyon #123, toulouse #55, toulouse #195, toulouse #29, toulouse #280, toulouse #156, toulouse #242, toulouse #224 and 289 more)\n",
+    );
+    expect(refused.stdout).not.toContain("serving ");
   });
 
   it("starts with states of stations the static source does not list, each a warning, as refresh says them", async () => {

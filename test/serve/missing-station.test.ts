@@ -132,4 +132,33 @@ describe("serve: a station the states file leaves out", () => {
       server = undefined;
     }
   });
+
+  it("is counted against --max-missing at a restart, though the tree keeps its state", async () => {
+    const out = join(await tempDir(), "out");
+    server = await startTestServer({ out });
+    const { source } = server;
+    await server.handle.stop();
+    server = undefined;
+    // Every station's state but Dublin's 114 left out: 299 of the 413.
+    const path = join(source, "states.json");
+    const file = JSON.parse(await readFile(path, "utf8")) as StatesFile;
+    file.states = file.states.filter((state) => state.contract === "dublin");
+    await writeFile(path, JSON.stringify(file));
+    const keys = join(source, "..", "keys.json");
+    const output = memoryOutput();
+    // A server started all the same is stopped: the test fails without one left listening.
+    const restart = await serve({ source, keys, out, port: 0, refresh: 3600, output }).then(
+      (started) => started.stop().then(() => "started"),
+      (refusal: unknown) => refusal,
+    );
+    expect(restart).toMatchObject({
+      message: "the source data has 1 error; the server was not started",
+      details: [
+        expect.stringContaining(
+          `error: ${path}: leaves out 299 of the 413 stations the static source lists (72.4%), more than --max-missing 10% allows`,
+        ),
+        "and 299 warnings (`velodata validate --all`, given the same --source and --state, lists every one)",
+      ],
+    });
+  });
 });
