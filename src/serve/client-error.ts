@@ -4,6 +4,7 @@
 import { type IncomingMessage, maxHeaderSize, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import { JSON_TYPE } from "../routes/content-types.js";
+import { NOT_STORED_CACHE_CONTROL } from "../routes/max-age.js";
 import { ALLOWED_METHODS, EXPOSED_HEADERS, NO_SNIFF } from "../routes/methods.js";
 import {
   headersTooLarge,
@@ -80,7 +81,7 @@ function endWithError(socket: Duplex, status: number, message: string, headers: 
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
       `Content-Type: ${JSON_TYPE}\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      "Cache-Control: no-store\r\n" +
+      `Cache-Control: ${NOT_STORED_CACHE_CONTROL}\r\n` +
       "Access-Control-Allow-Origin: *\r\n" +
       `Access-Control-Expose-Headers: ${EXPOSED_HEADERS}\r\n` +
       `${NO_SNIFF.name}: ${NO_SNIFF.value}\r\n` +

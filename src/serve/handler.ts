@@ -7,6 +7,7 @@ import { KEY_ID_HEADER, UNCACHED_HEADER } from "../routes/key-check.js";
 import {
   cacheControlOf,
   KEYED_STATIC_CACHE_CONTROL,
+  NOT_STORED_CACHE_CONTROL,
   STATIC_CACHE_CONTROL,
 } from "../routes/max-age.js";
 import {
@@ -234,7 +235,7 @@ export function createHandler(options: HandlerOptions): Handler {
       sendOutcome(response, KEY_REFUSED);
       return;
     }
-    const headers = { "Cache-Control": "no-store", [KEY_ID_HEADER]: keyId };
+    const headers = { "Cache-Control": NOT_STORED_CACHE_CONTROL, [KEY_ID_HEADER]: keyId };
     const limited = limit !== undefined;
     response.writeHead(204, limited ? { ...headers, [UNCACHED_HEADER]: "0" } : headers).end();
   }

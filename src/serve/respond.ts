@@ -1,7 +1,7 @@
 // Writing responses: the headers every answer carries, JSON errors, and release files from prepared headers and bytes.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { JSON_TYPE, type ReleaseFile, type Variants } from "../publish/release.js";
-import { STATIC_CACHE_CONTROL } from "../routes/max-age.js";
+import { NOT_STORED_CACHE_CONTROL, STATIC_CACHE_CONTROL } from "../routes/max-age.js";
 import {
   ALLOWED_METHODS,
   EXPOSED_HEADERS,
@@ -23,7 +23,9 @@ const COMMON = {
 };
 // The same as a flat list of names and values, as a file's heads are given to writeHead.
 const COMMON_PAIRS = Object.entries(COMMON).flat();
-const NOT_STORED = withFields<Record<string, string>>(COMMON, { "Cache-Control": "no-store" });
+const NOT_STORED = withFields<Record<string, string>>(COMMON, {
+  "Cache-Control": NOT_STORED_CACHE_CONTROL,
+});
 
 /** An error answer: `{"error": "..."}` as real clients expect, or no body where the specification says so. */
 export function sendError(
@@ -62,7 +64,10 @@ export function sendRedirect(response: ServerResponse, location: string): void {
 
 // An answer only this machine's operators get (the whole /status): no page of another origin may
 // read it, as one open in a browser on the server's own machine otherwise could (its folders, keys).
-const NOT_STORED_NOT_SHARED = { [NO_SNIFF.name]: NO_SNIFF.value, "Cache-Control": "no-store" };
+const NOT_STORED_NOT_SHARED = {
+  [NO_SNIFF.name]: NO_SNIFF.value,
+  "Cache-Control": NOT_STORED_CACHE_CONTROL,
+};
 
 /** `shared`: whether pages of any origin may read it (CORS), as every answer of the API. */
 export function sendJson(

@@ -9,7 +9,7 @@ import {
   KEY_CHECK_PATH,
   KEY_ID_HEADER,
 } from "../../routes/key-check.js";
-import { cacheScopeOf, STATIC_MAX_AGE } from "../../routes/max-age.js";
+import { cacheScopeOf, NOT_STORED_CACHE_CONTROL, STATIC_MAX_AGE } from "../../routes/max-age.js";
 import {
   ALLOWED_METHODS,
   EXPOSED_HEADERS,
@@ -136,7 +136,7 @@ const RANGE_NOT_SATISFIABLE_PAGE: OwnErrorPage = {
   outcome: RANGE_NOT_SATISFIABLE,
   afterFileHeaders: true,
   // Beside the file's max-age, which would let a cache keep the refusal as it keeps the file.
-  headers: 'add_header Cache-Control "no-store" always;',
+  headers: `add_header Cache-Control "${NOT_STORED_CACHE_CONTROL}" always;`,
 };
 const NOT_IMPLEMENTED_PAGE = nginxOnly(501, "not_implemented");
 const VERSION_NOT_SUPPORTED_PAGE = nginxOnly(505, "version_not_supported");
@@ -515,7 +515,7 @@ function jsonErrorLines(withHeaders = true): string {
     `default_type ${JSON_TYPE};`,
     ...(withHeaders
       ? [
-          'add_header Cache-Control "no-store" always;',
+          `add_header Cache-Control "${NOT_STORED_CACHE_CONTROL}" always;`,
           'add_header Access-Control-Allow-Origin "*" always;',
           `add_header Access-Control-Expose-Headers "${EXPOSED_HEADERS}" always;`,
           `add_header ${NO_SNIFF.name} ${NO_SNIFF.value} always;`,
