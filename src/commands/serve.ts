@@ -197,7 +197,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   // states replace them all: nothing to read then.
   const fromTree =
     options.out && initial.states && !options.simulate
-      ? statesKeptFromTree(options.out, staticRead.source.stations, initial.states)
+      ? statesKeptFromTree(options.out, staticRead.source, initial.states)
       : undefined;
   const leftOut = leftOutAtStart(initial.leftOut, {
     path: statePath,
@@ -206,7 +206,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     lastKept: !!fromTree?.at.size,
   });
   reportProblems(
-    keptSaid([...initial.problems, ...leftOut], fromTree?.at ?? new Set()),
+    keptSaid([...initial.problems, ...leftOut], fromTree?.at ?? new Set(), fromTree?.unfit),
     output,
     NOT_STARTED,
   );
