@@ -50,12 +50,16 @@ const gbfsStatusOf42 = (base: string) => gbfsStatusOf(base, "dublin", "42");
 
 const NANTES_5 = "/vls/v3/stations/5?contract=nantes";
 
-/** Nantes #5 taken out of the states file of `source` too, and its 18 main stands made 4. */
-async function nantes5LeftOutAndLowered(source: string): Promise<void> {
+/** Nantes #5's record taken out of the states file of `source`. */
+async function withoutNantes5(source: string): Promise<void> {
   const path = join(source, "states.json");
   const file = JSON.parse(await readFile(path, "utf8")) as StatesFile;
   file.states = file.states.filter((state) => !(state.contract === "nantes" && state.number === 5));
   await writeFile(path, JSON.stringify(file));
+}
+
+/** Nantes #5's 18 main stands made 4 in the static source: its state has 10 bikes and 6 free. */
+async function nantes5Lowered(source: string): Promise<void> {
   const csv = join(source, "stations.csv");
   const rows = await readFile(csv, "utf8");
   const edited = rows.replace(/^(nantes,5,.*),true,18,6(\r?)$/m, "$1,true,4,6$2");
@@ -128,6 +132,27 @@ describe("serve: a station the states file leaves out", () => {
     });
   });
 
+  it("keeps its last state across an edit of the static source, unless it no longer fits its station", async () => {
+    server = await startTestServer();
+    const before = await (await server.get(STATION)).json();
+    await withoutDublin42(server.source);
+    await withoutNantes5(server.source);
+    expect((await server.handle.refreshNow()).ok).toBe(true);
+    // Kept, until the edit: Nantes #5 down to 4 main stands.
+    expect(await (await server.get(NANTES_5)).json()).toMatchObject({ connected: false });
+
+    await nantes5Lowered(server.source);
+    expect((await server.handle.refreshNow()).ok).toBe(true);
+    expect(server.lines.join("\n")).toContain("static source: its edit is published");
+    await expectNantes5WithoutState(server.base, server.key, server.lines.join("\n"));
+    expect(await (await server.get(STATION)).json()).toEqual({ ...before, connected: false });
+
+    // The next minutes go on from there, from the answers served.
+    expect((await server.handle.refreshNow()).ok).toBe(true);
+    expect(await (await server.get(STATION)).json()).toEqual({ ...before, connected: false });
+    expect(await (await server.get(NANTES_5)).json()).toMatchObject({ lastUpdate: null });
+  });
+
   it("keeps the state its tree publishes when the server restarts while the file leaves it out", async () => {
     const out = join(await tempDir(), "out");
     server = await startTestServer({ out });
@@ -178,7 +203,8 @@ describe("serve: a station the states file leaves out", () => {
     await server.handle.stop();
     server = undefined;
     await withoutDublin42(source);
-    await nantes5LeftOutAndLowered(source);
+    await withoutNantes5(source);
+    await nantes5Lowered(source);
     const output = memoryOutput();
     const keys = join(source, "..", "keys.json");
     const restarted = await serve({ source, keys, out, port: 0, refresh: 3600, output });
