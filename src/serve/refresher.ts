@@ -36,13 +36,12 @@ import {
 import { followOnDisk } from "./follow-on-disk.js";
 import type { Live, RefreshOutcome } from "./live.js";
 import type { StateSource } from "./state-source.js";
+import { editedDataset, withPublishedStates } from "./states-across-edit.js";
 import {
-  editedDataset,
   editPublished,
   removedStations,
   type StaticEdit,
   type StaticReloads,
-  withPublishedStates,
 } from "./static-reload.js";
 
 export interface RefresherOptions {
