@@ -41,8 +41,13 @@ import { type StationCache, SURFACES } from "../publish/station-files.js";
 import { fileOf, pathOf } from "../routes/routes.js";
 import { type FeedHealth, feedHealthOfColumns } from "../serve/feed-health.js";
 import { assembleDataset, type Dataset, type LiveState, stationKey } from "../source/dataset.js";
-import { keptDisconnected, keptSaid } from "../source/kept-states.js";
-import { NOTHING_UNREAD } from "../source/load-source.js";
+import {
+  type KeptState,
+  keptDisconnected,
+  keptSaid,
+  unfitKeptStates,
+} from "../source/kept-states.js";
+import { NOTHING_UNREAD, type StaticSource } from "../source/load-source.js";
 import { removedStationsSaid, tooManyMissing, tooManyRemoved } from "../source/missing-stations.js";
 import { error, type Problem, type RecordRef, type Sourced } from "../source/problems.js";
 import type { StaticRead } from "../source/read-dataset.js";
@@ -347,10 +352,11 @@ async function newStates(
   const missing = refused ? [error({ file: path }, undefined, refused)] : [];
   // Only the states': the static source's warnings were said when it was read (by the build, or the
   // refresh that found it changed), not again each minute, where cron would mail them every time.
-  const last = read.states && lastStatesKept(state, source.stations, read.states);
+  const last = read.states && lastStatesKept(state, source, read.states);
   const problems = keptSaid(
     [...read.problems, ...(read.leftOut ?? []).map((problem) => saidLeftOut(problem)), ...missing],
     last ? last.at : new Set(),
+    last?.unfit,
   );
   reportProblems(problems, output, TREE_LEFT); // throws on any error
   if (!read.states || !last) throw new Error("readStates returned no states and no error");
@@ -373,35 +379,46 @@ export interface LastStatesKept {
   at: ReadonlySet<RecordRef>;
   /** Their positions among the stations of the release `state` describes. */
   positions: ReadonlySet<number>;
+  /** The last states not kept, which no longer fit their stations, by their places (keptSaid). */
+  unfit: ReadonlyMap<RecordRef, Problem>;
 }
 
 /**
- * Each of `stations` that `states` (the file's) leaves out but that has a state in the release
- * `state` describes keeps that state, marked disconnected (see kept-states.ts).
+ * Each of `source`'s stations that `states` (the file's) leaves out but that has a state in the
+ * release `state` describes keeps that state, marked disconnected (see kept-states.ts), unless it
+ * no longer fits the station as `source` describes it (unfitKeptStates): the station is then
+ * published without one, as for a state in error in the file.
  */
 export function lastStatesKept(
   state: RefreshState,
-  stations: readonly Sourced<Station>[],
+  source: Pick<StaticSource, "contracts" | "stations">,
   states: ReadonlyMap<string, LiveState>,
 ): LastStatesKept {
-  const left = new Map<string, RecordRef>();
-  for (const { value, at } of stations) {
+  const left = new Map<string, Sourced<Station>>();
+  for (const station of source.stations) {
+    const { value } = station;
     const key = stationKey(value.contract, value.number);
-    if (!states.has(key)) left.set(key, at);
+    if (!states.has(key)) left.set(key, station);
   }
   const at = new Set<RecordRef>();
   const positions = new Set<number>();
-  if (left.size === 0) return { states, at, positions };
-  const withKept = new Map(states);
+  if (left.size === 0) return { states, at, positions, unfit: new Map() };
+  const last: (KeptState & { key: string; index: number })[] = [];
   for (const [index, key] of publishedStations(state)) {
-    const place = left.get(key);
-    const last = place && stateAt(state.states, index);
-    if (!place || !last) continue; // reported, or never: nothing to keep
-    withKept.set(key, keptDisconnected(last));
-    at.add(place);
+    const station = left.get(key);
+    const published = station && stateAt(state.states, index);
+    if (!station || !published) continue; // reported, or never: nothing to keep
+    last.push({ key, index, station, state: published });
+  }
+  const unfit = unfitKeptStates(source.contracts, last);
+  const withKept = new Map(states);
+  for (const { key, index, station, state: published } of last) {
+    if (unfit.has(station.at)) continue;
+    withKept.set(key, keptDisconnected(published));
+    at.add(station.at);
     positions.add(index);
   }
-  return { states: positions.size > 0 ? withKept : states, at, positions };
+  return { states: positions.size > 0 ? withKept : states, at, positions, unfit };
 }
 
 /**

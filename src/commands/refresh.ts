@@ -400,16 +400,18 @@ async function fullRefresh(
     refuseTooManyMissing(previous.state, dataset.states, inputs, listed, leftOut);
     removed = removedSaid(previous.state, listed);
   }
-  // The stations the file leaves out keep the state the tree has for them (kept-states.ts).
+  // The stations the file leaves out keep the state the tree has for them, if it still fits them
+  // (kept-states.ts).
   const last =
     dataset && staticRead && previous
-      ? lastStatesKept(previous.state, staticRead.source.stations, dataset.states)
+      ? lastStatesKept(previous.state, staticRead.source, dataset.states)
       : undefined;
   // Throws on any error, saying the tree is left as it was.
   reportProblems(
     keptSaid(
       [...problems, ...(leftOut ?? []).map((problem) => saidLeftOut(problem))],
       last ? last.at : new Set(),
+      last?.unfit,
     ),
     output,
     TREE_LEFT,

@@ -194,7 +194,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   // states replace them all: nothing to read then.
   const fromTree =
     options.out && initial.states && !options.simulate
-      ? statesKeptFromTree(options.out, staticRead.source.stations, initial.states)
+      ? statesKeptFromTree(options.out, staticRead.source, initial.states)
       : undefined;
   const missing = missingAtStart(initial, {
     path: statePath,
@@ -204,7 +204,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     simulated: !!options.simulate,
   });
   reportProblems(
-    keptSaid([...initial.problems, ...missing], fromTree?.at ?? new Set()),
+    keptSaid([...initial.problems, ...missing], fromTree?.at ?? new Set(), fromTree?.unfit),
     output,
     NOT_STARTED,
   );

@@ -36,8 +36,8 @@ import {
 import { followOnDisk } from "./follow-on-disk.js";
 import type { Live, RefreshOutcome } from "./live.js";
 import type { StateSource } from "./state-source.js";
+import { editedDataset, withPublishedStates } from "./states-across-edit.js";
 import {
-  editedDataset,
   editPublished,
   removedStations,
   type StaticEdit,
@@ -196,7 +196,8 @@ export function startRefresher(options: RefresherOptions): Refresher {
     at: Date,
     started: number,
   ): Promise<RefreshOutcome> {
-    const base = edit ? editedDataset(edit, dataset) : dataset;
+    const edited = edit && editedDataset(edit, dataset, (key) => cache.stations.get(key)?.state);
+    const base = edited ? edited.dataset : dataset;
     const from = edit && staticSource ? staticSource.statesFor(edit.read) : source;
     const { states, statesAt, problems, leftOut } = await from.read(base, at);
     if (!states) {
@@ -213,11 +214,17 @@ export function startRefresher(options: RefresherOptions): Refresher {
     const next = { ...base, states, ...(statesAt ? { statesAt } : {}) };
     const previous = live.release;
     // Unchanged files keep their variants; the changed ones are served as they are until theirs are made.
-    const fresh = edit
-      ? await republish(previous, next, at, edit).catch((cause) => {
-          throw new EditNotRendered(cause);
-        })
-      : await render(previous, next, at);
+    const fresh =
+      edit && edited
+        ? await republish(
+            previous,
+            { ...next, states: withPublishedStates(edited, states) },
+            at,
+            edit,
+          ).catch((cause) => {
+            throw new EditNotRendered(cause);
+          })
+        : await render(previous, next, at);
     let release = fresh.release;
     if (out) {
       // The tree gets each file with its .gz/.br siblings at once (nginx sends those as they are),
@@ -261,6 +268,10 @@ export function startRefresher(options: RefresherOptions): Refresher {
         };
       log(`static source: its edit is published: ${editPublished(previous, release)}`);
       if (removed) log(`static source: ${removed}`, "warning");
+      // A station the minute's states report has a fresh state: its state served is no matter.
+      const unfit = [...(edited?.unfit ?? [])].filter(([key]) => !states.has(key));
+      if (unfit.length > 0)
+        log(`static source: ${logged(unfit.map(([, said]) => said))}`, "warning");
     }
     if (!out) {
       // Then the variants, in the thread pool, and a second swap of the same bytes (same id, same

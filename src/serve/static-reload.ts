@@ -10,7 +10,7 @@ import { toUserError, UserError } from "../errors.js";
 import type { Log } from "../log.js";
 import { counted } from "../plural.js";
 import type { Release } from "../publish/release.js";
-import { assembleDataset, type Dataset, type LiveState, stationKey } from "../source/dataset.js";
+import { type Dataset, stationKey } from "../source/dataset.js";
 import { tooManyRemoved } from "../source/missing-stations.js";
 import type { Problem } from "../source/problems.js";
 import { readStatic, type StaticRead } from "../source/read-dataset.js";
@@ -171,21 +171,6 @@ const logged = (log: Log): Output => ({
   warn: (line) => log(line, "warning"),
   progress: () => {},
 });
-
-/**
- * The dataset of the edited static source, with the states served of the stations it still lists:
- * the minute's file is read against them (a station removed from both is no missing station).
- */
-export function editedDataset(edit: StaticEdit, served: Dataset): Dataset {
-  const edited = assembleDataset(edit.read.source, new Map(), served.statesAt);
-  const states = new Map<string, LiveState>();
-  for (const { contract, number } of edited.stations) {
-    const key = stationKey(contract, number);
-    const state = served.states.get(key);
-    if (state) states.set(key, state);
-  }
-  return { ...edited, states };
-}
 
 /** The stations of `before` that `after` no longer lists, in `before`'s order. */
 export function removedStations(

@@ -17,6 +17,75 @@ async function readJson(path: string): Promise<Record<string, unknown>> {
   return JSON.parse(await readFile(path, "utf8"));
 }
 
+const isNantes5 = (state: { contract: string; number: number }) =>
+  state.contract === "nantes" && state.number === 5;
+
+interface Stands {
+  mechanicalBikes: number;
+  electricalBikes?: number;
+  electricalRemovableBatteryBikes: number;
+}
+type State = StatesFile["states"][number] & { mainStands: Stands; overflowStands: Stands | null };
+
+/**
+ * The fixtures built, and a refresh of them from a states file leaving out the stations `left`
+ * matches, each other state first given to `edit`.
+ */
+async function builtLeavingOut(
+  left: readonly ((state: State) => boolean)[],
+  edit: (state: State) => void = () => {},
+) {
+  const source = await fixtureCopy();
+  const out = join(await tempDir(), "out");
+  expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
+  const file = (await readJson(join(source, "states.json"))) as unknown as { states: State[] };
+  const states = file.states.filter((state) => !left.some((leaves) => leaves(state)));
+  for (const state of states) edit(state);
+  const short = join(source, "states-short.json");
+  await writeFile(short, JSON.stringify({ states }));
+  return { source, out, refresh: ["refresh", "--source", source, "--state", short, "--out", out] };
+}
+
+async function editStations(source: string, edit: (rows: string) => string): Promise<void> {
+  const csv = join(source, "stations.csv");
+  const rows = await readFile(csv, "utf8");
+  const edited = edit(rows);
+  expect(edited).not.toBe(rows);
+  await writeFile(csv, edited);
+}
+
+/**
+ * Nantes #5 published without a state (as one never reported) by v3, v1 and GBFS: no count beyond
+ * what its station now has.
+ */
+async function expectWithoutState(out: string): Promise<void> {
+  expect(await readJson(join(out, "vls/v3/stations/nantes/5.json"))).toMatchObject({
+    status: "CLOSED",
+    connected: false,
+    lastUpdate: null,
+    totalStands: { availabilities: { bikes: 0, stands: 0 } },
+    mainStands: { availabilities: { bikes: 0, stands: 0 } },
+  });
+  expect(await readJson(join(out, "vls/v1/stations/nantes/5.json"))).toMatchObject({
+    status: "CLOSED",
+    available_bikes: 0,
+    available_bike_stands: 0,
+    last_update: null,
+  });
+  for (const [version, vehicles] of [
+    ["v3", "num_vehicles_available"],
+    ["v2", "num_bikes_available"],
+  ] as const) {
+    const feed = await readJson(join(out, `contracts/nantes/gbfs/${version}/station_status.json`));
+    const status = (feed.data as { stations: Record<string, unknown>[] }).stations.find(
+      (entry) => entry.station_id === "5",
+    );
+    expect(status).toMatchObject({ [vehicles]: 0, num_docks_available: 0, is_installed: false });
+    const types = status?.vehicle_types_available as { count: number }[];
+    expect(types.reduce((sum, type) => sum + type.count, 0)).toBe(0);
+  }
+}
+
 describe("velodata refresh: a station the states file leaves out", () => {
   it.each([
     ["the fast path", false],
@@ -79,44 +148,71 @@ describe("velodata refresh: a station the states file leaves out", () => {
     expect(await readJson(station)).toEqual({ ...before, lastUpdate: "2025-02-08T17:00:00Z" });
   });
 
-  it("counts a kept state's overflow stands in GBFS no more once the source removed them", async () => {
-    const source = await fixtureCopy();
-    const out = join(await tempDir(), "out");
-    expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
-    // Nantes #5: 18 main stands and 6 overflow ones, whose state has bikes and free stands in both.
-    const csv = join(source, "stations.csv");
-    const rows = await readFile(csv, "utf8");
-    const edited = rows.replace(/^(nantes,5,.*),true,18,6(\r?)$/m, "$1,false,18,$2");
-    expect(edited).not.toBe(rows);
-    await writeFile(csv, edited);
-    const file = (await readJson(join(source, "states.json"))) as unknown as StatesFile;
-    const short = join(source, "states-short.json");
-    const isNantes5 = (s: StatesFile["states"][number]) =>
-      s.contract === "nantes" && s.number === 5;
-    await writeFile(short, JSON.stringify({ states: file.states.filter((s) => !isNantes5(s)) }));
-    const result = await runCli(["refresh", "--source", source, "--state", short, "--out", out]);
+  it("leaves out a kept state that no longer fits its station's lowered capacity, said, and keeps the others", async () => {
+    const { source, out, refresh } = await builtLeavingOut([isNantes5, isDublin(42)]);
+    // Nantes #5: 18 main stands and 6 overflow ones; its state 10 bikes + 6 free main stands.
+    await editStations(source, (rows) =>
+      rows.replace(/^(nantes,5,.*),true,18,6(\r?)$/m, "$1,true,4,6$2"),
+    );
+    const result = await runCli(refresh);
     expect(result.code, result.stderr).toBe(0);
 
-    // v3 shows the kept state's main stands only: the station has no overflow stands now.
-    const answer = await readJson(join(out, "vls/v3/stations/nantes/5.json"));
-    expect(answer).toMatchObject({ overflowStands: null, connected: false });
-    const { bikes, stands } = (answer.totalStands as { availabilities: Record<string, number> })
-      .availabilities;
-    for (const [version, vehicles] of [
-      ["v3", "num_vehicles_available"],
-      ["v2", "num_bikes_available"],
-    ] as const) {
-      const feed = async (name: string) =>
-        (
-          (await readJson(join(out, `contracts/nantes/gbfs/${version}/${name}.json`))).data as {
-            stations: Record<string, unknown>[];
-          }
-        ).stations.find((entry) => entry.station_id === "5");
-      const status = await feed("station_status");
-      expect(status).toMatchObject({ [vehicles]: bikes, num_docks_available: stands });
-      const counted = (status?.[vehicles] as number) + (status?.num_docks_available as number);
-      expect(counted).toBeLessThanOrEqual((await feed("station_information"))?.capacity as number);
-    }
+    await expectWithoutState(out);
+    expect(result.stderr).toContain(
+      `warning: ${source}/stations.csv:410 (nantes #5): its last published state, kept while the states file leaves it out, no longer fits the station as the static source now describes it (mainStands: bikes + stands is 16, more than the station's capacity of 4): this state is left out, the station published without one (CLOSED) until the feed gives a good one`,
+    );
+    // Said once: not also as kept, nor as a station without a state.
+    expect(result.stderr).not.toMatch(/\(nantes #5\): no state/);
+    // A kept state that still fits its station is kept.
+    expect(await readJson(join(out, "vls/v3/stations/dublin/42.json"))).toMatchObject({
+      status: "OPEN",
+      connected: false,
+      lastUpdate: "2025-02-08T16:44:06Z",
+    });
+    expect(result.stderr).toContain("(dublin #42): no state: its last published state kept");
+  });
+
+  it("leaves out a kept state with bikes of a kind its contract no longer runs", async () => {
+    // Nantes #5's state has 4 electrical bikes with removable batteries; the others' are made
+    // mechanical, so that their fresh states fit the contract once it runs mechanical bikes only.
+    const { source, out, refresh } = await builtLeavingOut([isNantes5], (state) => {
+      if (state.contract !== "nantes") return;
+      for (const stands of [state.mainStands, state.overflowStands]) {
+        if (!stands) continue;
+        stands.mechanicalBikes += stands.electricalRemovableBatteryBikes;
+        stands.electricalRemovableBatteryBikes = 0;
+        stands.electricalBikes = 0;
+      }
+    });
+    const contracts = join(source, "contracts.json");
+    const file = (await readJson(contracts)) as {
+      contracts: { name: string; bikeTypes: Record<string, unknown> }[];
+    };
+    const nantes = file.contracts.find((contract) => contract.name === "nantes");
+    expect(nantes?.bikeTypes).toHaveProperty("electricalRemovableBattery");
+    delete nantes?.bikeTypes.electricalRemovableBattery;
+    await writeFile(contracts, JSON.stringify(file));
+    const result = await runCli(refresh);
+    expect(result.code, result.stderr).toBe(0);
+
+    await expectWithoutState(out);
+    expect(result.stderr).toContain(
+      `(nantes #5): its last published state, kept while the states file leaves it out, no longer fits the station as the static source now describes it (mainStands.electricalRemovableBatteryBikes: 4 bikes of a kind contract "nantes" does not run: add "electricalRemovableBattery" to its bikeTypes in contracts.json)`,
+    );
+  });
+
+  it("leaves out a kept state's overflow bikes and stands once the source removed its overflow stands", async () => {
+    const { source, out, refresh } = await builtLeavingOut([isNantes5]);
+    // Nantes #5: 18 main stands and 6 overflow ones, whose state has bikes and free stands in both.
+    await editStations(source, (rows) =>
+      rows.replace(/^(nantes,5,.*),true,18,6(\r?)$/m, "$1,false,18,$2"),
+    );
+    const result = await runCli(refresh);
+    expect(result.code, result.stderr).toBe(0);
+    await expectWithoutState(out);
+    expect(result.stderr).toContain(
+      "(nantes #5): its last published state, kept while the states file leaves it out, no longer fits the station as the static source now describes it (overflowStands: the station has no overflow stands",
+    );
   });
 
   it.each([

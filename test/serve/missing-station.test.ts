@@ -37,10 +37,51 @@ async function withoutDublin42(source: string) {
   };
 }
 
-async function gbfsStatusOf42(base: string): Promise<unknown> {
-  const feed = await (await fetch(`${base}/contracts/dublin/gbfs/v3/station_status.json`)).json();
+async function gbfsStatusOf(base: string, contract: string, id: string): Promise<unknown> {
+  const feed = await (
+    await fetch(`${base}/contracts/${contract}/gbfs/v3/station_status.json`)
+  ).json();
   return (feed as { data: { stations: { station_id: string }[] } }).data.stations.find(
-    (station) => station.station_id === "42",
+    (station) => station.station_id === id,
+  );
+}
+
+const gbfsStatusOf42 = (base: string) => gbfsStatusOf(base, "dublin", "42");
+
+const NANTES_5 = "/vls/v3/stations/5?contract=nantes";
+
+/** Nantes #5's record taken out of the states file of `source`. */
+async function withoutNantes5(source: string): Promise<void> {
+  const path = join(source, "states.json");
+  const file = JSON.parse(await readFile(path, "utf8")) as StatesFile;
+  file.states = file.states.filter((state) => !(state.contract === "nantes" && state.number === 5));
+  await writeFile(path, JSON.stringify(file));
+}
+
+/** Nantes #5's 18 main stands made 4 in the static source: its state has 10 bikes and 6 free. */
+async function nantes5Lowered(source: string): Promise<void> {
+  const csv = join(source, "stations.csv");
+  const rows = await readFile(csv, "utf8");
+  const edited = rows.replace(/^(nantes,5,.*),true,18,6(\r?)$/m, "$1,true,4,6$2");
+  expect(edited).not.toBe(rows);
+  await writeFile(csv, edited);
+}
+
+/** Nantes #5 published without a state, as one never reported, and said why. */
+async function expectNantes5WithoutState(base: string, key: string, log: string): Promise<void> {
+  expect(await (await fetch(`${base}${NANTES_5}&apiKey=${key}`)).json()).toMatchObject({
+    status: "CLOSED",
+    connected: false,
+    lastUpdate: null,
+    totalStands: { availabilities: { bikes: 0, stands: 0 }, capacity: 10 },
+  });
+  expect(await gbfsStatusOf(base, "nantes", "5")).toMatchObject({
+    num_vehicles_available: 0,
+    num_docks_available: 0,
+    is_installed: false,
+  });
+  expect(log).toContain(
+    "(nantes #5): its last published state, kept while the states file leaves it out, no longer fits the station as the static source now describes it (mainStands: bikes + stands is 16, more than the station's capacity of 4): this state is left out, the station published without one (CLOSED) until the feed gives a good one",
   );
 }
 
@@ -89,6 +130,27 @@ describe("serve: a station the states file leaves out", () => {
       ...before,
       lastUpdate: "2025-02-08T17:00:00Z",
     });
+  });
+
+  it("keeps its last state across an edit of the static source, unless it no longer fits its station", async () => {
+    server = await startTestServer();
+    const before = await (await server.get(STATION)).json();
+    await withoutDublin42(server.source);
+    await withoutNantes5(server.source);
+    expect((await server.handle.refreshNow()).ok).toBe(true);
+    // Kept, until the edit: Nantes #5 down to 4 main stands.
+    expect(await (await server.get(NANTES_5)).json()).toMatchObject({ connected: false });
+
+    await nantes5Lowered(server.source);
+    expect((await server.handle.refreshNow()).ok).toBe(true);
+    expect(server.lines.join("\n")).toContain("static source: its edit is published");
+    await expectNantes5WithoutState(server.base, server.key, server.lines.join("\n"));
+    expect(await (await server.get(STATION)).json()).toEqual({ ...before, connected: false });
+
+    // The next minutes go on from there, from the answers served.
+    expect((await server.handle.refreshNow()).ok).toBe(true);
+    expect(await (await server.get(STATION)).json()).toEqual({ ...before, connected: false });
+    expect(await (await server.get(NANTES_5)).json()).toMatchObject({ lastUpdate: null });
   });
 
   it("keeps the state its tree publishes when the server restarts while the file leaves it out", async () => {
@@ -160,5 +222,30 @@ describe("serve: a station the states file leaves out", () => {
         "and 299 warnings (`velodata validate --all`, given the same --source and --state, lists every one)",
       ],
     });
+  });
+
+  it("leaves out at a restart a state its tree publishes that no longer fits its station, said, and keeps the others", async () => {
+    const out = join(await tempDir(), "out");
+    server = await startTestServer({ out });
+    const before = await (await server.get(STATION)).json();
+    const { source, key } = server;
+    await server.handle.stop();
+    server = undefined;
+    await withoutDublin42(source);
+    await withoutNantes5(source);
+    await nantes5Lowered(source);
+    const output = memoryOutput();
+    const keys = join(source, "..", "keys.json");
+    const restarted = await serve({ source, keys, out, port: 0, refresh: 3600, output });
+    try {
+      const log = output.lines.join("\n");
+      await expectNantes5WithoutState(restarted.url, key, log);
+      expect(log).not.toMatch(/\(nantes #5\): no state/);
+      // A state that still fits its station is kept.
+      const kept = await fetch(`${restarted.url}${STATION}&apiKey=${key}`);
+      expect(await kept.json()).toEqual({ ...before, connected: false });
+    } finally {
+      await restarted.stop();
+    }
   });
 });

@@ -195,6 +195,51 @@ describe("serve: its static source edited while it runs", () => {
     expect(bikes + stands).toBe(20);
   });
 
+  it("installs anew a simulated station whose state no longer fits it as edited (--simulate)", async () => {
+    server = await startTestServer({ simulate: true, seed: 3 });
+    // Nantes #5 down from 18 main stands to 4; Nantes's electrical bikes (removable batteries,
+    // docked at 3 of its 5 stations) out of service.
+    await editStations(server.source, (text) =>
+      text.replace(/^(nantes,5,.*),true,18,6(\r?)$/m, "$1,true,4,6$2"),
+    );
+    const contracts = join(server.source, "contracts.json");
+    const file = JSON.parse(await readFile(contracts, "utf8")) as {
+      contracts: { name: string; bikeTypes: Record<string, unknown> }[];
+    };
+    const nantes = file.contracts.find((contract) => contract.name === "nantes");
+    delete nantes?.bikeTypes.electricalRemovableBattery;
+    await writeFile(contracts, JSON.stringify(file));
+    expect((await server.handle.refreshNow()).ok).toBe(true);
+    expect(server.lines.join("\n")).toContain("static source: its edit is published");
+
+    const station = (await (await server.get("/vls/v3/stations/5?contract=nantes")).json()) as {
+      mainStands: { capacity: number; availabilities: { bikes: number; stands: number } };
+    };
+    const { bikes, stands } = station.mainStands.availabilities;
+    expect({ capacity: station.mainStands.capacity, bikes: bikes + stands }).toEqual({
+      capacity: 4,
+      bikes: 4,
+    });
+    const feed = async (name: string) =>
+      (
+        (await (await fetch(`${server?.base}/contracts/nantes/gbfs/v3/${name}.json`)).json()) as {
+          data: { stations: Record<string, unknown>[] };
+        }
+      ).data.stations;
+    const capacities = new Map(
+      (await feed("station_information")).map((entry) => [entry.station_id, entry.capacity]),
+    );
+    for (const entry of await feed("station_status")) {
+      const types = entry.vehicle_types_available as { count: number }[];
+      const vehicles = entry.num_vehicles_available as number;
+      const counted = types.reduce((sum, type) => sum + type.count, 0);
+      expect(counted, `station ${entry.station_id}`).toBe(vehicles);
+      expect(vehicles + (entry.num_docks_available as number)).toBeLessThanOrEqual(
+        capacities.get(entry.station_id) as number,
+      );
+    }
+  });
+
   it("writes the edit to its tree on disk (--out)", async () => {
     const out = join(await tempDir(), "out");
     server = await startTestServer({ out });
