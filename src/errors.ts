@@ -15,6 +15,20 @@ export class UserError extends Error {
   }
 }
 
+/**
+ * `error` with `consequence` added to its headline ("…; its change is not published"). A headline
+ * ending in a colon is said by the lines under it ("missing source files:" and one file a line):
+ * they join it, or the headline would read "files:; its change…", naming nothing where it is shown
+ * alone (/status, a log's one line).
+ */
+export function withConsequence(error: UserError, consequence: string): UserError {
+  const listed = error.message.endsWith(":") && error.details.length > 0;
+  const headline = listed ? `${error.message} ${error.details.join(", ")}` : error.message;
+  return new UserError(`${headline}; ${consequence}`, listed ? [] : error.details, {
+    cause: error.cause ?? error,
+  });
+}
+
 /** For a folder given where a file is expected: Node's EISDIR names no path. */
 export const folderWhereFileExpected = (where: string): string =>
   `${where} is a folder where a file is expected: give the path of a file`;
