@@ -119,6 +119,14 @@ describe("velodata refresh, its static source edited with an error", () => {
       ),
     ]);
     expect((await station(out, "dublin", 42)).lastUpdate).toBe("2025-02-08T17:05:00Z");
+    // The states file gone as well: nothing published, the files named all the same.
+    const gone = await runCli([...refreshArgs(source, out), "--state", join(source, "gone.json")]);
+    expect([gone.code, gone.stderr]).toEqual([
+      1,
+      expect.stringContaining(
+        `velodata: missing source files: ${files}; the tree is left as it was\n`,
+      ),
+    ]);
   });
 
   it("publishes nothing when the minute's states are in error too", async () => {
