@@ -2,6 +2,9 @@
 // the one mapping from system errors (a busy port, a full disk) to what the user can do about them,
 // and the short, escaped form in which values from files and requests may appear in messages.
 
+import { statfsSync } from "node:fs";
+import { dirname } from "node:path";
+
 /** A problem the user can fix: bad input, a missing file, a wrong option. Printed without a stack. */
 export class UserError extends Error {
   override name = "UserError";
@@ -13,6 +16,20 @@ export class UserError extends Error {
   ) {
     super(message, options);
   }
+}
+
+/**
+ * `error` with `consequence` added to its headline ("…; its change is not published"). A headline
+ * ending in a colon is said by the lines under it ("missing source files:" and one file a line):
+ * they join it, or the headline would read "files:; its change…", naming nothing where it is shown
+ * alone (/status, a log's one line).
+ */
+export function withConsequence(error: UserError, consequence: string): UserError {
+  const listed = error.message.endsWith(":") && error.details.length > 0;
+  const headline = listed ? `${error.message} ${error.details.join(", ")}` : error.message;
+  return new UserError(`${headline}; ${consequence}`, listed ? [] : error.details, {
+    cause: error.cause ?? error,
+  });
 }
 
 /** For a folder given where a file is expected: Node's EISDIR names no path. */
@@ -40,7 +57,10 @@ const FIXES: Record<string, (where: string, error: SystemError) => string> = {
       ? `${where} needs more privileges: pass --port with a port above 1023`
       : `permission denied on ${where}: check its owner and mode`,
   EPERM: (where) => `operation not permitted on ${where}: check its owner and mode`,
-  ENOSPC: (where) => `no space left on the device of ${where}: free some space and run it again`,
+  ENOSPC: (where, error) =>
+    outOfInodes(error)
+      ? `no free inodes left on the device of ${where}: it holds as many files as it can, though df -h may show space free; remove some files (df -i shows the inodes left) and run it again`
+      : `no space left on the device of ${where}: free some space and run it again`,
   EDQUOT: (where) => `disk quota exceeded for ${where}: free some space and run it again`,
   EROFS: (where) => `${where} is on a read-only file system: choose another place`,
   EISDIR: (where) => folderWhereFileExpected(where),
@@ -58,6 +78,21 @@ const FIXES: Record<string, (where: string, error: SystemError) => string> = {
   ENOTEMPTY: (where) =>
     `${where} got new files while it was being removed: is another velodata writing this tree (from another container)? run one writer at a time`,
 };
+
+/**
+ * A full disk met making a file may be out of inodes (files and folders), not bytes: `df -h` then
+ * shows space free and "free some space" sends the operator looking for the wrong thing. Told by
+ * the failed path's folder having no inode free; false when that cannot be read.
+ */
+function outOfInodes(error: SystemError): boolean {
+  if (!error.path) return false;
+  try {
+    const { files, ffree } = statfsSync(dirname(error.path));
+    return files > 0 && ffree === 0;
+  } catch {
+    return false;
+  }
+}
 
 function placeOf(error: SystemError): string {
   if (error.syscall === "listen" || error.syscall === "bind") {

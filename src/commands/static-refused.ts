@@ -3,7 +3,7 @@
 // the minute are still published, against the static source last published (the tree's), as one
 // bad state record does not stop a network's other states. Otherwise one typo in stations.csv
 // would freeze every station's bikes until someone fixed it.
-import { UserError } from "../errors.js";
+import { UserError, withConsequence } from "../errors.js";
 import { readStatic } from "../source/read-dataset.js";
 import { memoryOutput, reportProblems } from "./output.js";
 
@@ -27,6 +27,6 @@ export async function staticRefusal(source: string): Promise<UserError | null> {
     // A file missing or unreadable is refused as an error in it is.
     return cause.message.includes(STATIC_CHANGE_REFUSED)
       ? cause
-      : new UserError(`${cause.message}; ${STATIC_CHANGE_REFUSED}`, cause.details, { cause });
+      : withConsequence(cause, STATIC_CHANGE_REFUSED);
   }
 }

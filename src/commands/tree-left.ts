@@ -1,5 +1,5 @@
 // What a cron refresh says of the tree when an error stops it before any change: left as it was.
-import { toUserError, UserError } from "../errors.js";
+import { toUserError, UserError, withConsequence } from "../errors.js";
 
 /** What a refresh stopped by an error says of the tree (nothing of it was touched). */
 export const TREE_LEFT = "the tree is left as it was";
@@ -11,5 +11,5 @@ export const TREE_LEFT = "the tree is left as it was";
 export function saidTreeLeft(cause: unknown): never {
   const said = toUserError(cause);
   if (!(said instanceof UserError) || said.message.includes(TREE_LEFT)) throw cause;
-  throw new UserError(`${said.message}; ${TREE_LEFT}`, said.details, { cause });
+  throw withConsequence(said, TREE_LEFT);
 }

@@ -2,6 +2,7 @@
 import { performance } from "node:perf_hooks";
 import { setImmediate } from "node:timers/promises";
 import { SOME_PROBLEMS } from "../commands/output.js";
+import { toUserError, UserError } from "../errors.js";
 import type { Log } from "../log.js";
 import { percent } from "../percent.js";
 import { counted } from "../plural.js";
@@ -358,9 +359,7 @@ export function startRefresher(options: RefresherOptions): Refresher {
       );
       watchdog.unref();
       running = refresh()
-        .catch((cause) =>
-          fail(now(), `internal error (a bug in velodata): ${(cause as Error).message}`),
-        )
+        .catch((cause) => fail(now(), failureOf(cause)))
         .then((outcome) => {
           live.lastRefresh = outcome;
           return outcome;
@@ -438,4 +437,15 @@ export function startRefresher(options: RefresherOptions): Refresher {
       await small.stop();
     },
   };
+}
+
+/**
+ * Why a refresh threw: the system's condition (the states file's folder closed to the server, a
+ * disk's error) said as such, with what to do; anything else is a bug.
+ */
+function failureOf(cause: unknown): string {
+  const said = toUserError(cause);
+  return said instanceof UserError
+    ? said.message
+    : `internal error (a bug in velodata): ${(cause as Error).message}`;
 }

@@ -6,7 +6,7 @@
 // published served on with the minute's states, until the source changes again.
 
 import { type Output, reportProblems } from "../commands/output.js";
-import { toUserError, UserError } from "../errors.js";
+import { toUserError, UserError, withConsequence } from "../errors.js";
 import type { Log } from "../log.js";
 import { counted } from "../plural.js";
 import type { Release } from "../publish/release.js";
@@ -144,7 +144,7 @@ function refusedFor(cause: unknown): UserError {
   if (!(said instanceof UserError)) throw cause;
   return said.message.includes(STATIC_EDIT_REFUSED)
     ? said
-    : new UserError(`${said.message}; ${STATIC_EDIT_REFUSED}`, said.details, { cause });
+    : withConsequence(said, STATIC_EDIT_REFUSED);
 }
 
 /** Throws when the edit no longer lists more of the `published` stations than allowed. */

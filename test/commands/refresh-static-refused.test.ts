@@ -101,6 +101,34 @@ describe("velodata refresh, its static source edited with an error", () => {
     ]);
   });
 
+  it("names the files gone when its source folder empties (its file system unmounted)", async () => {
+    const source = await fixtureCopy();
+    const out = join(await tempDir(), "out");
+    expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
+    const statesFile = join(await tempDir(), "states.json");
+    const states = await readFile(join(source, "states.json"), "utf8");
+    await writeFile(statesFile, dublin42ReportedAt(states, "2025-02-08T17:05:00Z"));
+    await rm(join(source, "contracts.json"));
+    await rm(join(source, "stations.csv"));
+    const minute = await runCli([...refreshArgs(source, out), "--state", statesFile]);
+    const files = `${join(source, "contracts.json")}, ${join(source, "stations.json")} or ${join(source, "stations.csv")}`;
+    expect([minute.code, minute.stderr]).toEqual([
+      1,
+      expect.stringContaining(
+        `velodata: missing source files: ${files}; its change is not published: this minute's states were, against the static source last published\n`,
+      ),
+    ]);
+    expect((await station(out, "dublin", 42)).lastUpdate).toBe("2025-02-08T17:05:00Z");
+    // The states file gone as well: nothing published, the files named all the same.
+    const gone = await runCli([...refreshArgs(source, out), "--state", join(source, "gone.json")]);
+    expect([gone.code, gone.stderr]).toEqual([
+      1,
+      expect.stringContaining(
+        `velodata: missing source files: ${files}; the tree is left as it was\n`,
+      ),
+    ]);
+  });
+
   it("publishes nothing when the minute's states are in error too", async () => {
     const source = await fixtureCopy();
     const out = join(await tempDir(), "out");

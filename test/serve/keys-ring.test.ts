@@ -1,5 +1,5 @@
 // The key ring's reports on a keys file that turns bad while the server runs.
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Severity } from "../../src/log.js";
@@ -34,6 +34,32 @@ describe("watchKeyRing", () => {
       ]);
       expect(ring.idOf(key)).toBe(stored.id);
       expect(ring.idOf(RAW_KEY)).toBeNull();
+    } finally {
+      ring.close();
+    }
+  });
+
+  it("says why a keys file it can no longer read fails (a link that loops), not that it disappeared", async () => {
+    const file = join(await tempDir(), "keys.json");
+    const { key, stored } = await addKey(file, "", new Date());
+    const lines: [Severity | undefined, string][] = [];
+    let logged = () => {};
+    const firstLine = new Promise<void>((resolve) => (logged = resolve));
+    const log = (line: string, severity?: Severity) => {
+      lines.push([severity, line]);
+      logged();
+    };
+    const ring = await watchKeyRing({ path: file, pollMs: 20, log });
+    try {
+      await rm(file);
+      await symlink(file, file); // ln -sf done wrong: the file a link to itself
+      await firstLine;
+      expect(lines).toEqual([
+        ["error", expect.stringContaining("is a symbolic link that leads back to itself")],
+      ]);
+      expect(lines[0]?.[1]).not.toContain("disappeared");
+      expect(ring.failingSince()).not.toBeNull();
+      expect(ring.idOf(key)).toBe(stored.id);
     } finally {
       ring.close();
     }

@@ -28,6 +28,21 @@ describe("the refresher", () => {
     );
   });
 
+  it("says a system error of the states read as the system's, not as a bug", async () => {
+    // The states file's folder closed to the server: its stat throws, EACCES.
+    const denied = Object.assign(
+      new Error("EACCES: permission denied, stat '/srv/feed/states.json'"),
+      { code: "EACCES", syscall: "stat", path: "/srv/feed/states.json" },
+    );
+    const source: StateSource = { name: "closed states", read: () => Promise.reject(denied) };
+    const { refresher, lines } = await started(source);
+    const outcome = await refresher.refreshNow();
+    const said = "permission denied on /srv/feed/states.json: check its owner and mode";
+    expect(outcome).toMatchObject({ ok: false, error: said });
+    expect(lines).toEqual([expect.stringMatching(`^refresh failed: ${said}; keeping release `)]);
+    await refresher.stop(100);
+  });
+
   it("keeps to its period: a refresh that takes a while does not push the next ones later", async () => {
     const dataset = await fixtureDataset();
     const due: number[] = [];

@@ -1,7 +1,7 @@
 // serve publishes an edit of its static source at the refresh after it, with no restart; an edit in
 // error, or one that drops too many stations, is refused and said once, the source published
 // before served on with the minute's states (see static-reload.ts).
-import { readFile, stat, utimes, writeFile } from "node:fs/promises";
+import { readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir } from "../helpers.js";
@@ -158,6 +158,17 @@ describe("serve: its static source edited while it runs", () => {
     };
     expect(fixed.mainStands.capacity).toBe(31);
     expect((await staticStatus(server)).error).toBeNull();
+  });
+
+  it("names the files gone when its source folder empties (a file system unmounted), in the log and /status", async () => {
+    server = await startTestServer();
+    await rm(join(server.source, "contracts.json"));
+    await rm(join(server.source, "stations.csv"));
+    expect((await server.handle.refreshNow()).ok).toBe(true);
+    const missing = `missing source files: ${join(server.source, "contracts.json")}, ${join(server.source, "stations.json")} or ${join(server.source, "stations.csv")}; its change is not published`;
+    expect(linesWith(server.lines, "static source:")).toEqual([expect.stringContaining(missing)]);
+    expect((await staticStatus(server)).error).toContain(missing);
+    expect(await stationName(server, 42)).toBe("SMITHFIELD NORTH");
   });
 
   it("refuses an edit that no longer lists more of the stations than --max-removed allows", async () => {

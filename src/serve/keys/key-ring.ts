@@ -182,7 +182,10 @@ async function fileSignature(path: string): Promise<string> {
   try {
     const info = await stat(path);
     return `${info.ino}:${info.size}:${info.mtimeMs}`;
-  } catch {
-    return "missing";
+  } catch (cause) {
+    // Only a file that is not there has disappeared: one the server may no longer look at (its
+    // folder closed to it, a link that loops, a disk's error) is read, which says why it fails.
+    const code = (cause as NodeJS.ErrnoException).code;
+    return code === "ENOENT" || code === "ENOTDIR" ? "missing" : `unreadable: ${code}`;
   }
 }
