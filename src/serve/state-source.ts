@@ -1,6 +1,7 @@
 // Where a refresh gets new station states: a state file read again each time, or the simulator.
 
 import { lstatSync, statSync } from "node:fs";
+import { toUserError } from "../errors.js";
 import { IndexedMap } from "../indexed-map.js";
 import type { Log } from "../log.js";
 import { counted } from "../plural.js";
@@ -58,13 +59,14 @@ export function stateFile(
   return {
     name: path,
     async read(current) {
-      const unread = notRegularFile(path);
-      if (unread) return { problems: [{ severity: "error", at: { file: path }, message: unread }] };
-      // Taken before the read: a file replaced meanwhile is dated no later than it was known.
-      const statesAt = statesFileTime(path);
-      const dated = (read: MinuteStates): MinuteStates =>
-        read.states && statesAt ? { ...read, statesAt } : read;
       try {
+        const unread = notRegularFile(path);
+        if (unread)
+          return { problems: [{ severity: "error", at: { file: path }, message: unread }] };
+        // Taken before the read: a file replaced meanwhile is dated no later than it was known.
+        const statesAt = statesFileTime(path);
+        const dated = (read: MinuteStates): MinuteStates =>
+          read.states && statesAt ? { ...read, statesAt } : read;
         const changed = accepted && (await readChangedStates(path, accepted, staticRead));
         if (changed) {
           const checked = checkMissing(path, current, changed.states, limits, changed.problems);
@@ -95,14 +97,31 @@ export function stateFile(
       } catch (cause) {
         // A missing file is a UserError from loadStates; report it like any problem of the file.
         // A link that leads nowhere is said as such (its message names the link and its target).
-        const there = lstatSync(path, { throwIfNoEntry: false });
-        const said = there ? (cause as Error).message : "not found";
+        // A system error (its folder closed to the server: EACCES) is said with what to do.
+        const said = isGone(path) ? "not found" : systemSaid(cause, path);
         // A message for the command line names the file first: the problem names it once.
         const message = said.startsWith(`${path} `) ? said.slice(path.length + 1) : said;
         return { problems: [{ severity: "error", at: { file: path }, message }] };
       }
     },
   };
+}
+
+/** Whether nothing is at `path`, not even a link; false when that cannot be told (EACCES). */
+function isGone(path: string): boolean {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false }) === undefined;
+  } catch {
+    return false;
+  }
+}
+
+/** What a read's failure says of `path`: a system error with what to do (errors.ts), not Node's words. */
+function systemSaid(cause: unknown, path: string): string {
+  const said = toUserError(cause);
+  const message = said instanceof Error ? said.message : String(said);
+  // The problem names the file already.
+  return message.replace(` on ${path}:`, ":");
 }
 
 /**

@@ -1,7 +1,7 @@
 // The server's states read against the file it accepted last: only changed records parsed and
 // checked; anything doubtful (a problem, a record moved or gone) left to the whole read, which
 // reports it as it always did.
-import { writeFile } from "node:fs/promises";
+import { rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { stateFile } from "../../src/serve/state-source.js";
@@ -212,6 +212,19 @@ describe("a server's states file", () => {
     await it.write([state(1), state(2, 4), state(3)]);
     const next = await states.read(it.dataset, new Date());
     expect(next.states?.get("lyon/2")?.main.bikes).toBe(4);
+  });
+
+  it("says a system error of the file (a link that loops) as the system's, with what to do", async () => {
+    const it = await setup();
+    const states = serverStates(it);
+    await rm(it.path);
+    await symlink(it.path, it.path);
+    // Not thrown (the refresher would call it a failure of its own), nor in Node's words.
+    const read = await states.read(it.dataset, new Date());
+    expect(read.states).toBeUndefined();
+    expect(read.problems.map(formatProblem)).toEqual([
+      `${it.path}: is a symbolic link that leads back to itself: fix the link`,
+    ]);
   });
 
   it("keeps the records a whole read left only while the feed is read whole", async () => {
