@@ -13,13 +13,7 @@ describe("watchKeyRing", () => {
   it("logs a raw key pasted into sha256 as such, never the key, and keeps the good keys", async () => {
     const file = join(await tempDir(), "keys.json");
     const { key } = await addKey(file, "", new Date());
-    const lines: [Severity | undefined, string][] = [];
-    let logged = () => {};
-    const firstLine = new Promise<void>((resolve) => (logged = resolve));
-    const log = (line: string, severity?: Severity) => {
-      lines.push([severity, line]);
-      logged();
-    };
+    const { lines, firstLine, log } = logKept();
     const ring = await watchKeyRing({ path: file, pollMs: 20, log });
     try {
       const [stored] = JSON.parse(await readFile(file, "utf8")).keys;
@@ -42,13 +36,7 @@ describe("watchKeyRing", () => {
   it("says why a keys file it can no longer read fails (a link that loops), not that it disappeared", async () => {
     const file = join(await tempDir(), "keys.json");
     const { key, stored } = await addKey(file, "", new Date());
-    const lines: [Severity | undefined, string][] = [];
-    let logged = () => {};
-    const firstLine = new Promise<void>((resolve) => (logged = resolve));
-    const log = (line: string, severity?: Severity) => {
-      lines.push([severity, line]);
-      logged();
-    };
+    const { lines, firstLine, log } = logKept();
     const ring = await watchKeyRing({ path: file, pollMs: 20, log });
     try {
       await rm(file);
@@ -101,3 +89,15 @@ describe("watchKeyRing", () => {
     }
   });
 });
+
+/** A log that keeps each line with its severity, and a promise of its first line. */
+function logKept() {
+  const lines: [Severity | undefined, string][] = [];
+  let logged = () => {};
+  const firstLine = new Promise<void>((resolve) => (logged = resolve));
+  const log = (line: string, severity?: Severity) => {
+    lines.push([severity, line]);
+    logged();
+  };
+  return { lines, firstLine, log };
+}

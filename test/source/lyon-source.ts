@@ -77,3 +77,23 @@ export const lyonState = (number: number, bikes = 2): Record<string, unknown> =>
     electricalRemovableBatteryBikes: 0,
   },
 });
+
+/** A parking of Lyon's, as its JSON record. */
+export const lyonParking = (number: number) => ({
+  contract: "lyon",
+  number,
+  name: `P${number}`,
+  status: "OPEN",
+  latitude: 45.76,
+  longitude: 4.86,
+  accessType: "FREE_ACCESS",
+  lockerType: "SINGLE",
+  hasSurveillance: false,
+  isFree: true,
+  address: "",
+  zipCode: "69003",
+  city: "Lyon",
+  isOffStreet: true,
+  hasElectricSupport: false,
+  hasPhysicalReception: false,
+});

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { formatProblem, type Problem } from "../../src/source/problems.js";
 import { readDataset } from "../../src/source/read-dataset.js";
 import { tempDir } from "../helpers.js";
-import { lyonContract, lyonStation } from "./lyon-source.js";
+import { lyonContract, lyonParking, lyonStation } from "./lyon-source.js";
 
 /** A source folder of these JSON files (`contracts`, `stations`, `parkings`: their lists). */
 async function source(files: Record<string, unknown[]>): Promise<string> {
@@ -23,25 +23,6 @@ async function said(dir: string, file: string, severity: Problem["severity"]): P
     .filter((problem) => problem.severity === severity && problem.at.file === join(dir, file))
     .map((problem) => formatProblem(problem).slice(dir.length + 1));
 }
-
-const lyonParking = (number: number) => ({
-  contract: "lyon",
-  number,
-  name: `P${number}`,
-  status: "OPEN",
-  latitude: 45.76,
-  longitude: 4.86,
-  accessType: "FREE_ACCESS",
-  lockerType: "SINGLE",
-  hasSurveillance: false,
-  isFree: true,
-  address: "",
-  zipCode: "69003",
-  city: "Lyon",
-  isOffStreet: true,
-  hasElectricSupport: false,
-  hasPhysicalReception: false,
-});
 
 describe("the rules of a record's own fields, on a record its schema refused", () => {
   it("say a refused station's other mistakes, nothing of its failed fields, and no rule across records sees it", async () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { formatProblem } from "../../src/source/problems.js";
 import { readDataset, readStates, readStatic } from "../../src/source/read-dataset.js";
 import { collectGarbage, FIXTURES, fixtureCopy, tempDir } from "../helpers.js";
-import { lyonSource, lyonState, lyonStation } from "./lyon-source.js";
+import { lyonParking, lyonSource, lyonState, lyonStation } from "./lyon-source.js";
 
 async function sourceDir(files: Record<string, string | Buffer>): Promise<string> {
   const dir = join(await tempDir(), "source");
@@ -969,25 +969,7 @@ describe("readDataset", () => {
       longitude: 45.76,
     });
     const stations = JSON.stringify({ stations: [1, 2, 3, 4].map(swapped) });
-    const parking = (number: number) => ({
-      contract: "lyon",
-      number,
-      name: `P${number}`,
-      status: "OPEN",
-      latitude: 45.76,
-      longitude: 4.86,
-      accessType: "FREE_ACCESS",
-      lockerType: "COLLECTIVE",
-      hasSurveillance: false,
-      isFree: true,
-      address: "",
-      zipCode: "69001",
-      city: "Lyon",
-      isOffStreet: true,
-      hasElectricSupport: false,
-      hasPhysicalReception: false,
-    });
-    const parkings = JSON.stringify({ parkings: [parking(1), parking(2)] });
+    const parkings = JSON.stringify({ parkings: [lyonParking(1), lyonParking(2)] });
     const dir = await sourceDir({
       "contracts.json": contracts,
       "stations.json": stations,
