@@ -50,7 +50,7 @@ import {
 import { NOTHING_UNREAD, type StaticSource } from "../source/load-source.js";
 import { removedStationsSaid, tooManyMissing, tooManyRemoved } from "../source/missing-stations.js";
 import { error, type Problem, type RecordRef, type Sourced } from "../source/problems.js";
-import type { StaticRead } from "../source/read-dataset.js";
+import type { StatesLeftOut, StaticRead } from "../source/read-dataset.js";
 import { readStates, saidLeftOut } from "../source/read-dataset.js";
 import type { SourceSeen } from "../source/source-fingerprint.js";
 import { statesTimeOf } from "../source/source-time.js";
@@ -347,7 +347,7 @@ async function newStates(
   // A file with records in error is refused for them, and for its missing share too, in one run:
   // the share counts the stations of those records as present.
   const present = read.states ?? read.reported;
-  const refused = present && missingShareRefusal(state, present, inputs, undefined, read.leftOut);
+  const refused = present && missingShareRefusal(state, present, inputs, undefined, read);
   if (refused && read.states) throw new UserError(`${inputs.state} ${refused}; ${TREE_LEFT}`);
   const missing = refused ? [error({ file: path }, undefined, refused)] : [];
   // Only the states': the static source's warnings were said when it was read (by the build, or the
@@ -431,7 +431,7 @@ export function refuseTooManyMissing(
   states: ReadonlyMap<string, unknown>,
   inputs: Pick<RefreshInputs, "state" | "maxMissingShare">,
   listed?: ReadonlySet<string>,
-  leftOut?: readonly Problem[],
+  leftOut?: StatesLeftOut,
 ): void {
   const refused = missingShareRefusal(state, states, inputs, listed, leftOut);
   if (refused) throw new UserError(`${inputs.state} ${refused}; ${TREE_LEFT}`);
@@ -439,24 +439,31 @@ export function refuseTooManyMissing(
 
 /**
  * Why refuseTooManyMissing refuses, or null; `states` holds the stations the file reports, and
- * `leftOut` says its states in error.
+ * `leftOut` says its states in error. Those the file has no record of are named, the stations of
+ * its states in error said apart: the missing are kept as keys, said only to refuse (each minute
+ * at 100,000 stations, a few are missing).
  */
 function missingShareRefusal(
   state: RefreshState,
   states: { has(key: string): boolean },
   inputs: Pick<RefreshInputs, "maxMissingShare">,
   listed?: ReadonlySet<string>,
-  leftOut?: readonly Problem[],
+  { leftOut, leftOutStations }: StatesLeftOut = {},
 ): string | null {
   let had = 0;
-  let missing = 0;
-  for (const [index, key] of publishedStations(state)) {
+  const missing: [index: number, key: string][] = [];
+  for (const station of publishedStations(state)) {
+    const [index, key] = station;
     if (state.states.status[index] === -1) continue; // no state then either
     if (listed && !listed.has(key)) continue;
     had++;
-    if (!states.has(key)) missing++;
+    if (!states.has(key)) missing.push(station);
   }
-  return tooManyMissing(missing, had, inputs.maxMissingShare, { leftOut });
+  const unreported = () =>
+    missing.flatMap(([index, key]) =>
+      leftOutStations?.has(key) ? [] : [stationNamed(state, index)],
+    );
+  return tooManyMissing(missing.length, had, inputs.maxMissingShare, { unreported, leftOut });
 }
 
 /**
@@ -522,6 +529,12 @@ function* publishedStations(state: RefreshState): Generator<[index: number, key:
       throw new Error(`bug: no kept station record ${index}`);
     yield [index, stationKey(contract, number)];
   }
+}
+
+/** The station at `index` of the release `state` describes, as said (`dublin #42`). */
+function stationNamed({ stations, contracts }: RefreshState, index: number): string {
+  const contract = contracts[stations.contractOf(index)]?.value.name;
+  return `${contract} #${stations.numberOf(index)}`;
 }
 
 /** The sizes kept with the accepted states file, if well formed (one per record). */

@@ -383,7 +383,7 @@ async function fullRefresh(
   ]);
   const states = statesSeen(options.state); // before reading: kept only if unchanged since
   // A minute's read, as the fast path's: records in error left out, said.
-  const { dataset, problems, staticRead, leftOut } = await readDataset(
+  const { dataset, problems, staticRead, leftOut, leftOutStations } = await readDataset(
     options.source,
     options.state,
     { leaveOut: true },
@@ -397,7 +397,10 @@ async function fullRefresh(
       dataset.stations.map(({ contract, number }) => stationKey(contract, number)),
     );
     refuseTooManyRemoved(previous.state, listed, options.source, inputs.maxRemovedShare);
-    refuseTooManyMissing(previous.state, dataset.states, inputs, listed, leftOut);
+    refuseTooManyMissing(previous.state, dataset.states, inputs, listed, {
+      leftOut,
+      leftOutStations,
+    });
     removed = removedSaid(previous.state, listed);
   }
   // The stations the file leaves out keep the state the tree has for them, if it still fits them

@@ -10,7 +10,13 @@ import type { Dataset, LiveState } from "../source/dataset.js";
 import type { KnownStates } from "../source/known-states.js";
 import { namedStations, tooManyMissing } from "../source/missing-stations.js";
 import { error, type Problem } from "../source/problems.js";
-import { readStates, type StatesRead, type StaticRead } from "../source/read-dataset.js";
+import {
+  readStates,
+  type StatesLeftOut,
+  type StatesRead,
+  type StaticRead,
+} from "../source/read-dataset.js";
+import { contractKey } from "../source/rules/records.js";
 import { statesFileTime } from "../source/source-time.js";
 import { type Random, simulate } from "./simulator.js";
 
@@ -78,14 +84,7 @@ export function stateFile(
         }
         const read = await readStates(staticRead, path, known, { reuse: true, leaveOut: true });
         if (!read.states) return withMissingShare(path, current, read, limits.maxMissingShare);
-        const checked = checkMissing(
-          path,
-          current,
-          read.states,
-          limits,
-          read.problems,
-          read.leftOut,
-        );
+        const checked = checkMissing(path, current, read.states, limits, read.problems, read);
         // A file with records left out is not one to read the next against: the last accepted
         // one stays (a record as it was there is its station's last good state).
         if (read.leftOut) return dated({ ...checked, leftOut: read.leftOut });
@@ -146,14 +145,14 @@ function checkMissing(
   states: ReadonlyMap<string, LiveState>,
   options: Omit<StateFileOptions, "known">,
   problems: Problem[],
-  leftOut?: readonly Problem[],
+  leftOut?: StatesLeftOut,
 ): { states?: ReadonlyMap<string, LiveState>; problems: Problem[] } {
   // The same stations at the same places as the states served (see readStates): none is missing.
   if (states instanceof IndexedMap && states.sameKeys(current.states)) return { states, problems };
   const { missing, refused } = missingFrom(path, current, states, options.maxMissingShare, leftOut);
   if (refused) return { problems: [...problems, refused] };
   if (missing.length === 0) return { states, problems };
-  const named = namedStations(missing.map((key) => key.replace("/", " #")));
+  const named = namedStations(missing.map(stationNamed(current)));
   options.log(
     `${path}: ${counted(missing.length, "station")} reported before ${missing.length === 1 ? "is" : "are"} missing (last state kept, marked disconnected): ${named}`,
     "warning",
@@ -178,19 +177,34 @@ function withMissingShare(
 }
 
 /**
- * The stations served that `present` leaves out, and the file's refusal when too many are, saying
- * the states in error (`leftOut`) among them as the cron refresh does.
+ * The stations served that `present` leaves out, and the file's refusal when too many are, naming
+ * those it has no record of and saying the states in error (`leftOut`) apart, as the start and
+ * the cron refresh do.
  */
 function missingFrom(
   path: string,
   current: Dataset,
   present: { has(key: string): boolean },
   maxShare: number,
-  leftOut?: readonly Problem[],
+  { leftOut, leftOutStations }: StatesLeftOut = {},
 ): { missing: string[]; refused?: Problem } {
   const missing = [...current.states.keys()].filter((key) => !present.has(key));
-  const refused = tooManyMissing(missing.length, current.states.size, maxShare, { leftOut });
+  const unreported = () =>
+    missing.filter((key) => !leftOutStations?.has(key)).map(stationNamed(current));
+  const refused = tooManyMissing(missing.length, current.states.size, maxShare, {
+    unreported,
+    leftOut,
+  });
   return refused ? { missing, refused: error({ file: path }, undefined, refused) } : { missing };
+}
+
+/** A station served, by its stationKey, as said (`dublin #42`): with its contract's own name. */
+function stationNamed(current: Dataset): (key: string) => string {
+  const names = new Map(current.contracts.map(({ name }) => [contractKey(name), name]));
+  return (key) => {
+    const [contract = "", number] = key.split("/");
+    return `${names.get(contract) ?? contract} #${number}`;
+  };
 }
 
 export function simulator(random: Random, seconds: number): StateSource {

@@ -57,9 +57,9 @@ export interface MissingSaid {
   /**
    * The stations the file has no record of (`dublin #12`), among those counted: named after the
    * refusal, the states in error being said apart (a station never in the file has no record to
-   * point to).
+   * point to). A function is called only to refuse: a minute's refresh names none otherwise.
    */
-  unreported?: readonly string[];
+  unreported?: readonly string[] | (() => readonly string[]);
   /** The file's states in error, left out: said after the refusal, as its cause (inErrorAmong). */
   leftOut?: readonly Problem[] | undefined;
   /** Which stations `had` counts, said after "of the N stations"; by default "reported before". */
@@ -78,11 +78,12 @@ export function tooManyMissing(
   { unreported = [], leftOut, of = "reported before" }: MissingSaid = {},
 ): string | null {
   if (had === 0 || missing / had <= maxShare) return null;
+  const named = typeof unreported === "function" ? unreported() : unreported;
   return (
     `leaves out ${missing} of the ${counted(had, "station")} ${of} (${percent(missing / had)}), ` +
     `more than --max-missing ${percent(maxShare)} allows: fix the feed, or raise --max-missing if stations really left` +
-    (unreported.length > 0
-      ? `; ${counted(unreported.length, "station")} not in it (${namedStations(unreported)})`
+    (named.length > 0
+      ? `; ${counted(named.length, "station")} not in it (${namedStations(named)})`
       : "") +
     inErrorAmong(leftOut)
   );

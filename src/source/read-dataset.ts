@@ -33,6 +33,8 @@ export interface ReadResult {
   staticRead?: StaticRead;
   /** With `leaveOut`: the states left out for their errors, as warnings (see readStates). */
   leftOut?: Problem[];
+  /** With `leftOut`: the stations of those states (see StatesRead). */
+  leftOutStations?: ReadonlySet<string>;
 }
 
 export interface StaticRead {
@@ -61,14 +63,15 @@ export async function readDataset(
   const problems = [...read.problems];
   let states: ReadonlyMap<string, LiveState> = new Map();
   let statesAt: Date | undefined;
-  let leftOut: Problem[] | undefined;
+  let leftOut: StatesLeftOut = {};
   if (stateFile !== undefined || existsSync(statesPath)) {
     // Taken before the read: a file replaced meanwhile is then dated no later than it was known.
     statesAt = statesFileTime(statesPath);
     const result = await readStates(read, statesPath, undefined, { leaveOut });
     problems.push(...result.problems);
     if (result.states) states = result.states;
-    leftOut = result.leftOut;
+    if (result.leftOut)
+      leftOut = { leftOut: result.leftOut, leftOutStations: result.leftOutStations };
   } else {
     problems.push(
       warning(
@@ -80,7 +83,7 @@ export async function readDataset(
   }
   if (hasErrors(problems)) return { problems };
   const dataset = assembleDataset(read.source, states, statesAt);
-  return { dataset, problems, staticRead: read, ...(leftOut ? { leftOut } : {}) };
+  return { dataset, problems, staticRead: read, ...leftOut };
 }
 
 export async function readStatic(dir: string): Promise<StaticRead> {
@@ -110,7 +113,15 @@ export interface StatesRead {
    * their stations are not in `states`: each keeps its last published state, as a missing one does.
    */
   leftOut?: Problem[];
+  /**
+   * With `leftOut`: the stations of those records (stationKey), where a record says which. The file
+   * has a record of each: a refusal for --max-missing says them apart from those it has none of.
+   */
+  leftOutStations?: ReadonlySet<string>;
 }
+
+/** A read's states in error, left out, and their stations: what a refusal for --max-missing says. */
+export type StatesLeftOut = Pick<StatesRead, "leftOut" | "leftOutStations">;
 
 /**
  * Reads and checks a states file against the static data; the states only when there is no error.
@@ -181,7 +192,9 @@ export async function readStates(
         keep.map((position) => keys[position] as string),
         live,
       ) as IndexedMap<string, LiveState>;
-      return { states, problems: recordsLeft.problems, leftOut: recordsLeft.leftOut };
+      const { problems: kept, leftOut } = recordsLeft;
+      const leftOutStations = stationsAt(loaded.raw, recordsLeft.refused);
+      return { states, problems: kept, leftOut, leftOutStations };
     }
     return { problems, ...(reported ? { reported } : {}) };
   }
@@ -281,6 +294,11 @@ function reportedStations(raw: readonly unknown[]): Set<string> {
     if (key !== undefined) keys.add(key);
   }
   return keys;
+}
+
+/** The stations of the raw records at `positions` (as reportedStations): only those are looked at. */
+function stationsAt(raw: readonly unknown[], positions: ReadonlySet<number>): Set<string> {
+  return reportedStations([...positions].map((position) => raw[position]));
 }
 
 export const NO_STATES =

@@ -159,7 +159,7 @@ describe("velodata refresh, its static source edited with an error", () => {
     const few = await runCli(refreshArgs(source, out));
     expect(few.code).toBe(1);
     expect(few.stderr).toMatch(
-      /^warning: nor were the minute's states published: .*states\.json leaves out 113 of the 413 stations reported before .* if stations really left\nvelodata: the source data has 1 error; the tree is left as it was\n/,
+      /^warning: nor were the minute's states published: .*states\.json leaves out 113 of the 413 stations reported before .* if stations really left; 113 stations not in it \(toulouse #198, .* and 103 more\)\nvelodata: the source data has 1 error; the tree is left as it was\n/,
     );
     // A states file missing: the full read's refusal too, said once.
     const missing = join(source, "gone.json");

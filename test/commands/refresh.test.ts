@@ -409,6 +409,32 @@ describe("velodata refresh", () => {
     expect(await readFile(join(out, "vls/v3/stations.json"))).toEqual(before);
   });
 
+  it("names the stations a refused file has no record of, its state in error said apart, on either path", async () => {
+    const source = await fixtureCopy();
+    const out = join(await tempDir(), "out");
+    expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
+    // Dublin's feed broke (its 114 stations gone), and one Toulouse state is in error.
+    const states = join(source, "states.json");
+    const file = JSON.parse(await readFile(states, "utf8")) as {
+      states: { contract: string; number: number; status: string }[];
+    };
+    file.states = file.states.filter(({ contract }) => contract !== "dublin");
+    const toulouse = file.states.findIndex(({ contract }) => contract === "toulouse");
+    (file.states[toulouse] as { status: string }).status = "open";
+    await writeFile(states, JSON.stringify(file));
+    const refusal =
+      `velodata: ${states} leaves out 115 of the 413 stations reported before (27.8%), more than --max-missing 10% allows: fix the feed, or raise --max-missing if stations really left; ` +
+      "114 stations not in it (dublin #42, dublin #30, dublin #54, dublin #108, dublin #20, dublin #56, dublin #6, dublin #18, dublin #32, dublin #52 and 104 more); " +
+      `1 state in error left out (${states}[${toulouse}] (toulouse #55) status: must be one of "OPEN", "CLOSED", got "open"); the tree is left as it was\n`;
+    const fast = await refreshWithItsStates(source, out);
+    expect([fast.code, fast.stderr]).toEqual([1, refusal]);
+    // The static source changed: a refresh that renders everything says it in the same words.
+    const contracts = join(source, "contracts.json");
+    await writeFile(contracts, `${await readFile(contracts, "utf8")}\n`);
+    const full = await refreshWithItsStates(source, out);
+    expect([full.code, full.stderr]).toEqual([1, refusal]);
+  });
+
   it("says nothing of a replay when the station with the newest report leaves the feed, on either path", async () => {
     const source = await fixtureCopy();
     const out = join(await tempDir(), "out");

@@ -254,6 +254,26 @@ describe("/status", () => {
     expect(station).toMatchObject({ status: "OPEN" });
   });
 
+  it("names the stations a refused file has no record of, its state in error said apart, as the start does", async () => {
+    server = await startTestServer({ maxMissing: 10 });
+    const states = join(server.source, "states.json");
+    // Dublin's feed broke (its 114 stations gone), and one Toulouse state is in error.
+    let toulouse = -1;
+    await rewriteStates(server.source, (file) => {
+      file.states = file.states.filter(({ contract }) => contract !== "dublin");
+      toulouse = file.states.findIndex(({ contract }) => contract === "toulouse");
+      (file.states[toulouse] as { status: string }).status = "open";
+    });
+    const outcome = await server.handle.refreshNow();
+    expect(outcome.ok).toBe(false);
+    // The words of the cron refresh's refusal of the same file (refresh.test.ts), after its name.
+    expect(outcome.error).toBe(
+      `${states}: leaves out 115 of the 413 stations reported before (27.8%), more than --max-missing 10% allows: fix the feed, or raise --max-missing if stations really left; ` +
+        "114 stations not in it (dublin #42, dublin #30, dublin #54, dublin #108, dublin #20, dublin #56, dublin #6, dublin #18, dublin #32, dublin #52 and 104 more); " +
+        `1 state in error left out (${states}[${toulouse}] (toulouse #55) status: must be one of "OPEN", "CLOSED", got "open")`,
+    );
+  });
+
   it("says the states in error a refusal for --max-missing left out, as the cron refresh does", async () => {
     server = await startTestServer({ maxMissing: 10 });
     const states = join(server.source, "states.json");
