@@ -22,7 +22,8 @@ export function outcomesOf(route: AnyRoute): Outcome[] {
   const identifiesOne = types.some((type) => type.kind !== "contract");
   const outcomes: (Outcome | undefined)[] = [
     route.served === "release" ? NOT_MODIFIED : undefined,
-    route.served === "release" ? PRECONDITION_FAILED : undefined,
+    // /status has no ETag: an If-Match naming a tag fails there too (RFC 9110 §13.1.1).
+    PRECONDITION_FAILED,
     route.served === "release" ? RANGE_NOT_SATISFIABLE : undefined,
     // Any path can be malformed (`//`, `..`, a bad %-escape), and so can a number or a query.
     BAD_REQUEST,

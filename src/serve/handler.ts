@@ -17,6 +17,7 @@ import {
   MALFORMED_REQUEST,
   METHOD_NOT_ALLOWED,
   NOT_FOUND,
+  PRECONDITION_FAILED,
   TOO_MANY_KEY_FAILURES,
 } from "../routes/outcomes.js";
 import { notFoundOf, resolveContract } from "../routes/resolve-contract.js";
@@ -25,6 +26,7 @@ import { dispositionOf, type Endpoint, pathOf, ROUTES, routeOf } from "../routes
 import { type Asked, askedTargets } from "./asked.js";
 import { checkTickets } from "./check-tickets.js";
 import { clientAddress } from "./client-address.js";
+import { ifMatchHolds } from "./encoding.js";
 import type { FailedKeyLimit } from "./failed-key-limit.js";
 import type { KeyRing } from "./keys/key-ring.js";
 import { type Live, statusOf } from "./live.js";
@@ -77,6 +79,8 @@ interface CountedFailure {
 
 // The status of the server's status document when `ok` is false (the route table's `alsoAs`).
 const UNHEALTHY = ROUTES.status.alsoAs?.status ?? 503;
+// What /status is tagged with: nothing, a tag no If-Match but `*` names.
+const NO_TAG = "";
 // Resolutions remembered at most before they are dropped and worked out again.
 const LOCATED_KEPT = 10_000;
 // Keys with a limit counted at most: more than a server has.
@@ -187,6 +191,11 @@ export function createHandler(options: HandlerOptions): Handler {
     if (endpoint.name === "status") {
       const details = options.statusDetails?.(request) ?? true;
       const status = statusOf(options.live, now(), details);
+      // A document made anew, with no ETag: an If-Match naming a tag names none of its (RFC 9110
+      // §13.1.1), `*` holds; a 503 ignores preconditions (§13.2.1).
+      const ifMatch = request.headers["if-match"];
+      if (status.ok && ifMatch !== undefined && !ifMatchHolds(ifMatch, NO_TAG))
+        return sendOutcome(response, PRECONDITION_FAILED);
       return sendJson(response, status, status.ok ? 200 : UNHEALTHY, !details);
     }
 

@@ -195,6 +195,10 @@ function checkPreflight(
   if (!item) return;
   const declared = item.options?.responses["204"];
   if (!declared) throw new Error(`${where}: the document declares no OPTIONS 204 here`);
+  // A page reads a preflight's CORS headers as it reads any answer's: each sent is declared.
+  for (const name of FIXED_HEADERS)
+    if (response.headers.has(name) && !(name in (declared.headers ?? {})))
+      throw new Error(`${where}: header ${name} is sent, the document does not declare it`);
   for (const [name, header] of Object.entries(declared.headers ?? {})) {
     const sent = response.headers.get(name);
     if (sent !== String(header.schema.example))

@@ -101,6 +101,20 @@ describe("/status", () => {
     expect(Date.parse(feed.last_updated) + feed.ttl * 1000).toBeGreaterThan(Date.now());
   });
 
+  it("fails an If-Match naming a tag (it has none), holds `*`, and ignores it when not ok", async () => {
+    server = await startTestServer({ simulate: true, seed: 3, refresh: 60 });
+    const asked = (ifMatch: string) =>
+      fetch(`${server?.base}/status`, { headers: { "If-Match": ifMatch } });
+    const failed = await asked('"zz"');
+    expect(failed.status).toBe(412);
+    expect(await failed.json()).toEqual({ error: "Precondition Failed" });
+    expect((await asked("*")).status).toBe(200);
+    await server.handle.stop();
+    // The fixtures' old states: not ok, 503 whatever the precondition (RFC 9110 §13.2.1).
+    server = await startTestServer();
+    expect((await asked('"zz"')).status).toBe(503);
+  });
+
   it("is ok when the feed reports every station within the last minutes", async () => {
     server = await startTestServer();
     const recent = new Date(Date.now() - 60_000).toISOString().replace(/\.\d+Z$/, "Z");

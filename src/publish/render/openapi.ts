@@ -93,7 +93,7 @@ export function renderOpenApi(options: OpenApiOptions): object {
       description:
         "Bike-sharing stations and bike parkings, as the JCDecaux open-data API (v3, legacy v1, parking v1), plus GBFS feeds and static downloads. Every API call needs `?apiKey=KEY`; public routes say so. " +
         `Every path answers HEAD as GET without the body, and OPTIONS (a CORS preflight, no key needed) with 204; other methods get 405 with \`Allow: ${ALLOWED_METHODS}\`. ` +
-        "A file's answer takes a byte `Range` (206 with `Content-Range`; a JSON answer's `Accept-Ranges` says so, its 206 not listed apart, so that a generated client types it as its JSON)." +
+        "A file's answer takes a byte `Range` (206 with `Content-Range`; `Accept-Ranges` says so on the bundle, and from nginx on every file). A JSON answer's 206 is not listed apart, so that a generated client types it as its JSON." +
         licensesByContract(options.licenses ?? []),
       ...licenseOf(options.licenses ?? [], options.baseUrl),
       ...(options.keysUrl ? { contact: contactOf(options.keysUrl, title) } : {}),
@@ -296,7 +296,7 @@ function preflight(get: RouteConfig): RouteConfig {
         description: "The methods allowed, for any origin",
         headers: {
           Allow: headerExample("the methods every path answers", ALLOWED_METHODS),
-          "Access-Control-Allow-Origin": CORS_HEADERS["Access-Control-Allow-Origin"],
+          ...CORS_HEADERS,
           "Access-Control-Allow-Methods": headerExample(
             "the methods a browser may use",
             ALLOWED_METHODS,
@@ -478,7 +478,7 @@ function responsesOf(
   if (route.served === "release")
     // Every answer of the tree serves a Range; serve says so with the downloads, nginx with all.
     headers["Accept-Ranges"] = headerExample(
-      `an answer cut short can be resumed with a Range (sent with the downloads; by nginx, with every file)${rangesListed ? "" : `: ${RANGE_OF_JSON}`}`,
+      `an answer cut short can be resumed with a Range (sent by velodata serve with the bundle's zip; by nginx, with every file)${rangesListed ? "" : `: ${RANGE_OF_JSON}`}`,
       "bytes",
     );
   if (disposition)
