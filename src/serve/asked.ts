@@ -6,7 +6,7 @@ import type { Endpoint } from "../routes/routes.js";
 import { routeOf } from "../routes/routes.js";
 import { folderLocation } from "./folder-location.js";
 import { redactTarget } from "./redact.js";
-import { parseTarget } from "./request-target.js";
+import { crowdedQuery, MAX_QUERY_PARAMETERS, parseTarget } from "./request-target.js";
 import { badPathMessage, safePath } from "./safe-path.js";
 
 export type Asked = {
@@ -55,6 +55,7 @@ export function askedTargets(): (raw: string) => Asked {
 }
 
 function workOut(raw: string): Asked {
+  if (crowdedQuery(raw)) return crowded(raw);
   const target = parseTarget(raw);
   const { query } = target;
   const logged = shortened(redactTarget(target.path, query), raw.length);
@@ -95,6 +96,18 @@ function workOut(raw: string): Asked {
   const keyed = routeOf(endpoint).access === "key";
   const absent = match.kind === "absent";
   return { logged, loggedBytes, key, kind: "endpoint", endpoint, keyed, absent };
+}
+
+/** A target whose query is refused unread: its path logged, no key read. */
+function crowded(raw: string): Asked {
+  const { path } = parseTarget(raw.slice(0, raw.indexOf("?")));
+  const logged = shortened(
+    `${redactTarget(path, new URLSearchParams())}?(more than ${MAX_QUERY_PARAMETERS} parameters, not read)`,
+    raw.length,
+  );
+  const loggedBytes = Buffer.from(logged);
+  const message = `Bad request query: more than ${MAX_QUERY_PARAMETERS} parameters are not allowed`;
+  return { logged, loggedBytes, key: null, kind: "bad request", message, keyed: false };
 }
 
 /** The redacted target cut to LOGGED_LENGTH, saying the length of the target asked. */

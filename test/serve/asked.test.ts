@@ -32,4 +32,22 @@ describe("askedTargets", () => {
     const short = "/vls/v3/contracts?q=abc";
     expect(askedTargets()(short).logged).toBe(short);
   });
+
+  it("refuses a query of more than 64 parameters unread: no key read, its path logged", () => {
+    const askedOf = askedTargets();
+    const many = (count: number) => `/vls/v3/contracts?apiKey=${KEY}${"&%ff".repeat(count - 1)}`;
+    const crowded = askedOf(many(65));
+    expect(crowded).toMatchObject({
+      kind: "bad request",
+      message: "Bad request query: more than 64 parameters are not allowed",
+      key: null,
+      keyed: false,
+      logged: "/vls/v3/contracts?(more than 64 parameters, not read)",
+    });
+    // 64 are read as any query: the key among them.
+    expect(askedOf(many(64))).toMatchObject({ kind: "endpoint", key: KEY });
+    // Counted by their separators, however empty.
+    expect(askedOf(`/openapi.json?${"&".repeat(64)}`).kind).toBe("bad request");
+    expect(askedOf(`/openapi.json?${"&".repeat(63)}`).kind).toBe("endpoint");
+  });
 });

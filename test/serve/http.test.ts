@@ -127,6 +127,14 @@ describe("methods", () => {
     expect(await response.text()).toBe("");
   });
 
+  it("answers 400 to a query of more than 64 parameters before reading a key", async () => {
+    const response = await server.get(`/vls/v3/contracts?a${"&a".repeat(64)}`);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      error: "Bad request query: more than 64 parameters are not allowed",
+    });
+  });
+
   it("answers 405 with Allow to other methods", async () => {
     for (const method of ["POST", "PUT", "DELETE", "PATCH"]) {
       const response = await server.get("/vls/v3/contracts", { method });
