@@ -15,15 +15,8 @@ import type {
 import { parseS3Url, s3Store } from "../host/object-storage/s3-store.js";
 import { isLoopback } from "../publish/default-base-url.js";
 import { matchRoute } from "../routes/match-route.js";
-import { DEFAULT_REFRESH_SECONDS, STATIC_MAX_AGE } from "../routes/max-age.js";
-import {
-  accessOf,
-  dispositionOf,
-  type Endpoint,
-  fileOf,
-  freshnessOf,
-  routeOf,
-} from "../routes/routes.js";
+import { DEFAULT_REFRESH_SECONDS, keptAs, STATIC_MAX_AGE } from "../routes/max-age.js";
+import { accessOf, dispositionOf, type Endpoint, fileOf, routeOf } from "../routes/routes.js";
 import type { ManifestEntry } from "../tree/manifest.js";
 import { readTree } from "../tree/read-tree.js";
 import { unchangedSince } from "../tree/unchanged-since.js";
@@ -186,7 +179,7 @@ async function treeAnswers(
     }
     const file = join(tree.release.tree, fileOf(urlPath));
     const maxAge =
-      freshnessOf(endpoint) === "dynamic"
+      keptAs(routeOf(endpoint)) === "dynamic"
         ? // The tree's refresh period, its station_status ttl: kept longer, an object outlives it.
           (options.maxAge ?? tree.manifest.refreshSeconds ?? DEFAULT_REFRESH_SECONDS)
         : STATIC_MAX_AGE;

@@ -2,7 +2,6 @@
 // absolute URLs the discovery files name (the table's paths under the public base URL).
 import type { Station } from "../model/station.js";
 import { publishedTime } from "../published-time.js";
-import { STATIC_MAX_AGE } from "../routes/max-age.js";
 import { type Endpoint, pathOf } from "../routes/routes.js";
 import type { Dataset, LiveState } from "../source/dataset.js";
 import { type Encode, encodedTogether } from "./encoded-together.js";
@@ -68,15 +67,18 @@ export function gbfsUrls(baseUrl: string): GbfsUrls {
 
 /**
  * Every file that changes only with the source (all but station_status), and the manifest;
- * `encode` makes the feeds' bytes (see encoded-together.ts).
+ * `encode` makes the feeds' bytes (see encoded-together.ts). `ttl`: the refresh period, as
+ * station_status's: they are kept no longer than it (keptAs, in max-age.ts, which Cache-Control
+ * follows).
  */
 export function gbfsStaticFiles(
   dataset: Dataset,
   urls: GbfsUrls,
   updatedAt: Date,
+  ttl: number,
   encode: Encode = encodedTogether,
 ): Files {
-  const freshness: Freshness = { lastUpdated: updatedAt, ttl: STATIC_MAX_AGE };
+  const freshness: Freshness = { lastUpdated: updatedAt, ttl };
   const files: Files = new Map();
   const stations = groupByContract(dataset.stations);
   for (const contract of dataset.contracts) {

@@ -150,11 +150,15 @@ function portalBaseUrl(options: PublishOptions): string | null {
     : options.baseUrl;
 }
 
-/** The static GBFS files: they name the base URL, so withBaseUrl renders them again too. */
+/**
+ * The static GBFS files: they name the base URL, so withBaseUrl renders them again too; and the
+ * refresh period, their ttl as station_status's.
+ */
 function gbfsFiles(dataset: Dataset, options: PublishOptions): Files {
   const urls = gbfsUrls(options.baseUrl ?? DEFAULT_BASE_URL);
   const updatedAt = options.staticUpdatedAt ?? options.generatedAt;
-  return gbfsStaticFiles(dataset, urls, updatedAt, options.encode);
+  const ttl = options.refreshSeconds ?? DEFAULT_REFRESH_SECONDS;
+  return gbfsStaticFiles(dataset, urls, updatedAt, ttl, options.encode);
 }
 
 /** The same release with its OpenAPI document and GBFS files naming another base URL. */
@@ -164,7 +168,11 @@ export function withBaseUrl(
   options: Omit<PublishOptions, "generatedAt" | "cache"> & { baseUrl: string },
 ): Release {
   const files: Files = new Map(release.files);
-  const at = { ...options, generatedAt: release.generatedAt };
+  const at = {
+    ...options,
+    generatedAt: release.generatedAt,
+    refreshSeconds: release.refreshSeconds,
+  };
   put(files, { name: "openapi" }, [encodeJson(openApiDocument(dataset, at))]);
   for (const [path, file] of gbfsFiles(dataset, at)) files.set(path, file);
   const contracts = [...release.contracts.values()];

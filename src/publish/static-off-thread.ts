@@ -22,7 +22,12 @@ export interface StaticJob {
   dataset: Omit<Dataset, "states">;
   options: Pick<
     PublishOptions,
-    "generatedAt" | "baseUrl" | "portalBaseUrl" | "staticUpdatedAt" | "dataUpdatedAt"
+    | "generatedAt"
+    | "baseUrl"
+    | "portalBaseUrl"
+    | "staticUpdatedAt"
+    | "dataUpdatedAt"
+    | "refreshSeconds"
   >;
   /**
    * How the answers are encoded: in big chunks for a process that exits once it has written them,
@@ -54,7 +59,8 @@ export async function publishStaticOffThread(
   if (!existsSync(WORKER))
     return publishStatic(dataset, { ...options, encode: encodeFor(encoding) });
   const { contracts, stations, parkings, portal } = dataset;
-  const { generatedAt, baseUrl, portalBaseUrl, staticUpdatedAt, dataUpdatedAt } = options;
+  const { generatedAt, baseUrl, portalBaseUrl, staticUpdatedAt, dataUpdatedAt, refreshSeconds } =
+    options;
   const job: StaticJob = {
     dataset: { contracts, stations, parkings, portal },
     options: {
@@ -63,6 +69,7 @@ export async function publishStaticOffThread(
       ...(portalBaseUrl === undefined ? {} : { portalBaseUrl }),
       staticUpdatedAt,
       dataUpdatedAt,
+      refreshSeconds,
     },
     encoding,
   };

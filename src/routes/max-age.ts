@@ -1,8 +1,20 @@
 // How long clients may keep an answer: the Cache-Control the server sends, and the GBFS `ttl`.
-import type { Access } from "./route.js";
+import type { Access, AnyRoute, Freshness } from "./route.js";
 
 /** Seconds a static answer may be kept: it changes only when the source is rebuilt. */
 export const STATIC_MAX_AGE = 3600;
+
+/**
+ * How long caches may keep a route's answer: as a dynamic one, until the next refresh, or as a
+ * static one, STATIC_MAX_AGE. Every GBFS feed is kept as its station_status, though all but it
+ * change only with the source: consumers read them together, and a station_information kept an
+ * hour would lack, for up to that hour, a station added to the source that the fresh
+ * station_status already lists (GBFS wants every station in both), a vehicle_types the vehicle
+ * type a contract added. Asked again with its ETag, an unchanged feed is a 304. Its `ttl` says
+ * the same (gbfs-files.ts).
+ */
+export const keptAs = (route: Pick<AnyRoute, "freshness" | "gbfsVersion">): Freshness =>
+  route.gbfsVersion === undefined ? route.freshness : "dynamic";
 
 /**
  * Who may keep an answer where keys are checked: a keyed one only the client's own cache (a shared

@@ -7,6 +7,7 @@ import { KEY_ID_HEADER, UNCACHED_HEADER } from "../routes/key-check.js";
 import {
   cacheControlOf,
   KEYED_STATIC_CACHE_CONTROL,
+  keptAs,
   NOT_STORED_CACHE_CONTROL,
   STATIC_CACHE_CONTROL,
 } from "../routes/max-age.js";
@@ -213,8 +214,10 @@ export function createHandler(options: HandlerOptions): Handler {
     const file = release.files.get(where.path);
     if (!file) return sendOutcome(response, notFoundOf(endpoint));
     const { keyed } = asked;
+    // As long as the route's answers may be kept (keptAs): a GBFS feed static in the release is
+    // kept as its station_status.
     const cache =
-      file.freshness === "dynamic"
+      keptAs(routeOf(endpoint)) === "dynamic"
         ? dynamicCacheControl(keyed)
         : keyed
           ? KEYED_STATIC_CACHE_CONTROL

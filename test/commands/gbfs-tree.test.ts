@@ -1,4 +1,6 @@
 // GBFS in the tree `build` writes, served by a plain static host (`velodata preview`, sirv).
+
+import { readFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -85,6 +87,24 @@ describe("GBFS in the built tree", () => {
       }
     }
     expect(served).toBe(CONTRACTS.length * 2 * 6);
+  });
+
+  it("says in every GBFS file the lifetime a static host's rules give it: the tree's refresh period, station_status's", async () => {
+    const tree = readTree(out);
+    const period = tree.manifest?.refreshSeconds;
+    expect(period).toBe(60);
+    const rules = (await readFile(join(tree.release.tree, "_headers"), "utf8")).split("\n\n");
+    const gbfsRules = rules.filter((rule) => /^\/(contracts\/:contract\/)?gbfs\//.test(rule));
+    // Per version and form (v2.3, its v2 folder, v3.0): discovery and 5 feeds; the manifest.
+    expect(gbfsRules).toHaveLength(3 * 6 + 1);
+    for (const rule of gbfsRules) {
+      const path = (rule.split("\n")[0] as string).replace(":contract", "lyon");
+      const { ttl } = JSON.parse(await readFile(join(tree.release.tree, path), "utf8"));
+      expect([ttl, /Cache-Control: (.*)/.exec(rule)?.[1]], path).toEqual([
+        period,
+        `public, max-age=${period}`,
+      ]);
+    }
   });
 
   it("serves the v2.3 feeds and discovery file at the v2 folder form too, with the same bytes", async () => {

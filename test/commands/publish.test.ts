@@ -289,9 +289,16 @@ describe("velodata publish", () => {
       const feed = "every30/contracts/dublin/gbfs/v3/station_status.json";
       expect(JSON.parse((await s3.bytes(feed)).toString()).ttl).toBe(30);
       expect((await s3.head(feed)).CacheControl).toBe("public, max-age=30");
-      expect((await s3.head("every30/gbfs/manifest.json")).CacheControl).toBe(
-        "public, max-age=3600",
-      );
+      // The GBFS feeds of the static source too: kept no longer than station_status.
+      for (const other of [
+        "every30/contracts/dublin/gbfs/v3/station_information.json",
+        "every30/gbfs/manifest.json",
+      ]) {
+        expect(JSON.parse((await s3.bytes(other)).toString()).ttl, other).toBe(30);
+        expect((await s3.head(other)).CacheControl, other).toBe("public, max-age=30");
+      }
+      // The other static answers an hour.
+      expect((await s3.head("every30/openapi.json")).CacheControl).toBe("public, max-age=3600");
       // Given, --max-age wins.
       await publishCli(out, "given", "--max-age", "20");
       expect((await s3.head("given/contracts/dublin/gbfs/station_status.json")).CacheControl).toBe(

@@ -553,11 +553,12 @@ describe("velodata refresh", () => {
     expect((await runCli(build)).code).toBe(0);
     const states = join(source, "states.json");
     const original = await readFile(states, "utf8");
-    const ttlOf = async (contract: string) =>
-      JSON.parse(
-        await readFile(join(out, `contracts/${contract}/gbfs/v3/station_status.json`), "utf8"),
-      ).ttl;
+    const ttlOf = async (contract: string, feed = "station_status") =>
+      JSON.parse(await readFile(join(out, `contracts/${contract}/gbfs/v3/${feed}.json`), "utf8"))
+        .ttl;
     expect(await ttlOf("dublin")).toBe(300);
+    // The feeds of the static source too: kept no longer than station_status.
+    expect(await ttlOf("dublin", "station_information")).toBe(300);
     // A static host's rules say the same of the dynamic answers.
     const hostMaxAge = async () =>
       /\/contracts\/:contract\/gbfs\/v3\/station_status\.json\n(?:.*\n)*?\s+Cache-Control: public, max-age=(\d+)/.exec(
@@ -575,6 +576,7 @@ describe("velodata refresh", () => {
     expect(changed.code, changed.stderr).toBe(0);
     expect(changed.stdout).not.toContain("static source unchanged");
     expect([await ttlOf("dublin"), await ttlOf("lyon")]).toEqual([120, 120]);
+    expect(await ttlOf("lyon", "station_information")).toBe(120);
     expect(await hostMaxAge()).toBe("120");
     expect((await runCli(again)).stdout).toContain("static source unchanged");
     expect(await ttlOf("lyon")).toBe(120);

@@ -498,6 +498,12 @@ describe("OpenAPI document", () => {
     expect(feed?.responses["200"]?.headers?.["Cache-Control"]?.schema.example).toBe(
       "public, max-age=42",
     );
+    // A GBFS feed of the static source is kept no longer than the station_status it goes with.
+    const information = paths["/contracts/{contract}/gbfs/v3/station_information.json"]?.get;
+    expect(information?.responses["200"]?.headers?.["Cache-Control"]).toMatchObject({
+      description: expect.stringContaining("as the station_status it goes with"),
+      schema: { example: "public, max-age=42" },
+    });
     expect(
       paths["/openapi.json"]?.get.responses["200"]?.headers?.["Cache-Control"]?.schema.example,
     ).toBe("public, max-age=3600");

@@ -30,6 +30,13 @@ async function feed(url: string, version: GbfsVersion, name: GbfsFeedName | "man
   return { body, response };
 }
 
+/** The max-age of a public answer's Cache-Control, the only form a GBFS feed is sent with. */
+const maxAgeOf = (response: Response): number => {
+  const cacheControl = response.headers.get("cache-control") ?? "";
+  expect(cacheControl, response.url).toMatch(/^public, max-age=\d+$/);
+  return Number(cacheControl.slice("public, max-age=".length));
+};
+
 const feedsOf = (discovery: Feed): Link[] => {
   const data = discovery.data as Record<string, Link[] | { feeds: Link[] }>;
   // v3.0 lists the feeds; v2.3 keys the list by language.
@@ -112,8 +119,7 @@ describe("GBFS through velodata serve", () => {
       "station_status",
     );
     expect(before.body.ttl).toBe(120);
-    expect(information.body.ttl).toBe(3600);
-    expect(information.response.headers.get("cache-control")).toBe("public, max-age=3600");
+    expect(information.body.ttl).toBe(120);
     // Public feeds: any cache may keep them, as on a static host.
     expect(before.response.headers.get("cache-control")).toMatch(/^public, max-age=\d+$/);
     const maxAge = Number(
@@ -145,6 +151,47 @@ describe("GBFS through velodata serve", () => {
     const ids = (body: Feed) =>
       (body.data as { stations: { station_id: string }[] }).stations.map((s) => s.station_id);
     expect(ids(after.body)).toEqual(ids(information.body));
+  });
+
+  it("keeps every feed no longer than station_status: its ttl the refresh period, its Cache-Control the seconds to the next refresh", async () => {
+    server = await startTestServer({ refresh: 120 });
+    // Every GBFS URL of one contract, and the manifest: as a consumer finds them.
+    const urls = new Map<string, [GbfsVersion, GbfsFeedName | "manifest"]>([
+      [`${server.base}/gbfs/manifest.json`, ["3.0", "manifest"]],
+      [`${server.base}/contracts/lyon/gbfs/gbfs.json`, ["2.3", "gbfs"]],
+      [`${server.base}/contracts/lyon/gbfs/v2/gbfs.json`, ["2.3", "gbfs"]],
+      [`${server.base}/contracts/lyon/gbfs/v3/gbfs.json`, ["3.0", "gbfs"]],
+    ]);
+    for (const [url, [version]] of [...urls].slice(1)) {
+      for (const link of feedsOf((await feed(url, version, "gbfs")).body) as Required<Link>[]) {
+        urls.set(link.url, [version, link.name]);
+        // v2.3's feeds at their v2 folder form too, the same files.
+        if (version === "2.3")
+          urls.set(link.url.replace("/gbfs/", "/gbfs/v2/"), [version, link.name]);
+      }
+    }
+    // The manifest, 3 discovery files, 2 × 5 v2.3 feeds and 5 v3.0 feeds.
+    expect(urls.size).toBe(19);
+    for (const [url, [version, name]] of urls) {
+      const { body, response } = await feed(url, version, name);
+      expect(body.ttl, url).toBe(120);
+      expect(maxAgeOf(response), url).toBeLessThanOrEqual(120);
+      // Counting down to the same refresh (a second may pass between two answers).
+      expect(maxAgeOf(response), url).toBeGreaterThan(110);
+    }
+    // Asked again with its ETag, a feed unchanged is a 304, with the same lifetime.
+    const information = `${server.base}/contracts/lyon/gbfs/v3/station_information.json`;
+    const etag = (await fetch(information)).headers.get("etag") ?? "";
+    const again = await fetch(information, { headers: { "If-None-Match": etag } });
+    expect(again.status).toBe(304);
+    expect(maxAgeOf(again)).toBeGreaterThan(110);
+    // The API's static answers are kept an hour, as before.
+    expect((await server.get("/vls/v3/contracts")).headers.get("cache-control")).toBe(
+      "private, max-age=3600",
+    );
+    expect((await fetch(`${server.base}/openapi.json`)).headers.get("cache-control")).toBe(
+      "public, max-age=3600",
+    );
   });
 
   it("matches the contract without regard to case, and answers 404 for an unknown one", async () => {

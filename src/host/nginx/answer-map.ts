@@ -1,5 +1,6 @@
 // The route table as nginx `map` lines: which raw request URIs a file of the tree answers, with the route's access and freshness.
 import { MAX_NUMBER_DIGITS } from "../../model/record-number.js";
+import { keptAs } from "../../routes/max-age.js";
 import { placeholdersOf } from "../../routes/pattern.js";
 import type { AnyRoute, ParamType } from "../../routes/route.js";
 import { dispositionOf, fileOf } from "../../routes/routes.js";
@@ -73,7 +74,8 @@ export function answerLines(routes: readonly AnyRoute[], prefix: string): Answer
   const lines: AnswerLine[] = [];
   for (const route of routes) {
     if (route.served !== "release") continue;
-    const value = `${route.access} ${route.freshness} ${fileTemplate(route, prefix)}`;
+    // The location it is sent from sets its lifetime: a static GBFS feed's is its station_status's.
+    const value = `${route.access} ${keptAs(route)} ${fileTemplate(route, prefix)}`;
     if (route.query) {
       const path = pathRegex(route.query.path, route.params, prefix);
       lines.push({

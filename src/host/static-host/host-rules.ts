@@ -1,5 +1,5 @@
 // `_headers` and `_redirects` (Netlify, Cloudflare Pages) for the public parts of the tree, derived from the route table.
-import { DEFAULT_REFRESH_SECONDS, STATIC_CACHE_CONTROL } from "../../routes/max-age.js";
+import { DEFAULT_REFRESH_SECONDS, keptAs, STATIC_CACHE_CONTROL } from "../../routes/max-age.js";
 import { EXPOSED_HEADERS, NO_SNIFF } from "../../routes/methods.js";
 import type { AnyRoute } from "../../routes/route.js";
 import { dispositionOf, fileOf } from "../../routes/routes.js";
@@ -8,8 +8,8 @@ import { dispositionOf, fileOf } from "../../routes/routes.js";
  * Static answers as `serve` sends them; dynamic ones at most until the next refresh, the tree's
  * period (the `ttl` its GBFS station_status feeds say).
  */
-const cacheControl = (freshness: AnyRoute["freshness"], refreshSeconds: number): string =>
-  freshness === "static" ? STATIC_CACHE_CONTROL : `public, max-age=${refreshSeconds}`;
+const cacheControl = (route: AnyRoute, refreshSeconds: number): string =>
+  keptAs(route) === "static" ? STATIC_CACHE_CONTROL : `public, max-age=${refreshSeconds}`;
 
 export const HEADERS_FILE = "_headers";
 export const REDIRECTS_FILE = "_redirects";
@@ -70,7 +70,7 @@ export function headersFile(
         "  Access-Control-Allow-Origin: *",
         `  Access-Control-Expose-Headers: ${EXPOSED_HEADERS}`,
         `  ${NO_SNIFF.name}: ${NO_SNIFF.value}`,
-        `  Cache-Control: ${cacheControl(route.freshness, refreshSeconds)}`,
+        `  Cache-Control: ${cacheControl(route, refreshSeconds)}`,
         ...(disposition ? [`  Content-Disposition: ${disposition}`] : []),
       ].join("\n"),
     );

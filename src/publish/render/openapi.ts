@@ -13,7 +13,12 @@ import { mailtoAddress } from "../../model/portal.js";
 import { recordNumber } from "../../model/record-number.js";
 import { ErrorBody } from "../../model/server-status.js";
 import { JSON_TYPE } from "../../routes/content-types.js";
-import { cacheControlOf, NOT_STORED_CACHE_CONTROL, STATIC_MAX_AGE } from "../../routes/max-age.js";
+import {
+  cacheControlOf,
+  keptAs,
+  NOT_STORED_CACHE_CONTROL,
+  STATIC_MAX_AGE,
+} from "../../routes/max-age.js";
 import {
   ALLOWED_METHODS,
   EXPOSED_HEADERS,
@@ -453,10 +458,15 @@ function responsesOf(
       route.access === "key"
         ? "; private where keys are checked (public from a tree published without keys)"
         : "";
-    headers["Cache-Control"] =
+    // A GBFS feed that changes only with the source is kept no longer than its station_status.
+    const until =
       route.freshness === "dynamic"
+        ? ""
+        : ", as the station_status it goes with (unchanged: a 304 to If-None-Match)";
+    headers["Cache-Control"] =
+      keptAs(route) === "dynamic"
         ? headerExample(
-            `the seconds to the next refresh of the station states${scope}`,
+            `the seconds to the next refresh of the station states${until}${scope}`,
             cacheControlOf(route.access, 42),
           )
         : headerExample(

@@ -31,6 +31,19 @@ describe("nginx configuration", () => {
     expect(config).not.toContain("/status");
   });
 
+  it("sends every GBFS file from the location of the answers kept until the next refresh, the API's static answers from the other", () => {
+    const values = config
+      .split("\n")
+      .filter((line) => line.includes('"~^(?:GET|HEAD):'))
+      .map((line) => line.slice(line.lastIndexOf(' "') + 2, -2));
+    const gbfs = values.filter((value) => value.includes("/gbfs/"));
+    // Per version and form (v2.3, its v2 folder, v3.0): discovery, station_status, {feed}; the manifest.
+    expect(gbfs).toHaveLength(3 * 3 + 1);
+    for (const value of gbfs) expect(value).toMatch(/^public dynamic \//);
+    expect(values).toContain("key static /vls/v3/contracts.json");
+    expect(values).toContain("public static /openapi.json");
+  });
+
   it("types each file by its row, and refuses an extension with two types", () => {
     expect(config).toContain('"text/csv; charset=utf-8" csv;');
     expect(config).toContain('"application/zip" zip;');

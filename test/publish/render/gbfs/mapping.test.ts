@@ -14,6 +14,9 @@ import { stationStatusEntry } from "../../../../src/publish/render/gbfs/station-
 import { gbfsSystem } from "../../../../src/publish/render/gbfs/system.js";
 import { renderSystemInformation } from "../../../../src/publish/render/gbfs/system-information.js";
 import { vehicleTypesOf } from "../../../../src/publish/render/gbfs/vehicle-types.js";
+import { stationStatusEntryJson } from "../../../../src/publish/render/station-json.js";
+import { renderStationV1 } from "../../../../src/publish/render/v1.js";
+import { renderStationV3 } from "../../../../src/publish/render/v3.js";
 import { type LiveState, stationKey } from "../../../../src/source/dataset.js";
 import { LIVE, STATIC, URLS } from "./gbfs-helpers.js";
 
@@ -130,6 +133,23 @@ describe("station_status", () => {
       stationInformationEntry(system, without, "3.0").capacity,
     );
     expect(stationStatusEntry(without, live, types, "2.3").num_bikes_available).toBe(7);
+  });
+
+  it("counts the overflow stands of a station that says overflow false, as v3 and v1 do, within its capacity", () => {
+    // Validation warns of stands beside overflow false, and publishes them as given: v3's
+    // totalStands and v1's figures count them, so GBFS does, and its capacity holds them.
+    const refusing = { ...station, overflow: false };
+    const entry = stationStatusEntry(refusing, live, types, "3.0");
+    const v3 = renderStationV3(refusing, live).totalStands;
+    const v1 = renderStationV1(refusing, live);
+    expect([entry.num_vehicles_available, entry.num_docks_available]).toEqual([9, 26]);
+    expect([v3.availabilities.bikes, v3.availabilities.stands]).toEqual([9, 26]);
+    expect([v1.available_bikes, v1.available_bike_stands]).toEqual([9, 26]);
+    expect(entry.vehicle_types_available.map((type) => type.count)).toEqual([6, 3]);
+    const capacity = stationInformationEntry(system, refusing, "3.0").capacity;
+    expect([capacity, v3.capacity, v1.bike_stands]).toEqual([40, 40, 40]);
+    // The bytes a refresh splices in say the same as the entry.
+    expect(JSON.parse(stationStatusEntryJson(refusing, live, types, "3.0"))).toEqual(entry);
   });
 
   it("neither rents nor takes returns when CLOSED, disconnected or reported at no time, but stays installed", () => {
