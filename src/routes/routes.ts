@@ -379,7 +379,6 @@ export const accessOf = (endpoint: Endpoint) => routeOf(endpoint).access;
 /** The Content-Disposition a route's answer is sent with; undefined for one to show, not save. */
 export const dispositionOf = (route: AnyRoute): string | undefined =>
   route.attachment === undefined ? undefined : `attachment; filename="${route.attachment}"`;
-export const freshnessOf = (endpoint: Endpoint) => routeOf(endpoint).freshness;
 
 /**
  * The request as the specification spells it: the row's query form when it has one

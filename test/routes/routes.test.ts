@@ -5,10 +5,10 @@ import {
   accessOf,
   type Endpoint,
   fileOf,
-  freshnessOf,
   pathOf,
   ROUTE_LIST,
   requestOf,
+  routeOf,
 } from "../../src/routes/routes.js";
 
 const match = (path: string, query = "") =>
@@ -291,9 +291,9 @@ describe("route table", () => {
     expect(accessOf({ name: "staticStations", contract: "a" })).toBe("public");
     expect(accessOf({ name: "openapi" })).toBe("public");
     expect(accessOf({ name: "stationV1", contract: "a", number: 1 })).toBe("key");
-    expect(freshnessOf({ name: "stationsV1" })).toBe("dynamic");
-    expect(freshnessOf({ name: "station", contract: "a", number: 1 })).toBe("dynamic");
-    expect(freshnessOf({ name: "parks", contract: "a" })).toBe("static");
+    expect(routeOf({ name: "stationsV1" }).freshness).toBe("dynamic");
+    expect(routeOf({ name: "station", contract: "a", number: 1 }).freshness).toBe("dynamic");
+    expect(routeOf({ name: "parks", contract: "a" }).freshness).toBe("static");
   });
 });
 
