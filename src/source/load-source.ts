@@ -132,12 +132,15 @@ const contractKeyOf = ({ name }: Record<string, unknown>): string | undefined =>
 /**
  * A number written as text ("55" in JSON) still says which station was meant; one written any
  * other way does not: a spreadsheet's "1.23457E+14" reads as another number than the one its
- * states give, and so may "1e1" or "-30".
+ * states give, and so may "1e1" or "-30". A contract padded with spaces (a fixed-width export's
+ * " dublin") is the one it pads; an empty one says none.
  */
 export function stationKeyOf({ contract, number }: Record<string, unknown>): string | undefined {
   const meant = typeof number === "string" && PLAIN_NUMBER.test(number) ? Number(number) : number;
   if (typeof contract !== "string" || typeof meant !== "number") return undefined;
-  return Number.isSafeInteger(meant) && meant >= 0 ? stationKey(contract, meant) : undefined;
+  const named = contract.trim();
+  if (named === "" || !Number.isSafeInteger(meant) || meant < 0) return undefined;
+  return stationKey(named, meant);
 }
 
 const PLAIN_NUMBER = /^\s*\d+\s*$/;
