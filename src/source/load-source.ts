@@ -67,9 +67,20 @@ export const NOTHING_UNREAD: Unread = { contracts: new Set(), stations: new Set(
 export const allRead = ({ contracts, stations }: Unread): boolean =>
   contracts !== "all" && contracts.size === 0 && stations !== "all" && stations.size === 0;
 
+/**
+ * The static records their schema refused, as far as they read (salvagedRecords): the rules of a
+ * record's own fields run over them, and those of positions too (checkStaticSource).
+ */
+export interface RefusedRecords {
+  stations: readonly SalvagedRecord<Station>[];
+  parkings: readonly SalvagedRecord<Parking>[];
+}
+
+export const NONE_REFUSED: RefusedRecords = { stations: [], parkings: [] };
+
 export async function loadStaticSource(
   dir: string,
-): Promise<Loaded<StaticSource> & { unread: Unread; notes: string[] }> {
+): Promise<Loaded<StaticSource> & { unread: Unread; notes: string[]; refused: RefusedRecords }> {
   checkSourceFolder(dir);
   // Every required file missing is said at once: an empty folder, or one of other data, is one mistake.
   const missing = (
@@ -108,6 +119,7 @@ export async function loadStaticSource(
       stations: unreadKeys(stations, stationKeyOf),
     },
     notes: portal.note === undefined ? [] : [portal.note],
+    refused: { stations: refusedOverflow.stations, parkings: parkings.salvaged },
   };
 }
 

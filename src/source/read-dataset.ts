@@ -90,7 +90,7 @@ export async function readStatic(dir: string): Promise<StaticRead> {
   const loaded = await loadStaticSource(dir);
   const problems = [
     ...loaded.problems,
-    ...checkStaticSource(loaded.value, loaded.unread),
+    ...checkStaticSource(loaded.value, loaded.unread, loaded.refused),
     ...sourceTimeProblems(dir),
   ];
   return { source: loaded.value, unread: loaded.unread, problems, notes: loaded.notes };

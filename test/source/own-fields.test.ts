@@ -1,5 +1,6 @@
 // A record its schema refused still has the rules of its own fields run on the fields that passed,
-// so that one run says every mistake of it; the rules across records never see it.
+// and those of positions where its contract and coordinates passed, so that one run says every
+// mistake of it; the other rules across records never see it.
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -25,7 +26,7 @@ async function said(dir: string, file: string, severity: Problem["severity"]): P
 }
 
 describe("the rules of a record's own fields, on a record its schema refused", () => {
-  it("say a refused station's other mistakes, nothing of its failed fields, and no rule across records sees it", async () => {
+  it("say a refused station's other mistakes, its position far from its contract's others, nothing of its failed fields", async () => {
     const dir = await source({
       contracts: [lyonContract()],
       stations: [
@@ -34,21 +35,26 @@ describe("the rules of a record's own fields, on a record its schema refused", (
         lyonStation(3),
         // Station 1 again, its own mistakes beside the schema's.
         { ...lyonStation(1, "GARE\u0007"), banking: "yes", latitude: 245, overflowCapacity: 3 },
-        // In Paris, 390 km from Lyon's others: not measured, nor moving their middle.
+        // In Paris, 390 km from Lyon's others: said in the run that says its bonus.
         { ...lyonStation(4), bonus: "no", latitude: 48.8566, longitude: 2.3522 },
         // Its overflow stands refused: not said to have none.
         { ...lyonStation(5), overflow: true, overflowCapacity: "many" },
+        // Its latitude refused: its longitude checked all the same.
+        { ...lyonStation(6), latitude: "north", longitude: 500 },
       ],
     });
     expect(await said(dir, "stations.json", "error")).toEqual([
       'stations.json[3] (lyon #1) banking: expected true or false, got "yes": English for true; write true',
       'stations.json[4] (lyon #4) bonus: expected true or false, got "no": English for false; write false',
       'stations.json[5] (lyon #5) overflowCapacity: expected number, got "many"',
+      'stations.json[6] (lyon #6) latitude: expected number, got "north"',
       "stations.json[3] (lyon #1) name: holds a control character (U+0007): remove it",
       "stations.json[3] (lyon #1) latitude: 245 is outside -90..90 (degrees north; are latitude and longitude swapped?)",
+      "stations.json[6] (lyon #6) longitude: 500 is outside -180..180 (degrees east)",
     ]);
     expect(await said(dir, "stations.json", "warning")).toEqual([
       "stations.json[3] (lyon #1) overflow: is false, yet overflowCapacity gives 3 overflow stands: published as given; set overflow to true if the station takes overflow returns, or leave overflowCapacity empty (null in JSON) if it has no overflow stands",
+      "stations.json[4] (lyon #4) latitude: 48.8566, 2.3522 is 393 km from the middle of its contract's others (45.76, 4.86): a wrong position?",
     ]);
   });
 
