@@ -16,8 +16,10 @@ import { contractNamesUnique } from "./rules/contracts.js";
 import { bikesOfDeclaredTypes, systemIdsUnique } from "./rules/gbfs.js";
 import {
   CONTRACT_RULES,
+  type OwnFieldRule,
   ownFieldsChecked,
   PARKING_RULES,
+  refusedRecordsChecked,
   STATION_RULES,
 } from "./rules/own-fields.js";
 import { positionsPrecise } from "./rules/positions-precise.js";
@@ -194,6 +196,48 @@ export function checkStatesWithAcross(
     ...bikesOfDeclaredTypes(source.contracts, checked),
   ];
   return { problems, across };
+}
+
+/**
+ * The rules of one state at a time, as own-fields.ts runs them over a record its schema refused:
+ * on the fields that passed, those whose fields it needs passed. Against the static source as
+ * checkStates holds a state to it (its station, its contract's time zone and kinds of bike).
+ */
+function stateRules(source: StaticSource, unread: Unread): OwnFieldRule<StationState>[] {
+  return [
+    {
+      needs: ["lastUpdate"],
+      check: (states) => lastUpdateIsUtcInstant(states, contractZones(source.contracts)),
+    },
+    { needs: ["lastUpdate"], check: (states) => lastUpdateInRange(states) },
+    {
+      needs: ["contract", "number"],
+      check: (states) => {
+        if (unread.stations === "all") return [];
+        const keys = stateKeys(states);
+        return statesForKnownStations(source.stations, ...notOf(unread.stations, states, keys));
+      },
+    },
+    {
+      needs: ["contract", "number", "mainStands"],
+      check: (states) => availabilitiesConsistent(source.stations, states),
+    },
+    { needs: ["contract"], check: (states) => bikesOfDeclaredTypes(source.contracts, states) },
+  ];
+}
+
+/**
+ * The rules of one state at a time over the states their schema refused (`refused`, as far as
+ * they read), so that one run says every mistake of a state: `"status": "open"` does not hide a
+ * lastUpdate without its time zone, nor bikes beyond the station's capacity, beside it.
+ */
+export function refusedStatesChecked(
+  source: StaticSource,
+  refused: readonly SalvagedRecord<StationState>[],
+  unread: Unread = NOTHING_UNREAD,
+): Problem[] {
+  if (refused.length === 0) return [];
+  return refusedRecordsChecked(stateRules(source, unread), refused);
 }
 
 /** The states (and their keys) not of a station in `stations`: every one when it is empty. */

@@ -183,6 +183,8 @@ export interface LoadedStates extends Loaded<Sourced<StationState>[]> {
   texts?: readonly string[];
   /** The file's text, when the records were parsed from it, whole or split. */
   text?: string;
+  /** Of the records their schema refused, the fields that pass, for the rules of a record's own fields. */
+  salvaged: readonly SalvagedRecord<StationState>[];
 }
 
 /**
@@ -201,7 +203,8 @@ export async function loadStates(
 ): Promise<LoadedStates> {
   if (!isPresent(path)) throw new UserError(`state file not found: ${path}`);
   const read = await readSourceText(path, file, reuse);
-  if ("problem" in read) return { value: [], problems: [read.problem], raw: [], knownAt: [] };
+  if ("problem" in read)
+    return { value: [], problems: [read.problem], raw: [], knownAt: [], salvaged: [] };
   const written = jsonNumberTexts(read.text, "states");
   const previous = known && knownTexts(known);
   const split = previous ? splitStatesText(read.text, previous) : undefined;
@@ -212,6 +215,7 @@ export async function loadStates(
   const value: Sourced<StationState>[] = [];
   const problems = [...(located?.problems ?? [])];
   const knownAt: number[] = [];
+  const salvaged: SalvagedRecord<StationState>[] = [];
   // The text split, the records compared and parsed: in stretches, letting a server answer between.
   await setImmediate();
   for (let index = 0; index < raw.length; index++) {
@@ -234,6 +238,8 @@ export async function loadStates(
     }
     const parsed = parseRecords(StationState, [{ raw: record, at: { file, index }, written }]);
     problems.push(...parsed.problems);
+    if (parsed.rejected.length > 0)
+      salvaged.push(...salvagedRecords(StationState, parsed.rejected));
     for (const one of parsed.records) {
       value.push(one);
       knownAt.push(-1);
@@ -244,6 +250,7 @@ export async function loadStates(
     problems,
     raw,
     knownAt,
+    salvaged,
     ...(split ? { texts: split.texts } : {}),
     ...(split || whole ? { text: read.text } : {}),
   };

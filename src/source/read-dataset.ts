@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { setImmediate } from "node:timers/promises";
 import { IndexedMap } from "../indexed-map.js";
 import type { StationState } from "../model/station-state.js";
-import { checkStatesWithAcross, checkStaticSource } from "./check.js";
+import { checkStatesWithAcross, checkStaticSource, refusedStatesChecked } from "./check.js";
 import {
   assembleDataset,
   type Dataset,
@@ -176,6 +176,7 @@ export async function readStates(
   });
   const problems = [
     ...loaded.problems,
+    ...refusedStatesChecked(read.source, loaded.salvaged, read.unread),
     ...(empty && readWhole ? [noStates(path)] : []),
     ...checked.problems,
   ];

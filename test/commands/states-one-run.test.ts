@@ -38,6 +38,23 @@ describe("a states file with a record in error, in one run", () => {
     ]);
   });
 
+  it("validate: a record its schema refused has its other fields checked too", async () => {
+    const source = await fixtureCopy();
+    const state = await statesWithBadRecord(source, 0);
+    const states = JSON.parse(await readFile(state, "utf8")) as {
+      states: Record<string, unknown>[];
+    };
+    Object.assign(states.states[0] ?? {}, { status: "open", lastUpdate: "2025-02-08 16:44" });
+    await writeFile(state, JSON.stringify(states));
+    const result = await runCli(["validate", "--source", source, "--state", state]);
+    expect(result.code).toBe(1);
+    expect(lines(result.stderr, "error: ")).toEqual([
+      `  error: ${state}[0] (dublin #42) status: must be one of "OPEN", "CLOSED", got "open"`,
+      `  error: ${state}[0] (dublin #42) mainStands.bikes: must be at least 0, got -1`,
+      `  error: ${state}[0] (dublin #42) lastUpdate: "2025-02-08 16:44" lacks a T between the date and the time, seconds, a time zone: write it as 2025-02-08T16:44:00+00:00 if it is Europe/Dublin time (its contract's timezone), or 2025-02-08T16:44:00Z if it is UTC`,
+    ]);
+  });
+
   it("refresh: the missing share with the record in error among them, in one run", async () => {
     const source = await fixtureCopy();
     const out = join(source, "out");

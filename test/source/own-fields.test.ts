@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { formatProblem, type Problem } from "../../src/source/problems.js";
 import { readDataset } from "../../src/source/read-dataset.js";
 import { tempDir } from "../helpers.js";
-import { lyonContract, lyonParking, lyonStation } from "./lyon-source.js";
+import { lyonContract, lyonParking, lyonState, lyonStation } from "./lyon-source.js";
 
 /** A source folder of these JSON files (`contracts`, `stations`, `parkings`: their lists). */
 async function source(files: Record<string, unknown[]>): Promise<string> {
@@ -84,6 +84,30 @@ describe("the rules of a record's own fields, on a record its schema refused", (
     ]);
     expect(await said(dir, "parkings.json", "warning")).toEqual([
       'parkings.json[1] (lyon #1) name: "=HYPERLINK(1)" starts as a formula does: a spreadsheet opening the CSV downloads runs it (CSV injection: it can send a reader\'s cells away, or start a command); check where it came from; published as given',
+    ]);
+  });
+
+  it("say a refused state's other mistakes: its time, its station, its counts against the station", async () => {
+    const dir = await source({
+      contracts: [lyonContract()],
+      stations: [lyonStation(1), lyonStation(2), lyonStation(3)],
+      states: [
+        { ...lyonState(1), status: "open", lastUpdate: "2026-11-20 08:16" },
+        { ...lyonState(2, 50), connected: "yes" },
+        { ...lyonState(9), status: "open" },
+        // Its contract refused: its time checked all the same, its station not looked up.
+        { ...lyonState(3, 50), contract: 7, lastUpdate: "1970-01-01T00:00:00Z" },
+      ],
+    });
+    expect(await said(dir, "states.json", "error")).toEqual([
+      'states.json[0] (lyon #1) status: must be one of "OPEN", "CLOSED", got "open"',
+      'states.json[1] (lyon #2) connected: expected true or false, got "yes": English for true; write true',
+      'states.json[2] (lyon #9) status: must be one of "OPEN", "CLOSED", got "open"',
+      'states.json[3] (7 #3) contract: expected text, got 7: write it in quotes, "7"',
+      'states.json[0] (lyon #1) lastUpdate: "2026-11-20 08:16" lacks a T between the date and the time, seconds, a time zone: write it as 2026-11-20T08:16:00+01:00 if it is Europe/Paris time (its contract\'s timezone), or 2026-11-20T08:16:00Z if it is UTC',
+      "states.json[1] (lyon #2) mainStands: bikes + stands is 53, more than the station's capacity of 10",
+      'states.json[2] (lyon #9) number: no station 9 in contract "lyon"',
+      'states.json[3] (7 #3) lastUpdate: "1970-01-01T00:00:00Z" is before 2015-12-15, the earliest time GBFS accepts: a placeholder? give null for a station that never reported',
     ]);
   });
 

@@ -3,7 +3,8 @@
 // of a record, over the fields that passed theirs in the records that did not: `"banking": "yes"`
 // does not hide a latitude out of range beside it until it is fixed. Of the rules across records,
 // only those of positions see a refused record, where its contract and coordinates passed
-// (check.ts); duplicates and references never do.
+// (check.ts); duplicates and references never do. A state's are read against its station and
+// contract, so they are made for a static source (check.ts's stateRules).
 import type { Contract } from "../../model/contract.js";
 import type { Parking } from "../../model/parking.js";
 import type { Station } from "../../model/station.js";
