@@ -118,6 +118,8 @@ export function keptSaid(
       return instead;
     }
     const unfitToo = leftOutOf(problem, unfitOf);
+    // Why the kept state does not fit is said once, at the state's first error.
+    if (unfitToo && said.has(unfitToo)) return saidLeftOut(problem, true);
     if (unfitToo) {
       said.add(unfitToo);
       return { ...problem, consequence: unfitConsequence(unfitReasons.get(unfitToo) ?? "") };

@@ -124,8 +124,10 @@ describe("keptSaid", () => {
         'must be one of "OPEN", "CLOSED", got "open"',
       ),
     );
-    expect(keptSaid([inError], new Set(), unfitOfFive).map(formatProblem)).toEqual([
+    const alsoInError = { ...inError, field: "connected", message: "expected true or false" };
+    expect(keptSaid([inError, alsoInError], new Set(), unfitOfFive).map(formatProblem)).toEqual([
       'states.json[3] (nantes #5) status: must be one of "OPEN", "CLOSED", got "open": this state is left out, and the station\'s last published state no longer fits it as the static source now describes it (mainStands: bikes + stands is 16, more than the station\'s capacity of 4): the station published without one (CLOSED) until the feed gives a good one',
+      "states.json[3] (nantes #5) connected: expected true or false: this state is left out, the station published without one (CLOSED) until the feed gives a good one",
     ]);
     // Another station's state in error is said as ever, the unfit station's warning beside it.
     const other = { ...inError, at: { ...inError.at, station: "nantes/6" } };
