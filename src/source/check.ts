@@ -3,14 +3,23 @@ import type { Station } from "../model/station.js";
 import type { StationState } from "../model/station-state.js";
 import { oncePerObject } from "../once-per-object.js";
 import type { StatesAcross } from "./known-states.js";
-import { NOTHING_UNREAD, type StaticSource, type Unread, type UnreadKeys } from "./load-source.js";
+import {
+  NONE_REFUSED,
+  NOTHING_UNREAD,
+  type RefusedRecords,
+  type StaticSource,
+  type Unread,
+  type UnreadKeys,
+} from "./load-source.js";
 import type { Problem, Sourced } from "./problems.js";
 import { contractNamesUnique } from "./rules/contracts.js";
 import { bikesOfDeclaredTypes, systemIdsUnique } from "./rules/gbfs.js";
 import {
   CONTRACT_RULES,
+  type OwnFieldRule,
   ownFieldsChecked,
   PARKING_RULES,
+  refusedRecordsChecked,
   STATION_RULES,
 } from "./rules/own-fields.js";
 import { positionsPrecise } from "./rules/positions-precise.js";
@@ -37,6 +46,7 @@ import {
 } from "./rules/states.js";
 import { positionsInTimeZoneRegion } from "./rules/time-zone-region.js";
 import { zipCodesWhole } from "./rules/zip-codes.js";
+import type { SalvagedRecord } from "./salvaged-records.js";
 
 // The rules run over the records that passed their schema: one run lists both kinds of problem
 // (those of a record's own fields run over the rest of a refused one too: see own-fields.ts).
@@ -45,6 +55,7 @@ import { zipCodesWhole } from "./rules/zip-codes.js";
 export function checkStaticSource(
   { contracts, stations, parkings }: StaticSource,
   unread: Unread = NOTHING_UNREAD,
+  refused: RefusedRecords = NONE_REFUSED,
 ): Problem[] {
   const namedByNone = contractsNamedByNone(
     contracts,
@@ -61,7 +72,13 @@ export function checkStaticSource(
         ];
   // Contracts whose positions lie outside their time zone's part of the world: said once each.
   const flagged = new Set<string>();
-  const placed = onTheirContracts(contracts, stations, parkings);
+  // A refused record's position is checked with its contract's others when those fields passed:
+  // one run says it far away beside its other mistake, not the run after it is fixed.
+  const positioned = {
+    stations: withRefusedPositions(stations, refused.stations),
+    parkings: withRefusedPositions(parkings, refused.parkings),
+  };
+  const placed = onTheirContracts(contracts, positioned.stations, positioned.parkings);
   return [
     ...contractNamesUnique(contracts),
     ...ownFieldsChecked(CONTRACT_RULES, contracts),
@@ -73,13 +90,34 @@ export function checkStaticSource(
     ...parkingNumbersUniqueInContract(parkings),
     ...ownFieldsChecked(STATION_RULES, stations),
     ...ownFieldsChecked(PARKING_RULES, parkings),
-    ...positionsPrecise("station", stations),
-    ...positionsPrecise("parking", parkings),
+    ...positionsPrecise("station", positioned.stations),
+    ...positionsPrecise("parking", positioned.parkings),
     ...zipCodesWhole(contracts, parkings),
     ...positionsInTimeZoneRegion(contracts, placed, flagged),
     ...positionsNearTheirContract(placed, flagged),
   ];
 }
+
+type Positioned = Sourced<{ contract: string; latitude: number; longitude: number }>;
+
+/**
+ * `records` and the `refused` whose contract and coordinates passed their schema, in the file's
+ * order (the position rules say a contract's problem at its first record).
+ */
+function withRefusedPositions(
+  records: readonly Positioned[],
+  refused: readonly SalvagedRecord<Positioned["value"]>[],
+): readonly Positioned[] {
+  const positioned = refused.filter(({ failedFields }) =>
+    POSITION_FIELDS.every((field) => !failedFields.has(field)),
+  );
+  if (positioned.length === 0) return records;
+  return [...records, ...positioned].sort(
+    (one, other) => (one.at.index ?? 0) - (other.at.index ?? 0),
+  );
+}
+
+const POSITION_FIELDS = ["contract", "latitude", "longitude"] as const;
 
 /** The contracts (their names' keys) of stations by their keys (stationKey). */
 function contractsOf(stations: UnreadKeys): UnreadKeys {
@@ -158,6 +196,48 @@ export function checkStatesWithAcross(
     ...bikesOfDeclaredTypes(source.contracts, checked),
   ];
   return { problems, across };
+}
+
+/**
+ * The rules of one state at a time, as own-fields.ts runs them over a record its schema refused:
+ * on the fields that passed, those whose fields it needs passed. Against the static source as
+ * checkStates holds a state to it (its station, its contract's time zone and kinds of bike).
+ */
+function stateRules(source: StaticSource, unread: Unread): OwnFieldRule<StationState>[] {
+  return [
+    {
+      needs: ["lastUpdate"],
+      check: (states) => lastUpdateIsUtcInstant(states, contractZones(source.contracts)),
+    },
+    { needs: ["lastUpdate"], check: (states) => lastUpdateInRange(states) },
+    {
+      needs: ["contract", "number"],
+      check: (states) => {
+        if (unread.stations === "all") return [];
+        const keys = stateKeys(states);
+        return statesForKnownStations(source.stations, ...notOf(unread.stations, states, keys));
+      },
+    },
+    {
+      needs: ["contract", "number", "mainStands"],
+      check: (states) => availabilitiesConsistent(source.stations, states),
+    },
+    { needs: ["contract"], check: (states) => bikesOfDeclaredTypes(source.contracts, states) },
+  ];
+}
+
+/**
+ * The rules of one state at a time over the states their schema refused (`refused`, as far as
+ * they read), so that one run says every mistake of a state: `"status": "open"` does not hide a
+ * lastUpdate without its time zone, nor bikes beyond the station's capacity, beside it.
+ */
+export function refusedStatesChecked(
+  source: StaticSource,
+  refused: readonly SalvagedRecord<StationState>[],
+  unread: Unread = NOTHING_UNREAD,
+): Problem[] {
+  if (refused.length === 0) return [];
+  return refusedRecordsChecked(stateRules(source, unread), refused);
 }
 
 /** The states (and their keys) not of a station in `stations`: every one when it is empty. */

@@ -12,7 +12,7 @@ import type { LiveState } from "./dataset.js";
 import { type Problem, type RecordRef, type Sourced, warning } from "./problems.js";
 import { NO_STATES, saidLeftOut } from "./read-dataset.js";
 import { bikesOfDeclaredTypes } from "./rules/gbfs.js";
-import { availabilitiesConsistent, NO_STATE } from "./rules/states.js";
+import { availabilitiesConsistent, NO_STATE, stationKey } from "./rules/states.js";
 
 /** The last state published, marked disconnected (the same object when it is already). */
 export const keptDisconnected = (last: LiveState): LiveState =>
@@ -59,20 +59,27 @@ export function unfitKeptStates(
     if (all) all.push(said);
     else why.set(problem.at, [said]);
   }
-  for (const [at, reasons] of why)
-    unfit.set(
-      at,
-      saidLeftOut(
-        warning(
-          at,
-          undefined,
-          `its last published state, kept while the states file leaves it out, no longer fits the station as the static source now describes it (${reasons.join("; ")})`,
-        ),
-        true,
+  for (const { station } of kept) {
+    const reasons = why.get(station.at)?.join("; ");
+    if (reasons === undefined || unfit.has(station.at)) continue;
+    // At its station (stationKey), for keptSaid to find the station's state in error left out.
+    const at = { ...station.at, station: stationKey(station.value.contract, station.value.number) };
+    const problem = saidLeftOut(
+      warning(
+        at,
+        undefined,
+        `its last published state, kept while the states file leaves it out, no longer fits the station as the static source now describes it (${reasons})`,
       ),
+      true,
     );
+    unfitReasons.set(problem, reasons);
+    unfit.set(station.at, problem);
+  }
   return unfit;
 }
+
+/** Why each of unfitKeptStates' warnings was given: keptSaid says it in another line instead. */
+const unfitReasons = new WeakMap<Problem, string>();
 
 /** A kept state as the states file would give it, for the rules a fresh one is read by. */
 const stationStateOf = (station: Station, state: LiveState): StationState => ({
@@ -89,7 +96,8 @@ const stationStateOf = (station: Station, state: LiveState): StationState => ({
  * The states file's warnings, those of the kept stations (`kept`: their static records' places)
  * saying what is done: "published as CLOSED" would describe a publish that does not happen. A
  * station whose kept state no longer fits (`unfit`, by unfitKeptStates) is said by its warning
- * instead of "no state".
+ * instead of "no state"; one whose state in error is left out (said "keeps its last published
+ * state", with its station: see readStates), in that line, which then says what becomes of it.
  */
 export function keptSaid(
   problems: Problem[],
@@ -98,11 +106,23 @@ export function keptSaid(
 ): Problem[] {
   if (kept.size === 0 && unfit.size === 0) return problems;
   const said = new Set<Problem>();
+  const unfitOf = new Map(
+    [...unfit.values()].flatMap((problem) =>
+      problem.at.station === undefined ? [] : [[problem.at.station, problem] as const],
+    ),
+  );
   const saying = problems.map((problem) => {
     const instead = problem.message === NO_STATE ? unfit.get(problem.at) : undefined;
     if (instead) {
       said.add(instead);
       return instead;
+    }
+    const unfitToo = leftOutOf(problem, unfitOf);
+    // Why the kept state does not fit is said once, at the state's first error.
+    if (unfitToo && said.has(unfitToo)) return saidLeftOut(problem, true);
+    if (unfitToo) {
+      said.add(unfitToo);
+      return { ...problem, consequence: unfitConsequence(unfitReasons.get(unfitToo) ?? "") };
     }
     if (problem.message === NO_STATE && kept.has(problem.at)) return { ...problem, message: KEPT };
     if (problem.message === NO_STATES && kept.size > 0) return { ...problem, message: NONE_KEPT };
@@ -110,3 +130,18 @@ export function keptSaid(
   });
   return [...saying, ...[...unfit.values()].filter((problem) => !said.has(problem))];
 }
+
+/**
+ * The unfit warning of the station of `problem`, when that is a state in error left out and said
+ * so (its station kept: see readStates and saidLeftOut); a refusal's errors say no consequence.
+ */
+const leftOutOf = (problem: Problem, unfitOf: ReadonlyMap<string, Problem>): Problem | undefined =>
+  problem.at.station !== undefined && problem.consequence
+    ? unfitOf.get(problem.at.station)
+    : undefined;
+
+/** What becomes of a station whose state in error is left out and whose last one no longer fits. */
+const unfitConsequence = (reasons: string): NonNullable<Problem["consequence"]> => ({
+  one: `this state is left out, and the station's last published state no longer fits it as the static source now describes it (${reasons}): the station published without one (CLOSED) until the feed gives a good one`,
+  many: "these states are left out, and their stations' last published states no longer fit them as the static source now describes them: each station published without one (CLOSED) until the feed gives a good one",
+});

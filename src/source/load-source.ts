@@ -67,9 +67,20 @@ export const NOTHING_UNREAD: Unread = { contracts: new Set(), stations: new Set(
 export const allRead = ({ contracts, stations }: Unread): boolean =>
   contracts !== "all" && contracts.size === 0 && stations !== "all" && stations.size === 0;
 
+/**
+ * The static records their schema refused, as far as they read (salvagedRecords): the rules of a
+ * record's own fields run over them, and those of positions too (checkStaticSource).
+ */
+export interface RefusedRecords {
+  stations: readonly SalvagedRecord<Station>[];
+  parkings: readonly SalvagedRecord<Parking>[];
+}
+
+export const NONE_REFUSED: RefusedRecords = { stations: [], parkings: [] };
+
 export async function loadStaticSource(
   dir: string,
-): Promise<Loaded<StaticSource> & { unread: Unread; notes: string[] }> {
+): Promise<Loaded<StaticSource> & { unread: Unread; notes: string[]; refused: RefusedRecords }> {
   checkSourceFolder(dir);
   // Every required file missing is said at once: an empty folder, or one of other data, is one mistake.
   const missing = (
@@ -108,6 +119,7 @@ export async function loadStaticSource(
       stations: unreadKeys(stations, stationKeyOf),
     },
     notes: portal.note === undefined ? [] : [portal.note],
+    refused: { stations: refusedOverflow.stations, parkings: parkings.salvaged },
   };
 }
 
@@ -132,12 +144,15 @@ const contractKeyOf = ({ name }: Record<string, unknown>): string | undefined =>
 /**
  * A number written as text ("55" in JSON) still says which station was meant; one written any
  * other way does not: a spreadsheet's "1.23457E+14" reads as another number than the one its
- * states give, and so may "1e1" or "-30".
+ * states give, and so may "1e1" or "-30". A contract padded with spaces (a fixed-width export's
+ * " dublin") is the one it pads; an empty one says none.
  */
 export function stationKeyOf({ contract, number }: Record<string, unknown>): string | undefined {
   const meant = typeof number === "string" && PLAIN_NUMBER.test(number) ? Number(number) : number;
   if (typeof contract !== "string" || typeof meant !== "number") return undefined;
-  return Number.isSafeInteger(meant) && meant >= 0 ? stationKey(contract, meant) : undefined;
+  const named = contract.trim();
+  if (named === "" || !Number.isSafeInteger(meant) || meant < 0) return undefined;
+  return stationKey(named, meant);
 }
 
 const PLAIN_NUMBER = /^\s*\d+\s*$/;
@@ -168,6 +183,8 @@ export interface LoadedStates extends Loaded<Sourced<StationState>[]> {
   texts?: readonly string[];
   /** The file's text, when the records were parsed from it, whole or split. */
   text?: string;
+  /** Of the records their schema refused, the fields that pass, for the rules of a record's own fields. */
+  salvaged: readonly SalvagedRecord<StationState>[];
 }
 
 /**
@@ -186,7 +203,8 @@ export async function loadStates(
 ): Promise<LoadedStates> {
   if (!isPresent(path)) throw new UserError(`state file not found: ${path}`);
   const read = await readSourceText(path, file, reuse);
-  if ("problem" in read) return { value: [], problems: [read.problem], raw: [], knownAt: [] };
+  if ("problem" in read)
+    return { value: [], problems: [read.problem], raw: [], knownAt: [], salvaged: [] };
   const written = jsonNumberTexts(read.text, "states");
   const previous = known && knownTexts(known);
   const split = previous ? splitStatesText(read.text, previous) : undefined;
@@ -197,6 +215,7 @@ export async function loadStates(
   const value: Sourced<StationState>[] = [];
   const problems = [...(located?.problems ?? [])];
   const knownAt: number[] = [];
+  const salvaged: SalvagedRecord<StationState>[] = [];
   // The text split, the records compared and parsed: in stretches, letting a server answer between.
   await setImmediate();
   for (let index = 0; index < raw.length; index++) {
@@ -219,6 +238,8 @@ export async function loadStates(
     }
     const parsed = parseRecords(StationState, [{ raw: record, at: { file, index }, written }]);
     problems.push(...parsed.problems);
+    if (parsed.rejected.length > 0)
+      salvaged.push(...salvagedRecords(StationState, parsed.rejected));
     for (const one of parsed.records) {
       value.push(one);
       knownAt.push(-1);
@@ -229,6 +250,7 @@ export async function loadStates(
     problems,
     raw,
     knownAt,
+    salvaged,
     ...(split ? { texts: split.texts } : {}),
     ...(split || whole ? { text: read.text } : {}),
   };

@@ -82,11 +82,23 @@ export function tooManyMissing(
   return (
     `leaves out ${missing} of the ${counted(had, "station")} ${of} (${percent(missing / had)}), ` +
     `more than --max-missing ${percent(maxShare)} allows: fix the feed, or raise --max-missing if stations really left` +
-    (named.length > 0
-      ? `; ${counted(named.length, "station")} not in it (${namedStations(named)})`
-      : "") +
+    (named.length > 0 ? `; ${notInIt(named, leftOut ?? [])}` : "") +
     inErrorAmong(leftOut)
   );
+}
+
+/**
+ * The stations named as having no record in the file: a state in error that does not say its
+ * station (no contract, a number that is no station's) may be the record of any of them, so they
+ * are not all said to be "not in it" when there is one.
+ */
+function notInIt(named: readonly string[], leftOut: readonly Problem[]): string {
+  const unsaid = statesLeftOut(leftOut.filter(({ at }) => at.station === undefined));
+  const or =
+    unsaid === 0
+      ? ""
+      : `, or of ${unsaid === 1 ? "its state" : `its ${unsaid} states`} in error that ${unsaid === 1 ? "does" : "do"} not say ${unsaid === 1 ? "its" : "their"} station`;
+  return `${counted(named.length, "station")} not in it${or} (${namedStations(named)})`;
 }
 
 /** A station no longer listed, as said: its contract, number and name. */

@@ -12,6 +12,11 @@ export interface RecordRef {
   line?: number;
   label?: string;
   /**
+   * Of a states record left out for its errors (readStates): the station it says it is of
+   * (stationKey), absent when it does not say which (no contract, a number that is no station's).
+   */
+  station?: string;
+  /**
    * The record's number as its cell writes it, where that reads as another text than the number
    * published (a CSV's `032`, `+13`, `52.0`): what a search of the file finds it by.
    */

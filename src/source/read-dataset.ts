@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { setImmediate } from "node:timers/promises";
 import { IndexedMap } from "../indexed-map.js";
 import type { StationState } from "../model/station-state.js";
-import { checkStatesWithAcross, checkStaticSource } from "./check.js";
+import { checkStatesWithAcross, checkStaticSource, refusedStatesChecked } from "./check.js";
 import {
   assembleDataset,
   type Dataset,
@@ -90,7 +90,7 @@ export async function readStatic(dir: string): Promise<StaticRead> {
   const loaded = await loadStaticSource(dir);
   const problems = [
     ...loaded.problems,
-    ...checkStaticSource(loaded.value, loaded.unread),
+    ...checkStaticSource(loaded.value, loaded.unread, loaded.refused),
     ...sourceTimeProblems(dir),
   ];
   return { source: loaded.value, unread: loaded.unread, problems, notes: loaded.notes };
@@ -176,11 +176,13 @@ export async function readStates(
   });
   const problems = [
     ...loaded.problems,
+    ...refusedStatesChecked(read.source, loaded.salvaged, read.unread),
     ...(empty && readWhole ? [noStates(path)] : []),
     ...checked.problems,
   ];
   if (hasErrors(problems)) {
-    const recordsLeft = leaveOut && !unreadable ? withoutRecordsInError(problems, path) : null;
+    const recordsLeft =
+      leaveOut && !unreadable ? withoutRecordsInError(problems, path, loaded.raw) : null;
     if (recordsLeft) {
       const keep = records.flatMap((record, position) =>
         recordsLeft.refused.has(record.at.index ?? -1) ? [] : [position],
@@ -226,11 +228,13 @@ export async function readStates(
 
 /**
  * The problems with every error of a record (not of the file) taken out as a warning saying it
- * is left out, and those records' positions in the file; null when an error is the file's.
+ * is left out, placed at its station where the record says which (RecordRef's `station`), and
+ * those records' positions in the file; null when an error is the file's.
  */
 function withoutRecordsInError(
   problems: readonly Problem[],
   path: string,
+  raw: readonly unknown[],
 ): { problems: Problem[]; leftOut: Problem[]; refused: Set<number> } | null {
   const refused = new Set<number>();
   const leftOut: Problem[] = [];
@@ -240,11 +244,16 @@ function withoutRecordsInError(
     else if (problem.at.file !== path || problem.at.index === undefined) return null;
     else {
       refused.add(problem.at.index);
-      leftOut.push({ ...problem, severity: "warning" });
+      const station = stationKeyOf(asFields(raw[problem.at.index]));
+      const at = station === undefined ? problem.at : { ...problem.at, station };
+      leftOut.push({ ...problem, at, severity: "warning" });
     }
   }
   return { problems: kept, leftOut, refused };
 }
+
+const asFields = (record: unknown): Record<string, unknown> =>
+  typeof record === "object" && record !== null ? (record as Record<string, unknown>) : {};
 
 /**
  * A state's error (of StatesRead's `leftOut`), as said to whoever runs the refresh; `first`: of
@@ -290,7 +299,7 @@ export function ofListedStations(leftOut: readonly Problem[]): Problem[] {
 function reportedStations(raw: readonly unknown[]): Set<string> {
   const keys = new Set<string>();
   for (const record of raw) {
-    const key = stationKeyOf((record ?? {}) as Record<string, unknown>);
+    const key = stationKeyOf(asFields(record));
     if (key !== undefined) keys.add(key);
   }
   return keys;

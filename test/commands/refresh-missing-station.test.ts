@@ -172,6 +172,24 @@ describe("velodata refresh: a station the states file leaves out", () => {
     expect(result.stderr).toContain("(dublin #42): no state: its last published state kept");
   });
 
+  it("says once, in its state's line, a state in error left out whose station's kept state no longer fits", async () => {
+    const { source, out, refresh } = await builtLeavingOut([], (state) => {
+      if (isNantes5(state)) Object.assign(state, { status: "open" });
+    });
+    await editStations(source, (rows) =>
+      rows.replace(/^(nantes,5,.*),true,18,6(\r?)$/m, "$1,true,4,6$2"),
+    );
+    const result = await runCli(refresh);
+    expect(result.code, result.stderr).toBe(0);
+
+    await expectWithoutState(out);
+    expect(result.stderr.split("\n").filter((line) => line.includes("(nantes #5)"))).toEqual([
+      `warning: ${refresh[4]}[408] (nantes #5) status: must be one of "OPEN", "CLOSED", got "open": this state is left out, and the station's last published state no longer fits it as the static source now describes it (mainStands: bikes + stands is 16, more than the station's capacity of 4): the station published without one (CLOSED) until the feed gives a good one`,
+      // The state's own counts are beyond the capacity too: said, its outcome not again.
+      `warning: ${refresh[4]}[408] (nantes #5) mainStands: bikes + stands is 16, more than the station's capacity of 4: this state is left out, the station published without one (CLOSED) until the feed gives a good one`,
+    ]);
+  });
+
   it("leaves out a kept state with bikes of a kind its contract no longer runs", async () => {
     // Nantes #5's state has 4 electrical bikes with removable batteries; the others' are made
     // mechanical, so that their fresh states fit the contract once it runs mechanical bikes only.

@@ -38,6 +38,23 @@ describe("a states file with a record in error, in one run", () => {
     ]);
   });
 
+  it("validate: a record its schema refused has its other fields checked too", async () => {
+    const source = await fixtureCopy();
+    const state = await statesWithBadRecord(source, 0);
+    const states = JSON.parse(await readFile(state, "utf8")) as {
+      states: Record<string, unknown>[];
+    };
+    Object.assign(states.states[0] ?? {}, { status: "open", lastUpdate: "2025-02-08 16:44" });
+    await writeFile(state, JSON.stringify(states));
+    const result = await runCli(["validate", "--source", source, "--state", state]);
+    expect(result.code).toBe(1);
+    expect(lines(result.stderr, "error: ")).toEqual([
+      `  error: ${state}[0] (dublin #42) status: must be one of "OPEN", "CLOSED", got "open"`,
+      `  error: ${state}[0] (dublin #42) mainStands.bikes: must be at least 0, got -1`,
+      `  error: ${state}[0] (dublin #42) lastUpdate: "2025-02-08 16:44" lacks a T between the date and the time, seconds, a time zone: write it as 2025-02-08T16:44:00+00:00 if it is Europe/Dublin time (its contract's timezone), or 2025-02-08T16:44:00Z if it is UTC`,
+    ]);
+  });
+
   it("refresh: the missing share with the record in error among them, in one run", async () => {
     const source = await fixtureCopy();
     const out = join(source, "out");
@@ -51,5 +68,39 @@ describe("a states file with a record in error, in one run", () => {
         "206 stations not in it (dublin #30, dublin #54, dublin #108, dublin #20, dublin #56, dublin #6, dublin #18, dublin #32, dublin #52, dublin #48 and 196 more); " +
         `1 state in error left out (${state}[0] (dublin #42) mainStands.bikes: must be at least 0, got -1); the tree is left as it was\n`,
     ]);
+  });
+
+  it("refresh: stations with no record said apart from those a state in error may be of, when it does not say which", async () => {
+    const source = await fixtureCopy();
+    const out = join(source, "out");
+    expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
+    const state = await statesWithBadRecord(source, 206);
+    // Dublin #42's record in error and without its contract, Toulouse #207's number not a whole one.
+    const states = JSON.parse(await readFile(state, "utf8")) as {
+      states: Record<string, unknown>[];
+    };
+    const [first, next] = states.states;
+    expect(next).toMatchObject({ contract: "toulouse", number: 207 });
+    delete first?.contract;
+    if (next) next.number = "207.5";
+    await writeFile(state, JSON.stringify(states));
+    const result = await runCli(["refresh", "--source", source, "--state", state, "--out", out]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      "; 208 stations not in it, or of its 2 states in error that do not say their station (dublin #42, dublin #30, ",
+    );
+  });
+
+  it("refresh: a state in error whose contract is padded with spaces is of its station, not 'not in it'", async () => {
+    const source = await fixtureCopy();
+    const out = join(source, "out");
+    expect((await runCli(["build", "--source", source, "--out", out])).code).toBe(0);
+    const state = await statesWithBadRecord(source, 206);
+    const states = JSON.parse(await readFile(state, "utf8")) as States;
+    (states.states[0] as States["states"][0]).contract = " dublin ";
+    await writeFile(state, JSON.stringify(states));
+    const result = await runCli(["refresh", "--source", source, "--state", state, "--out", out]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("; 206 stations not in it (dublin #30, dublin #54, ");
   });
 });

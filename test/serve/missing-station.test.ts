@@ -249,3 +249,35 @@ describe("serve: a station the states file leaves out", () => {
     }
   });
 });
+
+describe("serve's start: a station whose state in error is left out", () => {
+  it("says once, in its state's line, that the state its tree publishes no longer fits it", async () => {
+    const out = join(await tempDir(), "out");
+    server = await startTestServer({ out });
+    const { source, key } = server;
+    await server.handle.stop();
+    server = undefined;
+    const path = join(source, "states.json");
+    const file = JSON.parse(await readFile(path, "utf8")) as StatesFile;
+    const at = file.states.findIndex((state) => state.contract === "nantes" && state.number === 5);
+    Object.assign(file.states[at] ?? {}, { status: "open" });
+    await writeFile(path, JSON.stringify(file));
+    await nantes5Lowered(source);
+    const output = memoryOutput();
+    const keys = join(source, "..", "keys.json");
+    const restarted = await serve({ source, keys, out, port: 0, refresh: 3600, output });
+    try {
+      const said = output.lines.join("\n").split("\n");
+      expect(said.filter((line) => line.includes("(nantes #5)"))).toEqual([
+        `warning: ${path}[${at}] (nantes #5) status: must be one of "OPEN", "CLOSED", got "open": this state is left out, and the station's last published state no longer fits it as the static source now describes it (mainStands: bikes + stands is 16, more than the station's capacity of 4): the station published without one (CLOSED) until the feed gives a good one`,
+        // The state's own counts are beyond the capacity too: said, its outcome not again.
+        `warning: ${path}[${at}] (nantes #5) mainStands: bikes + stands is 16, more than the station's capacity of 4: this state is left out, the station published without one (CLOSED) until the feed gives a good one`,
+      ]);
+      expect(await (await fetch(`${restarted.url}${NANTES_5}&apiKey=${key}`)).json()).toMatchObject(
+        { status: "CLOSED", lastUpdate: null },
+      );
+    } finally {
+      await restarted.stop();
+    }
+  });
+});

@@ -6,6 +6,7 @@ import type { Station } from "../../src/model/station.js";
 import type { LiveState } from "../../src/source/dataset.js";
 import { keptSaid, unfitKeptStates } from "../../src/source/kept-states.js";
 import { formatProblem, type Problem, type Sourced, warning } from "../../src/source/problems.js";
+import { saidLeftOut } from "../../src/source/read-dataset.js";
 import { NO_STATE } from "../../src/source/rules/states.js";
 
 const contract = (name: string, bikeTypes: Contract["bikeTypes"]): Sourced<Contract> => ({
@@ -107,6 +108,30 @@ describe("keptSaid", () => {
       "no state: its last published state kept (status, bikes, stands, lastUpdate), marked disconnected",
       "no longer fits",
     ]);
+  });
+
+  it("says it in the line of the station's state in error left out, once, with what becomes of it", () => {
+    const lowered = station(5, { capacity: 4 });
+    const [problem] = unfitKeptStates(
+      [contract("nantes", BOTH)],
+      [{ station: lowered, state: last }],
+    ).values();
+    const unfitOfFive = new Map(problem ? [[lowered.at, problem]] : []);
+    const inError = saidLeftOut(
+      warning(
+        { file: "states.json", index: 3, label: "nantes #5", station: "nantes/5" },
+        "status",
+        'must be one of "OPEN", "CLOSED", got "open"',
+      ),
+    );
+    const alsoInError = { ...inError, field: "connected", message: "expected true or false" };
+    expect(keptSaid([inError, alsoInError], new Set(), unfitOfFive).map(formatProblem)).toEqual([
+      'states.json[3] (nantes #5) status: must be one of "OPEN", "CLOSED", got "open": this state is left out, and the station\'s last published state no longer fits it as the static source now describes it (mainStands: bikes + stands is 16, more than the station\'s capacity of 4): the station published without one (CLOSED) until the feed gives a good one',
+      "states.json[3] (nantes #5) connected: expected true or false: this state is left out, the station published without one (CLOSED) until the feed gives a good one",
+    ]);
+    // Another station's state in error is said as ever, the unfit station's warning beside it.
+    const other = { ...inError, at: { ...inError.at, station: "nantes/6" } };
+    expect(keptSaid([other], new Set(), unfitOfFive)).toEqual([other, problem]);
   });
 
   it("says it where no station's no state is said (a file with no states)", () => {

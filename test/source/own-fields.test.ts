@@ -1,12 +1,13 @@
 // A record its schema refused still has the rules of its own fields run on the fields that passed,
-// so that one run says every mistake of it; the rules across records never see it.
+// and those of positions where its contract and coordinates passed, so that one run says every
+// mistake of it; the other rules across records never see it.
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatProblem, type Problem } from "../../src/source/problems.js";
 import { readDataset } from "../../src/source/read-dataset.js";
 import { tempDir } from "../helpers.js";
-import { lyonContract, lyonParking, lyonStation } from "./lyon-source.js";
+import { lyonContract, lyonParking, lyonState, lyonStation } from "./lyon-source.js";
 
 /** A source folder of these JSON files (`contracts`, `stations`, `parkings`: their lists). */
 async function source(files: Record<string, unknown[]>): Promise<string> {
@@ -25,7 +26,7 @@ async function said(dir: string, file: string, severity: Problem["severity"]): P
 }
 
 describe("the rules of a record's own fields, on a record its schema refused", () => {
-  it("say a refused station's other mistakes, nothing of its failed fields, and no rule across records sees it", async () => {
+  it("say a refused station's other mistakes, its position far from its contract's others, nothing of its failed fields", async () => {
     const dir = await source({
       contracts: [lyonContract()],
       stations: [
@@ -34,21 +35,26 @@ describe("the rules of a record's own fields, on a record its schema refused", (
         lyonStation(3),
         // Station 1 again, its own mistakes beside the schema's.
         { ...lyonStation(1, "GARE\u0007"), banking: "yes", latitude: 245, overflowCapacity: 3 },
-        // In Paris, 390 km from Lyon's others: not measured, nor moving their middle.
+        // In Paris, 390 km from Lyon's others: said in the run that says its bonus.
         { ...lyonStation(4), bonus: "no", latitude: 48.8566, longitude: 2.3522 },
         // Its overflow stands refused: not said to have none.
         { ...lyonStation(5), overflow: true, overflowCapacity: "many" },
+        // Its latitude refused: its longitude checked all the same.
+        { ...lyonStation(6), latitude: "north", longitude: 500 },
       ],
     });
     expect(await said(dir, "stations.json", "error")).toEqual([
       'stations.json[3] (lyon #1) banking: expected true or false, got "yes": English for true; write true',
       'stations.json[4] (lyon #4) bonus: expected true or false, got "no": English for false; write false',
       'stations.json[5] (lyon #5) overflowCapacity: expected number, got "many"',
+      'stations.json[6] (lyon #6) latitude: expected number, got "north"',
       "stations.json[3] (lyon #1) name: holds a control character (U+0007): remove it",
       "stations.json[3] (lyon #1) latitude: 245 is outside -90..90 (degrees north; are latitude and longitude swapped?)",
+      "stations.json[6] (lyon #6) longitude: 500 is outside -180..180 (degrees east)",
     ]);
     expect(await said(dir, "stations.json", "warning")).toEqual([
       "stations.json[3] (lyon #1) overflow: is false, yet overflowCapacity gives 3 overflow stands: published as given; set overflow to true if the station takes overflow returns, or leave overflowCapacity empty (null in JSON) if it has no overflow stands",
+      "stations.json[4] (lyon #4) latitude: 48.8566, 2.3522 is 393 km from the middle of its contract's others (45.76, 4.86): a wrong position?",
     ]);
   });
 
@@ -78,6 +84,30 @@ describe("the rules of a record's own fields, on a record its schema refused", (
     ]);
     expect(await said(dir, "parkings.json", "warning")).toEqual([
       'parkings.json[1] (lyon #1) name: "=HYPERLINK(1)" starts as a formula does: a spreadsheet opening the CSV downloads runs it (CSV injection: it can send a reader\'s cells away, or start a command); check where it came from; published as given',
+    ]);
+  });
+
+  it("say a refused state's other mistakes: its time, its station, its counts against the station", async () => {
+    const dir = await source({
+      contracts: [lyonContract()],
+      stations: [lyonStation(1), lyonStation(2), lyonStation(3)],
+      states: [
+        { ...lyonState(1), status: "open", lastUpdate: "2026-11-20 08:16" },
+        { ...lyonState(2, 50), connected: "yes" },
+        { ...lyonState(9), status: "open" },
+        // Its contract refused: its time checked all the same, its station not looked up.
+        { ...lyonState(3, 50), contract: 7, lastUpdate: "1970-01-01T00:00:00Z" },
+      ],
+    });
+    expect(await said(dir, "states.json", "error")).toEqual([
+      'states.json[0] (lyon #1) status: must be one of "OPEN", "CLOSED", got "open"',
+      'states.json[1] (lyon #2) connected: expected true or false, got "yes": English for true; write true',
+      'states.json[2] (lyon #9) status: must be one of "OPEN", "CLOSED", got "open"',
+      'states.json[3] (7 #3) contract: expected text, got 7: write it in quotes, "7"',
+      'states.json[0] (lyon #1) lastUpdate: "2026-11-20 08:16" lacks a T between the date and the time, seconds, a time zone: write it as 2026-11-20T08:16:00+01:00 if it is Europe/Paris time (its contract\'s timezone), or 2026-11-20T08:16:00Z if it is UTC',
+      "states.json[1] (lyon #2) mainStands: bikes + stands is 53, more than the station's capacity of 10",
+      'states.json[2] (lyon #9) number: no station 9 in contract "lyon"',
+      'states.json[3] (7 #3) lastUpdate: "1970-01-01T00:00:00Z" is before 2015-12-15, the earliest time GBFS accepts: a placeholder? give null for a station that never reported',
     ]);
   });
 

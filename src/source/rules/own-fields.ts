@@ -1,8 +1,10 @@
 // The rules that read one record's own fields, none of its other records', for each resource. They
 // run over the records that passed their schema and, so that one run of validate says every mistake
 // of a record, over the fields that passed theirs in the records that did not: `"banking": "yes"`
-// does not hide a latitude out of range beside it until it is fixed. The rules across records
-// (duplicates, distances to the others, references) never see a refused record.
+// does not hide a latitude out of range beside it until it is fixed. Of the rules across records,
+// only those of positions see a refused record, where its contract and coordinates passed
+// (check.ts); duplicates and references never do. A state's are read against its station and
+// contract, so they are made for a static source (check.ts's stateRules).
 import type { Contract } from "../../model/contract.js";
 import type { Parking } from "../../model/parking.js";
 import type { Station } from "../../model/station.js";
@@ -52,7 +54,8 @@ export const STATION_RULES: readonly OwnFieldRule<Station>[] = [
   { needs: ["capacity", "overflowCapacity"], check: totalStandsFit },
   { needs: ["overflow", "overflowCapacity"], check: overflowStandsOnOverflowStations },
   { needs: ["overflow", "overflowCapacity"], check: overflowStationsHaveStands },
-  { needs: ["latitude", "longitude"], check: coordinatesInRange },
+  // Each coordinate on its own: a latitude refused does not hide a longitude out of range.
+  { needs: [], check: coordinatesInRange },
 ];
 
 export const PARKING_RULES: readonly OwnFieldRule<Parking>[] = [
@@ -61,7 +64,7 @@ export const PARKING_RULES: readonly OwnFieldRule<Parking>[] = [
     needs: [],
     check: (parkings) => textPublishable(parkings, ["name", "address", "zipCode", "city"]),
   },
-  { needs: ["latitude", "longitude"], check: coordinatesInRange },
+  { needs: [], check: coordinatesInRange },
 ];
 
 /** Every rule over the records that passed their schema. */

@@ -166,11 +166,12 @@ export function totalStandsFit(
 
 /** WGS84 ranges; (0, 0) is allowed but almost always a missing position, so it warns. */
 export function coordinatesInRange(
-  records: readonly Sourced<{ latitude: number; longitude: number }>[],
+  /** A coordinate absent (its record's schema refused it) is left alone, the other checked. */
+  records: readonly Sourced<{ latitude?: number; longitude?: number }>[],
 ): Problem[] {
   const problems: Problem[] = [];
   for (const { value, at } of records) {
-    if (!latitudeInRange(value.latitude)) {
+    if (value.latitude !== undefined && !latitudeInRange(value.latitude)) {
       problems.push(
         error(
           at,
@@ -179,7 +180,7 @@ export function coordinatesInRange(
         ),
       );
     }
-    if (!longitudeInRange(value.longitude)) {
+    if (value.longitude !== undefined && !longitudeInRange(value.longitude)) {
       problems.push(
         error(
           at,

@@ -253,7 +253,8 @@ export function lastUpdateInRange(
  * writes the city's time, and "Z if it is UTC" alone led to a time published an hour off.
  */
 export function lastUpdateIsUtcInstant(
-  states: readonly Sourced<StationState>[],
+  /** A contract absent (a refused record's: see own-fields.ts) has no time zone to say. */
+  states: readonly Sourced<Pick<StationState, "lastUpdate"> & { contract?: string }>[],
   zones: ReadonlyMap<string, string> = new Map(),
 ): Problem[] {
   return states
@@ -263,7 +264,8 @@ export function lastUpdateIsUtcInstant(
     )
     .map((state) => {
       const text = String(state.value.lastUpdate);
-      const zone = zones.get(contractKey(state.value.contract));
+      const { contract } = state.value;
+      const zone = contract === undefined ? undefined : zones.get(contractKey(contract));
       return error(state.at, "lastUpdate", `"${excerpt(text)}" ${whyNotInstant(text, zone)}`);
     });
 }
