@@ -3,7 +3,7 @@
 import { setImmediate } from "node:timers/promises";
 import type { IndexedMap } from "../indexed-map.js";
 import { StationState } from "../model/station-state.js";
-import { checkStatesWithAcross } from "./check.js";
+import { checkStatesWithAcross } from "./check-states.js";
 import { type LiveState, stationKey, toLiveState } from "./dataset.js";
 import { FileBuffer } from "./file-buffer.js";
 import type { KnownStates, StatesAcross } from "./known-states.js";

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { setImmediate } from "node:timers/promises";
 import { IndexedMap } from "../indexed-map.js";
 import type { StationState } from "../model/station-state.js";
-import { checkStatesWithAcross, checkStaticSource, refusedStatesChecked } from "./check.js";
+import { checkStaticSource } from "./check.js";
+import { checkStatesWithAcross, refusedStatesChecked } from "./check-states.js";
 import {
   assembleDataset,
   type Dataset,

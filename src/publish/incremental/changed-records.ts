@@ -5,7 +5,7 @@ import type { Contract } from "../../model/contract.js";
 import { DEFAULT_PORTAL } from "../../model/portal.js";
 import type { Station } from "../../model/station.js";
 import { StationState } from "../../model/station-state.js";
-import { checkStatesWithAcross } from "../../source/check.js";
+import { checkStatesWithAcross } from "../../source/check-states.js";
 import { type LiveState, stationKey, toLiveState } from "../../source/dataset.js";
 import { NOTHING_UNREAD } from "../../source/load-source.js";
 import { parseRecords, type RawRecord } from "../../source/parse-records.js";
