@@ -53,7 +53,7 @@ describe("the rules of a record's own fields, on a record its schema refused", (
       "stations.json[6] (lyon #6) longitude: 500 is outside -180..180 (degrees east)",
     ]);
     expect(await said(dir, "stations.json", "warning")).toEqual([
-      "stations.json[3] (lyon #1) overflow: is false, yet overflowCapacity gives 3 overflow stands: published as given; set overflow to true if the station takes overflow returns, or leave overflowCapacity empty (null in JSON) if it has no overflow stands",
+      "stations.json[3] (lyon #1) overflow: is false, yet overflowCapacity gives 3 overflow stands: not published, the record being left out for its errors; set overflow to true if the station takes overflow returns, or leave overflowCapacity empty (null in JSON) if it has no overflow stands",
       "stations.json[4] (lyon #4) latitude: 48.8566, 2.3522 is 393 km from the middle of its contract's others (45.76, 4.86): a wrong position?",
     ]);
   });
@@ -65,7 +65,7 @@ describe("the rules of a record's own fields, on a record its schema refused", (
     });
     expect(await said(dir, "stations.json", "warning")).toEqual([
       "stations.json[0] (lyon #1) overflowCapacity: 0 read as no overflow stands (overflowStands null, as the API shows a station without them); leave it empty (null in JSON) where a station has none",
-      "stations.json[0] (lyon #1) overflow: is true, yet overflowCapacity gives no overflow stands: published as given (overflowStands null); set overflow to false if the station takes no overflow returns, or give overflowCapacity its number of overflow stands",
+      "stations.json[0] (lyon #1) overflow: is true, yet overflowCapacity gives no overflow stands: not published, the record being left out for its errors; set overflow to false if the station takes no overflow returns, or give overflowCapacity its number of overflow stands",
     ]);
   });
 
@@ -83,7 +83,7 @@ describe("the rules of a record's own fields, on a record its schema refused", (
       "parkings.json[1] (lyon #1) longitude: 200 is outside -180..180 (degrees east)",
     ]);
     expect(await said(dir, "parkings.json", "warning")).toEqual([
-      'parkings.json[1] (lyon #1) name: "=HYPERLINK(1)" starts as a formula does: a spreadsheet opening the CSV downloads runs it (CSV injection: it can send a reader\'s cells away, or start a command); check where it came from; published as given',
+      'parkings.json[1] (lyon #1) name: "=HYPERLINK(1)" starts as a formula does: a spreadsheet opening the CSV downloads runs it (CSV injection: it can send a reader\'s cells away, or start a command); check where it came from; not published, the record being left out for its errors',
     ]);
   });
 

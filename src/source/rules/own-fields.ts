@@ -4,7 +4,7 @@
 // does not hide a latitude out of range beside it until it is fixed. Of the rules across records,
 // only those of positions see a refused record, where its contract and coordinates passed
 // (check.ts); duplicates and references never do. A state's are read against its station and
-// contract, so they are made for a static source (check.ts's stateRules).
+// contract, so they are made for a static source (check-states.ts's stateRules).
 import type { Contract } from "../../model/contract.js";
 import type { Parking } from "../../model/parking.js";
 import type { Station } from "../../model/station.js";
@@ -88,6 +88,19 @@ export function refusedRecordsChecked<T>(
     return rules
       .filter(({ needs }) => needs.every((field) => !failedFields.has(field)))
       .flatMap((rule) => rule.check([record]))
-      .filter(({ field }) => !failedFields.has(field?.split(".")[0] ?? ""));
+      .filter(({ field }) => !failedFields.has(field?.split(".")[0] ?? ""))
+      .map(leftOutAsSaid);
   });
+}
+
+// What a warning says becomes of the record (and how it shows), true of one that passed its schema.
+const PUBLISHED_AS_GIVEN = /published as given(?: \([^)]*\))?/;
+
+/** A refused record's warning: the record is left out, not "published as given". */
+function leftOutAsSaid(problem: Problem): Problem {
+  const message = problem.message.replace(
+    PUBLISHED_AS_GIVEN,
+    "not published, the record being left out for its errors",
+  );
+  return message === problem.message ? problem : { ...problem, message };
 }
