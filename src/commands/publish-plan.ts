@@ -60,6 +60,14 @@ export const KEYED = "keyed, --include-keyed not given";
 export const forLater = (keepRemoved: number): string =>
   `for later (no longer in the tree, deleted ${keepRemoved} s after they left: --keep-removed)`;
 
+/**
+ * Said on stderr by a run with --include-keyed that puts keyed answers in a store that holds
+ * none yet: once, not by every run from cron (whose stderr is mailed).
+ */
+export const keyedPublic = (count: number): string =>
+  `warning: --include-keyed puts ${counted(count, "keyed answer")} in the store, where anyone reads them without a key: ` +
+  "neither the store nor a CDN in front checks apiKey unless you make the CDN do it (see docs/object-storage.md)";
+
 const bytesOf = (objects: readonly PlannedObject[]) =>
   formatBytes(objects.reduce((sum, object) => sum + object.bytes, 0));
 

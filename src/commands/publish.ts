@@ -28,7 +28,7 @@ import type { ManifestEntry } from "../tree/manifest.js";
 import { readTree } from "../tree/read-tree.js";
 import { unchangedSince } from "../tree/unchanged-since.js";
 import { formatBytes, type Output, terminalOutput, throttled } from "./output.js";
-import { describePlan, forLater, KEYED, RESUMED } from "./publish-plan.js";
+import { describePlan, forLater, KEYED, keyedPublic, RESUMED } from "./publish-plan.js";
 import { sayWhenStopped } from "./said-when-stopped.js";
 
 export interface PublishOptions {
@@ -96,6 +96,8 @@ export async function publish(options: PublishOptions): Promise<PublishSummary> 
     keepRemoved,
     atOnce: keyed.leftOut,
     ...(options.concurrency ? { concurrency: options.concurrency } : {}),
+    beforeWrites: (plan, listed) =>
+      warnKeyedPublic(output, keyed, plan.uploads.flat(), [...listed.keys()]),
     onProgress: throttled(100, (done, total) => output.progress(`uploading ${done}/${total}…`)),
   }).finally(forgetStop);
   output.progress("");
@@ -129,6 +131,13 @@ export async function publishDryRun(options: PublishOptions): Promise<PublishPre
     removal: { now: new Date(), keepRemoved, atOnce: keyed.leftOut },
   });
   output.progress("");
+  const listed = [...preview.unchanged, ...preview.puts.filter((put) => !put.isNew)];
+  warnKeyedPublic(
+    output,
+    keyed,
+    preview.puts,
+    listed.map(({ key }) => key),
+  );
   const verbose = options.verbose ?? false;
   const lines = describePlan(preview, {
     to: options.to,
@@ -138,6 +147,20 @@ export async function publishDryRun(options: PublishOptions): Promise<PublishPre
   });
   for (const line of lines) output.info(line);
   return preview;
+}
+
+/**
+ * Says that keyed answers go up where anyone reads them, when some do (`puts`) and the store lists
+ * none yet (`listed`): the first run with --include-keyed says it, not every run from cron.
+ */
+function warnKeyedPublic(
+  output: Output,
+  keyed: KeyedKeys,
+  puts: readonly { key: string }[],
+  listed: readonly string[],
+): void {
+  const putsKeyed = puts.filter(({ key }) => keyed.any(key)).length;
+  if (putsKeyed > 0 && !listed.some(keyed.any)) output.warn(keyedPublic(putsKeyed));
 }
 
 /** The object keys of keyed answers: any (`any`), and those this run leaves out (`leftOut`). */

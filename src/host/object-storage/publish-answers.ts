@@ -25,6 +25,8 @@ export interface PublishAnswersOptions {
   atOnce?: (key: string) => boolean;
   /** This run's time, which the receipt records as when objects left; default the clock's. */
   now?: Date;
+  /** Called with the plan and the store's listing once made, before the first write. */
+  beforeWrites?: (plan: Plan, listed: ReadonlyMap<string, ListedObject>) => void;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -61,6 +63,7 @@ export async function publishAnswers(
     ...(options.atOnce ? { atOnce: options.atOnce } : {}),
   };
   const { plan, listed } = await readPlan(answers, store, prefix, removal);
+  options.beforeWrites?.(plan, listed);
 
   const etags = new Map(plan.unchanged.map((object) => [object.key, listed.get(object.key)?.etag]));
   const total = plan.uploads.reduce((count, phase) => count + phase.length, 0);
