@@ -496,6 +496,11 @@ export function program(argv: readonly string[]): Command {
       // Bounded as a refresh period is: a live answer kept by caches for longer is a slip.
       timerSeconds,
     )
+    .option(
+      "--keep-removed <seconds>",
+      "keep an object that left the tree this long before a run deletes it, for caches still linking to it (default: the longest max-age of the objects, 3600 unless --max-age is longer; 0: at once); keyed answers left out for want of --include-keyed go at once",
+      keptSeconds,
+    )
     .option("--concurrency <n>", "requests in flight at most", positive, 16)
     .option(
       "--gzip",
@@ -676,6 +681,16 @@ function timerSeconds(value: string): number {
   if (!Number.isInteger(number) || number < 1 || number > MAX_TIMER_SECONDS)
     throw new InvalidArgumentError(
       `must be a whole number of seconds from 1 to ${MAX_TIMER_SECONDS} (about 24 days), in digits`,
+    );
+  return number;
+}
+
+/** `publish --keep-removed`: at once (0) up to the longest `--max-age`, as long as a cache keeps an object. */
+function keptSeconds(value: string): number {
+  const number = decimal(value);
+  if (!Number.isInteger(number) || number < 0 || number > MAX_TIMER_SECONDS)
+    throw new InvalidArgumentError(
+      `must be a whole number of seconds from 0 to ${MAX_TIMER_SECONDS} (about 24 days), in digits`,
     );
   return number;
 }

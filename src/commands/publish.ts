@@ -21,7 +21,7 @@ import type { ManifestEntry } from "../tree/manifest.js";
 import { readTree } from "../tree/read-tree.js";
 import { unchangedSince } from "../tree/unchanged-since.js";
 import { formatBytes, type Output, terminalOutput, throttled } from "./output.js";
-import { describePlan, KEYED, RESUMED } from "./publish-plan.js";
+import { describePlan, forLater, KEYED, keyedPublic, RESUMED } from "./publish-plan.js";
 import { sayWhenStopped } from "./said-when-stopped.js";
 
 export interface PublishOptions {
@@ -32,6 +32,13 @@ export interface PublishOptions {
   region?: string;
   /** Also upload the keyed API; the CDN must then check the keys. */
   includeKeyed?: boolean;
+  /**
+   * `--keep-removed`: seconds an object that left the release stays in the store before a run
+   * deletes it, so that a list or discovery file a cache still holds links to no deleted object.
+   * Default: the longest max-age of this run's objects. Keyed answers deleted for want of
+   * --include-keyed go at once, whatever it says.
+   */
+  keepRemoved?: number;
   /**
    * Cache-Control max-age of the dynamic answers, in seconds: the refresh interval. `publish` runs
    * right after each `refresh`, so an answer uploaded then expires when the next refresh lands.
@@ -60,6 +67,8 @@ export interface PublishSummary {
   /** Of those, the ones a publish that did not finish left pending. */
   resumed: number;
   deleted: number;
+  /** Objects that left the release, kept up for now: a later run deletes them. */
+  keptForLater: number;
   unchanged: number;
   bytes: number;
   seconds: number;
@@ -72,22 +81,28 @@ export const PUBLISH_STOPPED =
 export async function publish(options: PublishOptions): Promise<PublishSummary> {
   const output = options.output ?? terminalOutput();
   const started = performance.now();
-  const { answers, keyed, store, prefix } = await prepare(options, output);
+  const { answers, keyed, store, prefix, keepRemoved } = await prepare(options, output);
   const forgetStop = sayWhenStopped(() => PUBLISH_STOPPED);
   const stats = await publishAnswers(answers, {
     store,
     prefix,
+    keepRemoved,
+    atOnce: keyed.leftOut,
     ...(options.concurrency ? { concurrency: options.concurrency } : {}),
+    beforeWrites: (plan, listed) =>
+      warnKeyedPublic(output, keyed, plan.uploads.flat(), [...listed.keys()]),
     onProgress: throttled(100, (done, total) => output.progress(`uploading ${done}/${total}…`)),
   }).finally(forgetStop);
   output.progress("");
   const seconds = (performance.now() - started) / 1000;
-  const keyedGone = stats.deleted.filter((key) => keyed.has(key)).length;
+  const keyedGone = stats.deleted.filter(keyed.leftOut).length;
   const resumed = stats.resumed > 0 ? ` (${stats.resumed} ${RESUMED})` : "";
   const deleted = keyedGone > 0 ? ` (${keyedGone} ${KEYED})` : "";
+  const kept =
+    stats.keptForLater > 0 ? `, ${stats.keptForLater} kept ${forLater(keepRemoved)}` : "";
   output.info(
     `published ${options.out} to ${options.to}: ${stats.uploaded} uploaded${resumed}, ` +
-      `${stats.deleted.length} deleted${deleted}, ${stats.unchanged} unchanged, ` +
+      `${stats.deleted.length} deleted${deleted}${kept}, ${stats.unchanged} unchanged, ` +
       `${formatBytes(stats.bytes)} in ${seconds.toFixed(1)} s`,
   );
   return { ...stats, deleted: stats.deleted.length, seconds };
@@ -100,34 +115,70 @@ export async function publish(options: PublishOptions): Promise<PublishSummary> 
  */
 export async function publishDryRun(options: PublishOptions): Promise<PublishPreview> {
   const output = options.output ?? terminalOutput();
-  const { answers, keyed, store, prefix } = await prepare(options, output);
+  const { answers, keyed, store, prefix, keepRemoved } = await prepare(options, output);
   output.progress("reading the store and the tree…");
   const preview = await previewPublish(answers, {
     store,
     prefix,
     concurrency: options.concurrency ?? 16,
+    removal: { now: new Date(), keepRemoved, atOnce: keyed.leftOut },
   });
   output.progress("");
+  const listed = [...preview.unchanged, ...preview.puts.filter((put) => !put.isNew)];
+  warnKeyedPublic(
+    output,
+    keyed,
+    preview.puts,
+    listed.map(({ key }) => key),
+  );
   const verbose = options.verbose ?? false;
-  for (const line of describePlan(preview, { to: options.to, verbose, keyed })) output.info(line);
+  const lines = describePlan(preview, {
+    to: options.to,
+    verbose,
+    keyed: keyed.leftOut,
+    keepRemoved,
+  });
+  for (const line of lines) output.info(line);
   return preview;
 }
 
 /**
- * What a run and a dry run share: the tree's answers to publish, checked, the object keys of the
- * keyed ones left out (without --include-keyed), and the store.
+ * Says that keyed answers go up where anyone reads them, when some do (`puts`) and the store lists
+ * none yet (`listed`): the first run with --include-keyed says it, not every run from cron.
+ */
+function warnKeyedPublic(
+  output: Output,
+  keyed: KeyedKeys,
+  puts: readonly { key: string }[],
+  listed: readonly string[],
+): void {
+  const putsKeyed = puts.filter(({ key }) => keyed.any(key)).length;
+  if (putsKeyed > 0 && !listed.some(keyed.any)) output.warn(keyedPublic(putsKeyed));
+}
+
+/** The object keys of keyed answers: any (`any`), and those this run leaves out (`leftOut`). */
+interface KeyedKeys {
+  any(key: string): boolean;
+  /** Without --include-keyed: deleted at once, kept for no one (see Removal's atOnce). */
+  leftOut(key: string): boolean;
+}
+
+/**
+ * What a run and a dry run share: the tree's answers to publish, checked, which object keys are
+ * keyed answers', the store, and how long an object that left the release is kept.
  */
 async function prepare(
   options: PublishOptions,
   output: Output,
 ): Promise<{
   answers: PublishedAnswer[];
-  keyed: Set<string>;
+  keyed: KeyedKeys;
   store: ObjectStore;
   prefix: string;
+  keepRemoved: number;
 }> {
   const location = parseS3Url(options.to);
-  const { answers, keyedPaths, baseUrl } = await treeAnswers(options);
+  const { answers, keyedPaths, baseUrl, longestMaxAge } = await treeAnswers(options);
   // Published, such links lead every consumer to its own machine.
   if (baseUrl && isLoopback(baseUrl))
     output.warn(
@@ -135,8 +186,26 @@ async function prepare(
         "run velodata refresh (or build) with --base-url https://… (the public address), then publish again",
     );
   const store = options.store ?? s3Store({ ...location, ...pick(options) });
-  const keyed = new Set(keyedPaths.map((urlPath) => objectKey(location.prefix, urlPath)));
-  return { answers, keyed, store, prefix: location.prefix };
+  const inTree = new Set(keyedPaths.map((urlPath) => objectKey(location.prefix, urlPath)));
+  // A key the tree no longer holds may be a keyed answer all the same, put up by a run with
+  // --include-keyed: the route table says which.
+  const any = (key: string) => inTree.has(key) || isKeyedRoute(key, location.prefix);
+  const leftOut = (key: string) => !options.includeKeyed && any(key);
+  return {
+    answers,
+    keyed: { any, leftOut },
+    store,
+    prefix: location.prefix,
+    keepRemoved: options.keepRemoved ?? longestMaxAge,
+  };
+}
+
+/** Whether an object key under the prefix is where a keyed route's answer goes (see objectKey). */
+function isKeyedRoute(key: string, prefix: string): boolean {
+  const under = prefix === "" ? "" : `${prefix}/`;
+  if (!key.startsWith(under)) return false;
+  const match = matchRoute(key.slice(under.length).split("/"), new URLSearchParams(), false);
+  return match.kind === "endpoint" && accessOf(match.endpoint) === "key";
 }
 
 const pick = ({ endpoint, region }: PublishOptions) => ({
@@ -145,12 +214,15 @@ const pick = ({ endpoint, region }: PublishOptions) => ({
 });
 
 /**
- * The answers of the tree at `out` that go up: the public ones, and the keyed ones when asked
- * (else their paths).
+ * The answers of the tree at `out` that go up: the public ones, and the keyed ones when asked;
+ * the paths of the keyed ones, asked or not; and the longest max-age the answers are sent with.
  */
-async function treeAnswers(
-  options: PublishOptions,
-): Promise<{ answers: PublishedAnswer[]; keyedPaths: string[]; baseUrl: string | undefined }> {
+async function treeAnswers(options: PublishOptions): Promise<{
+  answers: PublishedAnswer[];
+  keyedPaths: string[];
+  baseUrl: string | undefined;
+  longestMaxAge: number;
+}> {
   const tree = readTree(options.out);
   if (!tree.manifest && tree.otherFormat !== null)
     throw new UserError(
@@ -168,21 +240,19 @@ async function treeAnswers(
   // list of the new tree that names an answer of it this run's plan does not upload.
   const read = (file: string) =>
     readAnswer(file, () => unchangedSince(tree, options.out), options.out);
+  // The tree's refresh period, its station_status ttl: kept longer, an object outlives it.
+  const dynamicMaxAge = options.maxAge ?? tree.manifest.refreshSeconds ?? DEFAULT_REFRESH_SECONDS;
   const answers: PublishedAnswer[] = [];
   const keyedPaths: string[] = [];
   for (const [urlPath, entry] of Object.entries(tree.manifest.files)) {
     const { etag, type } = entry;
     const endpoint = endpointOf(urlPath, options.out);
-    if (accessOf(endpoint) === "key" && !options.includeKeyed) {
+    if (accessOf(endpoint) === "key") {
       keyedPaths.push(urlPath);
-      continue;
+      if (!options.includeKeyed) continue;
     }
     const file = join(tree.release.tree, fileOf(urlPath));
-    const maxAge =
-      keptAs(routeOf(endpoint)) === "dynamic"
-        ? // The tree's refresh period, its station_status ttl: kept longer, an object outlives it.
-          (options.maxAge ?? tree.manifest.refreshSeconds ?? DEFAULT_REFRESH_SECONDS)
-        : STATIC_MAX_AGE;
+    const maxAge = keptAs(routeOf(endpoint)) === "dynamic" ? dynamicMaxAge : STATIC_MAX_AGE;
     const disposition = dispositionOf(routeOf(endpoint));
     answers.push({
       urlPath,
@@ -195,7 +265,12 @@ async function treeAnswers(
       ...(options.gzip ? { variants: variantsOf(entry, file, read) } : {}),
     });
   }
-  return { answers, keyedPaths, baseUrl: tree.manifest.baseUrl };
+  return {
+    answers,
+    keyedPaths,
+    baseUrl: tree.manifest.baseUrl,
+    longestMaxAge: Math.max(dynamicMaxAge, STATIC_MAX_AGE),
+  };
 }
 
 function endpointOf(urlPath: string, out: string): Endpoint {

@@ -50,9 +50,14 @@ const publishArgs = (out: string, prefix: string, ...more: string[]) => [
   ...more,
 ];
 
+/** What a run with --include-keyed says when it puts keyed answers in a store that holds none yet. */
+const KEYED_WARNING =
+  /^warning: --include-keyed puts (\d+) keyed answers in the store, where anyone reads them without a key: neither the store nor a CDN in front checks apiKey unless you make the CDN do it \(see docs\/object-storage\.md\)\n/;
+
 async function publishCli(out: string, prefix: string, ...more: string[]): Promise<string> {
   const result = await runCli(publishArgs(out, prefix, ...more));
-  expect(result.stderr).toBe("");
+  // Said by a first run with --include-keyed only (see "says on stderr …" below).
+  expect(result.stderr.replace(KEYED_WARNING, "")).toBe("");
   expect(result.code).toBe(0);
   return result.stdout;
 }
@@ -101,6 +106,21 @@ async function newStates(source: string, every: number): Promise<number> {
   });
   await writeFile(file, JSON.stringify(states));
   return changed;
+}
+
+/** Takes station dublin #30 out of the source: its v3 and v1 answers leave the release. */
+async function removeDublin30(source: string): Promise<void> {
+  const stationsCsv = join(source, "stations.csv");
+  const lines = (await readFile(stationsCsv, "utf8")).split("\n");
+  const gone = lines.findIndex((line) => line.startsWith("dublin,30,"));
+  await writeFile(stationsCsv, lines.filter((_, index) => index !== gone).join("\n"));
+  const statesFile = join(source, "states.json");
+  const states = JSON.parse(await readFile(statesFile, "utf8"));
+  states.states = states.states.filter(
+    (state: { contract: string; number: number }) =>
+      !(state.contract === "dublin" && state.number === 30),
+  );
+  await writeFile(statesFile, JSON.stringify(states));
 }
 
 const refreshCli = async (source: string, out: string) =>
@@ -313,22 +333,15 @@ describe("velodata publish", () => {
     async () => {
       const { source, out } = await builtTree();
       await publishCli(out, "gone", "--include-keyed");
-      const stationsCsv = join(source, "stations.csv");
-      const lines = (await readFile(stationsCsv, "utf8")).split("\n");
-      const gone = lines.findIndex((line) => line.startsWith("dublin,30,"));
-      await writeFile(stationsCsv, lines.filter((_, index) => index !== gone).join("\n"));
-      const statesFile = join(source, "states.json");
-      const states = JSON.parse(await readFile(statesFile, "utf8"));
-      states.states = states.states.filter(
-        (state: { contract: string; number: number }) =>
-          !(state.contract === "dublin" && state.number === 30),
-      );
-      await writeFile(statesFile, JSON.stringify(states));
+      await removeDublin30(source);
       await refreshCli(source, out);
 
       const before = s3.events.length;
       // The station's v3 and v1 answers.
-      expect(await publishCli(out, "gone", "--include-keyed")).toMatch(/ 2 deleted, /);
+      // At once, as given (kept for a while by default, see below).
+      expect(await publishCli(out, "gone", "--include-keyed", "--keep-removed", "0")).toMatch(
+        / 2 deleted, /,
+      );
       const events = s3.events.slice(before).map((event) => `${event.name} ${event.key}`);
       expect(await keysUnder("gone")).not.toContain("/vls/v3/stations/dublin/30");
       expect(await keysUnder("gone")).not.toContain("/vls/v1/stations/dublin/30");
@@ -353,6 +366,83 @@ describe("velodata publish", () => {
     },
     SCENARIO,
   );
+
+  it(
+    "says on stderr that --include-keyed makes the keyed answers public, when none is up yet",
+    async () => {
+      const { out } = await builtTree();
+      const keyed = Object.keys(await manifest(out)).filter((path) => !isPublic(path)).length;
+      const said = async (...more: string[]) => {
+        const result = await runCli(publishArgs(out, "said", ...more));
+        expect([result.code, result.stderr.replace(KEYED_WARNING, "")]).toEqual([0, ""]);
+        return KEYED_WARNING.exec(result.stderr)?.[1];
+      };
+      expect(await said("--include-keyed")).toBe(String(keyed));
+      // Not by every run from cron, whose stderr is mailed: the store holds them already.
+      expect(await said("--include-keyed", "--max-age", "30")).toBeUndefined();
+      // Deleted by a run without the flag, they go up anew with it: said again.
+      expect(await said()).toBeUndefined();
+      expect(await said("--include-keyed")).toBe(String(keyed));
+    },
+    SCENARIO,
+  );
+
+  it(
+    "keeps an answer that left the release --keep-removed seconds, and deletes keyed ones left out at once",
+    async () => {
+      const { source, out } = await builtTree();
+      const keyedPaths = Object.keys(await manifest(out)).filter((path) => !isPublic(path));
+      await publishCli(out, "kept", "--include-keyed");
+      await publishCli(out, "keyed-gone", "--include-keyed");
+      await removeDublin30(source);
+      await refreshCli(source, out);
+      const leaving = ["kept/vls/v1/stations/dublin/30", "kept/vls/v3/stations/dublin/30"];
+
+      // Kept by default: a cache may still hold the list that names it, up to an hour.
+      expect(await publishCli(out, "kept", "--include-keyed")).toMatch(
+        / [1-9]\d* uploaded, 0 deleted, 2 kept for later \(no longer in the tree, deleted 3600 s after they left: --keep-removed\), \d+ unchanged, /,
+      );
+      for (const key of leaving) expect((await s3.keys(key)).has(key), key).toBe(true);
+      const receipt = JSON.parse((await s3.bytes(`kept/${RECEIPT}`)).toString());
+      const removedAt = receipt.objects[leaving[0] as string].removedAt as string;
+      expect(Date.now() - Date.parse(removedAt)).toBeLessThan(SCENARIO);
+      const plan = await publishCli(out, "kept", "--include-keyed", "--dry-run");
+      expect(plan).toMatch(/^would delete 0 objects, 0 B$/m);
+      expect(plan).toMatch(/^would keep 2 objects for later \(no longer in the tree, /m);
+      const due = new Date(Date.parse(removedAt) + 3600_000).toISOString();
+      expect(plan).toContain(
+        `\n  keep ${leaving[0]} until ${due} (no longer in the tree since ${removedAt})\n`,
+      );
+
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      expect(await publishCli(out, "kept", "--include-keyed", "--keep-removed", "1")).toMatch(
+        /: 0 uploaded, 2 deleted, \d+ unchanged, /,
+      );
+      for (const key of leaving) expect((await s3.keys(key)).has(key), key).toBe(false);
+
+      // Left out, keyed answers stop being public at once, those kept for later among them.
+      const stillKeyed = keyedPaths.length - 2;
+      expect(await publishCli(out, "keyed-gone", "--include-keyed")).toMatch(/ 2 kept for later /);
+      expect(await publishCli(out, "keyed-gone")).toMatch(
+        new RegExp(
+          `: 0 uploaded, ${stillKeyed + 2} deleted \\(${stillKeyed + 2} keyed, --include-keyed not given\\), \\d+ unchanged, `,
+        ),
+      );
+      expect((await keysUnder("keyed-gone")).filter((key) => key.startsWith("/vls/"))).toEqual([]);
+    },
+    SCENARIO,
+  );
+
+  it("refuses a --keep-removed that is no whole number of seconds a cache may keep an object", async () => {
+    for (const value of ["-1", "1.5", "soon", "2147484"]) {
+      const refused = await runCli(["publish", "--to", "s3://bucket/x", "--keep-removed", value]);
+      expect([refused.code, refused.stderr], value).toEqual([
+        1,
+        `error: option '--keep-removed <seconds>' argument '${value}' is invalid. must be a whole number of seconds from 0 to 2147483 (about 24 days), in digits\n` +
+          "(add --help to see the options)\n",
+      ]);
+    }
+  });
 
   it(
     "with --gzip, sends the gzip sibling the manifest lists, with Content-Encoding; identity bytes otherwise",
@@ -468,7 +558,8 @@ describe("velodata publish", () => {
         if (event.key.startsWith("stopped/vls/") && ++uploads === 3) child.kill("SIGTERM");
       });
       expect(await ended).toEqual([null, "SIGTERM"]);
-      expect(stderr).toBe(`velodata: SIGTERM: ${PUBLISH_STOPPED}\n`);
+      // After what a first run with --include-keyed says before its first upload.
+      expect(stderr.replace(KEYED_WARNING, "")).toBe(`velodata: SIGTERM: ${PUBLISH_STOPPED}\n`);
       // What it says holds: the next run completes it.
       expect(await publishCli(out, "stopped", "--include-keyed")).toMatch(
         /: \d+ uploaded \(\d+ again, left pending by a publish that did not finish\), 0 deleted, /,

@@ -1,6 +1,7 @@
 // A dry run of the publisher: the plan a run would carry out against the store, with the bytes involved; nothing written.
 import { inParallel } from "./in-parallel.js";
 import { readOnly, type StoreReader } from "./object-store.js";
+import type { Removal } from "./plan.js";
 import { readPlan } from "./publish-answers.js";
 import type { PublishedAnswer } from "./published-answer.js";
 
@@ -23,6 +24,13 @@ export interface PublishPreview {
   readonly unchanged: readonly PlannedObject[];
   /** In the order a run would delete them; bytes as listed, 0 for a key the listing leaves out. */
   readonly deletions: readonly PlannedObject[];
+  /** Left the release, kept up for now (see Removal); bytes as listed. */
+  readonly keptForLater: readonly PlannedKept[];
+}
+
+export interface PlannedKept extends PlannedObject {
+  /** When it left the release, as the receipt says (or this run, for one that leaves now). */
+  readonly removedAt: string;
 }
 
 /**
@@ -32,9 +40,10 @@ export interface PublishPreview {
  */
 export async function previewPublish(
   answers: readonly PublishedAnswer[],
-  options: { store: StoreReader; prefix: string; concurrency: number },
+  options: { store: StoreReader; prefix: string; concurrency: number; removal: Removal },
 ): Promise<PublishPreview> {
-  const { plan, listed } = await readPlan(answers, readOnly(options.store), options.prefix);
+  const { store, prefix, removal } = options;
+  const { plan, listed } = await readPlan(answers, readOnly(store), prefix, removal);
   const uploads = plan.uploads.flat();
   const sizes = new Map<string, number>();
   await inParallel(uploads, options.concurrency, async (object) => {
@@ -50,5 +59,10 @@ export async function previewPublish(
     })),
     unchanged: plan.unchanged.map(({ key }) => ({ key, bytes: listedBytes(key) })),
     deletions: plan.deletions.flat().map((key) => ({ key, bytes: listedBytes(key) })),
+    keptForLater: plan.keptForLater.map(({ key, entry }) => ({
+      key,
+      bytes: listedBytes(key),
+      removedAt: entry.removedAt,
+    })),
   };
 }

@@ -6,7 +6,7 @@ import {
   type PublishedAnswer,
   type StoredObject,
 } from "./published-answer.js";
-import { joinKey, type Receipt, receiptKey } from "./receipt.js";
+import { joinKey, type Receipt, type ReceiptEntry, receiptKey } from "./receipt.js";
 
 /** What the store says it holds under the prefix: listed keys with their ETags, and the receipt. */
 export interface StoreRecord {
@@ -14,11 +14,41 @@ export interface StoreRecord {
   readonly receipt: Receipt | null;
 }
 
+/**
+ * When the objects that left the release are deleted. A CDN or a client may hold a list or a
+ * discovery file up to its max-age, and follow a link in it to an object that left since: such an
+ * object is kept `keepRemoved` seconds after it left, and deleted by the first run after that.
+ */
+export interface Removal {
+  /** The time of this run: the receipt records it as when an object left. */
+  readonly now: Date;
+  /** Seconds an object that left is kept; 0 deletes it in the run that sees it leave. */
+  readonly keepRemoved: number;
+  /** Keys that must stop being public at once, kept or not (keyed answers, --include-keyed not given). */
+  readonly atOnce?: (key: string) => boolean;
+}
+
+/** A key that left the release and stays up for now: its receipt entry, with when it left. */
+export interface KeptObject {
+  readonly key: string;
+  readonly entry: ReceiptEntry & { readonly removedAt: string };
+}
+
+/** Every object that left the release deleted in the run that sees it leave. */
+const AT_ONCE: Removal = { now: new Date(0), keepRemoved: 0 };
+
 export interface Plan {
   /** Upload phases in publishing order (answers, lists, discovery); each completes before the next starts. */
   readonly uploads: readonly (readonly StoredObject[])[];
-  /** Keys velodata wrote that left the release, in phases (discovery, lists, answers); deleted after every upload. */
+  /**
+   * Keys velodata wrote that left the release and are due (or must go at once), in phases
+   * (discovery, lists, answers); deleted after every upload.
+   */
   readonly deletions: readonly (readonly string[])[];
+  /** Keys that left the release less than `keepRemoved` seconds ago, sorted: the receipt keeps them. */
+  readonly keptForLater: readonly KeptObject[];
+  /** Of those, the ones that left with this run: the receipt must say when, though nothing else changed. */
+  readonly newlyRemoved: number;
   /** Objects the store already holds with these bytes and headers. */
   readonly unchanged: readonly StoredObject[];
   /** The keys of uploads the receipt marks pending: a run that did not finish was changing them. */
@@ -75,6 +105,7 @@ export function planPublish(
   answers: readonly PublishedAnswer[],
   record: StoreRecord,
   prefix: string,
+  removal: Removal = AT_ONCE,
 ): Plan {
   const objects = storedObjectsOf(answers, prefix);
   const held = record.receipt?.objects ?? {};
@@ -102,16 +133,29 @@ export function planPublish(
   const leaving = Object.entries(held)
     .filter(([key]) => !wanted.has(key))
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const now = removal.now.toISOString();
+  const keptForLater: KeptObject[] = [];
+  const due: [string, ReceiptEntry][] = [];
+  for (const [key, entry] of leaving) {
+    const removedAt = entry.removedAt ?? now;
+    const kept = Date.parse(removedAt) + removal.keepRemoved * 1000 > removal.now.getTime();
+    if (kept && !removal.atOnce?.(key)) keptForLater.push({ key, entry: { ...entry, removedAt } });
+    else due.push([key, entry]);
+  }
 
   const pending: Receipt = { velodataPublish: 1, objects: { ...held } };
   for (const object of changed) pending.objects[object.key] = { kind: object.kind };
+  // When they left, even if this run stops: the period does not start again at the next one.
+  for (const { key, entry } of keptForLater) pending.objects[key] = entry;
 
   return {
     uploads: phases(KIND_ORDER, (kind) => changed.filter((object) => object.kind === kind)),
     // The reverse order: nothing still published points at an object once it is deleted.
     deletions: phases([...KIND_ORDER].reverse(), (kind) =>
-      leaving.filter(([, entry]) => entry.kind === kind).map(([key]) => key),
+      due.filter(([, entry]) => entry.kind === kind).map(([key]) => key),
     ),
+    keptForLater,
+    newlyRemoved: keptForLater.filter(({ key }) => held[key]?.removedAt === undefined).length,
     unchanged,
     resumed,
     pendingReceipt: pending,

@@ -7,7 +7,9 @@ import { KIND_ORDER } from "./published-answer.js";
  * Kept as an object beside the answers (`PREFIX/.velodata-publish.json`). An entry with a
  * fingerprint and an ETag says "the store answered this ETag when it took these bytes and
  * headers"; it is trusted only while the store still lists that ETag for the key. An entry with
- * neither is pending: a run was about to replace that object and may have stopped part-way.
+ * neither is pending: a run was about to replace that object and may have stopped part-way. An
+ * entry with `removedAt` left the release then: the object stays up until a run deletes it, a
+ * grace period later (see planPublish), so that a link read from a cached list still leads to it.
  */
 export const RECEIPT_NAME = ".velodata-publish.json";
 
@@ -15,6 +17,9 @@ const entrySchema = z.object({
   kind: z.enum(KIND_ORDER),
   fingerprint: z.string().optional(),
   etag: z.string().optional(),
+  // Optional, so the format is still 1: a velodata that does not know it drops the field and
+  // deletes the object at once, as it always did; nothing is forgotten either way.
+  removedAt: z.iso.datetime().optional(),
 });
 
 const receiptSchema = z.object({

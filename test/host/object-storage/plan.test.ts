@@ -162,3 +162,74 @@ describe("planPublish", () => {
     );
   });
 });
+
+describe("planPublish, with objects that left the release", () => {
+  const release = [
+    answer("/contracts/dublin/gbfs/gbfs.json", "discovery"),
+    answer("/vls/v3/stations/dublin", "list"),
+    answer("/vls/v3/stations/dublin/30", "answer"),
+    answer("/vls/v3/stations/dublin/42", "answer"),
+  ];
+  const LEFT = new Date("2026-01-05T08:00:00.000Z");
+  const later = (seconds: number) => new Date(LEFT.getTime() + seconds * 1000);
+  const gone = "p/vls/v3/stations/dublin/30";
+  const remaining = release.filter((item) => item.urlPath !== "/vls/v3/stations/dublin/30");
+
+  it("keeps one that just left, saying when it left, and deletes nothing", () => {
+    const held = heldAfter(release);
+    const plan = planPublish(remaining, held, "p", { now: LEFT, keepRemoved: 3600 });
+    expect(plan.deletions).toEqual([]);
+    expect(plan.keptForLater).toEqual([
+      { key: gone, entry: { ...held.receipt?.objects[gone], removedAt: LEFT.toISOString() } },
+    ]);
+    expect(plan.newlyRemoved).toBe(1);
+  });
+
+  it("deletes it at the first run keepRemoved seconds after it left, not before", () => {
+    const held = heldAfter(release);
+    const first = planPublish(remaining, held, "p", { now: LEFT, keepRemoved: 3600 });
+    const objects = { ...held.receipt?.objects };
+    for (const { key, entry } of first.keptForLater) objects[key] = entry;
+    const record = { ...held, receipt: { velodataPublish: 1 as const, objects } };
+
+    const early = planPublish(remaining, record, "p", { now: later(3599), keepRemoved: 3600 });
+    expect(early.deletions).toEqual([]);
+    // Still the time it left, not the time of this run: the period does not start again.
+    expect(early.keptForLater.map(({ entry }) => entry.removedAt)).toEqual([LEFT.toISOString()]);
+    expect(early.newlyRemoved).toBe(0);
+
+    const due = planPublish(remaining, record, "p", { now: later(3600), keepRemoved: 3600 });
+    expect(due.deletions).toEqual([[gone]]);
+    expect(due.keptForLater).toEqual([]);
+  });
+
+  it("deletes at once what must stop being public, kept or just removed", () => {
+    const held = heldAfter(release);
+    const keyedOnes = (key: string) => key.startsWith("p/vls/");
+    const plan = planPublish(release.slice(0, 1), held, "p", {
+      now: LEFT,
+      keepRemoved: 3600,
+      atOnce: keyedOnes,
+    });
+    expect(plan.deletions).toEqual([
+      ["p/vls/v3/stations/dublin"],
+      ["p/vls/v3/stations/dublin/30", "p/vls/v3/stations/dublin/42"],
+    ]);
+    expect(plan.keptForLater).toEqual([]);
+  });
+
+  it("takes one back into the release before its time as it stands: no upload, no deletion", () => {
+    const held = heldAfter(release);
+    const entry = held.receipt?.objects[gone];
+    const objects = {
+      ...held.receipt?.objects,
+      [gone]: { ...entry, removedAt: LEFT.toISOString() },
+    };
+    const record = { ...held, receipt: { velodataPublish: 1 as const, objects } } as StoreRecord;
+    const plan = planPublish(release, record, "p", { now: later(60), keepRemoved: 3600 });
+    expect(plan.uploads).toEqual([]);
+    expect(plan.deletions).toEqual([]);
+    expect(plan.keptForLater).toEqual([]);
+    expect(plan.unchanged.map(({ key }) => key)).toContain(gone);
+  });
+});

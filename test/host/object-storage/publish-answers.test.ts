@@ -310,3 +310,121 @@ describe("publishAnswers against an S3 server", () => {
     expect((await s3.bytes("hand/a")).toString()).toBe("mine");
   });
 });
+
+describe("publishAnswers, with objects that left the release", () => {
+  const LEFT = new Date("2026-01-05T08:00:00.000Z");
+  const later = (seconds: number) => new Date(LEFT.getTime() + seconds * 1000);
+  const KEEP = 3600;
+
+  /** The receipt's entries under the prefix, as the store holds it. */
+  const receiptEntries = async (prefix: string) =>
+    JSON.parse((await s3.bytes(`${prefix}/.velodata-publish.json`)).toString()).objects as Record<
+      string,
+      { removedAt?: string }
+    >;
+
+  /** A store whose receipt writes fail after the first `writes`, as a run killed before its last one. */
+  function receiptFailingAfter(writes: number, inner: ObjectStore): ObjectStore {
+    let count = 0;
+    return {
+      ...inner,
+      async put(key, body, headers) {
+        if (key.endsWith(".velodata-publish.json") && ++count > writes)
+          throw new Error("the network went away");
+        return inner.put(key, body, headers);
+      },
+    };
+  }
+
+  it("keeps one until keepRemoved seconds after it left, recorded in the receipt, then deletes it", async () => {
+    const prefix = "grace";
+    const first = [answer("/a", "answer", "a"), answer("/b", "answer", "b")];
+    await publishAnswers([...first, answer("/l", "list", "a b")], { store, prefix, now: LEFT });
+    const next = [first[0] as PublishedAnswer, answer("/l", "list", "a")];
+    const left = await publishAnswers(next, { store, prefix, now: LEFT, keepRemoved: KEEP });
+    expect(left).toMatchObject({ uploaded: 1, deleted: [], keptForLater: 1 });
+    expect((await s3.bytes("grace/b")).toString()).toBe("b");
+    expect((await receiptEntries(prefix))["grace/b"]?.removedAt).toBe(LEFT.toISOString());
+
+    // Nothing changed and nothing due: nothing written, and it is kept still.
+    const before = s3.events.length;
+    const quiet = await publishAnswers(next, { store, prefix, now: later(60), keepRemoved: KEEP });
+    expect(quiet).toMatchObject({ uploaded: 0, deleted: [], keptForLater: 1 });
+    expect(s3.events.slice(before)).toEqual([]);
+
+    const due = await publishAnswers(next, { store, prefix, now: later(KEEP), keepRemoved: KEEP });
+    expect(due).toMatchObject({ uploaded: 0, deleted: ["grace/b"], keptForLater: 0 });
+    expect([...(await s3.keys("grace/")).keys()].sort()).toEqual([
+      "grace/.velodata-publish.json",
+      "grace/a",
+      "grace/l",
+    ]);
+    expect(Object.keys(await receiptEntries(prefix)).sort()).toEqual(["grace/a", "grace/l"]);
+  });
+
+  it("records when one left even when nothing else changed, so that its time runs out", async () => {
+    const prefix = "alone";
+    await publishAnswers([answer("/a", "answer", "a"), answer("/b", "answer", "b")], {
+      store,
+      prefix,
+      now: LEFT,
+    });
+    const rest = [answer("/a", "answer", "a")];
+    // No upload: the receipt is written only to say when b left.
+    const left = await publishAnswers(rest, { store, prefix, now: LEFT, keepRemoved: KEEP });
+    expect(left).toMatchObject({ uploaded: 0, deleted: [], keptForLater: 1 });
+    const due = await publishAnswers(rest, { store, prefix, now: later(KEEP), keepRemoved: KEEP });
+    expect(due.deleted).toEqual(["alone/b"]);
+  });
+
+  it("a run stopped before its last receipt forgets neither what it keeps nor since when", async () => {
+    const prefix = "kept-stop";
+    const first = [answer("/a", "answer", "a"), answer("/b", "answer", "b")];
+    await publishAnswers([...first, answer("/l", "list", "a b")], { store, prefix, now: LEFT });
+    const next = [first[0] as PublishedAnswer, answer("/l", "list", "a")];
+    // Its pending receipt goes up, its last one does not.
+    await expect(
+      publishAnswers(next, {
+        store: receiptFailingAfter(1, store),
+        prefix,
+        now: LEFT,
+        keepRemoved: KEEP,
+      }),
+    ).rejects.toThrow("the network went away");
+    expect((await receiptEntries(prefix))["kept-stop/b"]?.removedAt).toBe(LEFT.toISOString());
+    // Due from when it left, not from the run that completes the stopped one.
+    const due = await publishAnswers(next, { store, prefix, now: later(KEEP), keepRemoved: KEEP });
+    expect(due).toMatchObject({ uploaded: 1, resumed: 1, deleted: ["kept-stop/b"] });
+
+    // A run stopped after its deletions: the receipt still names b, and the next run deletes it
+    // again, harmlessly, then forgets it.
+    await publishAnswers(first, { store, prefix, now: later(KEEP) });
+    await expect(
+      publishAnswers([answer("/a", "answer", "a")], {
+        store: receiptFailingAfter(0, store),
+        prefix,
+        now: later(KEEP),
+      }),
+    ).rejects.toThrow("the network went away");
+    expect(await s3.keys("kept-stop/b")).toEqual(new Map());
+    expect(await receiptEntries(prefix)).toHaveProperty(["kept-stop/b"]);
+    const again = await publishAnswers([answer("/a", "answer", "a")], { store, prefix });
+    expect(again.deleted).toEqual(["kept-stop/b"]);
+    expect(Object.keys(await receiptEntries(prefix))).toEqual(["kept-stop/a"]);
+  });
+
+  it("deletes at once what must stop being public, whatever keepRemoved says", async () => {
+    const prefix = "at-once";
+    const all = [answer("/a", "answer", "a"), answer("/k", "answer", "keyed")];
+    await publishAnswers(all, { store, prefix, now: LEFT });
+    const stats = await publishAnswers([answer("/a", "answer", "a")], {
+      store,
+      prefix,
+      now: LEFT,
+      keepRemoved: KEEP,
+      atOnce: (key) => key === "at-once/k",
+    });
+    expect(stats).toMatchObject({ deleted: ["at-once/k"], keptForLater: 0 });
+    expect(await s3.keys("at-once/k")).toEqual(new Map());
+  });
+});
