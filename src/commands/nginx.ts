@@ -3,6 +3,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, renameSync, rmSync, statfsSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { refusedWrite, UserError } from "../errors.js";
+import { keyFileSeconds } from "../host/nginx/key-cache-files.js";
 import { nginxConfig } from "../host/nginx/nginx-config.js";
 import { DEFAULT_REFRESH_SECONDS } from "../routes/max-age.js";
 import { ROUTE_LIST } from "../routes/routes.js";
@@ -152,7 +153,7 @@ export function nginx(options: NginxCommandOptions): string {
     );
   else if (!inMemory(cacheHome))
     output.warn(
-      `warning: ${cacheHome} is not on a memory file system (tmpfs): the key cache's files name the keys nginx checked in the last ${keyCacheSeconds} s, which would reach the disk, its backups and images; give --cache-dir in one (/run on most systems, /dev/shm)`,
+      `warning: ${cacheHome} is not on a memory file system (tmpfs): the key cache's files name the keys nginx checked in the last ${keyFileSeconds(keyCacheSeconds)} s, which would reach the disk, its backups and images; give --cache-dir in one (/run on most systems, /dev/shm)`,
     );
   // A tree written under a narrow umask by an older velodata (or by hand): nginx cannot open its
   // files, and hands every request to serve, answering 503 for them all while serve is down.

@@ -112,7 +112,7 @@ describe("velodata nginx", () => {
     const warned = memoryOutput();
     nginx({ ...asked, cacheDir: join(disk, "velodata"), output: warned, keyCache: 3 });
     expect(warned.lines).toContain(
-      `warning: ${disk} is not on a memory file system (tmpfs): the key cache's files name the keys nginx checked in the last 3 s, which would reach the disk, its backups and images; give --cache-dir in one (/run on most systems, /dev/shm)`,
+      `warning: ${disk} is not on a memory file system (tmpfs): the key cache's files name the keys nginx checked in the last 11 s, which would reach the disk, its backups and images; give --cache-dir in one (/run on most systems, /dev/shm)`,
     );
     const quiet = memoryOutput();
     nginx({ ...asked, cacheDir: join(await memoryDir(), "velodata"), output: quiet });

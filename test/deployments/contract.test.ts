@@ -2,7 +2,7 @@
 // `velodata serve --out` checking keys. Every answer is also checked against the OpenAPI document.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { request as httpRequest, STATUS_CODES } from "node:http";
 import { connect as http2Connect } from "node:http2";
 import { connect, createServer, type Socket } from "node:net";
@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { connect as tlsConnect } from "node:tls";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { keyFileSeconds } from "../../src/host/nginx/key-cache-files.js";
 import { HEADERS_TOO_LARGE, MALFORMED_REQUEST, URI_TOO_LONG } from "../../src/routes/outcomes.js";
 import { addKey, revokeKey } from "../../src/serve/keys/key-file.js";
 import { answerShape, tempDir } from "../helpers.js";
@@ -18,6 +19,7 @@ import {
   DEFAULT_SITE,
   type Deployment,
   findNginx,
+  KEY_CACHE_SECONDS,
   nginxInFront,
   REFRESH_SECONDS,
   serveAlone,
@@ -911,6 +913,34 @@ describe.skipIf("missing" in nginx)("nginx in front of the tree", () => {
       expect(answer.headers["x-velodata-key-id"], path).toBeUndefined();
     }
   });
+
+  it("removes a key check's file, which names the key, within the seconds said of the key's last request", async () => {
+    const { server } = deployment;
+    const added = await addKey(server.keysFile, "cached", new Date());
+    const path = `/vls/v3/stations/dublin/42?apiKey=${added.key}`;
+    // Known once the server has read the keys file again; a refusal is not cached.
+    const deadline = Date.now() + 10_000;
+    while ((await raw(deployment.base, path)).status !== 200 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    const lastAsked = Date.now();
+    const naming = async () => {
+      const folder = deployment.keyCache as string;
+      const files = await readdir(folder, { recursive: true, withFileTypes: true });
+      const texts = await Promise.all(
+        files
+          .filter((file) => file.isFile())
+          .map((file) => readFile(join(file.parentPath, file.name), "latin1").catch(() => "")),
+      );
+      return texts.some((text) => text.includes(added.key));
+    };
+    expect(await naming()).toBe(true);
+    // nginx's cache manager removes it at its first look past the key cache's validity.
+    const said = keyFileSeconds(KEY_CACHE_SECONDS) * 1000;
+    while ((await naming()) && Date.now() - lastAsked < said + 500)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await naming()).toBe(false);
+    await revokeKey(server.keysFile, added.stored.id, new Date());
+  }, 30_000);
 
   it("answers the JSON 503 within seconds when velodata serve is stuck, not after nginx's minute", async () => {
     const stuck = await nginxInFront("path" in nginx ? nginx.path : "", { alone: true });

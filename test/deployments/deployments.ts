@@ -22,6 +22,8 @@ export interface Deployment {
   accessLog?: string;
   /** nginx's own error log, at `warn` (nginx deployment only). */
   errorLog?: string;
+  /** The key cache's folder (nginx deployment only). */
+  keyCache?: string;
   stop(): Promise<void>;
 }
 
@@ -66,6 +68,7 @@ export async function nginxInFront(nginx: string, setup: NginxSetup = {}): Promi
   const prefix = join(dir, "nginx");
   await mkdir(join(prefix, "logs"), { recursive: true });
   const port = await freePort();
+  const keyCache = join(prefix, "key-cache");
   const brotli = existsSync(BROTLI_MODULE);
   const nginxVersion = nginxVersionOf(nginx);
   const config = nginxConfig(ROUTE_LIST, {
@@ -78,7 +81,7 @@ export async function nginxInFront(nginx: string, setup: NginxSetup = {}): Promi
     ...(setup.tls ? { tls: setup.tls } : {}),
     // HTTP/2 as this nginx takes it (the TLS tests prove the form it is given).
     ...(nginxVersion ? { nginxVersion } : {}),
-    cacheDir: join(prefix, "key-cache"),
+    cacheDir: keyCache,
     keyCacheSeconds: KEY_CACHE_SECONDS,
     refreshSeconds: REFRESH_SECONDS,
     accessLog: join(prefix, "access.log"),
@@ -129,6 +132,7 @@ export async function nginxInFront(nginx: string, setup: NginxSetup = {}): Promi
     server,
     accessLog: join(prefix, "access.log"),
     errorLog: join(prefix, "error.log"),
+    keyCache,
     async stop() {
       await stopChild(child);
       await server.handle.stop();

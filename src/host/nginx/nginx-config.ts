@@ -30,6 +30,7 @@ import {
 } from "../../routes/outcomes.js";
 import type { AnyRoute, Outcome } from "../../routes/route.js";
 import { answerLines, dispositionLines } from "./answer-map.js";
+import { keyFileSeconds } from "./key-cache-files.js";
 
 export interface NginxOptions {
   /**
@@ -336,8 +337,10 @@ map $${n}_key_id $${n}_client {
 log_format ${n} '$remote_addr - $${n}_client [$time_local] "$request_method $${n}_path$${n}_logged_contract" '
                     '$status $body_bytes_sent "$${n}_referer" "$${n}_agent" $request_time';
 
-# Answers of the key check, by key: a valid key costs one round trip per ${options.keyCacheSeconds} s.
-proxy_cache_path ${quote(options.cacheDir)} levels=1:2 keys_zone=${n}_keys:1m max_size=16m inactive=1m use_temp_path=off;
+# Answers of the key check, by key: a valid key costs one round trip per ${options.keyCacheSeconds} s. Each file names
+# its key: inactive as long as the answer is valid, so that nginx's cache manager removes it within
+# ${keyFileSeconds(options.keyCacheSeconds)} s of the key's last request (it looks every 10 s at the latest).
+proxy_cache_path ${quote(options.cacheDir)} levels=1:2 keys_zone=${n}_keys:1m max_size=16m inactive=${options.keyCacheSeconds}s use_temp_path=off;
 
 upstream ${n}_serve {
     server ${upstream};

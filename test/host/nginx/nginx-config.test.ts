@@ -56,6 +56,19 @@ describe("nginx configuration", () => {
     expect(leftOut).toContain("    # brotli_static: left out (--no-brotli)\n");
   });
 
+  it("keeps a key check's file, which names the key, no longer than its answer is valid", () => {
+    const cachePath = (keyCacheSeconds: number) =>
+      /\nproxy_cache_path [^;]*;/.exec(
+        nginxConfig(ROUTE_LIST, { ...options, keyCacheSeconds }),
+      )?.[0];
+    expect(cachePath(5)).toContain(" inactive=5s ");
+    expect(cachePath(1)).toContain(" inactive=1s ");
+    // nginx's cache manager looks every 10 s at the latest: the comment says the whole time.
+    expect(config).toContain(
+      "# its key: inactive as long as the answer is valid, so that nginx's cache manager removes it within\n# 11 s of the key's last request",
+    );
+  });
+
   it("names the client by its key's id from the key check, in both keyed locations", () => {
     expect(config).toMatch(/log_format velodata '\$remote_addr - \$velodata_client \[/);
     const located = config.split("location ").filter((block) => block.includes("auth_request "));
