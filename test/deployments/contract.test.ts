@@ -942,6 +942,46 @@ describe.skipIf("missing" in nginx)("nginx in front of the tree", () => {
     await revokeKey(server.keysFile, added.stored.id, new Date());
   }, 30_000);
 
+  it("answers any other method with serve's 405 itself, handing neither it nor its body on", async () => {
+    const { server } = deployment;
+    const key = server.key;
+    const logged = server.lines.length;
+    // Large enough that serve, refusing before it reads the body, closes with most of it unread.
+    const body = Buffer.alloc(100_000, "x");
+    const asked = [
+      ["POST", "/openapi.json"],
+      ["POST", `/vls/v3/stations/dublin/42?apiKey=${key}`],
+      ["PUT", `/vls/v3/stations/Dublin/42?apiKey=${key}`],
+      ["DELETE", "/status"],
+      ["PATCH", "/_velodata/key-check"],
+    ] as const;
+    const answers = await Promise.all(
+      asked.map(([method, path]) => fetch(`${deployment.base}${path}`, { method, body })),
+    );
+    const alone = await fetch(`${server.base}/openapi.json`, { method: "POST" });
+    // serve's own 405, bar what each server says of itself and of its connection.
+    const own = (response: Response) => {
+      const headers: [string, string][] = [];
+      response.headers.forEach((value, name) => {
+        if (!["date", "server", "connection", "keep-alive"].includes(name))
+          headers.push([name, value]);
+      });
+      return headers;
+    };
+    for (const [index, answer] of answers.entries()) {
+      expect(answer.status, asked[index]?.join(" ")).toBe(405);
+      expect(own(answer)).toEqual(own(alone));
+      expect(await answer.text()).toBe('{"error":"Method Not Allowed"}');
+    }
+    expect(alone.status).toBe(405);
+    // velodata serve saw none of them: its log, written a moment later, shows its own 405 alone.
+    const refusals = () => server.lines.slice(logged).filter((line) => / 405 /.test(line));
+    const deadline = Date.now() + 5_000;
+    while (refusals().length === 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(refusals()).toEqual([expect.stringMatching(/ POST \/openapi.json 405 /)]);
+  });
+
   it("answers the JSON 503 within seconds when velodata serve is stuck, not after nginx's minute", async () => {
     const stuck = await nginxInFront("path" in nginx ? nginx.path : "", { alone: true });
     // serve replaced by a listener that takes connections and never answers (a stopped process,

@@ -379,11 +379,17 @@ ${types}
     if ($request_method = OPTIONS) {
         rewrite ^ ${PREFLIGHT_URI} last;
     }
+    # Any other method but GET and HEAD: serve's 405, from nginx, whose body it discards. Handed on,
+    # serve would refuse it before reading a body and close, which nginx takes for serve failing
+    # (a 503 telling the client to retry).
+    if ($request_method !~ ^(?:GET|HEAD)$) {
+        rewrite ^ ${METHOD_NOT_ALLOWED_PAGE.uri} last;
+    }
     # velodata serve's key check is nginx's to ask (auth_request), never a client's: the 404 of any
     # unknown path, in any spelling (the URI as nginx normalised it: slashes merged, %XX decoded).
     rewrite ${quote(exactly(KEY_CHECK_PATH))} ${NOT_FOUND_PAGE.uri} last;
 
-    # Not a file of the tree in its canonical spelling, or not GET/HEAD: velodata serve answers.
+    # Not a file of the tree in its canonical spelling: velodata serve answers.
     error_page 418 = @velodata;
     if ($${n}_to_serve) {
         return 418;

@@ -69,6 +69,16 @@ describe("nginx configuration", () => {
     );
   });
 
+  it("answers any method but GET, HEAD and OPTIONS itself with the 405 page, before handing anything on", () => {
+    const server = config.split("\nserver {")[1] as string;
+    const refused = server.indexOf(
+      "    if ($request_method !~ ^(?:GET|HEAD)$) {\n        rewrite ^ /_velodata_method_not_allowed last;\n    }\n",
+    );
+    expect(refused).toBeGreaterThan(server.indexOf("if ($request_method = OPTIONS)"));
+    expect(refused).toBeLessThan(server.indexOf("return 418;"));
+    expect(refused).toBeLessThan(server.indexOf('rewrite "^/_velodata/key-check$"'));
+  });
+
   it("names the client by its key's id from the key check, in both keyed locations", () => {
     expect(config).toMatch(/log_format velodata '\$remote_addr - \$velodata_client \[/);
     const located = config.split("location ").filter((block) => block.includes("auth_request "));
