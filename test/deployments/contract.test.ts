@@ -121,6 +121,41 @@ function rawRequest(base: string, bytes: string, halfClose = true): Promise<RawA
 }
 
 /**
+ * A connection that sends `head` whole, then `drip` a character every 300 ms (a slow-loris):
+ * what came back, and how long after the drip began the server closed it (or `waitMs` passed).
+ */
+function heldOpen(
+  base: string,
+  head: string,
+  drip = "",
+  waitMs = 10_000,
+): Promise<{ answer: string; closedAfterMs: number | null }> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    let answer = "";
+    let started = Date.now();
+    let dripping: NodeJS.Timeout | undefined;
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(head);
+      started = Date.now();
+      let sent = 0;
+      dripping = setInterval(() => {
+        if (sent < drip.length) socket.write(drip.charAt(sent++));
+      }, 300);
+    });
+    const giveUp = setTimeout(() => socket.destroy(), waitMs);
+    socket.on("data", (chunk: Buffer) => (answer += chunk.toString("latin1")));
+    socket.on("error", reject);
+    socket.on("close", () => {
+      clearInterval(dripping);
+      const elapsed = Date.now() - started;
+      resolve({ answer, closedAfterMs: elapsed < waitMs ? elapsed : null });
+      clearTimeout(giveUp);
+    });
+  });
+}
+
+/**
  * A Cache-Control's directives, in order: nginx sends an expiring answer's `max-age` and its scope
  * as two field lines, which a client reads joined (`max-age=60, private`).
  */
@@ -981,6 +1016,65 @@ describe.skipIf("missing" in nginx)("nginx in front of the tree", () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     expect(refusals()).toEqual([expect.stringMatching(/ POST \/openapi.json 405 /)]);
   });
+
+  it("lets go of a connection whose request head or body comes too slowly, and limits each address's requests in progress", async () => {
+    const limited = await nginxInFront("path" in nginx ? nginx.path : "", {
+      alone: true,
+      limits: { clientTimeoutSeconds: 2, concurrentPerAddress: 2 },
+    });
+    try {
+      const host = `Host: ${new URL(limited.base).host}\r\n`;
+      const slowHead = "X-Slow: abcdefghijklmnopqrstuvwxyz\r\n\r\n";
+      // A head sent a byte at a time, as the first request of a connection and as the next one.
+      const [first, next] = await Promise.all([
+        heldOpen(limited.base, `GET /openapi.json HTTP/1.1\r\n${host}`, slowHead),
+        heldOpen(
+          limited.base,
+          `GET /openapi.json HTTP/1.1\r\n${host}\r\nGET /openapi.json HTTP/1.1\r\n${host}`,
+          slowHead,
+        ),
+      ]);
+      for (const slow of [first, next]) {
+        // Closed at the timeout, with no answer (nginx answers none).
+        expect(slow.closedAfterMs).toBeGreaterThan(1_500);
+        expect(slow.closedAfterMs).toBeLessThan(3_500);
+      }
+      expect(first.answer).toBe("");
+      expect(next.answer.match(/HTTP\/1\.1 \d+/g)).toEqual(["HTTP/1.1 200"]);
+      // Two requests in progress from this address, their bodies held back; the third is refused.
+      const waiting = `GET /status HTTP/1.1\r\n${host}Content-Length: 10\r\n\r\n`;
+      const held = [heldOpen(limited.base, waiting), heldOpen(limited.base, waiting)];
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const refused = await raw(limited.base, "/openapi.json");
+      expect([refused.status, refused.headers["content-type"]]).toEqual([429, "application/json"]);
+      expect(JSON.parse(refused.body.toString())).toEqual({ error: "Too Many Requests" });
+      expect(refused.headers["retry-after"]).toBe("1");
+      expect(refused.headers["access-control-allow-origin"]).toBe("*");
+      expect(refused.headers["x-content-type-options"]).toBe("nosniff");
+      expect(refused.headers["cache-control"]).toBe("no-store");
+      // Another address is not refused, nor a keyed file from it (its location's own error pages).
+      const station = `/vls/v3/stations/dublin/42?apiKey=${limited.server.key}`;
+      expect((await raw(limited.base, station, {}, "GET", "127.0.0.2")).status).toBe(200);
+      // The bodies that never come are given up after the same time, without an answer.
+      for (const body of await Promise.all(held)) {
+        expect(body.closedAfterMs).toBeGreaterThan(1_500);
+        expect(body.closedAfterMs).toBeLessThan(3_500);
+        expect(body.answer).toBe("");
+      }
+      expect((await raw(limited.base, station)).status).toBe(200);
+      // A keyed file past the limit: the same JSON 429, not nginx's HTML page.
+      const again = [heldOpen(limited.base, waiting), heldOpen(limited.base, waiting)];
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const keyed = await raw(limited.base, station);
+      expect([keyed.status, JSON.parse(keyed.body.toString())]).toEqual([
+        429,
+        { error: "Too Many Requests" },
+      ]);
+      await Promise.all(again);
+    } finally {
+      await limited.stop();
+    }
+  }, 30_000);
 
   it("answers the JSON 503 within seconds when velodata serve is stuck, not after nginx's minute", async () => {
     const stuck = await nginxInFront("path" in nginx ? nginx.path : "", { alone: true });

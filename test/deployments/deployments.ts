@@ -8,7 +8,11 @@ import { join } from "node:path";
 import { connect as tlsConnect } from "node:tls";
 import { nginxVersionOf } from "../../src/commands/nginx.js";
 import type { ServeOptions } from "../../src/commands/serve.js";
-import { nginxConfig } from "../../src/host/nginx/nginx-config.js";
+import {
+  CLIENT_TIMEOUT_SECONDS,
+  CONCURRENT_PER_ADDRESS,
+} from "../../src/host/nginx/client-limits.js";
+import { type NginxOptions, nginxConfig } from "../../src/host/nginx/nginx-config.js";
 import { ROUTE_LIST } from "../../src/routes/routes.js";
 import { tempDir } from "../helpers.js";
 import { checkAnswersOf } from "../serve/openapi-check.js";
@@ -58,6 +62,8 @@ export interface NginxSetup {
   alone?: boolean;
   /** More options of the velodata serve behind it. */
   serve?: Partial<Omit<ServeOptions, "source" | "keys" | "output">>;
+  /** What a client may hold, shorter or fewer than velodata nginx's defaults (their tests). */
+  limits?: Partial<Pick<NginxOptions, "clientTimeoutSeconds" | "concurrentPerAddress">>;
 }
 
 export async function nginxInFront(nginx: string, setup: NginxSetup = {}): Promise<Deployment> {
@@ -83,6 +89,9 @@ export async function nginxInFront(nginx: string, setup: NginxSetup = {}): Promi
     ...(nginxVersion ? { nginxVersion } : {}),
     cacheDir: keyCache,
     keyCacheSeconds: KEY_CACHE_SECONDS,
+    clientTimeoutSeconds: CLIENT_TIMEOUT_SECONDS,
+    concurrentPerAddress: CONCURRENT_PER_ADDRESS,
+    ...setup.limits,
     refreshSeconds: REFRESH_SECONDS,
     accessLog: join(prefix, "access.log"),
     brotli: brotli ? "on" : "not-enabled",

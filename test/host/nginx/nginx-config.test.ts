@@ -12,6 +12,8 @@ const options = {
   listen: "80",
   cacheDir: "/var/cache/nginx/velodata",
   keyCacheSeconds: 5,
+  clientTimeoutSeconds: 10,
+  concurrentPerAddress: 32,
   refreshSeconds: 60,
   accessLog: "/var/log/nginx/velodata-access.log",
   brotli: "on" as const,
@@ -77,6 +79,30 @@ describe("nginx configuration", () => {
     expect(refused).toBeGreaterThan(server.indexOf("if ($request_method = OPTIONS)"));
     expect(refused).toBeLessThan(server.indexOf("return 418;"));
     expect(refused).toBeLessThan(server.indexOf('rewrite "^/_velodata/key-check$"'));
+  });
+
+  it("bounds how long a request's head and body may take, and each address's requests in progress", () => {
+    const [http, server = ""] = config.split("\nserver {");
+    expect(http).toContain("\nlimit_conn_zone $binary_remote_addr zone=velodata_addresses:10m;\n");
+    for (const line of [
+      "client_header_timeout 10s;",
+      "client_body_timeout 10s;",
+      "limit_conn velodata_addresses 32;",
+      "limit_conn_status 429;",
+      "error_page 429 = /_velodata_too_many_requests;",
+    ])
+      expect(server, line).toContain(`\n    ${line}\n`);
+    // The file locations set error pages of their own: the 429's is among them.
+    const located = server.split("location ").filter((block) => block.includes("auth_request "));
+    for (const block of located)
+      expect(block).toContain("error_page 429 = /_velodata_too_many_requests;");
+    const unlimited = nginxConfig(ROUTE_LIST, { ...options, concurrentPerAddress: 0 });
+    expect(unlimited).not.toMatch(/limit_conn(_zone)? /);
+    expect(unlimited).toContain("\n    client_header_timeout 10s;\n");
+    const named = nginxConfig(ROUTE_LIST, { ...options, name: "city_b", clientTimeoutSeconds: 3 });
+    expect(named).toContain("zone=city_b_addresses:10m;");
+    expect(named).toContain("\n    limit_conn city_b_addresses 32;\n");
+    expect(named).toContain("\n    client_header_timeout 3s;\n");
   });
 
   it("names the client by its key's id from the key check, in both keyed locations", () => {
