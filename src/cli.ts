@@ -443,6 +443,11 @@ export function program(argv: readonly string[]): Command {
       positive,
     )
     .option(
+      "--max-concurrent-per-address <n>",
+      "requests one client address may have in progress at once, then 429; 0: none, for a CDN or proxy in front (default: 32)",
+      whole,
+    )
+    .option(
       "--refresh <seconds>",
       `serve's --refresh: when dynamic answers expire (default: the tree's, as serve or build recorded it; else ${DEFAULT_REFRESH_SECONDS})`,
       timerSeconds,

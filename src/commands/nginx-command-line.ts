@@ -55,6 +55,7 @@ export function commandLineOf(options: NginxCommandOptions, upstream: URL): stri
     ...option("--nginx-version", options.nginxVersion),
     ...option("--cache-dir", absolute(options.cacheDir)),
     ...option("--key-cache", options.keyCache),
+    ...option("--max-concurrent-per-address", options.maxConcurrentPerAddress),
     ...option("--refresh", options.refresh),
     ...option("--access-log", options.accessLog && absoluteLog(options.accessLog)),
     ...(options.brotli === false ? ["--no-brotli"] : []),

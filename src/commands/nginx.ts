@@ -3,6 +3,8 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, renameSync, rmSync, statfsSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { refusedWrite, UserError } from "../errors.js";
+import { CLIENT_TIMEOUT_SECONDS, CONCURRENT_PER_ADDRESS } from "../host/nginx/client-limits.js";
+import { keyFileSeconds } from "../host/nginx/key-cache-files.js";
 import { nginxConfig } from "../host/nginx/nginx-config.js";
 import { DEFAULT_REFRESH_SECONDS } from "../routes/max-age.js";
 import { ROUTE_LIST } from "../routes/routes.js";
@@ -24,6 +26,8 @@ export interface NginxCommandOptions {
   cacheDir?: string;
   /** Seconds nginx trusts a valid key before asking again (default 5; at most 10). */
   keyCache?: number;
+  /** Requests one client address may have in progress at once (default 32; 0: no limit). */
+  maxConcurrentPerAddress?: number;
   /** As given to `serve --refresh` (default: the tree's, as serve or build recorded it; else 60). */
   refresh?: number;
   accessLog?: string;
@@ -122,6 +126,12 @@ export function nginx(options: NginxCommandOptions): string {
     throw new UserError(
       "--key-cache must be at most 10 seconds: a revoked key must stop within 10",
     );
+  const concurrentPerAddress = options.maxConcurrentPerAddress ?? CONCURRENT_PER_ADDRESS;
+  if (!Number.isInteger(concurrentPerAddress) || concurrentPerAddress < 0)
+    throw new UserError(
+      `--max-concurrent-per-address ${concurrentPerAddress} is not a whole number of requests`,
+      ["give 32, say, or 0 for no limit (behind a CDN, a load balancer or a TLS terminator)"],
+    );
   const tls = tlsOf(options);
   if (options.nginxVersion !== undefined && !VERSION.test(options.nginxVersion))
     throw new UserError(
@@ -152,7 +162,7 @@ export function nginx(options: NginxCommandOptions): string {
     );
   else if (!inMemory(cacheHome))
     output.warn(
-      `warning: ${cacheHome} is not on a memory file system (tmpfs): the key cache's files name the keys nginx checked in the last ${keyCacheSeconds} s, which would reach the disk, its backups and images; give --cache-dir in one (/run on most systems, /dev/shm)`,
+      `warning: ${cacheHome} is not on a memory file system (tmpfs): the key cache's files name the keys nginx checked in the last ${keyFileSeconds(keyCacheSeconds)} s, which would reach the disk, its backups and images; give --cache-dir in one (/run on most systems, /dev/shm)`,
     );
   // A tree written under a narrow umask by an older velodata (or by hand): nginx cannot open its
   // files, and hands every request to serve, answering 503 for them all while serve is down.
@@ -178,6 +188,8 @@ export function nginx(options: NginxCommandOptions): string {
     ...(nginxVersion ? { nginxVersion } : {}),
     cacheDir,
     keyCacheSeconds,
+    clientTimeoutSeconds: CLIENT_TIMEOUT_SECONDS,
+    concurrentPerAddress,
     // The period the tree's station_status feeds give as their ttl: an answer kept longer by a
     // cache would outlive what its own feed says.
     refreshSeconds:

@@ -24,11 +24,18 @@ describe("the command line in the nginx configuration's header", () => {
     );
     expect(
       commandLineOf(
-        { tree: "/srv/out", upstream: "x", brotli: false, keyCache: 3, name: "b" },
+        {
+          tree: "/srv/out",
+          upstream: "x",
+          brotli: false,
+          keyCache: 3,
+          maxConcurrentPerAddress: 0,
+          name: "b",
+        },
         upstream,
       ),
     ).toBe(
-      "velodata nginx --name b --tree /srv/out --upstream http://127.0.0.1:8080 --key-cache 3 --no-brotli",
+      "velodata nginx --name b --tree /srv/out --upstream http://127.0.0.1:8080 --key-cache 3 --max-concurrent-per-address 0 --no-brotli",
     );
   });
 

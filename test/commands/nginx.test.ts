@@ -112,7 +112,7 @@ describe("velodata nginx", () => {
     const warned = memoryOutput();
     nginx({ ...asked, cacheDir: join(disk, "velodata"), output: warned, keyCache: 3 });
     expect(warned.lines).toContain(
-      `warning: ${disk} is not on a memory file system (tmpfs): the key cache's files name the keys nginx checked in the last 3 s, which would reach the disk, its backups and images; give --cache-dir in one (/run on most systems, /dev/shm)`,
+      `warning: ${disk} is not on a memory file system (tmpfs): the key cache's files name the keys nginx checked in the last 11 s, which would reach the disk, its backups and images; give --cache-dir in one (/run on most systems, /dev/shm)`,
     );
     const quiet = memoryOutput();
     nginx({ ...asked, cacheDir: join(await memoryDir(), "velodata"), output: quiet });
@@ -193,6 +193,18 @@ describe("velodata nginx", () => {
       runCli(["nginx", "--tree", out, "--upstream", "http://127.0.0.1:8080", ...options]);
     const long = await nginxWith("--key-cache", "30");
     expect(long.stderr).toContain("--key-cache must be at most 10 seconds");
+    // No limit per address is 0, not a negative number nor a word.
+    for (const perAddress of ["-1", "many", "2.5"]) {
+      const refused = await nginxWith("--max-concurrent-per-address", perAddress);
+      expect([refused.code, refused.stderr], perAddress).toEqual([
+        1,
+        expect.stringContaining("must be a whole number, 0 or more, in digits"),
+      ]);
+    }
+    const unlimited = await nginxWith("--max-concurrent-per-address", "0");
+    expect(unlimited.code, unlimited.stderr).toBe(0);
+    expect(unlimited.stdout).not.toContain("limit_conn");
+    expect((await nginxWith()).stdout).toContain("\n    limit_conn velodata_addresses 32;\n");
     const listen = (address: string) => nginxWith("--listen", address);
     const word = await listen("abc");
     expect(word.code).toBe(1);
@@ -315,7 +327,8 @@ describe("velodata nginx", () => {
       ...["nginx", "--name", "city_b", "--tree", tree, "--upstream", "http://127.0.0.1:8080"],
       ...["--listen", "127.0.0.1:8443", "--server-name", "api.example.org", "*.velo.example.org"],
       ...["--tls-certificate", certificate, "--tls-key", key, "--nginx-version", "1.22.1"],
-      ...["--cache-dir", join(dir, "keys"), "--key-cache", "3", "--refresh", "30"],
+      ...["--cache-dir", join(dir, "keys"), "--key-cache", "3"],
+      ...["--max-concurrent-per-address", "16", "--refresh", "30"],
       ...["--access-log", join(dir, "access.log"), "--no-brotli", "--output", file],
     ];
     const made = await runCli(args);
@@ -323,7 +336,7 @@ describe("velodata nginx", () => {
     const config = await readFile(file, "utf8");
     const header = config.split("\n")[0] as string;
     expect(header).toBe(
-      `# velodata nginx --name city_b --tree '${dir}/velo'\\''s tree' --upstream http://127.0.0.1:8080 --listen 127.0.0.1:8443 --server-name api.example.org '*.velo.example.org' --tls-certificate ${certificate} --tls-key ${key} --nginx-version 1.22.1 --cache-dir ${dir}/keys --key-cache 3 --refresh 30 --access-log ${dir}/access.log --no-brotli --output ${file}`,
+      `# velodata nginx --name city_b --tree '${dir}/velo'\\''s tree' --upstream http://127.0.0.1:8080 --listen 127.0.0.1:8443 --server-name api.example.org '*.velo.example.org' --tls-certificate ${certificate} --tls-key ${key} --nginx-version 1.22.1 --cache-dir ${dir}/keys --key-cache 3 --max-concurrent-per-address 16 --refresh 30 --access-log ${dir}/access.log --no-brotli --output ${file}`,
     );
     // Pasted back into a shell (velodata being this build), it writes the same file.
     await writeFile(file, "");

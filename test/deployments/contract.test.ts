@@ -2,7 +2,7 @@
 // `velodata serve --out` checking keys. Every answer is also checked against the OpenAPI document.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { request as httpRequest, STATUS_CODES } from "node:http";
 import { connect as http2Connect } from "node:http2";
 import { connect, createServer, type Socket } from "node:net";
@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { connect as tlsConnect } from "node:tls";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { keyFileSeconds } from "../../src/host/nginx/key-cache-files.js";
 import { HEADERS_TOO_LARGE, MALFORMED_REQUEST, URI_TOO_LONG } from "../../src/routes/outcomes.js";
 import { addKey, revokeKey } from "../../src/serve/keys/key-file.js";
 import { answerShape, tempDir } from "../helpers.js";
@@ -18,6 +19,7 @@ import {
   DEFAULT_SITE,
   type Deployment,
   findNginx,
+  KEY_CACHE_SECONDS,
   nginxInFront,
   REFRESH_SECONDS,
   serveAlone,
@@ -114,6 +116,41 @@ function rawRequest(base: string, bytes: string, halfClose = true): Promise<RawA
         headers,
         body: Buffer.from(rest.join("\r\n\r\n"), "latin1"),
       });
+    });
+  });
+}
+
+/**
+ * A connection that sends `head` whole, then `drip` a character every 300 ms (a slow-loris):
+ * what came back, and how long after the drip began the server closed it (or `waitMs` passed).
+ */
+function heldOpen(
+  base: string,
+  head: string,
+  drip = "",
+  waitMs = 10_000,
+): Promise<{ answer: string; closedAfterMs: number | null }> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    let answer = "";
+    let started = Date.now();
+    let dripping: NodeJS.Timeout | undefined;
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(head);
+      started = Date.now();
+      let sent = 0;
+      dripping = setInterval(() => {
+        if (sent < drip.length) socket.write(drip.charAt(sent++));
+      }, 300);
+    });
+    const giveUp = setTimeout(() => socket.destroy(), waitMs);
+    socket.on("data", (chunk: Buffer) => (answer += chunk.toString("latin1")));
+    socket.on("error", reject);
+    socket.on("close", () => {
+      clearInterval(dripping);
+      const elapsed = Date.now() - started;
+      resolve({ answer, closedAfterMs: elapsed < waitMs ? elapsed : null });
+      clearTimeout(giveUp);
     });
   });
 }
@@ -911,6 +948,133 @@ describe.skipIf("missing" in nginx)("nginx in front of the tree", () => {
       expect(answer.headers["x-velodata-key-id"], path).toBeUndefined();
     }
   });
+
+  it("removes a key check's file, which names the key, within the seconds said of the key's last request", async () => {
+    const { server } = deployment;
+    const added = await addKey(server.keysFile, "cached", new Date());
+    const path = `/vls/v3/stations/dublin/42?apiKey=${added.key}`;
+    // Known once the server has read the keys file again; a refusal is not cached.
+    const deadline = Date.now() + 10_000;
+    while ((await raw(deployment.base, path)).status !== 200 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    const lastAsked = Date.now();
+    const naming = async () => {
+      const folder = deployment.keyCache as string;
+      const files = await readdir(folder, { recursive: true, withFileTypes: true });
+      const texts = await Promise.all(
+        files
+          .filter((file) => file.isFile())
+          .map((file) => readFile(join(file.parentPath, file.name), "latin1").catch(() => "")),
+      );
+      return texts.some((text) => text.includes(added.key));
+    };
+    expect(await naming()).toBe(true);
+    // nginx's cache manager removes it at its first look past the key cache's validity.
+    const said = keyFileSeconds(KEY_CACHE_SECONDS) * 1000;
+    while ((await naming()) && Date.now() - lastAsked < said + 500)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await naming()).toBe(false);
+    await revokeKey(server.keysFile, added.stored.id, new Date());
+  }, 30_000);
+
+  it("answers any other method with serve's 405 itself, handing neither it nor its body on", async () => {
+    const { server } = deployment;
+    const key = server.key;
+    const logged = server.lines.length;
+    // Large enough that serve, refusing before it reads the body, closes with most of it unread.
+    const body = Buffer.alloc(100_000, "x");
+    const asked = [
+      ["POST", "/openapi.json"],
+      ["POST", `/vls/v3/stations/dublin/42?apiKey=${key}`],
+      ["PUT", `/vls/v3/stations/Dublin/42?apiKey=${key}`],
+      ["DELETE", "/status"],
+      ["PATCH", "/_velodata/key-check"],
+    ] as const;
+    const answers = await Promise.all(
+      asked.map(([method, path]) => fetch(`${deployment.base}${path}`, { method, body })),
+    );
+    const alone = await fetch(`${server.base}/openapi.json`, { method: "POST" });
+    // serve's own 405, bar what each server says of itself and of its connection.
+    const own = (response: Response) => {
+      const headers: [string, string][] = [];
+      response.headers.forEach((value, name) => {
+        if (!["date", "server", "connection", "keep-alive"].includes(name))
+          headers.push([name, value]);
+      });
+      return headers;
+    };
+    for (const [index, answer] of answers.entries()) {
+      expect(answer.status, asked[index]?.join(" ")).toBe(405);
+      expect(own(answer)).toEqual(own(alone));
+      expect(await answer.text()).toBe('{"error":"Method Not Allowed"}');
+    }
+    expect(alone.status).toBe(405);
+    // velodata serve saw none of them: its log, written a moment later, shows its own 405 alone.
+    const refusals = () => server.lines.slice(logged).filter((line) => / 405 /.test(line));
+    const deadline = Date.now() + 5_000;
+    while (refusals().length === 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(refusals()).toEqual([expect.stringMatching(/ POST \/openapi.json 405 /)]);
+  });
+
+  it("lets go of a connection whose request head or body comes too slowly, and limits each address's requests in progress", async () => {
+    const limited = await nginxInFront("path" in nginx ? nginx.path : "", {
+      alone: true,
+      limits: { clientTimeoutSeconds: 2, concurrentPerAddress: 2 },
+    });
+    try {
+      const host = `Host: ${new URL(limited.base).host}\r\n`;
+      const slowHead = "X-Slow: abcdefghijklmnopqrstuvwxyz\r\n\r\n";
+      // A head sent a byte at a time, as the first request of a connection and as the next one.
+      const [first, next] = await Promise.all([
+        heldOpen(limited.base, `GET /openapi.json HTTP/1.1\r\n${host}`, slowHead),
+        heldOpen(
+          limited.base,
+          `GET /openapi.json HTTP/1.1\r\n${host}\r\nGET /openapi.json HTTP/1.1\r\n${host}`,
+          slowHead,
+        ),
+      ]);
+      for (const slow of [first, next]) {
+        // Closed at the timeout, with no answer (nginx answers none).
+        expect(slow.closedAfterMs).toBeGreaterThan(1_500);
+        expect(slow.closedAfterMs).toBeLessThan(3_500);
+      }
+      expect(first.answer).toBe("");
+      expect(next.answer.match(/HTTP\/1\.1 \d+/g)).toEqual(["HTTP/1.1 200"]);
+      // Two requests in progress from this address, their bodies held back; the third is refused.
+      const waiting = `GET /status HTTP/1.1\r\n${host}Content-Length: 10\r\n\r\n`;
+      const held = [heldOpen(limited.base, waiting), heldOpen(limited.base, waiting)];
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const refused = await raw(limited.base, "/openapi.json");
+      expect([refused.status, refused.headers["content-type"]]).toEqual([429, "application/json"]);
+      expect(JSON.parse(refused.body.toString())).toEqual({ error: "Too Many Requests" });
+      expect(refused.headers["retry-after"]).toBe("1");
+      expect(refused.headers["access-control-allow-origin"]).toBe("*");
+      expect(refused.headers["x-content-type-options"]).toBe("nosniff");
+      expect(refused.headers["cache-control"]).toBe("no-store");
+      // Another address is not refused, nor a keyed file from it (its location's own error pages).
+      const station = `/vls/v3/stations/dublin/42?apiKey=${limited.server.key}`;
+      expect((await raw(limited.base, station, {}, "GET", "127.0.0.2")).status).toBe(200);
+      // The bodies that never come are given up after the same time, without an answer.
+      for (const body of await Promise.all(held)) {
+        expect(body.closedAfterMs).toBeGreaterThan(1_500);
+        expect(body.closedAfterMs).toBeLessThan(3_500);
+        expect(body.answer).toBe("");
+      }
+      expect((await raw(limited.base, station)).status).toBe(200);
+      // A keyed file past the limit: the same JSON 429, not nginx's HTML page.
+      const again = [heldOpen(limited.base, waiting), heldOpen(limited.base, waiting)];
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const keyed = await raw(limited.base, station);
+      expect([keyed.status, JSON.parse(keyed.body.toString())]).toEqual([
+        429,
+        { error: "Too Many Requests" },
+      ]);
+      await Promise.all(again);
+    } finally {
+      await limited.stop();
+    }
+  }, 30_000);
 
   it("answers the JSON 503 within seconds when velodata serve is stuck, not after nginx's minute", async () => {
     const stuck = await nginxInFront("path" in nginx ? nginx.path : "", { alone: true });

@@ -8,7 +8,11 @@ import { join } from "node:path";
 import { connect as tlsConnect } from "node:tls";
 import { nginxVersionOf } from "../../src/commands/nginx.js";
 import type { ServeOptions } from "../../src/commands/serve.js";
-import { nginxConfig } from "../../src/host/nginx/nginx-config.js";
+import {
+  CLIENT_TIMEOUT_SECONDS,
+  CONCURRENT_PER_ADDRESS,
+} from "../../src/host/nginx/client-limits.js";
+import { type NginxOptions, nginxConfig } from "../../src/host/nginx/nginx-config.js";
 import { ROUTE_LIST } from "../../src/routes/routes.js";
 import { tempDir } from "../helpers.js";
 import { checkAnswersOf } from "../serve/openapi-check.js";
@@ -22,6 +26,8 @@ export interface Deployment {
   accessLog?: string;
   /** nginx's own error log, at `warn` (nginx deployment only). */
   errorLog?: string;
+  /** The key cache's folder (nginx deployment only). */
+  keyCache?: string;
   stop(): Promise<void>;
 }
 
@@ -56,6 +62,8 @@ export interface NginxSetup {
   alone?: boolean;
   /** More options of the velodata serve behind it. */
   serve?: Partial<Omit<ServeOptions, "source" | "keys" | "output">>;
+  /** What a client may hold, shorter or fewer than velodata nginx's defaults (their tests). */
+  limits?: Partial<Pick<NginxOptions, "clientTimeoutSeconds" | "concurrentPerAddress">>;
 }
 
 export async function nginxInFront(nginx: string, setup: NginxSetup = {}): Promise<Deployment> {
@@ -66,6 +74,7 @@ export async function nginxInFront(nginx: string, setup: NginxSetup = {}): Promi
   const prefix = join(dir, "nginx");
   await mkdir(join(prefix, "logs"), { recursive: true });
   const port = await freePort();
+  const keyCache = join(prefix, "key-cache");
   const brotli = existsSync(BROTLI_MODULE);
   const nginxVersion = nginxVersionOf(nginx);
   const config = nginxConfig(ROUTE_LIST, {
@@ -78,8 +87,11 @@ export async function nginxInFront(nginx: string, setup: NginxSetup = {}): Promi
     ...(setup.tls ? { tls: setup.tls } : {}),
     // HTTP/2 as this nginx takes it (the TLS tests prove the form it is given).
     ...(nginxVersion ? { nginxVersion } : {}),
-    cacheDir: join(prefix, "key-cache"),
+    cacheDir: keyCache,
     keyCacheSeconds: KEY_CACHE_SECONDS,
+    clientTimeoutSeconds: CLIENT_TIMEOUT_SECONDS,
+    concurrentPerAddress: CONCURRENT_PER_ADDRESS,
+    ...setup.limits,
     refreshSeconds: REFRESH_SECONDS,
     accessLog: join(prefix, "access.log"),
     brotli: brotli ? "on" : "not-enabled",
@@ -129,6 +141,7 @@ export async function nginxInFront(nginx: string, setup: NginxSetup = {}): Promi
     server,
     accessLog: join(prefix, "access.log"),
     errorLog: join(prefix, "error.log"),
+    keyCache,
     async stop() {
       await stopChild(child);
       await server.handle.stop();

@@ -30,6 +30,8 @@ import {
 } from "../../routes/outcomes.js";
 import type { AnyRoute, Outcome } from "../../routes/route.js";
 import { answerLines, dispositionLines } from "./answer-map.js";
+import { addressZoneLines, CONCURRENT_RETRY_SECONDS, clientLimitLines } from "./client-limits.js";
+import { keyFileSeconds } from "./key-cache-files.js";
 
 export interface NginxOptions {
   /**
@@ -60,6 +62,10 @@ export interface NginxOptions {
   cacheDir: string;
   /** Seconds a valid key is trusted without asking again: a revoked key stops working within this. */
   keyCacheSeconds: number;
+  /** Seconds a request's head may take to come, and a body between two reads (see client-limits.ts). */
+  clientTimeoutSeconds: number;
+  /** Requests one client address may have in progress at once; 0: no limit (a CDN or proxy in front). */
+  concurrentPerAddress: number;
   /** `serve --refresh`: a dynamic answer expires this long after its file was written. */
   refreshSeconds: number;
   /** A file, or `off` (benchmarks). */
@@ -138,16 +144,22 @@ const RANGE_NOT_SATISFIABLE_PAGE: OwnErrorPage = {
   // Beside the file's max-age, which would let a cache keep the refusal as it keeps the file.
   headers: `add_header Cache-Control "${NOT_STORED_CACHE_CONTROL}" always;`,
 };
+// More requests in progress from one address than the limit per address allows.
+const TOO_MANY_PAGE: OwnErrorPage = {
+  ...nginxOnly(429, "too_many_requests"),
+  headers: `add_header Retry-After "${CONCURRENT_RETRY_SECONDS}" always;`,
+};
 const NOT_IMPLEMENTED_PAGE = nginxOnly(501, "not_implemented");
 const VERSION_NOT_SUPPORTED_PAGE = nginxOnly(505, "version_not_supported");
 /**
- * Those nginx gives on a file, in its locations: one that sets an error_page of its own inherits
- * none of the server's.
+ * Those nginx gives in a file's location (on the file, or the limit per address): one that sets an
+ * error_page of its own inherits none of the server's.
  */
 const FILE_ERROR_PAGES = [
   PRECONDITION_FAILED_PAGE,
   CONTENT_TOO_LARGE_PAGE,
   RANGE_NOT_SATISFIABLE_PAGE,
+  TOO_MANY_PAGE,
 ];
 const ERROR_PAGES = [
   URI_TOO_LONG_PAGE,
@@ -336,8 +348,12 @@ map $${n}_key_id $${n}_client {
 log_format ${n} '$remote_addr - $${n}_client [$time_local] "$request_method $${n}_path$${n}_logged_contract" '
                     '$status $body_bytes_sent "$${n}_referer" "$${n}_agent" $request_time';
 
-# Answers of the key check, by key: a valid key costs one round trip per ${options.keyCacheSeconds} s.
-proxy_cache_path ${quote(options.cacheDir)} levels=1:2 keys_zone=${n}_keys:1m max_size=16m inactive=1m use_temp_path=off;
+# Answers of the key check, by key: a valid key costs one round trip per ${options.keyCacheSeconds} s. Each file names
+# its key: inactive as long as the answer is valid, so that nginx's cache manager removes it within
+# ${keyFileSeconds(options.keyCacheSeconds)} s of the key's last request (it looks every 10 s at the latest).
+proxy_cache_path ${quote(options.cacheDir)} levels=1:2 keys_zone=${n}_keys:1m max_size=16m inactive=${options.keyCacheSeconds}s use_temp_path=off;
+
+${addressZoneLines(n, options.concurrentPerAddress)}
 
 upstream ${n}_serve {
     server ${upstream};
@@ -376,11 +392,17 @@ ${types}
     if ($request_method = OPTIONS) {
         rewrite ^ ${PREFLIGHT_URI} last;
     }
+    # Any other method but GET and HEAD: serve's 405, from nginx, whose body it discards. Handed on,
+    # serve would refuse it before reading a body and close, which nginx takes for serve failing
+    # (a 503 telling the client to retry).
+    if ($request_method !~ ^(?:GET|HEAD)$) {
+        rewrite ^ ${METHOD_NOT_ALLOWED_PAGE.uri} last;
+    }
     # velodata serve's key check is nginx's to ask (auth_request), never a client's: the 404 of any
     # unknown path, in any spelling (the URI as nginx normalised it: slashes merged, %XX decoded).
     rewrite ${quote(exactly(KEY_CHECK_PATH))} ${NOT_FOUND_PAGE.uri} last;
 
-    # Not a file of the tree in its canonical spelling, or not GET/HEAD: velodata serve answers.
+    # Not a file of the tree in its canonical spelling: velodata serve answers.
     error_page 418 = @velodata;
     if ($${n}_to_serve) {
         return 418;
@@ -396,6 +418,7 @@ ${types}
     # hands to serve with its own few headers is never refused there (its 431 would reach the
     # client as the key check's failure, a 503).
     large_client_header_buffers 1 15k;
+${clientLimitLines(n, options.clientTimeoutSeconds, options.concurrentPerAddress)}
     error_page 414 = ${URI_TOO_LONG_PAGE.uri};
     error_page 494 = ${HEADERS_TOO_LARGE_PAGE.uri};
     # What nginx refuses before any location (TRACE; a method in lower case, a broken request

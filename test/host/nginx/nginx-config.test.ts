@@ -12,6 +12,8 @@ const options = {
   listen: "80",
   cacheDir: "/var/cache/nginx/velodata",
   keyCacheSeconds: 5,
+  clientTimeoutSeconds: 10,
+  concurrentPerAddress: 32,
   refreshSeconds: 60,
   accessLog: "/var/log/nginx/velodata-access.log",
   brotli: "on" as const,
@@ -67,6 +69,53 @@ describe("nginx configuration", () => {
     const leftOut = nginxConfig(ROUTE_LIST, { ...options, brotli: "left-out" });
     expect(leftOut).not.toContain("brotli_static on;");
     expect(leftOut).toContain("    # brotli_static: left out (--no-brotli)\n");
+  });
+
+  it("keeps a key check's file, which names the key, no longer than its answer is valid", () => {
+    const cachePath = (keyCacheSeconds: number) =>
+      /\nproxy_cache_path [^;]*;/.exec(
+        nginxConfig(ROUTE_LIST, { ...options, keyCacheSeconds }),
+      )?.[0];
+    expect(cachePath(5)).toContain(" inactive=5s ");
+    expect(cachePath(1)).toContain(" inactive=1s ");
+    // nginx's cache manager looks every 10 s at the latest: the comment says the whole time.
+    expect(config).toContain(
+      "# its key: inactive as long as the answer is valid, so that nginx's cache manager removes it within\n# 11 s of the key's last request",
+    );
+  });
+
+  it("answers any method but GET, HEAD and OPTIONS itself with the 405 page, before handing anything on", () => {
+    const server = config.split("\nserver {")[1] as string;
+    const refused = server.indexOf(
+      "    if ($request_method !~ ^(?:GET|HEAD)$) {\n        rewrite ^ /_velodata_method_not_allowed last;\n    }\n",
+    );
+    expect(refused).toBeGreaterThan(server.indexOf("if ($request_method = OPTIONS)"));
+    expect(refused).toBeLessThan(server.indexOf("return 418;"));
+    expect(refused).toBeLessThan(server.indexOf('rewrite "^/_velodata/key-check$"'));
+  });
+
+  it("bounds how long a request's head and body may take, and each address's requests in progress", () => {
+    const [http, server = ""] = config.split("\nserver {");
+    expect(http).toContain("\nlimit_conn_zone $binary_remote_addr zone=velodata_addresses:10m;\n");
+    for (const line of [
+      "client_header_timeout 10s;",
+      "client_body_timeout 10s;",
+      "limit_conn velodata_addresses 32;",
+      "limit_conn_status 429;",
+      "error_page 429 = /_velodata_too_many_requests;",
+    ])
+      expect(server, line).toContain(`\n    ${line}\n`);
+    // The file locations set error pages of their own: the 429's is among them.
+    const located = server.split("location ").filter((block) => block.includes("auth_request "));
+    for (const block of located)
+      expect(block).toContain("error_page 429 = /_velodata_too_many_requests;");
+    const unlimited = nginxConfig(ROUTE_LIST, { ...options, concurrentPerAddress: 0 });
+    expect(unlimited).not.toMatch(/limit_conn(_zone)? /);
+    expect(unlimited).toContain("\n    client_header_timeout 10s;\n");
+    const named = nginxConfig(ROUTE_LIST, { ...options, name: "city_b", clientTimeoutSeconds: 3 });
+    expect(named).toContain("zone=city_b_addresses:10m;");
+    expect(named).toContain("\n    limit_conn city_b_addresses 32;\n");
+    expect(named).toContain("\n    client_header_timeout 3s;\n");
   });
 
   it("names the client by its key's id from the key check, in both keyed locations", () => {
