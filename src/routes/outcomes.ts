@@ -114,6 +114,18 @@ export const SERVE_UNAVAILABLE: Outcome = {
 };
 /** The seconds nginx's 503 asks a client to wait: serve restarts within seconds. */
 export const SERVE_UNAVAILABLE_RETRY_SECONDS = 5;
+/**
+ * nginx in front of the tree (`velodata nginx`): more requests in progress from one client address
+ * than its limit per address (`--max-concurrent-per-address`), on any path.
+ */
+export const TOO_MANY_AT_ONCE: Outcome = {
+  status: 429,
+  error: "Too Many Requests",
+  meaning:
+    "through nginx in front of the tree: more requests in progress from this address at once than it allows; retry after the Retry-After seconds",
+};
+/** The seconds nginx's 429 for too many requests at once asks a client to wait. */
+export const TOO_MANY_AT_ONCE_RETRY_SECONDS = 1;
 /** Conditional GET: the client's copy (If-None-Match) is current. */
 export const NOT_MODIFIED: Outcome = {
   status: 304,

@@ -10,6 +10,7 @@ import {
   PRECONDITION_FAILED,
   RANGE_NOT_SATISFIABLE,
   SERVE_UNAVAILABLE,
+  TOO_MANY_AT_ONCE,
   TOO_MANY_KEY_FAILURES,
   URI_TOO_LONG,
 } from "./outcomes.js";
@@ -37,8 +38,10 @@ export function outcomesOf(route: AnyRoute): Outcome[] {
     route.contractNeeds?.outcome,
     identifiesOne ? (route.notFound ?? NOT_FOUND) : undefined,
     INTERNAL_ERROR,
-    // Behind nginx any path may need serve (a key check, a request no file answers).
+    // Behind nginx any path may need serve (a key check, a request no file answers), and any
+    // client may have too many requests in progress at once.
     SERVE_UNAVAILABLE,
+    TOO_MANY_AT_ONCE,
   ];
   return [...new Set(outcomes.filter((outcome) => outcome !== undefined))];
 }

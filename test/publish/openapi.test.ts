@@ -456,8 +456,21 @@ describe("OpenAPI document", () => {
     const refused = paths["/vls/v3/contracts"]?.get.responses["429"];
     expect(refused?.description).toContain("this key's requests of the minute are used up");
     expect(refused?.headers?.["Retry-After"]?.description).toBe(
-      "seconds until this address's keys are checked again, or until this key's next minute",
+      "seconds until this address's keys are checked again, or until this key's next minute, or seconds before asking again, once fewer requests are in progress",
     );
+  });
+
+  it("declares nginx's 429 and its Retry-After on every path: one address's requests past its limit at once", async () => {
+    const { paths } = await documentOf();
+    for (const [path, item] of Object.entries(paths)) {
+      const crowded = item.get.responses["429"];
+      expect(crowded?.description, path).toContain("more requests in progress from this address");
+      expect(crowded?.headers?.["Retry-After"], path).toBeDefined();
+    }
+    // A public answer has no key to be limited: its 429 waits nginx's second.
+    expect(
+      paths["/openapi.json"]?.get.responses["429"]?.headers?.["Retry-After"]?.schema.example,
+    ).toBe(1);
   });
 
   it("declares nginx's 503 and its Retry-After on every path: velodata serve behind it restarting", async () => {

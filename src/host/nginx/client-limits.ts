@@ -16,9 +16,6 @@ export const CLIENT_TIMEOUT_SECONDS = 10;
  */
 export const CONCURRENT_PER_ADDRESS = 32;
 
-/** Seconds a client refused for too many requests in progress is told to wait. */
-export const CONCURRENT_RETRY_SECONDS = 1;
-
 /** The http-level zone counting each address's requests (none without a limit). */
 export const addressZoneLines = (n: string, perAddress: number): string =>
   perAddress === 0

@@ -26,11 +26,13 @@ import {
   RANGE_NOT_SATISFIABLE,
   SERVE_UNAVAILABLE,
   SERVE_UNAVAILABLE_RETRY_SECONDS,
+  TOO_MANY_AT_ONCE,
+  TOO_MANY_AT_ONCE_RETRY_SECONDS,
   URI_TOO_LONG,
 } from "../../routes/outcomes.js";
 import type { AnyRoute, Outcome } from "../../routes/route.js";
 import { answerLines, dispositionLines } from "./answer-map.js";
-import { addressZoneLines, CONCURRENT_RETRY_SECONDS, clientLimitLines } from "./client-limits.js";
+import { addressZoneLines, clientLimitLines } from "./client-limits.js";
 import { keyFileSeconds } from "./key-cache-files.js";
 
 export interface NginxOptions {
@@ -146,8 +148,9 @@ const RANGE_NOT_SATISFIABLE_PAGE: OwnErrorPage = {
 };
 // More requests in progress from one address than the limit per address allows.
 const TOO_MANY_PAGE: OwnErrorPage = {
-  ...nginxOnly(429, "too_many_requests"),
-  headers: `add_header Retry-After "${CONCURRENT_RETRY_SECONDS}" always;`,
+  uri: "/_velodata_too_many_requests",
+  outcome: TOO_MANY_AT_ONCE,
+  headers: `add_header Retry-After "${TOO_MANY_AT_ONCE_RETRY_SECONDS}" always;`,
 };
 const NOT_IMPLEMENTED_PAGE = nginxOnly(501, "not_implemented");
 const VERSION_NOT_SUPPORTED_PAGE = nginxOnly(505, "version_not_supported");

@@ -32,6 +32,8 @@ import {
   MALFORMED_REQUEST,
   SERVE_UNAVAILABLE,
   SERVE_UNAVAILABLE_RETRY_SECONDS,
+  TOO_MANY_AT_ONCE,
+  TOO_MANY_AT_ONCE_RETRY_SECONDS,
   TOO_MANY_KEY_FAILURES,
   URI_TOO_LONG,
 } from "../../routes/outcomes.js";
@@ -610,6 +612,13 @@ const WAITS = new Map<Outcome, { until: string; seconds: number }>([
     {
       until: "seconds before asking again: velodata serve restarts within seconds",
       seconds: SERVE_UNAVAILABLE_RETRY_SECONDS,
+    },
+  ],
+  [
+    TOO_MANY_AT_ONCE,
+    {
+      until: "seconds before asking again, once fewer requests are in progress",
+      seconds: TOO_MANY_AT_ONCE_RETRY_SECONDS,
     },
   ],
 ]);
