@@ -22,6 +22,7 @@ import { buildHeapFlags, buildHeapOf, sourceBytesOf } from "../dist/commands/bui
 import { YOUNG_GENERATION_MB } from "../dist/commands/command-thread.js";
 import { memoryOutput } from "../dist/commands/output.js";
 import { synth } from "../dist/commands/synth.js";
+import { CLIENT_TIMEOUT_SECONDS } from "../dist/host/nginx/client-limits.js";
 import { nginxConfig } from "../dist/host/nginx/nginx-config.js";
 import { ROUTE_LIST } from "../dist/routes/routes.js";
 import { SERVING_THREAD_FLAGS } from "../dist/serve/heap-tuning.js";
@@ -441,6 +442,9 @@ async function startKeyedNginx(port) {
     listen: `127.0.0.1:${port}`,
     cacheDir: join(prefix, "key-cache"),
     keyCacheSeconds: 5,
+    clientTimeoutSeconds: CLIENT_TIMEOUT_SECONDS,
+    // wrk's 64 connections all come from one address: the limit per address would refuse half.
+    concurrentPerAddress: 0,
     refreshSeconds: 3600,
     accessLog: "off", // as the plain nginx peer
     brotli: existsSync(brotli) ? "on" : "not-enabled",
