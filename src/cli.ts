@@ -682,20 +682,20 @@ function limitArgument(value: string): number | null {
 const MAX_TIMER_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
 
 function timerSeconds(value: string): number {
-  const number = decimal(value);
-  if (!Number.isInteger(number) || number < 1 || number > MAX_TIMER_SECONDS)
-    throw new InvalidArgumentError(
-      `must be a whole number of seconds from 1 to ${MAX_TIMER_SECONDS} (about 24 days), in digits`,
-    );
-  return number;
+  return secondsFrom(1, value);
 }
 
 /** `publish --keep-removed`: at once (0) up to the longest `--max-age`, as long as a cache keeps an object. */
 function keptSeconds(value: string): number {
+  return secondsFrom(0, value);
+}
+
+/** Whole seconds from `least` up to what Node's timers (and the dates they make) can hold. */
+function secondsFrom(least: number, value: string): number {
   const number = decimal(value);
-  if (!Number.isInteger(number) || number < 0 || number > MAX_TIMER_SECONDS)
+  if (!Number.isInteger(number) || number < least || number > MAX_TIMER_SECONDS)
     throw new InvalidArgumentError(
-      `must be a whole number of seconds from 0 to ${MAX_TIMER_SECONDS} (about 24 days), in digits`,
+      `must be a whole number of seconds from ${least} to ${MAX_TIMER_SECONDS} (about 24 days), in digits`,
     );
   return number;
 }
