@@ -196,7 +196,8 @@ export async function readStates(
         live,
       ) as IndexedMap<string, LiveState>;
       const { problems: kept, leftOut } = recordsLeft;
-      const leftOutStations = stationsAt(loaded.raw, recordsLeft.refused);
+      // Each left out at its station where its record says which (withoutRecordsInError).
+      const leftOutStations = new Set(leftOut.flatMap(({ at }) => at.station ?? []));
       return { states, problems: kept, leftOut, leftOutStations };
     }
     return { problems, ...(reported ? { reported } : {}) };
@@ -304,11 +305,6 @@ function reportedStations(raw: readonly unknown[]): Set<string> {
     if (key !== undefined) keys.add(key);
   }
   return keys;
-}
-
-/** The stations of the raw records at `positions` (as reportedStations): only those are looked at. */
-function stationsAt(raw: readonly unknown[], positions: ReadonlySet<number>): Set<string> {
-  return reportedStations([...positions].map((position) => raw[position]));
 }
 
 export const NO_STATES =
